@@ -1,0 +1,52 @@
+// @ts-check
+import { defineConfig, globalIgnores } from 'eslint/config';
+import obsidianmd from 'eslint-plugin-obsidianmd';
+import { restrictedImportsOptions } from 'eslint-plugin-obsidianmd/dist/lib/ruleOptions.js';
+
+const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'url', 'crypto', 'child_process', 'worker_threads', 'module', 'process'];
+
+/**
+ * The dependency rule (core ← obsidian ← ui, core ← node ← cli) as lint import bans. We extend
+ * obsidianmd's own restricted-imports list rather than replacing it.
+ */
+function bans(patterns) {
+	return ['error', { paths: [...restrictedImportsOptions], patterns: [{ group: patterns, message: 'Breaks the dependency rule (docs/DESIGN.md).' }] }];
+}
+
+export default defineConfig([
+	globalIgnores(['node_modules/', 'main.js', 'dist/', 'coverage/', 'examples/', 'test-output/', 'bench-output/']),
+	...obsidianmd.configs.recommended,
+	{
+		languageOptions: {
+			parserOptions: {
+				projectService: { allowDefaultProject: ['eslint.config.mjs', 'esbuild.config.mjs', 'scripts/*.mjs'] },
+				tsconfigRootDir: import.meta.dirname,
+			},
+		},
+	},
+	{
+		files: ['src/core/**/*.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', 'js-yaml', ...NODE_BUILTINS, '**/node/*', '**/obsidian/*', '**/ui/*', '**/cli/*']) },
+	},
+	{
+		files: ['src/obsidian/**/*.ts', 'src/ui/**/*.ts', 'src/main.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*']) },
+	},
+	{
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*']) },
+	},
+	{
+		// The Node face (CLI, its adapter, tests, scripts) never ships in main.js — a test scans the
+		// bundle for Node modules — so the mobile-safety rule does not apply to these files.
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', '*.mjs', 'vitest.config.ts'],
+		rules: { 'obsidianmd/no-nodejs-modules': 'off', 'import/no-nodejs-modules': 'off' },
+		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+	},
+	{
+		// js-yaml is the design card's choice for the Node face only (the plugin uses Obsidian's parsed
+		// frontmatter); it is several times faster here than js-yaml 5 and `yaml`.
+		files: ['package.json'],
+		rules: { 'depend/ban-dependencies': ['error', { presets: ['native', 'microutilities', 'preferred'], allowed: ['js-yaml'] }] },
+	},
+]);

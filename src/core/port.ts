@@ -1,0 +1,35 @@
+import type { CachedMetadata, LinkMap } from './metadata';
+
+/**
+ * The one port the engine consumes. The Obsidian adapter implements it with
+ * `app.metadataCache` and `app.vault`; the Node adapter with the file system and our own
+ * Obsidian-compatible parser. Core never sees anything else of either world.
+ */
+export interface NoteSource {
+	/** Absolute vault root for reports (the vault name inside Obsidian). */
+	readonly vaultPath: string;
+	/** Obsidian's config folder name, usually `.obsidian`. */
+	readonly configDir: string;
+	/** Obsidian's "Excluded files" (`userIgnoreFilters`): folder prefixes or `/regex/`. */
+	readonly userIgnoreFilters: readonly string[];
+	/** Every Markdown note path, vault-relative with `/` separators, in walk order. */
+	listNotes(): readonly string[];
+	/** Every file path in the vault (notes and attachments); link resolution needs them all. */
+	listFiles(): readonly string[];
+	/** The note's metadata, or null when not (yet) indexed. */
+	getMetadata(path: string): CachedMetadata | null;
+	/** Why the note's frontmatter could not be parsed, or null when it parsed (or has none). */
+	getFrontmatterError(path: string): string | null;
+	/** Why the note was not indexed at all (binary, too large…), or null. */
+	getSkipReason(path: string): string | null;
+	/** Modification time in ms since the epoch, or null when unknown. */
+	getMtime(path: string): number | null;
+	/** The note's full text (frontmatter included). */
+	read(path: string): Promise<string>;
+	/** Obsidian's `getFirstLinkpathDest`: the file a linkpath resolves to from `sourcePath`, or null. */
+	resolveLink(linkpath: string, sourcePath: string): string | null;
+	/** `metadataCache.resolvedLinks`. */
+	resolvedLinks(): LinkMap;
+	/** `metadataCache.unresolvedLinks`. */
+	unresolvedLinks(): LinkMap;
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// `obsidian` has no runtime in npm (types only), so tests alias it to a deliberately minimal
+// stub — the policy is written in test/obsidian-stub/README.md.
+export default defineConfig({
+	resolve: {
+		alias: {
+			obsidian: fileURLToPath(new URL('./test/obsidian-stub/index.ts', import.meta.url)),
+		},
+	},
+	test: {
+		environment: 'node',
+		include: ['test/**/*.test.ts'],
+		testTimeout: 60_000,
+		hookTimeout: 120_000,
+	},
+});
