@@ -1,0 +1,130 @@
+import { Component, type App, type TAbstractFile } from 'obsidian';
+import { failed } from '../core/query/envelope';
+import { runQuery, type StructuredResult } from '../core/query/run';
+import type { StructuredQuery } from '../core/query/types';
+import type { EngineSettings } from '../core/settings';
+import type { ObsidianNoteSource } from './source';
+
+/**
+ * Keeps an {@link ObsidianNoteSource} current inside Obsidian, and gates queries on readiness.
+ *
+ * Readiness — our documented policy:
+ * - `loading` (before `workspace.onLayoutReady`): Obsidian is still loading the vault and its
+ *   metadata cache. A query answers at once with `status: "failed"` and {@link INDEX_BUILDING};
+ *   callers that would rather wait can `await whenReady()` first. We do not block, because a
+ *   command or an agent should never hang on a promise that the plugin's unload could orphan.
+ * - `indexing` (layout ready, but some notes have no cache yet, so a first `resolved` is due):
+ *   queries run; notes not parsed yet are listed in `skipped` ("not yet indexed by Obsidian"),
+ *   the status is at best `partial`, and a limitation says the link maps may be incomplete.
+ * - `ready` (layout ready and every note cached, or the first `resolved` has arrived): normal.
+ *
+ * Listeners are attached in `onLayoutReady`, never in `onload`: at cold start Obsidian fires
+ * `create` for every file of the vault, which would only churn the caches. Everything goes
+ * through `registerEvent`, so unloading the plugin detaches it all.
+ */
+
+/** The adapter's readiness (see the module comment). */
+export type IndexState = 'loading' | 'indexing' | 'ready';
+
+/** The `error` of a query made before Obsidian's layout is ready. */
+export const INDEX_BUILDING = 'index is still building: Obsidian has not finished loading the vault yet; try again in a moment (API callers: await whenReady() first)';
+
+/** The limitation added to answers given while Obsidian is still indexing. */
+export const STILL_INDEXING = 'Obsidian was still indexing the vault when this query ran: notes not parsed yet were not searched and link counts may be incomplete';
+
+/** The query's own fields, as the envelope's `query` echoes them for a query that could not run. */
+function echo(query: StructuredQuery): Record<string, unknown> {
+	return { ...query };
+}
+
+/** The lifecycle `Component` of the Obsidian index: readiness, event wiring and the query gate. */
+export class IndexLifecycle extends Component {
+	private current: IndexState = 'loading';
+	private active = false;
+	private readonly waiters: (() => void)[] = [];
+	private readonly log: string[] = [];
+
+	/** `source` is the adapter this component keeps current; nothing happens until `load()`. */
+	constructor(private readonly app: App, readonly source: ObsidianNoteSource) {
+		super();
+	}
+
+	/** Where the index is (see the module comment). */
+	get state(): IndexState {
+		return this.current;
+	}
+
+	/** The lifecycle transitions and reconciliations so far, oldest first (for tests and debugging). */
+	get history(): readonly string[] {
+		return this.log;
+	}
+
+	/** Resolves once the index is `ready` (at once when it already is). */
+	whenReady(): Promise<void> {
+		if (this.current === 'ready') return Promise.resolve();
+		return new Promise((resolve) => this.waiters.push(resolve));
+	}
+
+	/** Light: only asks to be called back when the layout is ready. */
+	override onload(): void {
+		this.active = true;
+		this.app.workspace.onLayoutReady(() => this.start());
+	}
+
+	/** Listeners are released by `registerEvent`; the source goes back to uncached listing. */
+	override onunload(): void {
+		this.active = false;
+		this.source.setLive(false);
+	}
+
+	/**
+	 * Runs a structural query over the vault, or explains why it cannot yet. Returns the same
+	 * result object as the CLI's `--json`.
+	 */
+	async query(query: StructuredQuery, settings: EngineSettings): Promise<StructuredResult> {
+		if (this.current === 'loading') return failed(echo(query), INDEX_BUILDING);
+		const indexing = this.current === 'indexing';
+		const result = await runQuery(this.source, query, settings);
+		if (indexing && result.status !== 'failed') {
+			result.limitations = [...result.limitations, STILL_INDEXING];
+			result.status = 'partial';
+		}
+		return result;
+	}
+
+	private start(): void {
+		if (!this.active) return;
+		const { vault, metadataCache } = this.app;
+		this.registerEvent(metadataCache.on('changed', (file, data) => this.source.noteChanged(file.path, data)));
+		this.registerEvent(metadataCache.on('deleted', (file) => this.removed(file)));
+		this.registerEvent(metadataCache.on('resolved', () => this.resolved()));
+		this.registerEvent(vault.on('create', () => this.source.invalidate()));
+		this.registerEvent(vault.on('delete', (file) => this.removed(file)));
+		this.registerEvent(vault.on('rename', (file, oldPath) => {
+			this.source.moved(oldPath, file.path);
+			this.source.invalidate();
+		}));
+		this.source.setLive(true);
+		this.log.push('layout-ready');
+		this.setState(this.source.countUnindexed() === 0 ? 'ready' : 'indexing');
+	}
+
+	private removed(file: TAbstractFile): void {
+		this.source.forget(file.path);
+		this.source.invalidate();
+	}
+
+	/** The first `resolved` ends the cold-start indexing: rebuild the path lists once, then be ready. */
+	private resolved(): void {
+		if (this.current !== 'indexing') return;
+		this.source.invalidate();
+		this.log.push('reconciled');
+		this.setState('ready');
+	}
+
+	private setState(state: IndexState): void {
+		this.current = state;
+		this.log.push(state);
+		if (state === 'ready') for (const resolve of this.waiters.splice(0)) resolve();
+	}
+}

@@ -1,0 +1,218 @@
+import { TFile, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
+import type { CachedMetadata, LinkMap } from '../core/metadata';
+import type { NoteSource } from '../core/port';
+
+/**
+ * The engine's port over a running Obsidian: `app.vault` for files and text, `app.metadataCache`
+ * for metadata, link resolution and the link maps. The engine is stateless over this port, so
+ * Obsidian's MetadataCache *is* the index; this adapter only caches the path lists, and only
+ * while an {@link IndexLifecycle} keeps them current from vault events (`setLive`).
+ */
+
+/** Reported for a Markdown file Obsidian has not parsed yet (cold start, or just created). */
+export const NOT_YET_INDEXED = 'not yet indexed by Obsidian (its metadata cache is still being built)';
+
+/** Reported for a note whose `---` block Obsidian could not turn into properties. */
+export const FRONTMATTER_UNPARSED = 'frontmatter could not be parsed by Obsidian';
+
+/** `Vault#getConfig` exists at runtime but is not in the public typings. */
+interface VaultWithConfig {
+	getConfig(key: string): unknown;
+}
+
+function hasGetConfig(vault: object): vault is VaultWithConfig {
+	return 'getConfig' in vault && typeof vault.getConfig === 'function';
+}
+
+/** Code-unit order, so the listing is deterministic whatever order Obsidian keeps files in. */
+function byPath(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * True when the text's leading `---` block holds nothing YAML would turn into a value (only blank
+ * lines or comments): Obsidian then has no frontmatter, and that is not an error.
+ */
+export function isBlankFrontmatterBlock(text: string): boolean {
+	const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+	if (lines[0] !== '---') return false;
+	for (let i = 1; i < lines.length; i++) {
+		const line = lines[i];
+		if (line === '---') return true;
+		const trimmed = line.trim();
+		if (trimmed !== '' && !trimmed.startsWith('#')) return false;
+	}
+	return false;
+}
+
+/** {@link NoteSource} implemented with `app.vault` and `app.metadataCache`. */
+export class ObsidianNoteSource implements NoteSource {
+	private notes: string[] | null = null;
+	private files: string[] | null = null;
+	private live = false;
+	private generation = 0;
+	/** Notes whose leading `---` block we saw to be blank (from `changed` events' file text). */
+	private readonly blankYaml = new Set<string>();
+
+	/** Wraps the app; nothing is read until the engine asks. */
+	constructor(private readonly app: App) {}
+
+	/** The vault's name: inside Obsidian there is no portable absolute path (mobile has none). */
+	get vaultPath(): string {
+		return this.app.vault.getName();
+	}
+
+	/** `Vault#configDir` (never assume `.obsidian`). */
+	get configDir(): string {
+		return this.app.vault.configDir;
+	}
+
+	/** The user's "Excluded files" (`userIgnoreFilters`), read on each call so edits apply at once. */
+	get userIgnoreFilters(): readonly string[] {
+		const vault: object = this.app.vault;
+		if (!hasGetConfig(vault)) return [];
+		let value: unknown;
+		try {
+			value = vault.getConfig('userIgnoreFilters');
+		} catch {
+			return [];
+		}
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
+	}
+
+	/** Bumped on every change the lifecycle reports; lets callers cache derived data. */
+	get revision(): number {
+		return this.generation;
+	}
+
+	/**
+	 * Turns path-list caching on (`true`: someone now invalidates on vault events) or off (every
+	 * call lists afresh). Off by default, so the source is correct even without a lifecycle.
+	 */
+	setLive(live: boolean): void {
+		this.live = live;
+		this.invalidate();
+	}
+
+	/** Drops cached path lists (vault create/delete/rename) and bumps {@link revision}. */
+	invalidate(): void {
+		this.notes = null;
+		this.files = null;
+		this.generation++;
+	}
+
+	/** A note's metadata changed: bump {@link revision}, and remember whether its `---` block is blank. */
+	noteChanged(path: string, text: string): void {
+		if (isBlankFrontmatterBlock(text)) this.blankYaml.add(path);
+		else this.blankYaml.delete(path);
+		this.generation++;
+	}
+
+	/** A file or folder was deleted: forget what we remembered about it (and, for a folder, inside it). */
+	forget(path: string): void {
+		const inside = `${path}/`;
+		for (const known of [...this.blankYaml]) {
+			if (known === path || known.startsWith(inside)) this.blankYaml.delete(known);
+		}
+	}
+
+	/** A file or folder was renamed (Obsidian sends no `changed` then): carry what we knew along. */
+	moved(oldPath: string, newPath: string): void {
+		const inside = `${oldPath}/`;
+		for (const known of [...this.blankYaml]) {
+			if (known === oldPath) {
+				this.blankYaml.delete(known);
+				this.blankYaml.add(newPath);
+			} else if (known.startsWith(inside)) {
+				this.blankYaml.delete(known);
+				this.blankYaml.add(`${newPath}/${known.slice(inside.length)}`);
+			}
+		}
+	}
+
+	/** Every Markdown note, sorted by path. */
+	listNotes(): readonly string[] {
+		if (this.notes && this.live) return this.notes;
+		const notes = this.app.vault.getMarkdownFiles().map((f) => f.path).sort(byPath);
+		if (this.live) this.notes = notes;
+		return notes;
+	}
+
+	/** Every file (notes and attachments), sorted by path. */
+	listFiles(): readonly string[] {
+		if (this.files && this.live) return this.files;
+		const files = this.app.vault.getFiles().map((f) => f.path).sort(byPath);
+		if (this.live) this.files = files;
+		return files;
+	}
+
+	/** Obsidian's cached metadata for the note (null until Obsidian has parsed it). */
+	getMetadata(path: string): CachedMetadata | null {
+		const file = this.file(path);
+		if (!file) return null;
+		const cache: ObsidianCachedMetadata | null = this.app.metadataCache.getFileCache(file);
+		return cache;
+	}
+
+	/**
+	 * Obsidian does not expose YAML errors. A leading `yaml` section without `frontmatter` means the
+	 * block did not parse to an object — unless the block is blank (`---\n---`, or only comments),
+	 * which we know from its span, or from the text seen on the note's last `changed` event.
+	 */
+	getFrontmatterError(path: string): string | null {
+		const cache = this.getMetadata(path);
+		const first = cache?.sections?.[0];
+		if (!cache || !first || first.type !== 'yaml' || cache.frontmatter !== undefined) return null;
+		if (first.position.end.line - first.position.start.line <= 1) return null;
+		if (this.blankYaml.has(path)) return null;
+		return FRONTMATTER_UNPARSED;
+	}
+
+	/** A Markdown note Obsidian has not parsed yet is skipped with {@link NOT_YET_INDEXED}. */
+	getSkipReason(path: string): string | null {
+		const file = this.file(path);
+		if (!file || file.extension !== 'md') return null;
+		return this.app.metadataCache.getFileCache(file) === null ? NOT_YET_INDEXED : null;
+	}
+
+	/** `TFile.stat.mtime`. */
+	getMtime(path: string): number | null {
+		return this.file(path)?.stat.mtime ?? null;
+	}
+
+	/** `Vault#cachedRead`: the note's full text (frontmatter included). */
+	async read(path: string): Promise<string> {
+		const file = this.file(path);
+		if (!file) throw new Error(`No such file in the vault: ${path}`);
+		return this.app.vault.cachedRead(file);
+	}
+
+	/** `MetadataCache#getFirstLinkpathDest`, as a path. */
+	resolveLink(linkpath: string, sourcePath: string): string | null {
+		return this.app.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? null;
+	}
+
+	/** `MetadataCache#resolvedLinks` (live object: the engine only reads it). */
+	resolvedLinks(): LinkMap {
+		return this.app.metadataCache.resolvedLinks;
+	}
+
+	/** `MetadataCache#unresolvedLinks` (live object: the engine only reads it). */
+	unresolvedLinks(): LinkMap {
+		return this.app.metadataCache.unresolvedLinks;
+	}
+
+	/** Markdown notes Obsidian has not parsed yet. */
+	countUnindexed(): number {
+		let missing = 0;
+		for (const file of this.app.vault.getMarkdownFiles()) {
+			if (this.app.metadataCache.getFileCache(file) === null) missing++;
+		}
+		return missing;
+	}
+
+	private file(path: string): TFile | null {
+		const file = this.app.vault.getAbstractFileByPath(path);
+		return file instanceof TFile ? file : null;
+	}
+}
