@@ -1,1 +1,12 @@
-export {};
+import { runCli } from './run';
+
+// The bin entry: wire the real process to runCli, which tests drive directly.
+const code = await runCli(process.argv.slice(2), {
+	stdout: (text) => process.stdout.write(`${text}\n`),
+	stderr: (text) => process.stderr.write(`${text}\n`),
+	cwd: process.cwd(),
+}).catch((error: unknown) => {
+	process.stderr.write(`vault-query: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	return 2;
+});
+process.exitCode = code;

@@ -1,0 +1,34 @@
+import type { FlagSpec, ParsedArgs } from './args';
+
+/** Where a command writes: injectable so tests can capture output without spawning a process. */
+export interface CommandIO {
+	stdout(text: string): void;
+	stderr(text: string): void;
+	/** The working directory, the default vault. */
+	cwd: string;
+}
+
+/** A CLI command: its flags, its help, and what it does. Returns the exit code. */
+export interface Command {
+	name: string;
+	/** One line for the command list. */
+	summary: string;
+	/** Arguments after the command name, e.g. `<tag>`. */
+	usage: string;
+	/** Worked examples for `--help`. */
+	examples: string[];
+	/** Flags beyond the global ones. */
+	flags: Record<string, FlagSpec>;
+	/** Run with parsed arguments; the exit code is 0 (results), 1 (nothing matched) or 2 (could not search). */
+	run(args: ParsedArgs, io: CommandIO): Promise<number>;
+}
+
+/** Exit codes of the CLI contract. */
+export const EXIT = { results: 0, nothingMatched: 1, couldNotSearch: 2 } as const;
+
+/** Flags every vault command takes. */
+export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
+	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md)' },
+	help: { kind: 'boolean', help: 'show this help' },
+};

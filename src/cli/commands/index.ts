@@ -1,0 +1,5 @@
+import type { Command } from '../command';
+import { backlinksCommand, grepCommand, linksCommand, propCommand, tagCommand } from './structural';
+
+/** Every CLI command, in the order `--help` lists them. */
+export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand];

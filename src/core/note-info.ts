@@ -1,0 +1,73 @@
+import type { CachedMetadata, FrontMatter } from './metadata';
+import { baseName } from './paths';
+
+/**
+ * Where the body starts: after the frontmatter block. A malformed block has no
+ * `frontmatterPosition` but still a `yaml` section, and it is not body text either.
+ */
+export function bodyStart(meta: CachedMetadata | null): number {
+	if (!meta) return 0;
+	if (meta.frontmatterPosition) return meta.frontmatterPosition.end.offset;
+	const first = meta.sections?.[0];
+	return first && first.type === 'yaml' ? first.position.end.offset : 0;
+}
+
+/** The 0-based file line holding `bodyStart` (the closing `---` line, or 0), so body lines map to file lines. */
+export function bodyStartLine(meta: CachedMetadata | null): number {
+	if (!meta) return 0;
+	if (meta.frontmatterPosition) return meta.frontmatterPosition.end.line;
+	const first = meta.sections?.[0];
+	return first && first.type === 'yaml' ? first.position.end.line : 0;
+}
+
+/** The note's body: its text without the frontmatter block. */
+export function bodyOf(text: string, meta: CachedMetadata | null): string {
+	return text.slice(bodyStart(meta));
+}
+
+/**
+ * A human title: the `title` property, else the first level-1 heading, else the file name —
+ * the seed's results show titles like "Adopt Obsidian Vault + …", not slugs.
+ */
+export function titleOf(path: string, meta: CachedMetadata | null): string {
+	const title = meta?.frontmatter?.title;
+	if (typeof title === 'string' && title.trim() !== '') return title.trim();
+	const h1 = meta?.headings?.find((h) => h.level === 1);
+	return h1 ? h1.heading : baseName(path);
+}
+
+/** The first `chars` characters of the body with whitespace collapsed, cut at a word boundary when possible. */
+export function excerptOf(body: string, chars: number): string {
+	const flat = body.replace(/\s+/g, ' ').trim();
+	if (flat.length <= chars) return flat;
+	const cut = flat.slice(0, chars);
+	const space = cut.lastIndexOf(' ');
+	return `${space > chars * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+/** `[[x|y]]`, `[[[x]]]` and similar wrappers around a bare name, removed. */
+function stripBrackets(value: string): string {
+	let name = value.trim();
+	while (name.startsWith('[') && name.endsWith(']')) name = name.slice(1, -1).trim();
+	const pipe = name.indexOf('|');
+	return pipe > 0 ? name.slice(0, pipe).trim() : name;
+}
+
+/** Every string inside a YAML value, nested lists flattened (the seed's cleanup for legacy `[[[name]]]`). */
+function flattenStrings(value: unknown, out: string[]): void {
+	if (typeof value === 'string') out.push(value);
+	else if (Array.isArray(value)) for (const item of value) flattenStrings(item, out);
+}
+
+/**
+ * The bare note names of the seed's `links:` field (key configurable), cleaned as the seed
+ * says: nested lists flattened, `[[ ]]` wrappers stripped, blanks dropped.
+ */
+export function linksFieldNames(frontmatter: FrontMatter | undefined, key: string): string[] {
+	if (!frontmatter || key === '') return [];
+	const value = frontmatter[key];
+	const strings: string[] = [];
+	flattenStrings(value, strings);
+	const names = strings.map(stripBrackets).filter((name) => name !== '');
+	return [...new Set(names)];
+}

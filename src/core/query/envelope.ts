@@ -1,0 +1,90 @@
+import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
+import { bodyOf, excerptOf, titleOf } from '../note-info';
+import { byAuthority } from '../order';
+import { folderOf } from '../paths';
+import type { QueryContext } from './context';
+
+/** A note a query matched, before it is shaped into a `NoteResult`. */
+export interface Hit {
+	path: string;
+	source?: LinkSource;
+	matches?: LineMatch[];
+}
+
+/** What a query module hands back: its hits plus anything the report should say. */
+export interface QueryOutcome {
+	hits: Hit[];
+	limitations?: string[];
+	suggestions?: string[];
+	/** Whether notes with unreadable frontmatter could have changed the answer. */
+	dependsOnFrontmatter: boolean;
+}
+
+/** Files the query could not fully read: not indexed at all, or frontmatter unparsable. */
+export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): SkippedFile[] {
+	const skipped: SkippedFile[] = [];
+	for (const path of ctx.scope.notes) {
+		const reason = ctx.source.getSkipReason(path);
+		if (reason !== null) {
+			skipped.push({ path, reason: `not searched: ${reason}` });
+			continue;
+		}
+		const yamlError = ctx.source.getFrontmatterError(path);
+		if (yamlError !== null) {
+			skipped.push({ path, reason: `frontmatter not parsed (${yamlError}); ${dependsOnFrontmatter ? 'its properties and frontmatter tags/links were not searched, its body was' : 'its body was still searched'}` });
+		}
+	}
+	return skipped;
+}
+
+/** Shape one hit into the contract's note result. */
+export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteResult> {
+	const meta = ctx.source.getMetadata(hit.path);
+	const skip = ctx.source.getSkipReason(hit.path);
+	const excerpt = hit.matches && hit.matches.length > 0
+		? [...hit.matches[0].before, hit.matches[0].text, ...hit.matches[0].after].join('\n')
+		: skip === null ? excerptOf(bodyOf(await ctx.source.read(hit.path), meta), ctx.settings.excerptChars) : '';
+	const result: NoteResult = {
+		path: hit.path,
+		title: titleOf(hit.path, meta),
+		folder: folderOf(hit.path),
+		frontmatter: meta?.frontmatter ?? {},
+		excerpt,
+		forward_links: ctx.graph.forwardNames(hit.path),
+		backlinks: ctx.graph.backlinks(hit.path),
+	};
+	if (hit.source) result.source = hit.source;
+	if (hit.matches) result.matches = hit.matches;
+	return result;
+}
+
+/** Order hits by authority folder, cap them, shape them, and wrap the envelope. */
+export async function finish(ctx: QueryContext, query: Record<string, unknown>, limit: number, outcome: QueryOutcome): Promise<QueryResult> {
+	const ordered = byAuthority(outcome.hits, (hit) => hit.path, ctx.settings.authorityOrder);
+	const kept = ordered.slice(0, limit);
+	const limitations = [...ctx.scope.exclusions, ...(outcome.limitations ?? [])];
+	if (ordered.length > kept.length) limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);
+	const skipped = skippedFiles(ctx, outcome.dependsOnFrontmatter);
+	const lossy = skipped.some((s) => s.reason.startsWith('not searched') || outcome.dependsOnFrontmatter);
+	const status: Status = lossy ? 'partial' : 'success';
+	const results: NoteResult[] = [];
+	for (const hit of kept) results.push(await toNoteResult(ctx, hit));
+	const envelope: QueryResult = {
+		status,
+		query,
+		searched: { files: ctx.scope.notes.length, folders: ctx.scope.folders.length > 0 ? ctx.scope.folders : ['(whole vault)'] },
+		matched: ordered.length,
+		results,
+		skipped,
+		limitations,
+	};
+	if (outcome.suggestions && outcome.suggestions.length > 0) envelope.suggestions = outcome.suggestions;
+	return envelope;
+}
+
+/** The envelope for a query that could not run: `failed`, with a message naming the bad parameter. */
+export function failed(query: Record<string, unknown>, error: string, suggestions?: string[]): QueryResult<never> {
+	const result: QueryResult<never> = { status: 'failed', query, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: [], limitations: [], error };
+	if (suggestions && suggestions.length > 0) result.suggestions = suggestions;
+	return result;
+}

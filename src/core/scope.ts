@@ -1,0 +1,69 @@
+import { folderPrefix, isInFolder } from './paths';
+import type { NoteSource } from './port';
+import type { EngineSettings } from './settings';
+
+/** Which notes a query may look at, and what it left out (for the report). */
+export interface Scope {
+	/** Notes in scope, in the source's walk order. */
+	notes: string[];
+	/** Folders (prefixes) the query was narrowed to; empty = whole vault. */
+	folders: string[];
+	/** Human lines for the report: what was excluded and by which rule. */
+	exclusions: string[];
+}
+
+/** A `userIgnoreFilters` entry: `/regex/` or a path prefix, as Obsidian's "Excluded files" setting stores them. */
+function ignoreMatcher(filter: string): ((path: string) => boolean) | null {
+	if (filter.length > 2 && filter.startsWith('/') && filter.endsWith('/')) {
+		try {
+			const re = new RegExp(filter.slice(1, -1));
+			return (path) => re.test(path);
+		} catch {
+			return null; // Obsidian ignores an invalid pattern too; we say so in the report.
+		}
+	}
+	const prefix = filter.replace(/^\/+/, '');
+	return prefix === '' ? null : (path) => path.startsWith(prefix);
+}
+
+/** Scope errors name the bad parameter so the face can print it. */
+export class ScopeError extends Error {}
+
+/**
+ * The notes a query searches: everything but the excluded folders, the config folder and the
+ * user's "Excluded files", narrowed to `folders` when given. Unknown folders are an error,
+ * because silently searching nothing looks like "nothing matched".
+ */
+export function resolveScope(source: NoteSource, settings: EngineSettings, folders?: string[]): Scope {
+	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter((p) => p !== '');
+	const exclusions: string[] = [];
+	const matchers: { label: string; test: (path: string) => boolean }[] = [];
+	for (const filter of source.userIgnoreFilters) {
+		const test = ignoreMatcher(filter);
+		if (test) matchers.push({ label: filter, test });
+		else exclusions.push(`Excluded-files entry ignored (invalid): ${filter}`);
+	}
+	const wanted = (folders ?? []).map(folderPrefix).filter((p, i, all) => all.indexOf(p) === i);
+	const all = source.listNotes();
+	if (wanted.length > 0 && !wanted.includes('')) {
+		const missing = wanted.filter((prefix) => !all.some((path) => path.startsWith(prefix)));
+		if (missing.length > 0) {
+			throw new ScopeError(`folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault`);
+		}
+	}
+	const counts = new Map<string, number>();
+	const notes: string[] = [];
+	for (const path of all) {
+		const byFolder = excluded.find((prefix) => isInFolder(path, prefix));
+		const byFilter = byFolder ? undefined : matchers.find((m) => m.test(path));
+		const rule = byFolder ?? (byFilter ? `Excluded files: ${byFilter.label}` : undefined);
+		if (rule) {
+			counts.set(rule, (counts.get(rule) ?? 0) + 1);
+			continue;
+		}
+		if (wanted.length > 0 && !wanted.some((prefix) => isInFolder(path, prefix))) continue;
+		notes.push(path);
+	}
+	for (const [rule, count] of counts) exclusions.push(`Not searched: ${count} note(s) in ${rule}`);
+	return { notes, folders: wanted.filter((p) => p !== ''), exclusions };
+}
