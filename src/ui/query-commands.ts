@@ -1,0 +1,207 @@
+import type { NoteSource } from '../core/port';
+import type { StructuredQuery } from '../core/query/types';
+
+/**
+ * The plugin's five structural-query commands, as data: how each names itself, reads its one
+ * argument from the prompt, and what it can suggest while the user types. The command palette
+ * wiring lives in main.ts; the prompt in query-prompt.ts; nothing here touches the DOM.
+ */
+
+/** One thing the prompt can offer for the argument (`value` is what gets parsed). */
+export interface ArgumentChoice {
+	value: string;
+	label: string;
+	/** A second, muted line (a note's folder, "search for this"). */
+	note?: string;
+}
+
+/** What a command needs from the plugin to prepare its prompt. */
+export interface CommandContext {
+	source: NoteSource;
+	/** The vault path of the note in the active editor, if any. */
+	activePath: string | null;
+}
+
+/** One structural query as a palette command. */
+export interface QueryCommandSpec {
+	/** Command id (Obsidian prefixes it with the plugin id). */
+	id: string;
+	/** Command name, sentence case, without the plugin name. */
+	name: string;
+	/** Placeholder of the prompt's input. */
+	placeholder: string;
+	/** One-line syntax help shown under the prompt. */
+	help: string;
+	/** Pre-filled argument (backlinks/links: the active note). */
+	initialInput(ctx: CommandContext): string;
+	/** Values the user may pick, before filtering by what they typed. */
+	candidates(ctx: CommandContext, input: string): ArgumentChoice[];
+	/** Inputs with the same scope share one candidate list (default: one list per prompt). */
+	candidateScope?(input: string): string;
+	/** The query for an argument, or a message saying what is wrong with it. */
+	parse(input: string): StructuredQuery | string;
+	/** The results modal's title for a query. */
+	title(query: StructuredQuery): string;
+}
+
+/** The note path without its `.md`, the way a wikilink names a note. */
+function linkName(path: string): string {
+	return path.toLowerCase().endsWith('.md') ? path.slice(0, -3) : path;
+}
+
+function noteChoices(source: NoteSource): ArgumentChoice[] {
+	return source.listNotes().map((path) => {
+		const slash = path.lastIndexOf('/');
+		const name = linkName(path.slice(slash + 1));
+		return { value: linkName(path), label: name, note: slash < 0 ? undefined : path.slice(0, slash) };
+	});
+}
+
+/** Tags in the vault, for suggestions only (inline tags plus the `tags` property), lower case, with counts. */
+function vaultTags(source: NoteSource): Map<string, number> {
+	const counts = new Map<string, number>();
+	const add = (raw: unknown): void => {
+		if (typeof raw !== 'string') return;
+		const tag = raw.trim().replace(/^#+/, '').toLowerCase();
+		if (tag === '' || /\s/.test(tag)) return;
+		counts.set(tag, (counts.get(tag) ?? 0) + 1);
+	};
+	for (const path of source.listNotes()) {
+		const meta = source.getMetadata(path);
+		if (!meta) continue;
+		for (const t of meta.tags ?? []) add(t.tag);
+		const fm = meta.frontmatter ?? {};
+		const key = Object.keys(fm).find((k) => /^tags$/i.test(k));
+		const value = key === undefined ? undefined : fm[key];
+		if (Array.isArray(value)) value.forEach(add);
+		else add(value);
+	}
+	return counts;
+}
+
+/** Frontmatter keys in the vault, with how many notes use each. */
+function vaultKeys(source: NoteSource): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const path of source.listNotes()) {
+		for (const key of Object.keys(source.getMetadata(path)?.frontmatter ?? {})) counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return counts;
+}
+
+/** The scalar values a key takes across the vault (list members count one by one). */
+function vaultValues(source: NoteSource, key: string): Map<string, number> {
+	const counts = new Map<string, number>();
+	const add = (value: unknown): void => {
+		if (Array.isArray(value)) value.forEach(add);
+		else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+			const text = String(value);
+			if (text.trim() !== '') counts.set(text, (counts.get(text) ?? 0) + 1);
+		}
+	};
+	for (const path of source.listNotes()) {
+		const fm = source.getMetadata(path)?.frontmatter;
+		if (fm && key in fm) add(fm[key]);
+	}
+	return counts;
+}
+
+/** Most used first, then alphabetical. */
+function byUse(counts: Map<string, number>): string[] {
+	return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([value]) => value);
+}
+
+function plural(n: number, one: string): string {
+	return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** `key=value` (equals), `key~value` (contains) or `key` (present): the split, at the first `=` or `~`. */
+export function splitPropertyArgument(input: string): { key: string; op?: '=' | '~'; value?: string } {
+	const at = input.search(/[=~]/);
+	if (at < 0) return { key: input.trim() };
+	return { key: input.slice(0, at).trim(), op: input[at] === '=' ? '=' : '~', value: input.slice(at + 1).trim() };
+}
+
+/** `/pattern/` is a regular expression; anything else is literal text. */
+export function parseGrepArgument(input: string): { pattern: string; regex: boolean } {
+	const trimmed = input.trim();
+	if (trimmed.length > 2 && trimmed.startsWith('/') && trimmed.endsWith('/')) return { pattern: trimmed.slice(1, -1), regex: true };
+	return { pattern: input, regex: false };
+}
+
+/** The five commands, in palette order. */
+export const QUERY_COMMANDS: readonly QueryCommandSpec[] = [
+	{
+		id: 'find-notes-by-tag',
+		name: 'Find notes by tag',
+		placeholder: 'Tag, e.g. #project or project/active',
+		help: 'Nested tags count: #project also finds #project/active. Case does not matter.',
+		initialInput: () => '',
+		candidates: ({ source }) =>
+			[...vaultTags(source)]
+				.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+				.map(([tag, n]) => ({ value: `#${tag}`, label: `#${tag}`, note: plural(n, 'use') })),
+		parse: (input) => (input.trim().replace(/^#+/, '') === '' ? 'Type a tag to look for.' : { type: 'tag', tag: input.trim() }),
+		title: (q) => (q.type === 'tag' ? `Notes tagged ${q.tag.startsWith('#') ? q.tag : `#${q.tag}`}` : ''),
+	},
+	{
+		id: 'find-notes-by-property',
+		name: 'Find notes by property',
+		placeholder: 'Property: key, key=value or key~text',
+		help: 'key=value matches the value (or a list item); key~text matches part of it; key alone: any value.',
+		initialInput: () => '',
+		candidates: ({ source }, input) => {
+			const arg = splitPropertyArgument(input);
+			if (arg.op === undefined) return byUse(vaultKeys(source)).map((key) => ({ value: key, label: key, note: 'any value; type = or ~ to pick one' }));
+			return byUse(vaultValues(source, arg.key)).map((value) => ({ value: `${arg.key}${arg.op ?? '='}${value}`, label: `${arg.key}${arg.op ?? '='}${value}` }));
+		},
+		candidateScope: (input) => {
+			const arg = splitPropertyArgument(input);
+			return arg.op === undefined ? '' : `${arg.key}${arg.op}`;
+		},
+		parse: (input) => {
+			const arg = splitPropertyArgument(input);
+			if (arg.key === '') return 'Type a property name, optionally followed by =value or ~text.';
+			if (arg.op === undefined || arg.value === '') return { type: 'prop', key: arg.key };
+			return { type: 'prop', key: arg.key, value: arg.value, match: arg.op === '~' ? 'contains' : 'equals' };
+		},
+		title: (q) => {
+			if (q.type !== 'prop') return '';
+			if (q.value === undefined) return `Notes with property ${q.key}`;
+			return `Notes where ${q.key} ${q.match === 'contains' ? 'contains' : 'is'} ${q.value}`;
+		},
+	},
+	{
+		id: 'show-backlinks',
+		name: 'Show backlinks of a note',
+		placeholder: 'Note name or path',
+		help: 'Body links and links in properties both count. Defaults to the active note.',
+		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
+		candidates: ({ source }) => noteChoices(source),
+		parse: (input) => (input.trim() === '' ? 'Type the name of a note.' : { type: 'backlinks', target: input.trim() }),
+		title: (q) => (q.type === 'backlinks' ? `Backlinks of ${linkName(q.target)}` : ''),
+	},
+	{
+		id: 'show-outgoing-links',
+		name: 'Show outgoing links of a note',
+		placeholder: 'Note name or path',
+		help: 'Body and property links, each once, resolved or not. Defaults to the active note.',
+		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
+		candidates: ({ source }) => noteChoices(source),
+		parse: (input) => (input.trim() === '' ? 'Type the name of a note.' : { type: 'links', source: input.trim() }),
+		title: (q) => (q.type === 'links' ? `Outgoing links of ${linkName(q.source)}` : ''),
+	},
+	{
+		id: 'search-note-text',
+		name: 'Search note text',
+		placeholder: 'Text, or /regular expression/',
+		help: 'Case-insensitive. Wrap in slashes for a regular expression.',
+		initialInput: () => '',
+		candidates: () => [],
+		parse: (input) => {
+			if (input.trim() === '') return 'Type the text to search for.';
+			const { pattern, regex } = parseGrepArgument(input);
+			return regex ? { type: 'grep', pattern, regex: true } : { type: 'grep', pattern };
+		},
+		title: (q) => (q.type === 'grep' ? `Text matching ${q.regex === true ? `/${q.pattern}/` : `"${q.pattern}"`}` : ''),
+	},
+];
