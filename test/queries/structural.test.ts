@@ -125,7 +125,7 @@ describe('grep', () => {
 		const [match] = json.results[0].matches ?? [];
 		expect(match.line).toBe(14);
 		expect(match.text).toContain('FFIEC IT Handbook');
-		expect(match.before).toEqual(['', 'What do we know about Copilot data handling? The facts so far are in [[copilot-data-retention]].', ''].slice(1));
+		expect(match.before).toEqual(['What do we know about Copilot data handling? The facts so far are in [[copilot-data-retention]].', '']);
 		expect(match.after).toHaveLength(2);
 		expect(json.results[0].excerpt).toContain('FFIEC IT Handbook');
 	});
@@ -173,7 +173,7 @@ describe('result contract and order', () => {
 			frontmatter: { status: 'accepted', links: ['sdlc-modernization', 'conventions'] },
 			forward_links: ['sdlc-modernization', 'conventions'],
 		});
-		expect(decision?.backlinks).toEqual([{ path: 'Home.md', source: 'body' }, { path: 'digests/2026-w25.md', source: 'body' }]);
+		expect(decision?.backlinks).toEqual([{ path: 'Home.md', source: 'body' }]);
 	});
 
 	it('orders authority folders first, then by path, and truncates with a limitation', async () => {
