@@ -1,0 +1,177 @@
+/**
+ * From a note (path, text, CachedMetadata) to the texts of the index fields and the small
+ * record the results need. Pure; one note at a time.
+ */
+import type { CachedMetadata, FrontMatter } from '../metadata';
+import type { SearchSettings } from './settings';
+
+/** What the index keeps per note to filter and render results (texts are read back on demand). */
+export interface DocInfo {
+	path: string;
+	/** File name without `.md`. */
+	basename: string;
+	/** The `title` property, else the file name. */
+	title: string;
+	/** Parent folder, `''` at the root. */
+	folder: string;
+	aliases: string[];
+	/** Lower-case tags without `#`, frontmatter and inline, deduplicated. */
+	tags: string[];
+	frontmatter: FrontMatter;
+	/** The `## Abstract` section, else the first paragraph, trimmed to `excerptChars`. */
+	abstract: string;
+	/** `Type: permanent` (configurable). */
+	synthesis: boolean;
+	/** Link targets as written, deduplicated (body, embeds, frontmatter). */
+	forwardLinks: string[];
+	/** Offset where the body starts (after frontmatter). */
+	bodyStart: number;
+}
+
+/** The texts of the six index fields, in `FIELD_NAMES` order. */
+export type FieldTexts = [title: string, aliases: string, metadata: string, headings: string, abstract: string, body: string];
+
+/** A frontmatter value by key, matched case-insensitively (the seed writes `Aliases:`, Obsidian `aliases:`). */
+export function propertyValue(fm: FrontMatter | undefined, key: string): unknown {
+	if (!fm) return undefined;
+	if (key in fm) return fm[key];
+	const lower = key.toLowerCase();
+	for (const k of Object.keys(fm)) if (k.toLowerCase() === lower) return fm[k];
+	return undefined;
+}
+
+/** Every string (and number/boolean, as text) in a YAML value, lists flattened. */
+export function flattenValue(value: unknown, out: string[] = []): string[] {
+	if (typeof value === 'string') out.push(value);
+	else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+	else if (Array.isArray(value)) for (const v of value) flattenValue(v, out);
+	return out;
+}
+
+/** Obsidian's `parseFrontMatterAliases`: `aliases`/`alias`, a list or a comma-separated string. */
+export function aliasesOf(fm: FrontMatter | undefined): string[] {
+	const raw = propertyValue(fm, 'aliases') ?? propertyValue(fm, 'alias');
+	const list = typeof raw === 'string' ? raw.split(',') : flattenValue(raw);
+	return [...new Set(list.map((a) => a.trim()).filter((a) => a !== ''))];
+}
+
+/** Frontmatter `tags`/`tag` (list, or comma/space separated) and inline tags, lower-case, without `#`. */
+export function tagsOf(meta: CachedMetadata | null): string[] {
+	const out = new Set<string>();
+	const fm = meta?.frontmatter;
+	const raw = propertyValue(fm, 'tags') ?? propertyValue(fm, 'tag');
+	const list = typeof raw === 'string' ? raw.split(/[,\s]+/) : flattenValue(raw);
+	for (const t of list) {
+		const tag = t.trim().replace(/^#/, '').toLowerCase();
+		if (tag !== '') out.add(tag);
+	}
+	for (const t of meta?.tags ?? []) out.add(t.tag.replace(/^#/, '').toLowerCase());
+	return [...out];
+}
+
+/** Where the body starts: after the frontmatter block (or a malformed leading `yaml` section). */
+export function bodyStartOf(meta: CachedMetadata | null): number {
+	if (!meta) return 0;
+	if (meta.frontmatterPosition) return meta.frontmatterPosition.end.offset;
+	const first = meta.sections?.[0];
+	return first && first.type === 'yaml' ? first.position.end.offset : 0;
+}
+
+/** Collapse whitespace and cut at `chars`, on a word boundary when one is near. */
+export function clip(text: string, chars: number): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	if (flat.length <= chars) return flat;
+	const cut = flat.slice(0, chars);
+	const space = cut.lastIndexOf(' ');
+	return `${space > chars * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+const ABSTRACT_LINES = 10; // why: the seed reads "until next heading or 10 lines".
+
+/**
+ * The abstract: the section under a heading named like `Abstract` (up to the next heading or
+ * 10 lines), else the first paragraph of the body that is prose (not a heading, embed or
+ * property-looking line). Returns the raw text (unclipped).
+ */
+export function abstractOf(text: string, meta: CachedMetadata | null, start: number, headingNames: readonly string[]): string {
+	const headings = meta?.headings ?? [];
+	const names = headingNames.map((h) => h.toLowerCase());
+	for (let i = 0; i < headings.length; i++) {
+		if (!names.includes(headings[i].heading.trim().toLowerCase())) continue;
+		const from = headings[i].position.end.offset;
+		const to = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
+		return text.slice(from, to).split('\n').filter((l) => l.trim() !== '').slice(0, ABSTRACT_LINES).join('\n');
+	}
+	const lines = text.slice(start).split('\n');
+	const para: string[] = [];
+	for (const line of lines) {
+		const t = line.trim();
+		if (t === '') {
+			if (para.length > 0) break;
+			continue;
+		}
+		if (para.length === 0 && (t.startsWith('#') || /^!\[\[[^\]]*\]\]$/.test(t) || t === '---' || t.startsWith('```'))) continue;
+		para.push(t);
+		if (para.length >= ABSTRACT_LINES) break;
+	}
+	return para.join('\n');
+}
+
+/** Link targets of a note as written, deduplicated, body links, embeds and frontmatter links. */
+export function forwardLinksOf(meta: CachedMetadata | null): string[] {
+	const out = new Set<string>();
+	for (const l of meta?.links ?? []) out.add(l.link);
+	for (const l of meta?.embeds ?? []) out.add(l.link);
+	for (const l of meta?.frontmatterLinks ?? []) out.add(l.link);
+	return [...out];
+}
+
+/** File name without folder and `.md`. */
+export function basenameOf(path: string): string {
+	const slash = path.lastIndexOf('/');
+	const name = slash < 0 ? path : path.slice(slash + 1);
+	return name.toLowerCase().endsWith('.md') ? name.slice(0, -3) : name;
+}
+
+/** Parent folder of a path, `''` at the root. */
+export function folderOf(path: string): string {
+	const slash = path.lastIndexOf('/');
+	return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Build the DocInfo and field texts of a note. */
+export function extractNote(path: string, text: string, meta: CachedMetadata | null, settings: SearchSettings): { info: DocInfo; fields: FieldTexts } {
+	const fm = meta?.frontmatter ?? {};
+	const basename = basenameOf(path);
+	const titleProp = propertyValue(fm, 'title');
+	const title = typeof titleProp === 'string' && titleProp.trim() !== '' ? titleProp.trim() : basename;
+	const aliases = aliasesOf(fm);
+	const tags = tagsOf(meta);
+	const start = bodyStartOf(meta);
+	const abstractRaw = abstractOf(text, meta, start, settings.abstractHeadings);
+	const metaTexts: string[] = [...tags];
+	for (const key of settings.metadataFields) metaTexts.push(...flattenValue(propertyValue(fm, key)));
+	const synthesisValue = flattenValue(propertyValue(fm, settings.synthesisField)).map((v) => v.toLowerCase());
+	const info: DocInfo = {
+		path,
+		basename,
+		title,
+		folder: folderOf(path),
+		aliases,
+		tags,
+		frontmatter: fm,
+		abstract: clip(abstractRaw, settings.excerptChars),
+		synthesis: synthesisValue.includes(settings.synthesisValue.toLowerCase()),
+		forwardLinks: forwardLinksOf(meta),
+		bodyStart: start,
+	};
+	const fields: FieldTexts = [
+		title === basename ? basename : `${basename}\n${title}`,
+		aliases.join('\n'),
+		metaTexts.join('\n'),
+		(meta?.headings ?? []).map((h) => h.heading).join('\n'),
+		abstractRaw,
+		start === 0 ? text : text.slice(start),
+	];
+	return { info, fields };
+}

@@ -1,0 +1,392 @@
+/**
+ * The in-memory inverted index: one posting per (term, note), eight bytes each — the note id
+ * and its term frequencies in the six fields packed into one 32-bit word (5 bits per field).
+ *
+ * Layout: a frozen CSR segment (term → slice of `docs`/`tfs`) plus a small doc-major pending
+ * segment for notes added since the last freeze. Notes are never updated in place: a change
+ * is a removal (a tombstone) plus an addition under a fresh id, so postings stay sorted by id
+ * and a change costs one note's tokenization. `compact()` folds pending postings and drops
+ * tombstones; it runs after a bulk build and when the pending segment grows large.
+ */
+import type { CachedMetadata } from '../metadata';
+import { extractNote, type DocInfo } from './extract';
+import { FIELD_NAMES, type SearchSettings } from './settings';
+import { normalizeText, termsOf, tokenizeForIndex } from './tokenize';
+
+/** Number of indexed fields. */
+export const FIELD_COUNT = FIELD_NAMES.length;
+const TF_BITS = 5;
+const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurrences (k1 = 1.2), so capping loses nothing.
+const FIELD_TF_MASK = TF_MAX;
+/** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
+const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
+
+/** A note to index: its vault path, full text and Obsidian metadata. */
+export interface NoteInput {
+	path: string;
+	text: string;
+	metadata: CachedMetadata | null;
+}
+
+/** Grow a typed array to at least `need` elements, doubling. */
+function grow<T extends Uint32Array | Float32Array | Uint8Array>(arr: T, need: number, make: (n: number) => T): T {
+	if (need <= arr.length) return arr;
+	let n = Math.max(16, arr.length);
+	while (n < need) n *= 2;
+	const out = make(n);
+	out.set(arr);
+	return out;
+}
+
+/** A field mask (bit f set when field f has the term) from a packed tf word. */
+export function fieldMaskOf(packed: number): number {
+	let mask = 0;
+	for (let f = 0; f < FIELD_COUNT; f++) if ((packed >>> (f * TF_BITS)) & FIELD_TF_MASK) mask |= 1 << f;
+	return mask;
+}
+
+/** Term frequency of field `f` in a packed tf word. */
+export function fieldTf(packed: number, f: number): number {
+	return (packed >>> (f * TF_BITS)) & FIELD_TF_MASK;
+}
+
+/**
+ * The inverted index over notes. Build it with `SearchIndex.build` (from a NoteSource, async,
+ * in chunks) or `new SearchIndex(settings)` + `upsert`; keep it current with `upsert`,
+ * `remove` and `rename`.
+ */
+export class InvertedIndex {
+	/** Term → id. */
+	readonly termIds = new Map<string, number>();
+	/** Id → term. */
+	readonly termList: string[] = [];
+
+	/** Frozen CSR segment: postings of term t are [termStart[t], termStart[t+1]). */
+	private termStart = new Uint32Array(1);
+	private frozenTerms = 0;
+	private postDocs = new Uint32Array(0);
+	private postTfs = new Uint32Array(0);
+
+	/** Pending doc-major segment: doc d's entries are [pendStart[d - pendFirstDoc], …next). */
+	private pendTerms = new Uint32Array(1024);
+	private pendTfs = new Uint32Array(1024);
+	private pendLen = 0;
+	private pendDocStart: number[] = [];
+	private pendFirstDoc = 0;
+
+	/** Per-note records, by id; null for removed ids. */
+	readonly docs: (DocInfo | null)[] = [];
+	/** Vault path → live note id. */
+	readonly pathToDoc = new Map<string, number>();
+	private alive = new Uint8Array(16);
+	/** Field lengths in terms, doc-major (FIELD_COUNT per note). */
+	private fieldLen = new Uint32Array(16 * FIELD_COUNT);
+	/** BM25F length normalisation factor w_f / (1 - b + b·len/avg), doc-major; rebuilt lazily. */
+	private norm = new Float32Array(0);
+	private normDirty = true;
+	private readonly totalLen = new Float64Array(FIELD_COUNT);
+	private live = 0;
+
+	/** Scratch for one note's terms during indexing. */
+	private lastSeen = new Int32Array(1024).fill(-1);
+	private slotOf = new Uint32Array(1024);
+	private readonly docTerms: number[] = [];
+	private readonly docTfs: number[] = [];
+
+	constructor(readonly settings: SearchSettings) {}
+
+	/** Live notes. */
+	get size(): number {
+		return this.live;
+	}
+
+	/** Total ids ever assigned (live or removed): the size of per-note scratch arrays. */
+	get idSpace(): number {
+		return this.docs.length;
+	}
+
+	/** Whether id `d` is live. */
+	isAlive(d: number): boolean {
+		return this.alive[d] === 1;
+	}
+
+	/** Postings held in the frozen and pending segments. */
+	get postingCount(): number {
+		return this.postDocs.length + this.pendLen;
+	}
+
+	private termId(term: string): number {
+		let id = this.termIds.get(term);
+		if (id === undefined) {
+			id = this.termList.length;
+			this.termIds.set(term, id);
+			this.termList.push(term);
+			if (id >= this.lastSeen.length) {
+				const n = this.lastSeen.length * 2;
+				const ls = new Int32Array(n).fill(-1);
+				ls.set(this.lastSeen);
+				this.lastSeen = ls;
+				const so = new Uint32Array(n);
+				so.set(this.slotOf);
+				this.slotOf = so;
+			}
+		}
+		return id;
+	}
+
+	/** Add (or replace) a note. Milliseconds for a typical note. */
+	upsert(note: NoteInput): number {
+		const old = this.pathToDoc.get(note.path);
+		if (old !== undefined) this.removeId(old);
+		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings);
+		const d = this.docs.length;
+		this.docs.push(info);
+		this.pathToDoc.set(note.path, d);
+		this.alive = grow(this.alive, d + 1, (n) => new Uint8Array(n));
+		this.alive[d] = 1;
+		this.fieldLen = grow(this.fieldLen, (d + 1) * FIELD_COUNT, (n) => new Uint32Array(n));
+		this.live++;
+		this.normDirty = true;
+
+		const docTerms = this.docTerms;
+		const docTfs = this.docTfs;
+		docTerms.length = 0;
+		docTfs.length = 0;
+		for (let f = 0; f < FIELD_COUNT; f++) {
+			const shift = f * TF_BITS;
+			let len = 0;
+			const emit = (term: string): void => {
+				len++;
+				const t = this.termId(term);
+				if (this.lastSeen[t] !== d) {
+					this.lastSeen[t] = d;
+					this.slotOf[t] = docTerms.length;
+					docTerms.push(t);
+					docTfs.push(1 << shift);
+					return;
+				}
+				const slot = this.slotOf[t];
+				if (((docTfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) docTfs[slot] += 1 << shift;
+			};
+			const text = fields[f];
+			if (text !== '') tokenizeForIndex(normalizeText(text), emit);
+			this.fieldLen[d * FIELD_COUNT + f] = len;
+			this.totalLen[f] += len;
+		}
+		if (this.pendDocStart.length === 0) this.pendFirstDoc = d;
+		while (this.pendFirstDoc + this.pendDocStart.length < d) this.pendDocStart.push(this.pendLen);
+		this.pendDocStart.push(this.pendLen);
+		const need = this.pendLen + docTerms.length;
+		this.pendTerms = grow(this.pendTerms, need, (n) => new Uint32Array(n));
+		this.pendTfs = grow(this.pendTfs, need, (n) => new Uint32Array(n));
+		for (let i = 0; i < docTerms.length; i++) {
+			this.pendTerms[this.pendLen] = docTerms[i];
+			this.pendTfs[this.pendLen] = docTfs[i] >>> 0;
+			this.pendLen++;
+		}
+		return d;
+	}
+
+	/** Remove a note by path; false when it was not indexed. */
+	remove(path: string): boolean {
+		const d = this.pathToDoc.get(path);
+		if (d === undefined) return false;
+		this.removeId(d);
+		return true;
+	}
+
+	private removeId(d: number): void {
+		if (this.alive[d] !== 1) return;
+		this.alive[d] = 0;
+		this.live--;
+		const info = this.docs[d];
+		if (info) this.pathToDoc.delete(info.path);
+		this.docs[d] = null;
+		for (let f = 0; f < FIELD_COUNT; f++) this.totalLen[f] -= this.fieldLen[d * FIELD_COUNT + f];
+		this.normDirty = true;
+	}
+
+	/** Whether the pending segment is worth folding in before the next search. */
+	get needsCompaction(): boolean {
+		return this.pendLen > PENDING_COMPACT_AT;
+	}
+
+	/**
+	 * Fold the pending segment into the frozen one and drop removed notes' postings: a
+	 * counting sort, O(postings). Ids are kept (removed ids stay holes).
+	 */
+	compact(): void {
+		const termCount = this.termList.length;
+		const counts = new Uint32Array(termCount + 1);
+		const alive = this.alive;
+		for (let t = 0; t < this.frozenTerms; t++) {
+			let c = 0;
+			for (let i = this.termStart[t]; i < this.termStart[t + 1]; i++) if (alive[this.postDocs[i]] === 1) c++;
+			counts[t] = c;
+		}
+		const pendDocs = this.pendDocStart.length;
+		for (let k = 0; k < pendDocs; k++) {
+			const d = this.pendFirstDoc + k;
+			if (alive[d] !== 1) continue;
+			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendLen;
+			for (let i = this.pendDocStart[k]; i < end; i++) counts[this.pendTerms[i]]++;
+		}
+		const start = new Uint32Array(termCount + 1);
+		for (let t = 0; t < termCount; t++) start[t + 1] = start[t] + counts[t];
+		const total = start[termCount];
+		const docs = new Uint32Array(total);
+		const tfs = new Uint32Array(total);
+		const cursor = start.slice(0, termCount);
+		for (let t = 0; t < this.frozenTerms; t++) {
+			let w = cursor[t];
+			for (let i = this.termStart[t]; i < this.termStart[t + 1]; i++) {
+				const d = this.postDocs[i];
+				if (alive[d] !== 1) continue;
+				docs[w] = d;
+				tfs[w] = this.postTfs[i];
+				w++;
+			}
+			cursor[t] = w;
+		}
+		for (let k = 0; k < pendDocs; k++) {
+			const d = this.pendFirstDoc + k;
+			if (alive[d] !== 1) continue;
+			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendLen;
+			for (let i = this.pendDocStart[k]; i < end; i++) {
+				const t = this.pendTerms[i];
+				const w = cursor[t]++;
+				docs[w] = d;
+				tfs[w] = this.pendTfs[i];
+			}
+		}
+		this.termStart = start;
+		this.frozenTerms = termCount;
+		this.postDocs = docs;
+		this.postTfs = tfs;
+		this.pendTerms = new Uint32Array(1024);
+		this.pendTfs = new Uint32Array(1024);
+		this.pendLen = 0;
+		this.pendDocStart = [];
+		this.pendFirstDoc = this.docs.length;
+	}
+
+	/** Release build scratch that only indexing needs (after a bulk build). */
+	trimScratch(): void {
+		this.lastSeen = new Int32Array(this.lastSeen.length).fill(-1);
+	}
+
+	/** Recompute BM25F normalisation factors when lengths changed. */
+	private ensureNorm(): void {
+		if (!this.normDirty && this.norm.length >= this.docs.length * FIELD_COUNT) return;
+		const n = this.docs.length;
+		if (this.norm.length < n * FIELD_COUNT) this.norm = new Float32Array(Math.ceil(Math.max(16, n) * 1.25) * FIELD_COUNT);
+		const { fieldWeights, fieldB } = this.settings;
+		const live = Math.max(1, this.live);
+		for (let f = 0; f < FIELD_COUNT; f++) {
+			const name = FIELD_NAMES[f];
+			const w = fieldWeights[name];
+			const b = fieldB[name];
+			const avg = Math.max(1, this.totalLen[f] / live);
+			for (let d = 0; d < n; d++) {
+				const len = this.fieldLen[d * FIELD_COUNT + f];
+				this.norm[d * FIELD_COUNT + f] = w / (1 - b + (b * len) / avg);
+			}
+		}
+		this.normDirty = false;
+	}
+
+	/** Document frequency of a term (removed notes counted until compaction, as Lucene does). */
+	docFreq(t: number): number {
+		let df = t < this.frozenTerms ? this.termStart[t + 1] - this.termStart[t] : 0;
+		if (this.pendLen > 0) for (let i = 0; i < this.pendLen; i++) if (this.pendTerms[i] === t) df++;
+		return df;
+	}
+
+	/** BM25 idf of a term id. */
+	idf(t: number): number {
+		const df = this.docFreq(t);
+		return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+	}
+
+	/**
+	 * Visit every live posting of term `t` with its BM25F score. `allowed` (by id) skips
+	 * filtered-out notes. Calls `visit(doc, score, packedTf)`.
+	 */
+	forEachScored(t: number, allowed: Uint8Array | null, visit: (d: number, score: number, packed: number) => void): void {
+		this.ensureNorm();
+		const k1 = this.settings.k1;
+		const idf = this.idf(t);
+		const norm = this.norm;
+		const alive = this.alive;
+		const score = (d: number, packed: number): number => {
+			let tfw = 0;
+			const base = d * FIELD_COUNT;
+			let p = packed;
+			for (let f = 0; p !== 0; f++, p >>>= TF_BITS) {
+				const tf = p & FIELD_TF_MASK;
+				if (tf !== 0) tfw += tf * norm[base + f];
+			}
+			return (idf * tfw * (k1 + 1)) / (k1 + tfw);
+		};
+		if (t < this.frozenTerms) {
+			const end = this.termStart[t + 1];
+			for (let i = this.termStart[t]; i < end; i++) {
+				const d = this.postDocs[i];
+				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
+				const packed = this.postTfs[i];
+				visit(d, score(d, packed), packed);
+			}
+		}
+		if (this.pendLen > 0) {
+			const starts = this.pendDocStart;
+			let k = 0;
+			for (let i = 0; i < this.pendLen; i++) {
+				if (this.pendTerms[i] !== t) continue;
+				while (k + 1 < starts.length && starts[k + 1] <= i) k++;
+				const d = this.pendFirstDoc + k;
+				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
+				visit(d, score(d, this.pendTfs[i]), this.pendTfs[i]);
+			}
+		}
+	}
+
+	/** The packed tf word of term `t` in note `d`, or 0 (binary search in the frozen slice). */
+	packedTf(t: number, d: number): number {
+		if (d >= this.pendFirstDoc && this.pendDocStart.length > 0) {
+			const k = d - this.pendFirstDoc;
+			if (k >= this.pendDocStart.length) return 0;
+			const end = k + 1 < this.pendDocStart.length ? this.pendDocStart[k + 1] : this.pendLen;
+			for (let i = this.pendDocStart[k]; i < end; i++) if (this.pendTerms[i] === t) return this.pendTfs[i];
+			return 0;
+		}
+		if (t >= this.frozenTerms) return 0;
+		let lo = this.termStart[t];
+		let hi = this.termStart[t + 1] - 1;
+		while (lo <= hi) {
+			const mid = (lo + hi) >>> 1;
+			const v = this.postDocs[mid];
+			if (v === d) return this.postTfs[mid];
+			if (v < d) lo = mid + 1;
+			else hi = mid - 1;
+		}
+		return 0;
+	}
+
+	/** The id of a term, or -1 when no note has it. */
+	lookup(term: string): number {
+		return this.termIds.get(term) ?? -1;
+	}
+
+	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */
+	arrayBytes(): number {
+		return (
+			this.termStart.byteLength + this.postDocs.byteLength + this.postTfs.byteLength + this.pendTerms.byteLength + this.pendTfs.byteLength +
+			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.lastSeen.byteLength + this.slotOf.byteLength
+		);
+	}
+}
+
+/** The index terms of a short text, deduplicated (titles, aliases, keyword-index entries). */
+export function keyOf(text: string): string {
+	return termsOf(text).join(' ');
+}

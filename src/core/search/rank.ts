@@ -1,0 +1,263 @@
+/**
+ * Scoring and tiers. A note's score is the field-weighted BM25 of the words that match it
+ * (typed words at weight 1, expansions lower), plus keyword-index bonuses, scaled by how many
+ * of the typed words it covers. Every hit is then explained by the seed's tiers: synthesis,
+ * keyword index, alias/filename, metadata, body — from the fields its words matched in.
+ */
+import { fieldMaskOf, type InvertedIndex } from './index';
+import type { QueryWord } from './tokenize';
+
+/** The seed's tiers, best first; `filter` when a note matched filters only (no free text). */
+export type Tier = 'synthesis' | 'keyword-index' | 'alias-filename' | 'metadata' | 'body' | 'filter';
+
+/** The seed's base points per tier (Step 4), reported next to the BM25 score. */
+export const TIER_POINTS: Record<Tier, number> = {
+	synthesis: 40,
+	'keyword-index': 35,
+	'alias-filename': 25,
+	metadata: 20,
+	body: 10,
+	filter: 0,
+};
+
+/** A word to score: typed or generated. */
+export interface ScoredWord {
+	word: QueryWord;
+	weight: number;
+	/** Index of the typed word it realises or expands; -1 for whole-query expansions. */
+	origin: number;
+	expansion: boolean;
+	/** Label for reports: the word, or `前端 (synonym of frontend)`. */
+	label: string;
+}
+
+/** A ranked candidate. */
+export interface Candidate {
+	doc: number;
+	score: number;
+	/** Share of typed words covered, 0..1. */
+	coverage: number;
+}
+
+const COORD_FLOOR = 0.25; // why: a note matching one of three words keeps a quarter of its weight — still findable, never on top of full matches.
+const EXPANSION_COVER = 0.5; // why: a word covered only through a synonym/alias counts half, a typed word whole.
+const PARTIAL_COVER = 0.8; // why: a CJK word with some of its bigrams present is likely the word split by punctuation; most of a cover.
+const MAX_TRACKED_WORDS = 30; // why: coverage bitmasks are 32-bit; queries beyond 30 words are pasted paragraphs.
+
+const FIELD_TITLE = 1 << 0;
+const FIELD_ALIASES = 1 << 1;
+const FIELD_METADATA = 1 << 2;
+const FIELD_ABSTRACT = 1 << 4;
+
+/** Reusable scratch arrays sized to the index's id space (single-threaded: scoring never awaits). */
+export class Scorer {
+	private altSum = new Float64Array(0);
+	private altCnt = new Uint8Array(0);
+	private best = new Float64Array(0);
+	private bestCov = new Float32Array(0);
+	private score = new Float64Array(0);
+	private cover = new Float32Array(0);
+	private direct = new Uint32Array(0);
+	private viaExp = new Uint32Array(0);
+	private inWord = new Uint8Array(0);
+	private inAny = new Uint8Array(0);
+
+	constructor(private readonly index: InvertedIndex) {}
+
+	private ensure(n: number): void {
+		if (this.score.length >= n) return;
+		const m = Math.ceil(n * 1.25) + 16;
+		this.altSum = new Float64Array(m);
+		this.altCnt = new Uint8Array(m);
+		this.best = new Float64Array(m);
+		this.bestCov = new Float32Array(m);
+		this.score = new Float64Array(m);
+		this.cover = new Float32Array(m);
+		this.direct = new Uint32Array(m);
+		this.viaExp = new Uint32Array(m);
+		this.inWord = new Uint8Array(m);
+		this.inAny = new Uint8Array(m);
+	}
+
+	/**
+	 * Score every note matched by `words` (restricted to `allowed`), add `bonus` (keyword index:
+	 * points and covered typed words), and return the `topK` best plus the total matched.
+	 */
+	rank(
+		words: readonly ScoredWord[],
+		typedCount: number,
+		allowed: Uint8Array | null,
+		bonus: Map<number, { points: number; covers: number }>,
+		topK: number,
+	): { top: Candidate[]; total: number } {
+		const index = this.index;
+		this.ensure(index.idSpace);
+		const { altSum, altCnt, best, bestCov, score, cover, direct, viaExp, inWord, inAny } = this;
+		const touchedAny: number[] = [];
+		const tracked = Math.min(typedCount, MAX_TRACKED_WORDS);
+		for (const sw of words) {
+			const wordTouched: number[] = [];
+			for (const alt of sw.word.alts) {
+				const altTouched: number[] = [];
+				const len = alt.length;
+				for (const term of alt) {
+					const t = index.lookup(term);
+					if (t < 0) continue;
+					index.forEachScored(t, allowed, (d, s) => {
+						if (altCnt[d] === 0) altTouched.push(d);
+						altSum[d] += s;
+						altCnt[d]++;
+					});
+				}
+				for (const d of altTouched) {
+					const frac = altCnt[d] / len;
+					const v = (altSum[d] / len) * frac;
+					if (inWord[d] === 0) {
+						inWord[d] = 1;
+						wordTouched.push(d);
+					}
+					if (v > best[d]) best[d] = v;
+					if (frac > bestCov[d]) bestCov[d] = frac;
+					altSum[d] = 0;
+					altCnt[d] = 0;
+				}
+			}
+			const bit = sw.origin >= 0 && sw.origin < tracked ? 1 << sw.origin : sw.origin < 0 ? (2 ** tracked - 1) >>> 0 : 0;
+			for (const d of wordTouched) {
+				if (inAny[d] === 0) {
+					inAny[d] = 1;
+					touchedAny.push(d);
+				}
+				score[d] += sw.weight * best[d];
+				if (bit !== 0) {
+					if (sw.expansion) viaExp[d] |= bit;
+					else if (bestCov[d] >= 1) direct[d] |= bit;
+					else cover[d] += PARTIAL_COVER * bestCov[d];
+				}
+				best[d] = 0;
+				bestCov[d] = 0;
+				inWord[d] = 0;
+			}
+		}
+		for (const [d, b] of bonus) {
+			if (!index.isAlive(d) || (allowed !== null && allowed[d] !== 1)) continue;
+			if (inAny[d] === 0) {
+				inAny[d] = 1;
+				touchedAny.push(d);
+			}
+			score[d] += b.points;
+			direct[d] |= b.covers;
+		}
+		// Min-heap of the topK best by score.
+		const heap: Candidate[] = [];
+		let total = 0;
+		for (const d of touchedAny) {
+			const dm = direct[d];
+			const exp = viaExp[d] & ~dm;
+			let covered = cover[d];
+			for (let i = 0; i < tracked; i++) {
+				if (dm & (1 << i)) covered += 1;
+				else if (exp & (1 << i)) covered += EXPANSION_COVER;
+			}
+			const coverage = tracked > 0 ? Math.min(1, covered / tracked) : 1;
+			const s = score[d] * (COORD_FLOOR + (1 - COORD_FLOOR) * coverage * coverage);
+			score[d] = 0;
+			cover[d] = 0;
+			direct[d] = 0;
+			viaExp[d] = 0;
+			inAny[d] = 0;
+			if (s <= 0) continue;
+			total++;
+			if (heap.length < topK) {
+				heap.push({ doc: d, score: s, coverage });
+				siftUp(heap, heap.length - 1);
+			} else if (topK > 0 && s > heap[0].score) {
+				heap[0] = { doc: d, score: s, coverage };
+				siftDown(heap, 0);
+			}
+		}
+		heap.sort((a, b) => b.score - a.score || a.doc - b.doc);
+		return { top: heap, total };
+	}
+}
+
+function siftUp(h: Candidate[], i: number): void {
+	while (i > 0) {
+		const p = (i - 1) >> 1;
+		if (h[p].score <= h[i].score) break;
+		[h[p], h[i]] = [h[i], h[p]];
+		i = p;
+	}
+}
+
+function siftDown(h: Candidate[], i: number): void {
+	for (;;) {
+		const l = 2 * i + 1;
+		const r = l + 1;
+		let m = i;
+		if (l < h.length && h[l].score < h[m].score) m = l;
+		if (r < h.length && h[r].score < h[m].score) m = r;
+		if (m === i) return;
+		[h[m], h[i]] = [h[i], h[m]];
+		i = m;
+	}
+}
+
+/** How one word matched one note. */
+export interface WordMatch {
+	sw: ScoredWord;
+	/** Fields (bitmask, FIELD_NAMES order) where a full alternative of the word is present. */
+	fields: number;
+}
+
+/** The words that fully match note `d`, with the fields they match in. */
+export function matchedWords(index: InvertedIndex, d: number, words: readonly ScoredWord[]): WordMatch[] {
+	const out: WordMatch[] = [];
+	for (const sw of words) {
+		let fields = 0;
+		let matched = false;
+		for (const alt of sw.word.alts) {
+			let all = true;
+			let and = 0x3f;
+			let or = 0;
+			for (const term of alt) {
+				const t = index.lookup(term);
+				const packed = t < 0 ? 0 : index.packedTf(t, d);
+				if (packed === 0) {
+					all = false;
+					break;
+				}
+				const m = fieldMaskOf(packed);
+				and &= m;
+				or |= m;
+			}
+			if (!all) continue;
+			matched = true;
+			// A CJK word whose bigrams are spread over fields counts where most of it is: the body.
+			fields |= and !== 0 ? and : or & ~0x1f ? 1 << 5 : or;
+		}
+		if (matched) out.push({ sw, fields });
+	}
+	return out;
+}
+
+/** The best tier a set of word matches explains (synthesis and keyword index are decided by the caller). */
+export function tierOf(matches: readonly WordMatch[]): { tier: Tier; term: string | null } {
+	const order: [Tier, number][] = [
+		['alias-filename', FIELD_TITLE | FIELD_ALIASES],
+		['metadata', FIELD_METADATA],
+	];
+	for (const [tier, mask] of order) {
+		const typed = matches.find((m) => !m.sw.expansion && m.fields & mask);
+		if (typed) return { tier, term: typed.sw.label };
+		const generated = matches.find((m) => m.fields & mask);
+		if (generated) return { tier, term: generated.sw.label };
+	}
+	const any = matches.find((m) => !m.sw.expansion) ?? matches[0];
+	return { tier: 'body', term: any ? any.sw.label : null };
+}
+
+/** Whether a typed word matches in the title, aliases, abstract or metadata (the seed's synthesis condition). */
+export function strongTypedMatch(matches: readonly WordMatch[]): boolean {
+	return matches.some((m) => !m.sw.expansion && m.fields & (FIELD_TITLE | FIELD_ALIASES | FIELD_ABSTRACT | FIELD_METADATA));
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQueryText, termsOf } from '../../src/core/search/tokenize';
+import { stem } from '../../src/core/search/stem';
+
+describe('tokenize', () => {
+	it('stems English and drops stop words', () => {
+		expect(termsOf('The developers are developing development')).toEqual(['develop', 'develop', 'develop']);
+		expect(stem('performance')).toBe('perform');
+		expect(stem('optimization')).toBe(stem('optimize'));
+	});
+
+	it('indexes kebab, snake and camel compounds with their joined form', () => {
+		expect(termsOf('front-end')).toEqual(['front', 'end', 'frontend']);
+		expect(termsOf('TypeScript')).toEqual(['type', 'script', 'typescript']);
+		expect(termsOf('snake_case')).toEqual(['snake', 'case', stem('snakecase')]);
+		const q = analyzeQueryText('front-end');
+		expect(q[0].alts[0]).toEqual(['frontend']);
+	});
+
+	it('folds case, width and diacritics', () => {
+		expect(termsOf('Café ＡＢＣ Straße')).toEqual(['cafe', 'abc', stem('strasse')]);
+	});
+
+	it('bigrams Chinese and keeps the query words the Segmenter finds', () => {
+		expect(termsOf('链接笔记')).toEqual(['链接', '接笔', '笔记']);
+		const words = analyzeQueryText('如何创建链接笔记');
+		expect(words.map((w) => w.text)).toEqual(['创建', '链接', '笔记']);
+		expect(words[1].alts).toEqual([['链接']]);
+	});
+
+	it('glues single characters to their neighbour', () => {
+		expect(analyzeQueryText('快捷键设置').map((w) => w.text)).toEqual(['快捷键', '设置']);
+	});
+
+	it('drops bigrams across a hiragana boundary in Japanese', () => {
+		expect(termsOf('ノートを作る')).toEqual(['ノー', 'ート', '作']);
+		expect(analyzeQueryText('ノートをリンクする方法').map((w) => w.text)).toEqual(['ノート', 'リンク']);
+	});
+
+	it('segments Thai with Intl.Segmenter and keeps Hangul words with their bigrams', () => {
+		expect(termsOf('เชื่อมโยงโน้ต').length).toBeGreaterThan(1);
+		expect(termsOf('노트를')).toEqual(['노트를', '노트', '트를']);
+	});
+
+	it('mixes scripts in one word', () => {
+		expect(termsOf('Obsidian中的链接')).toEqual(['obsidian', '中的', '的链', '链接']);
+	});
+});
