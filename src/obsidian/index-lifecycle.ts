@@ -105,6 +105,7 @@ export class IndexLifecycle extends Component {
 			this.source.invalidate();
 		}));
 		this.source.setLive(true);
+		void this.source.learnFrontmatterBlocks();
 		this.log.push('layout-ready');
 		this.setState(this.source.countUnindexed() === 0 ? 'ready' : 'indexing');
 	}

@@ -24,9 +24,18 @@ function hasGetConfig(vault: object): vault is VaultWithConfig {
 	return 'getConfig' in vault && typeof vault.getConfig === 'function';
 }
 
-/** Code-unit order, so the listing is deterministic whatever order Obsidian keeps files in. */
-function byPath(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Depth-first, names in code-unit order within each folder — the Node adapter's walk order — so
+ * both faces list (and report skipped files) identically, whatever order Obsidian keeps files in.
+ */
+export function byWalkOrder(a: string, b: string): number {
+	const as = a.split('/');
+	const bs = b.split('/');
+	const n = Math.min(as.length, bs.length);
+	for (let i = 0; i < n; i++) {
+		if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
+	}
+	return as.length - bs.length;
 }
 
 /**
@@ -130,18 +139,18 @@ export class ObsidianNoteSource implements NoteSource {
 		}
 	}
 
-	/** Every Markdown note, sorted by path. */
+	/** Every Markdown note, in walk order ({@link byWalkOrder}). */
 	listNotes(): readonly string[] {
 		if (this.notes && this.live) return this.notes;
-		const notes = this.app.vault.getMarkdownFiles().map((f) => f.path).sort(byPath);
+		const notes = this.app.vault.getMarkdownFiles().map((f) => f.path).sort(byWalkOrder);
 		if (this.live) this.notes = notes;
 		return notes;
 	}
 
-	/** Every file (notes and attachments), sorted by path. */
+	/** Every file (notes and attachments), in walk order. */
 	listFiles(): readonly string[] {
 		if (this.files && this.live) return this.files;
-		const files = this.app.vault.getFiles().map((f) => f.path).sort(byPath);
+		const files = this.app.vault.getFiles().map((f) => f.path).sort(byWalkOrder);
 		if (this.live) this.files = files;
 		return files;
 	}
@@ -155,17 +164,39 @@ export class ObsidianNoteSource implements NoteSource {
 	}
 
 	/**
-	 * Obsidian does not expose YAML errors. A leading `yaml` section without `frontmatter` means the
-	 * block did not parse to an object — unless the block is blank (`---\n---`, or only comments),
-	 * which we know from its span, or from the text seen on the note's last `changed` event.
+	 * Reads the few notes whose `---` block Obsidian left without frontmatter and whose text we
+	 * have not seen in a `changed` event (they were cached before our listeners existed), to tell
+	 * blank blocks from broken ones. Called once at layout-ready; runs in the background.
 	 */
-	getFrontmatterError(path: string): string | null {
+	async learnFrontmatterBlocks(): Promise<void> {
+		for (const file of this.app.vault.getMarkdownFiles()) {
+			if (!this.yamlVerdictNeeded(file.path)) continue;
+			try {
+				const text = await this.app.vault.cachedRead(file);
+				if (isBlankFrontmatterBlock(text)) this.blankYaml.add(file.path);
+			} catch {
+				// Unreadable now: the note keeps being reported as unparsed, which is the safe side.
+			}
+		}
+	}
+
+	/** True when the note has a multi-line `---` block without frontmatter and we do not know it is blank. */
+	private yamlVerdictNeeded(path: string): boolean {
 		const cache = this.getMetadata(path);
 		const first = cache?.sections?.[0];
-		if (!cache || !first || first.type !== 'yaml' || cache.frontmatter !== undefined) return null;
-		if (first.position.end.line - first.position.start.line <= 1) return null;
-		if (this.blankYaml.has(path)) return null;
-		return FRONTMATTER_UNPARSED;
+		if (!cache || !first || first.type !== 'yaml' || cache.frontmatter !== undefined) return false;
+		if (first.position.end.line - first.position.start.line <= 1) return false;
+		return !this.blankYaml.has(path);
+	}
+
+	/**
+	 * Obsidian does not expose YAML errors. A leading `yaml` section without `frontmatter` means the
+	 * block did not parse to an object — unless the block is blank (`---\n---`, or only comments),
+	 * which we know from its span, from the text of the note's last `changed` event, or from
+	 * {@link learnFrontmatterBlocks}.
+	 */
+	getFrontmatterError(path: string): string | null {
+		return this.yamlVerdictNeeded(path) ? FRONTMATTER_UNPARSED : null;
 	}
 
 	/** A Markdown note Obsidian has not parsed yet is skipped with {@link NOT_YET_INDEXED}. */

@@ -157,11 +157,6 @@ export class Events {
 		// Obsidian catches and logs a throwing handler so the others still run; a test wants to see it.
 		ref.fn.apply(ref.ctx, args);
 	}
-
-	/** Not in Obsidian: how many handlers are attached to `name` (lets tests prove listeners are released). */
-	listenerCount(name: string): number {
-		return this.handlers.get(name)?.length ?? 0;
-	}
 }
 
 /** Obsidian's `Component`: load/unload with children and cleanup callbacks. */

@@ -1,0 +1,450 @@
+/**
+ * A fake Obsidian `App` built on our Node parser and resolver, behaving the way
+ * shared/OBSIDIAN-METADATA.md ("Events inside Obsidian") says the real one does:
+ *
+ * - The metadata cache starts EMPTY (`getFileCache` → null for every note).
+ * - `indexAll()` parses each note, firing `changed(file, data, cache)` per note, then resolves the
+ *   link maps, firing `resolve(file)` per note and one `resolved`.
+ * - `workspace.onLayoutReady` callbacks wait for `layoutReady()` (called at once when already ready).
+ * - Edits fire vault `modify` → `changed` → `resolve` → `resolved`; creates fire vault `create`
+ *   first; renames fire vault `rename(file, oldPath)` and no `changed`; deletes fire vault
+ *   `delete`, then metadataCache `deleted(file, prevCache)`.
+ * - Like Obsidian, files and folders whose name starts with `.` are not part of the vault.
+ *
+ * Every triggered event is appended to `app.events` so tests can assert the order.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Events, TFile, TFolder, type App, type CachedMetadata as ObsidianCachedMetadata, type Command, type EventRef } from 'obsidian';
+import type { CachedMetadata, LinkMap } from '../../src/core/metadata';
+import { buildLinkMaps } from '../../src/node/link-maps';
+import { parseNote } from '../../src/node/parser/index';
+import { LinkResolver } from '../../src/node/resolver';
+
+/** Obsidian's default config folder (the fake's default too). */
+export const DEFAULT_CONFIG_DIR = '.obsidian';
+
+/** `Events` that can say how many listeners are attached, so tests can prove they are released. */
+class CountingEvents extends Events {
+	private readonly refs = new Set<EventRef>();
+	private readonly names = new Map<EventRef, string>();
+
+	override on(name: string, callback: (...data: unknown[]) => unknown, ctx?: unknown): EventRef {
+		const ref = super.on(name, callback, ctx);
+		this.refs.add(ref);
+		this.names.set(ref, name);
+		return ref;
+	}
+
+	override offref(ref: EventRef): void {
+		super.offref(ref);
+		this.refs.delete(ref);
+		this.names.delete(ref);
+	}
+
+	/** Listeners currently attached to `name`. */
+	listenerCount(name: string): number {
+		return [...this.refs].filter((ref) => this.names.get(ref) === name).length;
+	}
+}
+
+/** Options of the fake app. */
+export interface FakeAppOptions {
+	configDir?: string;
+	/** What `vault.getConfig('userIgnoreFilters')` returns; `undefined` = no `getConfig` at all. */
+	userIgnoreFilters?: string[];
+	/** Name reported by `vault.getName()`. */
+	name?: string;
+}
+
+/** One file of the fake vault. */
+interface Entry {
+	file: TFile;
+	text: string;
+}
+
+function baseOf(name: string): { basename: string; extension: string } {
+	const dot = name.lastIndexOf('.');
+	return dot <= 0 ? { basename: name, extension: '' } : { basename: name.slice(0, dot), extension: name.slice(dot + 1) };
+}
+
+function nameOf(path: string): string {
+	return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** The fake `app.vault`. */
+export class FakeVault extends CountingEvents {
+	readonly configDir: string;
+	private readonly entries = new Map<string, Entry>();
+	private readonly folders = new Map<string, TFolder>();
+	private readonly root: TFolder;
+	getConfig?: (key: string) => unknown;
+
+	constructor(
+		private readonly vaultName: string,
+		configDir: string,
+		userIgnoreFilters: string[] | undefined,
+	) {
+		super();
+		this.configDir = configDir;
+		this.root = new TFolder();
+		this.root.path = '/';
+		this.folders.set('', this.root);
+		if (userIgnoreFilters !== undefined) {
+			this.getConfig = (key: string): unknown => (key === 'userIgnoreFilters' ? [...userIgnoreFilters] : undefined);
+		}
+	}
+
+	getName(): string {
+		return this.vaultName;
+	}
+
+	getMarkdownFiles(): TFile[] {
+		return this.getFiles().filter((f) => f.extension === 'md');
+	}
+
+	/** Obsidian's own order is not alphabetical; reversing insertion order keeps callers honest. */
+	getFiles(): TFile[] {
+		return [...this.entries.values()].map((e) => e.file).reverse();
+	}
+
+	getAbstractFileByPath(path: string): TFile | TFolder | null {
+		return this.entries.get(path)?.file ?? (path === '' ? null : this.folders.get(path) ?? null);
+	}
+
+	async cachedRead(file: TFile): Promise<string> {
+		const entry = this.entries.get(file.path);
+		if (!entry) throw new Error(`ENOENT: ${file.path}`);
+		return entry.text;
+	}
+
+	/** Test helper: the text of a file. */
+	textOf(path: string): string | undefined {
+		return this.entries.get(path)?.text;
+	}
+
+	/** Adds a file without any event (initial vault load). */
+	add(path: string, text: string, mtime = Date.now()): TFile {
+		const file = new TFile();
+		this.place(file, path);
+		file.stat = { ctime: mtime, mtime, size: text.length };
+		this.entries.set(path, { file, text });
+		return file;
+	}
+
+	/** Replaces a file's text (no event). */
+	setText(path: string, text: string): TFile {
+		const entry = this.entries.get(path);
+		if (!entry) throw new Error(`no such file ${path}`);
+		entry.text = text;
+		entry.file.stat = { ...entry.file.stat, mtime: entry.file.stat.mtime + 1, size: text.length };
+		return entry.file;
+	}
+
+	/** Moves a file (no event); returns it. */
+	move(oldPath: string, newPath: string): TFile {
+		const entry = this.entries.get(oldPath);
+		if (!entry) throw new Error(`no such file ${oldPath}`);
+		this.entries.delete(oldPath);
+		this.detach(entry.file);
+		this.place(entry.file, newPath);
+		this.entries.set(newPath, entry);
+		return entry.file;
+	}
+
+	/** Removes a file (no event); returns it. */
+	remove(path: string): TFile {
+		const entry = this.entries.get(path);
+		if (!entry) throw new Error(`no such file ${path}`);
+		this.entries.delete(path);
+		this.detach(entry.file);
+		return entry.file;
+	}
+
+	private folder(path: string): TFolder {
+		const existing = this.folders.get(path);
+		if (existing) return existing;
+		const slash = path.lastIndexOf('/');
+		const parent = this.folder(slash < 0 ? '' : path.slice(0, slash));
+		const folder = new TFolder();
+		folder.path = path;
+		folder.name = nameOf(path);
+		folder.parent = parent;
+		folder.vault = this as unknown as App['vault'];
+		parent.children.push(folder);
+		this.folders.set(path, folder);
+		return folder;
+	}
+
+	private place(file: TFile, path: string): void {
+		const slash = path.lastIndexOf('/');
+		const parent = this.folder(slash < 0 ? '' : path.slice(0, slash));
+		file.path = path;
+		file.name = nameOf(path);
+		const { basename, extension } = baseOf(file.name);
+		file.basename = basename;
+		file.extension = extension;
+		file.parent = parent;
+		file.vault = this as unknown as App['vault'];
+		parent.children.push(file);
+	}
+
+	private detach(file: TFile): void {
+		const parent = file.parent;
+		if (parent) parent.children = parent.children.filter((c) => c !== file);
+	}
+}
+
+/** The fake `app.metadataCache`: empty until the app indexes. */
+export class FakeMetadataCache extends CountingEvents {
+	resolvedLinks: LinkMap = {};
+	unresolvedLinks: LinkMap = {};
+	private readonly caches = new Map<string, CachedMetadata>();
+	private resolver = new LinkResolver([]);
+
+	constructor(private readonly vault: FakeVault) {
+		super();
+	}
+
+	getFileCache(file: TFile): ObsidianCachedMetadata | null {
+		return this.caches.get(file.path) ?? null;
+	}
+
+	getCache(path: string): ObsidianCachedMetadata | null {
+		return this.caches.get(path) ?? null;
+	}
+
+	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
+		const path = this.resolver.getFirstLinkpathDest(linkpath, sourcePath);
+		const file = path === null ? null : this.vault.getAbstractFileByPath(path);
+		return file instanceof TFile ? file : null;
+	}
+
+	/** Parses a note into the cache; returns its metadata. */
+	parse(path: string, text: string): CachedMetadata {
+		const { metadata } = parseNote(text);
+		this.caches.set(path, metadata);
+		return metadata;
+	}
+
+	/** Drops a note's cache; returns what it was. */
+	drop(path: string): CachedMetadata | null {
+		const prev = this.caches.get(path) ?? null;
+		this.caches.delete(path);
+		return prev;
+	}
+
+	/** Moves a cache entry on rename (Obsidian keeps the parsed cache; no `changed` fires). */
+	move(oldPath: string, newPath: string): void {
+		const cache = this.caches.get(oldPath);
+		this.caches.delete(oldPath);
+		if (cache) this.caches.set(newPath, cache);
+	}
+
+	/** Recomputes the link maps from every cached note over the current file list. */
+	relink(): void {
+		this.resolver = new LinkResolver(this.vault.getFiles().map((f) => f.path));
+		const notes = this.vault.getMarkdownFiles().flatMap((f) => {
+			const cache = this.caches.get(f.path);
+			return cache ? [[f.path, cache] as const] : [];
+		});
+		const maps = buildLinkMaps(notes, this.resolver);
+		this.resolvedLinks = maps.resolvedLinks;
+		this.unresolvedLinks = maps.unresolvedLinks;
+	}
+}
+
+/** What the fake leaf recorded when asked to open a file. */
+export interface OpenedFile {
+	path: string;
+	newLeaf: unknown;
+	state: unknown;
+}
+
+/** The fake `app.workspace`. */
+export class FakeWorkspace extends CountingEvents {
+	layoutReady = false;
+	activeFile: TFile | null = null;
+	readonly opened: OpenedFile[] = [];
+	private readonly pending: (() => unknown)[] = [];
+
+	onLayoutReady(callback: () => unknown): void {
+		if (this.layoutReady) callback();
+		else this.pending.push(callback);
+	}
+
+	getActiveFile(): TFile | null {
+		return this.activeFile;
+	}
+
+	getLeaf(newLeaf?: unknown): { openFile(file: TFile, state?: unknown): Promise<void> } {
+		return {
+			openFile: async (file: TFile, state?: unknown) => {
+				this.opened.push({ path: file.path, newLeaf: newLeaf ?? false, state });
+			},
+		};
+	}
+
+	/** Runs the queued `onLayoutReady` callbacks. */
+	fireLayoutReady(): void {
+		this.layoutReady = true;
+		for (const cb of this.pending.splice(0)) cb();
+	}
+}
+
+/** The part of Obsidian's internal `app.commands` the stub's `Plugin.addCommand` feeds. */
+export class FakeCommands {
+	readonly commands: Record<string, Command> = {};
+
+	addCommand(command: Command): void {
+		this.commands[command.id] = command;
+	}
+
+	removeCommand(id: string): void {
+		delete this.commands[id];
+	}
+
+	executeCommandById(id: string): boolean {
+		const command = this.commands[id];
+		if (!command?.callback) return false;
+		void command.callback();
+		return true;
+	}
+}
+
+/** The fake App. Pass it to the plugin as `app as unknown as App`. */
+export class FakeApp {
+	readonly vault: FakeVault;
+	readonly metadataCache: FakeMetadataCache;
+	readonly workspace = new FakeWorkspace();
+	readonly commands = new FakeCommands();
+	/** Every event triggered so far, as `source:name path`, in order. */
+	readonly events: string[] = [];
+
+	constructor(files: Record<string, string> = {}, options: FakeAppOptions = {}) {
+		this.vault = new FakeVault(options.name ?? 'Fake vault', options.configDir ?? DEFAULT_CONFIG_DIR, options.userIgnoreFilters);
+		this.metadataCache = new FakeMetadataCache(this.vault);
+		for (const [path, text] of Object.entries(files)) this.vault.add(path, text);
+		this.recordEvents();
+	}
+
+	/**
+	 * Loads a folder the way Obsidian would: every file except dot-files and dot-folders (which
+	 * covers the config folder), `userIgnoreFilters` from `<configDir>/app.json`. A leading BOM is
+	 * dropped from the text, as the Node adapter does, so both faces see the same characters.
+	 */
+	static fromFolder(root: string, options: FakeAppOptions = {}): FakeApp {
+		const configDir = options.configDir ?? DEFAULT_CONFIG_DIR;
+		let filters = options.userIgnoreFilters;
+		if (filters === undefined) {
+			try {
+				const appJson: unknown = JSON.parse(readFileSync(join(root, configDir, 'app.json'), 'utf8'));
+				const value = typeof appJson === 'object' && appJson !== null && 'userIgnoreFilters' in appJson ? appJson.userIgnoreFilters : undefined;
+				filters = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+			} catch {
+				filters = [];
+			}
+		}
+		const app = new FakeApp({}, { ...options, configDir, userIgnoreFilters: filters });
+		const walk = (dir: string, rel: string): void => {
+			for (const name of readdirSync(dir).sort()) {
+				if (name.startsWith('.')) continue;
+				const abs = join(dir, name);
+				const stat = statSync(abs);
+				if (stat.isDirectory()) walk(abs, `${rel}${name}/`);
+				else app.vault.add(`${rel}${name}`, readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''), stat.mtimeMs);
+			}
+		};
+		walk(root, '');
+		return app;
+	}
+
+	/** Cold start: parse every note (`changed` each), then resolve (`resolve` each, one `resolved`). */
+	indexAll(): void {
+		const notes = this.vault.getMarkdownFiles();
+		for (const file of notes) {
+			const text = this.vault.textOf(file.path) ?? '';
+			const cache = this.metadataCache.parse(file.path, text);
+			this.metadataCache.trigger('changed', file, text, cache);
+		}
+		this.resolveAll(notes);
+	}
+
+	/** Parse only some notes (a cold start caught half-way). No `resolved` fires. */
+	indexSome(paths: string[]): void {
+		for (const path of paths) {
+			const file = this.vault.getAbstractFileByPath(path);
+			if (!(file instanceof TFile)) throw new Error(`no such note ${path}`);
+			const text = this.vault.textOf(path) ?? '';
+			this.metadataCache.trigger('changed', file, text, this.metadataCache.parse(path, text));
+		}
+	}
+
+	/** `workspace.onLayoutReady` callbacks run. */
+	layoutReady(): void {
+		this.workspace.fireLayoutReady();
+	}
+
+	/** Edits a note: vault `modify`, `changed`, `resolve`, `resolved`. */
+	modify(path: string, text: string): void {
+		const file = this.vault.setText(path, text);
+		this.vault.trigger('modify', file);
+		this.reparse(file, text);
+	}
+
+	/** Creates a file: vault `create`, then (for a note) `changed`, `resolve`, `resolved`. */
+	create(path: string, text: string): void {
+		const file = this.vault.add(path, text);
+		this.vault.trigger('create', file);
+		if (file.extension === 'md') this.reparse(file, text);
+		else this.resolveAll([]);
+	}
+
+	/** Renames a file: vault `rename(file, oldPath)`, no `changed`; the maps re-resolve (`resolved`). */
+	rename(oldPath: string, newPath: string): void {
+		const file = this.vault.move(oldPath, newPath);
+		this.metadataCache.move(oldPath, newPath);
+		this.vault.trigger('rename', file, oldPath);
+		this.resolveAll([]);
+	}
+
+	/** Deletes a file: vault `delete`, metadataCache `deleted(file, prevCache)`, then `resolved`. */
+	delete(path: string): void {
+		const file = this.vault.remove(path);
+		const prev = this.metadataCache.drop(path);
+		this.vault.trigger('delete', file);
+		this.metadataCache.trigger('deleted', file, prev);
+		this.resolveAll([]);
+	}
+
+	private reparse(file: TFile, text: string): void {
+		const cache = this.metadataCache.parse(file.path, text);
+		this.metadataCache.trigger('changed', file, text, cache);
+		this.resolveAll([file]);
+	}
+
+	private resolveAll(files: TFile[]): void {
+		this.metadataCache.relink();
+		for (const file of files) this.metadataCache.trigger('resolve', file);
+		this.metadataCache.trigger('resolved');
+	}
+
+	/** Wraps `trigger` on the three event sources so every event lands in `events`. */
+	private recordEvents(): void {
+		const sources: [string, Events][] = [['vault', this.vault], ['metadataCache', this.metadataCache], ['workspace', this.workspace]];
+		for (const [label, source] of sources) {
+			const trigger = source.trigger.bind(source);
+			source.trigger = (name: string, ...data: unknown[]): void => {
+				const first = data[0];
+				const path = first instanceof TFile || first instanceof TFolder ? ` ${first.path}` : '';
+				this.events.push(`${label}:${name}${path}`);
+				trigger(name, ...data);
+			};
+		}
+	}
+}
+
+/** The fake as the `App` type the plugin's constructor wants. */
+export function asApp(app: FakeApp): App {
+	return app as unknown as App;
+}

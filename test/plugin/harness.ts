@@ -1,0 +1,44 @@
+/** Loading the real plugin class over a fake App, as Obsidian would. */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PluginManifest } from 'obsidian';
+import VaultQueryPlugin from '../../src/main';
+import { asApp, type FakeApp } from './fake-app';
+
+/**
+ * The repository root. (test/helpers/paths.ts builds it with `new URL`, which happy-dom replaces
+ * with its own class that Node's fileURLToPath rejects, so the DOM tests compute it here.)
+ */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Our example vault. */
+export const EXAMPLE_VAULT = join(REPO, 'examples', 'vault');
+
+/** The real manifest.json. */
+export const MANIFEST = JSON.parse(readFileSync(join(REPO, 'manifest.json'), 'utf8')) as PluginManifest;
+
+/** Lets pending promises and zero-delay timers run. */
+export function settle(): Promise<void> {
+	return new Promise((resolve) => window.setTimeout(resolve, 0));
+}
+
+/** Constructs and loads the plugin (onload is async: settings), then lets it settle. */
+export async function loadPlugin(app: FakeApp, savedData?: unknown): Promise<VaultQueryPlugin> {
+	const plugin = new VaultQueryPlugin(asApp(app), MANIFEST);
+	if (savedData !== undefined) await plugin.saveData(savedData);
+	plugin.load();
+	await settle();
+	return plugin;
+}
+
+/** A small vault exercising every query type, a broken and two harmless `---` blocks, an attachment. */
+export const SMALL_VAULT: Record<string, string> = {
+	'Home.md': '---\ntags: [home]\n---\n# Home\n\nSee [[conventions]] and [[projects/alpha|Alpha]].\n',
+	'conventions.md': '# Conventions\n\nHow we write rules. #process\n',
+	'projects/alpha.md': '---\nstatus: active\nowner: "[[people/ana]]"\nlinks: [conventions]\n---\n# Alpha\n\nProject alpha follows the rules. #project/active\n![[pic.png]]\n[[missing note]]\n',
+	'people/ana.md': '---\nrole: lead\n---\n# Ana\n',
+	'notes/broken.md': '---\ntitle: x\ntags: [unclosed\n---\nThis body still mentions the rules and [[conventions]].\n',
+	'notes/empty-yaml.md': '---\n---\nNothing but text.\n',
+	'notes/comment-yaml.md': '---\n# only a comment\n\n---\nMore text.\n',
+	'attachments/pic.png': 'PNG',
+};
