@@ -1,0 +1,88 @@
+/**
+ * Frontmatter: find the `---` block at the very start of a note and parse it as YAML with the
+ * YAML 1.2 core schema, as Obsidian does (so `2024-07-21` stays a string, not a Date).
+ */
+import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
+import type { FrontMatter } from '../../core/metadata';
+
+/** Where the frontmatter block sits in the text. */
+export interface FrontmatterBlock {
+	/** Offset of the first YAML character (just after the opening `---` line). */
+	yamlStart: number;
+	/** Offset just past the last YAML character (the newline before the closing `---`). */
+	yamlEnd: number;
+	/** 0-based line of the closing `---`. */
+	closeLine: number;
+	/** Offset of the closing `---` line's first character. */
+	closeLineStart: number;
+	/** Offset where the body starts (after the closing line's newline), or the text length. */
+	bodyStart: number;
+}
+
+/** True if the line [start, end) is exactly `---` (a trailing `\r` already excluded). */
+function isDashLine(text: string, start: number, end: number): boolean {
+	return end - start === 3 && text.charCodeAt(start) === 45 && text.charCodeAt(start + 1) === 45 && text.charCodeAt(start + 2) === 45;
+}
+
+/** Locate a frontmatter block: a first line exactly `---`, closed by the next line exactly `---`. */
+export function findFrontmatter(text: string): FrontmatterBlock | null {
+	if (!text.startsWith('---')) return null;
+	let firstEnd = text.indexOf('\n');
+	if (firstEnd < 0) return null;
+	const yamlStart = firstEnd + 1;
+	if (firstEnd > 0 && text.charCodeAt(firstEnd - 1) === 13) firstEnd--;
+	if (!isDashLine(text, 0, firstEnd)) return null;
+	let line = 1;
+	let start = yamlStart;
+	const len = text.length;
+	while (start <= len) {
+		let nl = text.indexOf('\n', start);
+		if (nl < 0) nl = len;
+		let end = nl;
+		if (end > start && text.charCodeAt(end - 1) === 13) end--;
+		if (isDashLine(text, start, end)) {
+			const yamlEnd = start > yamlStart ? start - 1 : yamlStart;
+			return { yamlStart, yamlEnd, closeLine: line, closeLineStart: start, bodyStart: nl < len ? nl + 1 : len };
+		}
+		if (nl >= len) return null;
+		start = nl + 1;
+		line++;
+	}
+	return null;
+}
+
+/** The outcome of parsing frontmatter YAML. */
+export interface FrontmatterParse {
+	/** The parsed object, or null when the block is empty, unparsable or not a mapping. */
+	data: FrontMatter | null;
+	/** A human message when the YAML is unparsable or not a mapping; null otherwise. */
+	error: string | null;
+}
+
+/** True for a plain (non-array) object. */
+function isPlainObject(value: unknown): value is FrontMatter {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parse frontmatter YAML. `firstLine` is the 0-based file line of the YAML's first line, used
+ * to report errors as 1-based file lines ("line 3: bad indentation of a mapping entry").
+ */
+export function parseFrontmatterYaml(yaml: string, firstLine: number): FrontmatterParse {
+	let value: unknown;
+	try {
+		value = load(yaml, { schema: CORE_SCHEMA });
+	} catch (err) {
+		if (err instanceof YAMLException) {
+			return { data: null, error: `line ${err.mark.line + firstLine + 1}: ${err.reason}` };
+		}
+		return { data: null, error: err instanceof Error ? err.message : String(err) };
+	}
+	// An empty block (or one holding only comments) is not an error: Obsidian just has no
+	// properties for the note.
+	if (value === undefined || value === null) return { data: null, error: null };
+	if (!isPlainObject(value)) {
+		return { data: null, error: `line ${firstLine + 1}: frontmatter is a ${Array.isArray(value) ? 'list' : typeof value}, not a key/value mapping` };
+	}
+	return { data: value, error: null };
+}

@@ -1,0 +1,465 @@
+/**
+ * Inline scanning: links, embeds and tags inside the text of one leaf block (paragraph,
+ * heading, table, comment…). The block pass hands over the leaf as segments — one per line,
+ * container prefixes (`> `, list indentation) already cut off — and this scanner walks them
+ * with `charCodeAt`, reacting only to the few characters that can start something.
+ *
+ * What hides text from indexing: code spans, `$math$`, inline HTML and `<!-- -->` comments,
+ * backslash escapes, and the destination of a markdown link. `%% … %%` comments hide nothing:
+ * Obsidian indexes links and tags inside them.
+ */
+import type { LinkCache } from '../../core/metadata';
+import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace } from './chars';
+import { loc, span } from './positions';
+import type { MetadataSink } from './sink';
+import { parseWikilinkInner } from './wikilink';
+
+// Characters that may start an inline construct; everything else is skipped in one compare.
+const SPECIAL = new Uint8Array(128);
+for (const c of '\\`[!#<$') SPECIAL[c.charCodeAt(0)] = 1;
+
+/** Collects the segments of one leaf block and scans them. Reused across blocks. */
+export class InlineScanner {
+	private text = '';
+	private sink: MetadataSink;
+	private segStart: number[] = [];
+	private segEnd: number[] = [];
+	private segLine: number[] = [];
+	private segLineStart: number[] = [];
+	/** Number of segments collected for the current leaf. */
+	count = 0;
+	// Result slots of the cross-segment searches (avoids allocating a tuple per search).
+	private foundSeg = 0;
+	private foundPos = 0;
+
+	constructor(sink: MetadataSink) {
+		this.sink = sink;
+	}
+
+	/** Start scanning a new text (positions refer to it). */
+	reset(text: string): void {
+		this.text = text;
+		this.count = 0;
+	}
+
+	/** Add the line part [start, end) of 0-based `line` whose first character is at `lineStart`. */
+	add(start: number, end: number, line: number, lineStart: number): void {
+		const i = this.count++;
+		this.segStart[i] = start;
+		this.segEnd[i] = end;
+		this.segLine[i] = line;
+		this.segLineStart[i] = lineStart;
+	}
+
+	/** Segment accessors for the block pass (block ids, heading text). */
+	startOf(i: number): number {
+		return this.segStart[i];
+	}
+	/** End offset of segment `i`. */
+	endOf(i: number): number {
+		return this.segEnd[i];
+	}
+	/** Line of segment `i`. */
+	lineOf(i: number): number {
+		return this.segLine[i];
+	}
+	/** Line start offset of segment `i`. */
+	lineStartOf(i: number): number {
+		return this.segLineStart[i];
+	}
+
+	/** Drop the collected segments without scanning them. */
+	clear(): void {
+		this.count = 0;
+	}
+
+	/**
+	 * Scan the collected segments, then clear them. In a table row a `|` separates cells, so a
+	 * `#` right after it starts a tag as if it began a line.
+	 */
+	scan(table: boolean): void {
+		const n = this.count;
+		this.count = 0;
+		if (n === 0) return;
+		const text = this.text;
+		let s = 0;
+		let segStart = this.segStart[0];
+		let i = segStart;
+		let end = this.segEnd[0];
+		// Offset just past the last inline token; a `#` there starts a tag even when the
+		// character before it is punctuation (`\[#tag`, `**#tag**` is handled separately).
+		let tokenEnd = i;
+		for (;;) {
+			if (i >= end) {
+				if (++s >= n) break;
+				segStart = this.segStart[s];
+				i = segStart;
+				end = this.segEnd[s];
+				tokenEnd = i;
+				continue;
+			}
+			const c = text.charCodeAt(i);
+			if (c >= 128 || SPECIAL[c] === 0) {
+				i++;
+				continue;
+			}
+			switch (c) {
+				case CH.BACKSLASH:
+					if (i + 1 < end && isAsciiPunct(text.charCodeAt(i + 1))) {
+						i += 2;
+						tokenEnd = i;
+					} else i++;
+					break;
+				case CH.BACKTICK: {
+					let j = i + 1;
+					while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
+					if (this.findBacktickCloser(s, j, j - i, n)) {
+						if (this.foundSeg !== s) {
+							s = this.foundSeg;
+							segStart = this.segStart[s];
+							end = this.segEnd[s];
+						}
+						i = this.foundPos;
+						tokenEnd = i;
+					} else i = j;
+					break;
+				}
+				case CH.BANG:
+					if (i + 1 < end && text.charCodeAt(i + 1) === CH.LBRACKET) {
+						const after = i + 2 < end && text.charCodeAt(i + 2) === CH.LBRACKET ? this.wikilink(i, i + 1, end, s, true) : this.markdownLink(i, i + 1, end, s, true);
+						if (after > 0) {
+							i = after;
+							tokenEnd = i;
+						} else i += 2;
+					} else i++;
+					break;
+				case CH.LBRACKET: {
+					const after = i + 1 < end && text.charCodeAt(i + 1) === CH.LBRACKET ? this.wikilink(i, i, end, s, false) : this.markdownLink(i, i, end, s, false);
+					if (after > 0) {
+						i = after;
+						tokenEnd = i;
+					} else i++;
+					break;
+				}
+				case CH.HASH:
+					i = this.tag(i, end, s, i === tokenEnd || i === segStart || this.tagMayStart(i, segStart, table));
+					break;
+				case CH.LT: {
+					const after = this.html(i, end, s, n);
+					if (after >= 0) {
+						if (this.foundSeg !== s) {
+							s = this.foundSeg;
+							segStart = this.segStart[s];
+							end = this.segEnd[s];
+						}
+						i = after;
+						tokenEnd = i;
+					} else i++;
+					break;
+				}
+				case CH.DOLLAR: {
+					const after = this.math(i, end, s, n);
+					if (after >= 0) {
+						if (this.foundSeg !== s) {
+							s = this.foundSeg;
+							segStart = this.segStart[s];
+							end = this.segEnd[s];
+						}
+						i = after;
+						tokenEnd = i;
+					} else i++;
+					break;
+				}
+				default:
+					i++;
+			}
+		}
+	}
+
+	/** Whether a `#` at `i` (not at a segment start or right after a token) may start a tag. */
+	private tagMayStart(i: number, segStart: number, table: boolean): boolean {
+		const text = this.text;
+		const p = text.charCodeAt(i - 1);
+		if (isWhitespace(p)) return true;
+		if (table && p === CH.PIPE) return true;
+		// After an emphasis/highlight/strike delimiter run that can open (`**#tag**`, `==#x==`):
+		// the run must itself start the text or follow whitespace or punctuation, otherwise it
+		// is intraword (`a*#b`) and the `#` is not a tag.
+		if (p === CH.STAR || p === CH.UNDERSCORE || p === CH.TILDE || p === CH.EQ) {
+			let k = i - 1;
+			while (k > segStart && text.charCodeAt(k - 1) === p) k--;
+			if (k === segStart) return true;
+			const before = text.charCodeAt(k - 1);
+			return isWhitespace(before) || isAsciiPunct(before);
+		}
+		return false;
+	}
+
+	/** Try a tag at `i` (a `#`); returns where scanning continues. */
+	private tag(i: number, end: number, s: number, mayStart: boolean): number {
+		const text = this.text;
+		let j = i + 1;
+		if (!mayStart) {
+			// Not a tag, but the run of tag characters cannot hold another tag start either.
+			while (j < end && isTagChar(text.charCodeAt(j))) j++;
+			return j;
+		}
+		let allDigits = true;
+		while (j < end) {
+			const c = text.charCodeAt(j);
+			if (!isTagChar(c)) break;
+			if (allDigits && !isDigit(c)) allDigits = false;
+			j++;
+		}
+		if (j === i + 1) return j;
+		// `#1984` is not a tag (a number), `#y1984` is.
+		if (allDigits) return j;
+		const line = this.segLine[s];
+		const ls = this.segLineStart[s];
+		this.sink.tags.push({ tag: text.slice(i, j), position: span(loc(line, ls, i), loc(line, ls, j)) });
+		return j;
+	}
+
+	/**
+	 * A wikilink or embed whose `[[` is at `open`; `start` is where `original` begins (the `!`
+	 * for an embed). Returns the offset after `]]`, or -1 when this is not a link.
+	 */
+	private wikilink(start: number, open: number, end: number, s: number, embed: boolean): number {
+		const text = this.text;
+		let k = open + 2;
+		for (; k + 1 < end; k++) {
+			const c = text.charCodeAt(k);
+			if (c === CH.RBRACKET) {
+				if (text.charCodeAt(k + 1) === CH.RBRACKET) break;
+			} else if (c === CH.LBRACKET && text.charCodeAt(k + 1) === CH.LBRACKET) {
+				// A second `[[` before any `]]`: the first one is plain text; let the scan
+				// restart at the inner one.
+				return -1;
+			}
+		}
+		if (k + 1 >= end) return -1;
+		const parts = parseWikilinkInner(text.slice(open + 2, k));
+		if (parts === null) return -1;
+		const after = k + 2;
+		const line = this.segLine[s];
+		const ls = this.segLineStart[s];
+		const cache: LinkCache = {
+			link: parts.link,
+			original: text.slice(start, after),
+			displayText: parts.displayText,
+			position: span(loc(line, ls, start), loc(line, ls, after)),
+		};
+		(embed ? this.sink.embeds : this.sink.links).push(cache);
+		return after;
+	}
+
+	/**
+	 * A markdown link `[label](dest "title")` whose `[` is at `open` (`start` is the `!` of an
+	 * image). Indexed only when `dest` is relative (no URL scheme) and decodes with decodeURI.
+	 * Returns the offset after `)` (even when not indexed, so its text is skipped), or -1.
+	 */
+	private markdownLink(start: number, open: number, end: number, s: number, embed: boolean): number {
+		const text = this.text;
+		// Label: up to the matching `]`, nested brackets balanced, escapes skipped.
+		let k = open + 1;
+		let depth = 0;
+		for (; k < end; k++) {
+			const c = text.charCodeAt(k);
+			if (c === CH.BACKSLASH) k++;
+			else if (c === CH.LBRACKET) depth++;
+			else if (c === CH.RBRACKET) {
+				if (depth === 0) break;
+				depth--;
+			}
+		}
+		if (k >= end || k + 1 >= end || text.charCodeAt(k + 1) !== CH.LPAREN) return -1;
+		const labelEnd = k;
+		k += 2;
+		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+		let destStart = k;
+		let destEnd = k;
+		if (k < end && text.charCodeAt(k) === CH.LT) {
+			destStart = k + 1;
+			k++;
+			while (k < end) {
+				const c = text.charCodeAt(k);
+				if (c === CH.GT || c === CH.LT) break;
+				if (c === CH.BACKSLASH) k++;
+				k++;
+			}
+			if (k >= end || text.charCodeAt(k) !== CH.GT) return -1;
+			destEnd = k;
+			k++;
+		} else {
+			let parens = 0;
+			while (k < end) {
+				const c = text.charCodeAt(k);
+				if (c <= CH.SPACE) break;
+				if (c === CH.BACKSLASH) {
+					k += 2;
+					continue;
+				}
+				if (c === CH.LPAREN) parens++;
+				else if (c === CH.RPAREN) {
+					if (parens === 0) break;
+					parens--;
+				}
+				k++;
+			}
+			if (k > end) return -1;
+			destEnd = k;
+		}
+		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+		if (k < end) {
+			const q = text.charCodeAt(k);
+			if ((q === CH.QUOTE || q === CH.APOS || q === CH.LPAREN) && k > destEnd) {
+				const close = q === CH.LPAREN ? CH.RPAREN : q;
+				k++;
+				while (k < end && text.charCodeAt(k) !== close) {
+					if (text.charCodeAt(k) === CH.BACKSLASH) k++;
+					k++;
+				}
+				if (k >= end) return -1;
+				k++;
+				while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+			}
+		}
+		if (k >= end || text.charCodeAt(k) !== CH.RPAREN) return -1;
+		const after = k + 1;
+		if (destEnd > destStart && !hasScheme(text, destStart, destEnd)) {
+			let link: string | null;
+			try {
+				link = decodeURI(text.slice(destStart, destEnd));
+			} catch {
+				// Undecodable (`%E0%A4%A`): Obsidian does not index it.
+				link = null;
+			}
+			if (link !== null) {
+				const line = this.segLine[s];
+				const ls = this.segLineStart[s];
+				const cache: LinkCache = {
+					link,
+					original: text.slice(start, after),
+					displayText: text.slice(open + 1, labelEnd),
+					position: span(loc(line, ls, start), loc(line, ls, after)),
+				};
+				(embed ? this.sink.embeds : this.sink.links).push(cache);
+			}
+		}
+		return after;
+	}
+
+	/**
+	 * Find a backtick run of exactly `len` from offset `from` of segment `s` on (code spans may
+	 * cross lines). Sets foundSeg/foundPos to just past the closer.
+	 */
+	private findBacktickCloser(s: number, from: number, len: number, n: number): boolean {
+		const text = this.text;
+		let i = from;
+		let end = this.segEnd[s];
+		for (;;) {
+			const k = i < end ? text.indexOf('`', i) : -1;
+			if (k < 0 || k >= end) {
+				if (++s >= n) return false;
+				i = this.segStart[s];
+				end = this.segEnd[s];
+				continue;
+			}
+			let j = k + 1;
+			while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
+			if (j - k === len) {
+				this.foundSeg = s;
+				this.foundPos = j;
+				return true;
+			}
+			i = j;
+		}
+	}
+
+	/** Find `needle` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
+	private findAcross(needle: string, s: number, from: number, n: number): boolean {
+		const text = this.text;
+		let i = from;
+		let end = this.segEnd[s];
+		for (;;) {
+			const k = i < end ? text.indexOf(needle, i) : -1;
+			if (k >= 0 && k + needle.length <= end) {
+				this.foundSeg = s;
+				this.foundPos = k + needle.length;
+				return true;
+			}
+			if (++s >= n) return false;
+			i = this.segStart[s];
+			end = this.segEnd[s];
+		}
+	}
+
+	/**
+	 * Inline HTML at `i` (a `<`): a comment `<!-- … -->` (may cross lines), a tag, or an
+	 * autolink. Returns the offset after it (foundSeg set), or -1 when `<` is plain text.
+	 */
+	private html(i: number, end: number, s: number, n: number): number {
+		const text = this.text;
+		this.foundSeg = s;
+		if (i + 1 >= end) return -1;
+		const c = text.charCodeAt(i + 1);
+		if (c === CH.BANG) {
+			if (text.startsWith('!--', i + 1)) {
+				// `<!-->` and `<!--->` are complete (empty) comments in CommonMark.
+				if (text.startsWith('>', i + 4) && i + 4 < end) return i + 5;
+				if (text.startsWith('->', i + 4) && i + 5 < end) return i + 6;
+				return this.findAcross('-->', s, i + 4, n) ? this.foundPos : -1;
+			}
+			return -1;
+		}
+		let k = i + 1;
+		if (c === CH.SLASH) k++;
+		if (k >= end || !isAsciiLetter(text.charCodeAt(k))) return -1;
+		// A tag or an autolink: runs to the next `>` on the line, with no `<` before it.
+		for (k++; k < end; k++) {
+			const d = text.charCodeAt(k);
+			if (d === CH.GT) return k + 1;
+			if (d === CH.LT) return -1;
+		}
+		return -1;
+	}
+
+	/**
+	 * Inline math at `i` (a `$`): `$$…$$` (may cross lines), or `$…$` on one line whose first
+	 * and last characters are not whitespace and whose closer is not followed by a digit (so
+	 * "costs $5 and $6" is text). Returns the offset after it (foundSeg set), or -1.
+	 */
+	private math(i: number, end: number, s: number, n: number): number {
+		const text = this.text;
+		this.foundSeg = s;
+		if (i + 1 >= end) return -1;
+		if (text.charCodeAt(i + 1) === CH.DOLLAR) {
+			return this.findAcross('$$', s, i + 2, n) ? this.foundPos : -1;
+		}
+		if (isWhitespace(text.charCodeAt(i + 1))) return -1;
+		for (let k = i + 1; k < end; k++) {
+			const d = text.charCodeAt(k);
+			if (d === CH.BACKSLASH) {
+				k++;
+				continue;
+			}
+			if (d === CH.DOLLAR && k > i + 1) {
+				if (isWhitespace(text.charCodeAt(k - 1))) continue;
+				if (k + 1 < end && isDigit(text.charCodeAt(k + 1))) continue;
+				return k + 1;
+			}
+		}
+		return -1;
+	}
+}
+
+/** True if [start, end) begins with a URL scheme (`https:`, `obsidian:`, `mailto:` …). */
+function hasScheme(text: string, start: number, end: number): boolean {
+	if (!isAsciiLetter(text.charCodeAt(start))) return false;
+	for (let k = start + 1; k < end; k++) {
+		const c = text.charCodeAt(k);
+		if (c === CH.COLON) return true;
+		if (!(isAsciiLetter(c) || isDigit(c) || c === CH.PLUS || c === CH.DOT || c === CH.DASH)) return false;
+	}
+	return false;
+}
