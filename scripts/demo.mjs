@@ -12,9 +12,9 @@ const demos = [
 	['grep', 'OB1'],
 ];
 for (const args of demos) {
-	console.log(`\n$ vault-query ${args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')} --vault ${vault}`);
+	process.stdout.write(`\n$ vault-query ${args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')} --vault ${vault}\n`);
 	const run = spawnSync(process.execPath, ['dist/cli.mjs', ...args, '--vault', vault], { cwd: root, encoding: 'utf8' });
 	process.stdout.write(run.stdout);
 	if (run.stderr) process.stderr.write(run.stderr);
 }
-console.log('\nThe plugin bundle is main.js (with manifest.json and styles.css); install it with: npm run install-plugin -- <vault>');
+process.stdout.write('\nThe plugin bundle is main.js (with manifest.json and styles.css); install it with: npm run install-plugin -- <vault>\n');

@@ -1,5 +1,11 @@
 import { runCli } from './run';
 
+// `vault-query … | head` closes the pipe early; that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code === 'EPIPE') process.exit(0);
+	throw error;
+});
+
 // The bin entry: wire the real process to runCli, which tests drive directly.
 const code = await runCli(process.argv.slice(2), {
 	stdout: (text) => process.stdout.write(`${text}\n`),

@@ -99,7 +99,7 @@ export class LinkGraph {
 			for (const link of this.outgoing(path)) {
 				if (link.resolved === null) continue;
 				let sources = reverse.get(link.resolved);
-				if (!sources) reverse.set(link.resolved, (sources = new Map()));
+				if (!sources) reverse.set(link.resolved, (sources = new Map<string, LinkSource>()));
 				sources.set(path, merge(sources.get(path), link.source));
 			}
 		}

@@ -45,6 +45,11 @@ export function excerptOf(body: string, chars: number): string {
 	return `${space > chars * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
+/** The body without a leading level-1 heading: the result already shows it as the title. */
+export function withoutTitleHeading(body: string): string {
+	return body.replace(/^\s*# [^\n]*\n?/, '');
+}
+
 /** `[[x|y]]`, `[[[x]]]` and similar wrappers around a bare name, removed. */
 function stripBrackets(value: string): string {
 	let name = value.trim();

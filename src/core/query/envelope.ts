@@ -1,5 +1,5 @@
 import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
-import { bodyOf, excerptOf, titleOf } from '../note-info';
+import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
 import { byAuthority } from '../order';
 import { folderOf } from '../paths';
 import type { QueryContext } from './context';
@@ -43,7 +43,7 @@ export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteRes
 	const skip = ctx.source.getSkipReason(hit.path);
 	const excerpt = hit.matches && hit.matches.length > 0
 		? [...hit.matches[0].before, hit.matches[0].text, ...hit.matches[0].after].join('\n')
-		: skip === null ? excerptOf(bodyOf(await ctx.source.read(hit.path), meta), ctx.settings.excerptChars) : '';
+		: skip === null ? excerptOf(withoutTitleHeading(bodyOf(await ctx.source.read(hit.path), meta)), ctx.settings.excerptChars) : '';
 	const result: NoteResult = {
 		path: hit.path,
 		title: titleOf(hit.path, meta),
