@@ -1,7 +1,7 @@
 import { runCli } from './run';
 
 // `vault-query … | head` closes the pipe early; that is the reader's choice, not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+process.stdout.on('error', (error: Error & { code?: string }) => {
 	if (error.code === 'EPIPE') process.exit(0);
 	throw error;
 });
