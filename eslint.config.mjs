@@ -19,7 +19,7 @@ export default defineConfig([
 	{
 		languageOptions: {
 			parserOptions: {
-				projectService: { allowDefaultProject: ['eslint.config.mjs', 'esbuild.config.mjs', 'scripts/*.mjs'] },
+				projectService: { allowDefaultProject: ['eslint.config.mjs', 'esbuild.config.mjs', 'scripts/*.mjs', 'scripts/bench/*.mjs', 'eval/*.mjs'] },
 				tsconfigRootDir: import.meta.dirname,
 			},
 		},
@@ -39,7 +39,7 @@ export default defineConfig([
 	{
 		// The Node face (CLI, its adapter, tests, scripts) never ships in main.js — a test scans the
 		// bundle for Node modules — so the mobile-safety rule does not apply to these files.
-		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', '*.mjs', 'vitest.config.ts'],
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
 		// Likewise `hardcoded-config-path`: its fix, Vault#configDir, only exists inside Obsidian; outside
 		// it the folder is `.obsidian` unless a caller says otherwise.
 		rules: { 'obsidianmd/no-nodejs-modules': 'off', 'import/no-nodejs-modules': 'off', 'obsidianmd/hardcoded-config-path': 'off' },
