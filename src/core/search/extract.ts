@@ -86,6 +86,9 @@ export function clip(text: string, chars: number): string {
 	return `${space > chars * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
+/** Properties indexed in their own fields (or that are plumbing, not content). */
+const SKIPPED_PROPERTIES = new Set(['aliases', 'alias', 'tags', 'tag', 'title', 'cssclasses', 'cssclass', 'permalink', 'publish']);
+
 const ABSTRACT_LINES = 10; // why: the seed reads "until next heading or 10 lines".
 
 /**
@@ -150,7 +153,16 @@ export function extractNote(path: string, text: string, meta: CachedMetadata | n
 	const start = bodyStartOf(meta);
 	const abstractRaw = abstractOf(text, meta, start, settings.abstractHeadings);
 	const metaTexts: string[] = [...tags];
+	const named = new Set(settings.metadataFields.map((k) => k.toLowerCase()));
 	for (const key of settings.metadataFields) metaTexts.push(...flattenValue(propertyValue(fm, key)));
+	if (settings.indexAllProperties) {
+		// Other properties (author, genre, loc…) are note content too; links in them (`"[[Kevin Kelly]]"`) especially.
+		for (const key of Object.keys(fm)) {
+			const lower = key.toLowerCase();
+			if (named.has(lower) || SKIPPED_PROPERTIES.has(lower)) continue;
+			for (const v of flattenValue(fm[key])) if (!/^[a-z]+:\/\//i.test(v)) metaTexts.push(v);
+		}
+	}
 	const synthesisValue = flattenValue(propertyValue(fm, settings.synthesisField)).map((v) => v.toLowerCase());
 	const info: DocInfo = {
 		path,

@@ -81,7 +81,7 @@ export class InvertedIndex {
 	private alive = new Uint8Array(16);
 	/** Field lengths in terms, doc-major (FIELD_COUNT per note). */
 	private fieldLen = new Uint32Array(16 * FIELD_COUNT);
-	/** BM25F length normalisation factor w_f / (1 - b + b·len/avg), doc-major; rebuilt lazily. */
+	/** Per-field length normalisation 1 / (1 - b + b·len/avg), doc-major; rebuilt lazily. */
 	private norm = new Float32Array(0);
 	private normDirty = true;
 	private readonly totalLen = new Float64Array(FIELD_COUNT);
@@ -275,21 +275,19 @@ export class InvertedIndex {
 		this.lastSeen = new Int32Array(this.lastSeen.length).fill(-1);
 	}
 
-	/** Recompute BM25F normalisation factors when lengths changed. */
+	/** Recompute per-field length normalisation factors 1 / (1 - b + b·len/avg) when lengths changed. */
 	private ensureNorm(): void {
 		if (!this.normDirty && this.norm.length >= this.docs.length * FIELD_COUNT) return;
 		const n = this.docs.length;
 		if (this.norm.length < n * FIELD_COUNT) this.norm = new Float32Array(Math.ceil(Math.max(16, n) * 1.25) * FIELD_COUNT);
-		const { fieldWeights, fieldB } = this.settings;
+		const { fieldB } = this.settings;
 		const live = Math.max(1, this.live);
 		for (let f = 0; f < FIELD_COUNT; f++) {
-			const name = FIELD_NAMES[f];
-			const w = fieldWeights[name];
-			const b = fieldB[name];
+			const b = fieldB[FIELD_NAMES[f]];
 			const avg = Math.max(1, this.totalLen[f] / live);
 			for (let d = 0; d < n; d++) {
 				const len = this.fieldLen[d * FIELD_COUNT + f];
-				this.norm[d * FIELD_COUNT + f] = w / (1 - b + (b * len) / avg);
+				this.norm[d * FIELD_COUNT + f] = 1 / (1 - b + (b * len) / avg);
 			}
 		}
 		this.normDirty = false;
@@ -309,7 +307,7 @@ export class InvertedIndex {
 	}
 
 	/**
-	 * Visit every live posting of term `t` with its BM25F score. `allowed` (by id) skips
+	 * Visit every live posting of term `t` with its field-weighted BM25 score. `allowed` (by id) skips
 	 * filtered-out notes. Calls `visit(doc, score, packedTf)`.
 	 */
 	forEachScored(t: number, allowed: Uint8Array | null, visit: (d: number, score: number, packed: number) => void): void {
@@ -318,15 +316,22 @@ export class InvertedIndex {
 		const idf = this.idf(t);
 		const norm = this.norm;
 		const alive = this.alive;
+		// Per-field BM25 summed with field weights (as MiniSearch and Lucene's multi-field queries do):
+		// a title hit keeps its full weight instead of being flattened by one shared saturation.
+		const weights = FIELD_NAMES.map((f) => this.settings.fieldWeights[f]);
+		const k1p1 = k1 + 1;
 		const score = (d: number, packed: number): number => {
-			let tfw = 0;
+			let sum = 0;
 			const base = d * FIELD_COUNT;
 			let p = packed;
 			for (let f = 0; p !== 0; f++, p >>>= TF_BITS) {
 				const tf = p & FIELD_TF_MASK;
-				if (tf !== 0) tfw += tf * norm[base + f];
+				if (tf !== 0) {
+					const tfn = tf * norm[base + f];
+					sum += (weights[f] * tfn * k1p1) / (k1 + tfn);
+				}
 			}
-			return (idf * tfw * (k1 + 1)) / (k1 + tfw);
+			return idf * sum;
 		};
 		if (t < this.frozenTerms) {
 			const end = this.termStart[t + 1];

@@ -85,7 +85,7 @@ export class Scorer {
 	 */
 	rank(
 		words: readonly ScoredWord[],
-		typedCount: number,
+		typedIdf: readonly number[],
 		allowed: Uint8Array | null,
 		bonus: Map<number, { points: number; covers: number }>,
 		topK: number,
@@ -94,7 +94,10 @@ export class Scorer {
 		this.ensure(index.idSpace);
 		const { altSum, altCnt, best, bestCov, score, cover, direct, viaExp, inWord, inAny } = this;
 		const touchedAny: number[] = [];
-		const tracked = Math.min(typedCount, MAX_TRACKED_WORDS);
+		const tracked = Math.min(typedIdf.length, MAX_TRACKED_WORDS);
+		// Coverage is idf-weighted: missing a rare word costs more than missing a common one.
+		let idfTotal = 0;
+		for (let i = 0; i < tracked; i++) idfTotal += typedIdf[i];
 		for (const sw of words) {
 			const wordTouched: number[] = [];
 			for (const alt of sw.word.alts) {
@@ -132,7 +135,7 @@ export class Scorer {
 				if (bit !== 0) {
 					if (sw.expansion) viaExp[d] |= bit;
 					else if (bestCov[d] >= 1) direct[d] |= bit;
-					else cover[d] += PARTIAL_COVER * bestCov[d];
+					else cover[d] += PARTIAL_COVER * bestCov[d] * typedIdf[sw.origin];
 				}
 				best[d] = 0;
 				bestCov[d] = 0;
@@ -156,10 +159,10 @@ export class Scorer {
 			const exp = viaExp[d] & ~dm;
 			let covered = cover[d];
 			for (let i = 0; i < tracked; i++) {
-				if (dm & (1 << i)) covered += 1;
-				else if (exp & (1 << i)) covered += EXPANSION_COVER;
+				if (dm & (1 << i)) covered += typedIdf[i];
+				else if (exp & (1 << i)) covered += EXPANSION_COVER * typedIdf[i];
 			}
-			const coverage = tracked > 0 ? Math.min(1, covered / tracked) : 1;
+			const coverage = idfTotal > 0 ? Math.min(1, covered / idfTotal) : 1;
 			const s = score[d] * (COORD_FLOOR + (1 - COORD_FLOOR) * coverage * coverage);
 			score[d] = 0;
 			cover[d] = 0;

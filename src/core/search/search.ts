@@ -552,7 +552,7 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	let total: number;
 	if (scored.length > 0 || bonus.size > 0) {
 		const topK = needsText ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30);
-		({ top: candidates, total } = si.scorer.rank(scored, typed.length, allowed, bonus, topK));
+		({ top: candidates, total } = si.scorer.rank(scored, typed.map((w) => Math.max(0.1, wordIdf(si, w))), allowed, bonus, topK));
 		if (needsText && total > VERIFY_CAP) limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
 	} else {
 		candidates = [];

@@ -16,6 +16,8 @@ export interface SearchSettings {
 	k1: number;
 	/** Frontmatter keys indexed in the metadata field besides tags (matched case-insensitively). */
 	metadataFields: string[];
+	/** Index every other property value in the metadata field too (not only `metadataFields`). */
+	indexAllProperties: boolean;
 	/** Frontmatter key and value that mark a synthesis note (seed: `Type: permanent`). */
 	synthesisField: string;
 	synthesisValue: string;
@@ -66,12 +68,13 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 	// why: the seed ranks alias/filename (25) over metadata (20) over body (10); these BM25F
 	// weights keep that order for a single occurrence while letting frequency and rarity decide
 	// among notes of the same tier. Tuned on eval/queries.json.
-	fieldWeights: { title: 8, aliases: 6, metadata: 4, headings: 3, abstract: 2, body: 1 },
+	fieldWeights: { title: 4, aliases: 4, metadata: 2.5, headings: 2, abstract: 1.5, body: 1 },
 	// why: titles and alias lists are short and their length says little about relevance, so
 	// they are barely normalised; bodies vary 100× in length and get the classic 0.75.
 	fieldB: { title: 0.3, aliases: 0.2, metadata: 0.3, headings: 0.5, abstract: 0.5, body: 0.75 },
 	k1: 1.2, // why: the textbook value; saturation above ~5 occurrences suits notes well.
 	metadataFields: ['Categories', 'Sub-Categories', 'Type'],
+	indexAllProperties: true,
 	synthesisField: 'Type',
 	synthesisValue: 'permanent',
 	synthesisBoost: 1.6, // why: seed scores synthesis 40 vs the 25 of an alias match: 1.6×.
