@@ -4,6 +4,7 @@
  * metadataCache/*.json confirm.
  */
 import type { CachedMetadata, LinkMap } from '../core/metadata';
+import { parseLinktext } from '../core/obsidian-rules';
 import type { LinkpathResolver } from './resolver';
 
 /** The two vault-wide link maps. */
@@ -12,12 +13,6 @@ export interface LinkMaps {
 	resolvedLinks: LinkMap;
 	/** source → linkpath (without a trailing `.md`) → count. */
 	unresolvedLinks: LinkMap;
-}
-
-/** The linkpath of a link: everything before its first `#` (Obsidian's `parseLinktext(...).path`). */
-export function linkpathOf(link: string): string {
-	const hash = link.indexOf('#');
-	return hash < 0 ? link : link.slice(0, hash);
 }
 
 /** The unresolved-map key: the linkpath without one trailing `.md` (case-sensitive, as recorded). */
@@ -54,7 +49,8 @@ export function buildLinkMaps(notes: Iterable<readonly [string, CachedMetadata]>
 		for (const list of [metadata.frontmatterLinks, metadata.links, metadata.embeds]) {
 			if (!list) continue;
 			for (const ref of list) {
-				const linkpath = linkpathOf(ref.link);
+				// The linkpath is the link before its first `#` (Obsidian's parseLinktext).
+				const linkpath = parseLinktext(ref.link).path;
 				const dest = resolver.getFirstLinkpathDest(linkpath, source);
 				if (dest === null) bump(misses, unresolvedKey(linkpath));
 				else bump(hits, dest);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CachedMetadata, LinkCache } from '../../src/core/metadata';
-import { buildLinkMaps, linkpathOf } from '../../src/node/link-maps';
+import { buildLinkMaps } from '../../src/node/link-maps';
 import { LinkResolver } from '../../src/node/resolver';
 
 const AT = { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 0, offset: 0 } };
@@ -43,12 +43,5 @@ describe('link maps (derived, not recorded)', () => {
 		expect(Object.keys(maps.resolvedLinks)).toEqual(['A.md', 'B.md', 'Empty.md']);
 		expect(maps.resolvedLinks['Empty.md']).toEqual({});
 		expect(maps.unresolvedLinks['B.md']).toEqual({});
-	});
-
-	it('takes the linkpath before the first #', () => {
-		expect(linkpathOf('a#b#c')).toBe('a');
-		expect(linkpathOf('#^block')).toBe('');
-		expect(linkpathOf('pa#th/x')).toBe('pa');
-		expect(linkpathOf('plain')).toBe('plain');
 	});
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LinkResolver } from '../../src/node/resolver';
-import { linkpathOf } from '../../src/node/link-maps';
+import { parseLinktext } from '../../src/core/obsidian-rules';
 import { corpusAvailable, loadCorpusNotes, loadVaultFiles } from './corpus';
 
 describe.skipIf(!corpusAvailable())('resolver conformance (recorded, obsidian-1.9)', () => {
@@ -20,6 +20,6 @@ describe.skipIf(!corpusAvailable())('resolver conformance (recorded, obsidian-1.
 	});
 
 	it.each(cases)('$source: $linktext', ({ source, linktext, expected }) => {
-		expect(resolver.getFirstLinkpathDest(linkpathOf(linktext), source)).toBe(expected);
+		expect(resolver.getFirstLinkpathDest(parseLinktext(linktext).path, source)).toBe(expected);
 	});
 });
