@@ -5,9 +5,10 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
-import { buildLinkMaps } from './link-maps';
+import { buildLinkMaps, type LinkMaps } from './link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteAsync, readNoteSync, ScratchBuffer, type ReadOutcome } from './note-reader';
 import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
@@ -60,6 +61,28 @@ interface NoteRecord {
 	mtime: number | null;
 }
 
+/** What opening the vault took, for `--verbose` output and benchmarks (wall-clock ms). */
+export interface OpenVaultStats {
+	/** Files found by the walk (notes and attachments). */
+	files: number;
+	/** Markdown notes among them. */
+	notes: number;
+	/** Notes read and parsed. */
+	parsed: number;
+	/** Notes left unparsed (binary, too large, unreadable, parser crash). */
+	skipped: number;
+	/** Walking the folder tree (and reading app.json alongside). */
+	walkMs: number;
+	/** Reading and decoding notes. */
+	readMs: number;
+	/** Our parser, over every note. */
+	parseMs: number;
+	/** Building the resolver and the resolved/unresolved link maps. */
+	linkMapsMs: number;
+	/** All of `openVault`. */
+	totalMs: number;
+}
+
 /** A file or folder the walk or the reader left out, and why. */
 export interface SkippedEntry {
 	/** Vault-relative path. */
@@ -108,11 +131,13 @@ export class NodeVaultSource implements NoteSource {
 	readonly userIgnoreFilters: readonly string[];
 	/** The resolver over every vault file; mutable for callers that track renames. */
 	readonly resolver: LinkResolver;
+	/** Counts and phase timings of `openVault`. */
+	readonly stats: OpenVaultStats;
 	private readonly files: readonly string[];
 	private readonly notes: readonly string[];
 	private readonly records: ReadonlyMap<string, NoteRecord>;
 	private readonly walkSkips: ReadonlyMap<string, string>;
-	private readonly maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap };
+	private readonly maps: LinkMaps;
 
 	/** Use `openVault`; this only stores what it computed. */
 	constructor(init: {
@@ -123,6 +148,9 @@ export class NodeVaultSource implements NoteSource {
 		notes: readonly string[];
 		records: ReadonlyMap<string, NoteRecord>;
 		walkSkips: ReadonlyMap<string, string>;
+		resolver: LinkResolver;
+		maps: LinkMaps;
+		stats: OpenVaultStats;
 	}) {
 		this.vaultPath = init.vaultPath;
 		this.configDir = init.configDir;
@@ -131,16 +159,9 @@ export class NodeVaultSource implements NoteSource {
 		this.notes = init.notes;
 		this.records = init.records;
 		this.walkSkips = init.walkSkips;
-		this.resolver = new LinkResolver(init.files);
-		this.maps = buildLinkMaps(this.indexedNotes(), this.resolver);
-	}
-
-	/** Parsed notes with their metadata, in walk order (skipped notes have no link-map entry). */
-	private *indexedNotes(): Generator<[string, CachedMetadata]> {
-		for (const path of this.notes) {
-			const metadata = this.records.get(path)?.metadata;
-			if (metadata) yield [path, metadata];
-		}
+		this.resolver = init.resolver;
+		this.maps = init.maps;
+		this.stats = init.stats;
 	}
 
 	/** Every Markdown note, vault-relative, in walk order (skipped ones included). */
@@ -206,19 +227,48 @@ export class NodeVaultSource implements NoteSource {
 	unresolvedLinks(): LinkMap {
 		return this.maps.unresolvedLinks;
 	}
+
+	/** `<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
+	async readConfigFile(name: string): Promise<string | null> {
+		// A config file name, never a path: the port must not become a way to read outside the config folder.
+		if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..') throw new Error(`Not a config file name: ${name}`);
+		try {
+			return await readFile(join(this.vaultPath, this.configDir, name), 'utf8');
+		} catch (error) {
+			const code = errorCode(error);
+			if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+			throw error;
+		}
+	}
+
+	/** YAML with the core schema, as frontmatter is parsed (`2024-07-21` stays a string). */
+	parseYaml(text: string): unknown {
+		return load(text, { schema: CORE_SCHEMA });
+	}
 }
 
-/** Reads and parses one note into its record; parser crashes become skip reasons, not failures. */
-function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseResult): NoteRecord {
+/** Parses one read note into its record, adding the parse time to `clock`; parser crashes become skip reasons, not failures. */
+function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseResult, clock: { parseMs: number }): NoteRecord {
 	if ('skipReason' in outcome) {
 		return { text: null, metadata: null, frontmatterError: null, skipReason: outcome.skipReason, mtime: outcome.mtime };
 	}
+	const started = performance.now();
 	try {
 		const { metadata, frontmatterError } = parse(outcome.text);
 		return { text: outcome.text, metadata, frontmatterError, skipReason: null, mtime: outcome.mtime };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		return { text: null, metadata: null, frontmatterError: null, skipReason: `parser failed (${message})`, mtime: outcome.mtime };
+	} finally {
+		clock.parseMs += performance.now() - started;
+	}
+}
+
+/** Parsed notes with their metadata, in walk order (skipped notes get no link-map entry). */
+function* indexedNotes(notes: readonly string[], records: ReadonlyMap<string, NoteRecord>): Generator<[string, CachedMetadata]> {
+	for (const path of notes) {
+		const metadata = records.get(path)?.metadata;
+		if (metadata) yield [path, metadata];
 	}
 }
 
@@ -243,6 +293,7 @@ async function assertVaultFolder(abs: string): Promise<void> {
  * vault.resolvedLinks()['Index.md'];
  */
 export async function openVault(vaultPath: string, options: OpenVaultOptions = {}): Promise<NodeVaultSource> {
+	const started = performance.now();
 	const abs = resolve(vaultPath);
 	const configDir = options.configDir ?? DEFAULT_CONFIG_DIR;
 	const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -258,11 +309,13 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		readUserIgnoreFilters(abs, configDir),
 	]);
 	const notes = files.filter(isNotePath);
+	const walked = performance.now();
 
+	const clock = { parseMs: 0 };
 	const records = new Map<string, NoteRecord>();
 	if (concurrency === 0) {
 		const scratch = new ScratchBuffer();
-		for (const path of notes) records.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse));
+		for (const path of notes) records.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
 	} else {
 		// Results land in a pre-sized array so the records map keeps walk order whatever finishes first.
 		const slots: NoteRecord[] = new Array<NoteRecord>(notes.length);
@@ -270,12 +323,31 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		const worker = async (): Promise<void> => {
 			while (next < notes.length) {
 				const i = next++;
-				slots[i] = toRecord(await readNoteAsync(join(abs, notes[i]), maxFileSize), parse);
+				slots[i] = toRecord(await readNoteAsync(join(abs, notes[i]), maxFileSize), parse, clock);
 			}
 		};
 		await Promise.all(Array.from({ length: Math.min(concurrency, notes.length) }, worker));
 		notes.forEach((path, i) => records.set(path, slots[i]));
 	}
 
-	return new NodeVaultSource({ vaultPath: abs, configDir, userIgnoreFilters, files, notes, records, walkSkips: walker.skipped });
+	const indexed = performance.now();
+
+	const resolver = new LinkResolver(files);
+	const maps = buildLinkMaps(indexedNotes(notes, records), resolver);
+	const finished = performance.now();
+
+	let parsed = 0;
+	for (const record of records.values()) if (record.metadata) parsed++;
+	const stats: OpenVaultStats = {
+		files: files.length,
+		notes: notes.length,
+		parsed,
+		skipped: notes.length - parsed,
+		walkMs: walked - started,
+		readMs: indexed - walked - clock.parseMs,
+		parseMs: clock.parseMs,
+		linkMapsMs: finished - indexed,
+		totalMs: finished - started,
+	};
+	return new NodeVaultSource({ vaultPath: abs, configDir, userIgnoreFilters, files, notes, records, walkSkips: walker.skipped, resolver, maps, stats });
 }

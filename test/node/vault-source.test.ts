@@ -82,6 +82,11 @@ describe('NodeVaultSource on a temporary vault', () => {
 		expect(source.configDir).toBe(CONFIG);
 	});
 
+	it('reports counts and phase timings', () => {
+		expect(source.stats).toMatchObject({ files: 12, notes: 11, parsed: 9, skipped: 2 });
+		for (const phase of ['walkMs', 'readMs', 'parseMs', 'linkMapsMs', 'totalMs'] as const) expect(source.stats[phase]).toBeGreaterThanOrEqual(0);
+	});
+
 	it('says why binary and oversized notes were not parsed', () => {
 		expect(source.getSkipReason('binary.md')).toBe('binary content');
 		expect(source.getSkipReason('huge.md')).toBe('larger than 5 MB (7.2 MB)');
