@@ -1,4 +1,4 @@
-import { TFile, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
+import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 
@@ -231,6 +231,23 @@ export class ObsidianNoteSource implements NoteSource {
 	/** `MetadataCache#unresolvedLinks` (live object: the engine only reads it). */
 	unresolvedLinks(): LinkMap {
 		return this.app.metadataCache.unresolvedLinks;
+	}
+
+	/** A file of the config folder (e.g. `types.json`) through `vault.adapter`, or null when absent or unreadable. */
+	async readConfigFile(name: string): Promise<string | null> {
+		const path = normalizePath(`${this.configDir}/${name}`);
+		const adapter = this.app.vault.adapter;
+		try {
+			return (await adapter.exists(path)) ? await adapter.read(path) : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** Obsidian's own `parseYaml`, the parser its frontmatter went through (throws on invalid YAML). */
+	parseYaml(text: string): unknown {
+		const value: unknown = parseYaml(text);
+		return value;
 	}
 
 	/** Markdown notes Obsidian has not parsed yet. */

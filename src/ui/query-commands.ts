@@ -1,4 +1,6 @@
+import { getAllTags } from '../core/obsidian-rules';
 import type { NoteSource } from '../core/port';
+import { normalizeTag } from '../core/query/tag';
 import type { StructuredQuery } from '../core/query/types';
 
 /**
@@ -57,24 +59,16 @@ function noteChoices(source: NoteSource): ArgumentChoice[] {
 	});
 }
 
-/** Tags in the vault, for suggestions only (inline tags plus the `tags` property), lower case, with counts. */
+/** Tags in the vault (frontmatter and inline, Obsidian's rules), in the form tag queries compare, with counts. */
 function vaultTags(source: NoteSource): Map<string, number> {
 	const counts = new Map<string, number>();
-	const add = (raw: unknown): void => {
-		if (typeof raw !== 'string') return;
-		const tag = raw.trim().replace(/^#+/, '').toLowerCase();
-		if (tag === '' || /\s/.test(tag)) return;
-		counts.set(tag, (counts.get(tag) ?? 0) + 1);
-	};
 	for (const path of source.listNotes()) {
 		const meta = source.getMetadata(path);
 		if (!meta) continue;
-		for (const t of meta.tags ?? []) add(t.tag);
-		const fm = meta.frontmatter ?? {};
-		const key = Object.keys(fm).find((k) => /^tags$/i.test(k));
-		const value = key === undefined ? undefined : fm[key];
-		if (Array.isArray(value)) value.forEach(add);
-		else add(value);
+		for (const raw of getAllTags(meta)) {
+			const tag = normalizeTag(raw);
+			counts.set(tag, (counts.get(tag) ?? 0) + 1);
+		}
 	}
 	return counts;
 }

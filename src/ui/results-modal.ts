@@ -134,7 +134,8 @@ export class ResultsModal extends Modal {
 	/** Renders the result. */
 	override onOpen(): void {
 		this.modalEl.addClass('vault-query-modal');
-		this.setTitle(this.title);
+		// titleEl rather than setTitle(), whose first release is not recorded in obsidian.d.ts (minAppVersion 1.4.0).
+		this.titleEl.setText(this.title);
 		renderQueryResult(this.contentEl, this.result, (path, line, evt) => this.openNote(path, line, evt));
 	}
 

@@ -5,6 +5,8 @@
  * uses, behaviour and DOM class names mirroring Obsidian's, nothing invented.
  */
 
+import { CORE_SCHEMA, load } from 'js-yaml';
+
 /* ------------------------------------------------------------------ DOM helpers */
 
 /** Obsidian's `DomElementInfo` (the options of `createEl`). */
@@ -473,6 +475,24 @@ export abstract class SuggestModal<T> extends Modal {
 }
 
 /* ------------------------------------------------------------------ small utilities */
+
+/**
+ * Obsidian's `normalizePath`: one `/` between segments, none at either end (`/` for the root),
+ * non-breaking spaces as spaces, NFC.
+ */
+export function normalizePath(path: string): string {
+	const joined = path.replace(/[\\/]+/g, '/').replace(/^\/+|\/+$/g, '');
+	return (joined === '' ? '/' : joined).replace(/\u00A0|\u202F/g, ' ').normalize('NFC');
+}
+
+/**
+ * Obsidian's `parseYaml`. Obsidian's own parser is not available outside the app; js-yaml with the
+ * core schema is what the Node face uses for the same job (2024-07-21 stays a string), so tests
+ * comparing both faces compare like with like.
+ */
+export function parseYaml(text: string): unknown {
+	return load(text, { schema: CORE_SCHEMA });
+}
 
 /** Obsidian's `Notice`: appended as `div.notice` to `div.notice-container` in the body. */
 export class Notice {

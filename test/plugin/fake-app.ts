@@ -9,11 +9,12 @@
  * - Edits fire vault `modify` → `changed` → `resolve` → `resolved`; creates fire vault `create`
  *   first; renames fire vault `rename(file, oldPath)` and no `changed`; deletes fire vault
  *   `delete`, then metadataCache `deleted(file, prevCache)`.
- * - Like Obsidian, files and folders whose name starts with `.` are not part of the vault.
+ * - Like Obsidian, files and folders whose name starts with `.` are not part of the vault; the
+ *   config folder's own files are reachable through `vault.adapter` only.
  *
  * Every triggered event is appended to `app.events` so tests can assert the order.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Events, TFile, TFolder, type App, type CachedMetadata as ObsidianCachedMetadata, type Command, type EventRef } from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../../src/core/metadata';
@@ -72,9 +73,25 @@ function nameOf(path: string): string {
 	return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** The fake `vault.adapter`: the config folder's files (read-only), by vault path. */
+export class FakeAdapter {
+	readonly files = new Map<string, string>();
+
+	async exists(path: string): Promise<boolean> {
+		return this.files.has(path);
+	}
+
+	async read(path: string): Promise<string> {
+		const text = this.files.get(path);
+		if (text === undefined) throw new Error(`ENOENT: ${path}`);
+		return text;
+	}
+}
+
 /** The fake `app.vault`. */
 export class FakeVault extends CountingEvents {
 	readonly configDir: string;
+	readonly adapter = new FakeAdapter();
 	private readonly entries = new Map<string, Entry>();
 	private readonly folders = new Map<string, TFolder>();
 	private readonly root: TFolder;
@@ -346,6 +363,13 @@ export class FakeApp {
 			}
 		}
 		const app = new FakeApp({}, { ...options, configDir, userIgnoreFilters: filters });
+		const configAbs = join(root, configDir);
+		if (existsSync(configAbs)) {
+			for (const name of readdirSync(configAbs)) {
+				const abs = join(configAbs, name);
+				if (statSync(abs).isFile()) app.vault.adapter.files.set(`${configDir}/${name}`, readFileSync(abs, 'utf8'));
+			}
+		}
 		const walk = (dir: string, rel: string): void => {
 			for (const name of readdirSync(dir).sort()) {
 				if (name.startsWith('.')) continue;

@@ -53,6 +53,16 @@ describe('before layout-ready', () => {
 		expect(result).toMatchObject({ status: 'failed', error: INDEX_BUILDING, results: [], matched: 0, query: { type: 'tag', tag: '#project' } });
 	});
 
+	it('a plugin unloaded before layout-ready never attaches its listeners', async () => {
+		const app = new FakeApp(SMALL_VAULT);
+		const plugin = await loadPlugin(app);
+		plugin.unload();
+		app.layoutReady();
+		for (const name of ['create', 'delete', 'rename']) expect(app.vault.listenerCount(name)).toBe(0);
+		for (const name of ['changed', 'deleted', 'resolved']) expect(app.metadataCache.listenerCount(name)).toBe(0);
+		expect(plugin.api.state()).toBe('loading');
+	});
+
 	it('whenReady() waits through loading and indexing until the first resolved', async () => {
 		const app = new FakeApp(SMALL_VAULT);
 		const plugin = await loadPlugin(app);
@@ -242,6 +252,15 @@ describe('ObsidianNoteSource', () => {
 		expect(isBlankFrontmatterBlock('---\na: [\n---\n')).toBe(false);
 		expect(isBlankFrontmatterBlock('---\n# never closed\n')).toBe(false);
 		expect(isBlankFrontmatterBlock('text\n---\n---\n')).toBe(false);
+	});
+
+	it('reads config-folder files through vault.adapter and YAML through Obsidian’s parseYaml', async () => {
+		const { app, source } = indexedSource();
+		app.vault.adapter.files.set('.obsidian/types.json', '{"types":{"status":"text"}}');
+		expect(await source.readConfigFile('types.json')).toBe('{"types":{"status":"text"}}');
+		expect(await source.readConfigFile('missing.json')).toBeNull();
+		expect(source.parseYaml('date: 2024-07-21\nn: 3\nlist: [a, b]')).toEqual({ date: '2024-07-21', n: 3, list: ['a', 'b'] });
+		expect(() => source.parseYaml('a: [unclosed')).toThrow();
 	});
 
 	it('reads "Excluded files" through the untyped vault.getConfig, defensively', () => {
