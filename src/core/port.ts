@@ -32,4 +32,12 @@ export interface NoteSource {
 	resolvedLinks(): LinkMap;
 	/** `metadataCache.unresolvedLinks`. */
 	unresolvedLinks(): LinkMap;
+	/** The text of `<configDir>/<name>` (e.g. `types.json`, Obsidian's property types), or null when absent. */
+	readConfigFile(name: string): Promise<string | null>;
+	/**
+	 * Parse YAML text the way the host parses frontmatter (Obsidian's `parseYaml`; js-yaml with
+	 * the core schema in Node). Throws on invalid YAML. Core cannot bundle a YAML library (the
+	 * plugin ships none), so fenced ```yaml blocks in notes are parsed through the port.
+	 */
+	parseYaml(text: string): unknown;
 }
