@@ -31,8 +31,15 @@ export class QueryPromptModal extends SuggestModal<ArgumentChoice> {
 		]);
 		this.modalEl.addClass('vault-query-prompt');
 		const help = this.modalEl.createDiv({ cls: 'vault-query-prompt-help', text: spec.help });
-		this.modalEl.insertBefore(help, this.resultContainerEl);
+		if (this.resultContainerEl.parentElement === this.modalEl) this.modalEl.insertBefore(help, this.resultContainerEl);
 		this.inputEl.value = spec.initialInput(ctx);
+	}
+
+	/** Shows suggestions for the pre-filled argument at once, selected so that typing replaces it. */
+	override onOpen(): void {
+		void super.onOpen();
+		this.inputEl.dispatchEvent(new Event('input'));
+		this.inputEl.select();
 	}
 
 	/** The typed text first (unless a candidate equals it), then matching candidates. */
