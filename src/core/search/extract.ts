@@ -105,10 +105,13 @@ export function abstractOf(text: string, meta: CachedMetadata | null, start: num
 		const to = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
 		return text.slice(from, to).split('\n').filter((l) => l.trim() !== '').slice(0, ABSTRACT_LINES).join('\n');
 	}
-	const lines = text.slice(start).split('\n');
 	const para: string[] = [];
-	for (const line of lines) {
-		const t = line.trim();
+	let at = start;
+	while (at < text.length) {
+		let end = text.indexOf('\n', at);
+		if (end < 0) end = text.length;
+		const t = text.slice(at, end).trim();
+		at = end + 1;
 		if (t === '') {
 			if (para.length > 0) break;
 			continue;

@@ -11,7 +11,7 @@
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
 import { FIELD_NAMES, type SearchSettings } from './settings';
-import { normalizeText, termsOf, tokenizeForIndex } from './tokenize';
+import { forEachWord, normalizeText, termsOf, wordTerms } from './tokenize';
 
 /** Number of indexed fields. */
 export const FIELD_COUNT = FIELD_NAMES.length;
@@ -20,6 +20,10 @@ const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurre
 const FIELD_TF_MASK = TF_MAX;
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
+/** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
+const CACHED_WORD_MAX = 24; // why: covers ~all repeated words of space-delimited scripts.
+const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
+const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
 
 /** A note to index: its vault path, full text and Obsidian metadata. */
 export interface NoteInput {
@@ -91,6 +95,9 @@ export class InvertedIndex {
 	private lastSeen = new Int32Array(1024).fill(-1);
 	private slotOf = new Uint32Array(1024);
 	private readonly docTerms: number[] = [];
+	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
+	private wordCache = new Map<string, number | number[]>();
+	private cacheLimit = BULK_CACHE_LIMIT;
 	private readonly docTfs: number[] = [];
 
 	constructor(readonly settings: SearchSettings) {}
@@ -155,9 +162,8 @@ export class InvertedIndex {
 		for (let f = 0; f < FIELD_COUNT; f++) {
 			const shift = f * TF_BITS;
 			let len = 0;
-			const emit = (term: string): void => {
+			const add = (t: number): void => {
 				len++;
-				const t = this.termId(term);
 				if (this.lastSeen[t] !== d) {
 					this.lastSeen[t] = d;
 					this.slotOf[t] = docTerms.length;
@@ -168,8 +174,26 @@ export class InvertedIndex {
 				const slot = this.slotOf[t];
 				if (((docTfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) docTfs[slot] += 1 << shift;
 			};
+			const addTerm = (term: string): void => add(this.termId(term));
+			const cache = this.wordCache;
+			const onWord = (word: string): void => {
+				if (word.length > CACHED_WORD_MAX) {
+					wordTerms(word, addTerm);
+					return;
+				}
+				let ids = cache.get(word);
+				if (ids === undefined) {
+					const list: number[] = [];
+					wordTerms(word, (term) => list.push(this.termId(term)));
+					ids = list.length === 1 ? list[0] : list;
+					if (cache.size >= this.cacheLimit) cache.clear();
+					cache.set(word, ids);
+				}
+				if (typeof ids === 'number') add(ids);
+				else for (const t of ids) add(t);
+			};
 			const text = fields[f];
-			if (text !== '') tokenizeForIndex(normalizeText(text), emit);
+			if (text !== '') forEachWord(normalizeText(text), onWord);
 			this.fieldLen[d * FIELD_COUNT + f] = len;
 			this.totalLen[f] += len;
 		}
@@ -272,7 +296,8 @@ export class InvertedIndex {
 
 	/** Release build scratch that only indexing needs (after a bulk build). */
 	trimScratch(): void {
-		this.lastSeen = new Int32Array(this.lastSeen.length).fill(-1);
+		this.wordCache = new Map();
+		this.cacheLimit = LIVE_CACHE_LIMIT;
 	}
 
 	/** Recompute per-field length normalisation factors 1 / (1 - b + b·len/avg) when lengths changed. */

@@ -30,7 +30,6 @@ export const CJK_STOP_WORDS: ReadonlySet<string> = new Set(
 		'の を に は が で と も へ や から まで より する した して します しました ます です だ こと もの これ それ この その あの よう ため など ない れる られる か な ね よ どう どの 何 方法 やり方 には では とは').split(' '),
 );
 
-const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_][\p{L}\p{N}\p{M}]+)*/gu;
 const NEEDS_FOLD_RE = /[\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff\u00df\u03c2]/;
 const COMBINING_RE = /\p{Mn}/gu;
 const SPECIAL_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\u3005\u3006\u3007\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
@@ -181,19 +180,58 @@ function specialWordTerms(word: string, emit: (term: string) => void): void {
 	}
 }
 
+/** Per-UTF-16-unit class: 0 unknown, 1 word character, 2 other. Filled lazily (a regex per new unit). */
+const CHAR_CLASS = new Uint8Array(65536);
+const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}]/u;
+
+function isWordUnit(code: number): boolean {
+	let c = CHAR_CLASS[code];
+	if (c === 0) {
+		// Surrogates: the astral letters behind them (CJK extension B…) are word characters often enough.
+		c = (code >= 0xd800 && code <= 0xdfff) || WORD_CHAR_RE.test(String.fromCharCode(code)) ? 1 : 2;
+		CHAR_CLASS[code] = c;
+	}
+	return c === 1;
+}
+
+/**
+ * Call `onWord` for every word of `text`: a run of letters, digits and marks, with single inner
+ * `-`/`_` connectors (`front-end`, `snake_case`). A hand-written scanner: the equivalent global
+ * regex allocates a match array per word, and vault builds tokenize millions of words.
+ */
+export function forEachWord(text: string, onWord: (word: string) => void): void {
+	const n = text.length;
+	let i = 0;
+	while (i < n) {
+		while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
+		if (i >= n) return;
+		const start = i;
+		for (;;) {
+			while (i < n && isWordUnit(text.charCodeAt(i))) i++;
+			const c = text.charCodeAt(i);
+			if ((c === 45 || c === 95) && i + 1 < n && isWordUnit(text.charCodeAt(i + 1))) {
+				i++;
+				continue;
+			}
+			break;
+		}
+		onWord(text.slice(start, i));
+	}
+}
+
+/** Emit the index terms of one word-regex match (a pure function of the word: cacheable). */
+export function wordTerms(word: string, emit: (term: string) => void): void {
+	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
+	else if (SPECIAL_RE.test(word)) specialWordTerms(word, emit);
+	else plainWordTerms(word, emit);
+}
+
 /**
  * Every index term of `text`, in order, through `emit` (no arrays: this runs over whole vaults).
  * The text should already be NFKC-normalised (`normalizeText`).
  */
 export function tokenizeForIndex(text: string, emit: (term: string) => void): void {
-	WORD_RE.lastIndex = 0;
-	let m: RegExpExecArray | null;
-	while ((m = WORD_RE.exec(text)) !== null) {
-		const word = m[0];
-		if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
-		else if (SPECIAL_RE.test(word)) specialWordTerms(word, emit);
-		else plainWordTerms(word, emit);
-	}
+	forEachWord(text, (word) => wordTerms(word, emit));
 }
 
 /** The index terms of a text as an array (convenience for short strings: titles, aliases, queries). */
@@ -267,8 +305,8 @@ function cjkQueryWords(run: string, out: QueryWord[]): void {
 export function analyzeQueryText(text: string): QueryWord[] {
 	const out: QueryWord[] = [];
 	const norm = normalizeText(text);
-	WORD_RE.lastIndex = 0;
-	const matches = [...norm.matchAll(WORD_RE)].map((m) => m[0]);
+	const matches: string[] = [];
+	forEachWord(norm, (w) => matches.push(w));
 	for (const word of matches) {
 		if (SPECIAL_RE.test(word)) {
 			SPLIT_SPECIAL_RE.lastIndex = 0;
