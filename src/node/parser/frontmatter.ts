@@ -4,6 +4,7 @@
  */
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import type { FrontMatter } from '../../core/metadata';
+import { parseSimpleYaml } from './yaml-fast';
 
 /** Where the frontmatter block sits in the text. */
 export interface FrontmatterBlock {
@@ -69,6 +70,8 @@ function isPlainObject(value: unknown): value is FrontMatter {
  * to report errors as 1-based file lines ("line 3: bad indentation of a mapping entry").
  */
 export function parseFrontmatterYaml(yaml: string, firstLine: number): FrontmatterParse {
+	const simple = parseSimpleYaml(yaml);
+	if (simple !== undefined) return { data: simple, error: null };
 	let value: unknown;
 	try {
 		value = load(yaml, { schema: CORE_SCHEMA });
