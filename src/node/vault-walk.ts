@@ -51,6 +51,9 @@ export class VaultWalker {
 		entries.sort(byName);
 		// Subfolders are listed concurrently but spliced back in name order.
 		const parts = entries.map(async (entry): Promise<string[]> => {
+			// Obsidian never shows dot-files or dot-folders (`.templates/`, `_inbox/.dropped/`), so its
+			// MetadataCache has none; leaving them out keeps the CLI's answers equal to the plugin's.
+			if (entry.name.startsWith('.')) return [];
 			const childAbs = join(abs, entry.name);
 			const childRel = rel + entry.name;
 			if (entry.isFile()) return [childRel];

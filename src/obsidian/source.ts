@@ -13,7 +13,7 @@ import type { NoteSource } from '../core/port';
 export const NOT_YET_INDEXED = 'not yet indexed by Obsidian (its metadata cache is still being built)';
 
 /** Reported for a note whose `---` block Obsidian could not turn into properties. */
-export const FRONTMATTER_UNPARSED = 'frontmatter could not be parsed by Obsidian';
+export const FRONTMATTER_UNPARSED = 'Obsidian found a --- block but no properties in it';
 
 /** `Vault#getConfig` exists at runtime but is not in the public typings. */
 interface VaultWithConfig {

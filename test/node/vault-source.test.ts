@@ -62,11 +62,10 @@ describe('NodeVaultSource on a temporary vault', () => {
 		source = await openVault(vault);
 	});
 
-	it('lists files vault-relative with /, skipping config, .git, node_modules and .trash folders', () => {
+	it('lists files vault-relative with /, skipping dot-entries (as Obsidian does), node_modules and the config folder', () => {
 		expect(source.listFiles()).toEqual([
 			'Note.md',
 			'Other.md',
-			`alias-dir/${CONFIG}/nested.md`,
 			'alias-dir/Deep.md',
 			'bad-yaml.md',
 			'binary.md',
@@ -74,7 +73,6 @@ describe('NodeVaultSource on a temporary vault', () => {
 			'crlf.md',
 			'huge.md',
 			'img/pic.png',
-			`sub/${CONFIG}/nested.md`,
 			'sub/Deep.md',
 		]);
 		expect(source.listNotes()).toEqual(source.listFiles().filter((p) => p.endsWith('.md')));
@@ -83,7 +81,7 @@ describe('NodeVaultSource on a temporary vault', () => {
 	});
 
 	it('reports counts and phase timings', () => {
-		expect(source.stats).toMatchObject({ files: 12, notes: 11, parsed: 9, skipped: 2 });
+		expect(source.stats).toMatchObject({ files: 10, notes: 9, parsed: 7, skipped: 2 });
 		for (const phase of ['walkMs', 'readMs', 'parseMs', 'linkMapsMs', 'totalMs'] as const) expect(source.stats[phase]).toBeGreaterThanOrEqual(0);
 	});
 
@@ -208,7 +206,8 @@ describe('app.json edge cases', () => {
 			put(dir, '.config/app.json', '{"userIgnoreFilters": ["X/"]}');
 			const custom = await openVault(dir, { configDir: '.config' });
 			expect(custom.userIgnoreFilters).toEqual(['X/']);
-			expect(custom.listFiles()).toEqual([`${CONFIG}/app.json`, 'a.md']);
+			// Dot-folders are hidden like in Obsidian, whichever folder is the config folder.
+			expect(custom.listFiles()).toEqual(['a.md']);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
