@@ -25,6 +25,7 @@ export class VaultWalker {
 	/** Entries left out, by vault-relative path. */
 	readonly skipped = new Map<string, string>();
 
+	/** `realRoot`: the vault's symlink-free absolute path; `configDir`: skipped at the root only. */
 	constructor(
 		private readonly realRoot: string,
 		private readonly configDir: string,
