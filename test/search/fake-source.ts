@@ -118,4 +118,10 @@ export class FakeSource implements NoteSource {
 	unresolvedLinks(): LinkMap {
 		return {};
 	}
+	readConfigFile(): Promise<string | null> {
+		return Promise.resolve(null);
+	}
+	parseYaml(text: string): unknown {
+		return load(text);
+	}
 }

@@ -1,0 +1,33 @@
+import { renderSearchMarkdown, search, SearchIndex } from '../../core/search/search';
+import { boolFlag, numberFlag, UsageError } from '../args';
+import { EXIT, type Command } from '../command';
+import { openVaultForCli } from '../vault';
+
+/** `vault-query search "<query>" [--limit N] [--json]`: ranked search with the seed's tiers (seed 003). */
+export const searchCommand: Command = {
+	name: 'search',
+	summary: 'ranked search in any language: filters (tag:, path:, file:, [key:value], "phrase", -word, /regex/) plus free text',
+	usage: '"<query>"',
+	examples: [
+		'vault-query search "front-end career developing suggestion"',
+		'vault-query search "XSS 攻擊防禦" --limit 5',
+		'vault-query search "tag:#security [status:open] xss" --json',
+		'vault-query search -- "-tag:draft sync"',
+	],
+	flags: { limit: { kind: 'number', value: 'N', help: 'at most N results (default 10)' } },
+	run: async (args, io) => {
+		const query = args.positionals.join(' ').trim();
+		if (query === '') throw new UsageError('missing "<query>"');
+		const source = await openVaultForCli(args, io);
+		if (source === null) return EXIT.couldNotSearch;
+		const index = await SearchIndex.build(source);
+		const result = await search(index, query, { limit: numberFlag(args, 'limit') ?? 10 });
+		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
+		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, source.vaultPath).trimEnd());
+		if (result.status === 'failed') {
+			io.stderr(`vault-query search: ${result.error ?? 'failed'}`);
+			return EXIT.couldNotSearch;
+		}
+		return result.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
+	},
+};
