@@ -1,0 +1,102 @@
+/**
+ * `npm run bench` (issue 2, section 7; not a test): parser throughput against markdown-it, cold CLI
+ * times, grep against ripgrep, where a cold backlinks query spends its time, and the ranked-search
+ * benchmark (scripts/bench-search.mjs) when it exists. Prints a table with PASS/MISS per target and
+ * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
+ *
+ * Usage: npm run bench -- [--only parser|cli|grep|profile|search[,…]] [--runs N] [--vault PATH]
+ * Run under `node --expose-gc` (npm run bench does) so every timed pass starts after a full GC.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchCli } from './bench/cli.mjs';
+import { benchGrep } from './bench/grep.mjs';
+import { bundleEngine, CLI, DEFAULT_VAULT, fmtMs, machineFacts, machineLine, OUT_DIR, say } from './bench/lib.mjs';
+import { benchParser } from './bench/parser.mjs';
+import { benchProfile } from './bench/profile.mjs';
+import { printReport } from './bench/report.mjs';
+import { benchSearch, hasSearchBench } from './bench/search.mjs';
+
+const JOBS = ['parser', 'cli', 'grep', 'profile', 'search'];
+const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]`;
+
+/** Parse argv; unknown flags are errors. */
+function parseOptions(argv) {
+	const options = { only: [], runs: 5, warmups: 3, vault: DEFAULT_VAULT };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => {
+			const v = inline ?? argv[++i];
+			if (v === undefined) throw new Error(`${flag} needs a value`);
+			return v;
+		};
+		if (flag === '--only') options.only.push(...value().split(',').map((s) => s.trim()).filter(Boolean));
+		else if (flag === '--runs') options.runs = Number(value());
+		else if (flag === '--warmups') options.warmups = Number(value());
+		else if (flag === '--vault') options.vault = resolve(value());
+		else if (flag === '--help' || flag === '-h') options.help = true;
+		else throw new Error(`unknown argument ${argv[i]}`);
+	}
+	for (const job of options.only) if (!JOBS.includes(job)) throw new Error(`--only: unknown job "${job}" (one of ${JOBS.join(', ')})`);
+	if (!Number.isInteger(options.runs) || options.runs < 5) throw new Error('--runs: a whole number >= 5 (medians need at least 5 runs)');
+	if (!Number.isInteger(options.warmups) || options.warmups < 1) throw new Error('--warmups: a whole number >= 1');
+	return options;
+}
+
+let options;
+try {
+	options = parseOptions(process.argv.slice(2));
+} catch (error) {
+	process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+	process.exit(2);
+}
+if (options.help) {
+	say(USAGE);
+	process.exit(0);
+}
+if (!existsSync(options.vault)) {
+	process.stderr.write(`bench: vault not found: ${options.vault}\n`);
+	process.exit(2);
+}
+if (!existsSync(CLI)) {
+	process.stderr.write('bench: dist/cli.mjs missing: run `npm run build` (npm run bench does)\n');
+	process.exit(2);
+}
+if (typeof globalThis.gc !== 'function') process.stderr.write('bench: run with node --expose-gc (npm run bench does); timings include GC debt\n');
+
+const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => j !== 'search' || hasSearchBench());
+const wants = (job) => selected.includes(job);
+const machine = machineFacts();
+say(machineLine(machine));
+say(`vault: ${options.vault}; ${options.runs} timed runs after ${options.warmups} warm-up(s); jobs: ${selected.join(', ')}`);
+
+const engineFile = await bundleEngine();
+const engine = wants('parser') ? await import(pathToFileURL(engineFile).href) : null;
+const base = { vault: options.vault, runs: options.runs, warmups: options.warmups, engine, engineFile };
+const results = {};
+const step = async (job, fn) => {
+	if (!wants(job)) return;
+	const start = performance.now();
+	say(`… ${job}`);
+	results[job] = await fn(base);
+	say(`  done in ${fmtMs(performance.now() - start)}`);
+};
+await step('parser', benchParser);
+await step('cli', benchCli);
+await step('grep', benchGrep);
+await step('profile', benchProfile);
+await step('search', benchSearch);
+
+machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
+printReport(machine, results);
+
+// latest.json is the last run; runs/ keeps every run so repeated runs can be compared (noisy machine).
+const record = `${JSON.stringify({ date: new Date().toISOString(), machine, vault: options.vault, runs: options.runs, warmups: options.warmups, jobs: selected, ...results }, null, '\t')}\n`;
+mkdirSync(join(OUT_DIR, 'runs'), { recursive: true });
+const file = join(OUT_DIR, 'latest.json');
+writeFileSync(file, record);
+writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
+say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
+if (results.search?.ran && results.search.exitCode !== 0) process.exitCode = 1;
