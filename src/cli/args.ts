@@ -3,8 +3,8 @@
  * a silently ignored option (the brief: "unknown flags are errors, never ignored").
  */
 
-/** How a flag takes its value. */
-export type FlagKind = 'boolean' | 'string' | 'number' | 'list';
+/** How a flag takes its value. `multi` collects every use verbatim (a value may contain commas); `list` also splits on commas. */
+export type FlagKind = 'boolean' | 'string' | 'number' | 'list' | 'multi';
 
 /** A declared flag. */
 export interface FlagSpec {
@@ -15,7 +15,7 @@ export interface FlagSpec {
 	value?: string;
 }
 
-/** Parsed arguments: positionals in order, flags by name (`list` flags collect every use, comma-split). */
+/** Parsed arguments: positionals in order, flags by name (`list` flags collect every use, comma-split; `multi` flags every use as given). */
 export interface ParsedArgs {
 	positionals: string[];
 	flags: Record<string, string | number | boolean | string[]>;
@@ -56,9 +56,9 @@ export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): Pars
 			const value = Number(raw);
 			if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} must be a positive whole number, got "${raw}"`);
 			parsed.flags[name] = value;
-		} else if (spec.kind === 'list') {
+		} else if (spec.kind === 'list' || spec.kind === 'multi') {
 			const previous = parsed.flags[name];
-			const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+			const items = spec.kind === 'multi' ? [raw] : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
 			parsed.flags[name] = [...(Array.isArray(previous) ? previous : []), ...items];
 		} else {
 			parsed.flags[name] = raw;
@@ -79,7 +79,7 @@ export function numberFlag(args: ParsedArgs, name: string): number | undefined {
 	return typeof value === 'number' ? value : undefined;
 }
 
-/** A list flag's values (empty when not given). */
+/** A list or multi flag's values (empty when not given). */
 export function listFlag(args: ParsedArgs, name: string): string[] {
 	const value = args.flags[name];
 	return Array.isArray(value) ? value : [];

@@ -1,5 +1,6 @@
 import type { Command } from '../command';
+import { filterCommand, graphCommand, lookupCommand, textSearchCommand } from './reader';
 import { backlinksCommand, grepCommand, linksCommand, propCommand, tagCommand } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand];
+export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand];

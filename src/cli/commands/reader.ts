@@ -1,0 +1,157 @@
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { failedReport, renderReport, runReader, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
+import { openVault, VaultError, type NodeVaultSource } from '../../node/vault-source';
+import { errorCode } from '../../node/note-reader';
+import { boolFlag, listFlag, numberFlag, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { EXIT, type Command, type CommandIO } from '../command';
+import { renderText } from '../render';
+import { grepCommand } from './structural';
+
+/** Flags every reader command takes: the seed's parameter names, kebab-cased. */
+const READER_FLAGS: Record<string, FlagSpec> = {
+	folders: { kind: 'list', value: 'A,B', help: 'folders to search, or "all" (default: Notes/, skill-lab/ — the whole vault when neither exists)' },
+	'max-results': { kind: 'number', value: 'N', help: 'at most N results (default 25)' },
+	'excerpt-chars': { kind: 'number', value: 'N', help: 'characters of body per excerpt (default 300)' },
+	'full-body': { kind: 'boolean', help: 'include each result\'s whole body' },
+	'include-archived': { kind: 'boolean', help: 'keep notes with status: archived (excluded by default)' },
+	'min-confidence': { kind: 'string', value: 'LEVEL', help: 'keep notes whose confidence is this or stronger (the schema\'s ordered enum)' },
+	'max-staleness-days': { kind: 'string', value: 'N', help: 'keep notes with last_verified within N days of today (never-verified notes pass)' },
+	today: { kind: 'string', value: 'YYYY-MM-DD', help: 'the day staleness counts from (default: today, UTC)' },
+	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
+	report: { kind: 'boolean', help: 'print the retrieval report in the seed\'s text layout' },
+};
+
+/** Exactly the named positionals, or a usage error. */
+function onePositional(args: ParsedArgs, name: string): string {
+	if (args.positionals.length === 0) throw new UsageError(`missing <${name}>`);
+	if (args.positionals.length > 1) throw new UsageError(`unexpected argument "${args.positionals[1]}" (quote arguments that contain spaces)`);
+	return args.positionals[0];
+}
+
+/** The request parameters every operation shares, from the flags. */
+function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
+	const staleness = stringFlag(args, 'max-staleness-days');
+	const days = staleness === undefined ? undefined : Number(staleness);
+	if (days !== undefined && (!Number.isInteger(days) || days < 0)) throw new UsageError(`--max-staleness-days must be a whole number of days, got "${staleness ?? ''}"`);
+	const request: Omit<ReaderRequest, 'operation'> = { full_body: boolFlag(args, 'full-body'), include_archived: boolFlag(args, 'include-archived') };
+	const folders = listFlag(args, 'folders');
+	if (folders.length > 0) request.folders = folders;
+	const optional = { max_results: numberFlag(args, 'max-results'), excerpt_chars: numberFlag(args, 'excerpt-chars'), min_confidence: stringFlag(args, 'min-confidence'), max_staleness_days: days, today: stringFlag(args, 'today') };
+	for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(request, { [key]: value });
+	return request;
+}
+
+/**
+ * `--schema PATH` (relative to the working directory, like `--vault`): a note inside the vault is
+ * read through the vault like the default; a file outside it is read here, since the port only
+ * reads the vault. A missing file fails closed, naming the path.
+ */
+async function schemaOption(args: ParsedArgs, io: CommandIO, source: NodeVaultSource, request: ReaderRequest): Promise<SchemaFile | string | undefined> {
+	const given = stringFlag(args, 'schema');
+	if (given === undefined) return undefined;
+	const path = resolve(io.cwd, given);
+	const inVault = relative(source.vaultPath, path);
+	if (inVault !== '' && !inVault.startsWith('..') && !isAbsolute(inVault)) {
+		request.schema = inVault.split(sep).join('/');
+		return undefined;
+	}
+	try {
+		const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+		return { path, text, mtime: info.mtimeMs };
+	} catch (error) {
+		return `schema: ${path} ${errorCode(error) === 'ENOENT' ? 'not found' : `could not be read (${errorCode(error)})`}`;
+	}
+}
+
+/** The graph's link lists under the short listing. */
+function graphLines(report: ReaderReport): string[] {
+	const lines: string[] = [];
+	for (const result of report.results) {
+		for (const link of result.outbound ?? []) lines.push(`  → ${link.linkpath}${link.path ? ` (${link.path})` : ''}  [${link.resolution}]`);
+		for (const ref of result.inbound ?? []) lines.push(`  ← ${ref.path}  [${ref.source}]`);
+	}
+	return lines.length > 0 ? ['', 'Links:', ...lines] : [];
+}
+
+/** Print the report (JSON, the seed's text report, or the short listing) and map it to the exit code. */
+function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
+	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(report, null, 2));
+	else if (boolFlag(args, 'report')) io.stdout(renderReport(report));
+	else if (report.status !== 'failed') io.stdout([renderText(report, false), ...graphLines(report)].join('\n'));
+	if (report.status === 'failed') {
+		io.stderr(`vault-query ${report.operation}: ${report.error ?? 'failed'}`);
+		for (const hint of report.suggestions ?? []) io.stderr(`  ${hint}`);
+		return EXIT.couldNotSearch;
+	}
+	return report.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
+}
+
+/** Open the vault (failing closed with its resolved path), then run the read. */
+async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest): Promise<number> {
+	if (boolFlag(args, 'json') && boolFlag(args, 'report')) throw new UsageError('--json and --report are two renderings of one report; give one');
+	const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+	let source: NodeVaultSource;
+	try {
+		source = await openVault(vaultPath);
+	} catch (error) {
+		if (error instanceof VaultError) return print(failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`), args, io);
+		throw error;
+	}
+	const schema = await schemaOption(args, io, source, request);
+	if (typeof schema === 'string') return print(failedReport(request, DEFAULT_READER_SETTINGS, source.vaultPath, schema), args, io);
+	return print(await runReader(source, request, DEFAULT_READER_SETTINGS, schema), args, io);
+}
+
+/** `vault-query lookup <slug>` */
+export const lookupCommand: Command = {
+	name: 'lookup',
+	summary: 'schema-strict: the note <slug>.md in the first scoped folder that has it, with a retrieval report',
+	usage: '<slug>',
+	examples: ['vault-query lookup dcf-valuation --vault examples/vault', 'vault-query lookup position-sizing --folders sources,skill-lab --report'],
+	flags: READER_FLAGS,
+	run: (args, io) => execute(args, io, { operation: 'lookup', slug: onePositional(args, 'slug'), ...common(args) }),
+};
+
+/** `vault-query filter --where field=value …` */
+export const filterCommand: Command = {
+	name: 'filter',
+	summary: 'schema-strict: notes whose frontmatter meets every --where (typed: >, >=, <, <=, != on numbers and dates)',
+	usage: '--where FIELD=VALUE [--where …]',
+	examples: ['vault-query filter --where domain=investing --min-confidence likely', 'vault-query filter --where "rating>=7" --folders all --report', 'vault-query filter --where type=claim --where "last_verified>=2026-06-01" --json'],
+	flags: { ...READER_FLAGS, where: { kind: 'multi', value: 'FIELD=VALUE', help: 'a predicate: = or != on any field, >, >=, <, <= on number, date and ordered enum fields (repeat for AND)' } },
+	run: (args, io) => {
+		if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (predicates go in --where)`);
+		const where = listFlag(args, 'where');
+		if (where.length === 0) throw new UsageError('missing --where (e.g. --where status=active)');
+		return execute(args, io, { operation: 'filter', where, ...common(args) });
+	},
+};
+
+/** `vault-query graph <slug>` */
+export const graphCommand: Command = {
+	name: 'graph',
+	summary: 'schema-strict: a note\'s 1-hop links — outbound (vault, skill-library-ref, unresolved) and inbound from the scope',
+	usage: '<slug>',
+	examples: ['vault-query graph dcf-valuation --known-skill-refs excel-modeling', 'vault-query graph dcf-valuation --report'],
+	flags: {
+		...READER_FLAGS,
+		'known-skill-refs': { kind: 'list', value: 'A,B', help: 'link names to tag skill-library-ref instead of unresolved' },
+		'no-resolve-wikilinks': { kind: 'boolean', help: 'leave out the absolute path of each resolved link' },
+	},
+	run: (args, io) => {
+		const refs = listFlag(args, 'known-skill-refs');
+		return execute(args, io, { operation: 'graph', slug: onePositional(args, 'slug'), resolve_wikilinks: !boolFlag(args, 'no-resolve-wikilinks'), ...(refs.length > 0 ? { known_skill_refs: refs } : {}), ...common(args) });
+	},
+};
+
+/** `vault-query text-search <pattern>` */
+export const textSearchCommand: Command = {
+	name: 'text-search',
+	summary: 'schema-strict: substring or --regex in note bodies, line numbers and two lines of context, grouped by file',
+	usage: '<pattern>',
+	examples: ['vault-query text-search "discount rate"', 'vault-query text-search "^## (Steps|Checks)$" --regex --report'],
+	// The same two flags as grep: text-search is grep's matcher over the reader's scope.
+	flags: { ...READER_FLAGS, regex: grepCommand.flags.regex, 'case-sensitive': grepCommand.flags['case-sensitive'] },
+	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: onePositional(args, 'pattern'), regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
+};
