@@ -1,14 +1,18 @@
 /**
- * Lists every file of a vault folder, vault-relative with `/`, in a reproducible order, following
- * symbolic links only while they stay inside the vault.
+ * Lists every file of a vault folder, vault-relative with `/`, in a reproducible order, leaving out
+ * what Obsidian never indexes (dot-files and dot-folders, so `.obsidian`, `.git`, `.trash` too) and
+ * `node_modules`, and following symbolic links only while they stay inside the vault.
  */
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { errorCode } from './note-reader';
 
-/** Folders that are never part of a vault's content, at any depth (the config folder only at the root). */
-const ALWAYS_SKIPPED_FOLDERS = new Set(['.git', 'node_modules', '.trash']);
+/**
+ * Folders that are never part of a vault's content, at any depth, beyond the dot-folders skipped
+ * by name (the config folder is skipped at the root even when configured without a dot).
+ */
+const ALWAYS_SKIPPED_FOLDERS = new Set(['node_modules']);
 
 /** True for `child` equal to or below `parent` (both absolute, real paths). */
 function isInside(parent: string, child: string): boolean {
