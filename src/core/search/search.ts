@@ -338,9 +338,20 @@ function baseResult(index: SearchIndex, parsed: ParsedQuery | null, raw: string)
 	};
 }
 
-/** Fold text for phrase checks: NFKC, lower case, whitespace collapsed. */
-function foldForPhrase(text: string): string {
-	return foldWord(normalizeText(text)).replace(/\s+/g, ' ');
+/** A case-insensitive regex for a phrase, any whitespace run between its words. */
+function phraseRegex(phrase: string): RegExp {
+	const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\s+/g, '\\s+');
+	return new RegExp(escaped, 'iu');
+}
+
+/** Ids of notes holding every word of every phrase (a phrase can only occur where all its words do), or null. */
+function phraseCandidates(si: SearchIndex, phrases: readonly string[]): Set<number> | null {
+	const sets: Set<number>[] = [];
+	for (const p of phrases) for (const w of analyzeQueryText(p)) sets.push(docsMatchingWord(si, w));
+	if (sets.length === 0) return null;
+	const out = new Set<number>();
+	for (const d of sets[0]) if (sets.every((s) => s.has(d))) out.add(d);
+	return out;
 }
 
 /** The allowed-notes mask from filters and excluded words, or null when nothing restricts. */
@@ -570,22 +581,22 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 			result.error = 'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source';
 			return result;
 		}
-		const phrases = parsed.phrases.map(foldForPhrase);
-		const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(foldForPhrase);
+		const phrases = parsed.phrases.map(phraseRegex);
+		const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(phraseRegex);
 		const regexes = parsed.regexes.map((r) => ({ re: new RegExp(r.source, 'iu'), negate: r.negate }));
+		const possible = phraseCandidates(si, parsed.phrases);
 		const kept: Candidate[] = [];
 		for (const c of candidates) {
 			const info = si.index.docs[c.doc];
-			if (!info) continue;
+			if (!info || (possible !== null && !possible.has(c.doc))) continue;
 			let text: string;
 			try {
 				text = await source.read(info.path);
 			} catch {
 				continue;
 			}
-			const folded = phrases.length + excludedPhrases.length > 0 ? foldForPhrase(text) : '';
-			if (!phrases.every((p) => folded.includes(p))) continue;
-			if (excludedPhrases.some((p) => folded.includes(p))) continue;
+			if (!phrases.every((p) => p.test(text))) continue;
+			if (excludedPhrases.some((p) => p.test(text))) continue;
 			if (!regexes.every((r) => r.re.test(text) !== r.negate)) continue;
 			texts.set(c.doc, text);
 			kept.push(c);
