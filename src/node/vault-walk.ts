@@ -1,6 +1,6 @@
 /**
  * Lists every file of a vault folder, vault-relative with `/`, in a reproducible order, leaving out
- * what Obsidian never indexes (dot-files and dot-folders, so `.obsidian`, `.git`, `.trash` too) and
+ * what Obsidian never indexes (dot-folders, so `.obsidian`, `.git`, `.trash` too; dot-files stay, as Obsidian lists them) and
  * `node_modules`, and following symbolic links only while they stay inside the vault.
  */
 import type { Dirent } from 'node:fs';
@@ -56,9 +56,10 @@ export class VaultWalker {
 		entries.sort(byName);
 		// Subfolders are listed concurrently but spliced back in name order.
 		const parts = entries.map(async (entry): Promise<string[]> => {
-			// Obsidian never shows dot-files or dot-folders (`.templates/`, `_inbox/.dropped/`), so its
-			// MetadataCache has none; leaving them out keeps the CLI's answers equal to the plugin's.
-			if (entry.name.startsWith('.')) return [];
+			// Obsidian does not load dot-folders (`.templates/`, `_inbox/.dropped/`, `.git/`), so its
+			// MetadataCache has nothing from them; leaving them out keeps the CLI equal to the plugin.
+			// Dot-files stay: Obsidian lists them (the recorded vault-files.txt has `.gitignore`).
+			if (entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())) return [];
 			const childAbs = join(abs, entry.name);
 			const childRel = rel + entry.name;
 			if (entry.isFile()) return [childRel];

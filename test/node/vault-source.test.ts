@@ -62,7 +62,7 @@ describe('NodeVaultSource on a temporary vault', () => {
 		source = await openVault(vault);
 	});
 
-	it('lists files vault-relative with /, skipping dot-entries (as Obsidian does), node_modules and the config folder', () => {
+	it('lists files vault-relative with /, skipping dot-folders (as Obsidian does), node_modules and the config folder', () => {
 		expect(source.listFiles()).toEqual([
 			'Note.md',
 			'Other.md',
