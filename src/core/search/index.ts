@@ -20,6 +20,10 @@ const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurre
 const FIELD_TF_MASK = TF_MAX;
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
+/** New terms tolerated outside the sorted dictionary before it is re-sorted. */
+const UNSORTED_TERMS_MAX = 20_000; // why: a linear startsWith scan of 20k strings is ~0.1 ms.
+/** Terms examined per prefix lookup. */
+const PREFIX_SCAN_MAX = 500; // why: a prefix with more completions is too short to be worth expanding.
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
 const CACHED_WORD_MAX = 24; // why: covers ~all repeated words of space-delimited scripts.
 const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
@@ -400,6 +404,44 @@ export class InvertedIndex {
 			else hi = mid - 1;
 		}
 		return 0;
+	}
+
+	/** Term ids sorted by term, built on the first prefix lookup; newer ids are scanned linearly. */
+	private sortedTerms: Uint32Array | null = null;
+
+	/**
+	 * Up to `max` terms that start with `prefix` (the prefix itself excluded), most frequent
+	 * first. The sorted dictionary is built lazily (one sort of the vocabulary) and refreshed when
+	 * more than UNSORTED_TERMS_MAX new terms have arrived since.
+	 */
+	termsWithPrefix(prefix: string, max: number): string[] {
+		const all = this.termList;
+		if (this.sortedTerms === null || all.length - this.sortedTerms.length > UNSORTED_TERMS_MAX) {
+			const ids = new Uint32Array(all.length);
+			for (let i = 0; i < ids.length; i++) ids[i] = i;
+			ids.sort((a, b) => (all[a] < all[b] ? -1 : all[a] > all[b] ? 1 : 0));
+			this.sortedTerms = ids;
+		}
+		const sorted = this.sortedTerms;
+		let lo = 0;
+		let hi = sorted.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (all[sorted[mid]] < prefix) lo = mid + 1;
+			else hi = mid;
+		}
+		const found: number[] = [];
+		for (let i = lo; i < sorted.length && found.length < PREFIX_SCAN_MAX; i++) {
+			const t = all[sorted[i]];
+			if (!t.startsWith(prefix)) break;
+			if (t !== prefix) found.push(sorted[i]);
+		}
+		for (let id = sorted.length; id < all.length; id++) if (all[id] !== prefix && all[id].startsWith(prefix)) found.push(id);
+		return found
+			.map((id) => ({ id, df: this.docFreq(id) }))
+			.sort((a, b) => b.df - a.df)
+			.slice(0, max)
+			.map((x) => all[x.id]);
 	}
 
 	/** The id of a term, or -1 when no note has it. */

@@ -20,7 +20,7 @@ import { backlinksOf, invertLinks } from './links';
 import { describeQuery, parseQuery, type ParsedQuery, type QueryFilter } from './query-parser';
 import { matchedWords, Scorer, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
 import { resolveSearchSettings, type SearchSettings } from './settings';
-import { analyzeQueryText, foldWord, normalizeText, type QueryWord } from './tokenize';
+import { analyzeQueryText, foldWord, hasSpecialScript, normalizeText, type QueryWord } from './tokenize';
 
 export type { NoteInput } from './index';
 export type { Tier } from './rank';
@@ -48,6 +48,8 @@ const KEYWORD_B_FACTOR = 1.0; // why: a substring hit in an entry line is weaker
 const RERANK_FACTOR = 3; // why: synthesis boosts and keyword tiers reorder the head; 3× the limit leaves room to promote.
 const VERIFY_CAP = 2000; // why: phrase/regex verification reads texts; beyond 2000 candidates the query is too broad to verify.
 const MAX_TYPED_WORDS = 30; // why: matches the coverage bitmask width in rank.ts.
+const PREFIX_MIN = 4; // why: shorter prefixes complete to hundreds of unrelated words.
+const PREFIX_TERMS = 6; // why: the most frequent completions carry the inflections; the tail is noise.
 
 // Core compiles without DOM or Node types; every host (browser, Electron, Node) has a timer.
 declare function setTimeout(callback: () => void, ms: number): unknown;
@@ -338,6 +340,19 @@ function baseResult(index: SearchIndex, parsed: ParsedQuery | null, raw: string)
 	};
 }
 
+/**
+ * The prefix to complete for a typed word, or null: single-term words of alphabetic scripts,
+ * English stems as they are, other words of 8+ letters minus their last three (a crude
+ * suffix strip for inflected languages).
+ */
+function prefixOf(w: QueryWord): string | null {
+	if (w.alts.length !== 1 || w.alts[0].length !== 1) return null;
+	const t = w.alts[0][0];
+	if (t.length < PREFIX_MIN || /[^\p{L}\p{M}]/u.test(t) || hasSpecialScript(t)) return null;
+	if (/^[a-z]+$/.test(t)) return t;
+	return t.length >= 8 ? t.slice(0, t.length - 3) : t;
+}
+
 /** A case-insensitive regex for a phrase, any whitespace run between its words. */
 function phraseRegex(phrase: string): RegExp {
 	const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\s+/g, '\\s+');
@@ -555,6 +570,15 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
 		for (const w of e.words) scored.push({ word: w, weight, origin: e.from, expansion: true, label: `${e.text} (${e.source} of ${of})` });
 	}
+
+	// Prefix completions: inflected forms in languages without a stemmer (восстановить → восстановление)
+	// and a word still being typed. One alternative-word per typed word, weighted as an expansion.
+	typed.forEach((w, i) => {
+		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w) : null;
+		if (prefix === null) return;
+		const terms = si.index.termsWithPrefix(prefix, PREFIX_TERMS);
+		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})` });
+	});
 
 	const allowed = buildMask(si, parsed, source, limitations);
 	const bonus = keywordBonus(si, typed, expansions);

@@ -31,6 +31,8 @@ export interface SearchSettings {
 	tagVocabulary: Record<string, string[]>;
 	/** Weight of a word found by expansion relative to a word the user typed. */
 	expansionWeight: number;
+	/** Weight of prefix completions of a typed word (inflections, a word being typed); 0 disables. */
+	prefixWeight: number;
 	/** Headings whose section is a note's abstract (case-insensitive). */
 	abstractHeadings: string[];
 	/** Folders never indexed (prefixes, vault-relative): the seed's list; the config folder is always excluded too. */
@@ -82,6 +84,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 	synonymsPath: 'synonyms.md',
 	tagVocabulary: DEFAULT_TAG_VOCABULARY,
 	expansionWeight: 0.4, // why: an expansion is a guess; below half so it never beats a typed word in the same field.
+	prefixWeight: 0.5, // why: a completion is likelier the same word than a synonym is, but never the typed form itself.
 	abstractHeadings: ['abstract', 'summary', '摘要', '概要'],
 	excludedFolders: ['y.template/', 'row/', 'x.temp/', 'docs/', '.claude/', '.agents/', '.prompts/', '.github/', '.instructions/'],
 	defaultLimit: 10,
