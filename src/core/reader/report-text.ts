@@ -46,7 +46,7 @@ function contextLines(matches: readonly LineMatch[]): string[] {
 
 /** One numbered result. */
 function resultLines(report: ReaderReport, result: ReaderNoteResult, index: number): string[] {
-	const lines = [`  ${index + 1}. ${absolute(report, result.path)}`, `     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter))}`, `     - excerpt: "${result.excerpt}"`];
+	const lines = [`  ${index + 1}. ${absolute(report, result.path)}`, `     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter))}`, `     - excerpt: "${result.excerpt.replace(/\s+/g, ' ').trim()}"`];
 	if (result.matches) lines.push('     - matches:', ...contextLines(result.matches));
 	if (result.body !== undefined) lines.push('     - body:', ...result.body.split('\n').map((line) => `         | ${line}`));
 	const inbound = result.inbound ? ` [${result.inbound.map((ref) => `${absolute(report, ref.path)} (${ref.source})`).join(', ')}]` : '';

@@ -14,7 +14,10 @@ import type { ReaderNoteResult } from './types';
 export async function toReaderResult(ctx: QueryContext, hit: Hit, plan: ReaderPlan): Promise<ReaderNoteResult> {
 	const base = await toNoteResult(ctx, hit);
 	const result: ReaderNoteResult = { ...base, inbound_count: base.backlinks.length, outbound_count: bodyLinks(ctx.graph, hit.path).length };
-	if (plan.fullBody && ctx.source.getSkipReason(hit.path) === null) result.body = bodyOf(await ctx.source.read(hit.path), ctx.source.getMetadata(hit.path));
+	if (plan.fullBody && ctx.source.getSkipReason(hit.path) === null) {
+		// The body starts at the closing `---`'s line end; its newline belongs to the frontmatter block.
+		result.body = bodyOf(await ctx.source.read(hit.path), ctx.source.getMetadata(hit.path)).replace(/^\r?\n/, '');
+	}
 	if (plan.operation === 'graph') {
 		const absolute = plan.resolveWikilinks ? (path: string): string => vaultFilePath(ctx.source, path) : null;
 		result.outbound = outboundLinks(ctx.graph, hit.path, plan.knownSkillRefs, absolute);
