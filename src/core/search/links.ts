@@ -23,22 +23,13 @@ function linkpath(link: string): string {
 /** Whether `src` links to `target` in its body, its frontmatter, or both (body when unknown). */
 export function backlinkSource(source: NoteSource, src: string, target: string): LinkSource {
 	const meta = source.getMetadata(src);
-	if (!meta) return 'body';
-	let body = false;
-	let fm = false;
-	for (const l of [...(meta.links ?? []), ...(meta.embeds ?? [])]) {
-		if (source.resolveLink(linkpath(l.link), src) === target) {
-			body = true;
-			break;
-		}
-	}
-	for (const l of meta.frontmatterLinks ?? []) {
-		if (source.resolveLink(linkpath(l.link), src) === target) {
-			fm = true;
-			break;
-		}
-	}
-	return body && fm ? 'both' : fm ? 'frontmatter' : 'body';
+	// resolvedLinks says src links to target; without frontmatter links that link is in the body,
+	// so most backlinks need no resolution at all.
+	if (!meta?.frontmatterLinks || meta.frontmatterLinks.length === 0) return 'body';
+	const fm = meta.frontmatterLinks.some((l) => source.resolveLink(linkpath(l.link), src) === target);
+	if (!fm) return 'body';
+	const body = [...(meta.links ?? []), ...(meta.embeds ?? [])].some((l) => source.resolveLink(linkpath(l.link), src) === target);
+	return body ? 'both' : 'frontmatter';
 }
 
 /** The backlinks of `target`, sorted by path. */

@@ -280,6 +280,8 @@ export interface SearchOptions {
 	source?: NoteSource | null;
 	/** Fill `backlinks` (default true; the UI list can skip it). */
 	withBacklinks?: boolean;
+	/** Complete the last word as a prefix (search-as-you-type in a modal; default false). */
+	prefixLast?: boolean;
 }
 
 /** One ranked hit: the contract's note result plus the ranked-search fields. */
@@ -341,15 +343,16 @@ function baseResult(index: SearchIndex, parsed: ParsedQuery | null, raw: string)
 }
 
 /**
- * The prefix to complete for a typed word, or null: single-term words of alphabetic scripts,
- * English stems as they are, other words of 8+ letters minus their last three (a crude
- * suffix strip for inflected languages).
+ * The prefix to complete for a typed word, or null: single-term words of alphabetic scripts
+ * other than English (which has its stemmer), 8+ letters losing their last three (a crude
+ * suffix strip for inflected languages); any word when it is being typed.
  */
-function prefixOf(w: QueryWord): string | null {
+function prefixOf(w: QueryWord, typing: boolean): string | null {
 	if (w.alts.length !== 1 || w.alts[0].length !== 1) return null;
 	const t = w.alts[0][0];
 	if (t.length < PREFIX_MIN || /[^\p{L}\p{M}]/u.test(t) || hasSpecialScript(t)) return null;
-	if (/^[a-z]+$/.test(t)) return t;
+	if (typing) return w.text.length >= PREFIX_MIN ? foldWord(w.text) : null;
+	if (/^[a-z]+$/.test(t)) return null;
 	return t.length >= 8 ? t.slice(0, t.length - 3) : t;
 }
 
@@ -573,8 +576,9 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 
 	// Prefix completions: inflected forms in languages without a stemmer (восстановить → восстановление)
 	// and a word still being typed. One alternative-word per typed word, weighted as an expansion.
+	const typingAt = options.prefixLast === true && !/\s$/.test(query) ? typed.length - 1 : -1;
 	typed.forEach((w, i) => {
-		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w) : null;
+		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w, i === typingAt) : null;
 		if (prefix === null) return;
 		const terms = si.index.termsWithPrefix(prefix, PREFIX_TERMS);
 		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})` });
