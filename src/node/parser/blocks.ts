@@ -9,19 +9,18 @@ import type { ListItemCache, Loc, SectionCache } from '../../core/metadata';
 import { blockIdCaret, trimmedEnd } from './block-ids';
 import { CH, isDigit, isSpaceOrTab } from './chars';
 import { Container, ITEM, ListInfo, QUOTE, ROOT } from './containers';
+import { ForwardSearch } from './forward-search';
 import { InlineScanner } from './inline';
 import {
 	atxContent,
 	atxLevel,
-	closesOnOpeningLine,
 	fenceLength,
-	htmlBlockEnds,
 	htmlBlockKind,
 	isFenceClose,
 	isFootnoteDef,
 	isThematicBreak,
-	lineHas,
 	opensFencedPair,
+	rawHtmlBlockEnds,
 	setextLevel,
 } from './leaf-starts';
 import { loc, span } from './positions';
@@ -39,12 +38,20 @@ const L_COMMENT = 6;
 const L_TABLE = 7;
 const L_FOOTNOTE = 8;
 
+// End markers searched for inside lines: HTML block kinds 2–5 (slot = kind - 2), `$$`, `%%`.
+// A cached forward search keeps a long unclosed block linear (a per-line indexOf would rescan
+// the rest of the note on every line).
+const END_MARKERS = ['-->', '?>', '>', ']]>', '$$', '%%'];
+const SLOT_MATH = 4;
+const SLOT_COMMENT = 5;
+
 /** Runs the block pass over one note body, writing into a MetadataSink. */
 export class BlockParser {
 	private readonly text: string;
 	private readonly sink: MetadataSink;
 	private readonly inline: InlineScanner;
 	private readonly stack: Container[] = [new Container(ROOT)];
+	private readonly search = new ForwardSearch(END_MARKERS);
 
 	// The open leaf block.
 	private leaf = L_NONE;
@@ -68,6 +75,7 @@ export class BlockParser {
 		this.sink = sink;
 		this.inline = new InlineScanner(sink);
 		this.inline.reset(text);
+		this.search.reset(text);
 		this.leafContainer = this.stack[0];
 	}
 
@@ -105,21 +113,30 @@ export class BlockParser {
 
 		// 1. Which open containers does this line continue?
 		let matched = 1;
+		// End of the whitespace run at `pos` and its column; list items only consume inside the
+		// run, so it is measured once per run, not once per nesting level.
+		let wsEnd = pos;
+		let wsCol = vcol;
+		let measured = false;
 		for (; matched < stack.length; matched++) {
 			const c = stack[matched];
-			let q = pos;
-			let v = vcol;
-			while (q < le) {
-				const ch = text.charCodeAt(q);
-				if (ch === CH.SPACE) v++;
-				else if (ch === CH.TAB) v += 4 - (v & 3);
-				else break;
-				q++;
+			if (!measured) {
+				wsEnd = pos;
+				wsCol = vcol;
+				while (wsEnd < le) {
+					const ch = text.charCodeAt(wsEnd);
+					if (ch === CH.SPACE) wsCol++;
+					else if (ch === CH.TAB) wsCol += 4 - (wsCol & 3);
+					else break;
+					wsEnd++;
+				}
+				measured = true;
 			}
 			if (c.kind === QUOTE) {
-				if (q < le && text.charCodeAt(q) === CH.GT && v - logical < 4) {
-					pos = q + 1;
-					vcol = v + 1;
+				measured = false;
+				if (wsEnd < le && text.charCodeAt(wsEnd) === CH.GT && wsCol - logical < 4) {
+					pos = wsEnd + 1;
+					vcol = wsCol + 1;
 					logical = vcol;
 					if (pos < le) {
 						const ch = text.charCodeAt(pos);
@@ -138,8 +155,8 @@ export class BlockParser {
 				break;
 			}
 			// A list item continues through blank lines and lines indented to its content.
-			if (q >= le) continue;
-			if (v < c.contentCol) break;
+			if (wsEnd >= le) continue;
+			if (wsCol < c.contentCol) break;
 			while (vcol < c.contentCol) {
 				vcol = text.charCodeAt(pos) === CH.TAB ? vcol + 4 - (vcol & 3) : vcol + 1;
 				pos++;
@@ -370,19 +387,29 @@ export class BlockParser {
 					return true;
 				}
 				if (!blank) this.markContent(ln, ls, le);
-				if (htmlBlockEnds(text, pos, le, this.htmlKind)) this.closeLeaf();
+				if (this.htmlEnds(pos, le)) this.closeLeaf();
 				return true;
 			case L_MATH:
 				if (!blank) this.markContent(ln, ls, le);
-				if (lineHas(text, pos, le, '$$')) this.closeLeaf();
+				if (this.lineHas(SLOT_MATH, pos, le)) this.closeLeaf();
 				return true;
 			default:
 				// L_COMMENT: its text is indexed, so it is collected like a paragraph's.
 				this.inline.add(pos, le, ln, ls);
 				if (!blank) this.markContent(ln, ls, le);
-				if (lineHas(text, pos, le, '%%')) this.closeLeaf();
+				if (this.lineHas(SLOT_COMMENT, pos, le)) this.closeLeaf();
 				return true;
 		}
+	}
+
+	/** True when the line part [p, end) holds the end marker in `slot`. */
+	private lineHas(slot: number, p: number, end: number): boolean {
+		return this.search.next(slot, p) + END_MARKERS[slot].length <= end;
+	}
+
+	/** True when [p, end) holds the end marker of the open HTML block (kinds 1–5). */
+	private htmlEnds(p: number, end: number): boolean {
+		return this.htmlKind === 1 ? rawHtmlBlockEnds(this.text, p, end) : this.lineHas(this.htmlKind - 2, p, end);
 	}
 
 	/** True when [q, le) starts a block that ends an open paragraph. */
@@ -472,7 +499,7 @@ export class BlockParser {
 		} else if (c === CH.DOLLAR || c === CH.PERCENT) {
 			if (opensFencedPair(text, q, le, c)) {
 				const mark = c === CH.DOLLAR ? '$$' : '%%';
-				const closes = closesOnOpeningLine(text, q, le, mark);
+				const closes = this.lineHas(c === CH.DOLLAR ? SLOT_MATH : SLOT_COMMENT, q + 2, le);
 				// `%% a %% more text` is a paragraph holding an inline comment, not a block.
 				if (!closes || text.startsWith(mark, trimmedEnd(text, q, le) - 2)) {
 					this.leaf = c === CH.DOLLAR ? L_MATH : L_COMMENT;
@@ -496,7 +523,7 @@ export class BlockParser {
 				this.htmlKind = kind;
 				if (root) this.openSection('html', ln, ls, q);
 				this.markContent(ln, ls, le);
-				if (kind <= 5 && htmlBlockEnds(text, q + 2, le, kind)) this.closeLeaf();
+				if (kind <= 5 && this.htmlEnds(q + 2, le)) this.closeLeaf();
 				return;
 			}
 		} else if (c === CH.LBRACKET && isFootnoteDef(text, q, le)) {

@@ -10,17 +10,27 @@
  */
 import type { LinkCache } from '../../core/metadata';
 import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace } from './chars';
+import { ForwardSearch } from './forward-search';
 import { loc, span } from './positions';
 import type { MetadataSink } from './sink';
 import { parseWikilinkInner } from './wikilink';
 
 // The characters that may start an inline construct are `[` (links; `![` embeds are found
-// from their `[`), `#`, `` ` ``, `<` and `$`; backslash escapes are checked by looking back from
-// those. Plain text between them is skipped with String#indexOf (a native memchr-style search,
-// measured faster here than one regex over a character class) per character kind, each result
-// cached until the scan passes it, so every character is searched at most once per kind and
-// never visited by a JS loop.
-const KINDS = '[#`<$';
+// from their `[`), `#`, `` ` ``, `<` and `$` (slots 0–4); backslash escapes are checked by
+// looking back from those. Plain text between them is skipped with cached forward indexOf
+// searches (measured faster than one regex over a character class), so no JS loop visits it.
+// Slots 5–6 are the closers searched for across lines.
+const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$', ']', ')'];
+const SLOT_BACKTICK = 2;
+const SLOT_COMMENT_END = 5;
+const SLOT_DOUBLE_DOLLAR = 6;
+const SLOT_RBRACKET = 7;
+const SLOT_RPAREN = 8;
+// Longest link label / destination looked at: bounds the work on pathological lines such as
+// "[a [a [a …" while being far beyond any real link.
+const MAX_LABEL = 1024;
+const MAX_DEST = 2048;
+const MAX_NESTING = 32;
 
 /** Collects the segments of one leaf block and scans them. Reused across blocks. */
 export class InlineScanner {
@@ -35,8 +45,14 @@ export class InlineScanner {
 	// Result slots of the cross-segment searches (avoids allocating a tuple per search).
 	private foundSeg = 0;
 	private foundPos = 0;
-	// Next occurrence of each KINDS character (text length when none); valid while ≥ the scan.
-	private readonly nextAt: number[] = [-1, -1, -1, -1, -1];
+	private readonly search = new ForwardSearch(NEEDLES);
+	// Failure memos, valid for the scan numbered `scanId`: a closer not found once will not be
+	// found by a later search in the same leaf either (keeps unclosed runs linear).
+	private scanId = 0;
+	private readonly backtickFail: number[] = [];
+	private readonly acrossFail: number[] = NEEDLES.map(() => 0);
+	private mathFailSeg = -1;
+	private mathFailScan = 0;
 
 	constructor(sink: MetadataSink) {
 		this.sink = sink;
@@ -46,21 +62,15 @@ export class InlineScanner {
 	reset(text: string): void {
 		this.text = text;
 		this.count = 0;
-		this.nextAt.fill(-1);
+		this.search.reset(text);
 	}
 
 	/** Offset of the next special character at or after `i` (text length if none). */
 	private nextSpecial(i: number): number {
-		const next = this.nextAt;
-		const text = this.text;
-		let min = text.length;
-		for (let k = 0; k < 5; k++) {
-			let at = next[k];
-			if (at < i) {
-				at = text.indexOf(KINDS[k], i);
-				if (at < 0) at = text.length;
-				next[k] = at;
-			}
+		const search = this.search;
+		let min = search.next(0, i);
+		for (let k = 1; k < 5; k++) {
+			const at = search.next(k, i);
 			if (at < min) min = at;
 		}
 		return min;
@@ -105,6 +115,7 @@ export class InlineScanner {
 		const n = this.count;
 		this.count = 0;
 		if (n === 0) return;
+		this.scanId++;
 		const text = this.text;
 		let s = 0;
 		let segStart = this.segStart[0];
@@ -280,19 +291,27 @@ export class InlineScanner {
 	private markdownLink(start: number, open: number, end: number, s: number, embed: boolean): number {
 		const text = this.text;
 		// Label: up to the matching `]`, nested brackets balanced, escapes skipped.
+		// No `]` left on the line: not a link (checked with the cached search, so a line full of
+		// `[` stays linear).
+		if (this.search.next(SLOT_RBRACKET, open) >= end) return -1;
 		let k = open + 1;
 		let depth = 0;
-		for (; k < end; k++) {
+		const labelLimit = Math.min(end, open + MAX_LABEL);
+		for (; k < labelLimit; k++) {
 			const c = text.charCodeAt(k);
 			if (c === CH.BACKSLASH) k++;
-			else if (c === CH.LBRACKET) depth++;
-			else if (c === CH.RBRACKET) {
+			else if (c === CH.LBRACKET) {
+				// Deeper bracket nesting than any real label: give up (keeps "[a [a [a …" linear).
+				if (++depth > MAX_NESTING) return -1;
+			} else if (c === CH.RBRACKET) {
 				if (depth === 0) break;
 				depth--;
 			}
 		}
-		if (k >= end || k + 1 >= end || text.charCodeAt(k + 1) !== CH.LPAREN) return -1;
+		if (k >= labelLimit || k + 1 >= end || text.charCodeAt(k + 1) !== CH.LPAREN) return -1;
 		const labelEnd = k;
+		if (this.search.next(SLOT_RPAREN, k) >= end) return -1;
+		const destLimit = Math.min(end, k + MAX_DEST);
 		k += 2;
 		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
 		let destStart = k;
@@ -300,32 +319,35 @@ export class InlineScanner {
 		if (k < end && text.charCodeAt(k) === CH.LT) {
 			destStart = k + 1;
 			k++;
-			while (k < end) {
+			while (k < destLimit) {
 				const c = text.charCodeAt(k);
 				if (c === CH.GT || c === CH.LT) break;
 				if (c === CH.BACKSLASH) k++;
 				k++;
 			}
-			if (k >= end || text.charCodeAt(k) !== CH.GT) return -1;
+			if (k >= destLimit || text.charCodeAt(k) !== CH.GT) return -1;
 			destEnd = k;
 			k++;
 		} else {
 			let parens = 0;
-			while (k < end) {
+			while (k < destLimit) {
 				const c = text.charCodeAt(k);
 				if (c <= CH.SPACE) break;
 				if (c === CH.BACKSLASH) {
 					k += 2;
 					continue;
 				}
-				if (c === CH.LPAREN) parens++;
+				if (c === CH.LPAREN) {
+					// cmark's limit on nested parentheses in a destination.
+					if (++parens > MAX_NESTING) return -1;
+				}
 				else if (c === CH.RPAREN) {
 					if (parens === 0) break;
 					parens--;
 				}
 				k++;
 			}
-			if (k > end) return -1;
+			if (k >= destLimit && destLimit < end) return -1;
 			destEnd = k;
 		}
 		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
@@ -334,11 +356,11 @@ export class InlineScanner {
 			if ((q === CH.QUOTE || q === CH.APOS || q === CH.LPAREN) && k > destEnd) {
 				const close = q === CH.LPAREN ? CH.RPAREN : q;
 				k++;
-				while (k < end && text.charCodeAt(k) !== close) {
+				while (k < destLimit && text.charCodeAt(k) !== close) {
 					if (text.charCodeAt(k) === CH.BACKSLASH) k++;
 					k++;
 				}
-				if (k >= end) return -1;
+				if (k >= destLimit) return -1;
 				k++;
 				while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
 			}
@@ -373,17 +395,21 @@ export class InlineScanner {
 	 * cross lines). Sets foundSeg/foundPos to just past the closer.
 	 */
 	private findBacktickCloser(s: number, from: number, len: number, n: number): boolean {
+		if (this.backtickFail[len] === this.scanId) return false;
 		const text = this.text;
 		let i = from;
-		let end = this.segEnd[s];
 		for (;;) {
-			const k = i < end ? text.indexOf('`', i) : -1;
-			if (k < 0 || k >= end) {
-				if (++s >= n) return false;
+			const k = this.search.next(SLOT_BACKTICK, i);
+			while (s < n && k >= this.segEnd[s]) s++;
+			if (s >= n) {
+				this.backtickFail[len] = this.scanId;
+				return false;
+			}
+			if (k < this.segStart[s]) {
 				i = this.segStart[s];
-				end = this.segEnd[s];
 				continue;
 			}
+			const end = this.segEnd[s];
 			let j = k + 1;
 			while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
 			if (j - k === len) {
@@ -395,21 +421,25 @@ export class InlineScanner {
 		}
 	}
 
-	/** Find `needle` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
-	private findAcross(needle: string, s: number, from: number, n: number): boolean {
-		const text = this.text;
+	/** Find the closer in `slot` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
+	private findAcross(slot: number, s: number, from: number, n: number): boolean {
+		if (this.acrossFail[slot] === this.scanId) return false;
+		const len = NEEDLES[slot].length;
 		let i = from;
-		let end = this.segEnd[s];
 		for (;;) {
-			const k = i < end ? text.indexOf(needle, i) : -1;
-			if (k >= 0 && k + needle.length <= end) {
-				this.foundSeg = s;
-				this.foundPos = k + needle.length;
-				return true;
+			const k = this.search.next(slot, i);
+			while (s < n && k >= this.segEnd[s]) s++;
+			if (s >= n) {
+				this.acrossFail[slot] = this.scanId;
+				return false;
 			}
-			if (++s >= n) return false;
-			i = this.segStart[s];
-			end = this.segEnd[s];
+			if (k < this.segStart[s] || k + len > this.segEnd[s]) {
+				i = k + 1;
+				continue;
+			}
+			this.foundSeg = s;
+			this.foundPos = k + len;
+			return true;
 		}
 	}
 
@@ -427,7 +457,7 @@ export class InlineScanner {
 				// `<!-->` and `<!--->` are complete (empty) comments in CommonMark.
 				if (text.startsWith('>', i + 4) && i + 4 < end) return i + 5;
 				if (text.startsWith('->', i + 4) && i + 5 < end) return i + 6;
-				return this.findAcross('-->', s, i + 4, n) ? this.foundPos : -1;
+				return this.findAcross(SLOT_COMMENT_END, s, i + 4, n) ? this.foundPos : -1;
 			}
 			return -1;
 		}
@@ -453,9 +483,12 @@ export class InlineScanner {
 		this.foundSeg = s;
 		if (i + 1 >= end) return -1;
 		if (text.charCodeAt(i + 1) === CH.DOLLAR) {
-			return this.findAcross('$$', s, i + 2, n) ? this.foundPos : -1;
+			return this.findAcross(SLOT_DOUBLE_DOLLAR, s, i + 2, n) ? this.foundPos : -1;
 		}
 		if (isWhitespace(text.charCodeAt(i + 1))) return -1;
+		// Whether a `$` closes depends only on its own neighbours, so once no closer was found
+		// to the end of this line, none will be for a later `$` on it either.
+		if (this.mathFailSeg === s && this.mathFailScan === this.scanId) return -1;
 		for (let k = i + 1; k < end; k++) {
 			const d = text.charCodeAt(k);
 			if (d === CH.BACKSLASH) {
@@ -468,6 +501,8 @@ export class InlineScanner {
 				return k + 1;
 			}
 		}
+		this.mathFailSeg = s;
+		this.mathFailScan = this.scanId;
 		return -1;
 	}
 }

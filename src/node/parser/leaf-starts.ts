@@ -39,7 +39,9 @@ export function fenceLength(text: string, p: number, end: number): number {
 	while (k < end && text.charCodeAt(k) === c) k++;
 	const len = k - p;
 	if (len < 3) return 0;
-	if (c === CH.BACKTICK && text.indexOf('`', k) >= 0 && text.indexOf('`', k) < end) return 0;
+	if (c === CH.BACKTICK) {
+		for (let j = k; j < end; j++) if (text.charCodeAt(j) === CH.BACKTICK) return 0;
+	}
 	return len;
 }
 
@@ -81,18 +83,6 @@ export function opensFencedPair(text: string, p: number, end: number, mark: numb
 	return text.charCodeAt(p) === mark && p + 1 < end && text.charCodeAt(p + 1) === mark;
 }
 
-/** True when the block opened by a `$$`/`%%` line [p, end) also closes on it (`%% note %%`). */
-export function closesOnOpeningLine(text: string, p: number, end: number, needle: string): boolean {
-	const k = text.indexOf(needle, p + 2);
-	return k >= 0 && k + 2 <= end;
-}
-
-/** True when [p, end) holds `needle` (the closing `$$`/`%%` of an open block). */
-export function lineHas(text: string, p: number, end: number, needle: string): boolean {
-	const k = text.indexOf(needle, p);
-	return k >= 0 && k + needle.length <= end;
-}
-
 /** True for a footnote definition start `[^label]:`. */
 export function isFootnoteDef(text: string, p: number, end: number): boolean {
 	if (text.charCodeAt(p) !== CH.LBRACKET || text.charCodeAt(p + 1) !== CH.CARET) return false;
@@ -117,8 +107,6 @@ const BLOCK_TAGS = new Set(
 const OPEN_TAG = /^<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>\s*$/;
 const CLOSE_TAG = /^<\/[A-Za-z][A-Za-z0-9-]*\s*>\s*$/;
 
-/** The end marker of HTML block kinds 1–5 (index = kind). */
-export const HTML_END = ['', '</', '-->', '?>', '>', ']]>'];
 
 /**
  * The CommonMark HTML block kind (1–7) that [p, end) starts, or 0. Kind 7 (any complete tag
@@ -148,11 +136,8 @@ export function htmlBlockKind(text: string, p: number, end: number, canBeKind7: 
 	return OPEN_TAG.test(line) || CLOSE_TAG.test(line) ? 7 : 0;
 }
 
-/** True when the line [p, end) holds the end marker of HTML block `kind` (1–5). */
-export function htmlBlockEnds(text: string, p: number, end: number, kind: number): boolean {
-	if (kind === 1) {
-		const lower = text.slice(p, end).toLowerCase();
-		return lower.includes('</script>') || lower.includes('</pre>') || lower.includes('</style>') || lower.includes('</textarea>');
-	}
-	return lineHas(text, p, end, HTML_END[kind]);
+/** True when the line [p, end) holds the end marker of raw-text HTML block kind 1 (`</script>`…). */
+export function rawHtmlBlockEnds(text: string, p: number, end: number): boolean {
+	const lower = text.slice(p, end).toLowerCase();
+	return lower.includes('</script>') || lower.includes('</pre>') || lower.includes('</style>') || lower.includes('</textarea>');
 }
