@@ -67,9 +67,6 @@ export class BlockParser {
 	private secLineStart = 0;
 	private secEnd = 0;
 
-	// List items with a block id; their positions are final only at the end.
-	private readonly itemIds: ListItemCache[] = [];
-
 	constructor(text: string, sink: MetadataSink) {
 		this.text = text;
 		this.sink = sink;
@@ -98,9 +95,6 @@ export class BlockParser {
 		this.closeLeaf();
 		this.closeContainers(1);
 		this.finishSection();
-		for (const item of this.itemIds) {
-			if (item.id !== undefined) this.sink.addBlock(item.id, { id: item.id, position: span(item.position.start, item.position.end) });
-		}
 	}
 
 	/** Process line `ln`: characters [ls, le) (line end excludes `\r\n`). */
@@ -338,7 +332,8 @@ export class BlockParser {
 			}
 			this.closeLeaf();
 		} else if (leaf === L_TABLE || leaf === L_FOOTNOTE) {
-			if (indent >= 4 || !this.interruptsParagraph(q, le, indent)) {
+			const interrupted = indent < 4 && (this.interruptsParagraph(q, le, indent) || (leaf === L_FOOTNOTE && isFootnoteDef(text, q, le)));
+			if (!interrupted) {
 				this.inline.add(q, le, ln, ls);
 				this.markContent(ln, ls, le);
 				return;
@@ -580,8 +575,9 @@ export class BlockParser {
 		inline.scan(false);
 		const owner = this.leafContainer;
 		if (owner.kind === ITEM && owner.item !== null) {
+			// The block shares the item's Pos, whose end is fixed when the item closes.
 			owner.item.id = id;
-			this.itemIds.push(owner.item);
+			this.sink.addBlock(id, { id, position: owner.item.position });
 			return;
 		}
 		const sections = this.sink.sections;
