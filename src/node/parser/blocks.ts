@@ -47,10 +47,12 @@ const SLOT_COMMENT = 5;
 
 /** Runs the block pass over one note body, writing into a MetadataSink. */
 export class BlockParser {
-	private readonly text: string;
-	private readonly sink: MetadataSink;
+	// The note being parsed and where its metadata goes; set by `parse`. One parser is reused
+	// for every note (no per-note setup allocations), so all state is reset there.
+	private text = '';
+	private sink: MetadataSink;
 	private readonly inline: InlineScanner;
-	private readonly stack: Container[] = [new Container(ROOT)];
+	private readonly stack: Container[] = [];
 	private readonly search = new ForwardSearch(END_MARKERS);
 
 	// The open leaf block.
@@ -67,18 +69,23 @@ export class BlockParser {
 	private secLineStart = 0;
 	private secEnd = 0;
 
-	constructor(text: string, sink: MetadataSink) {
-		this.text = text;
+	constructor(sink: MetadataSink) {
 		this.sink = sink;
 		this.inline = new InlineScanner(sink);
-		this.inline.reset(text);
-		this.search.reset(text);
-		this.leafContainer = this.stack[0];
+		this.leafContainer = new Container(ROOT);
 	}
 
-	/** Parse from offset `start`, which is the first character of 0-based line `line`. */
-	parse(start: number, line: number): void {
-		const text = this.text;
+	/** Parse `text` from offset `start`, the first character of 0-based line `line`, into `sink`. */
+	parse(text: string, sink: MetadataSink, start: number, line: number): void {
+		this.text = text;
+		this.sink = sink;
+		this.inline.reset(text, sink);
+		this.search.reset(text);
+		this.stack.length = 0;
+		this.stack.push(new Container(ROOT));
+		this.leaf = L_NONE;
+		this.leafContainer = this.stack[0];
+		this.section = null;
 		const len = text.length;
 		let p = start;
 		let ln = line;
@@ -95,6 +102,10 @@ export class BlockParser {
 		this.closeLeaf();
 		this.closeContainers(1);
 		this.finishSection();
+		// Do not keep the note alive until the next call.
+		this.text = '';
+		this.inline.reset('', sink);
+		this.search.reset('');
 	}
 
 	/** Process line `ln`: characters [ls, le) (line end excludes `\r\n`). */
@@ -471,8 +482,11 @@ export class BlockParser {
 			if (level > 0) {
 				const [cs, ce] = atxContent(text, q, le, level);
 				if (root) {
-					this.openSection('heading', ln, ls, q);
-					this.sink.headings.push({ heading: text.slice(cs, ce), level, position: span(loc(ln, ls, q), loc(ln, ls, le)) });
+					// A heading is one line: its section is closed at once and shares its Pos.
+					const position = span(loc(ln, ls, q), loc(ln, ls, le));
+					this.finishSection();
+					this.sink.sections.push({ type: 'heading', position });
+					this.sink.headings.push({ heading: text.slice(cs, ce), level, position });
 				}
 				this.markContent(ln, ls, le);
 				if (ce > cs) {

@@ -9,6 +9,9 @@ import { collectFrontmatterLinks } from './frontmatter-links';
 import { loc, span } from './positions';
 import { MetadataSink } from './sink';
 
+// One block parser serves every call: parsing is synchronous and the parser resets itself.
+const parser = new BlockParser(new MetadataSink());
+
 /** A parsed note: its metadata, and why its frontmatter was dropped (null if it was not). */
 export interface ParsedNote {
 	metadata: CachedMetadata;
@@ -45,7 +48,7 @@ export function parseNote(input: string): ParsedNote {
 		bodyStart = block.bodyStart;
 		bodyLine = block.closeLine + 1;
 	}
-	if (block === null || bodyStart > block.closeLineStart + 3) new BlockParser(text, sink).parse(bodyStart, bodyLine);
+	if (block === null || bodyStart > block.closeLineStart + 3) parser.parse(text, sink, bodyStart, bodyLine);
 	sink.fill(metadata);
 	return { metadata, frontmatterError };
 }

@@ -46,6 +46,8 @@ export class InlineScanner {
 	private foundSeg = 0;
 	private foundPos = 0;
 	private readonly search = new ForwardSearch(NEEDLES);
+	private specialFrom = 0;
+	private specialAt = -1;
 	// Failure memos, valid for the scan numbered `scanId`: a closer not found once will not be
 	// found by a later search in the same leaf either (keeps unclosed runs linear).
 	private scanId = 0;
@@ -59,20 +61,27 @@ export class InlineScanner {
 	}
 
 	/** Start scanning a new text (positions refer to it). */
-	reset(text: string): void {
+	reset(text: string, sink: MetadataSink): void {
 		this.text = text;
+		this.sink = sink;
 		this.count = 0;
 		this.search.reset(text);
+		this.specialFrom = 0;
+		this.specialAt = -1;
 	}
 
 	/** Offset of the next special character at or after `i` (text length if none). */
 	private nextSpecial(i: number): number {
+		// The answer for any i between the last query and its answer is that same answer.
+		if (i <= this.specialAt && i >= this.specialFrom) return this.specialAt;
 		const search = this.search;
 		let min = search.next(0, i);
 		for (let k = 1; k < 5; k++) {
 			const at = search.next(k, i);
 			if (at < min) min = at;
 		}
+		this.specialFrom = i;
+		this.specialAt = min;
 		return min;
 	}
 
