@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { splitWhereText } from '../../src/core/reader/index';
 import { paths, readerJson, SMALL_SCHEMA, tempVault } from './helpers';
 
 const F = ['filter'];
@@ -170,5 +171,13 @@ describe('text-search', () => {
 	it('regex, with the engine\'s guard against catastrophic patterns', async () => {
 		expect(paths((await readerJson(['text-search', '^Risk at most', '--regex'])).report)).toEqual(['skill-lab/position-sizing.md']);
 		expect((await readerJson(['text-search', '(a+)+$', '--regex'])).report.error).toMatch(/exponential/);
+	});
+});
+
+describe('a filter typed as one line (the plugin prompt)', () => {
+	it('splits into clauses where a new field<op> starts; values keep their spaces', () => {
+		expect(splitWhereText(' domain=investing summary=cash flows  rating>=7 ')).toEqual(['domain=investing', 'summary=cash flows', 'rating>=7']);
+		expect(splitWhereText('last_verified >= 2026-06-01')).toEqual(['last_verified >= 2026-06-01']);
+		expect(splitWhereText('')).toEqual([]);
 	});
 });

@@ -22,6 +22,15 @@ export function describePredicate(predicate: Predicate): string {
 	return `${predicate.field}${predicate.op}${predicate.values.join('|')}`;
 }
 
+/**
+ * A filter typed as one line (the plugin's prompt) split into clauses: a new clause starts at
+ * whitespace before `field<op>`, so values keep their spaces — `domain=investing summary=cash
+ * flows rating>=7` is three clauses.
+ */
+export function splitWhereText(text: string): string[] {
+	return text.trim().split(/\s+(?=[^\s=!<>]+\s*(?:>=|<=|!=|=|>|<))/).filter((clause) => clause !== '');
+}
+
 /** A map-form entry as a predicate. */
 function fromEntry(field: string, value: WhereValue): Predicate {
 	if (Array.isArray(value)) return { field, op: '=', values: value.map(String) };
