@@ -18,11 +18,11 @@ export interface DocInfo {
 	/** Lower-case tags without `#`, frontmatter and inline, deduplicated. */
 	tags: string[];
 	frontmatter: FrontMatter;
-	/** The `## Abstract` section, else the first paragraph, trimmed to `excerptChars`. */
+	/** The `## Abstract` section, else the first paragraph, trimmed to `excerptChars` ('' when not kept). */
 	abstract: string;
 	/** `Type: permanent` (configurable). */
 	synthesis: boolean;
-	/** Link targets as written, deduplicated (body, embeds, frontmatter). */
+	/** Link targets as written, deduplicated (body, embeds, frontmatter); empty when not kept. */
 	forwardLinks: string[];
 	/** Offset where the body starts (after frontmatter). */
 	bodyStart: number;
@@ -145,8 +145,14 @@ export function folderOf(path: string): string {
 	return slash < 0 ? '' : path.slice(0, slash);
 }
 
-/** Build the DocInfo and field texts of a note. */
-export function extractNote(path: string, text: string, meta: CachedMetadata | null, settings: SearchSettings): { info: DocInfo; fields: FieldTexts } {
+const NO_LINKS: string[] = [];
+
+/**
+ * Build the DocInfo and field texts of a note. With `keepDerived` false the abstract and
+ * forward links are left empty: an index built from a NoteSource recomputes them for the few
+ * notes it returns, instead of holding them for every note.
+ */
+export function extractNote(path: string, text: string, meta: CachedMetadata | null, settings: SearchSettings, keepDerived = true): { info: DocInfo; fields: FieldTexts } {
 	const fm = meta?.frontmatter ?? {};
 	const basename = basenameOf(path);
 	const titleProp = propertyValue(fm, 'title');
@@ -175,9 +181,9 @@ export function extractNote(path: string, text: string, meta: CachedMetadata | n
 		aliases,
 		tags,
 		frontmatter: fm,
-		abstract: clip(abstractRaw, settings.excerptChars),
+		abstract: keepDerived ? clip(abstractRaw, settings.excerptChars) : '',
 		synthesis: synthesisValue.includes(settings.synthesisValue.toLowerCase()),
-		forwardLinks: forwardLinksOf(meta),
+		forwardLinks: keepDerived ? forwardLinksOf(meta) : NO_LINKS,
 		bodyStart: start,
 	};
 	const fields: FieldTexts = [

@@ -104,6 +104,9 @@ export class InvertedIndex {
 	private cacheLimit = BULK_CACHE_LIMIT;
 	private readonly docTfs: number[] = [];
 
+	/** Keep abstracts and forward links per note (false when a NoteSource can give them back on demand). */
+	keepDerived = true;
+
 	constructor(readonly settings: SearchSettings) {}
 
 	/** Live notes. */
@@ -149,7 +152,7 @@ export class InvertedIndex {
 	upsert(note: NoteInput): number {
 		const old = this.pathToDoc.get(note.path);
 		if (old !== undefined) this.removeId(old);
-		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings);
+		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
 		const d = this.docs.length;
 		this.docs.push(info);
 		this.pathToDoc.set(note.path, d);

@@ -13,7 +13,7 @@
 import type { NoteResult, QueryResult, SkippedFile } from '../contract';
 import type { NoteSource } from '../port';
 import { canonicalKey, expandQuery, SynonymTable, Vocabulary, type AliasLookup, type Expansion } from './expansion';
-import { flattenValue, propertyValue, clip } from './extract';
+import { abstractOf, clip, flattenValue, forwardLinksOf, propertyValue } from './extract';
 import { InvertedIndex, type NoteInput } from './index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { backlinksOf, invertLinks } from './links';
@@ -108,6 +108,7 @@ export class SearchIndex {
 	static async build(source: NoteSource, settings: Partial<SearchSettings> = {}, options: BuildOptions = {}): Promise<SearchIndex> {
 		const si = new SearchIndex(settings);
 		si.source = source;
+		si.index.keepDerived = false;
 		const notes = source.listNotes().filter((p) => !si.isExcluded(p, source.configDir));
 		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
 		const yieldFn = options.yieldFn ?? defaultYield;
@@ -657,21 +658,22 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	for (const e of head) {
 		const info = si.index.docs[e.c.doc];
 		if (!info) continue;
-		let excerpt = info.abstract;
-		let section: string | null = null;
 		const words = e.matches.map((m) => m.sw);
-		if (source && words.length > 0) {
-			let text = texts.get(e.c.doc);
-			if (text === undefined) {
-				try {
-					text = await source.read(info.path);
-				} catch {
-					text = undefined;
-				}
+		const derived = !si.index.keepDerived;
+		let text = texts.get(e.c.doc);
+		if (source && text === undefined && (words.length > 0 || derived)) {
+			try {
+				text = await source.read(info.path);
+			} catch {
+				text = undefined;
 			}
-			const found = text === undefined ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
-			if (found) ({ excerpt, section } = found);
 		}
+		const meta = derived && source ? source.getMetadata(info.path) : null;
+		const abstract = derived && text !== undefined ? clip(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
+		let excerpt = abstract;
+		let section: string | null = null;
+		const found = text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
+		if (found) ({ excerpt, section } = found);
 		const matchedTerms: string[] = [];
 		for (const m of e.matches) if (!matchedTerms.includes(m.sw.label)) matchedTerms.push(m.sw.label);
 		result.results.push({
@@ -680,14 +682,14 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 			folder: info.folder,
 			frontmatter: info.frontmatter,
 			excerpt,
-			forward_links: info.forwardLinks,
+			forward_links: derived ? forwardLinksOf(meta) : info.forwardLinks,
 			backlinks: inverted && source ? backlinksOf(source, inverted, info.path) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),
 			match_term: e.term,
 			matched_terms: matchedTerms,
-			abstract: info.abstract,
+			abstract,
 			synthesis: e.synthesis,
 			section,
 		});
