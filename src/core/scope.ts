@@ -54,6 +54,9 @@ export function resolveScope(source: NoteSource, settings: EngineSettings, folde
 	const counts = new Map<string, number>();
 	const notes: string[] = [];
 	for (const path of all) {
+		// Outside the requested folders a note is simply out of scope; exclusions are only worth
+		// reporting for notes the caller asked about.
+		if (wanted.length > 0 && !wanted.some((prefix) => isInFolder(path, prefix))) continue;
 		const byFolder = excluded.find((prefix) => isInFolder(path, prefix));
 		const byFilter = byFolder ? undefined : matchers.find((m) => m.test(path));
 		const rule = byFolder ?? (byFilter ? `Excluded files: ${byFilter.label}` : undefined);
@@ -61,7 +64,6 @@ export function resolveScope(source: NoteSource, settings: EngineSettings, folde
 			counts.set(rule, (counts.get(rule) ?? 0) + 1);
 			continue;
 		}
-		if (wanted.length > 0 && !wanted.some((prefix) => isInFolder(path, prefix))) continue;
 		notes.push(path);
 	}
 	for (const [rule, count] of counts) exclusions.push(`Not searched: ${count} note(s) in ${rule}`);

@@ -38,8 +38,6 @@ Skipped (no valid frontmatter):
 Limitations:
   - Default folder Notes/ (notes/ differs only in case) not in this vault
   - Folders not searched: (vault root), _meta/, _views/, archive/, decisions/, digests/, events/, facts/, insights/, notes/, people/, projects/, research/, sources/
-  - Not searched: 1 note(s) in _views/
-  - Not searched: 1 note(s) in Excluded files: archive/old/
   - Filters applied: where type=claim, domain=investing; include_archived=false (1 note with status: archived excluded); min_confidence=speculative (0 notes below it or without confidence excluded); max_staleness_days=60 (today 2026-06-30: last_verified on or after 2026-05-01; 0 notes excluded; never-verified notes pass)
 
 Status: success`);
