@@ -25,7 +25,7 @@ const UNSORTED_TERMS_MAX = 20_000; // why: a linear startsWith scan of 20k strin
 /** Terms examined per prefix lookup. */
 const PREFIX_SCAN_MAX = 500; // why: a prefix with more completions is too short to be worth expanding.
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
-const CACHED_WORD_MAX = 24; // why: covers ~all repeated words of space-delimited scripts.
+const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
 const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
 const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
 
