@@ -104,8 +104,8 @@ export class BlockParser {
 		this.finishSection();
 		// Do not keep the note alive until the next call.
 		this.text = '';
-		this.inline.reset('', sink);
-		this.search.reset('');
+		this.inline.release();
+		this.search.release();
 	}
 
 	/** Process line `ln`: characters [ls, le) (line end excludes `\r\n`). */
@@ -173,11 +173,14 @@ export class BlockParser {
 			if (this.verbatimLine(ln, ls, le, pos, vcol, logical)) return;
 		}
 
-		// 2. New containers opening on this line.
+		// 2. New containers opening on this line. `q`/`v`: end of the whitespace at `pos` and its
+		// column, kept valid for step 3 at every exit of this loop.
 		let opened = false;
+		let q = pos;
+		let v = vcol;
 		for (;;) {
-			let q = pos;
-			let v = vcol;
+			q = pos;
+			v = vcol;
 			while (q < le) {
 				const ch = text.charCodeAt(q);
 				if (ch === CH.SPACE) v++;
@@ -288,15 +291,6 @@ export class BlockParser {
 		}
 
 		// 3. The rest of the line: lazy continuation, blank line, or leaf content.
-		let q = pos;
-		let v = vcol;
-		while (q < le) {
-			const ch = text.charCodeAt(q);
-			if (ch === CH.SPACE) v++;
-			else if (ch === CH.TAB) v += 4 - (v & 3);
-			else break;
-			q++;
-		}
 		const indent = v - logical;
 		const blank = q >= le;
 		if (!opened && !allMatched) {

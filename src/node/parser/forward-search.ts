@@ -23,6 +23,11 @@ export class ForwardSearch {
 		this.at.fill(-1);
 	}
 
+	/** Drop the text (the caches are reset by the next `reset`). */
+	release(): void {
+		this.text = '';
+	}
+
 	/** Offset of the first `needles[slot]` at or after `i`, or the text length when none. */
 	next(slot: number, i: number): number {
 		const at = this.at[slot];

@@ -70,6 +70,12 @@ export class InlineScanner {
 		this.specialAt = -1;
 	}
 
+	/** Drop the text of the last note. */
+	release(): void {
+		this.text = '';
+		this.search.release();
+	}
+
 	/** Offset of the next special character at or after `i` (text length if none). */
 	private nextSpecial(i: number): number {
 		// The answer for any i between the last query and its answer is that same answer.

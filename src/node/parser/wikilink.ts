@@ -11,14 +11,17 @@ export interface WikilinkParts {
 
 /** `link` split on `#`, empty parts dropped, joined with " > " (`a#h1#h2` → `a > h1 > h2`). */
 export function defaultDisplayText(link: string): string {
-	if (link.indexOf('#') < 0) return link;
-	const parts = link.split('#');
+	let hash = link.indexOf('#');
+	if (hash < 0) return link;
 	let out = '';
-	for (const part of parts) {
-		if (part.length === 0) continue;
-		out = out.length === 0 ? part : out + ' > ' + part;
+	let from = 0;
+	for (;;) {
+		if (hash > from) out = out.length === 0 ? link.slice(from, hash) : out + ' > ' + link.slice(from, hash);
+		if (hash === link.length) return out;
+		from = hash + 1;
+		hash = link.indexOf('#', from);
+		if (hash < 0) hash = link.length;
 	}
-	return out;
 }
 
 /** Parse the inside of `[[…]]`; null when it is empty (`[[]]` is not a link). */
