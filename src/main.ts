@@ -1,9 +1,11 @@
 import { Notice, Plugin } from 'obsidian';
 import type { StructuredResult } from './core/query/run';
 import type { StructuredQuery } from './core/query/types';
+import { DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type ReaderSettings } from './core/reader/index';
 import { DEFAULT_SETTINGS, type EngineSettings } from './core/settings';
 import { IndexLifecycle, type IndexState } from './obsidian/index-lifecycle';
 import { ObsidianNoteSource } from './obsidian/source';
+import { FilterModal } from './ui/filter-modal';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
 import { ResultsModal } from './ui/results-modal';
@@ -16,10 +18,31 @@ import { ResultsModal } from './ui/results-modal';
 export interface VaultQueryApi {
 	/** Runs a structural query. Before Obsidian's layout is ready it answers `failed` ("index is still building"). */
 	query(query: StructuredQuery): Promise<StructuredResult>;
+	/** Schema-strict lookup by slug (seed 001); the same report as `vault-query lookup --json`. */
+	lookup(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Schema-strict filter: `where` as a map (`{status: 'open', rating: '>=7'}`) or clauses (`['rating>=7']`). */
+	filter(where: ReaderRequest['where'], options?: ReaderOptions): Promise<ReaderReport>;
+	/** 1-hop link graph of a note, inbound and outbound. */
+	graph(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Substring (or `regex: true`) search in note bodies, grouped by file. */
+	textSearch(pattern: string, options?: ReaderOptions): Promise<ReaderReport>;
 	/** Resolves once the index is ready (Obsidian has loaded and indexed the vault). */
 	whenReady(): Promise<void>;
 	/** `loading`, `indexing` or `ready` (see src/obsidian/index-lifecycle.ts). */
 	state(): IndexState;
+}
+
+/** The seed's optional reader parameters (folders, max_results, min_confidence, …) for the API. */
+export type ReaderOptions = Omit<ReaderRequest, 'operation' | 'slug' | 'where' | 'pattern'>;
+
+/** Everything the plugin stores: the engine settings plus the reader's schema note and default folders. */
+export interface PluginSettings extends EngineSettings {
+	/** Vault path of the schema note the reader validates against. */
+	schemaPath: string;
+	/** Folders the reader searches when a request names none. */
+	readerFolders: string[];
+	/** The last filter typed in the filter command, offered again next time. */
+	lastFilter: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -37,8 +60,18 @@ function wholeNumber(value: unknown, min: number): number | null {
 }
 
 /** The defaults, with every well-typed value from `data.json` laid over them (anything malformed is ignored). */
-function mergeSettings(saved: unknown): EngineSettings {
+function mergeSettings(saved: unknown): PluginSettings {
 	const s = isRecord(saved) ? saved : {};
+	return {
+		...mergeEngineSettings(s),
+		schemaPath: typeof s.schemaPath === 'string' && s.schemaPath.trim() !== '' ? s.schemaPath : DEFAULT_READER_SETTINGS.schemaPath,
+		readerFolders: stringList(s.readerFolders) ?? [...DEFAULT_READER_SETTINGS.defaultFolders],
+		lastFilter: typeof s.lastFilter === 'string' ? s.lastFilter : '',
+	};
+}
+
+/** The engine part of the saved settings. */
+function mergeEngineSettings(s: Record<string, unknown>): EngineSettings {
 	const tiers = Array.isArray(s.authorityOrder) ? s.authorityOrder.map(stringList).filter((t) => t !== null) : null;
 	return {
 		excludedFolders: stringList(s.excludedFolders) ?? [...DEFAULT_SETTINGS.excludedFolders],
@@ -53,7 +86,7 @@ function mergeSettings(saved: unknown): EngineSettings {
 /** Vault Query inside Obsidian: structural queries over MetadataCache, as commands and as an API. */
 export default class VaultQueryPlugin extends Plugin {
 	/** Engine settings: the defaults merged with `data.json` (a settings tab comes later). */
-	override settings: EngineSettings = mergeSettings(null);
+	override settings: PluginSettings = mergeSettings(null);
 	/** The engine's port over this vault (reads nothing until asked). */
 	readonly source = new ObsidianNoteSource(this.app);
 	/** Readiness and event wiring; a child component from `onload` on. */
@@ -62,6 +95,10 @@ export default class VaultQueryPlugin extends Plugin {
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = {
 		query: (query) => this.queryJson(query),
+		lookup: (slug, options) => this.readJson({ ...options, operation: 'lookup', slug }),
+		filter: (where, options) => this.readJson({ ...options, operation: 'filter', where }),
+		graph: (slug, options) => this.readJson({ ...options, operation: 'graph', slug }),
+		textSearch: (pattern, options) => this.readJson({ ...options, operation: 'text-search', pattern }),
 		whenReady: () => this.index.whenReady(),
 		state: () => this.index.state,
 	};
@@ -73,6 +110,7 @@ export default class VaultQueryPlugin extends Plugin {
 		for (const spec of QUERY_COMMANDS) {
 			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		}
+		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
 	}
 
 	/** Reads `data.json` over the defaults. */
@@ -89,6 +127,25 @@ export default class VaultQueryPlugin extends Plugin {
 	private async queryJson(query: StructuredQuery): Promise<StructuredResult> {
 		const result = await this.index.query(query, this.settings);
 		return JSON.parse(JSON.stringify(result)) as StructuredResult;
+	}
+
+	/** The reader's settings: its seed defaults, this vault's schema path and folders, the engine settings. */
+	readerSettings(): ReaderSettings {
+		return { ...DEFAULT_READER_SETTINGS, engine: this.settings, schemaPath: this.settings.schemaPath, defaultFolders: this.settings.readerFolders };
+	}
+
+	/** Runs a reader operation and returns a JSON copy (same reason as {@link queryJson}). */
+	private async readJson(request: ReaderRequest): Promise<ReaderReport> {
+		const report = await this.index.read(request, this.readerSettings());
+		return JSON.parse(JSON.stringify(report)) as ReaderReport;
+	}
+
+	private openFilter(): void {
+		const remember = (text: string): void => {
+			this.settings.lastFilter = text;
+			void this.saveSettings();
+		};
+		new FilterModal(this.app, (request) => this.index.read(request, this.readerSettings()), this.settings.lastFilter, remember).open();
 	}
 
 	private openPrompt(spec: QueryCommandSpec): void {

@@ -1,6 +1,7 @@
 import { Component, type App, type TAbstractFile } from 'obsidian';
 import { failed } from '../core/query/envelope';
 import { runQuery, type StructuredResult } from '../core/query/run';
+import { failedReport, runReader, type ReaderReport, type ReaderRequest, type ReaderSettings } from '../core/reader/index';
 import type { StructuredQuery } from '../core/query/types';
 import type { EngineSettings } from '../core/settings';
 import type { ObsidianNoteSource } from './source';
@@ -90,6 +91,21 @@ export class IndexLifecycle extends Component {
 			result.status = 'partial';
 		}
 		return result;
+	}
+
+	/**
+	 * Runs a schema-strict reader operation (lookup, filter, graph, text-search) with the same
+	 * readiness rules as `query`; returns the same report object as the CLI's `--json`.
+	 */
+	async read(request: ReaderRequest, settings: ReaderSettings): Promise<ReaderReport> {
+		if (this.current === 'loading') return failedReport(request, settings, this.source.vaultPath, INDEX_BUILDING);
+		const indexing = this.current === 'indexing';
+		const report = await runReader(this.source, request, settings);
+		if (indexing && report.status !== 'failed') {
+			report.limitations = [...report.limitations, STILL_INDEXING];
+			report.status = 'partial';
+		}
+		return report;
 	}
 
 	private start(): void {

@@ -1,4 +1,5 @@
-import { Keymap, Modal, Notice, TFile, type App } from 'obsidian';
+import { Modal, type App } from 'obsidian';
+import { openNoteAt } from './open-note';
 import type { LineMatch, LinkResult, LinkSource, NoteResult, QueryResult } from '../core/contract';
 
 /**
@@ -145,13 +146,8 @@ export class ResultsModal extends Modal {
 	}
 
 	private openNote(path: string, line: number | undefined, evt: MouseEvent | KeyboardEvent): void {
-		const file = this.app.vault.getAbstractFileByPath(path);
-		if (!(file instanceof TFile)) {
-			new Notice(`${path} is no longer in the vault.`);
-			return;
-		}
-		this.close();
-		const state = line === undefined ? undefined : { eState: { line: line - 1 } };
-		void this.app.workspace.getLeaf(Keymap.isModEvent(evt)).openFile(file, state);
+		// Close first so the note opens in the workspace, not behind the modal.
+		if (this.app.vault.getAbstractFileByPath(path) !== null) this.close();
+		openNoteAt(this.app, path, line, evt);
 	}
 }
