@@ -157,6 +157,7 @@ describe('ranked search', () => {
 	it('updates on change, rename and delete', async () => {
 		const { source, index } = await build();
 		expect((await search(index, 'sourdough')).results).toEqual([]);
+		expect(index.aliasLookup().namesFor('cooking')).not.toBeNull();
 		source.set('Notes/Cooking.md', 'Sourdough needs a starter.\n');
 		await index.refresh('Notes/Cooking.md');
 		expect((await search(index, 'sourdough')).results.map((h) => h.path)).toEqual(['Notes/Cooking.md']);
@@ -166,6 +167,9 @@ describe('ranked search', () => {
 		expect(renamed.results[0].path).toBe('Kitchen/Bread baking.md');
 		expect(renamed.results[0].tier).toBe('alias-filename');
 		expect((await search(index, 'sourdough')).results.map((h) => h.path)).toEqual(['Kitchen/Bread baking.md']);
+		// The name maps follow the rename: the new title expands, the old one is gone.
+		expect(index.aliasLookup().namesFor('cooking')).toBeNull();
+		expect(index.aliasLookup().namesFor('breadbaking')?.[0].title).toBe('Bread baking');
 		source.delete('Kitchen/Bread baking.md');
 		index.remove('Kitchen/Bread baking.md');
 		expect((await search(index, 'sourdough')).results).toEqual([]);

@@ -84,7 +84,7 @@ export class SearchIndex {
 	readonly skipped: SkippedFile[] = [];
 	/** Bumped on every change, to invalidate derived maps. */
 	private version = 0;
-	private derivedVersion = -1;
+	private derivedBuilt = false;
 	private aliasMap = new Map<string, number[]>();
 	private basenameMap = new Map<string, number[]>();
 	private linksVersion = -1;
@@ -185,7 +185,9 @@ export class SearchIndex {
 		if (note.path === this.settings.keywordIndexPath) return this.setKeywordIndex(note.text);
 		if (note.path === this.settings.synonymsPath) return this.setSynonyms(note.text);
 		if (this.isExcluded(note.path, this.source?.configDir)) return;
-		this.index.upsert(note);
+		this.unmapNames(this.index.pathToDoc.get(note.path));
+		const d = this.index.upsert(note);
+		this.mapNames(d);
 		this.version++;
 	}
 
@@ -193,6 +195,7 @@ export class SearchIndex {
 	remove(path: string): boolean {
 		if (path === this.settings.keywordIndexPath) this.setKeywordIndex(null);
 		if (path === this.settings.synonymsPath) this.setSynonyms(null);
+		this.unmapNames(this.index.pathToDoc.get(path));
 		const removed = this.index.remove(path);
 		if (removed) this.version++;
 		return removed;
@@ -218,27 +221,53 @@ export class SearchIndex {
 		this.upsert({ path, text, metadata: source.getMetadata(path) });
 	}
 
-	/** Alias/title and basename maps, rebuilt when the index changed. */
-	private ensureDerived(): void {
-		if (this.derivedVersion === this.version) return;
-		const aliasMap = new Map<string, number[]>();
-		const basenameMap = new Map<string, number[]>();
-		const push = (map: Map<string, number[]>, key: string, d: number): void => {
-			if (key === '') return;
+	/** The alias/title keys and the basename key of note `d`. */
+	private namesOf(d: number): { aliasKeys: string[]; basenameKey: string } | null {
+		const info = this.index.docs[d];
+		if (!info) return null;
+		const aliasKeys = [canonicalKey(info.title)];
+		if (info.title !== info.basename) aliasKeys.push(canonicalKey(info.basename));
+		for (const a of info.aliases) aliasKeys.push(canonicalKey(a));
+		return { aliasKeys: aliasKeys.filter((k) => k !== ''), basenameKey: info.basename.toLowerCase() };
+	}
+
+	/** Add note `d` to the name maps (when they are built; they are built lazily on first search). */
+	private mapNames(d: number): void {
+		if (!this.derivedBuilt) return;
+		const names = this.namesOf(d);
+		if (!names) return;
+		const push = (map: Map<string, number[]>, key: string): void => {
 			const list = map.get(key);
 			if (!list) map.set(key, [d]);
-			else if (list[list.length - 1] !== d) list.push(d);
+			else if (!list.includes(d)) list.push(d);
 		};
+		push(this.basenameMap, names.basenameKey);
+		for (const k of names.aliasKeys) push(this.aliasMap, k);
+	}
+
+	/** Remove note `d` (before it leaves the index) from the name maps. */
+	private unmapNames(d: number | undefined): void {
+		if (!this.derivedBuilt || d === undefined) return;
+		const names = this.namesOf(d);
+		if (!names) return;
+		const drop = (map: Map<string, number[]>, key: string): void => {
+			const list = map.get(key)?.filter((x) => x !== d);
+			if (!list || list.length === 0) map.delete(key);
+			else map.set(key, list);
+		};
+		drop(this.basenameMap, names.basenameKey);
+		for (const k of names.aliasKeys) drop(this.aliasMap, k);
+	}
+
+	/** Alias/title and basename maps: built once, then kept current by upsert/remove. */
+	private ensureDerived(): void {
+		if (this.derivedBuilt) return;
+		this.derivedBuilt = true;
+		this.aliasMap = new Map();
+		this.basenameMap = new Map();
 		this.index.docs.forEach((info, d) => {
-			if (!info) return;
-			push(basenameMap, info.basename.toLowerCase(), d);
-			push(aliasMap, canonicalKey(info.title), d);
-			if (info.title !== info.basename) push(aliasMap, canonicalKey(info.basename), d);
-			for (const a of info.aliases) push(aliasMap, canonicalKey(a), d);
+			if (info) this.mapNames(d);
 		});
-		this.aliasMap = aliasMap;
-		this.basenameMap = basenameMap;
-		this.derivedVersion = this.version;
 	}
 
 	/** Notes by alias/title key, for expansion. */
