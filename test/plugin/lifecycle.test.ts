@@ -22,6 +22,7 @@ describe('plugin commands', () => {
 		await loadPlugin(app);
 		const commands = Object.values(app.commands.commands);
 		expect(commands.map((c) => c.id).sort()).toEqual([
+			'vault-query:filter-by-properties',
 			'vault-query:find-notes-by-property',
 			'vault-query:find-notes-by-tag',
 			'vault-query:search-note-text',

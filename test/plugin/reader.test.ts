@@ -22,12 +22,12 @@ async function ready(): Promise<{ app: FakeApp; plugin: VaultQueryPlugin }> {
 }
 
 /**
- * The parts of a report that must agree between faces: the vault path differs (a name vs a
- * folder), and Obsidian gives no YAML error detail, so only that a note's frontmatter failed counts.
+ * The parts of a report that must agree between faces: the vault root differs (a name vs a
+ * folder, also inside the graph's absolute paths), and Obsidian gives no YAML error detail, so only that a note's frontmatter failed counts.
  */
 function comparable(report: { vault_path: string; schema: unknown; [key: string]: unknown }): Record<string, unknown> {
-	const { vault_path: _path, schema: _schema, ...rest } = report;
-	return JSON.parse(JSON.stringify(rest).replace(/frontmatter not parsed \([^)]*\)/g, 'frontmatter not parsed (…)')) as Record<string, unknown>;
+	const { vault_path: root, schema: _schema, ...rest } = report;
+	return JSON.parse(JSON.stringify(rest).split(`"${root}/`).join('"<vault>/').replace(/frontmatter not parsed \([^)]*\)/g, 'frontmatter not parsed (…)')) as Record<string, unknown>;
 }
 
 afterEach(() => {
