@@ -8,7 +8,7 @@
 import MiniSearch from 'minisearch';
 
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
-const BRACKETS_AND_SPACE = /[|\[\](){}<> \t\n\r]/u;
+const BRACKETS_AND_SPACE = /[|[\](){}<> \t\n\r]/u;
 
 function removeDiacritics(s) {
 	return s.normalize('NFD').replace(/\p{Diacritic}/gu, '');

@@ -12,6 +12,8 @@ import { loadEngine, root } from '../eval/bundle.mjs';
 import { createOmnisearchLike, omnisearchDoc, omnisearchQuery } from '../eval/omnisearch-like.mjs';
 import { generateVault } from './gen-vault.mjs';
 
+const say = (text = '') => process.stdout.write(`${text}\n`);
+
 if (typeof globalThis.gc !== 'function') {
 	// Memory figures need a forced GC: re-run ourselves with --expose-gc and a roomy heap.
 	const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=12000', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
@@ -107,11 +109,11 @@ for (const s of sizes) {
 	if (!jsonOut) {
 		const o = r.ours;
 		const m = r.minisearch;
-		console.log(`\n${r.vault} (${r.notes} notes, ${queries.length} queries × ${runs} runs)`);
-		console.log(`  build   ours ${o.buildMs.toFixed(0)} ms | MiniSearch ${m.buildMs.toFixed(0)} ms | ${(m.buildMs / o.buildMs).toFixed(1)}× faster`);
-		console.log(`  memory  ours ${mb(o.memBytes)} MB | MiniSearch ${mb(m.memBytes)} MB | ${(o.memBytes / m.memBytes).toFixed(2)}× (heap + arrayBuffers)`);
-		console.log(`  query   ours p50 ${o.p50.toFixed(2)} ms p95 ${o.p95.toFixed(2)} ms | MiniSearch p50 ${m.p50.toFixed(2)} ms p95 ${m.p95.toFixed(2)} ms`);
-		console.log(`  update  ours ${o.updateMs.toFixed(2)} ms per change/rename/delete | index: ${o.terms} terms, ${o.postings} postings`);
+		say(`\n${r.vault} (${r.notes} notes, ${queries.length} queries × ${runs} runs)`);
+		say(`  build   ours ${o.buildMs.toFixed(0)} ms | MiniSearch ${m.buildMs.toFixed(0)} ms | ${(m.buildMs / o.buildMs).toFixed(1)}× faster`);
+		say(`  memory  ours ${mb(o.memBytes)} MB | MiniSearch ${mb(m.memBytes)} MB | ${(o.memBytes / m.memBytes).toFixed(2)}× (heap + arrayBuffers)`);
+		say(`  query   ours p50 ${o.p50.toFixed(2)} ms p95 ${o.p95.toFixed(2)} ms | MiniSearch p50 ${m.p50.toFixed(2)} ms p95 ${m.p95.toFixed(2)} ms`);
+		say(`  update  ours ${o.updateMs.toFixed(2)} ms per change/rename/delete | index: ${o.terms} terms, ${o.postings} postings`);
 	}
 }
-if (jsonOut) console.log(JSON.stringify(results, null, 2));
+if (jsonOut) say(JSON.stringify(results, null, 2));

@@ -7,6 +7,9 @@ import { join, resolve } from 'node:path';
 import { loadEngine, root } from '../eval/bundle.mjs';
 import { createOmnisearchLike, omnisearchDoc, omnisearchQuery } from '../eval/omnisearch-like.mjs';
 
+const say = (text = '') => process.stdout.write(`${text}\n`);
+const warn = (text) => process.stderr.write(`${text}\n`);
+
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
 const jsonOut = args.includes('--json');
@@ -35,7 +38,7 @@ const rows = [];
 for (const [vault, qs] of byVault) {
 	const abs = join(vaultsRoot, vault);
 	if (!existsSync(abs)) {
-		console.error(`eval: vault ${abs} not found (set VAULTS=…)`);
+		warn(`eval: vault ${abs} not found (set VAULTS=…)`);
 		process.exit(2);
 	}
 	const source = await E.openVault(abs);
@@ -54,9 +57,9 @@ for (const [vault, qs] of byVault) {
 		const row = { id: q.id, lang: q.lang, query: q.query, ours: metrics(oursRanked, q.relevant), minisearch: metrics(msRanked, q.relevant) };
 		rows.push(row);
 		if (verbose) {
-			console.log(`\n${q.id} ${q.query}  ours nDCG ${row.ours.ndcg.toFixed(2)} | MiniSearch ${row.minisearch.ndcg.toFixed(2)}`);
-			console.log(`  ours: ${r.results.slice(0, 5).map((h) => `${q.relevant[h.path] ? '*' : ' '}${h.path} [${h.tier}]`).join('\n        ')}`);
-			console.log(`  ms:   ${msRanked.slice(0, 5).map((p) => `${q.relevant[p] ? '*' : ' '}${p}`).join('\n        ')}`);
+			say(`\n${q.id} ${q.query}  ours nDCG ${row.ours.ndcg.toFixed(2)} | MiniSearch ${row.minisearch.ndcg.toFixed(2)}`);
+			say(`  ours: ${r.results.slice(0, 5).map((h) => `${q.relevant[h.path] ? '*' : ' '}${h.path} [${h.tier}]`).join('\n        ')}`);
+			say(`  ms:   ${msRanked.slice(0, 5).map((p) => `${q.relevant[p] ? '*' : ' '}${p}`).join('\n        ')}`);
 		}
 	}
 }
@@ -72,14 +75,14 @@ const table = groups.map(([name, list]) => ({
 	minisearch: { ndcg5: mean(list, 'minisearch', 'ndcg'), mrr: mean(list, 'minisearch', 'mrr'), hit1: mean(list, 'minisearch', 'hit1') },
 }));
 if (jsonOut) {
-	console.log(JSON.stringify({ table, rows }, null, 2));
+	say(JSON.stringify({ table, rows }, null, 2));
 } else {
 	const f = (x) => x.toFixed(3);
-	console.log(`\nRanked search eval: ${rows.length} labelled queries (eval/queries.json), vaults under ${vaultsRoot}`);
-	console.log('MiniSearch = MiniSearch 7 configured like Omnisearch (eval/omnisearch-like.mjs)\n');
-	console.log('group  n   | nDCG@5 ours / MiniSearch | MRR@10 ours / MiniSearch | Hit@1 ours / MiniSearch');
+	say(`\nRanked search eval: ${rows.length} labelled queries (eval/queries.json), vaults under ${vaultsRoot}`);
+	say('MiniSearch = MiniSearch 7 configured like Omnisearch (eval/omnisearch-like.mjs)\n');
+	say('group  n   | nDCG@5 ours / MiniSearch | MRR@10 ours / MiniSearch | Hit@1 ours / MiniSearch');
 	for (const t of table) {
-		console.log(
+		say(
 			`${t.group.padEnd(6)} ${String(t.queries).padStart(2)}  |  ${f(t.ours.ndcg5)} / ${f(t.minisearch.ndcg5)}           |  ${f(t.ours.mrr)} / ${f(t.minisearch.mrr)}           |  ${f(t.ours.hit1)} / ${f(t.minisearch.hit1)}`,
 		);
 	}

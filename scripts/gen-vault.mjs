@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const say = (text = '') => process.stdout.write(`${text}\n`);
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** mulberry32: a tiny seeded PRNG. */
@@ -88,5 +90,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 		return i > 0 ? process.argv[i + 1] : def;
 	};
 	const dir = generateVault({ notes: Number(arg('notes', 50_000)), seed: Number(arg('seed', 42)), out: arg('out'), from: arg('from') });
-	console.log(dir);
+	say(dir);
 }
