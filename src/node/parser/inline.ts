@@ -20,12 +20,10 @@ import { parseWikilinkInner } from './wikilink';
 // looking back from those. Plain text between them is skipped with cached forward indexOf
 // searches (measured faster than one regex over a character class), so no JS loop visits it.
 // Slots 5–6 are the closers searched for across lines.
-const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$', ']', ')'];
+const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$'];
 const SLOT_BACKTICK = 2;
 const SLOT_COMMENT_END = 5;
 const SLOT_DOUBLE_DOLLAR = 6;
-const SLOT_RBRACKET = 7;
-const SLOT_RPAREN = 8;
 // Longest link label / destination looked at: bounds the work on pathological lines such as
 // "[a [a [a …" while being far beyond any real link.
 const MAX_LABEL = 1024;
@@ -305,10 +303,8 @@ export class InlineScanner {
 	 */
 	private markdownLink(start: number, open: number, end: number, s: number, embed: boolean): number {
 		const text = this.text;
-		// Label: up to the matching `]`, nested brackets balanced, escapes skipped.
-		// No `]` left on the line: not a link (checked with the cached search, so a line full of
-		// `[` stays linear).
-		if (this.search.next(SLOT_RBRACKET, open) >= end) return -1;
+		// Label: up to the matching `]`, nested brackets balanced, escapes skipped. The length
+		// and nesting limits keep lines full of `[` linear.
 		let k = open + 1;
 		let depth = 0;
 		const labelLimit = Math.min(end, open + MAX_LABEL);
@@ -325,7 +321,6 @@ export class InlineScanner {
 		}
 		if (k >= labelLimit || k + 1 >= end || text.charCodeAt(k + 1) !== CH.LPAREN) return -1;
 		const labelEnd = k;
-		if (this.search.next(SLOT_RPAREN, k) >= end) return -1;
 		const destLimit = Math.min(end, k + MAX_DEST);
 		k += 2;
 		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
@@ -355,8 +350,7 @@ export class InlineScanner {
 				if (c === CH.LPAREN) {
 					// cmark's limit on nested parentheses in a destination.
 					if (++parens > MAX_NESTING) return -1;
-				}
-				else if (c === CH.RPAREN) {
+				} else if (c === CH.RPAREN) {
 					if (parens === 0) break;
 					parens--;
 				}
