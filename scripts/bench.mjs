@@ -5,7 +5,7 @@
  * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
  *
  * Usage: npm run bench -- [--only parser|cli|grep|profile|search[,…]] [--runs N] [--vault PATH]
- * Run under `node --expose-gc` (npm run bench does) so every timed pass starts after a full GC.
+ * Memory is measured in a child process started with --expose-gc (a full GC before reading it).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -64,7 +64,6 @@ if (!existsSync(CLI)) {
 	process.stderr.write('bench: dist/cli.mjs missing: run `npm run build` (npm run bench does)\n');
 	process.exit(2);
 }
-if (typeof globalThis.gc !== 'function') process.stderr.write('bench: run with node --expose-gc (npm run bench does); timings include GC debt\n');
 
 const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => j !== 'search' || hasSearchBench());
 const wants = (job) => selected.includes(job);

@@ -4,8 +4,10 @@
  * OS page cache is warm after the first run: "cold" means a cold process, not a cold disk).
  * Commands alternate round-robin so load from other processes hits them alike. Two baselines
  * show the fixed cost: `node -e 0` (Node's own start) and `--help` (Node + loading the bundle).
+ * Each run also reports the child's user+system CPU time (see timeSpawn), steadier than wall time
+ * on a shared machine, though it counts V8's background GC and compiler threads too.
  */
-import { CLI, summarize, timeSpawn, verdict } from './lib.mjs';
+import { CLI, median, summarize, timeSpawn, verdict } from './lib.mjs';
 
 /** Issue 2, section 7: a cold backlinks query within 1 s. */
 export const CLI_TARGETS = { backlinksMaxMs: 1000 };
@@ -29,7 +31,7 @@ function matchedCount(stdout) {
 
 /** Spawn one CLI run; fail loudly when the command did not answer with results (exit 0). */
 export function runCliOnce(args, vault) {
-	const run = timeSpawn(process.execPath, [CLI, ...args, '--vault', vault]);
+	const run = timeSpawn(process.execPath, [CLI, ...args, '--vault', vault], { cpu: true });
 	if (run.status !== 0) {
 		const why = run.status === 1 ? 'nothing matched: pick arguments with results' : run.stderr.trim();
 		throw new Error(`vault-query ${args.join(' ')} exited ${String(run.status)}: ${why}`);
@@ -40,8 +42,8 @@ export function runCliOnce(args, vault) {
 /** Run the CLI job: baselines plus each query, one warm-up then `runs` timed runs each. */
 export function benchCli({ vault, runs, queries = CLI_QUERIES }) {
 	const jobs = {
-		'node -e 0': () => timeSpawn(process.execPath, ['-e', '0']),
-		'cli --help': () => timeSpawn(process.execPath, [CLI, '--help']),
+		'node -e 0': () => timeSpawn(process.execPath, ['-e', '0'], { cpu: true }),
+		'cli --help': () => timeSpawn(process.execPath, [CLI, '--help'], { cpu: true }),
 	};
 	for (const [name, args] of Object.entries(queries)) jobs[name] = () => runCliOnce(args, vault);
 
@@ -51,11 +53,18 @@ export function benchCli({ vault, runs, queries = CLI_QUERIES }) {
 		if (name in queries) matched[name] = matchedCount(warm.stdout);
 	}
 	const times = Object.fromEntries(Object.keys(jobs).map((name) => [name, []]));
-	for (let i = 0; i < runs; i++) for (const [name, job] of Object.entries(jobs)) times[name].push(job().ms);
+	const cpu = Object.fromEntries(Object.keys(jobs).map((name) => [name, []]));
+	for (let i = 0; i < runs; i++) {
+		for (const [name, job] of Object.entries(jobs)) {
+			const run = job();
+			times[name].push(run.ms);
+			cpu[name].push(run.cpuMs);
+		}
+	}
 
 	const commands = {};
 	for (const [name, list] of Object.entries(times)) {
-		commands[name] = { ...summarize(list) };
+		commands[name] = { ...summarize(list), cpuMedianMs: Math.round(median(cpu[name])) };
 		if (name in queries) Object.assign(commands[name], { argv: ['vault-query', ...queries[name], '--vault', vault], matched: matched[name] });
 	}
 	const backlinks = commands.backlinks.medianMs;

@@ -49,8 +49,8 @@ async function scan(engine, { vault, pattern, runs, warmups }) {
 	if (first.value.status === 'failed') throw new Error(`grep failed: ${first.value.error}`);
 	for (let i = 0; i < warmups; i++) await engine.runQuery(source, query, engine.DEFAULT_SETTINGS);
 	const times = [];
+	// No forced GC between runs: it would discard the scan's optimized code (see parser.mjs).
 	for (let i = 0; i < runs; i++) {
-		collect();
 		times.push((await timed(() => engine.runQuery(source, query, engine.DEFAULT_SETTINGS))).ms);
 	}
 	// Where runQuery's time goes: the query context (scope + link graph), the scan of every body
@@ -58,7 +58,6 @@ async function scan(engine, { vault, pattern, runs, warmups }) {
 	const parts = { contextMs: [], scanMs: [] };
 	const regex = engine.grepRegex(query).regex;
 	for (let i = 0; i < runs; i++) {
-		collect();
 		const ctx = await timed(() => engine.makeContext(source, engine.DEFAULT_SETTINGS));
 		const hits = await timed(() => engine.grepQuery(ctx.value, query, regex));
 		parts.contextMs.push(ctx.ms);

@@ -37,7 +37,7 @@ export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUER
 	const rgVersion = spawnSync('rg', ['--version'], { encoding: 'utf8' });
 	if (rgVersion.status !== 0) throw new Error('rg (ripgrep) not found: apt-get install -y ripgrep');
 	const rg = () => {
-		const run = timeSpawn('rg', rgArgs(pattern, vault));
+		const run = timeSpawn('rg', rgArgs(pattern, vault), { cpu: true });
 		if (run.status !== 0) throw new Error(`rg exited ${String(run.status)}: ${run.stderr}`);
 		return run;
 	};
@@ -46,9 +46,15 @@ export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUER
 	cli();
 	const rgMs = [];
 	const cliMs = [];
+	const rgCpu = [];
+	const cliCpu = [];
 	for (let i = 0; i < runs; i++) {
-		rgMs.push(rg().ms);
-		cliMs.push(cli().ms);
+		const a = rg();
+		const b = cli();
+		rgMs.push(a.ms);
+		rgCpu.push(a.cpuMs);
+		cliMs.push(b.ms);
+		cliCpu.push(b.cpuMs);
 	}
 	const scan = inMemoryScan({ engineFile, vault, pattern, runs, warmups });
 	const rgSum = summarize(rgMs);
@@ -56,8 +62,8 @@ export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUER
 	const ratio = Math.round((scanSum.medianMs / rgSum.medianMs) * 1000) / 1000;
 	return {
 		pattern,
-		rg: { argv: ['rg', ...rgArgs(pattern, vault)], ...rgSum, found: rgCounts(pattern, vault) },
-		cliGrep: { argv: ['vault-query', 'grep', pattern, '--vault', vault], ...summarize(cliMs), ratioToRg: Math.round((median(cliMs) / rgSum.medianMs) * 10) / 10 },
+		rg: { argv: ['rg', ...rgArgs(pattern, vault)], ...rgSum, cpuMedianMs: Math.round(median(rgCpu)), found: rgCounts(pattern, vault) },
+		cliGrep: { argv: ['vault-query', 'grep', pattern, '--vault', vault], ...summarize(cliMs), cpuMedianMs: Math.round(median(cliCpu)), ratioToRg: Math.round((median(cliMs) / rgSum.medianMs) * 10) / 10 },
 		inMemoryScan: { call: "runQuery(source, {type:'grep', pattern}, DEFAULT_SETTINGS)", ...scanSum, firstRunMs: round2(scan.firstRunMs), matchedNotes: scan.matched, ratioToRg: ratio,
 			parts: { queryContext: summarize(scan.parts.contextMs), grepQueryScan: summarize(scan.parts.scanMs) } },
 		memoryAfterOpenVault: { ...scan.memoryAfterOpen, retainedByOpenVaultMB: scan.retainedMB, openVaultMs: round2(scan.openVaultMs), notes: scan.notes },

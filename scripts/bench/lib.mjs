@@ -37,24 +37,37 @@ export function summarize(runsMs) {
 	return { medianMs: round(median(runsMs)), minMs: round(Math.min(...runsMs)), maxMs: round(Math.max(...runsMs)), runsMs: runsMs.map(round) };
 }
 
-/** Full collection when node runs with --expose-gc (npm run bench does); a no-op otherwise. */
-export function collect() {
-	if (typeof globalThis.gc === 'function') {
-		globalThis.gc();
-		globalThis.gc();
-	}
+/** `times` output: `0m1.206s` → ms. */
+function clockMs(text) {
+	const m = /^(\d+)m([\d.]+)s$/.exec(text);
+	return m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : NaN;
 }
 
 /**
  * Spawn `cmd args` to completion and return its wall time in ms with its exit status and output.
  * Output goes to a pipe (as it would to another program), never to a file in the vault.
+ *
+ * With `cpu: true` the command runs under `bash -c '…; times'` so the child's user+system CPU time
+ * comes back too (`cpuMs`): CPU time barely moves when other processes compete for the two cores,
+ * wall time does. The wrapper adds bash's start (~2 ms) to the wall time.
  */
 export function timeSpawn(cmd, args, options = {}) {
+	const { cpu = false, ...spawnOptions } = options;
+	const [file, argv] = cpu ? ['bash', ['-c', '"$@"; s=$?; times >&2; exit $s', 'bash', cmd, ...args]] : [cmd, args];
 	const start = performance.now();
-	const child = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+	const child = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], ...spawnOptions });
 	const ms = performance.now() - start;
 	if (child.error) throw child.error;
-	return { ms, status: child.status, stdout: child.stdout, stderr: child.stderr };
+	let stderr = child.stderr;
+	let cpuMs = null;
+	if (cpu) {
+		const lines = stderr.trimEnd().split('\n');
+		const [user, system] = (lines.pop() ?? '').split(' ');
+		lines.pop(); // bash's own times
+		cpuMs = clockMs(user) + clockMs(system);
+		stderr = lines.join('\n');
+	}
+	return { ms, cpuMs, status: child.status, stdout: child.stdout, stderr };
 }
 
 /** Format ms as `123 ms` or `1.23 s`. */

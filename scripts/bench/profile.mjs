@@ -23,7 +23,8 @@ import { CLI, median, ROOT, timeSpawn } from './lib.mjs';
  * suffix is esbuild's de-duplication).
  */
 const MARKERS = [
-	[/^(parseNote)\d*$/, 'parse'],
+	[/^(parseFrontmatterYaml|collectFrontmatterLinks)\d*$/, 'parse: frontmatter (js-yaml)'],
+	[/^(parseNote)\d*$/, 'parse: body'],
 	[/^(readNoteSync|readNoteAsync|decode|take)\d*$/, 'read files'],
 	[/^(walk|walkDir|assertVaultFolder|readUserIgnoreFilters)\d*$/, 'walk folders'],
 	[/^(LinkResolver)\d*$/, 'resolver index'],

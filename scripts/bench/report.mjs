@@ -24,13 +24,13 @@ function figureRows(results) {
 	if (c) {
 		for (const [name, s] of Object.entries(c.commands)) {
 			const t = name === 'backlinks' ? c.targets.coldBacklinks : null;
-			rows.push([s.argv ? `cold CLI ${s.argv.slice(1, 3).join(' ')} (${String(s.matched)} matched)` : `baseline ${name}`, range(s), t?.target ?? '', t?.verdict ?? '']);
+			rows.push([s.argv ? `cold CLI ${s.argv.slice(1, 3).join(' ')} (${String(s.matched)} matched)` : `baseline ${name}`, `${range(s)}; cpu ${fmtMs(s.cpuMedianMs)}`, t?.target ?? '', t?.verdict ?? '']);
 		}
 	}
 	const g = results.grep;
 	if (g) {
-		rows.push([`rg -i -F "${g.pattern}" (${g.rg.found.files} files)`, range(g.rg), '', '']);
-		rows.push(['cold CLI grep (same run)', `${range(g.cliGrep)} = ${g.cliGrep.ratioToRg}x rg`, '', '']);
+		rows.push([`rg -i -F "${g.pattern}" (${g.rg.found.files} files)`, `${range(g.rg)}; cpu ${fmtMs(g.rg.cpuMedianMs)}`, '', '']);
+		rows.push(['cold CLI grep (same run)', `${range(g.cliGrep)} = ${g.cliGrep.ratioToRg}x rg; cpu ${fmtMs(g.cliGrep.cpuMedianMs)}`, '', '']);
 		rows.push([`in-memory scan: runQuery (${g.inMemoryScan.matchedNotes} notes)`, `${range(g.inMemoryScan)} = ${g.inMemoryScan.ratioToRg}x rg`, g.targets.scanVsRg.target, g.targets.scanVsRg.verdict]);
 		const parts = g.inMemoryScan.parts;
 		rows.push(['  of which context / body scan', `${fmtMs(parts.queryContext.medianMs)} / ${fmtMs(parts.grepQueryScan.medianMs)}`, '', '']);
