@@ -29,6 +29,8 @@ export interface ScoredWord {
 	expansion: boolean;
 	/** Label for reports: the word, or `前端 (synonym of frontend)`. */
 	label: string;
+	/** Rarity of the word (mean idf of its terms): the rarest match explains a tier best. */
+	idf: number;
 }
 
 /** A ranked candidate. */
@@ -250,13 +252,14 @@ export function tierOf(matches: readonly WordMatch[]): { tier: Tier; term: strin
 		['alias-filename', FIELD_TITLE | FIELD_ALIASES],
 		['metadata', FIELD_METADATA],
 	];
+	const rarest = (list: readonly WordMatch[]): WordMatch | undefined => list.reduce<WordMatch | undefined>((best, m) => (best === undefined || m.sw.idf > best.sw.idf ? m : best), undefined);
 	for (const [tier, mask] of order) {
-		const typed = matches.find((m) => !m.sw.expansion && m.fields & mask);
+		const typed = rarest(matches.filter((m) => !m.sw.expansion && m.fields & mask));
 		if (typed) return { tier, term: typed.sw.label };
-		const generated = matches.find((m) => m.fields & mask);
+		const generated = rarest(matches.filter((m) => m.fields & mask));
 		if (generated) return { tier, term: generated.sw.label };
 	}
-	const any = matches.find((m) => !m.sw.expansion) ?? matches[0];
+	const any = rarest(matches.filter((m) => !m.sw.expansion)) ?? matches[0];
 	return { tier: 'body', term: any ? any.sw.label : null };
 }
 

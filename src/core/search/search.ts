@@ -597,11 +597,11 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	result.terms.typed = typed.map((w) => w.text);
 	result.terms.expanded = expansions.map((e) => ({ text: e.text, from: e.from >= 0 ? typed[e.from].text : null, source: e.source }));
 
-	const scored: ScoredWord[] = typed.map((w, i) => ({ word: w, weight: 1, origin: i, expansion: false, label: w.text }));
+	const scored: ScoredWord[] = typed.map((w, i) => ({ word: w, weight: 1, origin: i, expansion: false, label: w.text, idf: wordIdf(si, w) }));
 	for (const e of expansions) {
 		const weight = si.settings.expansionWeight / Math.sqrt(e.words.length);
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		for (const w of e.words) scored.push({ word: w, weight, origin: e.from, expansion: true, label: `${e.text} (${e.source} of ${of})` });
+		for (const w of e.words) scored.push({ word: w, weight, origin: e.from, expansion: true, label: `${e.text} (${e.source} of ${of})`, idf: wordIdf(si, w) });
 	}
 
 	// Prefix completions: inflected forms in languages without a stemmer (восстановить → восстановление)
@@ -611,7 +611,7 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w, i === typingAt) : null;
 		if (prefix === null) return;
 		const terms = si.index.termsWithPrefix(prefix, PREFIX_TERMS);
-		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})` });
+		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})`, idf: 0 });
 	});
 
 	const allowed = buildMask(si, parsed, source, limitations);
@@ -621,7 +621,7 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	let total: number;
 	if (scored.length > 0 || bonus.size > 0) {
 		const topK = needsText ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30);
-		({ top: candidates, total } = si.scorer.rank(scored, typed.map((w) => Math.max(0.1, wordIdf(si, w))), allowed, bonus, topK));
+		({ top: candidates, total } = si.scorer.rank(scored, scored.slice(0, typed.length).map((w) => Math.max(0.1, w.idf)), allowed, bonus, topK));
 		if (needsText && total > VERIFY_CAP) limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
 	} else {
 		candidates = [];
