@@ -49,49 +49,63 @@ async function benchVault(label, dir) {
 	const msDocs = [];
 	for (const p of notes) msDocs.push(omnisearchDoc(p, await source.read(p), source.getMetadata(p)));
 
-	// Ours
-	let base = settle();
-	let t = performance.now();
-	let ours = await E.SearchIndex.build(source, {}, { yieldFn: () => Promise.resolve() });
-	const oursBuild = performance.now() - t;
-	const oursMem = settle() - base;
+	// Builds alternate (ours, MiniSearch, ours, …) and the best time of each counts: on a shared
+	// machine one slow build says more about the neighbours than about the engine.
+	const rounds = notes.length > 20_000 ? 1 : 2;
+	let oursBuild = Infinity;
+	let msBuild = Infinity;
+	let oursMem = 0;
+	let msMem = 0;
 	const oursLat = [];
-	for (let r = 0; r <= runs; r++) {
-		for (const q of queries) {
-			const t0 = performance.now();
-			await E.search(ours, q, { limit: 10 });
-			if (r > 0) oursLat.push(performance.now() - t0);
-		}
-	}
-	// An incremental update: change one note, then rename it.
-	const probe = notes[Math.floor(notes.length / 2)];
-	const text = await source.read(probe);
-	t = performance.now();
-	ours.upsert({ path: probe, text: `${text}\nextra words`, metadata: source.getMetadata(probe) });
-	ours.rename(probe, { path: `renamed/${probe}`, text, metadata: source.getMetadata(probe) });
-	ours.remove(`renamed/${probe}`);
-	const updateMs = (performance.now() - t) / 3;
-	const stats = { terms: ours.index.termList.length, postings: ours.index.postingCount };
-	ours = null;
-	settle();
-
-	// MiniSearch (Omnisearch options)
-	base = settle();
-	t = performance.now();
-	let ms = createOmnisearchLike();
-	ms.addAll(msDocs);
-	const msBuild = performance.now() - t;
-	const msMem = settle() - base;
 	const msLat = [];
-	for (let r = 0; r <= runs; r++) {
-		for (const q of queries) {
-			const t0 = performance.now();
-			omnisearchQuery(ms, q, 10);
-			if (r > 0) msLat.push(performance.now() - t0);
+	let updateMs = 0;
+	let stats = {};
+	for (let round = 0; round < rounds; round++) {
+		let base = settle();
+		let t = performance.now();
+		let ours = await E.SearchIndex.build(source, {}, { yieldFn: () => Promise.resolve() });
+		oursBuild = Math.min(oursBuild, performance.now() - t);
+		if (round === 0) {
+			oursMem = settle() - base;
+			for (let r = 0; r <= runs; r++) {
+				for (const q of queries) {
+					const t0 = performance.now();
+					await E.search(ours, q, { limit: 10 });
+					if (r > 0) oursLat.push(performance.now() - t0);
+				}
+			}
+			// An incremental update: change one note, rename it, delete it.
+			const probe = notes[Math.floor(notes.length / 2)];
+			const text = await source.read(probe);
+			t = performance.now();
+			ours.upsert({ path: probe, text: `${text}\nextra words`, metadata: source.getMetadata(probe) });
+			ours.rename(probe, { path: `renamed/${probe}`, text, metadata: source.getMetadata(probe) });
+			ours.remove(`renamed/${probe}`);
+			updateMs = (performance.now() - t) / 3;
+			stats = { terms: ours.index.termList.length, postings: ours.index.postingCount };
 		}
+		ours = null;
+		settle();
+
+		// MiniSearch (Omnisearch options)
+		base = settle();
+		t = performance.now();
+		let ms = createOmnisearchLike();
+		ms.addAll(msDocs);
+		msBuild = Math.min(msBuild, performance.now() - t);
+		if (round === 0) {
+			msMem = settle() - base;
+			for (let r = 0; r <= runs; r++) {
+				for (const q of queries) {
+					const t0 = performance.now();
+					omnisearchQuery(ms, q, 10);
+					if (r > 0) msLat.push(performance.now() - t0);
+				}
+			}
+		}
+		ms = null;
+		settle();
 	}
-	ms = null;
-	settle();
 	return {
 		vault: label,
 		notes: notes.length,
