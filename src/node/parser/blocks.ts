@@ -322,7 +322,8 @@ export class BlockParser {
 					this.setextHeading(sl, ln, ls, le);
 					return;
 				}
-				if (this.paraLines === 1 && this.tableStarts(q, le)) {
+				const first = text.charCodeAt(q);
+				if (this.paraLines === 1 && (first === CH.PIPE || first === CH.DASH || first === CH.COLON) && this.tableStarts(q, le)) {
 					this.leaf = L_TABLE;
 					if (this.leafContainer.kind === ROOT && this.section !== null) this.section.type = 'table';
 					this.markContent(ln, ls, le);

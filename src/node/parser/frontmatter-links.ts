@@ -10,7 +10,7 @@ import { parseWikilinkInner } from './wikilink';
 function walk(value: unknown, key: string, out: FrontmatterLinkCache[]): void {
 	if (typeof value === 'string') {
 		if (value.length >= 4 && value.startsWith('[[') && value.endsWith(']]')) {
-			const parts = parseWikilinkInner(value.slice(2, -2));
+			const parts = parseWikilinkInner(value, 2, value.length - 2);
 			if (parts !== null) out.push({ key, link: parts.link, original: value, displayText: parts.displayText });
 		}
 		return;

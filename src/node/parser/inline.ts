@@ -281,7 +281,7 @@ export class InlineScanner {
 			}
 		}
 		if (k + 1 >= end) return -1;
-		const parts = parseWikilinkInner(text.slice(open + 2, k));
+		const parts = parseWikilinkInner(text, open + 2, k);
 		if (parts === null) return -1;
 		const after = k + 2;
 		const line = this.segLine[s];

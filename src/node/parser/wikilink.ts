@@ -24,17 +24,53 @@ export function defaultDisplayText(link: string): string {
 	}
 }
 
-/** Parse the inside of `[[…]]`; null when it is empty (`[[]]` is not a link). */
-export function parseWikilinkInner(raw: string): WikilinkParts | null {
-	const inner = raw.trim();
-	if (inner.length === 0) return null;
+/** True for exactly the characters String#trim removes. */
+function isTrimmable(c: number): boolean {
+	if (c === 32 || (c >= 9 && c <= 13)) return true;
+	if (c < 0xa0) return false;
+	return (
+		c === 0xa0 ||
+		c === 0x1680 ||
+		(c >= 0x2000 && c <= 0x200a) ||
+		c === 0x2028 ||
+		c === 0x2029 ||
+		c === 0x202f ||
+		c === 0x205f ||
+		c === 0x3000 ||
+		c === 0xfeff
+	);
+}
+
+/**
+ * Parse the inside of `[[…]]`, the characters [start, end) of `text`; null when it is empty
+ * (`[[]]` is not a link). Works on offsets so only the result strings are allocated.
+ */
+export function parseWikilinkInner(text: string, start: number, end: number): WikilinkParts | null {
+	while (start < end && isTrimmable(text.charCodeAt(start))) start++;
+	while (end > start && isTrimmable(text.charCodeAt(end - 1))) end--;
+	if (start === end) return null;
 	// A `|` in first position is part of the link (`[[|alias]]` links to "|alias"): Obsidian
 	// only splits at a bar that has something before it.
-	const bar = inner.indexOf('|');
-	if (bar <= 0) return { link: inner, displayText: defaultDisplayText(inner) };
-	let link = inner.slice(0, bar).trimEnd();
+	let bar = -1;
+	for (let k = start + 1; k < end; k++) {
+		if (text.charCodeAt(k) === 124) {
+			bar = k;
+			break;
+		}
+	}
+	if (bar < 0) {
+		const link = text.slice(start, end);
+		return { link, displayText: defaultDisplayText(link) };
+	}
+	let linkEnd = bar;
+	while (linkEnd > start && isTrimmable(text.charCodeAt(linkEnd - 1))) linkEnd--;
 	// In tables the bar is written `\|`; the backslash belongs to the table, not the link.
-	if (link.charCodeAt(link.length - 1) === 92) link = link.slice(0, -1).trimEnd();
-	const alias = inner.slice(bar + 1).trim();
-	return { link, displayText: alias.length > 0 ? alias : defaultDisplayText(link) };
+	if (linkEnd > start && text.charCodeAt(linkEnd - 1) === 92) {
+		linkEnd--;
+		while (linkEnd > start && isTrimmable(text.charCodeAt(linkEnd - 1))) linkEnd--;
+	}
+	const link = text.slice(start, linkEnd);
+	let aliasStart = bar + 1;
+	while (aliasStart < end && isTrimmable(text.charCodeAt(aliasStart))) aliasStart++;
+	return { link, displayText: aliasStart < end ? text.slice(aliasStart, end) : defaultDisplayText(link) };
 }

@@ -40,6 +40,12 @@ function isSimpleKey(key: string): boolean {
 
 /** A core-schema plain scalar: null, bool, int, float, else the string itself. */
 function resolvePlain(s: string): unknown {
+	// Only `~`, digits, signs, `.` and the words null/true/false (any case js-yaml accepts)
+	// can resolve to something else; any other first character means a string.
+	const c = s.charCodeAt(0);
+	const maybeTyped =
+		c === 126 || c === 43 || c === 45 || c === 46 || (c >= 48 && c <= 57) || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70;
+	if (!maybeTyped) return s;
 	for (const type of IMPLICIT) {
 		if (type.resolve(s)) return type.construct(s) as unknown;
 	}
@@ -67,20 +73,29 @@ function scalar(s: string): unknown {
 	return resolvePlain(s);
 }
 
-/** Index of the first non-space character of `line` (its length when blank). */
-function indentOf(line: string): number {
-	let k = 0;
-	while (k < line.length && line.charCodeAt(k) === 32) k++;
-	return k;
+/** Offset of the first non-space character of [p, end) of `src` (`end` when blank). */
+function skipSpaces(src: string, p: number, end: number): number {
+	while (p < end && src.charCodeAt(p) === 32) p++;
+	return p;
 }
 
-/** The value of a block list item line (`- x` at `indent`), null for `-`, undefined if not one. */
-function listItem(line: string, indent: number): unknown {
-	if (indentOf(line) !== indent || line.charCodeAt(indent) !== 45 /* - */) return undefined;
-	const rest = line.slice(indent + 1);
-	if (rest.length > 0 && rest.charCodeAt(0) !== 32) return undefined;
-	const value = rest.trim();
-	return value.length === 0 ? null : scalar(value);
+/** End of the line starting at `p` (offset of its `\n`, or the length). */
+function lineEnd(src: string, p: number): number {
+	const nl = src.indexOf('\n', p);
+	return nl < 0 ? src.length : nl;
+}
+
+/**
+ * The value of a block list item line [p, end) whose `-` is at `dash`: null for a bare `-`,
+ * undefined when it is not a simple item.
+ */
+function listItem(src: string, dash: number, end: number): unknown {
+	if (dash + 1 < end && src.charCodeAt(dash + 1) !== 32) return undefined;
+	let s = skipSpaces(src, dash + 1, end);
+	let e = end;
+	while (e > s && src.charCodeAt(e - 1) === 32) e--;
+	if (s === e) return null;
+	return scalar(src.slice(s, e));
 }
 
 /**
@@ -89,49 +104,64 @@ function listItem(line: string, indent: number): unknown {
  */
 export function parseSimpleYaml(src: string): Record<string, unknown> | undefined {
 	if (NOT_SIMPLE.test(src)) return undefined;
-	const lines = src.split('\n');
 	const out: Record<string, unknown> = {};
-	let keys = 0;
-	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i];
-		const indent = indentOf(line);
-		if (indent === line.length) continue;
-		if (indent > 0) return undefined;
-		let colon = line.indexOf(': ');
-		if (colon < 0) {
-			if (line.charCodeAt(line.length - 1) !== 58) return undefined;
-			colon = line.length - 1;
+	const keys: string[] = [];
+	const len = src.length;
+	let p = 0;
+	while (p < len) {
+		const end = lineEnd(src, p);
+		const first = skipSpaces(src, p, end);
+		if (first === end) {
+			p = end + 1;
+			continue;
 		}
-		const key = line.slice(0, colon);
-		if (!isSimpleKey(key) || RESERVED_KEYS.has(key)) return undefined;
-		const rest = line.slice(colon + 1).trim();
+		if (first > p) return undefined;
+		let colon = src.indexOf(': ', p);
+		if (colon < 0 || colon >= end) {
+			if (src.charCodeAt(end - 1) !== 58) return undefined;
+			colon = end - 1;
+		}
+		const key = src.slice(p, colon);
+		// A repeated key is an error in js-yaml: let it report it.
+		if (!isSimpleKey(key) || RESERVED_KEYS.has(key) || keys.includes(key)) return undefined;
+		let vs = skipSpaces(src, colon + 1, end);
+		let ve = end;
+		while (ve > vs && src.charCodeAt(ve - 1) === 32) ve--;
 		let value: unknown;
-		if (rest.length > 0) {
-			value = scalar(rest);
+		p = end + 1;
+		if (vs < ve) {
+			value = scalar(src.slice(vs, ve));
 			if (value === undefined) return undefined;
 		} else {
 			// No inline value: null, or a block list of scalars on the following lines.
-			let j = i + 1;
-			while (j < lines.length && indentOf(lines[j]) === lines[j].length) j++;
-			if (j < lines.length && lines[j].charCodeAt(indentOf(lines[j])) === 45 && (indentOf(lines[j]) > 0 || listItem(lines[j], 0) !== undefined)) {
-				const itemIndent = indentOf(lines[j]);
-				const list: unknown[] = [];
-				for (; j < lines.length; j++) {
-					const itemLine = lines[j];
-					const k = indentOf(itemLine);
-					if (k === itemLine.length) continue;
-					if (k < itemIndent || (k === 0 && itemLine.charCodeAt(0) !== 45)) break;
-					const item = listItem(itemLine, itemIndent);
-					if (item === undefined) return undefined;
-					list.push(item);
+			value = null;
+			let q = p;
+			let list: unknown[] | null = null;
+			let itemIndent = -1;
+			while (q < len) {
+				const qe = lineEnd(src, q);
+				const dash = skipSpaces(src, q, qe);
+				if (dash === qe) {
+					q = qe + 1;
+					continue;
 				}
-				value = list;
-				i = j - 1;
-			} else value = null;
+				if (src.charCodeAt(dash) !== 45) {
+					if (dash > q) return undefined;
+					break;
+				}
+				if (itemIndent < 0) itemIndent = dash - q;
+				else if (dash - q !== itemIndent) return undefined;
+				const item = listItem(src, dash, qe);
+				if (item === undefined) return undefined;
+				if (list === null) list = [];
+				list.push(item);
+				q = qe + 1;
+				p = q;
+			}
+			if (list !== null) value = list;
 		}
 		out[key] = value;
-		keys++;
+		keys.push(key);
 	}
-	// A repeated key is an error in js-yaml: let it report it.
-	return keys > 0 && Object.keys(out).length === keys ? out : undefined;
+	return keys.length > 0 ? out : undefined;
 }
