@@ -22,6 +22,7 @@ import { matchedWords, Scorer, strongTypedMatch, tierOf, TIER_POINTS, type Candi
 import { resolveSearchSettings, type SearchSettings } from './settings';
 import { analyzeQueryText, foldWord, hasSpecialScript, normalizeText, type QueryWord } from './tokenize';
 
+/** Re-exported so faces import ranked search from this one module. */
 export type { NoteInput } from './index';
 export type { Tier } from './rank';
 export type { SearchSettings } from './settings';
