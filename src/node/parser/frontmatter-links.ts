@@ -20,13 +20,14 @@ function walk(value: unknown, key: string, out: FrontmatterLinkCache[]): void {
 		return;
 	}
 	if (typeof value === 'object' && value !== null) {
-		for (const [k, v] of Object.entries(value)) walk(v, `${key}.${k}`, out);
+		const obj = value as Record<string, unknown>;
+		for (const k of Object.keys(obj)) walk(obj[k], `${key}.${k}`, out);
 	}
 }
 
 /** All wikilinks in a frontmatter object, in property order (`[]` when there are none). */
 export function collectFrontmatterLinks(frontmatter: FrontMatter): FrontmatterLinkCache[] {
 	const out: FrontmatterLinkCache[] = [];
-	for (const [k, v] of Object.entries(frontmatter)) walk(v, k, out);
+	for (const k of Object.keys(frontmatter)) walk(frontmatter[k], k, out);
 	return out;
 }

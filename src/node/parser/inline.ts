@@ -20,10 +20,11 @@ import { parseWikilinkInner } from './wikilink';
 // looking back from those. Plain text between them is skipped with cached forward indexOf
 // searches (measured faster than one regex over a character class), so no JS loop visits it.
 // Slots 5–6 are the closers searched for across lines.
-const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$'];
+const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$', ']]'];
 const SLOT_BACKTICK = 2;
 const SLOT_COMMENT_END = 5;
 const SLOT_DOUBLE_DOLLAR = 6;
+const SLOT_WIKI_CLOSE = 7;
 // Longest link label / destination looked at: bounds the work on pathological lines such as
 // "[a [a [a …" while being far beyond any real link.
 const MAX_LABEL = 1024;
@@ -269,18 +270,14 @@ export class InlineScanner {
 	 */
 	private wikilink(start: number, open: number, end: number, s: number, embed: boolean): number {
 		const text = this.text;
-		let k = open + 2;
-		for (; k + 1 < end; k++) {
-			const c = text.charCodeAt(k);
-			if (c === CH.RBRACKET) {
-				if (text.charCodeAt(k + 1) === CH.RBRACKET) break;
-			} else if (c === CH.LBRACKET && text.charCodeAt(k + 1) === CH.LBRACKET) {
-				// A second `[[` before any `]]`: the first one is plain text; let the scan
-				// restart at the inner one.
-				return -1;
-			}
-		}
+		const search = this.search;
+		const k = search.next(SLOT_WIKI_CLOSE, open + 2);
 		if (k + 1 >= end) return -1;
+		// A second `[[` before the `]]`: the first one is plain text; the scan restarts at the
+		// inner one.
+		for (let b = search.next(0, open + 2); b < k; b = search.next(0, b + 1)) {
+			if (text.charCodeAt(b + 1) === CH.LBRACKET) return -1;
+		}
 		const parts = parseWikilinkInner(text, open + 2, k);
 		if (parts === null) return -1;
 		const after = k + 2;
