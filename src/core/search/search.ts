@@ -12,6 +12,8 @@
  */
 import type { NoteResult, QueryResult, SkippedFile } from '../contract';
 import type { NoteSource } from '../port';
+import { resolveScope } from '../scope';
+import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, expandQuery, SynonymTable, Vocabulary, type AliasLookup, type Expansion } from './expansion';
 import { abstractOf, clip, flattenValue, forwardLinksOf, propertyValue } from './extract';
 import { InvertedIndex, type NoteInput } from './index';
@@ -83,6 +85,8 @@ export class SearchIndex {
 	readonly vocabulary: Vocabulary;
 	/** Notes left out of the index, and why. */
 	readonly skipped: SkippedFile[] = [];
+	/** What the scope rules left out (folders, "Excluded files"), for `limitations`. */
+	readonly exclusions: string[] = [];
 	/** Bumped on every change, to invalidate derived maps. */
 	private version = 0;
 	private derivedBuilt = false;
@@ -110,7 +114,10 @@ export class SearchIndex {
 		const si = new SearchIndex(settings);
 		si.source = source;
 		si.index.keepDerived = false;
-		const notes = source.listNotes().filter((p) => !si.isExcluded(p, source.configDir));
+		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
+		const scope = resolveScope(source, { ...DEFAULT_SETTINGS, excludedFolders: si.settings.excludedFolders });
+		si.exclusions.push(...scope.exclusions);
+		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
 		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
 		const yieldFn = options.yieldFn ?? defaultYield;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
@@ -591,7 +598,7 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	if (si.keywordIndexStatus === 'missing') {
 		limitations.push(`No keyword index at ${si.settings.keywordIndexPath} — run /vault-index --full to build it (searched the full-text index instead).`);
 	}
-	if (si.settings.excludedFolders.length > 0) limitations.push(`Excluded folders: ${si.settings.excludedFolders.join(', ')}`);
+	limitations.push(...si.exclusions);
 
 	const typed = analyzeQueryText(parsed.text).slice(0, MAX_TYPED_WORDS);
 	const expansions = expandQuery(typed, parsed.text, { synonyms: si.synonyms, aliases: si.aliasLookup(), vocabulary: si.vocabulary });
