@@ -174,7 +174,8 @@ describe('derived, not recorded: size and pathological input', () => {
 		const md = 'word #tag [[link]] [md](x.md) `code` $m$ '.repeat(50_000);
 		const t0 = performance.now();
 		const { metadata } = parseNote(md);
-		expect(performance.now() - t0).toBeLessThan(2000);
+		// Generous bound (the machine may be loaded): quadratic behaviour would take minutes.
+		expect(performance.now() - t0).toBeLessThan(5000);
 		expect(metadata.tags).toHaveLength(50_000);
 		expect(metadata.links).toHaveLength(100_000);
 		expect(metadata.sections).toHaveLength(1);
@@ -183,7 +184,8 @@ describe('derived, not recorded: size and pathological input', () => {
 		for (const unit of ['[a ', '[a](x', '[a](b(', '$a ', '`` ` ', '[[a ', '<a ', '<!-- ', '![a ', '[a](b "']) {
 			const t0 = performance.now();
 			parseNote(unit.repeat(100_000));
-			expect(performance.now() - t0, unit).toBeLessThan(1500);
+			// 500k characters: linear is milliseconds, quadratic would be minutes.
+			expect(performance.now() - t0, unit).toBeLessThan(5000);
 		}
 	});
 });
