@@ -1,8 +1,9 @@
 /**
  * Inline scanning: links, embeds and tags inside the text of one leaf block (paragraph,
  * heading, table, comment…). The block pass hands over the leaf as segments — one per line,
- * container prefixes (`> `, list indentation) already cut off — and this scanner walks them
- * with `charCodeAt`, reacting only to the few characters that can start something.
+ * container prefixes (`> `, list indentation) already cut off — and this scanner jumps from
+ * one character that can start something to the next (cached native searches), looking at
+ * the surrounding characters with `charCodeAt` only there.
  *
  * What hides text from indexing: code spans, `$math$`, inline HTML and `<!-- -->` comments,
  * backslash escapes, and the destination of a markdown link. `%% … %%` comments hide nothing:
