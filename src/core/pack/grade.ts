@@ -1,0 +1,85 @@
+/**
+ * The grading rule of context packs, per sub-question (facet) and section — deterministic, and
+ * simple enough to state in one line of the README:
+ *
+ *   share = (idf of the facet's key words the section holds) / (idf of all its key words)
+ *   relevant when share ≥ 0.6, partial when share ≥ 0.3, off-topic below.
+ *
+ * "Holds" means the section's text (heading and quotable body, never frontmatter) contains
+ * every index term of the word, or of one of its expansions (a synonym, or the title/alias of
+ * the note the word names), exactly as the ranked search matches words. Weighting by idf makes a
+ * rare word count more than a word every note has (笔记 "note" in a notes app's help).
+ */
+import type { QueryWord } from '../search/tokenize';
+
+/** The three grades of the seed; packs keep the first two. */
+export type Grade = 'relevant' | 'partial' | 'off-topic';
+
+/** Share of the facet's weight from which a section is relevant. */
+export const RELEVANT_SHARE = 0.6; // why: most of the question's weight; a 2-word facet needs both words unless one is far rarer.
+/** Share from which a section is partial. */
+export const PARTIAL_SHARE = 0.3; // why: at least one real (non-ubiquitous) word of the question, so a partial section is still on topic.
+
+/** A key word of a facet, with its weight and the words that stand in for it. */
+export interface KeyWord {
+	word: QueryWord;
+	/** Inverse document frequency in the index (words absent from the vault count as rare). */
+	idf: number;
+	/** Expansions (synonyms, aliases) that count as the word being present. */
+	expansions: QueryWord[];
+}
+
+/** The grade of one section for one facet, with the words behind it. */
+export interface FacetGrade {
+	grade: Grade;
+	/** idf-weighted share of the facet's key words present (0–1). */
+	share: number;
+	/** Key words present (as typed). */
+	present: string[];
+	/** Key words absent (as typed). */
+	missing: string[];
+}
+
+/** Whether a set of index terms holds a query word (every term of one alternative). */
+export function holdsWord(terms: ReadonlySet<string>, word: QueryWord): boolean {
+	return word.alts.some((alt) => alt.length > 0 && alt.every((t) => terms.has(t)));
+}
+
+/** Whether a set of index terms holds a key word or one of its expansions. */
+export function holdsKeyWord(terms: ReadonlySet<string>, key: KeyWord): boolean {
+	return holdsWord(terms, key.word) || key.expansions.some((e) => holdsWord(terms, e));
+}
+
+/** The grade of a share (the rule of the module comment). */
+export function gradeOfShare(share: number): Grade {
+	if (share >= RELEVANT_SHARE) return 'relevant';
+	if (share >= PARTIAL_SHARE) return 'partial';
+	return 'off-topic';
+}
+
+/** Grade one section (its index terms) against one facet's key words. */
+export function gradeFacet(terms: ReadonlySet<string>, keys: readonly KeyWord[]): FacetGrade {
+	let total = 0;
+	let held = 0;
+	const present: string[] = [];
+	const missing: string[] = [];
+	for (const k of keys) {
+		total += k.idf;
+		if (holdsKeyWord(terms, k)) {
+			held += k.idf;
+			present.push(k.word.text);
+		} else missing.push(k.word.text);
+	}
+	const share = total > 0 ? held / total : 0;
+	return { grade: gradeOfShare(share), share, present, missing };
+}
+
+/** The better of two grades. */
+export function betterGrade(a: Grade, b: Grade): Grade {
+	return gradeRank(a) >= gradeRank(b) ? a : b;
+}
+
+/** 2 for relevant, 1 for partial, 0 for off-topic (for sorting). */
+export function gradeRank(g: Grade): number {
+	return g === 'relevant' ? 2 : g === 'partial' ? 1 : 0;
+}
