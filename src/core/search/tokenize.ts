@@ -15,12 +15,16 @@ const MAX_TOKEN_LENGTH = 40; // why: the longest English/German words in real va
 /** More parts than this in a kebab/snake/camel compound and the joined form is not indexed. */
 const MAX_COMPOUND_PARTS = 6; // why: identifiers like a-b-c-d-e-f-g are slugs, not compounds anyone types joined.
 
-/** Words searched for but never indexed: English function words and question words. */
+/** Words searched for but never indexed: English function and question words, and the commonest Romance/German ones. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
 	('a an the and or but if in on at by for with to from of is it its that this these those as are was were be been being ' +
 		'do does did doing how what which who whom whose why when where can could should would will shall may might must ' +
 		'i me my we our you your he him his she her they them their not no nor so than then there here into onto about ' +
-		'also just only some any each such up out very too via vs etc am has have had having get got').split(' '),
+		'also just only some any each such up out very too via vs etc am has have had having get got ' +
+		// Articles and prepositions of Spanish, French, Portuguese, Italian and German that are not
+		// also English words (so not `den`, `die`, `con`, `par`, `dos`, `war`).
+		'el la los las del y en un una para por que se al lo como le les des du et une pour avec qui dans sur au aux est ' +
+		'da do das e em um uma com os na il di della che per der das und dem ein eine einen mit von zu ist im auf nicht').split(' '),
 );
 
 /** Chinese and Japanese function words and question words dropped from queries (Segmenter output). */
