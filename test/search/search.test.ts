@@ -178,6 +178,15 @@ describe('ranked search', () => {
 		expect(index.size).toBe(5);
 	});
 
+	it('locates the best-matching heading section for the excerpt', async () => {
+		const { index } = await build();
+		const r = await search(index, 'stored attacks');
+		expect(r.results[0].path).toBe('Web/XSS Prevention.md');
+		expect(r.results[0].section).toBe('Details');
+		expect(r.results[0].excerpt).toContain('stored attacks');
+		expect(r.results[0].abstract).toMatch(/^Escape untrusted output/);
+	});
+
 	it('fills backlinks and forward links', async () => {
 		const { index } = await build();
 		const r = await search(index, 'content security policy');

@@ -539,40 +539,62 @@ function keywordBonus(si: SearchIndex, typed: readonly QueryWord[], expansions: 
 	return out;
 }
 
-/** Surface forms to look for in a text when picking the excerpt. */
-function needlesOf(words: readonly ScoredWord[]): string[] {
-	const out: string[] = [];
+/** Surface forms to look for in a text when picking the excerpt, with the rarity of their word. */
+function needlesOf(words: readonly ScoredWord[]): { needle: string; weight: number }[] {
+	const out: { needle: string; weight: number }[] = [];
 	for (const sw of words) {
 		const t = foldWord(sw.word.text);
 		if (t.length === 0) continue;
 		// English stems: look for the stem so "developing" finds "develop…".
 		const alt = sw.word.alts[0];
-		const needle = alt.length === 1 && /^[a-z]+$/.test(alt[0]) && t.startsWith(alt[0]) ? alt[0] : t;
-		if (!out.includes(needle)) out.push(needle);
+		const needle = alt.length === 1 && /^[a-z]+$/.test(alt[0]) && t.startsWith(alt[0]) ? alt[0] : t.replace(/…$/, '');
+		if (needle !== '' && !out.some((n) => n.needle === needle)) out.push({ needle, weight: Math.max(0.1, sw.idf) * sw.weight });
 	}
 	return out;
 }
 
-/** The first body line holding a needle, clipped around it, and the heading above it. */
-function excerptFrom(text: string, bodyStart: number, needles: readonly string[], chars: number): { excerpt: string; section: string | null } | null {
+const REPEAT_BONUS = 0.05; // why: distinct words decide the best section; repetitions only break ties.
+
+/**
+ * The heading section that best matches (distinct words weighted by rarity, repetitions as a
+ * tie-break) and its first matching line, clipped around the match.
+ */
+function excerptFrom(text: string, bodyStart: number, needles: readonly { needle: string; weight: number }[], chars: number): { excerpt: string; section: string | null } | null {
 	const lines = text.slice(bodyStart).split('\n');
-	let section: string | null = null;
+	let heading: string | null = null;
 	let inCode = false;
+	let best: { score: number; heading: string | null; line: string; at: number } | null = null;
+	let cur = { score: 0, heading: null as string | null, line: '', at: -1, seen: new Set<string>() };
+	const close = (): void => {
+		if (cur.at >= 0 && (best === null || cur.score > best.score)) best = { score: cur.score, heading: cur.heading, line: cur.line, at: cur.at };
+	};
 	for (const line of lines) {
 		const trimmed = line.trim();
 		if (trimmed.startsWith('```')) inCode = !inCode;
-		const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
-		if (h && !inCode) section = h[1].trim();
+		const h = inCode ? null : /^#{1,6}\s+(.*)$/.exec(trimmed);
+		if (h) {
+			close();
+			heading = h[1].trim();
+			cur = { score: 0, heading, line: '', at: -1, seen: new Set() };
+			continue;
+		}
 		const folded = foldWord(normalizeText(line));
 		for (const n of needles) {
-			const at = folded.indexOf(n);
+			const at = folded.indexOf(n.needle);
 			if (at < 0) continue;
-			const from = Math.max(0, at - Math.floor(chars / 3));
-			const piece = line.slice(from, from + chars);
-			return { excerpt: `${from > 0 ? '…' : ''}${clip(piece, chars)}`, section: h ? null : section };
+			cur.score += cur.seen.has(n.needle) ? REPEAT_BONUS * n.weight : n.weight;
+			cur.seen.add(n.needle);
+			if (cur.at < 0) {
+				cur.line = line;
+				cur.at = at;
+			}
 		}
 	}
-	return null;
+	close();
+	if (best === null) return null;
+	const found: { heading: string | null; line: string; at: number } = best;
+	const from = Math.max(0, found.at - Math.floor(chars / 3));
+	return { excerpt: `${from > 0 ? '…' : ''}${clip(found.line.slice(from, from + chars), chars)}`, section: found.heading };
 }
 
 /** Run a ranked search. Never throws: a bad query comes back as `status: 'failed'` with `error`. */
