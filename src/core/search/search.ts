@@ -560,7 +560,11 @@ const REPEAT_BONUS = 0.05; // why: distinct words decide the best section; repet
  * tie-break) and its first matching line, clipped around the match.
  */
 function excerptFrom(text: string, bodyStart: number, needles: readonly { needle: string; weight: number }[], chars: number): { excerpt: string; section: string | null } | null {
-	const lines = text.slice(bodyStart).split('\n');
+	const body = text.slice(bodyStart);
+	const lines = body.split('\n');
+	// Fold the body once (one native pass) rather than line by line; folding keeps line breaks.
+	const foldedLines = foldWord(normalizeText(body)).split('\n');
+	const aligned = foldedLines.length === lines.length;
 	let heading: string | null = null;
 	let inCode = false;
 	let best: { score: number; heading: string | null; line: string; at: number } | null = null;
@@ -568,7 +572,8 @@ function excerptFrom(text: string, bodyStart: number, needles: readonly { needle
 	const close = (): void => {
 		if (cur.at >= 0 && (best === null || cur.score > best.score)) best = { score: cur.score, heading: cur.heading, line: cur.line, at: cur.at };
 	};
-	for (const line of lines) {
+	for (let li = 0; li < lines.length; li++) {
+		const line = lines[li];
 		const trimmed = line.trim();
 		if (trimmed.startsWith('```')) inCode = !inCode;
 		const h = inCode ? null : /^#{1,6}\s+(.*)$/.exec(trimmed);
@@ -578,7 +583,7 @@ function excerptFrom(text: string, bodyStart: number, needles: readonly { needle
 			cur = { score: 0, heading, line: '', at: -1, seen: new Set() };
 			continue;
 		}
-		const folded = foldWord(normalizeText(line));
+		const folded = aligned ? foldedLines[li] : foldWord(normalizeText(line));
 		for (const n of needles) {
 			const at = folded.indexOf(n.needle);
 			if (at < 0) continue;
