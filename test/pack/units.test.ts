@@ -182,7 +182,12 @@ describe('quotes', () => {
 			[['First sentence.', false], ['Third one?', true]],
 			[['Third one?', false]],
 		]);
-		expect(quoteVariants(sentences, [0, 0, 0]).map((v) => v.map((s) => NOTE.slice(s.start, s.end)))).toEqual([['First sentence.']]);
+		// Nothing scores (a section named by reference): its opening sentences, shortest last.
+		expect(quoteVariants(sentences, [0, 0, 0]).map((v) => v.map((s) => NOTE.slice(s.start, s.end)))).toEqual([
+			['First sentence. Second sentence! Third one?'],
+			['First sentence. Second sentence!'],
+			['First sentence.'],
+		]);
 	});
 });
 

@@ -8,7 +8,9 @@
  * "Holds" means the section's text (heading and quotable body, never frontmatter) contains
  * every index term of the word, or of one of its expansions (a synonym, or the title/alias of
  * the note the word names), exactly as the ranked search matches words. Weighting by idf makes a
- * rare word count more than a word every note has (笔记 "note" in a notes app's help).
+ * rare word count more than a word every note has (笔记 "note" in a notes app's help). A word
+ * the vault does not contain at all weighs the mean of the facet's other words: it is missing
+ * everywhere, and a filler ("work" in "how does sync work") must not sink the whole facet.
  */
 import type { QueryWord } from '../search/tokenize';
 

@@ -28,6 +28,9 @@ export interface QuoteSpan {
 	cutBefore: boolean;
 }
 
+/** Inline Markdown whose punctuation is not sentence punctuation: code spans, embeds and links, URLs. */
+const OPAQUE = /`[^`]+`|!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|\bhttps?:\/\/[^\s<>)\]]+/g;
+
 let sentenceSegmenter: Intl.Segmenter | null = null;
 function segmenter(): Intl.Segmenter {
 	// One fixed locale: sentence rules for CJK punctuation are the same in every ICU locale, and a
@@ -50,8 +53,10 @@ export function sentencesOf(text: string, units: readonly QuoteUnit[]): Sentence
 			if (hasWords(raw)) out.push({ start: u.start, end: u.end, unit });
 			return;
 		}
-		// Same length, so offsets map back one to one: line breaks are soft inside a unit.
-		const flat = raw.replace(/[\r\n]/g, ' ');
+		// Same length, so offsets map back one to one: line breaks are soft inside a unit, and
+		// Markdown that holds sentence punctuation (`![[embed]]`, `[[File.base]]`, `code`, URLs)
+		// reads as one capitalised word, so the segmenter never ends a sentence inside it.
+		const flat = raw.replace(/[\r\n]/g, ' ').replace(OPAQUE, (m) => `X${'x'.repeat(m.length - 1)}`);
 		for (const seg of segmenter().segment(flat)) {
 			let s = seg.index;
 			let e = seg.index + seg.segment.length;
@@ -80,14 +85,15 @@ function spansOf(sentences: readonly Sentence[], chosen: readonly number[]): Quo
 /**
  * Quote choices for one section, longest first: the best-scoring sentences (ties: earlier
  * first) grouped into at most {@link MAX_SPANS} spans, then the same with one sentence fewer,
- * down to the single best sentence. When no sentence scores, the section's first sentence.
+ * down to the single best sentence. When no sentence scores, the section's opening sentences.
  * Empty when the section has no sentence at all.
  */
 export function quoteVariants(sentences: readonly Sentence[], scores: readonly number[]): QuoteSpan[][] {
 	if (sentences.length === 0) return [];
 	let ranked = sentences.map((_, i) => i).filter((i) => scores[i] > 0);
 	ranked.sort((a, b) => scores[b] - scores[a] || a - b);
-	if (ranked.length === 0) ranked = [0];
+	// Nothing scores (a section named by reference, or reached through a link): its opening sentences.
+	if (ranked.length === 0) ranked = sentences.slice(0, MAX_SENTENCES).map((_, i) => i);
 	const variants: QuoteSpan[][] = [];
 	const seen = new Set<string>();
 	for (let k = Math.min(MAX_SENTENCES, ranked.length); k >= 1; k--) {

@@ -47,6 +47,7 @@ const FACET_LIMIT = 10; // why: each facet's own best notes, so a facet drowned 
 const MAX_PER_NOTE = 3; // why: one long note should not fill the pack; three sections cover a note's relevant part.
 const MAX_CANDIDATES = 24; // why: beyond ~24 sections even a 20k budget is padding (seed rule 4).
 const WEAK_RATIO = 0.25; // why: a partial section scoring under a quarter of the best is padding, not evidence.
+const MIN_IDF = 0.1; // why: a word in every note still counts a little, so a facet of only common words can be graded.
 const MAX_BLOCK_MATCHES = 3; // why: a bare ^id can exist in several notes; more than three is not a reference anymore.
 
 /** A section ready to be quoted: where it is, how it graded and scored, and its text units. */
@@ -94,15 +95,28 @@ export interface RetrieveOptions {
 	includeArchived: boolean;
 }
 
-/** Mean idf of a word's first alternative; a term the vault lacks counts as rare. */
-function wordIdf(index: SearchIndex, word: QueryWord): number {
+/** Mean idf of a word's first alternative, or null when the vault does not hold one of its terms. */
+function wordIdf(index: SearchIndex, word: QueryWord): number | null {
 	const alt = word.alts[0] ?? [];
 	let sum = 0;
 	for (const term of alt) {
 		const t = index.index.lookup(term);
-		sum += t < 0 ? Math.log(1 + index.size) : index.index.idf(t);
+		if (t < 0) return null;
+		sum += index.index.idf(t);
 	}
-	return alt.length > 0 ? sum / alt.length : 0;
+	return alt.length > 0 ? sum / alt.length : null;
+}
+
+/**
+ * A facet's key words with their weights. A word the vault does not contain at all weighs the
+ * mean of the facet's other words (so "work" in "how does sync work" cannot sink the facet, yet
+ * still shows as missing); when no word is in the vault, each weighs as a word of one note.
+ */
+function weighKeys(index: SearchIndex, words: readonly QueryWord[], expansions: ReadonlyMap<string, QueryWord[]>): KeyWord[] {
+	const idfs = words.map((w) => wordIdf(index, w));
+	const known = idfs.filter((x): x is number => x !== null);
+	const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : Math.log(1 + index.size);
+	return words.map((word, i) => ({ word, idf: Math.max(MIN_IDF, idfs[i] ?? fallback), expansions: expansions.get(word.text) ?? [] }));
 }
 
 /** An expansion's words as one word: all its index terms must be present. */
@@ -218,7 +232,7 @@ export async function retrieve(source: NoteSource, index: SearchIndex, searchTex
 			}
 		}
 	}
-	const keys: KeyWord[][] = facets.map((f) => f.words.map((word) => ({ word, idf: Math.max(0.1, wordIdf(index, word)), expansions: expansions.get(word.text) ?? [] })));
+	const keys: KeyWord[][] = facets.map((f) => weighKeys(index, f.words, expansions));
 	const allKeys: KeyWord[] = [];
 	for (const list of keys) for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
 	const ctx: ScoringContext = { facets, keys, allKeys, counter: new TermCounter(neededTerms(allKeys)), adjacency: keys.some((list) => list.some((k, j) => j > 0 && isCjkWord(k.word.text) && isCjkWord(list[j - 1].word.text))) };
