@@ -1,10 +1,13 @@
 import { Notice, Plugin } from 'obsidian';
+import { DEFAULT_BUDGET, buildPack, failedContextPack, type ContextPack, type PackRequest } from './core/pack/pack';
 import type { StructuredResult } from './core/query/run';
 import type { StructuredQuery } from './core/query/types';
 import { DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type ReaderSettings } from './core/reader/index';
 import { DEFAULT_SETTINGS, type EngineSettings } from './core/settings';
-import { IndexLifecycle, type IndexState } from './obsidian/index-lifecycle';
+import { INDEX_BUILDING, IndexLifecycle, type IndexState } from './obsidian/index-lifecycle';
+import { SearchIndexLifecycle } from './obsidian/search-index-lifecycle';
 import { ObsidianNoteSource } from './obsidian/source';
+import { runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
 import { FilterModal } from './ui/filter-modal';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
@@ -26,6 +29,8 @@ export interface VaultQueryApi {
 	graph(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
 	/** Substring (or `regex: true`) search in note bodies, grouped by file. */
 	textSearch(pattern: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** A context pack (seed 004): the same object as `vault-query pack --json`; budget defaults to the `packBudget` setting. */
+	pack(request: PackRequest): Promise<ContextPack>;
 	/** Resolves once the index is ready (Obsidian has loaded and indexed the vault). */
 	whenReady(): Promise<void>;
 	/** `loading`, `indexing` or `ready` (see src/obsidian/index-lifecycle.ts). */
@@ -43,6 +48,8 @@ export interface PluginSettings extends EngineSettings {
 	readerFolders: string[];
 	/** The last filter typed in the filter command, offered again next time. */
 	lastFilter: string;
+	/** Token budget of "Copy context pack" and of `api.pack` when the request names none. */
+	packBudget: number;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -67,6 +74,7 @@ function mergeSettings(saved: unknown): PluginSettings {
 		schemaPath: typeof s.schemaPath === 'string' && s.schemaPath.trim() !== '' ? s.schemaPath : DEFAULT_READER_SETTINGS.schemaPath,
 		readerFolders: stringList(s.readerFolders) ?? [...DEFAULT_READER_SETTINGS.defaultFolders],
 		lastFilter: typeof s.lastFilter === 'string' ? s.lastFilter : '',
+		packBudget: wholeNumber(s.packBudget, 1) ?? DEFAULT_BUDGET,
 	};
 }
 
@@ -91,6 +99,8 @@ export default class VaultQueryPlugin extends Plugin {
 	readonly source = new ObsidianNoteSource(this.app);
 	/** Readiness and event wiring; a child component from `onload` on. */
 	readonly index = new IndexLifecycle(this.app, this.source);
+	/** The ranked-search index for context packs, built after the vault is ready and kept current. */
+	readonly searchIndex = new SearchIndexLifecycle(this.app, this.source, this.index);
 
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = {
@@ -99,6 +109,7 @@ export default class VaultQueryPlugin extends Plugin {
 		filter: (where, options) => this.readJson({ ...options, operation: 'filter', where }),
 		graph: (slug, options) => this.readJson({ ...options, operation: 'graph', slug }),
 		textSearch: (pattern, options) => this.readJson({ ...options, operation: 'text-search', pattern }),
+		pack: (request) => this.packJson(request),
 		whenReady: () => this.index.whenReady(),
 		state: () => this.index.state,
 	};
@@ -106,11 +117,13 @@ export default class VaultQueryPlugin extends Plugin {
 	/** Light: the lifecycle child, settings and the commands. Indexing waits for layout-ready. */
 	override async onload(): Promise<void> {
 		this.addChild(this.index);
+		this.addChild(this.searchIndex);
 		await this.loadSettings();
 		for (const spec of QUERY_COMMANDS) {
 			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		}
 		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
+		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
 	}
 
 	/** Reads `data.json` over the defaults. */
@@ -138,6 +151,18 @@ export default class VaultQueryPlugin extends Plugin {
 	private async readJson(request: ReaderRequest): Promise<ReaderReport> {
 		const report = await this.index.read(request, this.readerSettings());
 		return JSON.parse(JSON.stringify(report)) as ReaderReport;
+	}
+
+	/** Builds a context pack (budget from the settings unless given) and returns a JSON copy; `failed` before layout-ready. */
+	private async packJson(request: PackRequest): Promise<ContextPack> {
+		const full = { ...request, budget: request.budget ?? this.settings.packBudget };
+		if (this.index.state === 'loading') return failedContextPack(full, this.source.vaultPath, INDEX_BUILDING);
+		const pack = await buildPack(this.source, await this.searchIndex.get(), full);
+		return JSON.parse(JSON.stringify(pack)) as ContextPack;
+	}
+
+	private packContext(): CopyPackContext {
+		return { app: this.app, budget: () => this.settings.packBudget, pack: (request) => this.packJson(request), indexReady: () => this.searchIndex.isBuilt };
 	}
 
 	private openFilter(): void {

@@ -51,6 +51,33 @@ interface Prepared {
 	sectionLines: [number, number];
 }
 
+/** The request's normalised facts: trimmed query and task, budget, the handoff's fixed fields, the envelope's `query`. */
+function requestFacts(request: PackRequest, vaultPath: string): { raw: string; budget: number; task: string | undefined; handoff: Handoff; query: Record<string, unknown> } {
+	const raw = request.query.trim();
+	const budget = request.budget ?? DEFAULT_BUDGET;
+	const task = request.task?.trim();
+	const handoff: Handoff = {
+		query: raw,
+		token_budget: budget,
+		tokens_used: 0,
+		source_count: 0,
+		vault_path: vaultPath,
+		built_at: request.builtAt ?? today(),
+		instruction: HANDOFF_INSTRUCTION,
+		estimator: TOKEN_ESTIMATOR,
+	};
+	if (task !== undefined && task !== '') handoff.task = task;
+	if (request.budget === undefined) handoff.budget_note = `No budget was given: the default of ${DEFAULT_BUDGET} tokens was used.`;
+	const query: Record<string, unknown> = { raw, budget, include_drafts: request.includeDrafts === true, include_archived: request.includeArchived === true };
+	return { raw, budget, task, handoff, query };
+}
+
+/** A failed pack for a request that could not run (a face's own reason, e.g. the vault is still loading). */
+export function failedContextPack(request: PackRequest, vaultPath: string, error: string): ContextPack {
+	const { handoff, query } = requestFacts(request, vaultPath);
+	return failedPack(query, handoff, error);
+}
+
 /** Today as YYYY-MM-DD (UTC). */
 function today(): string {
 	return new Date().toISOString().slice(0, 10);
@@ -158,25 +185,10 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
  * for the pack's own headings and handoff come back as `status: 'failed'` with `error`.
  */
 export async function buildPack(source: NoteSource, index: SearchIndex, request: PackRequest): Promise<ContextPack> {
-	const raw = request.query.trim();
-	const budget = request.budget ?? DEFAULT_BUDGET;
-	const builtAt = request.builtAt ?? today();
-	const task = request.task?.trim();
-	const handoff: Handoff = {
-		query: raw,
-		token_budget: budget,
-		tokens_used: 0,
-		source_count: 0,
-		vault_path: source.vaultPath,
-		built_at: builtAt,
-		instruction: HANDOFF_INSTRUCTION,
-		estimator: TOKEN_ESTIMATOR,
-	};
-	if (task !== undefined && task !== '') handoff.task = task;
-	if (request.budget === undefined) handoff.budget_note = `No budget was given: the default of ${DEFAULT_BUDGET} tokens was used.`;
+	const { raw, budget, task, handoff, query } = requestFacts(request, source.vaultPath);
 	const includeDrafts = request.includeDrafts === true;
 	const includeArchived = request.includeArchived === true;
-	const query: Record<string, unknown> = { raw, budget, include_drafts: includeDrafts, include_archived: includeArchived };
+	const builtAt = handoff.built_at;
 	if (raw === '') return failedPack(query, handoff, 'query: empty — ask a question, e.g. "how do I link to a heading?"');
 	if (!Number.isInteger(budget) || budget < 1) return failedPack(query, handoff, `budget: a whole number of tokens (1 or more), got ${budget}`);
 	const day = /^\d{4}-\d{2}-\d{2}$/.test(builtAt) ? parseDate(builtAt) : null;
