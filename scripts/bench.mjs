@@ -5,6 +5,7 @@
  * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
  *
  * Usage: npm run bench -- [--only parser|cli|grep|profile|search[,…]] [--runs N] [--vault PATH]
+ *        npm run bench -- --summary [N]   (medians over the last N saved runs; runs nothing)
  * Memory is measured in a child process started with --expose-gc (a full GC before reading it).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,13 +19,15 @@ import { benchParser } from './bench/parser.mjs';
 import { benchProfile } from './bench/profile.mjs';
 import { printReport } from './bench/report.mjs';
 import { benchSearch, hasSearchBench } from './bench/search.mjs';
+import { printSummary } from './bench/summary.mjs';
 
 const JOBS = ['parser', 'cli', 'grep', 'profile', 'search'];
-const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]`;
+const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
+       npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
 /** Parse argv; unknown flags are errors. */
 function parseOptions(argv) {
-	const options = { only: [], runs: 5, warmups: 3, vault: DEFAULT_VAULT };
+	const options = { only: [], runs: 5, warmups: 3, vault: DEFAULT_VAULT, summary: false, summaryCount: null };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => {
@@ -36,7 +39,14 @@ function parseOptions(argv) {
 		else if (flag === '--runs') options.runs = Number(value());
 		else if (flag === '--warmups') options.warmups = Number(value());
 		else if (flag === '--vault') options.vault = resolve(value());
-		else if (flag === '--help' || flag === '-h') options.help = true;
+		else if (flag === '--summary') {
+			options.summary = true;
+			const next = inline ?? argv[i + 1];
+			if (next !== undefined && /^\d+$/.test(next)) {
+				options.summaryCount = Number(next);
+				if (inline === undefined) i++;
+			}
+		} else if (flag === '--help' || flag === '-h') options.help = true;
 		else throw new Error(`unknown argument ${argv[i]}`);
 	}
 	for (const job of options.only) if (!JOBS.includes(job)) throw new Error(`--only: unknown job "${job}" (one of ${JOBS.join(', ')})`);
@@ -54,6 +64,10 @@ try {
 }
 if (options.help) {
 	say(USAGE);
+	process.exit(0);
+}
+if (options.summary) {
+	printSummary(options.summaryCount);
 	process.exit(0);
 }
 if (!existsSync(options.vault)) {
