@@ -19,7 +19,7 @@ import { splitFacets, type Facet } from './facets';
 import { holdsKeyWord, type KeyWord } from './grade';
 import { noteDate } from './notes';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
-import { neededTerms, retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
+import { neededTerms, retrieve, visibleText, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
 import { quoteVariants, sentencesOf } from './quotes';
 import { TermCounter } from './terms';
 import { LineIndex, linkRefsIn, sectionLabel, withoutRefs } from './sections';
@@ -31,6 +31,7 @@ export { DEFAULT_BUDGET, HANDOFF_INSTRUCTION } from './types';
 export { estimateTokens, TOKEN_ESTIMATOR } from './tokens';
 
 const MAX_BUDGET_GAPS = 8; // why: the first few left-out sections tell the agent what a bigger budget buys; a count covers the rest.
+const TOKENS_PER_BUDGET_GAP = 300; // why: a listed section costs ~40 tokens; one per 300 keeps the list near a seventh of the budget.
 const MAX_EXCLUDED_GAPS = 5; // why: naming a few drafts/archived notes shows what exists; the rest is a count.
 
 /** One quote choice of a candidate, ready to render. */
@@ -100,7 +101,7 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Pr
 		const sentences = sentencesOf(c.text, c.units);
 		const scores = sentences.map((s) => {
 			const counts = new Map<string, number>();
-			counter.count(c.text.slice(s.start, s.end), counts);
+			counter.count(visibleText(c.text.slice(s.start, s.end)), counts);
 			const terms = new Set(counts.keys());
 			let score = 0;
 			for (const k of keys) if (holdsKeyWord(terms, k)) score += k.idf;
@@ -148,7 +149,7 @@ function coverageOf(facets: readonly Facet[], keys: readonly KeyWord[][], prepar
 }
 
 /** GAPS: unresolved references, unanswered and partly answered facets, sections left out for budget, excluded notes. */
-function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: readonly Prepared[], leftOut: readonly number[], compact: boolean): PackGap[] {
+function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: readonly Prepared[], leftOut: readonly number[], compact: boolean, budget: number): PackGap[] {
 	const gaps: PackGap[] = [];
 	for (const ref of r.unresolved) gaps.push({ kind: 'unresolved', text: `Not found in the vault: ${ref.raw}` });
 	coverage.forEach((c, i) => {
@@ -161,7 +162,7 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
 			gaps.push({ kind: 'partial', facet: c.facet, text: `"${c.facet}" is only partly answered${missing}` });
 		}
 	});
-	const shown = compact ? 0 : MAX_BUDGET_GAPS;
+	const shown = compact ? 0 : Math.min(MAX_BUDGET_GAPS, Math.max(2, Math.floor(budget / TOKENS_PER_BUDGET_GAP)));
 	for (const k of leftOut.slice(0, shown)) {
 		const p = prepared[k];
 		gaps.push({ kind: 'budget', path: p.c.path, section: p.section, lines: p.sectionLines, text: `Left out for budget: ${p.c.path} § ${p.section} (${lineRange(p.sectionLines)}, ${p.c.best})` });
@@ -208,7 +209,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	const prepared = prepare(r.candidates, allKeys);
 	const frameView = (chosen: readonly Chosen[], leftOut: readonly number[], compact: boolean, used: number): { before: string; after: string; coverage: CoverageLine[]; gaps: PackGap[]; handoff: Handoff } => {
 		const coverage = coverageOf(facets, r.keys, prepared, chosen);
-		const gaps = gapsOf(r, coverage, prepared, leftOut, compact);
+		const gaps = gapsOf(r, coverage, prepared, leftOut, compact, budget);
 		const h: Handoff = { ...handoff, tokens_used: used, source_count: chosen.length };
 		return { ...renderFrame({ task, coverage, gaps, handoff: h, sourceCount: chosen.length }), coverage, gaps, handoff: h };
 	};

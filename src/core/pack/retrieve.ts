@@ -361,6 +361,20 @@ async function search(index: SearchIndex, text: string, limit: number, source: N
 	return rankedSearch(index, text, { limit, withBacklinks: false, source });
 }
 
+/**
+ * The text a reader sees: `[[target|shown]]` → shown, `[[target]]` → target, `[text](url)` →
+ * text, embeds dropped. Link targets are addresses, not statements, so they do not count as the
+ * section holding a word (`[[嵌入文件#…|在笔记中嵌入白板]]` says nothing about embedding files).
+ */
+export function visibleText(text: string): string {
+	if (!text.includes('[')) return text;
+	return text
+		.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, ' ')
+		.replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, '$2')
+		.replace(/\[\[([^\]]*)\]\]/g, (_m, target: string) => target.replace(/#\^?/g, ' '))
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+}
+
 /** A word of Han or kana only (adjacency is checked for these; spaced scripts rarely write question words side by side). */
 function isCjkWord(text: string): boolean {
 	return /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+$/u.test(text);
@@ -379,7 +393,8 @@ function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: ScoringCo
 	if (units.length === 0) return null;
 	const counts = new Map<string, number>();
 	let length = 0;
-	for (const u of units) length += ctx.counter.count(note.text.slice(u.start, u.end), counts);
+	const visible = units.map((u) => visibleText(note.text.slice(u.start, u.end)));
+	for (const v of visible) length += ctx.counter.count(v, counts);
 	const headingCounts = new Map<string, number>();
 	if (section.heading !== null) ctx.counter.count(section.heading, headingCounts);
 	const headingTerms = new Set(headingCounts.keys());
@@ -388,7 +403,7 @@ function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: ScoringCo
 	let best: Grade = 'off-topic';
 	for (const g of grades) if (gradeRank(g.grade) > gradeRank(best)) best = g.grade;
 	const norm = 1 - BM25_B + BM25_B * (length / AVERAGE_SECTION_TOKENS);
-	const flat = ctx.adjacency ? normalizeText(units.map((u) => note.text.slice(u.start, u.end)).join('\n')) : '';
+	const flat = ctx.adjacency ? normalizeText(visible.join('\n')) : '';
 	const perFacet = ctx.keys.map((keys, i) => {
 		let s = 0;
 		keys.forEach((k, j) => {
