@@ -24,12 +24,12 @@ function merge(a: LinkSource | undefined, b: LinkSource): LinkSource {
 /**
  * The link graph of a set of notes: every outgoing link (body links and embeds, frontmatter
  * `[[…]]` values, and the bare names of the `links:` field) resolved with the source's rules,
- * plus the reverse index. Built once per query from the port; cheap because resolution reuses
- * the port's resolver.
+ * and the backlinks of any note. Built once per query from the port; outgoing links are resolved
+ * lazily, per note asked about.
  */
 export class LinkGraph {
 	private readonly outgoingCache = new Map<string, Outgoing[]>();
-	private reverse: Map<string, Map<string, LinkSource>> | null = null;
+	private readonly fieldTargetCache = new Map<string, Set<string>>();
 
 	/** `notes` are the link sources that count (the query's scope). */
 	constructor(
@@ -78,32 +78,35 @@ export class LinkGraph {
 		return this.forward(path).map((link) => link.linkpath);
 	}
 
-	/** The notes in scope that link to `target`, each marked body/frontmatter/both; self-links left out. */
+	/**
+	 * The notes in scope that link to `target`, each marked body/frontmatter/both; self-links left
+	 * out. `resolvedLinks` (body and `[[…]]` property links) and the resolved `links:` names say
+	 * which notes link there without resolving anything again; only those notes are inspected to
+	 * tell body from frontmatter — on a 6k-note vault that is tens of notes, not 60k links.
+	 */
 	backlinks(target: string): BacklinkRef[] {
-		const sources = this.reverseIndex().get(target);
-		if (!sources) return [];
-		return [...sources].filter(([path]) => path !== target).map(([path, source]) => ({ path, source }));
+		const resolved = this.source.resolvedLinks();
+		const refs: BacklinkRef[] = [];
+		for (const path of this.notes) {
+			if (path === target) continue;
+			if (!((resolved[path]?.[target] ?? 0) > 0) && !this.fieldTargets(path).has(target)) continue;
+			let source: LinkSource | undefined;
+			for (const link of this.outgoing(path)) if (link.resolved === target) source = merge(source, link.source);
+			if (source) refs.push({ path, source });
+		}
+		return refs;
 	}
 
-	/**
-	 * The reverse index, built on first use. `resolvedLinks` narrows the work to notes that link
-	 * somewhere; the `links:` field is not in Obsidian's maps, so those notes are added.
-	 */
-	private reverseIndex(): Map<string, Map<string, LinkSource>> {
-		if (this.reverse) return this.reverse;
-		const reverse = new Map<string, Map<string, LinkSource>>();
-		const resolved = this.source.resolvedLinks();
-		for (const path of this.notes) {
-			const hasLinks = Object.keys(resolved[path] ?? {}).length > 0 || linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey).length > 0;
-			if (!hasLinks) continue;
-			for (const link of this.outgoing(path)) {
-				if (link.resolved === null) continue;
-				let sources = reverse.get(link.resolved);
-				if (!sources) reverse.set(link.resolved, (sources = new Map<string, LinkSource>()));
-				sources.set(path, merge(sources.get(path), link.source));
-			}
+	/** Where the bare names of a note's `links:` field resolve (they are not in Obsidian's link maps). */
+	private fieldTargets(path: string): Set<string> {
+		let targets = this.fieldTargetCache.get(path);
+		if (targets) return targets;
+		targets = new Set<string>();
+		for (const name of linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey)) {
+			const dest = this.source.resolveLink(linkpathOf(name), path);
+			if (dest !== null) targets.add(dest);
 		}
-		this.reverse = reverse;
-		return reverse;
+		this.fieldTargetCache.set(path, targets);
+		return targets;
 	}
 }
