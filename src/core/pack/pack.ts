@@ -155,7 +155,7 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
 	coverage.forEach((c, i) => {
 		if (c.status === 'gap') {
 			const byBudget = leftOut.some((k) => prepared[k].c.grades[i].grade !== 'off-topic');
-			const why = byBudget ? 'answered only by sections left out for budget (a larger budget would include them)' : 'no note in the vault answers it';
+			const why = byBudget ? 'only sections left out for budget answer it' : 'no note in the vault answers it';
 			gaps.push({ kind: 'unanswered', facet: c.facet, text: `"${c.facet}": ${why}` });
 		} else if (c.status === 'partial') {
 			const missing = c.missing_terms.length > 0 ? `: no packed source holds ${c.missing_terms.join(', ')}` : '';
@@ -222,7 +222,17 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	if (frameTokens(false) > budget) {
 		compact = true;
 		const need = frameTokens(true);
-		if (need > budget) return failedPack(query, handoff, `budget: ${budget} tokens cannot hold even an empty pack (its headings, coverage and handoff need ${need}); give ${need + 150} or more`, index.size);
+		if (need > budget) {
+			let hint = '';
+			if (prepared.length > 0) {
+				// What the best section needs with its shortest quote, in the compact frame.
+				const shortest = prepared[0].variants.length - 1;
+				const f = frameView([{ item: 0, variant: shortest }], all.slice(1), true, budget * 10);
+				const one = estimateTokens(f.before + renderSourceBlock(sourceView(prepared[0], shortest, sourceId(0))) + f.after);
+				hint = `; a pack with its best source needs about ${one}`;
+			}
+			return failedPack(query, handoff, `budget: ${budget} tokens cannot hold even an empty pack (its headings, coverage and handoff need ${need})${hint}`, index.size);
+		}
 	}
 	const fill = fillBudget({
 		budget,
