@@ -4,7 +4,7 @@
  * benchmark (scripts/bench-search.mjs) when it exists. Prints a table with PASS/MISS per target and
  * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
  *
- * Usage: npm run bench -- [--only parser|cli|grep|profile|search[,…]] [--runs N] [--vault PATH]
+ * Usage: npm run bench -- [--only parser|cli|grep|profile|search|pack[,…]] [--runs N] [--vault PATH]
  *        npm run bench -- --summary [N]   (medians over the last N saved runs; runs nothing)
  * Memory is measured in a child process started with --expose-gc (a full GC before reading it).
  */
@@ -18,10 +18,10 @@ import { bundleEngine, CLI, DEFAULT_VAULT, fmtMs, machineFacts, machineLine, OUT
 import { benchParser } from './bench/parser.mjs';
 import { benchProfile } from './bench/profile.mjs';
 import { printReport } from './bench/report.mjs';
-import { benchSearch, hasSearchBench } from './bench/search.mjs';
+import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
 
-const JOBS = ['parser', 'cli', 'grep', 'profile', 'search'];
+const JOBS = ['parser', 'cli', 'grep', 'profile', 'search', 'pack'];
 const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
@@ -79,7 +79,7 @@ if (!existsSync(CLI)) {
 	process.exit(2);
 }
 
-const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => j !== 'search' || hasSearchBench());
+const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => (j !== 'search' && j !== 'pack') || hasChildBench(j));
 const wants = (job) => selected.includes(job);
 const machine = machineFacts();
 say(machineLine(machine));
@@ -100,7 +100,8 @@ await step('parser', benchParser);
 await step('cli', benchCli);
 await step('grep', benchGrep);
 await step('profile', benchProfile);
-await step('search', benchSearch);
+await step('search', childBench('search'));
+await step('pack', childBench('pack'));
 
 machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
 printReport(machine, results);
@@ -112,4 +113,4 @@ const file = join(OUT_DIR, 'latest.json');
 writeFileSync(file, record);
 writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
 say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
-if (results.search?.ran && results.search.exitCode !== 0) process.exitCode = 1;
+if ([results.search, results.pack].some((r) => r?.ran && r.exitCode !== 0)) process.exitCode = 1;

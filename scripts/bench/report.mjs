@@ -37,8 +37,10 @@ function figureRows(results) {
 		const m = g.memoryAfterOpenVault;
 		rows.push(['memory after openVault', `${m.heapPlusArrayBuffersMB} MB heap+arrayBuffers (rss ${m.rssMB} MB)`, '', '']);
 	}
-	const s = results.search;
-	if (s) rows.push(['ranked search (bench-search.mjs)', s.ran ? `exit ${String(s.exitCode)} in ${fmtMs(s.wallMs)} (its output above)` : s.reason, '', '']);
+	for (const [job, label] of [['search', 'ranked search (bench-search.mjs)'], ['pack', 'context packs (bench-pack.mjs)']]) {
+		const s = results[job];
+		if (s) rows.push([label, s.ran ? `exit ${String(s.exitCode)} in ${fmtMs(s.wallMs)} (its output above)` : s.reason, '', '']);
+	}
 	return rows;
 }
 
