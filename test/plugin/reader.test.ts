@@ -5,7 +5,7 @@
  * retrieval report.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runReader, type ReaderRequest } from '../../src/core/reader/index';
+import { runReader, type ReaderReport, type ReaderRequest } from '../../src/core/reader/index';
 import { filterRequestFromText } from '../../src/ui/filter-modal';
 import { openVault } from '../../src/node/vault-source';
 import { FakeApp } from './fake-app';
@@ -25,7 +25,7 @@ async function ready(): Promise<{ app: FakeApp; plugin: VaultQueryPlugin }> {
  * The parts of a report that must agree between faces: the vault root differs (a name vs a
  * folder, also inside the graph's absolute paths), and Obsidian gives no YAML error detail, so only that a note's frontmatter failed counts.
  */
-function comparable(report: { vault_path: string; schema: unknown; [key: string]: unknown }): Record<string, unknown> {
+function comparable(report: ReaderReport): Record<string, unknown> {
 	const { vault_path: root, schema: _schema, ...rest } = report;
 	return JSON.parse(JSON.stringify(rest).split(`"${root}/`).join('"<vault>/').replace(/frontmatter not parsed \([^)]*\)/g, 'frontmatter not parsed (…)')) as Record<string, unknown>;
 }
@@ -39,7 +39,7 @@ describe('reader API', () => {
 		const { plugin } = await ready();
 		const node = await openVault(EXAMPLE_VAULT);
 		const settings = plugin.readerSettings();
-		const calls: [() => Promise<Parameters<typeof comparable>[0]>, ReaderRequest][] = [
+		const calls: [() => Promise<ReaderReport>, ReaderRequest][] = [
 			[() => plugin.api.filter(['type=claim'], { folders: ['all'], today: '2026-06-30' }), { operation: 'filter', where: ['type=claim'], folders: ['all'], today: '2026-06-30' }],
 			[() => plugin.api.lookup('discount-rate'), { operation: 'lookup', slug: 'discount-rate' }],
 			[() => plugin.api.graph('discount-rate'), { operation: 'graph', slug: 'discount-rate' }],
@@ -49,7 +49,7 @@ describe('reader API', () => {
 			const fromPlugin = await call();
 			const fromCli = await runReader(node, request, settings);
 			expect(fromPlugin.status).not.toBe('failed');
-			expect(comparable(fromPlugin)).toEqual(comparable(fromCli as unknown as Parameters<typeof comparable>[0]));
+			expect(comparable(fromPlugin)).toEqual(comparable(fromCli));
 		}
 	});
 
