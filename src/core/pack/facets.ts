@@ -44,9 +44,13 @@ function segmenter(): Intl.Segmenter {
 /**
  * Question fillers the search tokenizer keeps (they are fine to rank with) but that must not
  * weigh in grading: 之间 "between" is rarer than 链接 "link" in a notes app's help, so it
- * would otherwise decide whether a section answers "如何在笔记之间创建链接".
+ * would otherwise decide whether a section answers "如何在笔记之间创建链接"; likewise "use" in
+ * "how should I use categories" would let any section about using anything answer it.
  */
-const QUESTION_FILLERS: ReadonlySet<string> = new Set(['之间', '之間', '时候', '時候', '一下', '哪里', '哪裡', '其中']);
+const QUESTION_FILLERS: ReadonlySet<string> = new Set([
+	...['之间', '之間', '时候', '時候', '一下', '哪里', '哪裡', '其中'],
+	...['use', 'uses', 'using', 'used', 'way', 'ways', 'work', 'works', 'thing', 'things'],
+]);
 
 /** Whether a word is a stop word or filler (it carries no topic). */
 function isStopWord(word: QueryWord): boolean {
