@@ -18,6 +18,8 @@ export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_BITS = 5;
 const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurrences (k1 = 1.2), so capping loses nothing.
 const FIELD_TF_MASK = TF_MAX;
+/** Removals that always wait for a compaction; beyond this, one per 16 live notes triggers it (cheap on small vaults, rare on large ones). */
+const MIN_REMOVALS_BEFORE_COMPACT = 32;
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
 /** New terms tolerated outside the sorted dictionary before it is re-sorted. */
@@ -94,6 +96,8 @@ export class InvertedIndex {
 	private normDirty = true;
 	private readonly totalLen = new Float64Array(FIELD_COUNT);
 	private live = 0;
+	/** Notes removed since the last compaction: their postings still count in `docFreq`. */
+	private removedSinceCompact = 0;
 
 	/** Scratch for one note's terms during indexing. */
 	private lastSeen = new Int32Array(1024).fill(-1);
@@ -230,6 +234,7 @@ export class InvertedIndex {
 		if (this.alive[d] !== 1) return;
 		this.alive[d] = 0;
 		this.live--;
+		this.removedSinceCompact++;
 		const info = this.docs[d];
 		if (info) this.pathToDoc.delete(info.path);
 		this.docs[d] = null;
@@ -237,9 +242,13 @@ export class InvertedIndex {
 		this.normDirty = true;
 	}
 
-	/** Whether the pending segment is worth folding in before the next search. */
+	/**
+	 * Whether to compact before the next search: the pending segment is large, or enough notes were
+	 * removed (every edit is a removal plus an addition) that their stale postings would distort
+	 * document frequencies — a small vault edited many times must not drift.
+	 */
 	get needsCompaction(): boolean {
-		return this.pendLen > PENDING_COMPACT_AT;
+		return this.pendLen > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
 	}
 
 	/**
@@ -299,6 +308,7 @@ export class InvertedIndex {
 		this.pendLen = 0;
 		this.pendDocStart = [];
 		this.pendFirstDoc = this.docs.length;
+		this.removedSinceCompact = 0;
 	}
 
 	/** Release build scratch that only indexing needs (after a bulk build). */
@@ -332,9 +342,9 @@ export class InvertedIndex {
 		return df;
 	}
 
-	/** BM25 idf of a term id. */
+	/** BM25 idf of a term id; df is capped at the live count so stale postings can never make it vanish. */
 	idf(t: number): number {
-		const df = this.docFreq(t);
+		const df = Math.min(this.docFreq(t), this.live);
 		return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
 	}
 

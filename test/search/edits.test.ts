@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { search, SearchIndex } from '../../src/core/search/search';
+
+const note = (path: string, text: string) => ({ path, text, metadata: null });
+
+describe('an index edited many times', () => {
+	it('still finds notes after every note was re-indexed (stale postings never zero the idf)', async () => {
+		const index = new SearchIndex();
+		for (const name of ['a', 'b', 'c']) index.upsert(note(`${name}.md`, `# ${name}\n\nHow sync works.`));
+		expect((await search(index, 'sync')).results).toHaveLength(3);
+		// Each edit is a removal plus an addition: before the fix, the removed notes' postings pushed
+		// the document frequency past the live count and every score fell to zero or below.
+		for (let round = 0; round < 5; round++) {
+			for (const name of ['a', 'b', 'c']) index.upsert(note(`${name}.md`, `# ${name}\n\nHow sync works, edit ${round}.`));
+			const result = await search(index, 'sync');
+			expect(result.results.map((r) => r.path).sort()).toEqual(['a.md', 'b.md', 'c.md']);
+		}
+	});
+
+	it('ranks the same after many edits as a fresh build of the same notes', async () => {
+		const texts: Record<string, string> = { 'x.md': 'sync sync conflicts', 'y.md': 'sync once', 'z.md': 'nothing here' };
+		const edited = new SearchIndex();
+		for (let round = 0; round < 40; round++) for (const [path, text] of Object.entries(texts)) edited.upsert(note(path, text));
+		const fresh = new SearchIndex();
+		for (const [path, text] of Object.entries(texts)) fresh.upsert(note(path, text));
+		const a = await search(edited, 'sync conflicts');
+		const b = await search(fresh, 'sync conflicts');
+		expect(a.results.map((r) => [r.path, r.score])).toEqual(b.results.map((r) => [r.path, r.score]));
+	});
+});
