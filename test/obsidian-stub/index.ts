@@ -264,6 +264,26 @@ interface CommandRegistry {
 	removeCommand(id: string): void;
 }
 
+/** Obsidian's internal view registry (`app.viewRegistry`), the part `registerView` uses. */
+interface ViewRegistry {
+	registerView(type: string, creator: ViewCreator): void;
+	unregisterView(type: string): void;
+}
+
+/** Obsidian's internal settings dialog (`app.setting`), the part `addSettingTab` uses. */
+interface SettingRegistry {
+	addSettingTab(tab: PluginSettingTab): void;
+	removeSettingTab(tab: PluginSettingTab): void;
+}
+
+/** `app[name]` when it is an object with a `method` function, else null. */
+function appPart<T>(app: unknown, name: string, method: string): T | null {
+	if (typeof app !== 'object' || app === null || !(name in app)) return null;
+	const part: unknown = (app as Record<string, unknown>)[name];
+	if (typeof part !== 'object' || part === null || !(method in part)) return null;
+	return typeof (part as Record<string, unknown>)[method] === 'function' ? (part as T) : null;
+}
+
 function commandRegistry(app: unknown): CommandRegistry | null {
 	if (typeof app !== 'object' || app === null || !('commands' in app)) return null;
 	const commands = app.commands;
@@ -306,12 +326,111 @@ export class Plugin extends Component {
 		return registered;
 	}
 
+	/** Forwards to the app's view registry (Obsidian's internal `app.viewRegistry`) when the (fake) app has one. */
+	registerView(type: string, viewCreator: ViewCreator): void {
+		const registry = appPart<ViewRegistry>(this.app, 'viewRegistry', 'registerView');
+		if (!registry) return;
+		registry.registerView(type, viewCreator);
+		this.register(() => registry.unregisterView(type));
+	}
+
+	/**
+	 * A ribbon button (`div.side-dock-ribbon-action.clickable-icon` with the title as its
+	 * aria-label), put in the page's `.side-dock-ribbon` when there is one; removed on unload.
+	 */
+	addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+		const el = makeEl('div', { cls: 'side-dock-ribbon-action clickable-icon', attr: { 'aria-label': title, role: 'button', tabindex: 0 } });
+		setIcon(el, icon);
+		el.addEventListener('click', (evt) => callback(evt));
+		document.body.querySelector('.side-dock-ribbon')?.appendChild(el);
+		this.register(() => el.detach());
+		return el;
+	}
+
+	/** Forwards to the app's settings dialog (Obsidian's internal `app.setting`) when the (fake) app has one. */
+	addSettingTab(tab: PluginSettingTab): void {
+		const setting = appPart<SettingRegistry>(this.app, 'setting', 'addSettingTab');
+		if (!setting) return;
+		setting.addSettingTab(tab);
+		this.register(() => setting.removeSettingTab(tab));
+	}
+
+	/** Like Obsidian: a code block post processor for `language`, registered globally until unload. */
+	registerMarkdownCodeBlockProcessor(language: string, handler: CodeBlockHandler, sortOrder?: number): MarkdownPostProcessor {
+		const processor: MarkdownPostProcessor = MarkdownPreviewRenderer.createCodeBlockPostProcessor(language, handler);
+		if (sortOrder !== undefined) processor.sortOrder = sortOrder;
+		MarkdownPreviewRenderer.registerPostProcessor(processor);
+		this.register(() => MarkdownPreviewRenderer.unregisterPostProcessor(processor));
+		return processor;
+	}
+
 	async loadData(): Promise<unknown> {
 		return this.data === null ? null : JSON.parse(this.data);
 	}
 
 	async saveData(data: unknown): Promise<void> {
 		this.data = JSON.stringify(data);
+	}
+}
+
+/* ------------------------------------------------------------------ keys */
+
+/** Obsidian's `Modifier`. */
+export type Modifier = 'Mod' | 'Ctrl' | 'Meta' | 'Shift' | 'Alt';
+
+/** Obsidian's `KeymapEventListener`: return `false` to consume the key (default prevented). */
+export type KeymapEventListener = (evt: KeyboardEvent, ctx: unknown) => false | unknown;
+
+/** Obsidian's `KeymapEventHandler`. */
+export interface KeymapEventHandler {
+	scope: Scope;
+	modifiers: string | null;
+	key: string | null;
+	func: KeymapEventListener;
+}
+
+/** The modifiers held during `evt`, as Obsidian names them (Ctrl and Meta both count as Mod here). */
+function heldModifiers(evt: KeyboardEvent): Set<string> {
+	const held = new Set<string>();
+	if (evt.ctrlKey || evt.metaKey) held.add('Mod');
+	if (evt.shiftKey) held.add('Shift');
+	if (evt.altKey) held.add('Alt');
+	return held;
+}
+
+/**
+ * Obsidian's `Scope`: key handlers matched on the exact set of modifiers (`null`: any) and the
+ * key, case-insensitively (`['Mod', 'Shift'], 'c'` matches Ctrl+Shift+C). The stub simplifies
+ * Ctrl and Meta to Mod. `handleKey` is not in Obsidian's typings: the stub's modals call it
+ * where Obsidian's global keymap would.
+ */
+export class Scope {
+	private readonly handlers: KeymapEventHandler[] = [];
+
+	constructor(readonly parent?: Scope) {}
+
+	register(modifiers: Modifier[] | null, key: string | null, func: KeymapEventListener): KeymapEventHandler {
+		const names = modifiers === null ? null : [...new Set(modifiers.map((m) => (m === 'Ctrl' || m === 'Meta' ? 'Mod' : m)))].sort().join(',');
+		const handler: KeymapEventHandler = { scope: this, modifiers: names, key, func };
+		this.handlers.push(handler);
+		return handler;
+	}
+
+	unregister(handler: KeymapEventHandler): void {
+		const at = this.handlers.indexOf(handler);
+		if (at >= 0) this.handlers.splice(at, 1);
+	}
+
+	/** Runs the first matching handler; true when one matched. */
+	handleKey(evt: KeyboardEvent): boolean {
+		const held = [...heldModifiers(evt)].sort().join(',');
+		for (const handler of this.handlers) {
+			if (handler.modifiers !== null && handler.modifiers !== held) continue;
+			if (handler.key !== null && handler.key.toLowerCase() !== evt.key.toLowerCase()) continue;
+			if (handler.func(evt, { modifiers: held, key: evt.key, vkey: evt.key }) === false) evt.preventDefault();
+			return true;
+		}
+		return this.parent?.handleKey(evt) ?? false;
 	}
 }
 
@@ -327,12 +446,20 @@ export class Modal {
 	modalEl: HTMLElement;
 	titleEl: HTMLElement;
 	contentEl: HTMLElement;
+	scope: Scope;
 	shouldRestoreSelection = false;
 	private isOpen = false;
 
 	constructor(app: unknown) {
 		this.app = app;
+		this.scope = new Scope();
+		this.scope.register([], 'Escape', () => {
+			this.close();
+			return false;
+		});
 		this.containerEl = makeEl('div', 'modal-container mod-dim');
+		// Obsidian's keymap sees every key while the modal is open; a capture listener does here.
+		this.containerEl.addEventListener('keydown', (evt) => this.scope.handleKey(evt), true);
 		this.containerEl.createDiv('modal-bg');
 		this.modalEl = this.containerEl.createDiv('modal');
 		const close = this.modalEl.createDiv('modal-close-button');
@@ -401,7 +528,10 @@ export abstract class SuggestModal<T> extends Modal {
 		this.resultContainerEl = this.modalEl.createDiv('prompt-results');
 		this.instructionsEl = this.modalEl.createDiv('prompt-instructions');
 		this.inputEl.addEventListener('input', () => void this.updateSuggestions());
-		this.inputEl.addEventListener('keydown', (evt) => this.onKey(evt));
+		// Like Obsidian: plain Enter chooses, plain arrows move; other modifiers are the subclass's to bind.
+		this.scope.register([], 'Enter', (evt) => this.choose(evt));
+		this.scope.register([], 'ArrowDown', () => this.move(1));
+		this.scope.register([], 'ArrowUp', () => this.move(-1));
 	}
 
 	override open(): void {
@@ -456,21 +586,18 @@ export abstract class SuggestModal<T> extends Modal {
 		});
 	}
 
-	private onKey(evt: KeyboardEvent): void {
-		if (evt.key === 'Enter') {
-			evt.preventDefault();
-			const value = this.values[this.selected];
-			if (value !== undefined) this.selectSuggestion(value, evt);
-		} else if (evt.key === 'ArrowDown' || evt.key === 'ArrowUp') {
-			evt.preventDefault();
-			if (this.values.length === 0) return;
-			const step = evt.key === 'ArrowDown' ? 1 : -1;
-			this.selected = (this.selected + step + this.values.length) % this.values.length;
-			const items = this.resultContainerEl.querySelectorAll('.suggestion-item');
-			items.forEach((el, i) => el.toggleClass('is-selected', i === this.selected));
-		} else if (evt.key === 'Escape') {
-			this.close();
-		}
+	private choose(evt: KeyboardEvent): false {
+		const value = this.values[this.selected];
+		if (value !== undefined) this.selectSuggestion(value, evt);
+		return false;
+	}
+
+	private move(step: number): false {
+		if (this.values.length === 0) return false;
+		this.selected = (this.selected + step + this.values.length) % this.values.length;
+		const items = this.resultContainerEl.querySelectorAll('.suggestion-item');
+		items.forEach((el, i) => el.toggleClass('is-selected', i === this.selected));
+		return false;
 	}
 }
 
@@ -525,5 +652,434 @@ export class Keymap {
 		if (evt.ctrlKey || evt.metaKey) return 'tab';
 		if ('button' in evt && evt.button === 1) return 'tab';
 		return false;
+	}
+}
+
+/** Obsidian's `Platform`, as on a Linux desktop (what the tests and the browser harness run on). */
+export const Platform = {
+	isDesktop: true,
+	isMobile: false,
+	isDesktopApp: true,
+	isMobileApp: false,
+	isIosApp: false,
+	isAndroidApp: false,
+	isPhone: false,
+	isTablet: false,
+	isMacOS: false,
+	isWin: false,
+	isLinux: true,
+	isSafari: false,
+	resourcePathPrefix: 'app://local/',
+};
+
+/** Obsidian's `Debouncer`. */
+export interface Debouncer<T extends unknown[], V> {
+	(...args: [...T]): Debouncer<T, V>;
+	cancel(): Debouncer<T, V>;
+	run(): V | void;
+}
+
+/**
+ * Obsidian's `debounce`: `cb` runs `timeout` ms after the first call of a burst (after the last
+ * one with `resetTimer`), with the latest arguments; `cancel` drops it, `run` runs it now.
+ */
+export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+	let timer: number | null = null;
+	let pending: [...T] | null = null;
+	const fire = (): V | void => {
+		if (timer !== null) window.clearTimeout(timer);
+		timer = null;
+		const args = pending;
+		pending = null;
+		if (args !== null) return cb(...args);
+	};
+	const debounced = ((...args: [...T]) => {
+		pending = args;
+		if (timer !== null && resetTimer) {
+			window.clearTimeout(timer);
+			timer = null;
+		}
+		if (timer === null) timer = window.setTimeout(fire, timeout);
+		return debounced;
+	}) as Debouncer<T, V>;
+	debounced.cancel = () => {
+		if (timer !== null) window.clearTimeout(timer);
+		timer = null;
+		pending = null;
+		return debounced;
+	};
+	debounced.run = fire;
+	return debounced;
+}
+
+/**
+ * Obsidian's `setIcon`: replaces the element's content with the icon's `svg.svg-icon`. The stub
+ * draws no shape: the class names which icon it is (`lucide-<id>`).
+ */
+export function setIcon(parent: HTMLElement, iconId: string): void {
+	parent.empty();
+	const svg = document['createElementNS']('http://www.w3.org/2000/svg', 'svg');
+	svg.setAttribute('class', `svg-icon lucide-${iconId}`);
+	svg.setAttribute('viewBox', '0 0 24 24');
+	parent.appendChild(svg);
+}
+
+/* ------------------------------------------------------------------ views */
+
+/** The part of a workspace leaf the stub's views read (the fake workspace's leaves have it). */
+export interface LeafLike {
+	app?: unknown;
+}
+
+/** Obsidian's `ViewCreator`. */
+export type ViewCreator = (leaf: never) => View;
+
+/**
+ * Obsidian's `View`: `containerEl` is `div.workspace-leaf-content[data-type]`. `open`/`close` are
+ * not in Obsidian's typings: the fake workspace's leaves call them as Obsidian's leaves do
+ * (load, then `onOpen`; `onClose`, then unload).
+ */
+export abstract class View extends Component {
+	app: unknown;
+	icon = '';
+	navigation = false;
+	leaf: LeafLike;
+	containerEl: HTMLElement;
+	scope: Scope | null = null;
+
+	constructor(leaf: LeafLike) {
+		super();
+		this.leaf = leaf;
+		this.app = leaf.app;
+		this.containerEl = makeEl('div', 'workspace-leaf-content');
+	}
+
+	abstract getViewType(): string;
+	abstract getDisplayText(): string;
+
+	getIcon(): string {
+		return this.icon;
+	}
+
+	protected async onOpen(): Promise<void> {}
+
+	protected async onClose(): Promise<void> {}
+
+	/** Not in the typings: attach to `parentEl`, load, then `onOpen`. */
+	async open(parentEl: HTMLElement): Promise<void> {
+		this.containerEl.setAttr('data-type', this.getViewType());
+		parentEl.appendChild(this.containerEl);
+		this.load();
+		await this.onOpen();
+	}
+
+	/** Not in the typings: `onClose`, unload, detach. */
+	async close(): Promise<void> {
+		await this.onClose();
+		this.unload();
+		this.containerEl.detach();
+	}
+}
+
+/** Obsidian's `ItemView`: `div.view-header` (title, actions) and `div.view-content` (`contentEl`). */
+export abstract class ItemView extends View {
+	contentEl: HTMLElement;
+	private readonly headerEl: HTMLElement;
+	private readonly actionsEl: HTMLElement;
+
+	constructor(leaf: LeafLike) {
+		super(leaf);
+		this.headerEl = this.containerEl.createDiv('view-header');
+		this.headerEl.createDiv('view-header-title');
+		this.actionsEl = this.headerEl.createDiv('view-actions');
+		this.contentEl = this.containerEl.createDiv('view-content');
+	}
+
+	addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+		const el = this.actionsEl.createEl('a', { cls: 'clickable-icon view-action', attr: { 'aria-label': title } });
+		setIcon(el, icon);
+		el.addEventListener('click', (evt) => callback(evt));
+		return el;
+	}
+
+	override async open(parentEl: HTMLElement): Promise<void> {
+		this.headerEl.querySelector('.view-header-title')?.setText(this.getDisplayText());
+		await super.open(parentEl);
+	}
+}
+
+/* ------------------------------------------------------------------ Markdown post processing */
+
+/** Obsidian's `MarkdownPostProcessorContext` (the fields our code reads). */
+export interface MarkdownPostProcessorContext {
+	docId: string;
+	sourcePath: string;
+	frontmatter: unknown;
+	addChild(child: MarkdownRenderChild): void;
+	getSectionInfo(el: HTMLElement): unknown;
+}
+
+/** Obsidian's `MarkdownPostProcessor`. */
+export interface MarkdownPostProcessor {
+	(el: HTMLElement, ctx: MarkdownPostProcessorContext): Promise<unknown> | void;
+	sortOrder?: number;
+}
+
+/** The handler of a code block processor. */
+type CodeBlockHandler = (source: string, el: HTMLElement, ctx: MarkdownPostProcessorContext) => Promise<unknown> | void;
+
+/** Obsidian's `MarkdownRenderChild`: a component tied to an element of rendered Markdown. */
+export class MarkdownRenderChild extends Component {
+	containerEl: HTMLElement;
+
+	constructor(containerEl: HTMLElement) {
+		super();
+		this.containerEl = containerEl;
+	}
+}
+
+/**
+ * Obsidian's `MarkdownPreviewRenderer` (its static post-processor registry). A code block
+ * processor replaces each `pre > code.language-<lang>` with `div.block-language-<lang>` and calls
+ * the handler with the code's text, as Obsidian does. `postProcessors` is not in the typings:
+ * tests run what is registered over rendered HTML.
+ */
+export class MarkdownPreviewRenderer {
+	static readonly postProcessors: MarkdownPostProcessor[] = [];
+
+	static registerPostProcessor(postProcessor: MarkdownPostProcessor, sortOrder?: number): void {
+		if (sortOrder !== undefined) postProcessor.sortOrder = sortOrder;
+		MarkdownPreviewRenderer.postProcessors.push(postProcessor);
+	}
+
+	static unregisterPostProcessor(postProcessor: MarkdownPostProcessor): void {
+		const at = MarkdownPreviewRenderer.postProcessors.indexOf(postProcessor);
+		if (at >= 0) MarkdownPreviewRenderer.postProcessors.splice(at, 1);
+	}
+
+	static createCodeBlockPostProcessor(language: string, handler: CodeBlockHandler): MarkdownPostProcessor {
+		return async (el, ctx) => {
+			for (const code of [...el.querySelectorAll(`pre > code.language-${language}`)]) {
+				const pre = code.parentElement;
+				if (!pre) continue;
+				const block = makeEl('div', `block-language-${language}`);
+				pre.replaceWith(block);
+				await handler((code.textContent ?? '').replace(/\n$/, ''), block, ctx);
+			}
+		};
+	}
+}
+
+/* ------------------------------------------------------------------ settings */
+
+/** Obsidian's `PluginSettingTab`: `containerEl` is `div.vertical-tab-content`; `hide` empties it. */
+export abstract class PluginSettingTab {
+	app: unknown;
+	plugin: Plugin;
+	containerEl: HTMLElement;
+
+	constructor(app: unknown, plugin: Plugin) {
+		this.app = app;
+		this.plugin = plugin;
+		this.containerEl = makeEl('div', 'vertical-tab-content');
+	}
+
+	abstract display(): void;
+
+	hide(): void {
+		this.containerEl.empty();
+	}
+}
+
+/** Obsidian's `ButtonComponent`: a `button` (`mod-cta` when it is the call to action). */
+export class ButtonComponent {
+	buttonEl: HTMLButtonElement;
+	disabled = false;
+
+	constructor(containerEl: HTMLElement) {
+		this.buttonEl = containerEl.createEl('button');
+	}
+
+	setButtonText(name: string): this {
+		this.buttonEl.setText(name);
+		return this;
+	}
+
+	setCta(): this {
+		this.buttonEl.addClass('mod-cta');
+		return this;
+	}
+
+	setTooltip(tooltip: string): this {
+		this.buttonEl.setAttr('aria-label', tooltip);
+		return this;
+	}
+
+	setDisabled(disabled: boolean): this {
+		this.disabled = disabled;
+		this.buttonEl.disabled = disabled;
+		return this;
+	}
+
+	onClick(callback: (evt: MouseEvent) => unknown): this {
+		this.buttonEl.addEventListener('click', (evt) => callback(evt));
+		return this;
+	}
+}
+
+/** Obsidian's `AbstractTextComponent`: `onChange` fires on every `input` event. */
+abstract class AbstractTextComponent<E extends HTMLInputElement | HTMLTextAreaElement> {
+	inputEl: E;
+	disabled = false;
+
+	constructor(inputEl: E) {
+		this.inputEl = inputEl;
+	}
+
+	getValue(): string {
+		return this.inputEl.value;
+	}
+
+	setValue(value: string): this {
+		this.inputEl.value = value;
+		return this;
+	}
+
+	setPlaceholder(placeholder: string): this {
+		this.inputEl.setAttr('placeholder', placeholder);
+		return this;
+	}
+
+	setDisabled(disabled: boolean): this {
+		this.disabled = disabled;
+		this.inputEl.disabled = disabled;
+		return this;
+	}
+
+	onChange(callback: (value: string) => unknown): this {
+		this.inputEl.addEventListener('input', () => callback(this.inputEl.value));
+		return this;
+	}
+}
+
+/** Obsidian's `TextComponent`: `input[type=text]`. */
+export class TextComponent extends AbstractTextComponent<HTMLInputElement> {
+	constructor(containerEl: HTMLElement) {
+		super(containerEl.createEl('input', { type: 'text' }));
+	}
+}
+
+/** Obsidian's `TextAreaComponent`: a `textarea`. */
+export class TextAreaComponent extends AbstractTextComponent<HTMLTextAreaElement> {
+	constructor(containerEl: HTMLElement) {
+		super(containerEl.createEl('textarea'));
+	}
+}
+
+/** Obsidian's `ToggleComponent`: `div.checkbox-container` (`is-enabled` when on) around a checkbox. */
+export class ToggleComponent {
+	toggleEl: HTMLElement;
+	private value = false;
+	private readonly callbacks: ((value: boolean) => unknown)[] = [];
+
+	constructor(containerEl: HTMLElement) {
+		this.toggleEl = containerEl.createDiv('checkbox-container');
+		this.toggleEl.createEl('input', { type: 'checkbox', attr: { tabindex: 0 } });
+		this.toggleEl.addEventListener('click', (evt) => {
+			evt.preventDefault();
+			this.setValue(!this.value);
+			for (const cb of this.callbacks) cb(this.value);
+		});
+	}
+
+	getValue(): boolean {
+		return this.value;
+	}
+
+	setValue(on: boolean): this {
+		this.value = on;
+		this.toggleEl.toggleClass('is-enabled', on);
+		const box = this.toggleEl.querySelector('input');
+		if (box) box.checked = on;
+		return this;
+	}
+
+	setTooltip(tooltip: string): this {
+		this.toggleEl.setAttr('aria-label', tooltip);
+		return this;
+	}
+
+	onChange(callback: (value: boolean) => unknown): this {
+		this.callbacks.push(callback);
+		return this;
+	}
+}
+
+/**
+ * Obsidian's `Setting`: `div.setting-item > div.setting-item-info > (div.setting-item-name,
+ * div.setting-item-description)`, then `div.setting-item-control` holding the components.
+ * `setHeading` adds `setting-item-heading`.
+ */
+export class Setting {
+	settingEl: HTMLElement;
+	infoEl: HTMLElement;
+	nameEl: HTMLElement;
+	descEl: HTMLElement;
+	controlEl: HTMLElement;
+	components: unknown[] = [];
+
+	constructor(containerEl: HTMLElement) {
+		this.settingEl = containerEl.createDiv('setting-item');
+		this.infoEl = this.settingEl.createDiv('setting-item-info');
+		this.nameEl = this.infoEl.createDiv('setting-item-name');
+		this.descEl = this.infoEl.createDiv('setting-item-description');
+		this.controlEl = this.settingEl.createDiv('setting-item-control');
+	}
+
+	setName(name: string | DocumentFragment): this {
+		this.nameEl.setText(name);
+		return this;
+	}
+
+	setDesc(desc: string | DocumentFragment): this {
+		this.descEl.setText(desc);
+		return this;
+	}
+
+	setClass(cls: string): this {
+		this.settingEl.addClass(cls);
+		return this;
+	}
+
+	setHeading(): this {
+		this.settingEl.addClass('setting-item-heading');
+		return this;
+	}
+
+	setDisabled(disabled: boolean): this {
+		this.settingEl.toggleClass('is-disabled', disabled);
+		return this;
+	}
+
+	addButton(cb: (component: ButtonComponent) => unknown): this {
+		return this.add(new ButtonComponent(this.controlEl), cb);
+	}
+
+	addText(cb: (component: TextComponent) => unknown): this {
+		return this.add(new TextComponent(this.controlEl), cb);
+	}
+
+	addTextArea(cb: (component: TextAreaComponent) => unknown): this {
+		return this.add(new TextAreaComponent(this.controlEl), cb);
+	}
+
+	addToggle(cb: (component: ToggleComponent) => unknown): this {
+		return this.add(new ToggleComponent(this.controlEl), cb);
+	}
+
+	private add<C>(component: C, cb: (component: C) => unknown): this {
+		this.components.push(component);
+		cb(component);
+		return this;
 	}
 }
