@@ -1,17 +1,21 @@
 import { Notice, Plugin } from 'obsidian';
-import { DEFAULT_BUDGET, buildPack, failedContextPack, type ContextPack, type PackRequest } from './core/pack/pack';
+import { buildPack, failedContextPack, type ContextPack, type PackRequest } from './core/pack/pack';
 import type { StructuredResult } from './core/query/run';
 import type { StructuredQuery } from './core/query/types';
 import { DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type ReaderSettings } from './core/reader/index';
-import { DEFAULT_SETTINGS, type EngineSettings } from './core/settings';
+import { search, type SearchIndex, type SearchResult } from './core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, type IndexState } from './obsidian/index-lifecycle';
 import { SearchIndexLifecycle } from './obsidian/search-index-lifecycle';
 import { ObsidianNoteSource } from './obsidian/source';
-import { runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
+import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
 import { FilterModal } from './ui/filter-modal';
+import type { FaceSearchOptions, FacesHost } from './ui/host';
+import { mergeSettings, searchSettingsOf, type PluginSettings } from './ui/plugin-settings';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
 import { ResultsModal } from './ui/results-modal';
+import { SearchModal } from './ui/search-modal';
+import { failedSearch } from './ui/vault-search';
 
 /**
  * The plugin's public API, for other plugins and scripts:
@@ -29,6 +33,8 @@ export interface VaultQueryApi {
 	graph(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
 	/** Substring (or `regex: true`) search in note bodies, grouped by file. */
 	textSearch(pattern: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Ranked search (seed 003): the same object as `vault-query search "<query>" --json`; `failed` before layout-ready. */
+	search(query: string, options?: ApiSearchOptions): Promise<SearchResult>;
 	/** A context pack (seed 004): the same object as `vault-query pack --json`; budget defaults to the `packBudget` setting. */
 	pack(request: PackRequest): Promise<ContextPack>;
 	/** Resolves once the index is ready (Obsidian has loaded and indexed the vault). */
@@ -40,67 +46,26 @@ export interface VaultQueryApi {
 /** The seed's optional reader parameters (folders, max_results, min_confidence, …) for the API. */
 export type ReaderOptions = Omit<ReaderRequest, 'operation' | 'slug' | 'where' | 'pattern'>;
 
-/** Everything the plugin stores: the engine settings plus the reader's schema note and default folders. */
-export interface PluginSettings extends EngineSettings {
-	/** Vault path of the schema note the reader validates against. */
-	schemaPath: string;
-	/** Folders the reader searches when a request names none. */
-	readerFolders: string[];
-	/** The last filter typed in the filter command, offered again next time. */
-	lastFilter: string;
-	/** Token budget of "Copy context pack" and of `api.pack` when the request names none. */
-	packBudget: number;
+/** Options of `api.search`: those of `vault-query search`. */
+export interface ApiSearchOptions {
+	/** At most this many hits (default: the "Ranked results" setting, 10). */
+	limit?: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringList(value: unknown): string[] | null {
-	if (!Array.isArray(value)) return null;
-	const strings = value.filter((v): v is string => typeof v === 'string');
-	return strings.length === value.length ? strings : null;
-}
-
-function wholeNumber(value: unknown, min: number): number | null {
-	return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : null;
-}
-
-/** The defaults, with every well-typed value from `data.json` laid over them (anything malformed is ignored). */
-function mergeSettings(saved: unknown): PluginSettings {
-	const s = isRecord(saved) ? saved : {};
-	return {
-		...mergeEngineSettings(s),
-		schemaPath: typeof s.schemaPath === 'string' && s.schemaPath.trim() !== '' ? s.schemaPath : DEFAULT_READER_SETTINGS.schemaPath,
-		readerFolders: stringList(s.readerFolders) ?? [...DEFAULT_READER_SETTINGS.defaultFolders],
-		lastFilter: typeof s.lastFilter === 'string' ? s.lastFilter : '',
-		packBudget: wholeNumber(s.packBudget, 1) ?? DEFAULT_BUDGET,
-	};
-}
-
-/** The engine part of the saved settings. */
-function mergeEngineSettings(s: Record<string, unknown>): EngineSettings {
-	const tiers = Array.isArray(s.authorityOrder) ? s.authorityOrder.map(stringList).filter((t) => t !== null) : null;
-	return {
-		excludedFolders: stringList(s.excludedFolders) ?? [...DEFAULT_SETTINGS.excludedFolders],
-		authorityOrder: tiers && Array.isArray(s.authorityOrder) && tiers.length === s.authorityOrder.length ? tiers : DEFAULT_SETTINGS.authorityOrder.map((t) => [...t]),
-		linksKey: typeof s.linksKey === 'string' ? s.linksKey : DEFAULT_SETTINGS.linksKey,
-		defaultLimit: wholeNumber(s.defaultLimit, 1) ?? DEFAULT_SETTINGS.defaultLimit,
-		excerptChars: wholeNumber(s.excerptChars, 0) ?? DEFAULT_SETTINGS.excerptChars,
-		contextLines: wholeNumber(s.contextLines, 0) ?? DEFAULT_SETTINGS.contextLines,
-	};
-}
+export type { PluginSettings } from './ui/plugin-settings';
 
 /** Vault Query inside Obsidian: structural queries over MetadataCache, as commands and as an API. */
 export default class VaultQueryPlugin extends Plugin {
-	/** Engine settings: the defaults merged with `data.json` (a settings tab comes later). */
+	/** The settings: the defaults merged with `data.json`, edited in the settings tab. */
 	override settings: PluginSettings = mergeSettings(null);
 	/** The engine's port over this vault (reads nothing until asked). */
 	readonly source = new ObsidianNoteSource(this.app);
 	/** Readiness and event wiring; a child component from `onload` on. */
 	readonly index = new IndexLifecycle(this.app, this.source);
-	/** The ranked-search index for context packs, built after the vault is ready and kept current. */
-	readonly searchIndex = new SearchIndexLifecycle(this.app, this.source, this.index);
+	/** The ranked-search index (search, packs), built after the vault is ready and kept current; replaced by a rebuild. */
+	searchIndex: SearchIndexLifecycle = this.newSearchIndex();
+	/** The built ranked-search index and how long its build took, for the settings tab's status. */
+	private built: { index: SearchIndex; ms: number; at: number } | null = null;
 
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = {
@@ -109,21 +74,36 @@ export default class VaultQueryPlugin extends Plugin {
 		filter: (where, options) => this.readJson({ ...options, operation: 'filter', where }),
 		graph: (slug, options) => this.readJson({ ...options, operation: 'graph', slug }),
 		textSearch: (pattern, options) => this.readJson({ ...options, operation: 'text-search', pattern }),
+		search: (query, options) => this.searchJson(query, options ?? {}),
 		pack: (request) => this.packJson(request),
 		whenReady: () => this.index.whenReady(),
 		state: () => this.index.state,
 	};
 
-	/** Light: the lifecycle child, settings and the commands. Indexing waits for layout-ready. */
+	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
+	readonly faces: FacesHost = {
+		app: this.app,
+		source: this.source,
+		query: (query) => this.index.query(query, this.settings),
+		search: (text, options) => this.searchCore(text, options ?? {}),
+		pack: (request) => this.packJson(request),
+		searchIndexReady: () => this.searchIndex.isBuilt,
+		whenReady: () => this.index.whenReady(),
+		budget: () => this.settings.packBudget,
+		searchLimit: () => this.settings.searchLimit,
+	};
+
+	/** Light: the lifecycle children, settings and the commands. Indexing waits for layout-ready. */
 	override async onload(): Promise<void> {
 		this.addChild(this.index);
-		this.addChild(this.searchIndex);
 		await this.loadSettings();
+		this.startSearchIndex();
 		for (const spec of QUERY_COMMANDS) {
 			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		}
 		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
 		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
+		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
 	}
 
 	/** Reads `data.json` over the defaults. */
@@ -153,9 +133,50 @@ export default class VaultQueryPlugin extends Plugin {
 		return JSON.parse(JSON.stringify(report)) as ReaderReport;
 	}
 
-	/** Builds a context pack (budget from the settings unless given) and returns a JSON copy; `failed` before layout-ready. */
+	/** Ranked search over the current index; `failed` before layout-ready (the build waits for it). */
+	private async searchCore(text: string, options: FaceSearchOptions): Promise<SearchResult> {
+		if (this.index.state === 'loading') return failedSearch(text.trim(), INDEX_BUILDING);
+		const index = await this.searchIndex.get();
+		return search(index, text, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? false });
+	}
+
+	/** `api.search`: exactly `vault-query search --json` (backlinks filled in), as a JSON copy. */
+	private async searchJson(text: string, options: ApiSearchOptions): Promise<SearchResult> {
+		const result = await this.searchCore(text, { limit: options.limit ?? this.settings.searchLimit, withBacklinks: true });
+		return JSON.parse(JSON.stringify(result)) as SearchResult;
+	}
+
+	/** A search index lifecycle over the current settings (not yet a child). */
+	private newSearchIndex(): SearchIndexLifecycle {
+		return new SearchIndexLifecycle(this.app, this.source, this.index, () => searchSettingsOf(this.settings));
+	}
+
+	/** Adds the search index child and times its build once the vault is ready. */
+	private startSearchIndex(): void {
+		const lifecycle = this.addChild(this.searchIndex);
+		this.built = null;
+		void this.index.whenReady().then(async () => {
+			const started = Date.now();
+			const index = await lifecycle.get();
+			if (this.searchIndex === lifecycle) this.built = { index, ms: Date.now() - started, at: Date.now() };
+		});
+	}
+
+	/** Drops the ranked-search index and builds a new one from the current settings. */
+	rebuildSearchIndex(): void {
+		this.removeChild(this.searchIndex);
+		this.searchIndex = this.newSearchIndex();
+		this.startSearchIndex();
+	}
+
+	/** Builds a context pack (budget and draft/archived choices from the settings unless given) and returns a JSON copy; `failed` before layout-ready. */
 	private async packJson(request: PackRequest): Promise<ContextPack> {
-		const full = { ...request, budget: request.budget ?? this.settings.packBudget };
+		const full: PackRequest = {
+			...request,
+			budget: request.budget ?? this.settings.packBudget,
+			includeDrafts: request.includeDrafts ?? (this.settings.packIncludeDrafts || undefined),
+			includeArchived: request.includeArchived ?? (this.settings.packIncludeArchived || undefined),
+		};
 		if (this.index.state === 'loading') return failedContextPack(full, this.source.vaultPath, INDEX_BUILDING);
 		const pack = await buildPack(this.source, await this.searchIndex.get(), full);
 		return JSON.parse(JSON.stringify(pack)) as ContextPack;
@@ -163,6 +184,12 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private packContext(): CopyPackContext {
 		return { app: this.app, budget: () => this.settings.packBudget, pack: (request) => this.packJson(request), indexReady: () => this.searchIndex.isBuilt };
+	}
+
+	private openSearch(): void {
+		const selection = this.app.workspace.activeEditor?.editor?.getSelection().trim() ?? '';
+		const initial = selection.includes('\n') ? '' : selection;
+		new SearchModal(this.app, this.faces, { copyPack: (query) => void copyPack(this.packContext(), query) }, initial).open();
 	}
 
 	private openFilter(): void {

@@ -27,6 +27,7 @@ describe('plugin commands', () => {
 			'vault-query:find-notes-by-property',
 			'vault-query:find-notes-by-tag',
 			'vault-query:search-note-text',
+			'vault-query:search-vault',
 			'vault-query:show-backlinks',
 			'vault-query:show-outgoing-links',
 		]);
