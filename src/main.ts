@@ -15,6 +15,7 @@ import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
 import { ResultsModal } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
+import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 import { failedSearch } from './ui/vault-search';
 
 /**
@@ -91,6 +92,7 @@ export default class VaultQueryPlugin extends Plugin {
 		whenReady: () => this.index.whenReady(),
 		budget: () => this.settings.packBudget,
 		searchLimit: () => this.settings.searchLimit,
+		linksKey: () => this.settings.linksKey,
 	};
 
 	/** Light: the lifecycle children, settings and the commands. Indexing waits for layout-ready. */
@@ -104,6 +106,9 @@ export default class VaultQueryPlugin extends Plugin {
 		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
 		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
 		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
+		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
+		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
+		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
 	}
 
 	/** Reads `data.json` over the defaults. */

@@ -29,8 +29,8 @@ export interface FacesHost {
 	budget(): number;
 	/** The default number of ranked results (setting). */
 	searchLimit(): number;
-	/** Where a pack's Markdown goes (default: the system clipboard). */
-	writeClipboard?(text: string): Promise<void>;
+	/** The frontmatter key whose bare note names count as links (setting; seed: `links`). */
+	linksKey(): string;
 }
 
 /** Options of a face's ranked search. */

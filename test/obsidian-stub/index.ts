@@ -379,7 +379,7 @@ export class Plugin extends Component {
 export type Modifier = 'Mod' | 'Ctrl' | 'Meta' | 'Shift' | 'Alt';
 
 /** Obsidian's `KeymapEventListener`: return `false` to consume the key (default prevented). */
-export type KeymapEventListener = (evt: KeyboardEvent, ctx: unknown) => false | unknown;
+export type KeymapEventListener = (evt: KeyboardEvent, ctx: unknown) => unknown;
 
 /** Obsidian's `KeymapEventHandler`. */
 export interface KeymapEventHandler {
@@ -653,6 +653,21 @@ export class Keymap {
 		if ('button' in evt && evt.button === 1) return 'tab';
 		return false;
 	}
+}
+
+/** The Obsidian version the stub stands for (the `obsidian` package's). */
+const STUB_API_VERSION = '1.13.1';
+
+/** Obsidian's `requireApiVersion`: whether the running Obsidian is at least `version` (the stub is {@link STUB_API_VERSION}). */
+export function requireApiVersion(version: string): boolean {
+	const want = version.split('.').map(Number);
+	const have = STUB_API_VERSION.split('.').map(Number);
+	for (let i = 0; i < Math.max(want.length, have.length); i++) {
+		const a = have[i] ?? 0;
+		const b = want[i] ?? 0;
+		if (a !== b) return a > b;
+	}
+	return true;
 }
 
 /** Obsidian's `Platform`, as on a Linux desktop (what the tests and the browser harness run on). */

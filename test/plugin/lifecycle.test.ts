@@ -26,6 +26,7 @@ describe('plugin commands', () => {
 			'vault-query:filter-by-properties',
 			'vault-query:find-notes-by-property',
 			'vault-query:find-notes-by-tag',
+			'vault-query:open-note-context',
 			'vault-query:search-note-text',
 			'vault-query:search-vault',
 			'vault-query:show-backlinks',
