@@ -1,4 +1,4 @@
-import { Notice, Plugin } from 'obsidian';
+import { debounce, Notice, Plugin } from 'obsidian';
 import { buildPack, failedContextPack, type ContextPack, type PackRequest } from './core/pack/pack';
 import type { StructuredResult } from './core/query/run';
 import type { StructuredQuery } from './core/query/types';
@@ -16,6 +16,8 @@ import { QueryPromptModal } from './ui/query-prompt';
 import { ResultsModal } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
 import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
+import type { SettingsHost } from './ui/settings-rows';
+import { VaultQuerySettingTab } from './ui/settings-tab';
 import { failedSearch } from './ui/vault-search';
 
 /**
@@ -66,7 +68,7 @@ export default class VaultQueryPlugin extends Plugin {
 	/** The ranked-search index (search, packs), built after the vault is ready and kept current; replaced by a rebuild. */
 	searchIndex: SearchIndexLifecycle = this.newSearchIndex();
 	/** The built ranked-search index and how long its build took, for the settings tab's status. */
-	private built: { index: SearchIndex; ms: number; at: number } | null = null;
+	private built: { index: SearchIndex; ms: number } | null = null;
 
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = {
@@ -95,11 +97,28 @@ export default class VaultQueryPlugin extends Plugin {
 		linksKey: () => this.settings.linksKey,
 	};
 
+	/** Rebuilds the search index once the settings that shape it have stopped changing. */
+	private readonly rebuildSoon = debounce(() => void this.rebuildSearchIndex(), 1500, true);
+
+	/** What the settings tab may read and do. */
+	private readonly settingsHost: SettingsHost = {
+		settings: () => this.settings,
+		save: (searchChanged) => {
+			void this.saveSettings();
+			if (searchChanged) this.rebuildSoon();
+		},
+		rebuild: () => {
+			this.rebuildSoon.cancel();
+			return this.rebuildSearchIndex();
+		},
+		status: () => ({ state: this.index.state, notes: this.source.listNotes().length, searchNotes: this.built?.index.size ?? null, buildMs: this.built?.ms ?? null }),
+	};
+
 	/** Light: the lifecycle children, settings and the commands. Indexing waits for layout-ready. */
 	override async onload(): Promise<void> {
 		this.addChild(this.index);
 		await this.loadSettings();
-		this.startSearchIndex();
+		void this.startSearchIndex();
 		for (const spec of QUERY_COMMANDS) {
 			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		}
@@ -109,6 +128,7 @@ export default class VaultQueryPlugin extends Plugin {
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
 		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
+		this.addSettingTab(new VaultQuerySettingTab(this.app, this, this.settingsHost));
 	}
 
 	/** Reads `data.json` over the defaults. */
@@ -156,22 +176,22 @@ export default class VaultQueryPlugin extends Plugin {
 		return new SearchIndexLifecycle(this.app, this.source, this.index, () => searchSettingsOf(this.settings));
 	}
 
-	/** Adds the search index child and times its build once the vault is ready. */
-	private startSearchIndex(): void {
+	/** Adds the search index child; resolves when it is built (the build waits for the vault), timing it. */
+	private startSearchIndex(): Promise<void> {
 		const lifecycle = this.addChild(this.searchIndex);
 		this.built = null;
-		void this.index.whenReady().then(async () => {
+		return this.index.whenReady().then(async () => {
 			const started = Date.now();
 			const index = await lifecycle.get();
-			if (this.searchIndex === lifecycle) this.built = { index, ms: Date.now() - started, at: Date.now() };
+			if (this.searchIndex === lifecycle) this.built = { index, ms: Date.now() - started };
 		});
 	}
 
-	/** Drops the ranked-search index and builds a new one from the current settings. */
-	rebuildSearchIndex(): void {
+	/** Drops the ranked-search index and builds a new one from the current settings; resolves when built. */
+	rebuildSearchIndex(): Promise<void> {
 		this.removeChild(this.searchIndex);
 		this.searchIndex = this.newSearchIndex();
-		this.startSearchIndex();
+		return this.startSearchIndex();
 	}
 
 	/** Builds a context pack (budget and draft/archived choices from the settings unless given) and returns a JSON copy; `failed` before layout-ready. */

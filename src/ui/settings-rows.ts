@@ -1,0 +1,252 @@
+import { normalizePath, type Setting } from 'obsidian';
+import { TOKEN_ESTIMATOR } from '../core/pack/pack';
+import type { IndexState } from '../obsidian/index-lifecycle';
+import { parseSynthesisMarker, type PluginSettings } from './plugin-settings';
+
+/**
+ * The settings tab's content as data: groups of rows, each a name, a description and a function
+ * that adds its control to an Obsidian `Setting`. The tab renders them imperatively (`display()`,
+ * for Obsidian before 1.13) and declaratively (`getSettingDefinitions()`, searchable from 1.13),
+ * from this one list.
+ */
+
+/** The readiness and size of the indexes, for the status row. */
+export interface IndexStatus {
+	/** Obsidian's metadata index, as the API reports it. */
+	state: IndexState;
+	/** Notes Obsidian has in the vault. */
+	notes: number;
+	/** Notes in the ranked-search index, or null while it builds. */
+	searchNotes: number | null;
+	/** How long the last ranked-search build took (ms), or null. */
+	buildMs: number | null;
+}
+
+/** What the rows change and run. */
+export interface SettingsHost {
+	/** The live settings object (rows write into it). */
+	settings(): PluginSettings;
+	/** Persists the settings; `searchChanged` when the ranked-search index must be rebuilt. */
+	save(searchChanged: boolean): void;
+	/** Rebuilds the ranked-search index now; resolves when it is built. */
+	rebuild(): Promise<void>;
+	/** The indexes' status. */
+	status(): IndexStatus;
+}
+
+/** One row of the tab. */
+export interface SettingsRow {
+	name: string;
+	desc: string;
+	/** Adds the control (none for a read-only row). */
+	render(setting: Setting): void;
+}
+
+/** A headed group of rows. */
+export interface SettingsGroup {
+	heading: string;
+	rows: SettingsRow[];
+}
+
+/** One folder per line, each ending in `/`, blanks dropped. */
+export function parseFolderLines(text: string): string[] {
+	return text
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line !== '')
+		.map((line) => `${normalizePath(line)}/`);
+}
+
+/** One tier per line, folders separated by commas. */
+export function parseTiers(text: string): string[][] {
+	return text
+		.split('\n')
+		.map((line) => parseFolderLines(line.split(',').join('\n')))
+		.filter((tier) => tier.length > 0);
+}
+
+/** A whole number at least `min`, or null. */
+export function parseWhole(text: string, min: number): number | null {
+	const value = Number(text.trim());
+	return text.trim() !== '' && Number.isInteger(value) && value >= min ? value : null;
+}
+
+/** The status row's words. */
+export function statusText(status: IndexStatus): string {
+	const obsidian = status.state === 'ready' ? `Obsidian's index is ready: ${status.notes.toLocaleString('en-US')} notes.` : status.state === 'indexing' ? "Obsidian is still indexing the vault." : 'The vault is still loading.';
+	const ranked =
+		status.searchNotes === null
+			? 'The ranked-search index is being built.'
+			: `Ranked search: ${status.searchNotes.toLocaleString('en-US')} notes indexed${status.buildMs === null ? '' : ` in ${status.buildMs.toLocaleString('en-US')} ms`}.`;
+	return `${obsidian} ${ranked}`;
+}
+
+function folderArea(host: SettingsHost, get: () => string[], set: (folders: string[]) => void, search: boolean): (setting: Setting) => void {
+	return (setting) => {
+		setting.addTextArea((area) => {
+			area.setValue(get().join('\n')).onChange((value) => {
+				set(parseFolderLines(value));
+				host.save(search);
+			});
+			area.inputEl.rows = 4;
+			area.inputEl.addClass('vault-query-setting-area');
+		});
+	};
+}
+
+function numberField(host: SettingsHost, get: () => number, set: (n: number) => void, min: number, search: boolean): (setting: Setting) => void {
+	return (setting) => {
+		setting.addText((text) => {
+			text.inputEl.type = 'number';
+			text.inputEl.min = String(min);
+			text.setValue(String(get())).onChange((value) => {
+				const n = parseWhole(value, min);
+				text.inputEl.toggleClass('is-invalid', n === null);
+				if (n === null) return;
+				set(n);
+				host.save(search);
+			});
+		});
+	};
+}
+
+function pathField(host: SettingsHost, get: () => string, set: (path: string) => void, placeholder: string, search: boolean): (setting: Setting) => void {
+	return (setting) => {
+		setting.addText((text) =>
+			text
+				.setPlaceholder(placeholder)
+				.setValue(get())
+				.onChange((value) => {
+					set(value.trim() === '' ? '' : normalizePath(value.trim()));
+					host.save(search);
+				}),
+		);
+	};
+}
+
+function toggle(host: SettingsHost, get: () => boolean, set: (on: boolean) => void): (setting: Setting) => void {
+	return (setting) => {
+		setting.addToggle((t) =>
+			t.setValue(get()).onChange((on) => {
+				set(on);
+				host.save(false);
+			}),
+		);
+	};
+}
+
+function queryRows(host: SettingsHost): SettingsRow[] {
+	const s = host.settings();
+	return [
+		{
+			name: 'Excluded folders',
+			desc: "Never searched by the query commands, the side panel's links and the schema reads; one folder per line. Obsidian's own Excluded files (Files and links) are always left out too.",
+			render: folderArea(host, () => s.excludedFolders, (f) => (s.excludedFolders = f), false),
+		},
+		{
+			name: 'Authority folder order',
+			desc: 'Results from earlier lines come first; one tier per line, folders separated by commas.',
+			render: (setting) => {
+				setting.addTextArea((area) => {
+					area.setValue(s.authorityOrder.map((tier) => tier.join(', ')).join('\n')).onChange((value) => {
+						s.authorityOrder = parseTiers(value);
+						host.save(false);
+					});
+					area.inputEl.rows = 4;
+					area.inputEl.addClass('vault-query-setting-area');
+				});
+			},
+		},
+		{ name: 'Result limit', desc: 'Results of a query command when it names no limit.', render: numberField(host, () => s.defaultLimit, (n) => (s.defaultLimit = n), 1, false) },
+		{ name: 'Excerpt length', desc: "Characters of a note's text shown under a query result.", render: numberField(host, () => s.excerptChars, (n) => (s.excerptChars = n), 0, false) },
+	];
+}
+
+function searchRows(host: SettingsHost): SettingsRow[] {
+	const s = host.settings();
+	return [
+		{
+			name: 'Excluded from ranked search',
+			desc: 'Folders the search index (search, side panel query, code blocks, context packs) never holds; one per line. Excluded files are left out too.',
+			render: folderArea(host, () => s.searchExcludedFolders, (f) => (s.searchExcludedFolders = f), true),
+		},
+		{ name: 'Ranked results', desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.', render: numberField(host, () => s.searchLimit, (n) => (s.searchLimit = n), 1, true) },
+		{ name: 'Snippet length', desc: 'Characters of the snippet under a ranked hit.', render: numberField(host, () => s.searchExcerptChars, (n) => (s.searchExcerptChars = n), 20, true) },
+		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note; its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },
+		{ name: 'Synonym note', desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.', render: pathField(host, () => s.synonymsPath, (p) => (s.synonymsPath = p), 'synonyms.md', true) },
+		{
+			name: 'Synthesis marker',
+			desc: 'The property that marks a synthesis note, as "Key: value"; such notes rank first when the query is about them. Empty: no boost.',
+			render: (setting) => {
+				setting.addText((text) =>
+					text
+						.setPlaceholder('Type: permanent')
+						.setValue(s.synthesisMarker)
+						.onChange((value) => {
+							const ok = value.trim() === '' || parseSynthesisMarker(value) !== null;
+							text.inputEl.toggleClass('is-invalid', !ok);
+							if (!ok) return;
+							s.synthesisMarker = value.trim();
+							host.save(true);
+						}),
+				);
+			},
+		},
+	];
+}
+
+function packRows(host: SettingsHost): SettingsRow[] {
+	const s = host.settings();
+	return [
+		{ name: 'Default budget', desc: 'Tokens a context pack may use when none is given (command, search modal, API).', render: numberField(host, () => s.packBudget, (n) => (s.packBudget = n), 1, false) },
+		{
+			name: 'Token estimator',
+			desc: `${TOKEN_ESTIMATOR}. The only estimator: Chinese, Japanese and Korean text is about one token per character, everything else about four characters per token. The whole pack, headings included, stays within the budget.`,
+			render: () => undefined,
+		},
+		{ name: 'Include drafts', desc: 'Keep notes with status: draft in context packs.', render: toggle(host, () => s.packIncludeDrafts, (on) => (s.packIncludeDrafts = on)) },
+		{ name: 'Include archived notes', desc: 'Keep archived notes (status archived, archived: true, an #archive tag) in context packs.', render: toggle(host, () => s.packIncludeArchived, (on) => (s.packIncludeArchived = on)) },
+	];
+}
+
+function readerRows(host: SettingsHost): SettingsRow[] {
+	const s = host.settings();
+	return [
+		{ name: 'Schema note', desc: 'The note whose yaml block declares the frontmatter fields the schema-strict reads check against.', render: pathField(host, () => s.schemaPath, (p) => (s.schemaPath = p === '' ? s.schemaPath : p), '_meta/frontmatter-schema.md', false) },
+		{ name: 'Schema-strict folders', desc: 'Folders the schema-strict reads search when a request names none; one per line.', render: folderArea(host, () => s.readerFolders, (f) => (s.readerFolders = f), false) },
+	];
+}
+
+function statusRow(host: SettingsHost): SettingsRow {
+	return {
+		name: 'Index status',
+		desc: statusText(host.status()),
+		render: (setting) => {
+			setting.descEl.addClass('vault-query-index-status');
+			setting.addButton((button) =>
+				button
+					.setButtonText('Rebuild')
+					.setTooltip('Rebuild the ranked-search index')
+					.onClick(() => {
+						button.setDisabled(true);
+						setting.setDesc(`Rebuilding… ${statusText(host.status())}`);
+						void host.rebuild().then(() => {
+							button.setDisabled(false);
+							setting.setDesc(statusText(host.status()));
+						});
+					}),
+			);
+		},
+	};
+}
+
+/** The tab's groups, in order. */
+export function settingsGroups(host: SettingsHost): SettingsGroup[] {
+	return [
+		{ heading: 'Index', rows: [statusRow(host)] },
+		{ heading: 'Queries', rows: queryRows(host) },
+		{ heading: 'Ranked search', rows: searchRows(host) },
+		{ heading: 'Context packs', rows: packRows(host) },
+		{ heading: 'Schema-strict reads', rows: readerRows(host) },
+	];
+}

@@ -1,0 +1,138 @@
+// @vitest-environment happy-dom
+/**
+ * The settings tab on the stub's `Setting` DOM (`.setting-item`, `.setting-item-heading`,
+ * `.setting-item-name`, `.setting-item-control`): headings and rows, edits saved, invalid numbers
+ * refused, the index status and its rebuild, and the declarative definitions of Obsidian 1.13.
+ */
+import { Setting } from 'obsidian';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PLUGIN_SETTINGS } from '../../src/ui/plugin-settings';
+import { parseFolderLines, parseTiers } from '../../src/ui/settings-rows';
+import type { VaultQuerySettingTab } from '../../src/ui/settings-tab';
+import { ready, texts, wait, type Ready } from './harness';
+
+afterEach(() => {
+	document.body.empty();
+});
+
+function openTab(r: Ready): HTMLElement {
+	const tab = r.app.setting.tabs[0];
+	expect(tab).toBeDefined();
+	const dialog = document.body.createDiv('vertical-tab-content-container');
+	r.app.setting.open(tab, dialog);
+	return tab.containerEl;
+}
+
+function row(el: HTMLElement, name: string): HTMLElement {
+	const item = [...el.querySelectorAll<HTMLElement>('.setting-item')].find((s) => s.querySelector('.setting-item-name')?.textContent === name);
+	if (!item) throw new Error(`no setting ${name}`);
+	return item;
+}
+
+function typeInto(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+	control.value = value;
+	control.dispatchEvent(new Event('input'));
+}
+
+async function saved(r: Ready): Promise<Record<string, unknown>> {
+	await wait(0);
+	return (await r.plugin.loadData()) as Record<string, unknown>;
+}
+
+describe('settings tab', () => {
+	it('has sentence-case headings (setHeading) and rows for every setting, with no inline style', async () => {
+		const r = await ready();
+		const el = openTab(r);
+		expect(texts(el, '.setting-item-heading .setting-item-name')).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
+		const names = texts(el, '.setting-item:not(.setting-item-heading) .setting-item-name');
+		expect(names).toEqual([
+			'Index status',
+			'Excluded folders',
+			'Authority folder order',
+			'Result limit',
+			'Excerpt length',
+			'Excluded from ranked search',
+			'Ranked results',
+			'Snippet length',
+			'Keyword index note',
+			'Synonym note',
+			'Synthesis marker',
+			'Default budget',
+			'Token estimator',
+			'Include drafts',
+			'Include archived notes',
+			'Schema note',
+			'Schema-strict folders',
+		]);
+		for (const name of names) expect(name).toMatch(/^[A-Z][a-z -]+$/);
+		expect(row(el, 'Excluded folders').querySelector('.setting-item-description')?.textContent).toContain('Excluded files');
+		expect(row(el, 'Token estimator').querySelector('.setting-item-description')?.textContent).toContain('ceil(non-CJK characters / 4) + 1 per CJK character');
+		expect(row(el, 'Token estimator').querySelector('.setting-item-control')?.children).toHaveLength(0);
+		expect(el.querySelectorAll('[style]')).toHaveLength(0);
+	});
+
+	it('shows the index status and rebuilds the search index with the new exclusions', async () => {
+		const r = await ready();
+		const el = openTab(r);
+		const status = row(el, 'Index status');
+		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/^Obsidian's index is ready: \d+ notes\. Ranked search: \d+ notes indexed in \d+ ms\.$/);
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).toContain('skill-lab/position-sizing.md');
+
+		const area = row(el, 'Excluded from ranked search').querySelector('textarea');
+		if (!area) throw new Error('no textarea');
+		typeInto(area, `${area.value}\nskill-lab`);
+		expect((await saved(r)).searchExcludedFolders).toContain('skill-lab/');
+		const before = r.plugin.searchIndex;
+		const button = status.querySelector('button');
+		button?.click();
+		expect(button?.disabled).toBe(true);
+		await vi.waitFor(() => expect(button?.disabled).toBe(false));
+		expect(r.plugin.searchIndex).not.toBe(before);
+		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/Ranked search: \d+ notes indexed/);
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).not.toContain('skill-lab/position-sizing.md');
+	});
+
+	it('saves edits; refuses a number that is not a whole number; toggles', async () => {
+		const r = await ready();
+		const el = openTab(r);
+		const budget = row(el, 'Default budget').querySelector('input');
+		if (!budget) throw new Error('no input');
+		typeInto(budget, '1500');
+		expect((await saved(r)).packBudget).toBe(1500);
+		typeInto(budget, '12.5');
+		expect(budget.classList.contains('is-invalid')).toBe(true);
+		expect((await saved(r)).packBudget).toBe(1500);
+		const tiers = row(el, 'Authority folder order').querySelector('textarea');
+		if (!tiers) throw new Error('no textarea');
+		typeInto(tiers, 'decisions, facts\nprojects');
+		expect((await saved(r)).authorityOrder).toEqual([['decisions/', 'facts/'], ['projects/']]);
+		row(el, 'Include drafts').querySelector<HTMLElement>('.checkbox-container')?.click();
+		expect((await saved(r)).packIncludeDrafts).toBe(true);
+		const marker = row(el, 'Synthesis marker').querySelector('input');
+		if (!marker) throw new Error('no input');
+		typeInto(marker, 'no colon');
+		expect(marker.classList.contains('is-invalid')).toBe(true);
+		typeInto(marker, 'kind: summary');
+		expect((await saved(r)).synthesisMarker).toBe('kind: summary');
+	});
+
+	it('offers the same rows as declarative groups for Obsidian 1.13 (settings search)', async () => {
+		const r = await ready();
+		const tab = r.app.setting.tabs[0] as unknown as VaultQuerySettingTab;
+		const defs = tab.getSettingDefinitions();
+		expect(defs.map((g) => ('heading' in g ? g.heading : ''))).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
+		const items = defs.flatMap((g) => ('items' in g && g.items ? g.items : []));
+		expect(items).toHaveLength(17);
+		const synonyms = items.find((i) => 'name' in i && i.name === 'Synonym note');
+		if (!synonyms || !('render' in synonyms) || typeof synonyms.render !== 'function') throw new Error('no render');
+		const host = document.body.createDiv();
+		const setting = new Setting(host);
+		synonyms.render(setting, undefined as never);
+		expect(host.querySelector<HTMLInputElement>('.setting-item-control input')?.value).toBe(DEFAULT_PLUGIN_SETTINGS.synonymsPath);
+	});
+
+	it('parses folder lines and tiers the way the engine expects them', () => {
+		expect(parseFolderLines(' facts \n\n/decisions/\nnotes\\old ')).toEqual(['facts/', 'decisions/', 'notes/old/']);
+		expect(parseTiers('facts, decisions\n\n people ')).toEqual([['facts/', 'decisions/'], ['people/']]);
+	});
+});
