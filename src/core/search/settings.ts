@@ -1,4 +1,5 @@
 /** Settings of ranked search, with the seed's (003 vault-search) defaults. */
+import { DEFAULT_SETTINGS } from '../settings';
 
 /** The fields of the index, in tier order (a match in an earlier field explains better). */
 export const FIELD_NAMES = ['title', 'aliases', 'metadata', 'headings', 'abstract', 'body'] as const;
@@ -35,7 +36,7 @@ export interface SearchSettings {
 	prefixWeight: number;
 	/** Headings whose section is a note's abstract (case-insensitive). */
 	abstractHeadings: string[];
-	/** Folders never indexed (prefixes, vault-relative): the seed's list; the config folder is always excluded too. */
+	/** Folders never indexed (prefixes, vault-relative); the config folder and Obsidian's Excluded files are always left out too. */
 	excludedFolders: string[];
 	/** Result cap when the caller gives none. */
 	defaultLimit: number;
@@ -86,7 +87,11 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 	expansionWeight: 0.4, // why: an expansion is a guess; below half so it never beats a typed word in the same field.
 	prefixWeight: 0.5, // why: a completion is likelier the same word than a synonym is, but never the typed form itself.
 	abstractHeadings: ['abstract', 'summary', '摘要', '概要'],
-	excludedFolders: ['y.template/', 'row/', 'x.temp/', 'docs/', '.claude/', '.agents/', '.prompts/', '.github/', '.instructions/'],
+	// why: one exclusion list across the product (the structural queries' defaults, seed 000), so
+	// search never shows a note that grep and backlinks leave out or the reverse. Seed 003's own
+	// list (y.template/, row/, x.temp/, docs/) belongs to its author's vault: add it there.
+	// Dot-folders (.claude/, .github/ …) are never loaded at all, as in Obsidian.
+	excludedFolders: [...DEFAULT_SETTINGS.excludedFolders],
 	defaultLimit: 10,
 	excerptChars: 240,
 };
