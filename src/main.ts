@@ -18,6 +18,7 @@ import { SearchModal } from './ui/search-modal';
 import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 import type { SettingsHost } from './ui/settings-rows';
 import { VaultQuerySettingTab } from './ui/settings-tab';
+import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { failedSearch } from './ui/vault-search';
 
 /**
@@ -129,6 +130,7 @@ export default class VaultQueryPlugin extends Plugin {
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
 		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
 		this.addSettingTab(new VaultQuerySettingTab(this.app, this, this.settingsHost));
+		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
 	}
 
 	/** Reads `data.json` over the defaults. */

@@ -1,0 +1,106 @@
+import type { StructuredQuery } from '../core/query/types';
+import { QUERY_COMMANDS } from './query-commands';
+
+/**
+ * The `vault-query` code block's syntax: `key: value` lines. One line names what to show —
+ *
+ * | Key | Shows |
+ * |---|---|
+ * | `search:` | ranked hits, with the search modal's syntax (`tag:`, `[key:value]`, `backlinks:`, `"…"`, `-word`, `/regex/`) |
+ * | `tag:` | notes with a tag (nested tags too) |
+ * | `property:` | `key`, `key=value` or `key~text` |
+ * | `backlinks:` | notes linking to a note (`this`: the note holding the block) |
+ * | `links:` | a note's outgoing links (`this` too) |
+ * | `grep:` | lines holding a text, or matching `/regex/` |
+ * | `pack:` | a context pack for a question |
+ *
+ * — and options may follow: `limit:` (results), `budget:` (pack tokens), `folders:` (comma
+ * separated, structural queries). A first line without a key (or starting with the search
+ * operators `path:`, `file:`, `content:`) is a search. Blank lines are ignored. Anything else is
+ * an error the block shows, naming the line.
+ */
+
+/** What a block asks for. */
+export type BlockSpec =
+	| { kind: 'search'; query: string; limit?: number }
+	| { kind: 'structural'; query: StructuredQuery; title: string }
+	| { kind: 'pack'; question: string; budget?: number };
+
+/** A block that cannot run, and why. */
+export interface BlockError {
+	kind: 'error';
+	message: string;
+}
+
+const MAIN_KEYS: Record<string, string> = {
+	tag: 'find-notes-by-tag',
+	property: 'find-notes-by-property',
+	prop: 'find-notes-by-property',
+	backlinks: 'show-backlinks',
+	links: 'show-outgoing-links',
+	grep: 'search-note-text',
+};
+const OPTION_KEYS = new Set(['limit', 'budget', 'folders']);
+// Search operators that are not block keys: a first line starting with one is a bare search.
+const SEARCH_OPERATORS = new Set(['path', 'file', 'content']);
+
+/** The syntax in one line, for error messages. */
+export const BLOCK_SYNTAX = 'Write one of search:, tag:, property:, backlinks:, links:, grep: or pack:, then optionally limit:, budget: or folders:.';
+
+function fail(message: string): BlockError {
+	return { kind: 'error', message };
+}
+
+/** The note path without `.md`, the way a wikilink names it. */
+function linkName(path: string): string {
+	return path.replace(/\.md$/i, '');
+}
+
+/** Parses a block's text; `sourcePath` is the note holding it (for `this`). */
+export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockError {
+	let main: { key: string; value: string; line: number } | null = null;
+	const options = new Map<string, string>();
+	const lines = text.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i].trim();
+		if (line === '') continue;
+		const m = /^([A-Za-z-]+):(.*)$/.exec(line);
+		const key = m?.[1].toLowerCase() ?? '';
+		if (!m || !(key in MAIN_KEYS || key === 'search' || key === 'pack' || OPTION_KEYS.has(key))) {
+			if (main === null && options.size === 0 && (!m || SEARCH_OPERATORS.has(key))) {
+				main = { key: 'search', value: line, line: i + 1 };
+				continue;
+			}
+			return fail(m ? `Line ${i + 1}: unknown key "${m[1]}". ${BLOCK_SYNTAX}` : `Line ${i + 1}: expected "key: value". ${BLOCK_SYNTAX}`);
+		}
+		const value = m[2].trim();
+		if (OPTION_KEYS.has(key)) {
+			options.set(key, value);
+			continue;
+		}
+		if (main !== null) return fail(`Line ${i + 1}: one block shows one thing, but it asks for both ${main.key}: and ${key}:.`);
+		main = { key, value, line: i + 1 };
+	}
+	if (main === null) return fail(`The block is empty. ${BLOCK_SYNTAX}`);
+	if (main.value === '') return fail(`Line ${main.line}: ${main.key}: needs a value.`);
+	const whole = (name: string): number | undefined | BlockError => {
+		const raw = options.get(name);
+		if (raw === undefined) return undefined;
+		const n = Number(raw);
+		return Number.isInteger(n) && n >= 1 ? n : fail(`${name}: must be a whole number of at least 1, got "${raw}".`);
+	};
+	const limit = whole('limit');
+	const budget = whole('budget');
+	if (typeof limit === 'object') return limit;
+	if (typeof budget === 'object') return budget;
+	if (main.key === 'search') return { kind: 'search', query: main.value, limit };
+	if (main.key === 'pack') return { kind: 'pack', question: main.value, budget };
+	const spec = QUERY_COMMANDS.find((c) => c.id === MAIN_KEYS[main.key]);
+	if (!spec) return fail(`${main.key}: is not a query. ${BLOCK_SYNTAX}`);
+	const value = main.value === 'this' && (main.key === 'backlinks' || main.key === 'links') ? linkName(sourcePath) : main.value;
+	const parsed = spec.parse(value);
+	if (typeof parsed === 'string') return fail(`Line ${main.line}: ${parsed}`);
+	const folders = options.get('folders');
+	const query: StructuredQuery = { ...parsed, ...(limit === undefined ? {} : { limit }), ...(folders === undefined ? {} : { folders: folders.split(',').map((f) => f.trim()).filter((f) => f !== '') }) };
+	return { kind: 'structural', query, title: spec.title(query) };
+}
