@@ -5,9 +5,10 @@ import { DEFAULT_SETTINGS, type EngineSettings } from '../core/settings';
 
 /**
  * The plugin's settings (`data.json`): the engine settings of structural queries, the reader's
- * schema note and folders, and the ranked-search and context-pack settings. The ranked-search
- * defaults are the CLI's, so `api.search` and `api.pack` answer exactly as `vault-query search`
- * and `vault-query pack` do until the user changes them.
+ * schema note and folders, and the ranked-search and context-pack settings. One list of excluded
+ * folders serves every face. The ranked-search defaults are the CLI's, so `api.search` and
+ * `api.pack` answer exactly as `vault-query search` and `vault-query pack` do until the user
+ * changes them.
  */
 
 /** Everything the plugin stores. */
@@ -24,8 +25,6 @@ export interface PluginSettings extends EngineSettings {
 	packIncludeDrafts: boolean;
 	/** Keep archived notes in context packs when the request does not say. */
 	packIncludeArchived: boolean;
-	/** Folders ranked search (and so context packs) never indexes. */
-	searchExcludedFolders: string[];
 	/** Ranked results when a search names no limit (modal, side panel, code blocks, `api.search`). */
 	searchLimit: number;
 	/** Characters in a ranked hit's excerpt. */
@@ -47,7 +46,6 @@ export const DEFAULT_PLUGIN_SETTINGS: PluginSettings = {
 	packBudget: DEFAULT_BUDGET,
 	packIncludeDrafts: false,
 	packIncludeArchived: false,
-	searchExcludedFolders: [...DEFAULT_SEARCH_SETTINGS.excludedFolders],
 	searchLimit: DEFAULT_SEARCH_SETTINGS.defaultLimit,
 	searchExcerptChars: DEFAULT_SEARCH_SETTINGS.excerptChars,
 	keywordIndexPath: DEFAULT_SEARCH_SETTINGS.keywordIndexPath,
@@ -89,7 +87,6 @@ export function mergeSettings(saved: unknown): PluginSettings {
 		packBudget: wholeNumber(s.packBudget, 1) ?? d.packBudget,
 		packIncludeDrafts: flag(s.packIncludeDrafts, d.packIncludeDrafts),
 		packIncludeArchived: flag(s.packIncludeArchived, d.packIncludeArchived),
-		searchExcludedFolders: stringList(s.searchExcludedFolders) ?? [...d.searchExcludedFolders],
 		searchLimit: wholeNumber(s.searchLimit, 1) ?? d.searchLimit,
 		searchExcerptChars: wholeNumber(s.searchExcerptChars, 20) ?? d.searchExcerptChars,
 		keywordIndexPath: text(s.keywordIndexPath, d.keywordIndexPath),
@@ -124,7 +121,8 @@ export function parseSynthesisMarker(marker: string): { field: string; value: st
 export function searchSettingsOf(settings: PluginSettings): Partial<SearchSettings> {
 	const marker = parseSynthesisMarker(settings.synthesisMarker);
 	return {
-		excludedFolders: [...settings.searchExcludedFolders],
+		// One exclusion list across the product: search never shows a note the queries leave out.
+		excludedFolders: [...settings.excludedFolders],
 		defaultLimit: settings.searchLimit,
 		excerptChars: settings.searchExcerptChars,
 		keywordIndexPath: settings.keywordIndexPath.trim(),

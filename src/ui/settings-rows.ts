@@ -140,8 +140,8 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 	return [
 		{
 			name: 'Excluded folders',
-			desc: "Never searched by the query commands, the side panel's links and the schema reads; one folder per line. Obsidian's own Excluded files (Files and links) are always left out too.",
-			render: folderArea(host, () => s.excludedFolders, (f) => (s.excludedFolders = f), false),
+			desc: "Never searched, one folder per line: queries, ranked search, the side panel, code blocks and context packs. Obsidian's own Excluded files (Files and links) are always left out too.",
+			render: folderArea(host, () => s.excludedFolders, (f) => (s.excludedFolders = f), true),
 		},
 		{
 			name: 'Authority folder order',
@@ -165,11 +165,6 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 function searchRows(host: SettingsHost): SettingsRow[] {
 	const s = host.settings();
 	return [
-		{
-			name: 'Excluded from ranked search',
-			desc: 'Folders the search index (search, side panel query, code blocks, context packs) never holds; one per line. Excluded files are left out too.',
-			render: folderArea(host, () => s.searchExcludedFolders, (f) => (s.searchExcludedFolders = f), true),
-		},
 		{ name: 'Ranked results', desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.', render: numberField(host, () => s.searchLimit, (n) => (s.searchLimit = n), 1, true) },
 		{ name: 'Snippet length', desc: 'Characters of the snippet under a ranked hit.', render: numberField(host, () => s.searchExcerptChars, (n) => (s.searchExcerptChars = n), 20, true) },
 		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note; its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },

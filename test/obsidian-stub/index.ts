@@ -536,6 +536,8 @@ export abstract class SuggestModal<T> extends Modal {
 
 	override open(): void {
 		super.open();
+		// Like Obsidian, the prompt opens with the input focused.
+		this.inputEl.focus();
 		void this.updateSuggestions();
 	}
 

@@ -51,7 +51,6 @@ describe('settings tab', () => {
 			'Authority folder order',
 			'Result limit',
 			'Excerpt length',
-			'Excluded from ranked search',
 			'Ranked results',
 			'Snippet length',
 			'Keyword index note',
@@ -78,10 +77,10 @@ describe('settings tab', () => {
 		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/^Obsidian's index is ready: \d+ notes\. Ranked search: \d+ notes indexed in \d+ ms\.$/);
 		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).toContain('skill-lab/position-sizing.md');
 
-		const area = row(el, 'Excluded from ranked search').querySelector('textarea');
+		const area = row(el, 'Excluded folders').querySelector('textarea');
 		if (!area) throw new Error('no textarea');
 		typeInto(area, `${area.value}\nskill-lab`);
-		expect((await saved(r)).searchExcludedFolders).toContain('skill-lab/');
+		expect((await saved(r)).excludedFolders).toContain('skill-lab/');
 		const before = r.plugin.searchIndex;
 		const button = status.querySelector('button');
 		button?.click();
@@ -122,7 +121,7 @@ describe('settings tab', () => {
 		const defs = tab.getSettingDefinitions();
 		expect(defs.map((g) => ('heading' in g ? g.heading : ''))).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
 		const items = defs.flatMap((g) => ('items' in g && g.items ? g.items : []));
-		expect(items).toHaveLength(17);
+		expect(items).toHaveLength(16);
 		const synonyms = items.find((i) => 'name' in i && i.name === 'Synonym note');
 		if (!synonyms || !('render' in synonyms) || typeof synonyms.render !== 'function') throw new Error('no render');
 		const host = document.body.createDiv();

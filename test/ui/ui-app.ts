@@ -4,7 +4,7 @@
  * stub's `Plugin.registerView` / `addSettingTab` forward), `activeEditor` over an in-memory copy
  * of the open note (typing or inserting a link never touches the vault), and
  * `fileManager.generateMarkdownLink`. Used by the happy-dom tests and, bundled, by the browser
- * harness of the end-to-end tests.
+ * harness of the end-to-end tests. The workspace element is appended to `document.body`.
  *
  * Like Obsidian, opening a file fires workspace `file-open` and `active-leaf-change`; a view's
  * leaf opens it (load, then onOpen) and closes it (onClose, then unload).
