@@ -37,7 +37,8 @@ export class QueryBlock extends MarkdownRenderChild {
 		private readonly sourcePath: string,
 	) {
 		super(containerEl);
-		this.refreshSoon = debounce(() => void this.render(), this.text.includes('pack:') ? PACK_REFRESH_MS : REFRESH_MS, true);
+		const pack = parseBlock(text, sourcePath).kind === 'pack';
+		this.refreshSoon = debounce(() => void this.render(), pack ? PACK_REFRESH_MS : REFRESH_MS, true);
 	}
 
 	/** Draws now, again once the vault is ready, and after vault changes. */
