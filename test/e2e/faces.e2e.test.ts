@@ -74,11 +74,11 @@ async function openPanel(note: string, title: string): Promise<void> {
 	await page.waitForFunction((t) => document.querySelector('.vault-query-panel-title')?.textContent === t, title);
 }
 
-describe.skipIf(hasChromium())('browser tests', () => {
-	it(`are skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () => {
-		expect(hasChromium()).toBe(false);
+if (!hasChromium()) {
+	describe('browser tests', () => {
+		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () => undefined);
 	});
-});
+}
 
 describe.runIf(hasChromium())('the faces in Chromium', () => {
 	beforeAll(async () => {
