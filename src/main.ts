@@ -133,6 +133,11 @@ export default class VaultQueryPlugin extends Plugin {
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
 	}
 
+	/** Drops a rebuild still waiting for the settings to settle (children and listeners unload themselves). */
+	override onunload(): void {
+		this.rebuildSoon.cancel();
+	}
+
 	/** Reads `data.json` over the defaults. */
 	async loadSettings(): Promise<void> {
 		this.settings = mergeSettings(await this.loadData());
