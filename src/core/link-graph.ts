@@ -85,9 +85,17 @@ export class LinkGraph {
 	 * tell body from frontmatter — on a 6k-note vault that is tens of notes, not 60k links.
 	 */
 	backlinks(target: string): BacklinkRef[] {
+		return this.backlinksAmong(target, this.notes);
+	}
+
+	/**
+	 * Like `backlinks`, but only `candidates` are considered — a caller that keeps an inverted
+	 * link map (ranked search) passes the few notes it knows link to `target`.
+	 */
+	backlinksAmong(target: string, candidates: Iterable<string>): BacklinkRef[] {
 		const resolved = this.source.resolvedLinks();
 		const refs: BacklinkRef[] = [];
-		for (const path of this.notes) {
+		for (const path of candidates) {
 			if (path === target) continue;
 			if (!((resolved[path]?.[target] ?? 0) > 0) && !this.fieldTargets(path).has(target)) continue;
 			let source: LinkSource | undefined;
@@ -98,7 +106,7 @@ export class LinkGraph {
 	}
 
 	/** Where the bare names of a note's `links:` field resolve (they are not in Obsidian's link maps). */
-	private fieldTargets(path: string): Set<string> {
+	fieldTargets(path: string): Set<string> {
 		let targets = this.fieldTargetCache.get(path);
 		if (targets) return targets;
 		targets = new Set<string>();

@@ -18,7 +18,8 @@ import { canonicalKey, expandQuery, SynonymTable, Vocabulary, type AliasLookup, 
 import { abstractOf, clip, flattenValue, forwardLinksOf, propertyValue } from './extract';
 import { InvertedIndex, type NoteInput } from './index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
-import { backlinksOf, invertLinks } from './links';
+import { LinkGraph } from '../link-graph';
+import { invertLinks } from './links';
 import { describeQuery, parseQuery, type ParsedQuery, type QueryFilter } from './query-parser';
 import { matchedWords, Scorer, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
 import { resolveSearchSettings, type SearchSettings } from './settings';
@@ -300,13 +301,30 @@ export class SearchIndex {
 		return this.basenameMap.get((slash < 0 ? n : n.slice(slash + 1)).toLowerCase()) ?? [];
 	}
 
-	/** Target → linking notes, from the source's resolvedLinks, cached until the index changes. */
+	/**
+	 * Target → linking notes: the source's resolvedLinks inverted, plus the notes whose `links:`
+	 * field names the target (not in Obsidian's maps). Cached until the index changes.
+	 */
 	backlinkMap(source: NoteSource): Map<string, string[]> {
 		if (this.inverted === null || this.linksVersion !== this.version) {
-			this.inverted = invertLinks(source.resolvedLinks());
+			const inverted = invertLinks(source.resolvedLinks());
+			const graph = this.linkGraph(source);
+			for (const path of this.index.pathToDoc.keys()) {
+				for (const target of graph.fieldTargets(path)) {
+					const list = inverted.get(target);
+					if (!list) inverted.set(target, [path]);
+					else if (!list.includes(path)) list.push(path);
+				}
+			}
+			this.inverted = inverted;
 			this.linksVersion = this.version;
 		}
 		return this.inverted;
+	}
+
+	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
+	linkGraph(source: NoteSource): LinkGraph {
+		return new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey);
 	}
 }
 
@@ -719,6 +737,9 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	if (total > head.length) limitations.push(`Showing ${head.length} of ${total} matching notes (limit ${limit}).`);
 
 	const inverted = source && options.withBacklinks !== false ? si.backlinkMap(source) : null;
+	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
+	const graph = source ? new LinkGraph(source, [], si.settings.linksKey) : null;
+	const indexed = (path: string): boolean => si.index.pathToDoc.has(path);
 	for (const e of head) {
 		const info = si.index.docs[e.c.doc];
 		if (!info) continue;
@@ -746,8 +767,8 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 			folder: info.folder,
 			frontmatter: info.frontmatter,
 			excerpt,
-			forward_links: derived ? forwardLinksOf(meta) : info.forwardLinks,
-			backlinks: inverted && source ? backlinksOf(source, inverted, info.path) : [],
+			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
+			backlinks: inverted && graph ? graph.backlinksAmong(info.path, (inverted.get(info.path) ?? []).filter(indexed).sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),

@@ -42,6 +42,8 @@ export interface SearchSettings {
 	defaultLimit: number;
 	/** Characters in a result's excerpt and abstract. */
 	excerptChars: number;
+	/** Frontmatter key of bare note names that count as links (as in the structural queries). */
+	linksKey: string;
 }
 
 /** The seed's 18 tags, each with words that should map to it (English variants, Chinese, Japanese). */
@@ -94,6 +96,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 	excludedFolders: [...DEFAULT_SETTINGS.excludedFolders],
 	defaultLimit: 10,
 	excerptChars: 240,
+	linksKey: DEFAULT_SETTINGS.linksKey,
 };
 
 /** Defaults overlaid with the caller's partial settings (records merged one level deep). */
