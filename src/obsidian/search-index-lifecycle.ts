@@ -1,7 +1,10 @@
-import { Component, TFile, type App, type TAbstractFile } from 'obsidian';
+import { Component, Notice, TFile, type App, type TAbstractFile } from 'obsidian';
 import { SearchIndex, type SearchSettings } from '../core/search/search';
 import type { IndexLifecycle } from './index-lifecycle';
 import type { ObsidianNoteSource } from './source';
+
+/** Notes from which the first build shows a progress notice (~1 s of slices on a phone). */
+const LARGE_VAULT_NOTES = 2000;
 
 /**
  * Keeps a ranked-search {@link SearchIndex} over an {@link ObsidianNoteSource} current inside
@@ -56,6 +59,17 @@ export class SearchIndexLifecycle extends Component {
 		return new Promise((resolve) => this.waiters.push(resolve));
 	}
 
+	/**
+	 * For a large vault the first build takes seconds: a notice shows how far it got and goes
+	 * away when it is done. Small vaults build before anyone could read a notice.
+	 */
+	private progressNotice(): { notice: Notice; update: (done: number, total: number) => void } | null {
+		const total = this.source.listNotes().length;
+		if (total < LARGE_VAULT_NOTES) return null;
+		const notice = new Notice(`Indexing ${total} notes for search…`, 0);
+		return { notice, update: (done, all) => notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`) };
+	}
+
 	private start(): void {
 		if (!this.active) return;
 		const { vault, metadataCache } = this.app;
@@ -72,7 +86,13 @@ export class SearchIndexLifecycle extends Component {
 			await this.lifecycle.whenReady();
 			// The build reads every note as it is now: only changes made while it runs need replaying.
 			this.pending.clear();
-			const index = await SearchIndex.build(this.source, this.settings());
+			const progress = this.progressNotice();
+			let index: SearchIndex;
+			try {
+				index = await SearchIndex.build(this.source, this.settings(), { onProgress: progress?.update });
+			} finally {
+				progress?.notice.hide();
+			}
 			for (const path of this.pending) await index.refresh(path);
 			this.pending.clear();
 			if (!this.active) return index;
