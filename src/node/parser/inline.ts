@@ -14,17 +14,18 @@ import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace } fro
 import { ForwardSearch } from './forward-search';
 import { loc, span } from './positions';
 import type { MetadataSink } from './sink';
-import { splitWikilinkInner } from './wikilink';
+import { parseWikilinkInner } from './wikilink';
 
 // The characters that may start an inline construct are `[` (links; `![` embeds are found
 // from their `[`), `#`, `` ` ``, `<` and `$` (slots 0–4); backslash escapes are checked by
 // looking back from those. Plain text between them is skipped with cached forward indexOf
 // searches (measured faster than one regex over a character class), so no JS loop visits it.
 // Slots 5–6 are the closers searched for across lines.
-const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$'];
+const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$', ']]'];
 const SLOT_BACKTICK = 2;
 const SLOT_COMMENT_END = 5;
 const SLOT_DOUBLE_DOLLAR = 6;
+const SLOT_WIKI_CLOSE = 7;
 // Longest link label / destination looked at: bounds the work on pathological lines such as
 // "[a [a [a …" while being far beyond any real link.
 const MAX_LABEL = 1024;
@@ -270,24 +271,15 @@ export class InlineScanner {
 	 */
 	private wikilink(start: number, open: number, end: number, s: number, embed: boolean): number {
 		const text = this.text;
-		// One pass over the (short) link text finds the `]]`, a second `[[` before it (then the
-		// first one is plain text; the scan restarts at the inner one) and the first `|`: cheaper
-		// than a native search per question, as a call costs more than a link's few characters.
-		let k = -1;
-		let bar = -1;
-		for (let j = open + 2; j + 1 < end; j++) {
-			const c = text.charCodeAt(j);
-			if (c === CH.RBRACKET) {
-				if (text.charCodeAt(j + 1) === CH.RBRACKET) {
-					k = j;
-					break;
-				}
-			} else if (c === CH.LBRACKET) {
-				if (text.charCodeAt(j + 1) === CH.LBRACKET) return -1;
-			} else if (c === CH.PIPE && bar < 0) bar = j;
+		const search = this.search;
+		const k = search.next(SLOT_WIKI_CLOSE, open + 2);
+		if (k + 1 >= end) return -1;
+		// A second `[[` before the `]]`: the first one is plain text; the scan restarts at the
+		// inner one.
+		for (let b = search.next(0, open + 2); b < k; b = search.next(0, b + 1)) {
+			if (text.charCodeAt(b + 1) === CH.LBRACKET) return -1;
 		}
-		if (k < 0) return -1;
-		const parts = splitWikilinkInner(text, open + 2, k, bar);
+		const parts = parseWikilinkInner(text, open + 2, k);
 		if (parts === null) return -1;
 		const after = k + 2;
 		const line = this.segLine[s];

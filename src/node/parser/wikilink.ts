@@ -46,35 +46,16 @@ function isTrimmable(c: number): boolean {
  * (`[[]]` is not a link). Works on offsets so only the result strings are allocated.
  */
 export function parseWikilinkInner(text: string, start: number, end: number): WikilinkParts | null {
-	let bar = -1;
-	for (let k = start; k < end; k++) {
-		if (text.charCodeAt(k) === 124) {
-			bar = k;
-			break;
-		}
-	}
-	return splitWikilinkInner(text, start, end, bar);
-}
-
-/**
- * `parseWikilinkInner` for a caller that already knows `firstBar`, the offset of the first `|`
- * in [start, end) or -1 (the body scanner finds it while looking for the `]]`).
- */
-export function splitWikilinkInner(text: string, start: number, end: number, firstBar: number): WikilinkParts | null {
 	while (start < end && isTrimmable(text.charCodeAt(start))) start++;
 	while (end > start && isTrimmable(text.charCodeAt(end - 1))) end--;
 	if (start === end) return null;
 	// A `|` in first position is part of the link (`[[|alias]]` links to "|alias"): Obsidian
-	// only splits at a bar that has something before it. Trimming cannot pass a bar, so the
-	// first bar is at or after the trimmed start.
-	let bar = firstBar;
-	if (bar === start) {
-		bar = -1;
-		for (let k = start + 1; k < end; k++) {
-			if (text.charCodeAt(k) === 124) {
-				bar = k;
-				break;
-			}
+	// only splits at a bar that has something before it.
+	let bar = -1;
+	for (let k = start + 1; k < end; k++) {
+		if (text.charCodeAt(k) === 124) {
+			bar = k;
+			break;
 		}
 	}
 	if (bar < 0) {
