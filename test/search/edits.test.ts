@@ -28,3 +28,19 @@ describe('an index edited many times', () => {
 		expect(a.results.map((r) => [r.path, r.score])).toEqual(b.results.map((r) => [r.path, r.score]));
 	});
 });
+
+describe('regex clauses', () => {
+	it('refuses a catastrophic regex before reading any note, like grep', async () => {
+		const index = new SearchIndex();
+		index.upsert(note('a.md', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'));
+		const result = await search(index, '/(a+)+$/');
+		expect(result.status).toBe('failed');
+		expect(result.error).toMatch(/exponential time/);
+	});
+
+	it('names the compile error of an invalid regex', async () => {
+		const result = await search(new SearchIndex(), '/([a-z/');
+		expect(result.status).toBe('failed');
+		expect(result.error).toMatch(/does not compile/);
+	});
+});

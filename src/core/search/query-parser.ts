@@ -18,6 +18,7 @@
  * operators (`line:`, `section:`, `task:`…), `OR` and parentheses are not supported and are
  * reported in `unsupported` — their words are still ranked.
  */
+import { nestedQuantifier } from '../regex-guard';
 
 /** A filter that narrows the candidates before ranking. */
 export type QueryFilter =
@@ -111,6 +112,10 @@ export function parseQuery(input: string): ParsedQuery {
 				q.regexes.push({ source, negate });
 				try {
 					new RegExp(source, 'iu');
+					// The same guard as grep: a regex cannot be interrupted, so refuse the shapes that
+					// can take exponential time on one long line before any note is read.
+					const nested = nestedQuantifier(source);
+					if (nested !== null) q.error ??= `regex /${source}/ refused: "${nested}" nests a repetition inside a repetition and can take exponential time; rewrite it without the nesting`;
 				} catch (e) {
 					q.error ??= `regex /${source}/ does not compile: ${e instanceof Error ? e.message : String(e)}`;
 				}
