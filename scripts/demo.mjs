@@ -1,4 +1,4 @@
-// `npm start`: after the build, run one example of each query on examples/vault with the built CLI.
+// `npm start`: after the build, run one example of each kind of question on examples/vault with the built CLI.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +10,9 @@ const demos = [
 	['backlinks', 'conventions'],
 	['links', '2026-06-20-adopt-obsidian-and-ob1-patterns'],
 	['grep', 'OB1'],
+	['filter', '--where', 'type=claim', '--where', 'domain=investing'],
+	['search', 'copilot retention', '--limit', '3'],
+	['pack', 'What do we know about Copilot data handling?', '--budget', '400'],
 ];
 for (const args of demos) {
 	process.stdout.write(`\n$ vault-query ${args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')} --vault ${vault}\n`);
