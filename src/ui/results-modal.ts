@@ -1,5 +1,6 @@
 import { Modal, type App } from 'obsidian';
 import { openNoteAt } from './open-note';
+import { activatable, plural } from './dom';
 import type { LineMatch, LinkResult, LinkSource, NoteResult, QueryResult } from '../core/contract';
 
 /**
@@ -17,28 +18,8 @@ export type AnyResult = QueryResult<NoteResult> | QueryResult<LinkResult>;
 
 const SOURCE_LABEL: Record<LinkSource, string> = { body: 'Body', frontmatter: 'Properties', both: 'Body and properties' };
 
-function plural(n: number, one: string, many = `${one}s`): string {
-	return `${n} ${n === 1 ? one : many}`;
-}
-
 function isLinkResult(result: NoteResult | LinkResult): result is LinkResult {
 	return 'linkpath' in result;
-}
-
-/** Makes `el` act like a button: focusable, opened by click and by Enter/Space. */
-function activate(el: HTMLElement, action: (evt: MouseEvent | KeyboardEvent) => void): void {
-	el.setAttr('tabindex', 0);
-	el.setAttr('role', 'button');
-	el.addEventListener('click', (evt) => {
-		evt.stopPropagation();
-		action(evt);
-	});
-	el.addEventListener('keydown', (evt) => {
-		if (evt.key !== 'Enter' && evt.key !== ' ') return;
-		evt.preventDefault();
-		evt.stopPropagation();
-		action(evt);
-	});
 }
 
 function renderBadge(parent: HTMLElement, source: LinkSource): void {
@@ -49,7 +30,7 @@ function renderMatch(parent: HTMLElement, path: string, match: LineMatch, open: 
 	const row = parent.createDiv('vault-query-match');
 	row.createSpan({ cls: 'vault-query-line-number', text: String(match.line) });
 	row.createSpan({ cls: 'vault-query-line-text', text: match.text });
-	activate(row, (evt) => open(path, match.line, evt));
+	activatable(row, (evt) => open(path, match.line, evt));
 }
 
 function renderNote(list: HTMLElement, result: NoteResult, open: OpenNote): void {
@@ -62,7 +43,7 @@ function renderNote(list: HTMLElement, result: NoteResult, open: OpenNote): void
 		const matches = item.createDiv('vault-query-matches');
 		for (const match of result.matches) renderMatch(matches, result.path, match, open);
 	}
-	activate(item, (evt) => open(result.path, undefined, evt));
+	activatable(item, (evt) => open(result.path, undefined, evt));
 }
 
 function renderLink(list: HTMLElement, result: LinkResult, open: OpenNote): void {
@@ -78,7 +59,7 @@ function renderLink(list: HTMLElement, result: LinkResult, open: OpenNote): void
 		return;
 	}
 	item.createDiv({ cls: 'vault-query-result-path', text: resolved });
-	activate(item, (evt) => open(resolved, undefined, evt));
+	activatable(item, (evt) => open(resolved, undefined, evt));
 }
 
 function renderDetails(parent: HTMLElement, summary: string, lines: string[]): void {
