@@ -1,3 +1,4 @@
+import { failed } from '../core/query/envelope';
 import type { SearchResult } from '../core/search/search';
 import type { FaceSearchOptions, FacesHost } from './host';
 
@@ -71,23 +72,14 @@ export function splitBacklinks(text: string): { rest: string; clauses: BacklinkC
 
 /** A failed search envelope (bad input, or the vault not loaded yet). */
 export function failedSearch(raw: string, error: string, suggestions?: string[]): SearchResult {
-	const result: SearchResult = {
-		status: 'failed',
-		query: { raw },
-		searched: { files: 0, folders: [] },
-		matched: 0,
-		results: [],
-		skipped: [],
-		limitations: [],
-		error,
+	return {
+		...failed({ raw }, error, suggestions),
 		terms: { typed: [], expanded: [] },
 		keyword_index: 'disabled',
 		index_matches: 0,
 		grep_matches: 0,
 		advice: [],
 	};
-	if (suggestions && suggestions.length > 0) result.suggestions = suggestions;
-	return result;
 }
 
 /** Paths linking to each clause's note, per the structural backlinks query; or the failure. */

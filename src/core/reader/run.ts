@@ -1,6 +1,6 @@
 import type { SkippedFile, Status } from '../contract';
 import type { NoteSource } from '../port';
-import { skippedFiles, type Hit } from '../query/envelope';
+import { failed, skippedFiles, type Hit } from '../query/envelope';
 import { grepQuery } from '../query/grep';
 import { ScopeError } from '../scope';
 import { loadSchema, type SchemaFile } from '../schema/load';
@@ -25,21 +25,12 @@ interface Found {
 
 /** The report of a call that could not run: `failed`, the error naming the parameter (or path) at fault. */
 export function failedReport(request: ReaderRequest, settings: ReaderSettings, vaultPath: string, error: string, suggestions: string[] = [], schema: Schema | null = null): ReaderReport {
-	const report: ReaderReport = {
-		status: 'failed',
+	return {
+		...failed(echoOf(request, settings), error, suggestions),
 		operation: String(request.operation),
 		vault_path: vaultPath,
-		query: echoOf(request, settings),
 		schema: schema && { path: schema.path, modified: schema.modified },
-		searched: { files: 0, folders: [] },
-		matched: 0,
-		results: [],
-		skipped: [],
-		limitations: [],
-		error,
 	};
-	if (suggestions.length > 0) report.suggestions = suggestions;
-	return report;
 }
 
 /** Run the validated operation over the scope. */
