@@ -30,6 +30,7 @@ function merge(a: LinkSource | undefined, b: LinkSource): LinkSource {
 export class LinkGraph {
 	private readonly outgoingCache = new Map<string, Outgoing[]>();
 	private readonly fieldTargetCache = new Map<string, Set<string>>();
+	private linking: Map<string, string[]> | null = null;
 
 	/** `notes` are the link sources that count (the query's scope). */
 	constructor(
@@ -85,7 +86,30 @@ export class LinkGraph {
 	 * tell body from frontmatter — on a 6k-note vault that is tens of notes, not 60k links.
 	 */
 	backlinks(target: string): BacklinkRef[] {
-		return this.backlinksAmong(target, this.notes);
+		return this.backlinksAmong(target, this.linkingNotes().get(target) ?? []);
+	}
+
+	/**
+	 * Target → the notes in scope that link to it, from `resolvedLinks` and the resolved `links:`
+	 * names; built once per graph (one pass over the link maps), so the backlinks of twenty results
+	 * cost twenty lookups rather than twenty scans of the vault.
+	 */
+	private linkingNotes(): Map<string, string[]> {
+		if (this.linking) return this.linking;
+		const linking = new Map<string, string[]>();
+		const add = (target: string, path: string): void => {
+			const list = linking.get(target);
+			if (!list) linking.set(target, [path]);
+			else if (list[list.length - 1] !== path) list.push(path);
+		};
+		const resolved = this.source.resolvedLinks();
+		for (const path of this.notes) {
+			const targets = resolved[path];
+			if (targets) for (const target in targets) add(target, path);
+			for (const target of this.fieldTargets(path)) add(target, path);
+		}
+		this.linking = linking;
+		return linking;
 	}
 
 	/**
