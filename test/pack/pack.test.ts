@@ -4,6 +4,7 @@ import { buildPack, DEFAULT_BUDGET, estimateTokens, HANDOFF_INSTRUCTION, TOKEN_E
 import { SearchIndex } from '../../src/core/search/search';
 import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
+import { openVault } from '../../src/node/vault-source';
 import { MemorySource } from './memory-source';
 
 const VAULT: Record<string, string> = {
@@ -149,6 +150,38 @@ describe('buildPack', () => {
 		const pack = await packOf({ query: 'quantum chromodynamics' });
 		expect(pack).toMatchObject({ status: 'success', pack: [], coverage: [{ status: 'gap' }] });
 		expect(pack.markdown).toContain('No section of the vault answers this query.');
+	});
+});
+
+describe('quote choice', () => {
+	it('ranks a question sentence below declarative sentences holding the same words', async () => {
+		const files = { 'notes/crypto.md': '# Encryption\n\nDoes sync encrypt notes? Sync encrypts notes on the device. Sync encrypts notes end to end. Notes sync encrypted at rest. Sync keeps notes encrypted in transit.\n' };
+		const pack = await packOf({ query: 'sync encrypt notes', budget: 2000 }, files);
+		const quotes = pack.pack.flatMap((s) => s.quotes);
+		expect(quotes.join(' ')).toContain('Sync encrypts notes on the device.');
+		expect(quotes.join(' ')).not.toContain('Does sync encrypt notes?');
+		expectGrounded(pack, files);
+	});
+});
+
+describe('link text is not evidence (examples/vault)', () => {
+	it('mentions by wikilink or tag are not quoted as relevant evidence; the fact note\'s retention sentence is quoted', async () => {
+		const source = await openVault(EXAMPLE_VAULT);
+		const index = await SearchIndex.build(source);
+		const pack = await buildPack(source, index, { query: 'What do we know about Copilot data handling?', budget: 400, builtAt: '2026-11-29' });
+		expect(pack.status).toBe('success');
+		expect(estimateTokens(pack.markdown)).toBeLessThanOrEqual(400);
+		const quotes = pack.pack.flatMap((s) => s.quotes);
+		// Only a wikilink names the topic here: a mention, not evidence, so it never outranks real evidence.
+		const digest = pack.pack.find((s) => s.path === 'digests/2026-w25.md');
+		const relevant = new Set(pack.coverage[0].sources);
+		expect(digest === undefined || !relevant.has(digest.id)).toBe(true);
+		expect(pack.pack.some((s) => s.path === 'people/ravi-patel.md' && relevant.has(s.id))).toBe(false);
+		expect(pack.pack.map((s) => s.path)).toEqual(['research/copilot-data-handling.md', 'facts/copilot-data-retention.md']);
+		expect(quotes.some((q) => q.includes('Still open: [[research/copilot-data-handling]]'))).toBe(false);
+		expect(quotes).toContain('For business seats, prompts and suggestions are not retained after the suggestion is returned\nwhen used in the IDE. #copilot/policy');
+		expect(pack.pack[1]).toMatchObject({ id: 'S2', path: 'facts/copilot-data-retention.md', lines: [13, 16] });
+		expect(pack.coverage[0]).toMatchObject({ status: 'covered', sources: ['S1'], partial_sources: ['S2'] });
 	});
 });
 

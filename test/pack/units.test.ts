@@ -4,6 +4,7 @@ import { fillBudget, placement } from '../../src/core/pack/budget';
 import { splitFacets } from '../../src/core/pack/facets';
 import { gradeFacet, type KeyWord } from '../../src/core/pack/grade';
 import { exclusionOf, noteDate } from '../../src/core/pack/notes';
+import { isQuestion, readerText } from '../../src/core/pack/prose';
 import { quoteVariants, sentencesOf } from '../../src/core/pack/quotes';
 import { blockSection, headingSection, LineIndex, linkRefsIn, noteUnits, sectionsOf, unitsIn, withoutRefs } from '../../src/core/pack/sections';
 import { TermCounter, allTermCounts } from '../../src/core/pack/terms';
@@ -67,9 +68,38 @@ describe('grading', () => {
 		expect(gradeFacet(terms('Your notes are files.'), keys).grade).toBe('off-topic');
 	});
 
+	it('link text alone lifts a section to partial at most (seed rule 5: an address is not evidence)', () => {
+		const keys = [key('copilot', 2), key('data', 1.5), key('handling', 2)];
+		const mention = readerText('Still open: [[research/copilot-data-handling]], [[budget-2027]].');
+		const prose = terms(mention.prose);
+		const all = new Set([...prose, ...terms(mention.links)]);
+		expect(gradeFacet(prose, keys, all)).toMatchObject({ grade: 'partial', share: 0, linkedShare: 1, linkOnly: ['copilot', 'data', 'handling'] });
+		expect(gradeFacet(prose, keys).grade).toBe('off-topic');
+		expect(gradeFacet(terms('How Copilot handles data: handling rules.'), keys).grade).toBe('relevant');
+	});
+
 	it('counts an expansion (synonym, alias) as the word', () => {
 		const k: KeyWord = { word: analyzeQueryText('快捷键')[0], idf: 1, expansions: [{ text: 'Hotkeys', alts: [['hotkei']] }] };
 		expect(gradeFacet(terms('Set hotkeys in Settings.'), [k]).grade).toBe('relevant');
+	});
+});
+
+describe('prose and link text', () => {
+	it('puts wikilinks, Markdown link text, URLs and tags in link text; embeds, hidden targets and link URLs nowhere', () => {
+		expect(readerText('Plain prose, no links.')).toEqual({ prose: 'Plain prose, no links.', links: '' });
+		const r = readerText('See [[Sync#Encryption]] and [[a/b|the guide]], [docs](https://x.test/y), https://z.test/q #security/policy ![[pic.png]] issue #12.');
+		expect(r.links.split('\n')).toEqual(['Sync Encryption', 'the guide', 'docs', 'https://z.test/q', '#security/policy']);
+		expect(r.prose).not.toMatch(/Sync|guide|docs|test|security|pic/);
+		expect(r.prose).toContain('issue #12.');
+		expect(readerText('在[[内部链接|链接]]中').prose).toBe('在 中');
+	});
+
+	it('knows a question sentence by its final ? or ？', () => {
+		expect(isQuestion('What do we know about Copilot data handling?')).toBe(true);
+		expect(isQuestion('如何嵌入文件？')).toBe(true);
+		expect(isQuestion('"Is it?"')).toBe(true);
+		expect(isQuestion('Prompts are not retained.')).toBe(false);
+		expect(isQuestion('Is it? Yes.')).toBe(false);
 	});
 });
 

@@ -2,12 +2,18 @@
  * The grading rule of context packs, per sub-question (facet) and section — deterministic, and
  * simple enough to state in one line of the README:
  *
- *   share = (idf of the facet's key words the section holds) / (idf of all its key words)
- *   relevant when share ≥ 0.6, partial when share ≥ 0.3, off-topic below.
+ *   share = (idf of the facet's key words the section's prose holds) / (idf of all its key words)
+ *   linked = the same, counting key words held only as link text too
+ *   relevant when share ≥ 0.6, partial when linked ≥ 0.3, off-topic below.
  *
- * "Holds" means the section's text (heading and quotable body, never frontmatter) contains
- * every index term of the word, or of one of its expansions (a synonym, or the title/alias of
- * the note the word names), exactly as the ranked search matches words. Weighting by idf makes a
+ * Prose is the heading and the quotable body outside link syntax; link text is the words
+ * inside it (wikilinks, Markdown links, URLs, inline tags: prose.ts). So a section whose words
+ * for a facet are only link text ("Still open: [[research/copilot-data-handling]]") is at most
+ * partial: it points at the topic, it does not state anything about it (seed rule 5).
+ *
+ * "Holds" means the text (never frontmatter) contains every index term of the word, or of one
+ * of its expansions (a synonym, or the title/alias of the note the word names), exactly as the
+ * ranked search matches words. Weighting by idf makes a
  * rare word count more than a word every note has (笔记 "note" in a notes app's help). A word
  * the vault does not contain at all weighs the mean of the facet's other words: it is missing
  * everywhere, and a filler ("work" in "how does sync work") must not sink the whole facet.
@@ -34,10 +40,14 @@ export interface KeyWord {
 /** The grade of one section for one facet, with the words behind it. */
 export interface FacetGrade {
 	grade: Grade;
-	/** idf-weighted share of the facet's key words present (0–1). */
+	/** idf-weighted share of the facet's key words present in prose (0–1). */
 	share: number;
-	/** Key words present (as typed). */
+	/** The same share, counting key words present only as link text too (≥ `share`). */
+	linkedShare: number;
+	/** Key words present, in prose or link text (as typed). */
 	present: string[];
+	/** The present key words met only as link text (as typed). */
+	linkOnly: string[];
 	/** Key words absent (as typed). */
 	missing: string[];
 }
@@ -52,28 +62,34 @@ export function holdsKeyWord(terms: ReadonlySet<string>, key: KeyWord): boolean 
 	return holdsWord(terms, key.word) || key.expansions.some((e) => holdsWord(terms, e));
 }
 
-/** The grade of a share (the rule of the module comment). */
-export function gradeOfShare(share: number): Grade {
-	if (share >= RELEVANT_SHARE) return 'relevant';
-	if (share >= PARTIAL_SHARE) return 'partial';
-	return 'off-topic';
-}
-
-/** Grade one section (its index terms) against one facet's key words. */
-export function gradeFacet(terms: ReadonlySet<string>, keys: readonly KeyWord[]): FacetGrade {
+/**
+ * Grade one section against one facet's key words: `prose` holds the index terms of its
+ * heading and prose, `all` those of its prose and link text together (default: `prose`, a
+ * section without links). Relevant needs the prose share; link text only lifts to partial.
+ */
+export function gradeFacet(prose: ReadonlySet<string>, keys: readonly KeyWord[], all: ReadonlySet<string> = prose): FacetGrade {
 	let total = 0;
 	let held = 0;
+	let linked = 0;
 	const present: string[] = [];
+	const linkOnly: string[] = [];
 	const missing: string[] = [];
 	for (const k of keys) {
 		total += k.idf;
-		if (holdsKeyWord(terms, k)) {
+		if (holdsKeyWord(prose, k)) {
 			held += k.idf;
 			present.push(k.word.text);
+		} else if (all !== prose && holdsKeyWord(all, k)) {
+			linked += k.idf;
+			present.push(k.word.text);
+			linkOnly.push(k.word.text);
 		} else missing.push(k.word.text);
 	}
 	const share = total > 0 ? held / total : 0;
-	return { grade: gradeOfShare(share), share, present, missing };
+	const linkedShare = total > 0 ? (held + linked) / total : 0;
+	// Relevant on prose alone; link text can only lift a section to partial.
+	const grade: Grade = share >= RELEVANT_SHARE ? 'relevant' : linkedShare >= PARTIAL_SHARE ? 'partial' : 'off-topic';
+	return { grade, share, linkedShare, present, linkOnly, missing };
 }
 
 /** The better of two grades. */

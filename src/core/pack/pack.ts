@@ -19,8 +19,9 @@ import { splitFacets, type Facet } from './facets';
 import { holdsKeyWord, type KeyWord } from './grade';
 import { noteDate } from './notes';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
-import { neededTerms, retrieve, visibleText, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
-import { quoteVariants, sentencesOf } from './quotes';
+import { isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
+import { neededTerms, retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
+import { quoteVariants, sentencesOf, type Sentence } from './quotes';
 import { TermCounter } from './terms';
 import { LineIndex, linkRefsIn, sectionLabel, withoutRefs } from './sections';
 import { countTokens, estimateTokens, TOKEN_ESTIMATOR } from './tokens';
@@ -89,6 +90,46 @@ function failedPack(query: Record<string, unknown>, handoff: Handoff, error: str
 	return { status: 'failed', query, searched: { files: searched, folders: [] }, skipped: [], limitations: [], error, pack: [], coverage: [], gaps: [], handoff, markdown: '' };
 }
 
+/**
+ * How well a sentence answers: `prose` is Σ idf of the key words its prose holds, `link` Σ idf
+ * of those it holds only as link text (prose.ts).
+ */
+function sentenceHits(sentence: string, keys: readonly KeyWord[], counter: TermCounter): { prose: number; link: number } {
+	const { prose, links } = readerText(sentence);
+	const proseCounts = new Map<string, number>();
+	counter.count(prose, proseCounts);
+	const proseTerms = new Set(proseCounts.keys());
+	let allTerms: Set<string> | null = null;
+	if (links !== '') {
+		const linkCounts = new Map<string, number>();
+		counter.count(links, linkCounts);
+		allTerms = new Set([...proseTerms, ...linkCounts.keys()]);
+	}
+	const hits = { prose: 0, link: 0 };
+	for (const k of keys) {
+		if (holdsKeyWord(proseTerms, k)) hits.prose += k.idf;
+		else if (allTerms !== null && holdsKeyWord(allTerms, k)) hits.link += k.idf;
+	}
+	return hits;
+}
+
+/**
+ * Quote scores of a section's sentences: prose hits + {@link LINK_WEIGHT} × link-only hits,
+ * × {@link QUESTION_WEIGHT} for a question. Link text alone never chooses the quotes: when no
+ * sentence holds a key word in its prose, every score is 0 and the section is quoted from its
+ * opening sentences, like a section reached through a link ("Raised in [[…]]" is an address,
+ * the claim before it is what the section says).
+ */
+function sentenceScores(text: string, sentences: readonly Sentence[], keys: readonly KeyWord[], counter: TermCounter): number[] {
+	const hits = sentences.map((s) => sentenceHits(text.slice(s.start, s.end), keys, counter));
+	if (!hits.some((h) => h.prose > 0)) return sentences.map(() => 0);
+	return hits.map((h, i) => {
+		const score = h.prose + LINK_WEIGHT * h.link;
+		const s = sentences[i];
+		return isQuestion(text.slice(s.start, s.end)) ? score * QUESTION_WEIGHT : score;
+	});
+}
+
 /** Quote choices and labels of each candidate; candidates with nothing to quote are dropped. */
 function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Prepared[] {
 	const counter = new TermCounter(neededTerms(keys));
@@ -99,14 +140,7 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Pr
 		if (!lines) lineIndexes.set(c.path, (lines = new LineIndex(c.text)));
 		const li = lines;
 		const sentences = sentencesOf(c.text, c.units);
-		const scores = sentences.map((s) => {
-			const counts = new Map<string, number>();
-			counter.count(visibleText(c.text.slice(s.start, s.end)), counts);
-			const terms = new Set(counts.keys());
-			let score = 0;
-			for (const k of keys) if (holdsKeyWord(terms, k)) score += k.idf;
-			return score;
-		});
+		const scores = sentenceScores(c.text, sentences, keys, counter);
 		const variants = quoteVariants(sentences, scores).map((spans): Variant => ({
 			quotes: spans.map((s) => c.text.slice(s.start, s.end)),
 			cutBefore: spans.map((s) => s.cutBefore),

@@ -3,7 +3,8 @@
  * each sub-question, so every facet gets its own candidates), split into sections, each section
  * graded per facet (grade.ts) and scored:
  *
- *   score = Σ over key words held:  idf × BM25 saturation of the word's count in the section
+ *   score = Σ over key words held:  idf × BM25 saturation of the word's count in the section's prose
+ *         + 0.3 × the same for its count in the section's link text (LINK_WEIGHT, prose.ts)
  *         + 0.5 × idf for each key word in the section's heading
  *         + 0.3 × idf for each key word in the note's title, aliases or tags
  *   × (1 + 0.25 × the note's search score relative to the best hit)
@@ -28,6 +29,7 @@ import { analyzeQueryText, normalizeText, termsOf, type QueryWord } from '../sea
 import type { Facet } from './facets';
 import { gradeFacet, gradeRank, holdsKeyWord, type FacetGrade, type Grade, type KeyWord } from './grade';
 import { exclusionOf, type Exclusion } from './notes';
+import { LINK_WEIGHT, readerText } from './prose';
 import { TermCounter } from './terms';
 import { noteUnits, sectionsOf, subpathSection, unitsIn, type LinkRef, type NoteSection, type QuoteUnit } from './sections';
 
@@ -57,7 +59,7 @@ export interface Candidate {
 	meta: CachedMetadata | null;
 	section: NoteSection;
 	units: QuoteUnit[];
-	/** Index terms of the section's heading and quotable text. */
+	/** Index terms of the section's heading and quotable text, prose and link text together. */
 	terms: Set<string>;
 	/** Grade per facet, in facet order. */
 	grades: FacetGrade[];
@@ -138,6 +140,11 @@ function keyCount(counts: ReadonlyMap<string, number>, key: KeyWord): number {
 		}
 	}
 	return best;
+}
+
+/** BM25's saturation of a count `tf` in a section of length factor `norm` (0 for no mention). */
+function saturation(tf: number, norm: number): number {
+	return tf > 0 ? (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm) : 0;
 }
 
 /** Filters and exclusions of a query re-written as query syntax, to scope each facet's search the same way. */
@@ -361,20 +368,6 @@ async function search(index: SearchIndex, text: string, limit: number, source: N
 	return rankedSearch(index, text, { limit, withBacklinks: false, source });
 }
 
-/**
- * The text a reader sees: `[[target|shown]]` → shown, `[[target]]` → target, `[text](url)` →
- * text, embeds dropped. Link targets are addresses, not statements, so they do not count as the
- * section holding a word (`[[嵌入文件#…|在笔记中嵌入白板]]` says nothing about embedding files).
- */
-export function visibleText(text: string): string {
-	if (!text.includes('[')) return text;
-	return text
-		.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, ' ')
-		.replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, '$2')
-		.replace(/\[\[([^\]]*)\]\]/g, (_m, target: string) => target.replace(/#\^?/g, ' '))
-		.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-}
-
 /** A word of Han or kana only (adjacency is checked for these; spaced scripts rarely write question words side by side). */
 function isCjkWord(text: string): boolean {
 	return /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+$/u.test(text);
@@ -391,24 +384,35 @@ export function neededTerms(keys: readonly KeyWord[]): Set<string> {
 function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: ScoringContext): Candidate | null {
 	const units = unitsIn(note.units, section);
 	if (units.length === 0) return null;
+	// Prose and link text apart (prose.ts): link text holds a word only weakly.
 	const counts = new Map<string, number>();
+	const linkCounts = new Map<string, number>();
 	let length = 0;
-	const visible = units.map((u) => visibleText(note.text.slice(u.start, u.end)));
-	for (const v of visible) length += ctx.counter.count(v, counts);
+	const prose: string[] = [];
+	for (const u of units) {
+		const r = readerText(note.text.slice(u.start, u.end));
+		prose.push(r.prose);
+		length += ctx.counter.count(r.prose, counts);
+		if (r.links !== '') length += ctx.counter.count(r.links, linkCounts);
+	}
 	const headingCounts = new Map<string, number>();
-	if (section.heading !== null) ctx.counter.count(section.heading, headingCounts);
+	if (section.heading !== null) {
+		const h = readerText(section.heading);
+		ctx.counter.count(h.prose, headingCounts);
+		if (h.links !== '') ctx.counter.count(h.links, linkCounts);
+	}
 	const headingTerms = new Set(headingCounts.keys());
-	const terms = new Set([...counts.keys(), ...headingTerms]);
-	const grades = ctx.facets.map((_, i) => gradeFacet(terms, ctx.keys[i]));
+	const proseTerms = new Set([...counts.keys(), ...headingTerms]);
+	const terms = new Set([...proseTerms, ...linkCounts.keys()]);
+	const grades = ctx.facets.map((_, i) => gradeFacet(proseTerms, ctx.keys[i], terms));
 	let best: Grade = 'off-topic';
 	for (const g of grades) if (gradeRank(g.grade) > gradeRank(best)) best = g.grade;
 	const norm = 1 - BM25_B + BM25_B * (length / AVERAGE_SECTION_TOKENS);
-	const flat = ctx.adjacency ? normalizeText(visible.join('\n')) : '';
+	const flat = ctx.adjacency ? normalizeText(prose.join('\n')) : '';
 	const perFacet = ctx.keys.map((keys, i) => {
 		let s = 0;
 		keys.forEach((k, j) => {
-			const tf = keyCount(counts, k);
-			if (tf > 0) s += (k.idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm);
+			s += k.idf * (saturation(keyCount(counts, k), norm) + LINK_WEIGHT * saturation(keyCount(linkCounts, k), norm));
 			if (holdsKeyWord(headingTerms, k)) s += HEADING_WEIGHT * k.idf;
 			if (holdsKeyWord(note.metaTerms, k)) s += META_WEIGHT * k.idf;
 			// CJK words written next to each other as in the question (创建链接, 添加标签).
