@@ -10,9 +10,14 @@ export const VERSION = '0.1.0';
 /** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], io: CommandIO): Promise<number> {
 	const [name, ...rest] = argv;
-	if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+	if (name === undefined) {
+		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.
+		io.stderr(globalHelp(COMMANDS));
+		return EXIT.couldNotSearch;
+	}
+	if (name === '--help' || name === '-h' || name === 'help') {
 		io.stdout(globalHelp(COMMANDS));
-		return name === undefined ? EXIT.couldNotSearch : EXIT.results;
+		return EXIT.results;
 	}
 	if (name === '--version') {
 		io.stdout(VERSION);

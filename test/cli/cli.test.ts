@@ -117,3 +117,12 @@ describe('read-only', () => {
 		expect(reasons['bad-yaml.md']).toMatch(/frontmatter not parsed/);
 	});
 });
+
+describe('no command', () => {
+	it('prints the help on stderr and exits 2', async () => {
+		const run = await cli([]);
+		expect(run.code).toBe(2);
+		expect(run.stdout).toBe('');
+		expect(run.stderr).toMatch(/Commands:/);
+	});
+});
