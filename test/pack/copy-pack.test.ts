@@ -9,30 +9,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TFile } from 'obsidian';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildPack, estimateTokens } from '../../src/core/pack/pack';
 import { SearchIndex } from '../../src/core/search/search';
 import { INDEX_BUILDING } from '../../src/obsidian/index-lifecycle';
 import { openVault } from '../../src/node/vault-source';
 import { FakeApp } from '../plugin/fake-app';
 import { loadPlugin, REPO, settle } from '../plugin/harness';
+import { captureClipboard } from '../ui/clipboard';
 
 const ZH = join(REPO, '..', 'shared', 'vaults', 'obsidian-help-i18n', 'zh');
 const QUESTION = '如何链接到笔记中的标题，以及如何嵌入文件？';
 
-let clipboard: string[] = [];
-
-beforeEach(() => {
-	clipboard = [];
-	vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (text: string) => {
-		clipboard.push(text);
-	});
-});
-
-afterEach(() => {
-	vi.restoreAllMocks();
-	document.body.empty();
-});
+const clipboard = captureClipboard();
 
 /** A loaded, indexed plugin over a folder (or files), its search index built. */
 async function ready(files: string | Record<string, string>, saved?: unknown): Promise<{ app: FakeApp; plugin: Awaited<ReturnType<typeof loadPlugin>> }> {

@@ -8,20 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseBlock } from '../../src/ui/code-block-syntax';
 import { MarkdownPreviewRenderer, type MarkdownRenderChild } from '../obsidian-stub/index';
 import { ready, texts, type Ready } from './harness';
+import { captureClipboard } from './clipboard';
 
-let clipboard: string[] = [];
-
-beforeEach(() => {
-	clipboard = [];
-	vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (text: string) => {
-		clipboard.push(text);
-	});
-});
-
-afterEach(() => {
-	vi.restoreAllMocks();
-	document.body.empty();
-});
+const clipboard = captureClipboard();
 
 /** Renders a block the way Obsidian's reading view would; returns the block element and its child. */
 async function renderBlock(source: string, sourcePath = 'Home.md'): Promise<{ el: HTMLElement; child: MarkdownRenderChild }> {

@@ -5,23 +5,12 @@
  * links, the tag tree, notes sharing tags, the query box, copy-pack; following the active note
  * and vault edits; releasing every listener when closed.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SIDE_PANEL_VIEW } from '../../src/ui/side-panel';
 import { ready, texts, wait, type Ready } from './harness';
+import { captureClipboard } from './clipboard';
 
-let clipboard: string[] = [];
-
-beforeEach(() => {
-	clipboard = [];
-	vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(async (text: string) => {
-		clipboard.push(text);
-	});
-});
-
-afterEach(() => {
-	vi.restoreAllMocks();
-	document.body.empty();
-});
+const clipboard = captureClipboard();
 
 function panel(): HTMLElement {
 	const el = document.querySelector<HTMLElement>(`.workspace-leaf-content[data-type="${SIDE_PANEL_VIEW}"] .view-content`);
