@@ -7,22 +7,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Bundle src/core/search + src/node/vault-source and import them. */
-export async function loadEngine() {
+/**
+ * Bundle `exports` (export lines, paths relative to bench-output/) into bench-output/<name>.mjs
+ * and import it. Shared by the eval and the search and pack benchmarks.
+ */
+export async function bundleAndImport(name, exports) {
 	const outDir = join(root, 'bench-output');
 	mkdirSync(outDir, { recursive: true });
-	const entry = join(outDir, 'search-entry.ts');
-	const outfile = join(outDir, 'search-engine.mjs');
+	const outfile = join(outDir, `${name}.mjs`);
 	await build({
-		stdin: {
-			contents: [
-				"export * from '../src/core/search/search';",
-				"export { openVault } from '../src/node/vault-source';",
-			].join('\n'),
-			resolveDir: outDir,
-			sourcefile: entry,
-			loader: 'ts',
-		},
+		stdin: { contents: exports.join('\n'), resolveDir: outDir, sourcefile: `${name}-entry.ts`, loader: 'ts' },
 		bundle: true,
 		platform: 'node',
 		format: 'esm',
@@ -32,4 +26,9 @@ export async function loadEngine() {
 		banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
 	});
 	return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+}
+
+/** Bundle src/core/search + src/node/vault-source and import them. */
+export function loadEngine() {
+	return bundleAndImport('search-engine', ["export * from '../src/core/search/search';", "export { openVault } from '../src/node/vault-source';"]);
 }

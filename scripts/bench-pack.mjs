@@ -3,10 +3,10 @@
 // median and p95 over the labelled eval queries plus multi-part questions, at the default budget
 // and at 8,000 tokens. Target: ≤ 50 ms (p95). Also checks every pack stayed within its budget.
 //   node scripts/bench-pack.mjs [--vault PATH] [--runs N (default 5)] [--json]
-import { build } from 'esbuild';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleAndImport } from '../eval/bundle.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_MS = 50;
@@ -20,26 +20,8 @@ const jsonOut = process.argv.includes('--json');
 const say = (text = '') => process.stdout.write(`${text}\n`);
 
 /** Bundle buildPack, the search index and the Node vault adapter (into bench-output/, gitignored; never into a vault). */
-async function loadEngine() {
-	const outDir = join(ROOT, 'bench-output');
-	mkdirSync(outDir, { recursive: true });
-	const outfile = join(outDir, 'pack-engine.mjs');
-	await build({
-		stdin: {
-			contents: ["export { buildPack, estimateTokens } from '../src/core/pack/pack';", "export { SearchIndex } from '../src/core/search/search';", "export { openVault } from '../src/node/vault-source';"].join('\n'),
-			resolveDir: outDir,
-			sourcefile: 'pack-entry.ts',
-			loader: 'ts',
-		},
-		bundle: true,
-		platform: 'node',
-		format: 'esm',
-		target: 'node20',
-		outfile,
-		logLevel: 'error',
-		banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-	});
-	return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+function loadEngine() {
+	return bundleAndImport('pack-engine', ["export { buildPack, estimateTokens } from '../src/core/pack/pack';", "export { SearchIndex } from '../src/core/search/search';", "export { openVault } from '../src/node/vault-source';"]);
 }
 
 function pct(list, p) {
