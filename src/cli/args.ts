@@ -89,3 +89,11 @@ export function listFlag(args: ParsedArgs, name: string): string[] {
 export function boolFlag(args: ParsedArgs, name: string): boolean {
 	return args.flags[name] === true;
 }
+
+/** The named positionals (the last `optional` of them may be absent), or a usage error naming what is missing or extra. */
+export function positionals(args: ParsedArgs, names: string[], optional = 0): string[] {
+	const required = names.length - optional;
+	if (args.positionals.length < required) throw new UsageError(`missing ${names.slice(args.positionals.length, required).map((n) => `<${n}>`).join(' ')}`);
+	if (args.positionals.length > names.length) throw new UsageError(`unexpected argument "${args.positionals[names.length]}" (quote arguments that contain spaces)`);
+	return args.positionals;
+}

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { failedReport, renderReport, runReader, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
 import { openVault, VaultError, type NodeVaultSource } from '../../node/vault-source';
 import { errorCode } from '../../node/note-reader';
-import { boolFlag, listFlag, numberFlag, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
 import { grepCommand } from './structural';
@@ -21,13 +21,6 @@ const READER_FLAGS: Record<string, FlagSpec> = {
 	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
 	report: { kind: 'boolean', help: 'print the retrieval report in the seed\'s text layout' },
 };
-
-/** Exactly the named positionals, or a usage error. */
-function onePositional(args: ParsedArgs, name: string): string {
-	if (args.positionals.length === 0) throw new UsageError(`missing <${name}>`);
-	if (args.positionals.length > 1) throw new UsageError(`unexpected argument "${args.positionals[1]}" (quote arguments that contain spaces)`);
-	return args.positionals[0];
-}
 
 /** The request parameters every operation shares, from the flags. */
 function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
@@ -110,7 +103,7 @@ export const lookupCommand: Command = {
 	usage: '<slug>',
 	examples: ['vault-query lookup dcf-valuation --vault examples/vault', 'vault-query lookup position-sizing --folders sources,skill-lab --report'],
 	flags: READER_FLAGS,
-	run: (args, io) => execute(args, io, { operation: 'lookup', slug: onePositional(args, 'slug'), ...common(args) }),
+	run: (args, io) => execute(args, io, { operation: 'lookup', slug: positionals(args, ['slug'])[0], ...common(args) }),
 };
 
 /** `vault-query filter --where field=value …` */
@@ -141,7 +134,7 @@ export const graphCommand: Command = {
 	},
 	run: (args, io) => {
 		const refs = listFlag(args, 'known-skill-refs');
-		return execute(args, io, { operation: 'graph', slug: onePositional(args, 'slug'), resolve_wikilinks: !boolFlag(args, 'no-resolve-wikilinks'), ...(refs.length > 0 ? { known_skill_refs: refs } : {}), ...common(args) });
+		return execute(args, io, { operation: 'graph', slug: positionals(args, ['slug'])[0], resolve_wikilinks: !boolFlag(args, 'no-resolve-wikilinks'), ...(refs.length > 0 ? { known_skill_refs: refs } : {}), ...common(args) });
 	},
 };
 
@@ -153,5 +146,5 @@ export const textSearchCommand: Command = {
 	examples: ['vault-query text-search "discount rate"', 'vault-query text-search "^## (Steps|Checks)$" --regex --report'],
 	// The same two flags as grep: text-search is grep's matcher over the reader's scope.
 	flags: { ...READER_FLAGS, regex: grepCommand.flags.regex, 'case-sensitive': grepCommand.flags['case-sensitive'] },
-	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: onePositional(args, 'pattern'), regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
+	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: positionals(args, ['pattern'])[0], regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
 };

@@ -2,7 +2,7 @@ import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
 import { runQuery } from '../../core/query/run';
 import type { StructuredQuery } from '../../core/query/types';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../core/settings';
-import { boolFlag, listFlag, numberFlag, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { boolFlag, listFlag, numberFlag, positionals, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
 import { openVaultForCli } from '../vault';
@@ -13,14 +13,6 @@ const SCOPE_FLAGS: Record<string, FlagSpec> = {
 	folders: { kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
 	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links")' },
 };
-
-/** Exactly `count` positionals, or a usage error naming what is missing or extra. */
-function positionals(args: ParsedArgs, names: string[], optional = 0): string[] {
-	const required = names.length - optional;
-	if (args.positionals.length < required) throw new UsageError(`missing ${names.slice(args.positionals.length, required).map((n) => `<${n}>`).join(' ')}`);
-	if (args.positionals.length > names.length) throw new UsageError(`unexpected argument "${args.positionals[names.length]}" (quote arguments that contain spaces)`);
-	return args.positionals;
-}
 
 /** Settings from the defaults and the command's flags. */
 function settingsFrom(args: ParsedArgs): EngineSettings {
