@@ -5,7 +5,7 @@ import { SearchIndex } from '../../src/core/search/search';
 import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
 import { openVault } from '../../src/node/vault-source';
-import { MemorySource } from './memory-source';
+import { MemorySource } from '../helpers/memory-source';
 
 const VAULT: Record<string, string> = {
 	'notes/sync.md': [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { search, SearchIndex } from '../../src/core/search/search';
-import { fakeMetadata } from './fake-source';
+import { metadataOf } from '../helpers/memory-source';
 
 const POOL = [
 	'---\ntags: [security]\n---\nXSS and CSP headers.',
@@ -31,7 +31,7 @@ describe('incremental index (property)', () => {
 					if (o.kind === 'upsert') {
 						const path = `n${o.path}.md`;
 						live.set(path, POOL[o.text]);
-						inc.upsert({ path, text: POOL[o.text], metadata: fakeMetadata(POOL[o.text]) });
+						inc.upsert({ path, text: POOL[o.text], metadata: metadataOf(POOL[o.text]) });
 					} else if (o.kind === 'remove') {
 						live.delete(`n${o.path}.md`);
 						inc.remove(`n${o.path}.md`);
@@ -42,12 +42,12 @@ describe('incremental index (property)', () => {
 						if (text === undefined || from === to) continue;
 						live.delete(from);
 						live.set(to, text);
-						inc.rename(from, { path: to, text, metadata: fakeMetadata(text) });
+						inc.rename(from, { path: to, text, metadata: metadataOf(text) });
 					}
 				}
 				inc.index.compact();
 				const fresh = new SearchIndex();
-				for (const [path, text] of [...live].sort()) fresh.upsert({ path, text, metadata: fakeMetadata(text) });
+				for (const [path, text] of [...live].sort()) fresh.upsert({ path, text, metadata: metadataOf(text) });
 				expect(inc.size).toBe(live.size);
 				for (const q of QUERIES) {
 					const a = await search(inc, q, { limit: 10 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSearchMarkdown, search, SearchIndex } from '../../src/core/search/search';
-import { FakeSource } from './fake-source';
+import { MemorySource } from '../helpers/memory-source';
 
 const NOTES: Record<string, string> = {
 	'Web/XSS Prevention.md': `---
@@ -51,8 +51,8 @@ Optimizing React rendering: memoization, virtualization. Performance budgets.
 `,
 };
 
-async function build(notes = NOTES): Promise<{ source: FakeSource; index: SearchIndex }> {
-	const source = new FakeSource(notes);
+async function build(notes = NOTES): Promise<{ source: MemorySource; index: SearchIndex }> {
+	const source = new MemorySource(notes);
 	const index = await SearchIndex.build(source);
 	return { source, index };
 }
