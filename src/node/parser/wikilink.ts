@@ -2,6 +2,7 @@
  * How Obsidian turns the text between `[[` and `]]` into `link` and `displayText`; shared by
  * body wikilinks/embeds and frontmatter links.
  */
+import { isWhitespace } from './chars';
 
 /** The indexed parts of a wikilink. */
 export interface WikilinkParts {
@@ -24,21 +25,12 @@ export function defaultDisplayText(link: string): string {
 	}
 }
 
-/** True for exactly the characters String#trim removes. */
+/**
+ * True for exactly the characters String#trim removes: the Unicode spaces of `isWhitespace`, but
+ * of the ASCII controls only tab to carriage return.
+ */
 function isTrimmable(c: number): boolean {
-	if (c === 32 || (c >= 9 && c <= 13)) return true;
-	if (c < 0xa0) return false;
-	return (
-		c === 0xa0 ||
-		c === 0x1680 ||
-		(c >= 0x2000 && c <= 0x200a) ||
-		c === 0x2028 ||
-		c === 0x2029 ||
-		c === 0x202f ||
-		c === 0x205f ||
-		c === 0x3000 ||
-		c === 0xfeff
-	);
+	return c < 32 ? c >= 9 && c <= 13 : isWhitespace(c);
 }
 
 /**
