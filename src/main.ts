@@ -19,7 +19,7 @@ import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 import type { SettingsHost } from './ui/settings-rows';
 import { VaultQuerySettingTab } from './ui/settings-tab';
 import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
-import { failedSearch } from './ui/vault-search';
+import { failedSearch } from './ui/failed-search';
 
 /**
  * The plugin's public API, for other plugins and scripts:

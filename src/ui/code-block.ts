@@ -8,7 +8,6 @@ import { openNoteAt } from './open-note';
 import { renderPack } from './pack-view';
 import { renderQueryResult, type OpenNote } from './results-modal';
 import { renderHit } from './search-hit';
-import { searchVault } from './vault-search';
 
 /**
  * A `vault-query` code block (syntax: code-block-syntax.ts) rendered live inside a note: a
@@ -103,7 +102,7 @@ export class QueryBlock extends MarkdownRenderChild {
 			renderPack(el.createDiv(), pack, open);
 			return;
 		}
-		const result = await searchVault(this.host, spec.query, { limit: spec.limit });
+		const result = await this.host.search(spec.query, { limit: spec.limit });
 		el.createDiv({ cls: 'vault-query-block-title', text: `Search: ${spec.query}` });
 		if (result.status === 'failed') {
 			el.createDiv({ cls: 'vault-query-error', text: `The search could not run: ${result.error ?? 'unknown error'}` });

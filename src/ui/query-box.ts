@@ -5,7 +5,6 @@ import { LatestOnly } from './latest';
 import { hitLine, noteTags } from './note-facts';
 import type { OpenNote } from './results-modal';
 import { renderHit } from './search-hit';
-import { searchVault } from './vault-search';
 
 /**
  * The side panel's query box: the search modal's syntax, results as you type (debounced, only the
@@ -68,7 +67,7 @@ export class QueryBox {
 			this.listEl.empty();
 			return;
 		}
-		const result = await searchVault(this.host, query, { prefixLast: true });
+		const result = await this.host.search(query, { prefixLast: true });
 		if (query !== this.value) return;
 		this.listEl.empty();
 		if (result.status === 'failed') {

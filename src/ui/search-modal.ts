@@ -5,7 +5,6 @@ import { LatestOnly } from './latest';
 import { hitLine, insertLinkAtCursor, noteTags } from './note-facts';
 import { openNoteAt } from './open-note';
 import { renderHit } from './search-hit';
-import { searchVault } from './vault-search';
 
 /**
  * "Search vault": ranked results as you type. The search runs after a short quiet spell
@@ -103,7 +102,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
 
 	private async find(query: string): Promise<SearchHit[]> {
 		if (!this.host.searchIndexReady()) this.emptyStateText = 'Building the search index…';
-		const result = await searchVault(this.host, query, { prefixLast: true, limit: this.limit });
+		const result = await this.host.search(query, { prefixLast: true, limit: this.limit });
 		if (result.status === 'failed') {
 			const hint = result.suggestions && result.suggestions.length > 0 ? ` Did you mean: ${result.suggestions.join(', ')}?` : '';
 			this.emptyStateText = `The search could not run: ${result.error ?? 'unknown error'}.${hint}`;

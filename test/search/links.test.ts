@@ -24,3 +24,13 @@ describe('links in ranked search', () => {
 		expect(decision?.forward_links).toEqual(['sdlc-modernization', 'conventions']);
 	});
 });
+
+describe('backlinks: with an unknown note', () => {
+	it('fails with near names instead of answering "nothing links there"', async () => {
+		const source = await openVault(EXAMPLE_VAULT);
+		const index = await SearchIndex.build(source);
+		const result = await search(index, 'backlinks:convention agents', { source });
+		expect(result.status).toBe('failed');
+		expect(result.error).toMatch(/backlinks:convention: no note of that name; did you mean "conventions"/);
+	});
+});

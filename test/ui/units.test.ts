@@ -5,17 +5,6 @@ import 'obsidian';
 import { describe, expect, it } from 'vitest';
 import { highlightRanges, renderHighlighted, termNeedles } from '../../src/ui/highlight';
 import { LatestOnly } from '../../src/ui/latest';
-import { splitBacklinks } from '../../src/ui/vault-search';
-
-describe('splitBacklinks', () => {
-	it('takes backlinks: clauses (quoted, negated) out and leaves phrases and regexes alone', () => {
-		expect(splitBacklinks('backlinks:conventions agents')).toEqual({ rest: 'agents', clauses: [{ target: 'conventions', negate: false }] });
-		expect(splitBacklinks('-backlinks:"My note" tag:#x')).toEqual({ rest: 'tag:#x', clauses: [{ target: 'My note', negate: true }] });
-		expect(splitBacklinks('"not backlinks:here" /a backlinks:b/ word')).toEqual({ rest: '"not backlinks:here" /a backlinks:b/ word', clauses: [] });
-		expect(splitBacklinks('BACKLINKS:a backlinks:b')).toEqual({ rest: '', clauses: [{ target: 'a', negate: false }, { target: 'b', negate: false }] });
-		expect(splitBacklinks('backlinks: x')).toEqual({ rest: 'x', clauses: [] });
-	});
-});
 
 describe('highlighting', () => {
 	it('turns matched-term labels into needles: stems for English words, substrings otherwise', () => {

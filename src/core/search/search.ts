@@ -19,6 +19,8 @@ import { abstractOf, clip, flattenValue, forwardLinksOf, propertyValue } from '.
 import { InvertedIndex, type NoteInput } from './index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { LinkGraph } from '../link-graph';
+import { baseName } from '../paths';
+import { closest } from '../suggest';
 import { invertLinks } from './links';
 import { describeQuery, parseQuery, type ParsedQuery, type QueryFilter } from './query-parser';
 import { matchedWords, Scorer, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
@@ -499,7 +501,6 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 			const linking = new Set<string>();
 			const inverted = si.backlinkMap(source);
 			for (const t of targets) for (const src of inverted.get(t) ?? []) linking.add(src);
-			if (targets.length === 0) limitations.push(`backlinks:${f.target}: no note of that name`);
 			return (d) => linking.has(docs[d]?.path ?? '');
 		}
 	}
@@ -635,6 +636,17 @@ export async function search(si: SearchIndex, query: string, options: SearchOpti
 	if (parsed.raw === '') {
 		result.status = 'failed';
 		result.error = 'query: empty — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/';
+		return result;
+	}
+	// A `backlinks:` note that does not exist is an error with near names, as in the backlinks
+	// query — an empty list would read as "nothing links there".
+	for (const f of parsed.filters) {
+		if (f.kind !== 'backlinks' || si.notesNamed(f.target).length > 0) continue;
+		const names = [...si.index.pathToDoc.keys()].map((path) => baseName(path));
+		const near = closest(baseName(f.target), names);
+		result.status = 'failed';
+		result.error = `backlinks:${f.target}: no note of that name${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''}`;
+		if (near.length > 0) result.suggestions = near;
 		return result;
 	}
 	if (si.index.needsCompaction) si.index.compact();
