@@ -14,6 +14,7 @@
  * Pieces without a key word (only stop words such as "why" or "如何") are dropped; when
  * nothing is left, the whole query is one facet.
  */
+import { segmentBounded } from '../segment';
 import { analyzeQueryText, CJK_STOP_WORDS, ENGLISH_STOP_WORDS, foldWord, type QueryWord } from '../search/tokenize';
 
 /** At most this many facets: each one costs a COVERAGE line and a search. */
@@ -93,7 +94,7 @@ function splitCjk(piece: string): string[] {
 	if (!/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u.test(piece)) return [piece];
 	const out: string[] = [];
 	let current = '';
-	const segments = [...segmenter().segment(piece)];
+	const segments = [...segmentBounded(segmenter(), piece)];
 	for (let i = 0; i < segments.length; i++) {
 		const s = segments[i].segment;
 		if (CLAUSE_WORDS.has(s)) {

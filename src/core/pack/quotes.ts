@@ -6,6 +6,7 @@
  * (paragraphs, items, quote lines, table rows) always do. A quote is never cut inside a
  * sentence: shortening drops whole sentences, and the pack marks the cut with `[...]`.
  */
+import { segmentBounded } from '../segment';
 import type { QuoteUnit } from './sections';
 
 /** Sentences picked per section at most (before grouping into spans). */
@@ -57,7 +58,7 @@ export function sentencesOf(text: string, units: readonly QuoteUnit[]): Sentence
 		// Markdown that holds sentence punctuation (`![[embed]]`, `[[File.base]]`, `code`, URLs)
 		// reads as one capitalised word, so the segmenter never ends a sentence inside it.
 		const flat = raw.replace(/[\r\n]/g, ' ').replace(OPAQUE, (m) => `X${'x'.repeat(m.length - 1)}`);
-		for (const seg of segmenter().segment(flat)) {
+		for (const seg of segmentBounded(segmenter(), flat)) {
 			let s = seg.index;
 			let e = seg.index + seg.segment.length;
 			while (s < e && /\s/.test(flat[s])) s++;

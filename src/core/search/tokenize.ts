@@ -8,6 +8,7 @@
  * ten times cheaper. The query side does, to group bigrams into the words a person meant, so
  * each query word is reported (and counted for coverage) as one term.
  */
+import { segmentBounded } from '../segment';
 import { stem } from './stem';
 
 /** Longest token kept; longer runs are hashes, URLs or base64 and only bloat the dictionary. */
@@ -139,7 +140,7 @@ function hangulTerms(run: string, emit: (term: string) => void): void {
 /** Words of a Thai/Lao/Khmer/Myanmar run, by the ICU dictionary behind `Intl.Segmenter`. */
 function segmentWords(run: string): string[] {
 	const out: string[] = [];
-	for (const s of wordSegmenter().segment(run)) if (s.isWordLike !== false && s.segment.trim() !== '') out.push(s.segment);
+	for (const s of segmentBounded(wordSegmenter(), run)) if (s.isWordLike !== false && s.segment.trim() !== '') out.push(s.segment);
 	return out;
 }
 
@@ -272,7 +273,7 @@ function termList(fn: (emit: (t: string) => void) => void): string[] {
  */
 function cjkQueryWords(run: string, out: QueryWord[]): void {
 	const groups: string[][] = [[]];
-	for (const s of wordSegmenter().segment(run)) {
+	for (const s of segmentBounded(wordSegmenter(), run)) {
 		if (CJK_STOP_WORDS.has(s.segment)) groups.push([]);
 		else groups[groups.length - 1].push(s.segment);
 	}
