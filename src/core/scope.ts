@@ -29,20 +29,47 @@ function ignoreMatcher(filter: string): ((path: string) => boolean) | null {
 /** Scope errors name the bad parameter so the face can print it. */
 export class ScopeError extends Error {}
 
+/** The vault-wide exclusion rules of one source and settings: one decision for every operation and every edit. */
+export interface ScopeRules {
+	/** The rule that leaves `path` out (a folder prefix or `Excluded files: <filter>`), or null when it is in scope. */
+	ruleFor(path: string): string | null;
+	/** Report lines for Excluded-files entries that could not be used. */
+	readonly invalid: string[];
+}
+
+/**
+ * The exclusion rules: the excluded folders, the config folder and the user's "Excluded files".
+ * Bulk scoping (`resolveScope`) and single-note edits (the engine's `upsert`) both ask this, so an
+ * edit can never bring back a note the build left out.
+ */
+export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>): ScopeRules {
+	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter((p) => p !== '');
+	const invalid: string[] = [];
+	const matchers: { label: string; test: (path: string) => boolean }[] = [];
+	for (const filter of source.userIgnoreFilters) {
+		const test = ignoreMatcher(filter);
+		if (test) matchers.push({ label: filter, test });
+		else invalid.push(`Excluded-files entry ignored (invalid): ${filter}`);
+	}
+	return {
+		invalid,
+		ruleFor(path) {
+			const byFolder = excluded.find((prefix) => isInFolder(path, prefix));
+			if (byFolder) return byFolder;
+			const byFilter = matchers.find((m) => m.test(path));
+			return byFilter ? `Excluded files: ${byFilter.label}` : null;
+		},
+	};
+}
+
 /**
  * The notes a query searches: everything but the excluded folders, the config folder and the
  * user's "Excluded files", narrowed to `folders` when given. Unknown folders are an error,
  * because silently searching nothing looks like "nothing matched".
  */
 export function resolveScope(source: NoteSource, settings: EngineSettings, folders?: string[]): Scope {
-	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter((p) => p !== '');
-	const exclusions: string[] = [];
-	const matchers: { label: string; test: (path: string) => boolean }[] = [];
-	for (const filter of source.userIgnoreFilters) {
-		const test = ignoreMatcher(filter);
-		if (test) matchers.push({ label: filter, test });
-		else exclusions.push(`Excluded-files entry ignored (invalid): ${filter}`);
-	}
+	const rules = scopeRules(source, settings);
+	const exclusions: string[] = [...rules.invalid];
 	const wanted = (folders ?? []).map(folderPrefix).filter((p, i, all) => all.indexOf(p) === i);
 	const all = source.listNotes();
 	if (wanted.length > 0 && !wanted.includes('')) {
@@ -57,10 +84,8 @@ export function resolveScope(source: NoteSource, settings: EngineSettings, folde
 		// Outside the requested folders a note is simply out of scope; exclusions are only worth
 		// reporting for notes the caller asked about.
 		if (wanted.length > 0 && !wanted.some((prefix) => isInFolder(path, prefix))) continue;
-		const byFolder = excluded.find((prefix) => isInFolder(path, prefix));
-		const byFilter = byFolder ? undefined : matchers.find((m) => m.test(path));
-		const rule = byFolder ?? (byFilter ? `Excluded files: ${byFilter.label}` : undefined);
-		if (rule) {
+		const rule = rules.ruleFor(path);
+		if (rule !== null) {
 			counts.set(rule, (counts.get(rule) ?? 0) + 1);
 			continue;
 		}

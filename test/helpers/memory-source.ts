@@ -19,7 +19,8 @@ export function metadataOf(text: string): CachedMetadata {
 export class MemorySource implements NoteSource {
 	readonly vaultPath: string;
 	readonly configDir = '.obsidian';
-	readonly userIgnoreFilters: readonly string[] = [];
+	/** Obsidian's "Excluded files"; tests may set it. */
+	userIgnoreFilters: readonly string[] = [];
 	private readonly texts = new Map<string, string>();
 	private readonly metas = new Map<string, CachedMetadata>();
 	private resolver = new LinkResolver([]);

@@ -1,8 +1,9 @@
 import type { Command } from '../command';
+import { noteCommand, statusCommand } from './note';
 import { packCommand } from './pack';
 import { filterCommand, graphCommand, lookupCommand, textSearchCommand } from './reader';
 import { searchCommand } from './search';
 import { backlinksCommand, grepCommand, linksCommand, propCommand, tagCommand } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand];
+export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand];

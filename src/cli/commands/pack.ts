@@ -1,8 +1,6 @@
-import { buildPack } from '../../core/pack/pack';
-import { SearchIndex } from '../../core/search/search';
 import { boolFlag, numberFlag, stringFlag, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
-import { openVaultForCli } from '../vault';
+import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /**
  * `vault-query pack "<query>" [--budget N] [--task "…"] [--include-drafts] [--include-archived]
@@ -25,16 +23,16 @@ export const packCommand: Command = {
 		'include-drafts': { kind: 'boolean', help: 'keep notes with status: draft' },
 		'include-archived': { kind: 'boolean', help: 'keep archived notes (status archived/archive, archived: true, #archive tags)' },
 		today: { kind: 'string', value: 'YYYY-MM-DD', help: "the handoff's built_at (default: today, UTC)" },
+		...ENGINE_FLAGS,
 	},
 	run: async (args, io) => {
 		const query = args.positionals.join(' ').trim();
 		if (query === '') throw new UsageError('missing "<query>"');
 		const today = stringFlag(args, 'today');
 		if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
-		const source = await openVaultForCli(args, io);
-		if (source === null) return EXIT.couldNotSearch;
-		const index = await SearchIndex.build(source);
-		const pack = await buildPack(source, index, {
+		const engine = await openEngineForCli(args, io);
+		if (engine === null) return EXIT.couldNotSearch;
+		const pack = await engine.pack({
 			query,
 			budget: numberFlag(args, 'budget'),
 			task: stringFlag(args, 'task'),

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { failedReport, renderReport, runReader, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
+import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
+import { VaultEngine } from '../../core/engine/engine';
 import { openVault, VaultError, type NodeVaultSource } from '../../node/vault-source';
 import { errorCode } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
@@ -93,7 +94,7 @@ async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest):
 	}
 	const schema = await schemaOption(args, io, source, request);
 	if (typeof schema === 'string') return print(failedReport(request, DEFAULT_READER_SETTINGS, source.vaultPath, schema), args, io);
-	return print(await runReader(source, request, DEFAULT_READER_SETTINGS, schema), args, io);
+	return print(await new VaultEngine(source).read(request, schema), args, io);
 }
 
 /** `vault-query lookup <slug>` */

@@ -1,7 +1,7 @@
-import { renderSearchMarkdown, search, SearchIndex } from '../../core/search/search';
+import { renderSearchMarkdown } from '../../core/search/search';
 import { boolFlag, numberFlag, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
-import { openVaultForCli } from '../vault';
+import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** `vault-query search "<query>" [--limit N] [--json]`: ranked search with the seed's tiers (seed 003). */
 export const searchCommand: Command = {
@@ -14,16 +14,15 @@ export const searchCommand: Command = {
 		'vault-query search "tag:#security [status:open] xss" --json',
 		'vault-query search -- "-tag:draft sync"',
 	],
-	flags: { limit: { kind: 'number', value: 'N', help: 'at most N results (default 10)' } },
+	flags: { limit: { kind: 'number', value: 'N', help: 'at most N results (default 10)' }, ...ENGINE_FLAGS },
 	run: async (args, io) => {
 		const query = args.positionals.join(' ').trim();
 		if (query === '') throw new UsageError('missing "<query>"');
-		const source = await openVaultForCli(args, io);
-		if (source === null) return EXIT.couldNotSearch;
-		const index = await SearchIndex.build(source);
-		const result = await search(index, query, { limit: numberFlag(args, 'limit') ?? 10 });
+		const engine = await openEngineForCli(args, io);
+		if (engine === null) return EXIT.couldNotSearch;
+		const result = await engine.search(query, { limit: numberFlag(args, 'limit') ?? 10 });
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, source.vaultPath).trimEnd());
+		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, engine.source.vaultPath).trimEnd());
 		if (result.status === 'failed') {
 			io.stderr(`vault-query search: ${result.error ?? 'failed'}`);
 			return EXIT.couldNotSearch;

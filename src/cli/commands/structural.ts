@@ -1,30 +1,22 @@
 import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
-import { runQuery } from '../../core/query/run';
 import type { StructuredQuery } from '../../core/query/types';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../../core/settings';
-import { boolFlag, listFlag, numberFlag, positionals, stringFlag, type FlagSpec, type ParsedArgs } from '../args';
+import { boolFlag, listFlag, numberFlag, positionals, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
-import { openVaultForCli } from '../vault';
+import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** Flags the five structural commands share. */
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
 	limit: { kind: 'number', value: 'N', help: 'at most N results (default 20)' },
 	folders: { kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
-	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links")' },
+	...ENGINE_FLAGS,
 };
-
-/** Settings from the defaults and the command's flags. */
-function settingsFrom(args: ParsedArgs): EngineSettings {
-	const linksKey = stringFlag(args, 'links-key');
-	return linksKey === undefined ? DEFAULT_SETTINGS : { ...DEFAULT_SETTINGS, linksKey };
-}
 
 /** Open the vault, run the query, print, and map the outcome to the exit code. */
 async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery): Promise<number> {
-	const source = await openVaultForCli(args, io);
-	if (source === null) return EXIT.couldNotSearch;
-	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await runQuery(source, query, settingsFrom(args));
+	const engine = await openEngineForCli(args, io);
+	if (engine === null) return EXIT.couldNotSearch;
+	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query);
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
 	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links'));
 	if (result.status === 'failed') {

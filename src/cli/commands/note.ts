@@ -1,0 +1,62 @@
+import type { EngineStatus } from '../../core/engine/engine';
+import { boolFlag, numberFlag, positionals, UsageError } from '../args';
+import { EXIT, type Command } from '../command';
+import { renderFooter } from '../render';
+import { openEngineForCli } from '../vault';
+
+/** `vault-query note "<Note#Heading>" [--from N] [--to N]`: a note or one section of it, verbatim, with its line range. */
+export const noteCommand: Command = {
+	name: 'note',
+	summary: 'a note, or one #Heading / #^block section of it, verbatim with its 1-based line range',
+	usage: '"<note>[#Heading|#^block-id]"',
+	examples: ['vault-query note "Internal links#Link to a block in a note"', 'vault-query note "decisions/README.md" --from 10 --to 20', 'vault-query note "Topic#^summary" --json'],
+	flags: {
+		from: { kind: 'number', value: 'N', help: 'first line to print (a file line inside the note or section)' },
+		to: { kind: 'number', value: 'N', help: 'last line to print (inclusive)' },
+	},
+	run: async (args, io) => {
+		const [ref] = positionals(args, ['note']);
+		if (ref.trim() === '') throw new UsageError('missing "<note>"');
+		const engine = await openEngineForCli(args, io);
+		if (engine === null) return EXIT.couldNotSearch;
+		const answer = await engine.note({ ref, from: numberFlag(args, 'from'), to: numberFlag(args, 'to') });
+		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(answer, null, 2));
+		if (answer.status === 'failed') {
+			io.stderr(`vault-query note: ${answer.error ?? 'failed'}`);
+			for (const hint of answer.suggestions ?? []) io.stderr(`  ${hint}`);
+			return EXIT.couldNotSearch;
+		}
+		if (!boolFlag(args, 'json')) {
+			const [found] = answer.results;
+			io.stdout([`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`, '', found.text].join('\n'));
+		}
+		return EXIT.results;
+	},
+};
+
+/** The status report as a few readable lines. */
+function renderStatus(status: EngineStatus): string {
+	const lines = [`${status.vault_path}`, `  notes: ${status.notes}, in scope: ${status.in_scope}, search index: ${status.search_index}${status.indexed === null ? '' : ` (${status.indexed} notes, ${status.build_ms ?? 0} ms)`}`];
+	if (status.keyword_index !== null) lines.push(`  keyword index: ${status.keyword_index}`);
+	return [...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions })].join('\n');
+}
+
+/** `vault-query status`: what the engine indexes, what it leaves out and why. */
+export const statusCommand: Command = {
+	name: 'status',
+	summary: 'what would be searched: notes, notes in scope, the search index, and every note skipped with its reason',
+	usage: '',
+	examples: ['vault-query status', 'vault-query status --json'],
+	flags: {
+		'build-index': { kind: 'boolean', help: 'build the ranked-search index first, so its size, build time and skips are reported' },
+	},
+	run: async (args, io) => {
+		positionals(args, []);
+		const engine = await openEngineForCli(args, io);
+		if (engine === null) return EXIT.couldNotSearch;
+		if (boolFlag(args, 'build-index')) await engine.searchIndex();
+		const status = engine.status();
+		io.stdout(boolFlag(args, 'json') ? JSON.stringify(status, null, 2) : renderStatus(status));
+		return EXIT.results;
+	},
+};

@@ -1,0 +1,313 @@
+/**
+ * `VaultEngine`: the one object every face calls (CLI, plugin, MCP server, Obsidian CLI handlers).
+ * A session over a {@link NoteSource} and one configuration that owns the ranked-search index
+ * and the scope rules, answers every operation, and applies incremental changes in order.
+ *
+ * @example
+ * ```ts
+ * const engine = new VaultEngine(await openVault('/path/to/vault'), { settings: { linksKey: 'related' } });
+ * await engine.query({ type: 'backlinks', target: 'Topic' });
+ * await engine.search('tag:#security xss', { limit: 5 });
+ * await engine.note({ ref: 'Topic#Open questions' });
+ * await engine.upsert('notes/new.md'); // after the source has seen the edit
+ * ```
+ */
+import type { SkippedFile } from '../contract';
+import { LinkGraph } from '../link-graph';
+import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
+import type { NoteSource } from '../port';
+import { runQuery, type StructuredResult } from '../query/run';
+import type { StructuredQuery } from '../query/types';
+import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
+import { resolveScope, scopeRules, type ScopeRules } from '../scope';
+import { search, SearchIndex, type BuildOptions, type SearchResult } from '../search/search';
+import type { EngineSettings } from '../settings';
+import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
+import { readNote, type NoteAnswer, type NoteRequest } from './note';
+
+export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
+export type { NoteAnswer, NoteRequest, NoteText } from './note';
+
+/** Options of one ranked search through the engine. */
+export interface EngineSearchOptions {
+	/** Maximum hits (default: the search settings' `defaultLimit`). */
+	limit?: number;
+	/** Complete the last word as a prefix (search as you type). */
+	prefixLast?: boolean;
+	/** Fill each hit's backlinks (default true: the contract's full hit). */
+	withBacklinks?: boolean;
+}
+
+/** Where the ranked-search index is. */
+export type SearchIndexState = 'not built' | 'building' | 'ready';
+
+/** What `status()` reports: what the engine indexed, what it left out and why. */
+export interface EngineStatus {
+	vault_path: string;
+	/** Markdown notes the source lists. */
+	notes: number;
+	/** Notes in scope (after excluded folders, the config folder and Excluded files). */
+	in_scope: number;
+	/** Notes in the ranked-search index, or null before it is built. */
+	indexed: number | null;
+	search_index: SearchIndexState;
+	/** Milliseconds the last search-index build took, or null. */
+	build_ms: number | null;
+	keyword_index: 'used' | 'missing' | 'disabled' | null;
+	/** Notes not indexed or not fully read, with the reason. */
+	skipped: SkippedFile[];
+	/** What the scope rules left out. */
+	exclusions: string[];
+}
+
+/** The engine: see the module comment. */
+export class VaultEngine {
+	private config: ResolvedConfig;
+	private index: SearchIndex | null = null;
+	private building: Promise<SearchIndex> | null = null;
+	private buildMs: number | null = null;
+	/** Bumped by every build and drop, so a build that was dropped meanwhile is not installed. */
+	private generation = 0;
+	/** Paths changed while the index builds: re-checked against the source once it is built. */
+	private readonly pending = new Set<string>();
+	/** Incremental changes apply one after another, in the order they were made. */
+	private changes: Promise<void> = Promise.resolve();
+	private graph: LinkGraph | null = null;
+
+	/** A session over `source`; nothing is read until an operation asks. */
+	constructor(readonly source: NoteSource, config: EngineConfig = {}) {
+		this.config = resolveConfig(config);
+	}
+
+	/** The resolved configuration (engine, reader, search and pack settings). */
+	get settings(): ResolvedConfig {
+		return this.config;
+	}
+
+	/** The engine settings every operation shares. */
+	get engineSettings(): EngineSettings {
+		return this.config.settings;
+	}
+
+	/**
+	 * Replace the configuration. When the change shapes the search index (links key, exclusions,
+	 * side notes, weights) the index is dropped and rebuilt on next use; returns whether it was.
+	 */
+	configure(config: EngineConfig): boolean {
+		const next = resolveConfig(config);
+		const rebuild = !sameSearchIndex(this.config, next);
+		this.config = next;
+		this.graph = null;
+		if (rebuild) this.dropSearchIndex();
+		return rebuild;
+	}
+
+	/** The rule that leaves `path` out of every operation, or null when it is in scope (core/scope.ts). */
+	excludedBy(path: string): string | null {
+		return this.rulesNow().ruleFor(path);
+	}
+
+	/** A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object. */
+	query(query: StructuredQuery): Promise<StructuredResult> {
+		return runQuery(this.source, query, this.config.settings);
+	}
+
+	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
+	read(request: ReaderRequest, schemaFile?: SchemaFile): Promise<ReaderReport> {
+		return runReader(this.source, request, this.config.reader, schemaFile);
+	}
+
+	/** A ranked search over the engine's index (built first when needed). */
+	async search(query: string, options: EngineSearchOptions = {}): Promise<SearchResult> {
+		const index = await this.searchIndex();
+		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true });
+	}
+
+	/** A context pack; the budget and draft/archived choices default to the pack settings. */
+	async pack(request: PackRequest): Promise<ContextPack> {
+		const d = this.config.pack;
+		const full: PackRequest = {
+			...request,
+			budget: request.budget ?? d.budget,
+			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
+			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
+		};
+		return buildPack(this.source, await this.searchIndex(), full);
+	}
+
+	/** A note or one section of it, verbatim, with its line range (see note.ts). */
+	note(request: NoteRequest): Promise<NoteAnswer> {
+		return readNote(this.source, this.rulesNow(), request);
+	}
+
+	/** What the engine indexed and left out, and why. */
+	status(): EngineStatus {
+		const scope = resolveScope(this.source, this.config.settings);
+		const skipped: SkippedFile[] = [];
+		for (const path of scope.notes) {
+			const reason = this.source.getSkipReason(path);
+			if (reason !== null) skipped.push({ path, reason: `not searched: ${reason}` });
+			else {
+				const yaml = this.source.getFrontmatterError(path);
+				if (yaml !== null) skipped.push({ path, reason: `frontmatter not parsed (${yaml})` });
+			}
+		}
+		for (const s of this.index?.skipped ?? []) if (!skipped.some((k) => k.path === s.path)) skipped.push(s);
+		return {
+			vault_path: this.source.vaultPath,
+			notes: this.source.listNotes().length,
+			in_scope: scope.notes.length,
+			indexed: this.index?.size ?? null,
+			search_index: this.searchState,
+			build_ms: this.buildMs,
+			keyword_index: this.index?.keywordIndexStatus ?? null,
+			skipped,
+			exclusions: scope.exclusions,
+		};
+	}
+
+	/** Where the ranked-search index is. */
+	get searchState(): SearchIndexState {
+		return this.index !== null ? 'ready' : this.building !== null ? 'building' : 'not built';
+	}
+
+	/** Whether the ranked-search index is built (searches answer without waiting). */
+	get searchReady(): boolean {
+		return this.index !== null;
+	}
+
+	/**
+	 * The ranked-search index, built on first use (in slices that yield to the host, see
+	 * `BuildOptions`); changes made during the build are applied to it before it is handed out.
+	 */
+	searchIndex(options: BuildOptions = {}): Promise<SearchIndex> {
+		if (this.index) return Promise.resolve(this.index);
+		if (this.building) return this.building;
+		const started = Date.now();
+		const generation = ++this.generation;
+		const building = (async (): Promise<SearchIndex> => {
+			this.pending.clear();
+			const index = await SearchIndex.build(this.source, this.config.search, options);
+			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
+			for (const path of this.pending) await this.applyTo(index, path);
+			this.pending.clear();
+			this.index = index;
+			this.building = null;
+			this.buildMs = Date.now() - started;
+			return index;
+		})();
+		this.building = building;
+		return building;
+	}
+
+	/** Forget the search index; the next search builds a new one from the current settings. */
+	dropSearchIndex(): void {
+		this.generation++;
+		this.index = null;
+		this.building = null;
+		this.buildMs = null;
+		this.pending.clear();
+	}
+
+	/** The link graph over the notes in scope (rebuilt after any change). */
+	linkGraph(): LinkGraph {
+		if (this.graph === null) this.graph = new LinkGraph(this.source, resolveScope(this.source, this.config.settings).notes, this.config.settings.linksKey);
+		return this.graph;
+	}
+
+	/**
+	 * A note was created or edited (the source already shows the new state): re-read it into the
+	 * index. A path that is no longer a note, or is out of scope, leaves the index instead.
+	 * `text` spares the read when the host already has it.
+	 */
+	upsert(path: string, text?: string): Promise<void> {
+		return this.enqueue(() => this.change(path, text));
+	}
+
+	/** A note (or a folder: every note under it) was deleted. */
+	remove(path: string): Promise<void> {
+		return this.enqueue(() => this.change(path));
+	}
+
+	/** A note or folder was renamed or moved: the old paths leave the index, the new ones are read. */
+	rename(oldPath: string, newPath: string): Promise<void> {
+		return this.enqueue(async () => {
+			const moved = this.indexedUnder(oldPath).map((p) => [p, `${newPath}${p.slice(oldPath.length)}`] as const);
+			await this.change(oldPath);
+			await this.change(newPath);
+			for (const [from, to] of moved) {
+				await this.change(from);
+				await this.change(to);
+			}
+		});
+	}
+
+	/** Resolves once every change made so far is applied. */
+	settled(): Promise<void> {
+		return this.changes;
+	}
+
+	private enqueue(step: () => Promise<void>): Promise<void> {
+		this.graph = null;
+		const next = this.changes.then(step, step);
+		this.changes = next.catch(() => undefined);
+		return next;
+	}
+
+	private async change(path: string, text?: string): Promise<void> {
+		if (this.index === null) {
+			if (this.building !== null) this.pending.add(path);
+			return;
+		}
+		await this.applyTo(this.index, path, text);
+	}
+
+	/** Bring `path` in `index` in line with the source: indexed when it is a readable note in scope, else removed. */
+	private async applyTo(index: SearchIndex, path: string, text?: string): Promise<void> {
+		if (path === index.settings.keywordIndexPath || path === index.settings.synonymsPath) {
+			await index.loadSideNotes(this.source); // Side notes steer search; they are never hits.
+			return;
+		}
+		if (!this.isNote(path)) {
+			index.remove(path);
+			for (const inside of this.indexedUnder(path, index)) index.remove(inside);
+			return;
+		}
+		if (this.rulesNow().ruleFor(path) !== null || this.source.getSkipReason(path) !== null) {
+			index.remove(path);
+			return;
+		}
+		let body = text;
+		if (body === undefined) {
+			try {
+				body = await this.source.read(path);
+			} catch {
+				index.remove(path);
+				return;
+			}
+		}
+		// The read awaited: the note may have gone meanwhile, and then it must not come back.
+		if (!this.isNote(path)) {
+			index.remove(path);
+			return;
+		}
+		index.upsert({ path, text: body, metadata: this.source.getMetadata(path) });
+	}
+
+	/** Whether the source lists `path` as a Markdown note now. */
+	private isNote(path: string): boolean {
+		return path.toLowerCase().endsWith('.md') && this.source.listNotes().includes(path);
+	}
+
+	/** Indexed note paths inside folder `folder`. */
+	private indexedUnder(folder: string, index: SearchIndex | null = this.index): string[] {
+		if (index === null) return [];
+		const prefix = `${folder}/`;
+		return [...index.index.pathToDoc.keys()].filter((p) => p.startsWith(prefix));
+	}
+
+	/** The scope rules as they are now (the host's Excluded files may change at any time). */
+	private rulesNow(): ScopeRules {
+		return scopeRules(this.source, this.config.settings);
+	}
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { VaultEngine } from '../../src/core/engine/engine';
+import { MemorySource } from '../helpers/memory-source';
+
+const NOTE = ['---', 'tags: [alpha]', '---', '# Topic', '', 'Intro line.', '', '## Open questions', '', 'Why is the sky blue?', 'Still open. ^q1', '', '## Done', 'Closed.', ''].join('\n');
+
+function vault(): MemorySource {
+	return new MemorySource({
+		'Topic.md': NOTE,
+		'notes/a.md': 'Links to [[Topic]] about zebras.\n',
+		'private/secret.md': 'The zebra password is hunter2.\n',
+	});
+}
+
+describe('VaultEngine answers every operation over one source', () => {
+	it('runs structural queries, ranked search and packs through one object', async () => {
+		const engine = new VaultEngine(vault());
+		const backlinks = await engine.query({ type: 'backlinks', target: 'Topic' });
+		expect(backlinks.results.map((r) => 'path' in r && r.path)).toEqual(['notes/a.md']);
+		const found = await engine.search('zebras');
+		expect(found.results.map((r) => r.path)).toContain('notes/a.md');
+		const pack = await engine.pack({ query: 'zebras', builtAt: '2026-01-01' });
+		expect(pack.status).not.toBe('failed');
+		expect(pack.handoff.budget_note).toContain('default');
+	});
+
+	it('reads a note, a heading section and a block verbatim with their line ranges', async () => {
+		const engine = new VaultEngine(vault());
+		const whole = await engine.note({ ref: 'Topic' });
+		expect(whole.results[0]).toMatchObject({ path: 'Topic.md', section: null, lines: [1, 14], total_lines: 14 });
+		expect(whole.results[0].text).toBe(NOTE.replace(/\n$/, ''));
+		const section = await engine.note({ ref: '[[Topic#Open questions]]' });
+		expect(section.results[0]).toMatchObject({ section: 'Open questions', lines: [8, 11], text: '## Open questions\n\nWhy is the sky blue?\nStill open. ^q1' });
+		const block = await engine.note({ ref: 'Topic#^q1' });
+		expect(block.results[0]).toMatchObject({ lines: [10, 11] });
+		const narrowed = await engine.note({ ref: 'Topic#Open questions', from: 10, to: 10 });
+		expect(narrowed.results[0]).toMatchObject({ lines: [10, 10], text: 'Why is the sky blue?' });
+	});
+
+	it('fails a note read with a reason naming the parameter', async () => {
+		const engine = new VaultEngine(vault(), { settings: { excludedFolders: ['private/'] } });
+		expect((await engine.note({ ref: 'Topic#Nowhere' })).error).toMatch(/^ref: no heading "Nowhere"/);
+		expect((await engine.note({ ref: 'Topik' })).error).toMatch(/^ref: no note named "Topik".*"Topic"/);
+		expect((await engine.note({ ref: 'Topic', from: 30 })).error).toMatch(/^from\/to: lines 30–14 lie outside/);
+		expect((await engine.note({ ref: 'Topic', from: 0 })).error).toMatch(/^from: a line number/);
+		expect((await engine.note({ ref: 'private/secret' })).error).toMatch(/excluded/);
+	});
+
+	it('reports what it indexed and what it left out', async () => {
+		const engine = new VaultEngine(vault(), { settings: { excludedFolders: ['private/'] } });
+		expect(engine.status()).toMatchObject({ notes: 3, in_scope: 2, indexed: null, search_index: 'not built' });
+		await engine.searchIndex();
+		expect(engine.status()).toMatchObject({ indexed: 2, search_index: 'ready' });
+		expect(engine.status().exclusions.join('\n')).toContain('private/');
+	});
+
+	it('applies edits, removals and renames in order, leaving no ghost behind', async () => {
+		const source = vault();
+		const engine = new VaultEngine(source);
+		await engine.searchIndex();
+		source.rename('notes/a.md', 'notes/b.md');
+		const renamed = engine.rename('notes/a.md', 'notes/b.md');
+		source.delete('notes/b.md');
+		const removed = engine.remove('notes/b.md');
+		await Promise.all([renamed, removed]);
+		const paths = (await engine.search('zebras')).results.map((r) => r.path);
+		expect(paths).not.toContain('notes/a.md');
+		expect(paths).not.toContain('notes/b.md');
+	});
+});
+
+describe('issue 9 case 3: Excluded files are honoured on upsert', () => {
+	it('keeps a note matched by Excluded files out of search after it is edited', async () => {
+		const source = vault();
+		source.userIgnoreFilters = ['private/'];
+		const engine = new VaultEngine(source);
+		expect((await engine.search('password')).results).toEqual([]);
+		source.set('private/secret.md', 'The zebra password is now correcthorse.\n');
+		await engine.upsert('private/secret.md');
+		expect((await engine.search('password')).results).toEqual([]);
+		expect((await engine.pack({ query: 'zebra password', builtAt: '2026-01-01' })).pack.map((s) => s.path)).not.toContain('private/secret.md');
+	});
+
+	it('drops a note from search when Excluded files start to match it', async () => {
+		const source = vault();
+		const engine = new VaultEngine(source);
+		expect((await engine.search('password')).results.map((r) => r.path)).toEqual(['private/secret.md']);
+		source.userIgnoreFilters = ['/^private\\//'];
+		await engine.upsert('private/secret.md');
+		expect((await engine.search('password')).results).toEqual([]);
+	});
+});
