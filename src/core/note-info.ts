@@ -1,4 +1,5 @@
 import type { CachedMetadata, FrontMatter } from './metadata';
+import { getAllTags } from './obsidian-rules';
 import { baseName } from './paths';
 
 /**
@@ -75,4 +76,18 @@ export function linksFieldNames(frontmatter: FrontMatter | undefined, key: strin
 	flattenStrings(value, strings);
 	const names = strings.map(stripBrackets).filter((name) => name !== '');
 	return [...new Set(names)];
+}
+
+/** The note's tags (frontmatter and inline, Obsidian's rules) as written, `#` first, each once (case-insensitively). */
+export function displayTags(meta: CachedMetadata): string[] {
+	const seen = new Set<string>();
+	const out: string[] = [];
+	for (const raw of getAllTags(meta)) {
+		const tag = raw.startsWith('#') ? raw : `#${raw}`;
+		const key = tag.toLowerCase();
+		if (seen.has(key)) continue;
+		seen.add(key);
+		out.push(tag);
+	}
+	return out;
 }

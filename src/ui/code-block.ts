@@ -3,7 +3,6 @@ import type { ContextPack } from '../core/pack/pack';
 import { parseBlock, type BlockSpec } from './code-block-syntax';
 import { activatable, plural } from './dom';
 import type { FacesHost } from './host';
-import { hitLine, noteTags } from './note-facts';
 import { openNoteAt } from './open-note';
 import { renderPack } from './pack-view';
 import { renderQueryResult, type OpenNote } from './results-modal';
@@ -114,8 +113,8 @@ export class QueryBlock extends MarkdownRenderChild {
 		if (shown === 0) list.createDiv({ cls: 'vault-query-empty', text: 'No notes match.' });
 		for (const hit of result.results) {
 			const row = list.createDiv('vault-query-result');
-			renderHit(row, hit, noteTags(this.host.source, hit.path));
-			activatable(row, (evt) => void hitLine(this.host.source, hit).then((line) => open(hit.path, line, evt)), `Open ${hit.title}`);
+			renderHit(row, hit);
+			activatable(row, (evt) => open(hit.path, hit.line ?? undefined, evt), `Open ${hit.title}`);
 		}
 	}
 

@@ -2,7 +2,6 @@ import type { SearchHit } from '../core/search/search';
 import { activatable, plural } from './dom';
 import type { FacesHost } from './host';
 import { LatestOnly } from './latest';
-import { hitLine, noteTags } from './note-facts';
 import type { OpenNote } from './results-modal';
 import { renderHit } from './search-hit';
 
@@ -83,7 +82,7 @@ export class QueryBox {
 
 	private renderRow(hit: SearchHit): void {
 		const row = this.listEl.createDiv('vault-query-result');
-		renderHit(row, hit, noteTags(this.host.source, hit.path));
-		activatable(row, (evt) => void hitLine(this.host.source, hit).then((line) => this.open(hit.path, line, evt)), `Open ${hit.title}`);
+		renderHit(row, hit);
+		activatable(row, (evt) => this.open(hit.path, hit.line ?? undefined, evt), `Open ${hit.title}`);
 	}
 }

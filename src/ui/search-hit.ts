@@ -36,7 +36,8 @@ export function folderLabel(folder: string): string {
 }
 
 /** Renders `hit` into `el` (a suggestion item or a list row). */
-export function renderHit(el: HTMLElement, hit: SearchHit, tags: readonly string[]): void {
+export function renderHit(el: HTMLElement, hit: SearchHit): void {
+	const tags = hit.tags;
 	el.addClass('vault-query-hit');
 	const content = el.createDiv('suggestion-content');
 	const header = content.createDiv('vault-query-hit-header');

@@ -2,7 +2,7 @@ import { Keymap, Platform, SuggestModal, type App } from 'obsidian';
 import type { SearchHit } from '../core/search/search';
 import type { FacesHost } from './host';
 import { LatestOnly } from './latest';
-import { hitLine, insertLinkAtCursor, noteTags } from './note-facts';
+import { insertLinkAtCursor } from './note-facts';
 import { openNoteAt } from './open-note';
 import { renderHit } from './search-hit';
 
@@ -88,7 +88,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
 	renderSuggestion(hit: SearchHit, el: HTMLElement): void {
 		this.rows.set(el, hit);
 		el.addClass('mod-complex');
-		renderHit(el, hit, noteTags(this.host.source, hit.path));
+		renderHit(el, hit);
 	}
 
 	/** Enter: open at the hit (Mod: new tab); Shift: insert a link at the cursor. */
@@ -97,7 +97,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
 			insertLinkAtCursor(this.app, hit.path);
 			return;
 		}
-		void hitLine(this.host.source, hit).then((line) => openNoteAt(this.app, hit.path, line, evt));
+		openNoteAt(this.app, hit.path, hit.line ?? undefined, evt);
 	}
 
 	private async find(query: string): Promise<SearchHit[]> {

@@ -235,7 +235,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	const facets = splitFacets(parsed.text);
 	Object.assign(query, { text: parsed.text, facets: facets.map((f) => f.text), references: refs.map((r) => r.raw), scope: scopeSyntax(parsed) });
 	if (parsed.error !== null) return failedPack(query, handoff, `query: ${parsed.error}`, index.size);
-	const r = await retrieve(source, index, searchText, scopeSyntax(parsed), facets, refs, { includeDrafts, includeArchived });
+	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived });
 	if ('error' in r) return failedPack(query, handoff, r.error, index.size);
 
 	const allKeys: KeyWord[] = [];

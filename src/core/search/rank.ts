@@ -4,7 +4,7 @@
  * of the typed words it covers. Every hit is then explained by the seed's tiers: synthesis,
  * keyword index, alias/filename, metadata, body — from the fields its words matched in.
  */
-import { fieldMaskOf, type InvertedIndex } from './index';
+import { fieldMaskOf, type InvertedIndex } from './inverted-index';
 import type { QueryWord } from './tokenize';
 
 /** The seed's tiers, best first; `filter` when a note matched filters only (no free text). */

@@ -1,0 +1,98 @@
+/** Query filters, excluded words and phrase checks as a mask over note ids (narrowing happens before ranking). */
+import type { NoteSource } from '../port';
+import { flattenValue, propertyValue } from './extract';
+import type { ParsedQuery, QueryFilter } from './query-parser';
+import type { SearchIndex } from './search-index';
+import { analyzeQueryText, type QueryWord } from './tokenize';
+
+/** A case-insensitive regex for a phrase, any whitespace run between its words. */
+export function phraseRegex(phrase: string): RegExp {
+	const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\s+/g, '\\s+');
+	return new RegExp(escaped, 'iu');
+}
+
+/** Ids of notes holding every word of every phrase (a phrase can only occur where all its words do), or null. */
+export function phraseCandidates(si: SearchIndex, phrases: readonly string[]): Set<number> | null {
+	const sets: Set<number>[] = [];
+	for (const p of phrases) for (const w of analyzeQueryText(p)) sets.push(docsMatchingWord(si, w));
+	if (sets.length === 0) return null;
+	const out = new Set<number>();
+	for (const d of sets[0]) if (sets.every((s) => s.has(d))) out.add(d);
+	return out;
+}
+
+/** The allowed-notes mask from filters and excluded words, or null when nothing restricts. */
+export function buildMask(si: SearchIndex, parsed: ParsedQuery, source: NoteSource | null, limitations: string[]): Uint8Array | null {
+	const idx = si.index;
+	const n = idx.idSpace;
+	if (parsed.filters.length === 0 && parsed.excluded.length === 0) return null;
+	const mask = new Uint8Array(n);
+	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) ? 1 : 0;
+	for (const f of parsed.filters) {
+		const test = filterTest(si, f, source, limitations);
+		if (!test) continue;
+		for (let d = 0; d < n; d++) {
+			if (mask[d] !== 1) continue;
+			const info = idx.docs[d];
+			if (!info) continue;
+			if (test(d) === f.negate) mask[d] = 0;
+		}
+	}
+	for (const ex of parsed.excluded) {
+		const words = analyzeQueryText(ex);
+		if (words.length !== 1) continue; // multi-word exclusions are checked on the text
+		for (const d of docsMatchingWord(si, words[0])) mask[d] = 0;
+	}
+	return mask;
+}
+
+/** Ids of notes holding a word fully (any alternative). */
+function docsMatchingWord(si: SearchIndex, word: QueryWord): Set<number> {
+	const out = new Set<number>();
+	for (const alt of word.alts) {
+		const counts = new Map<number, number>();
+		for (const term of alt) {
+			const t = si.index.lookup(term);
+			if (t < 0) continue;
+			si.index.forEachScored(t, null, (d) => counts.set(d, (counts.get(d) ?? 0) + 1));
+		}
+		for (const [d, c] of counts) if (c === alt.length) out.add(d);
+	}
+	return out;
+}
+
+/** A predicate for one filter over note ids, or null when it cannot be applied (reported). */
+function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, limitations: string[]): ((d: number) => boolean) | null {
+	const docs = si.index.docs;
+	switch (f.kind) {
+		case 'tag':
+			return (d) => (docs[d]?.tags ?? []).some((t) => t === f.value || t.startsWith(`${f.value}/`));
+		case 'path': {
+			const v = f.value.toLowerCase();
+			return (d) => (docs[d]?.path.toLowerCase() ?? '').includes(v);
+		}
+		case 'file': {
+			const v = f.value.toLowerCase();
+			return (d) => `${docs[d]?.basename ?? ''}.md`.toLowerCase().includes(v);
+		}
+		case 'property': {
+			const v = f.value?.toLowerCase() ?? null;
+			return (d) => {
+				const values = flattenValue(propertyValue(docs[d]?.frontmatter, f.key)).map((x) => x.toLowerCase());
+				if (v === null) return values.some((x) => x.trim() !== '');
+				return values.some((x) => x.includes(v) || x.replace(/^#/, '') === v.replace(/^#/, ''));
+			};
+		}
+		case 'backlinks': {
+			if (!source) {
+				limitations.push(`backlinks:${f.target} ignored: no vault to read links from`);
+				return null;
+			}
+			const targets = si.notesNamed(f.target).map((d) => docs[d]?.path).filter((p): p is string => p !== undefined);
+			const linking = new Set<string>();
+			const inverted = si.backlinkMap(source);
+			for (const t of targets) for (const src of inverted.get(t) ?? []) linking.add(src);
+			return (d) => linking.has(docs[d]?.path ?? '');
+		}
+	}
+}

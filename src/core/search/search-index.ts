@@ -1,0 +1,328 @@
+/**
+ * The search index of one vault: the inverted index plus what steers ranking (keyword-index
+ * note, synonyms, tag vocabulary), the name maps behind alias expansion and `backlinks:`, and
+ * the bulk build that yields to the host between slices.
+ */
+import type { SkippedFile } from '../contract';
+import { LinkGraph } from '../link-graph';
+import type { NoteSource } from '../port';
+import { resolveScope } from '../scope';
+import { DEFAULT_SETTINGS } from '../settings';
+import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
+import { InvertedIndex, type NoteInput } from './inverted-index';
+import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
+import { invertLinks } from './links';
+import { Scorer } from './rank';
+import { resolveSearchSettings, type SearchSettings } from './settings';
+import type { QueryWord } from './tokenize';
+
+/** Progress and cooperative scheduling of a bulk build. */
+export interface BuildOptions {
+	/** Called after each chunk with notes indexed so far and the total. */
+	onProgress?: (done: number, total: number) => void;
+	/** Milliseconds of work between yields (default 12, under one 60 Hz frame). */
+	sliceMs?: number;
+	/** How to yield to the host (default: a zero-delay timer, else a resolved promise). */
+	yieldFn?: () => Promise<void>;
+	/** Notes read concurrently per batch (default 64). */
+	readBatch?: number;
+}
+
+const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
+const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
+
+// Core compiles without DOM or Node types; every host (browser, Electron, Node) has a timer.
+declare function setTimeout(callback: () => void, ms: number): unknown;
+
+function defaultYield(): Promise<void> {
+	return new Promise((resolve) => {
+		setTimeout(resolve, 0);
+	});
+}
+
+function now(): number {
+	return Date.now();
+}
+
+/** The search index of one vault, and the optional notes that steer it (keyword index, synonyms). */
+export class SearchIndex {
+	/** Resolved settings. */
+	readonly settings: SearchSettings;
+	/** The inverted index. */
+	readonly index: InvertedIndex;
+	/** The vault, when built from one (reads texts for excerpts, phrases and regexes). */
+	source: NoteSource | null = null;
+	/** The parsed keyword-index note, or null. */
+	keywordIndex: KeywordIndex | null = null;
+	/** Whether the keyword-index note was found. */
+	keywordIndexStatus: 'used' | 'missing' | 'disabled';
+	/** The synonym table, or null. */
+	synonyms: SynonymTable | null = null;
+	/** The controlled tag vocabulary. */
+	readonly vocabulary: Vocabulary;
+	/** Notes left out of the index, and why. */
+	readonly skipped: SkippedFile[] = [];
+	/** What the scope rules left out (folders, "Excluded files"), for `limitations`. */
+	readonly exclusions: string[] = [];
+	/** Bumped on every change, to invalidate derived maps. */
+	private version = 0;
+	private derivedBuilt = false;
+	private aliasMap = new Map<string, number[]>();
+	private basenameMap = new Map<string, number[]>();
+	private linksVersion = -1;
+	private inverted: Map<string, string[]> | null = null;
+	/** Scoring scratch space. */
+	readonly scorer: Scorer;
+
+	/** An empty index; fill it with `upsert`, or use `SearchIndex.build`. */
+	constructor(settings: Partial<SearchSettings> = {}) {
+		this.settings = resolveSearchSettings(settings);
+		this.index = new InvertedIndex(this.settings);
+		this.scorer = new Scorer(this.index);
+		this.vocabulary = new Vocabulary(this.settings.tagVocabulary);
+		this.keywordIndexStatus = this.settings.keywordIndexPath === '' ? 'disabled' : 'missing';
+	}
+
+	/**
+	 * Index every note of `source` in chunks that yield to the host between slices, then load
+	 * the keyword-index and synonym notes when present.
+	 */
+	static async build(source: NoteSource, settings: Partial<SearchSettings> = {}, options: BuildOptions = {}): Promise<SearchIndex> {
+		const si = new SearchIndex(settings);
+		si.source = source;
+		si.index.keepDerived = false;
+		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
+		const scope = resolveScope(source, { ...DEFAULT_SETTINGS, excludedFolders: si.settings.excludedFolders });
+		si.exclusions.push(...scope.exclusions);
+		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
+		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+		const yieldFn = options.yieldFn ?? defaultYield;
+		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
+		let sliceStart = now();
+		for (let i = 0; i < notes.length; i += batch) {
+			const chunk = notes.slice(i, i + batch);
+			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
+			for (let k = 0; k < chunk.length; k++) {
+				const path = chunk[k];
+				const text = texts[k];
+				const reason = source.getSkipReason(path);
+				if (reason !== null) si.skipped.push({ path, reason });
+				else if (typeof text !== 'string') si.skipped.push({ path, reason: `unreadable: ${text instanceof Error ? text.message : String(text)}` });
+				else si.index.upsert({ path, text, metadata: source.getMetadata(path) });
+			}
+			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
+			if (now() - sliceStart >= sliceMs) {
+				await yieldFn();
+				sliceStart = now();
+			}
+		}
+		si.index.compact();
+		si.index.trimScratch();
+		si.version++;
+		await si.loadSideNotes(source);
+		return si;
+	}
+
+	/** (Re)load the keyword-index and synonym notes from the source; absent notes are not errors. */
+	async loadSideNotes(source: NoteSource): Promise<void> {
+		const { keywordIndexPath, synonymsPath } = this.settings;
+		if (keywordIndexPath !== '') {
+			try {
+				this.setKeywordIndex(await source.read(keywordIndexPath));
+			} catch {
+				this.setKeywordIndex(null);
+			}
+		}
+		if (synonymsPath !== '') {
+			try {
+				this.setSynonyms(await source.read(synonymsPath));
+			} catch {
+				this.setSynonyms(null);
+			}
+		}
+	}
+
+	/** Use this keyword-index note text (null: none). */
+	setKeywordIndex(text: string | null): void {
+		this.keywordIndex = text === null ? null : parseKeywordIndex(text);
+		if (this.settings.keywordIndexPath !== '') this.keywordIndexStatus = text === null ? 'missing' : 'used';
+	}
+
+	/** Use this synonym note text (null: none). */
+	setSynonyms(text: string | null): void {
+		this.synonyms = text === null ? null : SynonymTable.parse(text);
+	}
+
+	/** Whether a path is outside the index (excluded folders, the config folder, the side notes). */
+	isExcluded(path: string, configDir?: string): boolean {
+		if (configDir !== undefined && path.startsWith(`${configDir}/`)) return true;
+		if (path === this.settings.keywordIndexPath || path === this.settings.synonymsPath) return true;
+		return this.settings.excludedFolders.some((f) => path.startsWith(f.endsWith('/') ? f : `${f}/`));
+	}
+
+	/** Live notes in the index. */
+	get size(): number {
+		return this.index.size;
+	}
+
+	/** Add or replace a note (a side note is parsed instead of indexed). */
+	upsert(note: NoteInput): void {
+		if (note.path === this.settings.keywordIndexPath) return this.setKeywordIndex(note.text);
+		if (note.path === this.settings.synonymsPath) return this.setSynonyms(note.text);
+		if (this.isExcluded(note.path, this.source?.configDir)) return;
+		this.unmapNames(this.index.pathToDoc.get(note.path));
+		const d = this.index.upsert(note);
+		this.mapNames(d);
+		this.version++;
+	}
+
+	/** Remove a note; false when it was not indexed. */
+	remove(path: string): boolean {
+		if (path === this.settings.keywordIndexPath) this.setKeywordIndex(null);
+		if (path === this.settings.synonymsPath) this.setSynonyms(null);
+		this.unmapNames(this.index.pathToDoc.get(path));
+		const removed = this.index.remove(path);
+		if (removed) this.version++;
+		return removed;
+	}
+
+	/** A rename: the old path goes, the new one is indexed with its (unchanged) text and metadata. */
+	rename(oldPath: string, note: NoteInput): void {
+		this.remove(oldPath);
+		this.upsert(note);
+	}
+
+	/** Re-read one note from the source and update it (removed when the source no longer lists it). */
+	async refresh(path: string): Promise<void> {
+		const source = this.source;
+		if (!source) return;
+		let text: string;
+		try {
+			text = await source.read(path);
+		} catch {
+			this.remove(path);
+			return;
+		}
+		this.upsert({ path, text, metadata: source.getMetadata(path) });
+	}
+
+	/** The alias/title keys and the basename key of note `d`. */
+	private namesOf(d: number): { aliasKeys: string[]; basenameKey: string } | null {
+		const info = this.index.docs[d];
+		if (!info) return null;
+		const aliasKeys = [canonicalKey(info.title)];
+		if (info.title !== info.basename) aliasKeys.push(canonicalKey(info.basename));
+		for (const a of info.aliases) aliasKeys.push(canonicalKey(a));
+		return { aliasKeys: aliasKeys.filter((k) => k !== ''), basenameKey: info.basename.toLowerCase() };
+	}
+
+	/** Add note `d` to the name maps (when they are built; they are built lazily on first search). */
+	private mapNames(d: number): void {
+		if (!this.derivedBuilt) return;
+		const names = this.namesOf(d);
+		if (!names) return;
+		const push = (map: Map<string, number[]>, key: string): void => {
+			const list = map.get(key);
+			if (!list) map.set(key, [d]);
+			else if (!list.includes(d)) list.push(d);
+		};
+		push(this.basenameMap, names.basenameKey);
+		for (const k of names.aliasKeys) push(this.aliasMap, k);
+	}
+
+	/** Remove note `d` (before it leaves the index) from the name maps. */
+	private unmapNames(d: number | undefined): void {
+		if (!this.derivedBuilt || d === undefined) return;
+		const names = this.namesOf(d);
+		if (!names) return;
+		const drop = (map: Map<string, number[]>, key: string): void => {
+			const list = map.get(key)?.filter((x) => x !== d);
+			if (!list || list.length === 0) map.delete(key);
+			else map.set(key, list);
+		};
+		drop(this.basenameMap, names.basenameKey);
+		for (const k of names.aliasKeys) drop(this.aliasMap, k);
+	}
+
+	/** Alias/title and basename maps: built once, then kept current by upsert/remove. */
+	private ensureDerived(): void {
+		if (this.derivedBuilt) return;
+		this.derivedBuilt = true;
+		this.aliasMap = new Map();
+		this.basenameMap = new Map();
+		this.index.docs.forEach((info, d) => {
+			if (info) this.mapNames(d);
+		});
+	}
+
+	/** Notes by alias/title key, for expansion. */
+	aliasLookup(): AliasLookup {
+		this.ensureDerived();
+		return {
+			namesFor: (key) => {
+				const ids = this.aliasMap.get(key);
+				if (!ids) return null;
+				return ids.map((d) => this.index.docs[d]).filter((x) => x !== null).map((i) => ({ title: i.title, aliases: i.aliases }));
+			},
+		};
+	}
+
+	/** Note ids named by a wikilink name (basename, or a path with or without `.md`). */
+	notesNamed(name: string): number[] {
+		this.ensureDerived();
+		const n = name.trim().replace(/\.md$/i, '');
+		const byPath = this.index.pathToDoc.get(`${n}.md`);
+		if (byPath !== undefined) return [byPath];
+		const slash = n.lastIndexOf('/');
+		return this.basenameMap.get((slash < 0 ? n : n.slice(slash + 1)).toLowerCase()) ?? [];
+	}
+
+	/**
+	 * Target → linking notes: the source's resolvedLinks inverted, plus the notes whose `links:`
+	 * field names the target (not in Obsidian's maps). Cached until the index changes.
+	 */
+	backlinkMap(source: NoteSource): Map<string, string[]> {
+		if (this.inverted === null || this.linksVersion !== this.version) {
+			const inverted = invertLinks(source.resolvedLinks());
+			const graph = this.linkGraph(source);
+			for (const path of this.index.pathToDoc.keys()) {
+				for (const target of graph.fieldTargets(path)) {
+					const list = inverted.get(target);
+					if (!list) inverted.set(target, [path]);
+					else if (!list.includes(path)) list.push(path);
+				}
+			}
+			this.inverted = inverted;
+			this.linksVersion = this.version;
+		}
+		return this.inverted;
+	}
+
+	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
+	linkGraph(source: NoteSource): LinkGraph {
+		return new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey);
+	}
+
+	/** Mean idf of a word's first alternative; a term the vault lacks counts as a word of one note (rare). */
+	wordIdf(w: QueryWord): number {
+		const alt = w.alts[0];
+		let sum = 0;
+		for (const term of alt) {
+			const t = this.index.lookup(term);
+			sum += t < 0 ? Math.log(1 + this.size) : this.index.idf(t);
+		}
+		return alt.length > 0 ? sum / alt.length : 0;
+	}
+
+	/** Mean idf of a word's first alternative, or null when the vault lacks one of its terms. */
+	knownWordIdf(w: QueryWord): number | null {
+		const alt = w.alts[0] ?? [];
+		let sum = 0;
+		for (const term of alt) {
+			const t = this.index.lookup(term);
+			if (t < 0) return null;
+			sum += this.index.idf(t);
+		}
+		return alt.length > 0 ? sum / alt.length : null;
+	}
+}
