@@ -2,8 +2,10 @@
  * Reads one note from disk for indexing: size limit, binary sniff, UTF-8 decoding, BOM strip.
  * Never opens a file for writing.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { loneCrAsLf } from './parser/line-ends';
 
 const MIB = 1024 * 1024;
 const KIB = 1024;
@@ -37,12 +39,31 @@ export function errorCode(error: unknown): string {
 /** What reading one note produced, before parsing. */
 export type ReadOutcome = { text: string; mtime: number } | { skipReason: string; mtime: number | null };
 
-/** Decodes a note's bytes: binary check, UTF-8, BOM stripped (Obsidian strips it too). */
+/** True when the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
+function hasUtf16Bom(bytes: Buffer): boolean {
+	return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+}
+
+/** The skip reason of bytes that are not UTF-8, naming the line of the first bad byte. */
+function invalidUtf8Reason(bytes: Buffer): string {
+	const text = bytes.toString('utf8');
+	const bad = text.indexOf('\uFFFD');
+	let line = 1;
+	for (let i = text.indexOf('\n'); i >= 0 && i < bad; i = text.indexOf('\n', i + 1)) line++;
+	return `not valid UTF-8 (first bad byte on line ${line}): convert the file to UTF-8`;
+}
+
+/**
+ * Decodes a note's bytes: UTF-16 and binary files are skipped, invalid UTF-8 is reported (never
+ * replaced silently), a UTF-8 BOM is stripped (Obsidian strips it too), lone CRs read as LFs.
+ */
 function decode(bytes: Buffer, mtime: number): ReadOutcome {
+	if (hasUtf16Bom(bytes)) return { skipReason: 'UTF-16 text: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
 	const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
 	if (sniff.includes(0)) return { skipReason: 'binary content', mtime };
+	if (!isUtf8(bytes)) return { skipReason: invalidUtf8Reason(bytes), mtime };
 	const text = bytes.toString('utf8');
-	return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, mtime };
+	return { text: loneCrAsLf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), mtime };
 }
 
 /**

@@ -362,7 +362,7 @@ async function resolveRef(source: NoteSource, ref: LinkRef): Promise<{ path: str
 		const id = ref.subpath.slice(2).toLowerCase();
 		for (const path of source.listNotes()) {
 			const meta = source.getMetadata(path);
-			if (!meta?.blocks || !(id in meta.blocks)) continue;
+			if (!meta?.blocks || !Object.hasOwn(meta.blocks, id)) continue;
 			const text = await source.read(path).catch(() => null);
 			const span = text === null ? null : subpathSection(text, meta, ref.subpath);
 			if (span) out.push({ path, section: span });

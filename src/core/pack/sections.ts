@@ -136,7 +136,9 @@ function headingAt(meta: CachedMetadata | null, offset: number): { heading: stri
 /** The span of a `^block-id` block (ids compare case-insensitively, as Obsidian stores them), or null. */
 export function blockSection(meta: CachedMetadata | null, id: string): NoteSection | null {
 	const wanted = id.replace(/^\^/, '').toLowerCase();
-	const block = meta?.blocks?.[wanted] ?? Object.values(meta?.blocks ?? {}).find((b) => b.id.toLowerCase() === wanted);
+	// Own properties only: Obsidian's tables are plain objects, so `blocks.constructor` is Object's.
+	const blocks = meta?.blocks;
+	const block = (blocks && Object.hasOwn(blocks, wanted) ? blocks[wanted] : undefined) ?? Object.values(blocks ?? {}).find((b) => b.id.toLowerCase() === wanted);
 	if (!block) return null;
 	const under = headingAt(meta, block.position.start.offset);
 	return { heading: under?.heading ?? null, level: under?.level ?? 0, start: block.position.start.offset, end: block.position.end.offset, blockId: block.id };

@@ -12,14 +12,50 @@ export interface Predicate {
 	values: string[];
 }
 
-/** `field op value`, the longest operator first so `>=` is not read as `>` then `=value`. */
-const CLAUSE = /^\s*([^=!<>]+?)\s*(>=|<=|!=|=|>|<)\s*(.*?)\s*$/s;
-/** A map-form value that starts with an operator (`">=7"`). */
-const LEADING_OP = /^\s*(>=|<=|!=|=|>|<)\s*(.*?)\s*$/s;
+/** The operators, longest first so `>=` is not read as `>` then `=value`. */
+const OPERATORS: readonly Operator[] = ['>=', '<=', '!=', '=', '>', '<'];
+
+/** True for the characters an operator is made of, which a field name cannot hold. */
+function isOperatorChar(c: string): boolean {
+	return c === '=' || c === '!' || c === '<' || c === '>';
+}
+
+/** The operator written at `i` of `text`, or null. */
+function operatorAt(text: string, i: number): Operator | null {
+	for (const op of OPERATORS) if (text.startsWith(op, i)) return op;
+	return null;
+}
+
+/** True for the whitespace `String#trim` removes (the same set as a regex `\s`). */
+function isSpace(c: string): boolean {
+	return c !== '' && c.trim() === '';
+}
+
+// Clauses are read by hand, not with regexes: a lazy group before `\s*$` (or a split lookahead
+// at every space) is quadratic on a long run of spaces, and the filter prompt is typed by anyone.
+
+/** `field op value` (trimmed parts), or null when the clause has no operator after a field. */
+function parseClause(clause: string): Predicate | null {
+	let k = 0;
+	while (k < clause.length && !isOperatorChar(clause[k])) k++;
+	const field = clause.slice(0, k).trim();
+	const op = operatorAt(clause, k);
+	if (field === '' || op === null) return null;
+	return { field, op, values: [clause.slice(k + op.length).trim()] };
+}
 
 /** The predicate as the report echoes it: `rating>=7`, `tags=a|b`. */
 export function describePredicate(predicate: Predicate): string {
 	return `${predicate.field}${predicate.op}${predicate.values.join('|')}`;
+}
+
+/** True when `text` at `i` holds `field<op>`: a word without spaces or operator characters, optional spaces, an operator. */
+function startsClause(text: string, i: number): boolean {
+	let k = i;
+	while (k < text.length && !isSpace(text[k]) && !isOperatorChar(text[k])) k++;
+	if (k === i) return false;
+	while (k < text.length && isSpace(text[k])) k++;
+	return operatorAt(text, k) !== null;
 }
 
 /**
@@ -28,15 +64,36 @@ export function describePredicate(predicate: Predicate): string {
  * flows rating>=7` is three clauses.
  */
 export function splitWhereText(text: string): string[] {
-	return text.trim().split(/\s+(?=[^\s=!<>]+\s*(?:>=|<=|!=|=|>|<))/).filter((clause) => clause !== '');
+	const line = text.trim();
+	const clauses: string[] = [];
+	let clauseStart = 0;
+	let i = 0;
+	while (i < line.length) {
+		if (!isSpace(line[i])) {
+			i++;
+			continue;
+		}
+		const runStart = i;
+		while (i < line.length && isSpace(line[i])) i++;
+		if (startsClause(line, i)) {
+			clauses.push(line.slice(clauseStart, runStart));
+			clauseStart = i;
+		}
+	}
+	clauses.push(line.slice(clauseStart));
+	return clauses.filter((clause) => clause !== '');
 }
 
-/** A map-form entry as a predicate. */
+/** A map-form entry as a predicate; a string value may start with an operator (`">=7"`). */
 function fromEntry(field: string, value: WhereValue): Predicate {
 	if (Array.isArray(value)) return { field, op: '=', values: value.map(String) };
 	const text = String(value);
-	const op = typeof value === 'string' ? LEADING_OP.exec(text) : null;
-	return op ? { field, op: op[1] as Operator, values: [op[2]] } : { field, op: '=', values: [text.trim()] };
+	if (typeof value === 'string') {
+		const trimmed = text.trimStart();
+		const op = operatorAt(trimmed, 0);
+		if (op !== null) return { field, op, values: [trimmed.slice(op.length).trim()] };
+	}
+	return { field, op: '=', values: [text.trim()] };
 }
 
 /** Parse the `where` parameter (map or clause list) into predicates, or reject the first malformed clause. */
@@ -45,9 +102,9 @@ export function parseWhere(where: Record<string, WhereValue> | string[] | undefi
 	if (!Array.isArray(where)) return Object.entries(where).map(([field, value]) => fromEntry(field, value));
 	const predicates: Predicate[] = [];
 	for (const clause of where) {
-		const match = CLAUSE.exec(clause);
-		if (!match) return { error: `where: "${clause}" is not a predicate; write field=value, or field>=value for numbers and dates`, suggestions: [] };
-		predicates.push({ field: match[1], op: match[2] as Operator, values: [match[3]] });
+		const predicate = parseClause(clause);
+		if (!predicate) return { error: `where: "${clause}" is not a predicate; write field=value, or field>=value for numbers and dates`, suggestions: [] };
+		predicates.push(predicate);
 	}
 	return predicates;
 }

@@ -63,6 +63,12 @@ export class BlockParser {
 	private fenceLen = 0;
 	private htmlKind = 0;
 
+	// `breakFrom`'s memo for one line and marker character (see there).
+	private tbLineEnd = -1;
+	private tbChar = 0;
+	private tbFirst = 0;
+	private tbThird = -1;
+
 	// The open root-level section and the end of its last non-blank line.
 	private section: SectionCache | null = null;
 	private secLine = 0;
@@ -86,6 +92,7 @@ export class BlockParser {
 		this.leaf = L_NONE;
 		this.leafContainer = this.stack[0];
 		this.section = null;
+		this.tbLineEnd = -1;
 		const len = text.length;
 		let p = start;
 		let ln = line;
@@ -231,7 +238,7 @@ export class BlockParser {
 			}
 			if (markerEnd < 0) break;
 			if (markerEnd < le && !isSpaceOrTab(text.charCodeAt(markerEnd))) break;
-			if (!ordered && isThematicBreak(text, q, le)) break;
+			if (!ordered && this.breakFrom(q, le)) break;
 			const marker = ordered ? text.charCodeAt(markerEnd - 1) : ch;
 			let k = markerEnd;
 			const mv = v + (markerEnd - q);
@@ -348,6 +355,35 @@ export class BlockParser {
 			this.closeLeaf();
 		}
 		this.startLeaf(ln, ls, le, q, indent);
+	}
+
+	/**
+	 * `isThematicBreak(text, q, le)` for a list marker at `q`, in constant time after one backward
+	 * scan per line and marker character: `- - - … word` (one nested item per marker) asked it at
+	 * every marker, each call scanning to the line end — quadratic in the line's length. From the
+	 * line end backwards, `tbFirst` is where the run of marker characters and blanks starts and
+	 * `tbThird` the third marker character from the end (-1 if fewer): a break starts at `q` iff
+	 * `q` is inside the run and at least three marker characters follow it.
+	 */
+	private breakFrom(q: number, le: number): boolean {
+		const c = this.text.charCodeAt(q);
+		if (this.tbLineEnd !== le || this.tbChar !== c) {
+			let k = le;
+			let count = 0;
+			let third = -1;
+			while (k > q) {
+				const d = this.text.charCodeAt(k - 1);
+				if (d === c) {
+					if (++count === 3) third = k - 1;
+				} else if (!isSpaceOrTab(d)) break;
+				k--;
+			}
+			this.tbLineEnd = le;
+			this.tbChar = c;
+			this.tbFirst = k;
+			this.tbThird = third;
+		}
+		return q >= this.tbFirst && q <= this.tbThird;
 	}
 
 	/**

@@ -4,6 +4,7 @@
  */
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import type { FrontMatter } from '../../core/metadata';
+import { frontmatterBoundsError } from './frontmatter-bounds';
 import { parseSimpleYaml } from './yaml-fast';
 
 /** Where the frontmatter block sits in the text. */
@@ -76,9 +77,12 @@ export function parseFrontmatterYaml(yaml: string, firstLine: number): Frontmatt
 	try {
 		value = load(yaml, { schema: CORE_SCHEMA });
 	} catch (err) {
+		// Some js-yaml errors carry no position (`...` then more text: "expected a single document").
 		if (err instanceof YAMLException) {
-			return { data: null, error: `line ${err.mark.line + firstLine + 1}: ${err.reason}` };
+			return { data: null, error: err.mark ? `line ${err.mark.line + firstLine + 1}: ${err.reason}` : err.reason };
 		}
+		// js-yaml recurses per nesting level: thousands of `[` end in a stack overflow.
+		if (err instanceof RangeError) return { data: null, error: `line ${firstLine + 1}: frontmatter nests too deeply to read` };
 		return { data: null, error: err instanceof Error ? err.message : String(err) };
 	}
 	// An empty block (or one holding only comments) is not an error: Obsidian just has no
@@ -87,5 +91,7 @@ export function parseFrontmatterYaml(yaml: string, firstLine: number): Frontmatt
 	if (!isPlainObject(value)) {
 		return { data: null, error: `line ${firstLine + 1}: frontmatter is a ${Array.isArray(value) ? 'list' : typeof value}, not a key/value mapping` };
 	}
+	const tooBig = frontmatterBoundsError(value, yaml.length);
+	if (tooBig !== null) return { data: null, error: `line ${firstLine + 1}: ${tooBig}` };
 	return { data: value, error: null };
 }

@@ -7,6 +7,7 @@ import { BlockParser } from './blocks';
 import { findFrontmatter, parseFrontmatterYaml } from './frontmatter';
 import { collectFrontmatterLinks } from './frontmatter-links';
 import { loc, span } from './positions';
+import { loneCrAsLf } from './line-ends';
 import { MetadataSink } from './sink';
 
 // One block parser serves every call: parsing is synchronous and the parser resets itself.
@@ -25,10 +26,10 @@ export interface ParsedNote {
  * A leading UTF-8 BOM (U+FEFF) is dropped first, as Obsidian does when it reads a file, so
  * frontmatter still starts at offset 0 and every position is relative to the text *after*
  * the BOM (what Obsidian reports). CRLF line endings are kept: offsets count each `\r`, and a
- * line's end column excludes it.
+ * line's end column excludes it. A lone `\r` ends a line, as in Obsidian's editor (offsets hold).
  */
 export function parseNote(input: string): ParsedNote {
-	const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+	const text = loneCrAsLf(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
 	const sink = new MetadataSink();
 	const metadata: CachedMetadata = {};
 	let frontmatterError: string | null = null;

@@ -18,14 +18,14 @@ export class MetadataSink {
 	readonly sections: SectionCache[] = [];
 	/** List items at any depth. */
 	readonly listItems: ListItemCache[] = [];
-	/** `^block-id` targets, keyed by lower-cased id; null until the first one. */
+	/** `^block-id` targets, keyed by lower-cased id, in an object without a prototype (`^constructor` is an id like any other); null until the first one. */
 	blocks: Record<string, BlockCache> | null = null;
 
 	/** Record a block id (the first occurrence of an id wins, as a later one cannot be linked). */
 	addBlock(id: string, block: BlockCache): void {
 		const key = id.toLowerCase();
-		if (this.blocks === null) this.blocks = {};
-		if (!(key in this.blocks)) this.blocks[key] = block;
+		if (this.blocks === null) this.blocks = Object.create(null) as Record<string, BlockCache>;
+		if (!Object.hasOwn(this.blocks, key)) this.blocks[key] = block;
 	}
 
 	/** Copy the non-empty collections into `out`. */

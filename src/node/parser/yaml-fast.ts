@@ -105,7 +105,7 @@ function listItem(src: string, dash: number, end: number): unknown {
 export function parseSimpleYaml(src: string): Record<string, unknown> | undefined {
 	if (NOT_SIMPLE.test(src)) return undefined;
 	const out: Record<string, unknown> = {};
-	const keys: string[] = [];
+	const keys = new Set<string>();
 	const len = src.length;
 	let p = 0;
 	while (p < len) {
@@ -123,7 +123,7 @@ export function parseSimpleYaml(src: string): Record<string, unknown> | undefine
 		}
 		const key = src.slice(p, colon);
 		// A repeated key is an error in js-yaml: let it report it.
-		if (!isSimpleKey(key) || RESERVED_KEYS.has(key) || keys.includes(key)) return undefined;
+		if (!isSimpleKey(key) || RESERVED_KEYS.has(key) || keys.has(key)) return undefined;
 		let vs = skipSpaces(src, colon + 1, end);
 		let ve = end;
 		while (ve > vs && src.charCodeAt(ve - 1) === 32) ve--;
@@ -161,7 +161,7 @@ export function parseSimpleYaml(src: string): Record<string, unknown> | undefine
 			if (list !== null) value = list;
 		}
 		out[key] = value;
-		keys.push(key);
+		keys.add(key);
 	}
-	return keys.length > 0 ? out : undefined;
+	return keys.size > 0 ? out : undefined;
 }
