@@ -56,10 +56,10 @@ async function scan(engine, { vault, pattern, runs, warmups }) {
 	// Where runQuery's time goes: the query context (scope + link graph), the scan of every body
 	// (grepQuery), and the rest (ordering, the first `limit` results shaped, skipped files).
 	const parts = { contextMs: [], scanMs: [] };
-	const regex = engine.grepRegex(query).regex;
+	const { matcher } = engine.grepMatcher(query);
 	for (let i = 0; i < runs; i++) {
 		const ctx = await timed(() => engine.makeContext(source, engine.DEFAULT_SETTINGS));
-		const hits = await timed(() => engine.grepQuery(ctx.value, query, regex));
+		const hits = await timed(() => engine.grepQuery(ctx.value, matcher));
 		parts.contextMs.push(ctx.ms);
 		parts.scanMs.push(hits.ms);
 	}

@@ -5,9 +5,6 @@
  * error.
  */
 
-/** A compiled pattern, or why it could not be compiled. */
-export type CompiledPattern = { ok: true; regex: RegExp } | { ok: false; error: string };
-
 /** Find a group that is quantified and contains a quantifier inside it: `(a+)+`, `(\w*)*`, `(x+y?){2,}`. */
 export function nestedQuantifier(pattern: string): string | null {
 	const stack: number[] = [];
@@ -38,25 +35,4 @@ export function nestedQuantifier(pattern: string): string | null {
 		}
 	}
 	return null;
-}
-
-/** Compile a user pattern for line-by-line search, or say precisely why not. */
-export function compilePattern(pattern: string, caseSensitive: boolean): CompiledPattern {
-	if (pattern === '') return { ok: false, error: 'pattern: empty pattern' };
-	let regex: RegExp;
-	try {
-		regex = new RegExp(pattern, caseSensitive ? 'gm' : 'gim');
-	} catch (error) {
-		return { ok: false, error: `pattern: invalid regular expression: ${error instanceof Error ? error.message : String(error)}` };
-	}
-	const nested = nestedQuantifier(pattern);
-	if (nested !== null) {
-		return { ok: false, error: `pattern: refused, "${nested}" nests a repetition inside a repetition and can take exponential time; rewrite it without the nesting` };
-	}
-	return { ok: true, regex };
-}
-
-/** Escape a literal string for use inside a RegExp. */
-export function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,4 +1,5 @@
 import { folderPrefix, isInFolder } from './paths';
+import { compileMatcher } from './text/matcher';
 import type { NoteSource } from './port';
 import type { EngineSettings } from './settings';
 
@@ -12,18 +13,20 @@ export interface Scope {
 	exclusions: string[];
 }
 
-/** A `userIgnoreFilters` entry: `/regex/` or a path prefix, as Obsidian's "Excluded files" setting stores them. */
-function ignoreMatcher(filter: string): ((path: string) => boolean) | null {
+/**
+ * A `userIgnoreFilters` entry: `/regex/` or a path prefix, as Obsidian's "Excluded files" setting
+ * stores them. A `/regex/` runs on the same bounded matcher as a user's grep: a vault's own settings
+ * must not be able to hang a query either.
+ */
+function ignoreMatcher(filter: string): ((path: string) => boolean) | { error: string } {
 	if (filter.length > 2 && filter.startsWith('/') && filter.endsWith('/')) {
-		try {
-			const re = new RegExp(filter.slice(1, -1));
-			return (path) => re.test(path);
-		} catch {
-			return null; // Obsidian ignores an invalid pattern too; we say so in the report.
-		}
+		const compiled = compileMatcher({ pattern: filter.slice(1, -1), regex: true, caseSensitive: true });
+		// Obsidian ignores an invalid pattern too; we say so in the report.
+		if (!compiled.ok) return { error: compiled.error.replace(/^pattern: /, '') };
+		return (path) => compiled.matcher.test(path);
 	}
 	const prefix = filter.replace(/^\/+/, '');
-	return prefix === '' ? null : (path) => path.startsWith(prefix);
+	return prefix === '' ? { error: 'empty' } : (path) => path.startsWith(prefix);
 }
 
 /** Scope errors name the bad parameter so the face can print it. */
@@ -48,8 +51,8 @@ export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'e
 	const matchers: { label: string; test: (path: string) => boolean }[] = [];
 	for (const filter of source.userIgnoreFilters) {
 		const test = ignoreMatcher(filter);
-		if (test) matchers.push({ label: filter, test });
-		else invalid.push(`Excluded-files entry ignored (invalid): ${filter}`);
+		if (typeof test === 'function') matchers.push({ label: filter, test });
+		else invalid.push(`Excluded-files entry ignored (${test.error}): ${filter}`);
 	}
 	return {
 		invalid,

@@ -151,14 +151,38 @@ describe('grep', () => {
 	it('an invalid regex fails naming the compile error', async () => {
 		const { code, json, stderr } = await cliJson<Notes>(['grep', '([a-z', '--regex', ...V]);
 		expect(code).toBe(2);
-		expect(json.error).toMatch(/^pattern: invalid regular expression/);
-		expect(stderr).toMatch(/Unterminated/);
+		expect(json.error).toMatch(/^pattern: invalid regular expression \(RE2 syntax\): missing closing \]/);
+		expect(stderr).toMatch(/missing closing \]/);
 	});
 
-	it('a catastrophic regex is refused before it can run', async () => {
+	it('a pattern that backtracks exponentially elsewhere runs in linear time and answers', async () => {
 		const { code, json } = await cliJson<Notes>(['grep', '(a+)+$', '--regex', ...V]);
+		expect(code).toBe(0);
+		expect(json.status).toBe('success');
+	});
+
+	it('a backreference or lookaround is refused, naming the feature', async () => {
+		const back = await cliJson<Notes>(['grep', '(ru)le\\1', '--regex', ...V]);
+		expect(back.code).toBe(2);
+		expect(back.json.error).toBe('pattern: refused, "\\1" is a backreference, which linear-time regular expressions (RE2 syntax) do not support; rewrite the pattern without it');
+		expect((await cliJson<Notes>(['grep', 'rules(?= of)', '--regex', ...V])).json.error).toContain('"(?=" is a lookahead');
+		// Built from parts: the lint rule for iOS takes any string holding "(?<!" for a regex.
+		const lookbehind = ['(?<', '!'].join('');
+		expect((await cliJson<Notes>(['grep', `${lookbehind}the )rules`, '--regex', ...V])).json.error).toContain(`"${lookbehind}" is a lookbehind`);
+	});
+
+	it('a 100 KB literal is refused with its length and the limit, never an internal error', async () => {
+		const { code, json } = await cliJson<Notes>(['grep', 'x'.repeat(100_000), ...V]);
 		expect(code).toBe(2);
-		expect(json.error).toMatch(/exponential/);
+		expect(json.error).toBe('pattern: 100000 characters is longer than the 10000-character limit for a literal');
+		const long = await cliJson<Notes>(['grep', `rules${'.'.repeat(2000)}`, '--regex', ...V]);
+		expect(long.json.error).toBe('pattern: 2005 characters is longer than the 1000-character limit for a regular expression');
+	});
+
+	it('a literal full of regex syntax is matched as typed', async () => {
+		const { code, json } = await cliJson<Notes>(['grep', '[[conventions]]', ...V]);
+		expect(code).toBe(0);
+		expect(json.matched).toBeGreaterThan(0);
 	});
 });
 

@@ -79,7 +79,7 @@ describe('seed error table', () => {
 	it('regex set but pattern not a valid regex → fail with the regex compile error', async () => {
 		const { code, report } = await readerJson(['text-search', '([a-z', '--regex']);
 		expect(code).toBe(2);
-		expect(report.error).toMatch(/^pattern: invalid regular expression: .*Unterminated/);
+		expect(report.error).toMatch(/^pattern: invalid regular expression \(RE2 syntax\): missing closing \]/);
 	});
 
 	it('folders includes a path that does not exist → fail with the missing folder name', async () => {

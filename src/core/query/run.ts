@@ -6,7 +6,7 @@ import type { EngineSettings } from '../settings';
 import { backlinksQuery, linksQuery } from './backlinks';
 import { makeContext, type QueryContext } from './context';
 import { failed, finish, skippedFiles } from './envelope';
-import { grepQuery, grepRegex } from './grep';
+import { grepMatcher, grepQuery } from './grep';
 import { propQuery } from './prop';
 import { tagQuery, validateTag, normalizeTag } from './tag';
 import type { StructuredQuery } from './types';
@@ -42,7 +42,7 @@ function validate(query: StructuredQuery, limit: number): string | null {
 		case 'links':
 			return query.source.trim() === '' ? 'source: empty note name' : null;
 		case 'grep': {
-			const compiled = grepRegex(query);
+			const compiled = grepMatcher(query);
 			return compiled.ok ? null : compiled.error;
 		}
 	}
@@ -77,9 +77,9 @@ export async function runQuery(source: NoteSource, query: StructuredQuery, setti
 		case 'prop':
 			return finish(ctx, echo, limit, propQuery(ctx, query));
 		case 'grep': {
-			const compiled = grepRegex(query);
+			const compiled = grepMatcher(query);
 			if (!compiled.ok) return failed(echo, compiled.error);
-			return finish(ctx, echo, limit, await grepQuery(ctx, query, compiled.regex));
+			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher));
 		}
 		case 'backlinks': {
 			const subject = subjectNote(ctx, query.target, 'target');

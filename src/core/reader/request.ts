@@ -1,4 +1,5 @@
-import { grepRegex } from '../query/grep';
+import { grepMatcher } from '../query/grep';
+import type { TextMatcher } from '../text/matcher';
 import type { Schema } from '../schema/types';
 import type { Rejection } from '../schema/validate';
 import { postFiltersOf, type PostFilters } from './post-filters';
@@ -10,8 +11,8 @@ export interface ReaderPlan {
 	operation: ReaderOperation;
 	slug: string;
 	predicates: Predicate[];
-	/** text-search: the compiled pattern (the escaped literal for substring search). */
-	regex: RegExp | null;
+	/** text-search: the bounded matcher (a literal, or a regex on RE2). */
+	matcher: TextMatcher | null;
 	post: PostFilters;
 	excerptChars: number;
 	maxResults: number;
@@ -74,11 +75,11 @@ export function planRequest(request: ReaderRequest, settings: ReaderSettings, sc
 	if (!Array.isArray(predicates)) return predicates;
 	const invalid = validateWhere(schema, predicates);
 	if (invalid) return invalid;
-	let regex: RegExp | null = null;
+	let matcher: TextMatcher | null = null;
 	if (operation === 'text-search') {
-		const compiled = grepRegex({ type: 'grep', pattern: request.pattern ?? '', regex: request.regex === true, caseSensitive: request.case_sensitive === true });
+		const compiled = grepMatcher({ type: 'grep', pattern: request.pattern ?? '', regex: request.regex === true, caseSensitive: request.case_sensitive === true });
 		if (!compiled.ok) return bad(compiled.error);
-		regex = compiled.regex;
+		matcher = compiled.matcher;
 	}
 	const excerptChars = count('excerpt_chars', request.excerpt_chars, settings.excerptChars);
 	if (typeof excerptChars !== 'number') return excerptChars;
@@ -90,7 +91,7 @@ export function planRequest(request: ReaderRequest, settings: ReaderSettings, sc
 		operation,
 		slug: request.slug?.trim() ?? '',
 		predicates,
-		regex,
+		matcher,
 		post,
 		excerptChars,
 		maxResults,

@@ -40,8 +40,8 @@ async function execute(scope: ReaderScope, plan: ReaderPlan, schema: Schema): Pr
 		const { hits, noFrontmatter } = filterNotes(ctx, plan.predicates, schema);
 		return { hits: hits.map((path) => ({ path })), skipped: [...noFrontmatter, ...skippedFiles(ctx, true)], limitations: [], suggestions: [] };
 	}
-	if (plan.operation === 'text-search' && plan.regex) {
-		const outcome = await grepQuery(ctx, { type: 'grep', pattern: '' }, plan.regex);
+	if (plan.operation === 'text-search' && plan.matcher) {
+		const outcome = await grepQuery(ctx, plan.matcher);
 		return { hits: outcome.hits, skipped: skippedFiles(ctx, false), limitations: outcome.limitations ?? [], suggestions: [] };
 	}
 	const lookup = lookupSlug(scope, plan.slug);

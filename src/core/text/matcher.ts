@@ -1,0 +1,134 @@
+/**
+ * Every user-supplied pattern — grep, text-search, search's `/re/` and `"phrase"` clauses, the
+ * vault's Excluded-files entries, the API — runs through a {@link TextMatcher}: a literal is found
+ * with `indexOf` (never turned into a regex), a regex runs on RE2 (re2js), whose time is linear in
+ * the text whatever the pattern. Both compare NFC text; case-insensitive literals compare the
+ * {@link foldCase} fold, regexes RE2's own case folding.
+ */
+import { RE2JS } from 're2js';
+import { capLines, lineIndexAt, lineStarts, offsetOfLine } from './lines';
+import { foldCase, nfc } from './normalize';
+import { MAX_REGEX_LINE_CHARS, MAX_REGEX_PROGRAM, patternProblem } from './pattern';
+
+/** What to match: a substring or a regex, with or without case. */
+export interface MatchSpec {
+	pattern: string;
+	regex: boolean;
+	caseSensitive: boolean;
+}
+
+/** The lines of a text holding a match. */
+export interface LineHits {
+	/** 0-based line indices, ascending, one per line. */
+	lines: number[];
+	/** Lines longer than {@link MAX_REGEX_LINE_CHARS} that a regex searched in their first part only. */
+	cutLines: number;
+}
+
+/** A compiled, bounded pattern. */
+export interface TextMatcher {
+	readonly spec: MatchSpec;
+	/** Lines of `text` from `fromLine` on holding a match (a match never spans lines). */
+	matchingLines(text: string, fromLine: number): LineHits;
+	/** Whether `text` holds a match anywhere (a regex may span lines; `^`/`$` match at line ends). */
+	test(text: string): boolean;
+}
+
+/** A matcher, or why the pattern was refused. */
+export type CompiledMatcher = { ok: true; matcher: TextMatcher } | { ok: false; error: string };
+
+/** A substring matcher: `indexOf` over NFC (and folded) text. */
+class LiteralMatcher implements TextMatcher {
+	private readonly needle: string;
+
+	constructor(readonly spec: MatchSpec) {
+		const normal = nfc(spec.pattern);
+		this.needle = spec.caseSensitive ? normal : foldCase(normal);
+	}
+
+	private haystack(text: string): string {
+		const normal = nfc(text);
+		return this.spec.caseSensitive ? normal : foldCase(normal);
+	}
+
+	matchingLines(text: string, fromLine: number): LineHits {
+		const hay = this.haystack(text);
+		let at = hay.indexOf(this.needle, offsetOfLine(hay, fromLine));
+		if (at < 0) return { lines: [], cutLines: 0 };
+		const starts = lineStarts(hay);
+		const lines: number[] = [];
+		while (at >= 0) {
+			const line = lineIndexAt(starts, at);
+			lines.push(line);
+			if (line + 1 >= starts.length) break;
+			at = hay.indexOf(this.needle, starts[line + 1]);
+		}
+		return { lines, cutLines: 0 };
+	}
+
+	test(text: string): boolean {
+		return this.haystack(text).includes(this.needle);
+	}
+}
+
+/** Line ranges this small are tested line by line rather than halved again. */
+const SMALL_RANGE = 4;
+
+/** A regex matcher on RE2: linear time in the text for any pattern. */
+class RegexMatcher implements TextMatcher {
+	constructor(
+		readonly spec: MatchSpec,
+		private readonly re: RE2JS,
+	) {}
+
+	/** NFC text with CRLF as LF (so `$` matches before a CR as it did in JavaScript) and long lines cut. */
+	private haystack(text: string): { text: string; cut: number } {
+		const normal = nfc(text);
+		return capLines(normal.includes('\r') ? normal.replace(/\r\n/g, '\n') : normal, MAX_REGEX_LINE_CHARS);
+	}
+
+	matchingLines(text: string, fromLine: number): LineHits {
+		const hay = this.haystack(text);
+		const body = fromLine > 0 ? hay.text.slice(offsetOfLine(hay.text, fromLine)) : hay.text;
+		if (!this.re.test(body)) return { lines: [], cutLines: hay.cut };
+		const starts = lineStarts(body);
+		const end = (line: number): number => (line + 1 < starts.length ? starts[line + 1] - 1 : body.length);
+		const lines: number[] = [];
+		// Halve the line range while a half matches: RE2's fast boolean test finds the lines without
+		// asking for match positions, which would take its slower capturing engines.
+		const search = (lo: number, hi: number): void => {
+			if (hi - lo <= SMALL_RANGE) {
+				for (let i = lo; i < hi; i++) if (this.re.test(body.slice(starts[i], end(i)))) lines.push(i + fromLine);
+				return;
+			}
+			const mid = (lo + hi) >> 1;
+			if (this.re.test(body.slice(starts[lo], end(mid - 1)))) search(lo, mid);
+			if (this.re.test(body.slice(starts[mid], end(hi - 1)))) search(mid, hi);
+		};
+		search(0, starts.length);
+		return { lines, cutLines: hay.cut };
+	}
+
+	test(text: string): boolean {
+		return this.re.test(this.haystack(text).text);
+	}
+}
+
+/** Compile a user pattern into a bounded matcher, or say precisely why not. Never throws. */
+export function compileMatcher(spec: MatchSpec): CompiledMatcher {
+	const problem = patternProblem(spec.pattern, spec.regex);
+	if (problem) return { ok: false, error: problem };
+	if (!spec.regex) return { ok: true, matcher: new LiteralMatcher(spec) };
+	let re: RE2JS;
+	try {
+		const flags = RE2JS.MULTILINE | (spec.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+		re = RE2JS.compile(RE2JS.translateRegExp(nfc(spec.pattern)), flags);
+	} catch (error) {
+		const message = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+		return { ok: false, error: `pattern: invalid regular expression (RE2 syntax): ${message}` };
+	}
+	if (re.programSize() > MAX_REGEX_PROGRAM) {
+		return { ok: false, error: `pattern: too complex once compiled (${re.programSize()} instructions, limit ${MAX_REGEX_PROGRAM}); use fewer or smaller repetitions` };
+	}
+	return { ok: true, matcher: new RegexMatcher(spec, re) };
+}
