@@ -31,4 +31,8 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
 	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md)' },
 	help: { kind: 'boolean', help: 'show this help' },
+	'max-files': { kind: 'number', value: 'N', help: 'stop when the vault holds more than N files (default 1000000)' },
+	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },
+	'max-total-mb': { kind: 'number', value: 'N', help: 'stop when the notes hold more than N MB (default 2048)' },
+	'allow-any-folder': { kind: 'boolean', help: 'open the file-system root or the home folder as a vault (refused otherwise)' },
 };

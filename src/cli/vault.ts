@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import { openVault, VaultError } from '../node/vault-source';
-import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
+import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import type { CommandIO } from './command';
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
@@ -20,7 +20,13 @@ export function engineConfigFrom(args: ParsedArgs): EngineConfig {
 export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<NoteSource | null> {
 	const path = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
 	try {
-		return await openVault(path);
+		const totalMb = numberFlag(args, 'max-total-mb');
+		return await openVault(path, {
+			maxFiles: numberFlag(args, 'max-files'),
+			maxDepth: numberFlag(args, 'max-depth'),
+			maxTotalBytes: totalMb === undefined ? undefined : totalMb * 1024 * 1024,
+			allowAnyFolder: boolFlag(args, 'allow-any-folder'),
+		});
 	} catch (error) {
 		if (error instanceof VaultError) {
 			io.stderr(`vault-query: ${error.message}`);

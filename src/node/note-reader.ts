@@ -3,7 +3,7 @@
  * Never opens a file for writing.
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loneCrAsLf } from './parser/line-ends';
 
@@ -15,7 +15,7 @@ export const DEFAULT_MAX_FILE_SIZE = 5 * MIB;
 const BINARY_SNIFF_BYTES = 8 * KIB;
 
 /** `5 MB`, `7.2 MB`, `12.5 KB`, `300 bytes`: one decimal at most. */
-function formatSize(bytes: number): string {
+export function formatSize(bytes: number): string {
 	if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MB`;
 	if (bytes >= KIB) return `${Number((bytes / KIB).toFixed(1))} KB`;
 	return `${bytes} bytes`;
@@ -37,7 +37,19 @@ export function errorCode(error: unknown): string {
 }
 
 /** What reading one note produced, before parsing. */
-export type ReadOutcome = { text: string; mtime: number } | { skipReason: string; mtime: number | null };
+export type ReadOutcome = { text: string; mtime: number; bytes: number } | { skipReason: string; mtime: number | null };
+
+/**
+ * Flags for every read: read-only, and non-blocking so that opening a FIFO (a named pipe posing
+ * as a note or as `.obsidian/app.json`) returns at once instead of waiting for a writer forever.
+ */
+export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** Why an opened file is not read (a FIFO, socket or device), or null for a regular file. */
+export function notRegularReason(info: Stats): string | null {
+	if (info.isFile()) return null;
+	return info.isFIFO() ? 'a FIFO, not a regular file' : info.isDirectory() ? 'a folder, not a file' : 'not a regular file';
+}
 
 /** True when the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
 function hasUtf16Bom(bytes: Buffer): boolean {
@@ -58,12 +70,12 @@ function invalidUtf8Reason(bytes: Buffer): string {
  * replaced silently), a UTF-8 BOM is stripped (Obsidian strips it too), lone CRs read as LFs.
  */
 function decode(bytes: Buffer, mtime: number): ReadOutcome {
-	if (hasUtf16Bom(bytes)) return { skipReason: 'UTF-16 text: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
+	if (hasUtf16Bom(bytes)) return { skipReason: 'UTF-16: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
 	const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
 	if (sniff.includes(0)) return { skipReason: 'binary content', mtime };
 	if (!isUtf8(bytes)) return { skipReason: invalidUtf8Reason(bytes), mtime };
 	const text = bytes.toString('utf8');
-	return { text: loneCrAsLf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), mtime };
+	return { text: loneCrAsLf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), mtime, bytes: bytes.length };
 }
 
 /**
@@ -85,13 +97,15 @@ export class ScratchBuffer {
 export function readNoteSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer): ReadOutcome {
 	let fd: number;
 	try {
-		fd = openSync(absPath, 'r');
+		fd = openSync(absPath, READ_FLAGS);
 	} catch (error) {
 		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
 	}
 	try {
 		const info = fstatSync(fd);
 		const mtime = Math.floor(info.mtimeMs);
+		const irregular = notRegularReason(info);
+		if (irregular !== null) return { skipReason: irregular, mtime };
 		if (info.size > maxFileSize) return { skipReason: tooLargeReason(info.size, maxFileSize), mtime };
 		const bytes = scratch.take(info.size);
 		let filled = 0;
@@ -113,13 +127,15 @@ export function readNoteSync(absPath: string, maxFileSize: number, scratch: Scra
 export async function readNoteAsync(absPath: string, maxFileSize: number): Promise<ReadOutcome> {
 	let handle;
 	try {
-		handle = await open(absPath, 'r');
+		handle = await open(absPath, READ_FLAGS);
 	} catch (error) {
 		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
 	}
 	try {
 		const info = await handle.stat();
 		const mtime = Math.floor(info.mtimeMs);
+		const irregular = notRegularReason(info);
+		if (irregular !== null) return { skipReason: irregular, mtime };
 		if (info.size > maxFileSize) return { skipReason: tooLargeReason(info.size, maxFileSize), mtime };
 		const bytes = Buffer.allocUnsafe(info.size);
 		let filled = 0;
@@ -131,6 +147,26 @@ export async function readNoteAsync(absPath: string, maxFileSize: number): Promi
 		return decode(bytes.subarray(0, filled), mtime);
 	} catch (error) {
 		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
+	} finally {
+		await handle.close();
+	}
+}
+
+/** Side and config files larger than this are refused (Obsidian's own config files are a few KB). */
+export const MAX_SIDE_FILE_SIZE = 16 * MIB;
+
+/**
+ * A regular file's UTF-8 text, for config and side files: throws ENOENT like `readFile` when it is
+ * missing, and an error naming the problem for a FIFO, a folder or a file over `maxBytes`.
+ */
+export async function readRegularText(absPath: string, maxBytes = MAX_SIDE_FILE_SIZE): Promise<string> {
+	const handle = await open(absPath, READ_FLAGS);
+	try {
+		const info = await handle.stat();
+		const irregular = notRegularReason(info);
+		if (irregular !== null) throw Object.assign(new Error(`${absPath}: ${irregular}`), { code: 'ENOTREG' });
+		if (info.size > maxBytes) throw Object.assign(new Error(`${absPath}: ${tooLargeReason(info.size, maxBytes)}`), { code: 'EFBIG' });
+		return (await handle.readFile()).toString('utf8');
 	} finally {
 		await handle.close();
 	}

@@ -3,16 +3,18 @@
  * memory, resolve links like Obsidian. Read-only by construction: nothing here opens a file for
  * writing, so a vault is never touched (no cache or temp files).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, parse as parsePath, resolve } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { buildLinkMaps, type LinkMaps } from './link-maps';
-import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteAsync, readNoteSync, ScratchBuffer, type ReadOutcome } from './note-reader';
+import { DEFAULT_MAX_FILE_SIZE, errorCode, formatSize, readNoteAsync, readNoteSync, readRegularText, ScratchBuffer, type ReadOutcome } from './note-reader';
 import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
-import { VaultWalker } from './vault-walk';
+import { frontmatterBoundsError } from './parser/frontmatter-bounds';
+import { DEFAULT_WALK_BOUNDS, VaultWalker, WalkLimitError } from './vault-walk';
 
 /** What `parseNote` returns; the parser is injectable so tests can count or fake it. */
 export interface ParseResult {
@@ -37,7 +39,18 @@ export interface OpenVaultOptions {
 	readConcurrency?: number;
 	/** The note parser. Default: our Obsidian-compatible `parseNote`. */
 	parse?: (text: string) => ParseResult;
+	/** Files (notes and attachments) the walk lists at most before it stops with a VaultError. Default 1,000,000. */
+	maxFiles?: number;
+	/** Folder nesting the walk enters at most before it stops with a VaultError. Default 64. */
+	maxDepth?: number;
+	/** Bytes of notes read at most before opening stops with a VaultError. Default 2 GiB. */
+	maxTotalBytes?: number;
+	/** Open the file-system root or the home folder too (refused by default: they are not vaults). */
+	allowAnyFolder?: boolean;
 }
+
+/** Default bound on the bytes of all notes read: far above the largest vaults we know (~0.5 GB), below where memory runs out. */
+export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
 /** The vault folder is missing, not a folder, or cannot be listed; the message names its absolute path. */
 export class VaultError extends Error {
@@ -101,7 +114,7 @@ export const DEFAULT_CONFIG_DIR = '.obsidian';
 async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
 	let raw: string;
 	try {
-		raw = await readFile(join(vaultAbs, configDir, 'app.json'), 'utf8');
+		raw = await readRegularText(join(vaultAbs, configDir, 'app.json'));
 	} catch {
 		return [];
 	}
@@ -164,7 +177,10 @@ export class NodeVaultSource implements NoteSource {
 		this.stats = init.stats;
 	}
 
-	/** Every Markdown note, vault-relative, in walk order (skipped ones included). */
+	/**
+	 * Every Markdown note, vault-relative, in walk order (skipped ones included), then the walk
+	 * entries whose notes could not be reached (folders end in `/`), each with a skip reason.
+	 */
 	listNotes(): readonly string[] {
 		return this.notes;
 	}
@@ -177,7 +193,7 @@ export class NodeVaultSource implements NoteSource {
 	/** Everything left out (unparsed notes, unreadable folders, symlinks out of the vault), with reasons. */
 	listSkipped(): SkippedEntry[] {
 		const out: SkippedEntry[] = [];
-		for (const [path, reason] of this.walkSkips) out.push({ path, reason });
+		for (const [path, reason] of this.walkSkips) if (!this.records.has(path)) out.push({ path, reason });
 		for (const path of this.notes) {
 			const reason = this.records.get(path)?.skipReason;
 			if (reason) out.push({ path, reason });
@@ -233,7 +249,7 @@ export class NodeVaultSource implements NoteSource {
 		// A config file name, never a path: the port must not become a way to read outside the config folder.
 		if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..') throw new Error(`Not a config file name: ${name}`);
 		try {
-			return await readFile(join(this.vaultPath, this.configDir, name), 'utf8');
+			return await readRegularText(join(this.vaultPath, this.configDir, name));
 		} catch (error) {
 			const code = errorCode(error);
 			if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -243,7 +259,10 @@ export class NodeVaultSource implements NoteSource {
 
 	/** YAML with the core schema, as frontmatter is parsed (`2024-07-21` stays a string). */
 	parseYaml(text: string): unknown {
-		return load(text, { schema: CORE_SCHEMA });
+		const value = load(text, { schema: CORE_SCHEMA });
+		const tooBig = frontmatterBoundsError(value, text.length);
+		if (tooBig !== null) throw new Error(tooBig.replace('frontmatter', 'YAML'));
+		return value;
 	}
 }
 
@@ -284,6 +303,20 @@ async function assertVaultFolder(abs: string): Promise<void> {
 	if (!isDir) throw new VaultError(`Vault path is not a folder: ${abs}`, abs);
 }
 
+/** Refuses the file-system root and the home folder: walking either reads the whole disk. */
+async function assertLooksLikeVault(abs: string, real: string): Promise<void> {
+	const home = await realpath(homedir()).catch(() => homedir());
+	const what = real === parsePath(real).root ? 'the file-system root' : real === home ? 'your home folder' : null;
+	if (what !== null) {
+		throw new VaultError(`Refusing to open ${abs} as a vault: it is ${what}, and searching it would read every file below it (--allow-any-folder opens it anyway)`, abs);
+	}
+}
+
+/** A record for a walk entry whose notes are not searched (link out of the vault, unreadable folder…). */
+function lostRecord(reason: string): NoteRecord {
+	return { text: null, metadata: null, frontmatterError: null, skipReason: reason, mtime: null };
+}
+
 /**
  * Opens the vault at `vaultPath`: walks it, reads and parses every note, builds the resolver and
  * link maps. Throws `VaultError` when the folder is missing or not a folder.
@@ -300,35 +333,53 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 	const parse = options.parse ?? parseNote;
 	const concurrency = Math.max(0, Math.floor(options.readConcurrency ?? 0));
 
+	const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+
 	await assertVaultFolder(abs);
-	const walker = new VaultWalker(await realpath(abs), configDir);
+	const real = await realpath(abs);
+	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
+	const bounds = { maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles, maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth };
+	const walker = new VaultWalker(real, configDir, bounds);
 	const [files, userIgnoreFilters] = await Promise.all([
 		walker.walk(abs).catch((error: unknown) => {
+			if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
 			throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
 		}),
 		readUserIgnoreFilters(abs, configDir),
 	]);
-	const notes = files.filter(isNotePath);
+	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
+	// are listed with the notes, skipped with their reason, so every answer reports them.
+	const lost = [...walker.lost].sort();
+	const notes = [...files.filter(isNotePath), ...lost];
 	const walked = performance.now();
 
 	const clock = { parseMs: 0 };
 	const records = new Map<string, NoteRecord>();
+	const readable = notes.length - lost.length;
+	let totalBytes = 0;
+	const counted = (outcome: ReadOutcome): ReadOutcome => {
+		if ('bytes' in outcome && (totalBytes += outcome.bytes) > maxTotalBytes) {
+			throw new VaultError(`Stopped reading ${abs}: its notes hold more than ${formatSize(maxTotalBytes)}: is this really a vault? (--max-total-mb raises the bound)`, abs);
+		}
+		return outcome;
+	};
 	if (concurrency === 0) {
 		const scratch = new ScratchBuffer();
-		for (const path of notes) records.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
+		for (let i = 0; i < readable; i++) records.set(notes[i], toRecord(counted(readNoteSync(join(abs, notes[i]), maxFileSize, scratch)), parse, clock));
 	} else {
 		// Results land in a pre-sized array so the records map keeps walk order whatever finishes first.
-		const slots: NoteRecord[] = new Array<NoteRecord>(notes.length);
+		const slots: NoteRecord[] = new Array<NoteRecord>(readable);
 		let next = 0;
 		const worker = async (): Promise<void> => {
-			while (next < notes.length) {
+			while (next < readable) {
 				const i = next++;
-				slots[i] = toRecord(await readNoteAsync(join(abs, notes[i]), maxFileSize), parse, clock);
+				slots[i] = toRecord(counted(await readNoteAsync(join(abs, notes[i]), maxFileSize)), parse, clock);
 			}
 		};
-		await Promise.all(Array.from({ length: Math.min(concurrency, notes.length) }, worker));
-		notes.forEach((path, i) => records.set(path, slots[i]));
+		await Promise.all(Array.from({ length: Math.min(concurrency, readable) }, worker));
+		for (let i = 0; i < readable; i++) records.set(notes[i], slots[i]);
 	}
+	for (const path of lost) records.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 
 	const indexed = performance.now();
 

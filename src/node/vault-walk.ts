@@ -1,11 +1,18 @@
 /**
  * Lists every file of a vault folder, vault-relative with `/`, in a reproducible order, leaving out
- * what Obsidian never indexes (dot-folders, so `.obsidian`, `.git`, `.trash` too; dot-files stay, as Obsidian lists them) and
- * `node_modules`, and following symbolic links only while they stay inside the vault.
+ * what Obsidian never indexes (dot-folders, so `.obsidian`, `.git`, `.trash` too; dot-files stay, as
+ * Obsidian lists them) and `node_modules`. Bounded: a walk that meets more files or deeper folders
+ * than any real vault has stops with a `WalkLimitError` (`--vault /` must not read the disk).
+ *
+ * Symbolic links, decided as ripgrep does without `--follow`, with one exception: a link to a file
+ * inside the vault is listed at the link's path (it cannot recurse). A link to a folder is never
+ * followed — inside the vault its folder is walked at its own path anyway (following could only
+ * duplicate notes, loop, or explode: two links per level over 22 levels is 4 million paths), and
+ * outside it the link would expose any folder of the machine. Both are recorded with a reason.
  */
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { errorCode } from './note-reader';
 
 /**
@@ -13,6 +20,20 @@ import { errorCode } from './note-reader';
  * by name (the config folder is skipped at the root even when configured without a dot).
  */
 const ALWAYS_SKIPPED_FOLDERS = new Set(['node_modules']);
+
+/** Bounds on one walk; defaults no real vault meets. */
+export interface WalkBounds {
+	/** Files (notes and attachments) listed at most. */
+	maxFiles: number;
+	/** Folder nesting below the vault root at most. */
+	maxDepth: number;
+}
+
+/** The default bounds: 1,000,000 files (the largest vaults we know hold ~100k notes) and 64 folder levels. */
+export const DEFAULT_WALK_BOUNDS: WalkBounds = { maxFiles: 1_000_000, maxDepth: 64 };
+
+/** The walk met a bound: the message says which, and the flag that raises it. */
+export class WalkLimitError extends Error {}
 
 /** True for `child` equal to or below `parent` (both absolute, real paths). */
 function isInside(parent: string, child: string): boolean {
@@ -24,33 +45,57 @@ function byName(a: Dirent, b: Dirent): number {
 	return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Walks a vault folder in parallel; symlinks are followed only while they stay inside the vault. */
+/** What a non-regular directory entry is, for its skip reason. */
+function kindOf(entry: { isFIFO(): boolean; isSocket(): boolean; isBlockDevice(): boolean; isCharacterDevice(): boolean }): string {
+	if (entry.isFIFO()) return 'a FIFO';
+	if (entry.isSocket()) return 'a socket';
+	return entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'not a regular file';
+}
+
+/** Walks a vault folder in parallel, within bounds; see the file comment for symbolic links. */
 export class VaultWalker {
-	/** Entries left out, by vault-relative path. */
+	/** Entries left out, by vault-relative path (folders end in `/`), with the reason. */
 	readonly skipped = new Map<string, string>();
+	/** The skipped entries whose notes are indexed nowhere else (answers report these as not searched). */
+	readonly lost = new Set<string>();
+	private files = 0;
 
 	/** `realRoot`: the vault's symlink-free absolute path; `configDir`: skipped at the root only. */
 	constructor(
 		private readonly realRoot: string,
 		private readonly configDir: string,
+		private readonly bounds: WalkBounds = DEFAULT_WALK_BOUNDS,
 	) {}
 
 	/** Every file below the root, vault-relative with `/`, depth-first in name order. */
 	async walk(rootAbs: string): Promise<string[]> {
-		return this.walkDir(rootAbs, this.realRoot, '', new Set([this.realRoot]));
+		return this.walkDir(rootAbs, '', 0);
 	}
 
-	/**
-	 * One folder: `abs` is how we reach it, `real` its symlink-free path, `rel` its vault path (`''`
-	 * or ending in `/`), `chain` the real paths of it and its ancestors (for loop detection).
-	 */
-	private async walkDir(abs: string, real: string, rel: string, chain: ReadonlySet<string>): Promise<string[]> {
+	/** Records a skipped entry; `lost` when no note under it is indexed at another path. */
+	private skip(rel: string, reason: string, lost: boolean): void {
+		this.skipped.set(rel, reason);
+		if (lost) this.lost.add(rel);
+	}
+
+	/** Counts one listed file against the bound. */
+	private count(): void {
+		if (++this.files > this.bounds.maxFiles) {
+			throw new WalkLimitError(`more than ${this.bounds.maxFiles} files: is this really a vault? (--max-files raises the bound)`);
+		}
+	}
+
+	/** One folder: `abs` is how we reach it, `rel` its vault path (`''` or ending in `/`), `depth` its nesting. */
+	private async walkDir(abs: string, rel: string, depth: number): Promise<string[]> {
+		if (depth > this.bounds.maxDepth) {
+			throw new WalkLimitError(`folders nested more than ${this.bounds.maxDepth} deep (${rel}): is this really a vault? (--max-depth raises the bound)`);
+		}
 		let entries: Dirent[];
 		try {
 			entries = await readdir(abs, { withFileTypes: true });
 		} catch (error) {
 			if (rel === '') throw error;
-			this.skipped.set(rel.slice(0, -1), `unreadable folder (${errorCode(error)})`);
+			this.skip(rel, `unreadable folder (${errorCode(error)})`, true);
 			return [];
 		}
 		entries.sort(byName);
@@ -60,16 +105,19 @@ export class VaultWalker {
 			// MetadataCache has nothing from them; leaving them out keeps the CLI equal to the plugin.
 			// Dot-files stay: Obsidian lists them (the recorded vault-files.txt has `.gitignore`).
 			if (entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())) return [];
-			const childAbs = join(abs, entry.name);
 			const childRel = rel + entry.name;
-			if (entry.isFile()) return [childRel];
+			if (entry.isFile()) {
+				this.count();
+				return [childRel];
+			}
 			if (entry.isDirectory()) {
 				if (this.isSkippedFolder(entry.name, rel)) return [];
-				const childReal = join(real, entry.name);
-				return this.walkDir(childAbs, childReal, `${childRel}/`, new Set(chain).add(childReal));
+				return this.walkDir(join(abs, entry.name), `${childRel}/`, depth + 1);
 			}
-			if (entry.isSymbolicLink()) return this.followLink(entry.name, childAbs, rel, chain);
-			return []; // sockets, FIFOs, devices: never notes
+			if (entry.isSymbolicLink()) return this.followLink(entry.name, join(abs, entry.name), rel);
+			// Sockets, FIFOs, devices: never notes, and opening a FIFO would wait for a writer forever.
+			this.skip(childRel, `${kindOf(entry)}, not a regular file`, childRel.endsWith('.md'));
+			return [];
 		});
 		const lists = await Promise.all(parts);
 		return lists.flat();
@@ -80,37 +128,49 @@ export class VaultWalker {
 		return ALWAYS_SKIPPED_FOLDERS.has(name) || (rel === '' && name === this.configDir);
 	}
 
-	/**
-	 * A symlink is followed only when its target lies inside the vault (a link out of it could
-	 * expose any file on the machine), and a linked folder only when it is not one of its own
-	 * ancestors (a loop).
-	 */
-	private async followLink(name: string, abs: string, rel: string, chain: ReadonlySet<string>): Promise<string[]> {
+	/** True when the walk reaches the vault folder `where` (vault-relative, no trailing `/`) by its own path. */
+	private isWalked(where: string): boolean {
+		const parts = where.split('/');
+		return parts.every((part, i) => !part.startsWith('.') && !this.isSkippedFolder(part, i === 0 ? '' : 'x/'));
+	}
+
+	/** A symbolic link: a regular file inside the vault is listed at the link's path; anything else is recorded and left out. */
+	private async followLink(name: string, abs: string, rel: string): Promise<string[]> {
 		const childRel = rel + name;
+		const isNote = childRel.endsWith('.md');
 		let target: string;
 		try {
 			target = await realpath(abs);
-		} catch {
-			this.skipped.set(childRel, 'broken symbolic link');
-			return [];
-		}
-		if (!isInside(this.realRoot, target)) {
-			this.skipped.set(childRel, 'symbolic link to outside the vault');
-			return [];
-		}
-		let isDir: boolean;
-		try {
-			isDir = (await stat(target)).isDirectory();
 		} catch (error) {
-			this.skipped.set(childRel, `unreadable (${errorCode(error)})`);
+			const code = errorCode(error);
+			this.skip(childRel, code === 'ENOENT' ? 'broken symbolic link' : code === 'ELOOP' ? 'symbolic link loop' : `unreadable symbolic link (${code})`, isNote);
 			return [];
 		}
-		if (!isDir) return [childRel];
-		if (this.isSkippedFolder(name, rel)) return [];
-		if (chain.has(target)) {
-			this.skipped.set(childRel, 'symbolic link loop');
+		let info;
+		try {
+			info = await stat(target);
+		} catch (error) {
+			this.skip(childRel, `unreadable (${errorCode(error)})`, isNote);
 			return [];
 		}
-		return this.walkDir(abs, target, `${childRel}/`, new Set(chain).add(target));
+		const inside = isInside(this.realRoot, target);
+		if (info.isDirectory()) {
+			const where = relative(this.realRoot, target).split(sep).join('/');
+			if (!inside) this.skip(`${childRel}/`, 'symbolic link to a folder outside the vault', true);
+			else if (where === '' || isInside(target, join(this.realRoot, rel))) this.skip(`${childRel}/`, 'symbolic link loop (to a folder that contains it)', false);
+			else if (!this.isWalked(where)) this.skip(`${childRel}/`, `symbolic link to a folder the vault does not index (${where}/)`, true);
+			else this.skip(`${childRel}/`, `symbolic link to a folder of the vault, indexed at its own path (${where}/)`, false);
+			return [];
+		}
+		if (!inside) {
+			this.skip(childRel, 'symbolic link to outside the vault', isNote);
+			return [];
+		}
+		if (!info.isFile()) {
+			this.skip(childRel, `symbolic link to ${kindOf(info)}, not a regular file`, isNote);
+			return [];
+		}
+		this.count();
+		return [childRel];
 	}
 }

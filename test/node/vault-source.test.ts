@@ -66,7 +66,6 @@ describe('NodeVaultSource on a temporary vault', () => {
 		expect(source.listFiles()).toEqual([
 			'Note.md',
 			'Other.md',
-			'alias-dir/Deep.md',
 			'bad-yaml.md',
 			'binary.md',
 			'bom.md',
@@ -75,13 +74,14 @@ describe('NodeVaultSource on a temporary vault', () => {
 			'img/pic.png',
 			'sub/Deep.md',
 		]);
-		expect(source.listNotes()).toEqual(source.listFiles().filter((p) => p.endsWith('.md')));
+		// Walk entries whose notes are searched nowhere follow the notes, each with its skip reason.
+		expect(source.listNotes()).toEqual([...source.listFiles().filter((p) => p.endsWith('.md')), 'dangling.md', 'escape-dir/', 'escape.md']);
 		expect(source.vaultPath).toBe(vault);
 		expect(source.configDir).toBe(CONFIG);
 	});
 
 	it('reports counts and phase timings', () => {
-		expect(source.stats).toMatchObject({ files: 10, notes: 9, parsed: 7, skipped: 2 });
+		expect(source.stats).toMatchObject({ files: 9, notes: 11, parsed: 6, skipped: 5 });
 		for (const phase of ['walkMs', 'readMs', 'parseMs', 'linkMapsMs', 'totalMs'] as const) expect(source.stats[phase]).toBeGreaterThanOrEqual(0);
 	});
 
@@ -93,14 +93,14 @@ describe('NodeVaultSource on a temporary vault', () => {
 		expect(source.getMtime('huge.md')).toEqual(expect.any(Number));
 	});
 
-	it('reports symlinks out of the vault, loops and dangling links without following them', () => {
+	it('reports symlinks out of the vault, to its own folders, loops and dangling links without following them', () => {
 		expect(source.getSkipReason('escape.md')).toBe('symbolic link to outside the vault');
-		expect(source.getSkipReason('escape-dir')).toBe('symbolic link to outside the vault');
-		expect(source.getSkipReason('sub/loop')).toBe('symbolic link loop');
-		expect(source.getSkipReason('alias-dir/loop')).toBe('symbolic link loop');
+		expect(source.getSkipReason('escape-dir/')).toBe('symbolic link to a folder outside the vault');
+		expect(source.getSkipReason('sub/loop/')).toBe('symbolic link loop (to a folder that contains it)');
+		expect(source.getSkipReason('alias-dir/')).toBe('symbolic link to a folder of the vault, indexed at its own path (sub/)');
 		expect(source.getSkipReason('dangling.md')).toBe('broken symbolic link');
 		expect(source.listSkipped().map((s) => s.path)).toEqual(
-			expect.arrayContaining(['escape.md', 'escape-dir', 'sub/loop', 'dangling.md', 'binary.md', 'huge.md']),
+			expect.arrayContaining(['escape.md', 'escape-dir/', 'sub/loop/', 'alias-dir/', 'dangling.md', 'binary.md', 'huge.md']),
 		);
 	});
 
