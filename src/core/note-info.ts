@@ -1,6 +1,7 @@
 import type { CachedMetadata, FrontMatter } from './metadata';
 import { getAllTags } from './obsidian-rules';
 import { baseName } from './paths';
+import { propertyValue } from './yaml-values';
 
 /**
  * Where the body starts: after the frontmatter block. A malformed block has no
@@ -27,14 +28,13 @@ export function bodyOf(text: string, meta: CachedMetadata | null): string {
 }
 
 /**
- * A human title: the `title` property, else the first level-1 heading, else the file name —
- * the seed's results show titles like "Adopt Obsidian Vault + …", not slugs.
+ * A note's title, Obsidian's rule: the file name (without `.md`); a `title` property, where a
+ * vault keeps one, is shown instead. A heading is never the title — a note's first H1 is often
+ * a section ("Installation") rather than its name. Every face and operation titles notes here.
  */
 export function titleOf(path: string, meta: CachedMetadata | null): string {
-	const title = meta?.frontmatter?.title;
-	if (typeof title === 'string' && title.trim() !== '') return title.trim();
-	const h1 = meta?.headings?.find((h) => h.level === 1);
-	return h1 ? h1.heading : baseName(path);
+	const title = propertyValue(meta?.frontmatter, 'title');
+	return typeof title === 'string' && title.trim() !== '' ? title.trim() : baseName(path);
 }
 
 /** The first `chars` characters of the body with whitespace collapsed, cut at a word boundary when possible. */

@@ -1,6 +1,6 @@
 import type { LinkResult, LinkSource, NoteResult } from '../core/contract';
 import { linkpathOf } from '../core/link-graph';
-import { linksFieldNames } from '../core/note-info';
+import { linksFieldNames, titleOf as noteTitle } from '../core/note-info';
 import type { NoteSource } from '../core/port';
 import type { FacesHost } from './host';
 import { noteTags } from './note-facts';
@@ -61,10 +61,9 @@ const ALL = 1_000_000; // why: the panel lists every backlink and link; the engi
 const MAX_LINES = 3; // why: three linking lines say how a note links; the note itself has the rest.
 const MAX_SHARING = 12; // why: the closest neighbours by shared tags; a tag click lists them all.
 
-/** The file name without `.md`, as Obsidian titles a note. */
-export function titleOf(path: string): string {
-	const name = path.slice(path.lastIndexOf('/') + 1);
-	return name.toLowerCase().endsWith('.md') ? name.slice(0, -3) : name;
+/** The note's title by the engine's one rule (file name, or a `title` property). */
+export function titleOf(source: NoteSource, path: string): string {
+	return noteTitle(path, source.getMetadata(path));
 }
 
 /** The lines of `from` that link to `target`: body links and embeds, `[[…]]` properties, `links:` names. */
@@ -142,7 +141,7 @@ async function sharingTags(host: FacesHost, path: string, tags: readonly string[
 		}
 	}
 	return [...shared]
-		.map(([p, list]) => ({ path: p, title: titleOf(p), shared: list }))
+		.map(([p, list]) => ({ path: p, title: titleOf(host.source, p), shared: list }))
 		.sort((a, b) => b.shared.length - a.shared.length || a.path.localeCompare(b.path))
 		.slice(0, MAX_SHARING);
 }
@@ -151,7 +150,7 @@ async function sharingTags(host: FacesHost, path: string, tags: readonly string[
 export async function buildPanelModel(host: FacesHost, path: string, linksKey: string): Promise<PanelModel> {
 	const model: PanelModel = {
 		path,
-		title: titleOf(path),
+		title: titleOf(host.source, path),
 		error: null,
 		backlinks: { body: [], frontmatter: [], both: [] },
 		outgoing: { resolved: [], unresolved: [] },
@@ -163,7 +162,7 @@ export async function buildPanelModel(host: FacesHost, path: string, linksKey: s
 	model.error = back.status === 'failed' ? back.error ?? 'backlinks could not be listed' : links.status === 'failed' ? links.error ?? 'links could not be listed' : null;
 	for (const row of back.results as NoteResult[]) {
 		const source = row.source ?? 'body';
-		model.backlinks[source].push({ path: row.path, title: titleOf(row.path), source, lines: await linkingLines(host.source, row.path, path, linksKey) });
+		model.backlinks[source].push({ path: row.path, title: row.title, source, lines: await linkingLines(host.source, row.path, path, linksKey) });
 	}
 	for (const link of links.results as LinkResult[]) (link.resolved === null ? model.outgoing.unresolved : model.outgoing.resolved).push(link);
 	const tags = noteTags(host.source, path);

@@ -192,7 +192,7 @@ describe('result contract and order', () => {
 		expect(Object.keys(json).sort()).toEqual(['limitations', 'matched', 'query', 'results', 'searched', 'skipped', 'status']);
 		const decision = json.results.find((r) => r.path.startsWith('decisions/2026'));
 		expect(decision).toMatchObject({
-			title: 'Adopt Obsidian Vault + OB1-Inspired Patterns for Tier-2 Memory',
+			title: '2026-06-20-adopt-obsidian-and-ob1-patterns', // Obsidian's rule: the file name (issue 9 case 1), not the H1 the seed showed
 			folder: 'decisions',
 			frontmatter: { status: 'accepted', links: ['sdlc-modernization', 'conventions'] },
 			forward_links: ['sdlc-modernization', 'conventions'],

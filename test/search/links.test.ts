@@ -31,6 +31,6 @@ describe('backlinks: with an unknown note', () => {
 		const index = await SearchIndex.build(source);
 		const result = await search(index, 'backlinks:convention agents', { source });
 		expect(result.status).toBe('failed');
-		expect(result.error).toMatch(/backlinks:convention: no note of that name; did you mean "conventions"/);
+		expect(result.error).toMatch(/backlinks:convention: no note named "convention" in this vault; did you mean "conventions"/);
 	});
 });

@@ -9,6 +9,7 @@ import type { App } from 'obsidian';
 import { describe, expect, it } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import { runQuery } from '../../src/core/query/run';
+import type { StructuredQuery } from '../../src/core/query/types';
 import { search, SearchIndex } from '../../src/core/search/search';
 import { DEFAULT_SETTINGS } from '../../src/core/settings';
 import type { FacesHost } from '../../src/ui/host';
@@ -24,7 +25,7 @@ async function queryTitles(source: MemorySource, query: Parameters<typeof runQue
 
 /** A faces host over a memory vault, answering structural queries the way the plugin does. */
 function hostOf(source: MemorySource): FacesHost {
-	return { app: {} as App, source, query: (q) => runQuery(source, q, DEFAULT_SETTINGS) } as FacesHost;
+	return { app: {} as App, source, query: (q: StructuredQuery) => runQuery(source, q, DEFAULT_SETTINGS) } as unknown as FacesHost;
 }
 
 describe('issue 9 case 1: the title is the file name, or a title property — never a heading', () => {

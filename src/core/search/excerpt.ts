@@ -1,5 +1,5 @@
 /** The excerpt of a hit: the best-matching heading section and its first matching line, clipped. */
-import { clip } from './extract';
+import { excerptOf } from '../note-info';
 import type { ScoredWord } from './rank';
 import { foldWord, normalizeText } from './tokenize';
 
@@ -65,7 +65,7 @@ export function excerptFrom(text: string, bodyStart: number, needles: readonly {
 	if (best === null) return null;
 	const found: { heading: string | null; line: string; at: number; index: number } = best;
 	const from = Math.max(0, found.at - Math.floor(chars / 3));
-	return { excerpt: `${from > 0 ? '…' : ''}${clip(found.line.slice(from, from + chars), chars)}`, section: found.heading, line: lineAt(text, bodyStart) + found.index + 1 };
+	return { excerpt: `${from > 0 ? '…' : ''}${excerptOf(found.line.slice(from, from + chars), chars)}`, section: found.heading, line: lineAt(text, bodyStart) + found.index + 1 };
 }
 
 /** The 0-based file line holding offset `at`. */

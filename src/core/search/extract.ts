@@ -3,6 +3,10 @@
  * record the results need. Pure; one note at a time.
  */
 import type { CachedMetadata, FrontMatter } from '../metadata';
+import { bodyStart, excerptOf, titleOf } from '../note-info';
+import { getAllTags, parseFrontMatterAliases } from '../obsidian-rules';
+import { baseName, folderOf } from '../paths';
+import { flattenValue, propertyValue } from '../yaml-values';
 import type { SearchSettings } from './settings';
 
 /** What the index keeps per note to filter and render results (texts are read back on demand). */
@@ -10,7 +14,7 @@ export interface DocInfo {
 	path: string;
 	/** File name without `.md`. */
 	basename: string;
-	/** The `title` property, else the file name. */
+	/** Obsidian's title: the file name, or the `title` property where the note has one (note-info.ts `titleOf`). */
 	title: string;
 	/** Parent folder, `''` at the root. */
 	folder: string;
@@ -31,59 +35,15 @@ export interface DocInfo {
 /** The texts of the six index fields, in `FIELD_NAMES` order. */
 export type FieldTexts = [title: string, aliases: string, metadata: string, headings: string, abstract: string, body: string];
 
-/** A frontmatter value by key, matched case-insensitively (the seed writes `Aliases:`, Obsidian `aliases:`). */
-export function propertyValue(fm: FrontMatter | undefined, key: string): unknown {
-	if (!fm) return undefined;
-	if (key in fm) return fm[key];
-	const lower = key.toLowerCase();
-	for (const k of Object.keys(fm)) if (k.toLowerCase() === lower) return fm[k];
-	return undefined;
-}
-
-/** Every string (and number/boolean, as text) in a YAML value, lists flattened. */
-export function flattenValue(value: unknown, out: string[] = []): string[] {
-	if (typeof value === 'string') out.push(value);
-	else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
-	else if (Array.isArray(value)) for (const v of value) flattenValue(v, out);
-	return out;
-}
-
-/** Obsidian's `parseFrontMatterAliases`: `aliases`/`alias`, a list or a comma-separated string. */
+/** Aliases by Obsidian's rule (`parseFrontMatterAliases`), blanks dropped, each once. */
 export function aliasesOf(fm: FrontMatter | undefined): string[] {
-	const raw = propertyValue(fm, 'aliases') ?? propertyValue(fm, 'alias');
-	const list = typeof raw === 'string' ? raw.split(',') : flattenValue(raw);
-	return [...new Set(list.map((a) => a.trim()).filter((a) => a !== ''))];
+	return [...new Set((parseFrontMatterAliases(fm) ?? []).filter((a) => a !== ''))];
 }
 
-/** Frontmatter `tags`/`tag` (list, or comma/space separated) and inline tags, lower-case, without `#`. */
+/** Tags by Obsidian's rule (`getAllTags`: frontmatter `tags`, then inline), lower-case, without `#`, each once. */
 export function tagsOf(meta: CachedMetadata | null): string[] {
-	const out = new Set<string>();
-	const fm = meta?.frontmatter;
-	const raw = propertyValue(fm, 'tags') ?? propertyValue(fm, 'tag');
-	const list = typeof raw === 'string' ? raw.split(/[,\s]+/) : flattenValue(raw);
-	for (const t of list) {
-		const tag = t.trim().replace(/^#/, '').toLowerCase();
-		if (tag !== '') out.add(tag);
-	}
-	for (const t of meta?.tags ?? []) out.add(t.tag.replace(/^#/, '').toLowerCase());
-	return [...out];
-}
-
-/** Where the body starts: after the frontmatter block (or a malformed leading `yaml` section). */
-export function bodyStartOf(meta: CachedMetadata | null): number {
-	if (!meta) return 0;
-	if (meta.frontmatterPosition) return meta.frontmatterPosition.end.offset;
-	const first = meta.sections?.[0];
-	return first && first.type === 'yaml' ? first.position.end.offset : 0;
-}
-
-/** Collapse whitespace and cut at `chars`, on a word boundary when one is near. */
-export function clip(text: string, chars: number): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
-	if (flat.length <= chars) return flat;
-	const cut = flat.slice(0, chars);
-	const space = cut.lastIndexOf(' ');
-	return `${space > chars * 0.6 ? cut.slice(0, space) : cut}…`;
+	if (!meta) return [];
+	return [...new Set(getAllTags(meta).map((t) => t.replace(/^#/, '').toLowerCase()))];
 }
 
 /** Properties indexed in their own fields (or that are plumbing, not content). */
@@ -132,19 +92,6 @@ export function forwardLinksOf(meta: CachedMetadata | null): string[] {
 	return [...out];
 }
 
-/** File name without folder and `.md`. */
-export function basenameOf(path: string): string {
-	const slash = path.lastIndexOf('/');
-	const name = slash < 0 ? path : path.slice(slash + 1);
-	return name.toLowerCase().endsWith('.md') ? name.slice(0, -3) : name;
-}
-
-/** Parent folder of a path, `''` at the root. */
-export function folderOf(path: string): string {
-	const slash = path.lastIndexOf('/');
-	return slash < 0 ? '' : path.slice(0, slash);
-}
-
 const NO_LINKS: string[] = [];
 
 /**
@@ -154,12 +101,11 @@ const NO_LINKS: string[] = [];
  */
 export function extractNote(path: string, text: string, meta: CachedMetadata | null, settings: SearchSettings, keepDerived = true): { info: DocInfo; fields: FieldTexts } {
 	const fm = meta?.frontmatter ?? {};
-	const basename = basenameOf(path);
-	const titleProp = propertyValue(fm, 'title');
-	const title = typeof titleProp === 'string' && titleProp.trim() !== '' ? titleProp.trim() : basename;
+	const basename = baseName(path);
+	const title = titleOf(path, meta);
 	const aliases = aliasesOf(fm);
 	const tags = tagsOf(meta);
-	const start = bodyStartOf(meta);
+	const start = bodyStart(meta);
 	const abstractRaw = abstractOf(text, meta, start, settings.abstractHeadings);
 	const metaTexts: string[] = [...tags];
 	const named = new Set(settings.metadataFields.map((k) => k.toLowerCase()));
@@ -181,7 +127,7 @@ export function extractNote(path: string, text: string, meta: CachedMetadata | n
 		aliases,
 		tags,
 		frontmatter: fm,
-		abstract: keepDerived ? clip(abstractRaw, settings.excerptChars) : '',
+		abstract: keepDerived ? excerptOf(abstractRaw, settings.excerptChars) : '',
 		synthesis: synthesisValue.includes(settings.synthesisValue.toLowerCase()),
 		forwardLinks: keepDerived ? forwardLinksOf(meta) : NO_LINKS,
 		bodyStart: start,

@@ -1,6 +1,7 @@
 /** Query filters, excluded words and phrase checks as a mask over note ids (narrowing happens before ranking). */
+import { findNote } from '../note-ref';
 import type { NoteSource } from '../port';
-import { flattenValue, propertyValue } from './extract';
+import { flattenValue, propertyValue } from '../yaml-values';
 import type { ParsedQuery, QueryFilter } from './query-parser';
 import type { SearchIndex } from './search-index';
 import { analyzeQueryText, type QueryWord } from './tokenize';
@@ -88,10 +89,9 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 				limitations.push(`backlinks:${f.target} ignored: no vault to read links from`);
 				return null;
 			}
-			const targets = si.notesNamed(f.target).map((d) => docs[d]?.path).filter((p): p is string => p !== undefined);
-			const linking = new Set<string>();
-			const inverted = si.backlinkMap(source);
-			for (const t of targets) for (const src of inverted.get(t) ?? []) linking.add(src);
+			// The one resolver (note-ref.ts); search() has already failed on unknown and ambiguous names.
+			const ref = findNote(source, f.target);
+			const linking = new Set(ref.kind === 'found' ? (si.backlinkMap(source).get(ref.path) ?? []) : []);
 			return (d) => linking.has(docs[d]?.path ?? '');
 		}
 	}

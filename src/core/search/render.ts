@@ -1,5 +1,5 @@
 /** The seed's Step 6 Markdown for a ranked search, and its no-results advice. */
-import { flattenValue, propertyValue } from './extract';
+import { flattenValue, propertyValue } from '../yaml-values';
 import type { SearchHit, SearchResult } from './search';
 
 const TIER_LABELS: Record<SearchHit['tier'], string> = {

@@ -16,11 +16,11 @@
 import { LinkGraph } from '../link-graph';
 import { displayTags } from '../note-info';
 import type { NoteSource } from '../port';
-import { baseName } from '../paths';
-import { closest } from '../suggest';
+import { describeNoteRef, findNote } from '../note-ref';
 import { expandQuery, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
-import { abstractOf, clip, forwardLinksOf } from './extract';
+import { excerptOf } from '../note-info';
+import { abstractOf, forwardLinksOf } from './extract';
 import { buildMask, phraseCandidates, phraseRegex } from './filters';
 import { keywordBonus } from './keyword-bonus';
 import { describeQuery, parseQuery, type ParsedQuery } from './query-parser';
@@ -94,18 +94,23 @@ interface Explained {
 	synthesis: boolean;
 }
 
-/** Phase 1: why the query cannot run (parse error, nothing to search, an unknown `backlinks:` note), or null. */
-function queryProblem(si: SearchIndex, parsed: ParsedQuery): { error: string; suggestions?: string[] } | null {
+/**
+ * Phase 1: why the query cannot run (parse error, nothing to search, a `backlinks:` note that
+ * is unknown — with near names — or ambiguous — with its candidates), or null. Notes are named
+ * through the engine's one resolver (note-ref.ts), as the backlinks query names them: an empty
+ * list would read as "nothing links there", a union of namesakes as links that are not there.
+ */
+function queryProblem(parsed: ParsedQuery, source: NoteSource | null): { error: string; suggestions?: string[] } | null {
 	if (parsed.error !== null) return { error: parsed.error };
 	if (parsed.raw === '') return { error: 'query: empty — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/' };
-	// A `backlinks:` note that does not exist is an error with near names, as in the backlinks
-	// query — an empty list would read as "nothing links there".
+	if (!source) return null;
 	for (const f of parsed.filters) {
-		if (f.kind !== 'backlinks' || si.notesNamed(f.target).length > 0) continue;
-		const names = [...si.index.pathToDoc.keys()].map((path) => baseName(path));
-		const near = closest(baseName(f.target), names);
-		const error = `backlinks:${f.target}: no note of that name${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''}`;
-		return near.length > 0 ? { error, suggestions: near } : { error };
+		if (f.kind !== 'backlinks') continue;
+		const ref = findNote(source, f.target);
+		if (ref.kind === 'found') continue;
+		const error = describeNoteRef(ref, `backlinks:${f.target}`);
+		if (ref.kind === 'ambiguous') return { error, suggestions: ref.candidates };
+		return ref.suggestions.length > 0 ? { error, suggestions: ref.suggestions } : { error };
 	}
 	return null;
 }
@@ -221,7 +226,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			}
 		}
 		const meta = source ? source.getMetadata(info.path) : null;
-		const abstract = derived && text !== undefined ? clip(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
+		const abstract = derived && text !== undefined ? excerptOf(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
 		const found = text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
 		const matchedTerms: string[] = [];
 		for (const m of e.matches) if (!matchedTerms.includes(m.sw.label)) matchedTerms.push(m.sw.label);
@@ -258,7 +263,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	const parsed = typeof query === 'string' ? parseQuery(query) : query;
 	const result = baseResult(si, parsed, typeof query === 'string' ? query : parsed.raw);
 	result.query.limit = limit;
-	const problem = queryProblem(si, parsed);
+	const problem = queryProblem(parsed, source);
 	if (problem) {
 		result.status = 'failed';
 		result.error = problem.error;
