@@ -33,13 +33,13 @@ export default defineConfig([
 		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*']) },
 	},
 	{
-		files: ['src/node/**/*.ts', 'src/cli/**/*.ts'],
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts'],
 		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*']) },
 	},
 	{
-		// The Node face (CLI, its adapter, tests, scripts) never ships in main.js — a test scans the
+		// The Node faces (CLI, MCP server, their adapter, tests, scripts) never ships in main.js — a test scans the
 		// bundle for Node modules — so the mobile-safety rule does not apply to these files.
-		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
 		// Likewise `hardcoded-config-path` (its fix, Vault#configDir, only exists inside Obsidian) and
 		// `no-global-this` (Node has no window). Bench and eval scripts import the bundles they just
 		// built from computed paths, which `no-unsanitized/method` cannot tell from user input.

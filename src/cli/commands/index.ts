@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { mcpCommand } from './mcp';
 import { noteCommand, statusCommand } from './note';
 import { packCommand } from './pack';
 import { filterCommand, graphCommand, lookupCommand, textSearchCommand } from './reader';
@@ -6,4 +7,4 @@ import { searchCommand } from './search';
 import { backlinksCommand, grepCommand, linksCommand, propCommand, tagCommand } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand];
+export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, mcpCommand];

@@ -1,0 +1,71 @@
+/**
+ * The short text each tool returns beside its structured JSON: what a person (or a client that
+ * shows only text) needs to see at a glance. The JSON in `structuredContent` is the full answer.
+ */
+import type { LinkResult, NoteResult, QueryResult } from '../core/contract';
+import type { NoteReadResult } from '../core/note-read';
+import type { ContextPack } from '../core/pack/pack';
+import { renderReport, type ReaderReport } from '../core/reader/index';
+import type { SearchResult } from '../core/search/search';
+import { renderText } from '../cli/render';
+import type { ServerStatus } from './status';
+
+/** Lines for a failed answer: the error naming the parameter, then the hints. */
+function failure(result: { error?: string; suggestions?: string[] }): string {
+	return [`Error: ${result.error ?? 'failed'}`, ...(result.suggestions ?? []).map((s) => `  hint: ${s}`)].join('\n');
+}
+
+/** Limitations as a trailing block, when there are any. */
+function limits(limitations: string[]): string[] {
+	return limitations.length > 0 ? ['', 'Limitations:', ...limitations.map((l) => `  - ${l}`)] : [];
+}
+
+/** Ranked hits, one line each with tier and score, then the abstract. */
+export function renderSearchText(result: SearchResult): string {
+	if (result.status === 'failed') return failure(result);
+	const lines = [`${result.matched} notes matched, showing ${result.results.length} (full results in structuredContent)`];
+	for (const [i, hit] of result.results.entries()) {
+		lines.push(`${i + 1}. ${hit.path} — ${hit.title} [${hit.tier}, score ${hit.score.toFixed(2)}]`);
+		if (hit.abstract !== '') lines.push(`   ${hit.abstract.replace(/\s+/g, ' ').slice(0, 200)}`);
+	}
+	if (result.results.length === 0 && result.advice.length > 0) lines.push(...result.advice.map((a) => `Try: ${a}`));
+	return [...lines, ...limits(result.limitations)].join('\n');
+}
+
+/** The CLI's listing of a structural query. */
+export function renderQueryText(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLinks: boolean): string {
+	return result.status === 'failed' ? failure(result) : renderText(result, isLinks);
+}
+
+/** The seed's retrieval report layout. */
+export function renderReadText(report: ReaderReport): string {
+	return renderReport(report);
+}
+
+/** The pack's Markdown (PACK, COVERAGE, GAPS, HANDOFF), ready to paste into a chat. */
+export function renderPackText(pack: ContextPack): string {
+	return pack.status === 'failed' ? failure(pack) : pack.markdown.trimEnd();
+}
+
+/** A header line with the path and line range, then the verbatim text. */
+export function renderNoteText(result: NoteReadResult): string {
+	if (result.status === 'failed') return failure(result);
+	const note = result.results[0];
+	const where = `${note.path}${note.heading !== null ? ` § ${note.heading}` : ''}${note.block !== undefined ? ` ^${note.block}` : ''}`;
+	return [`${where} (lines ${note.line_start}–${note.line_end} of ${note.total_lines})`, '', note.text, ...limits(result.limitations)].join('\n');
+}
+
+/** Counts, freshness and the first skipped files. */
+export function renderStatusText(status: ServerStatus): string {
+	const lines = [
+		`Vault: ${status.vault_path}`,
+		`Notes: ${status.notes.indexed} indexed of ${status.notes.listed} (${status.notes.skipped} skipped)`,
+		`Last refresh: ${status.last_refresh} (${status.build_ms} ms; ${status.builds} builds, ${status.changes_seen} changes seen${status.pending ? ', changes pending' : ''})`,
+		`Watcher: ${status.watcher.running ? 'running' : `not running${status.watcher.error !== null ? ` (${status.watcher.error})` : ''}`}`,
+		`Snapshot: ${status.snapshot.detail}`,
+	];
+	if (status.last_error !== null) lines.push(`Last refresh error: ${status.last_error}`);
+	for (const skip of status.skipped.slice(0, 10)) lines.push(`  skipped ${skip.path}: ${skip.reason}`);
+	if (status.skipped_total > 10) lines.push(`  … and ${status.skipped_total - 10} more (see structuredContent)`);
+	return [...lines, ...limits(status.limitations)].join('\n');
+}

@@ -1,0 +1,232 @@
+/**
+ * The MCP tools: name, input schema (zod, strict — an unknown parameter is an error naming it),
+ * and a handler that answers from the warm session with the same contract JSON the CLI prints
+ * with `--json`. Descriptions are written for an agent deciding which tool to call and how.
+ */
+import * as z from 'zod';
+import { readNote } from '../core/note-read';
+import { buildPack } from '../core/pack/pack';
+import { runQuery } from '../core/query/run';
+import type { StructuredQuery } from '../core/query/types';
+import { DEFAULT_READER_SETTINGS, runReader } from '../core/reader/index';
+import { search } from '../core/search/search';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import { boundList, boundNote } from './bound';
+import { confinementError } from './note-uri';
+import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
+import type { VaultSession } from './session';
+import { statusOf } from './status';
+
+/** What a handler returns: the contract JSON, a short text rendering, and the list a bound may cut. */
+export interface ToolAnswer {
+	structured: Record<string, unknown>;
+	text: string;
+	failed: boolean;
+	/** Cuts `structured` to a byte budget at a whole item, saying how to get the rest (absent: it is small by construction). */
+	bound?: (structured: Record<string, unknown>, maxBytes: number) => Record<string, unknown>;
+}
+
+/** One tool: its MCP metadata, its strict input schema and its handler. */
+export interface ToolSpec<S extends z.ZodObject = z.ZodObject> {
+	name: string;
+	title: string;
+	description: string;
+	input: S;
+	run(args: z.infer<S>, session: VaultSession): Promise<ToolAnswer>;
+}
+
+/** A parameter that does not apply to the chosen kind of query, named in the error. */
+export class ParameterError extends Error {}
+
+const folders = z.array(z.string()).optional().describe('Only these vault folders (e.g. ["Projects", "Notes/2026"]); default: the whole vault.');
+const offset = z.number().int().min(0).optional().describe('Skip this many results — use the value a truncated response gives in `truncated.next`.');
+
+/** Fails when any of `names` is set: it does not apply to `kind`. */
+function reject(args: Record<string, unknown>, names: string[], kind: string): void {
+	for (const name of names) if (args[name] !== undefined) throw new ParameterError(`${name}: does not apply to ${kind}`);
+}
+
+/** The value of a parameter `kind` requires, or an error naming it. */
+function need(args: Record<string, unknown>, name: string, kind: string): string {
+	const value = args[name];
+	if (typeof value !== 'string' || value.trim() === '') throw new ParameterError(`${name}: required for ${kind}`);
+	return value;
+}
+
+/** Drops the first `skip` results (offset paging) and says so in the query echo. */
+function page<T extends { results: unknown[]; query: Record<string, unknown> }>(result: T, skip: number | undefined): T {
+	if (!skip) return result;
+	return { ...result, query: { ...result.query, offset: skip }, results: result.results.slice(skip) };
+}
+
+const searchInput = z.strictObject({
+	query: z.string().min(1).describe('Plain-language question or keywords in any language, optionally with filters: tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/.'),
+	limit: z.number().int().min(1).max(200).optional().describe('At most this many ranked notes (default 10).'),
+	offset,
+});
+
+/** `search`: ranked search with the inline filter syntax (seed 003). */
+export const searchTool: ToolSpec<typeof searchInput> = {
+	name: 'search',
+	title: 'Ranked vault search',
+	description: 'Find the notes that best answer a question or match keywords, ranked, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with `note` or build a cited context with `pack`.',
+	input: searchInput,
+	run: async (args, session) => {
+		const { index } = await session.current();
+		const result = page(await search(index, args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) }), args.offset);
+		const skip = args.offset ?? 0;
+		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
+	},
+};
+
+const queryInput = z.strictObject({
+	type: z.enum(['tag', 'prop', 'backlinks', 'links', 'grep']).describe('tag: notes with a tag; prop: notes whose frontmatter property matches; backlinks: notes linking to a note; links: a note\'s outgoing links; grep: substring/regex in note bodies with line numbers.'),
+	tag: z.string().optional().describe('type=tag: the tag, with or without # (nested tags match: #project matches #project/alpha).'),
+	key: z.string().optional().describe('type=prop: the frontmatter property name.'),
+	value: z.string().optional().describe('type=prop: the value to match (omit to find notes that have the property at all).'),
+	contains: z.boolean().optional().describe('type=prop: match when the value contains the text, case-insensitive (default: equals).'),
+	note: z.string().optional().describe('type=backlinks|links: the note, by name ("Home") or vault path ("folder/Home.md").'),
+	pattern: z.string().optional().describe('type=grep: the text to find (a JavaScript regex when regex=true).'),
+	regex: z.boolean().optional().describe('type=grep: treat pattern as a regular expression.'),
+	case_sensitive: z.boolean().optional().describe('type=grep: match case exactly (default: case-insensitive).'),
+	folders,
+	limit: z.number().int().min(1).max(500).optional().describe('At most this many results (default 20).'),
+	offset,
+});
+
+/** The structural query a `query` call asks for, or a ParameterError naming what is missing or misplaced. */
+function structuredQuery(args: z.infer<typeof queryInput>): StructuredQuery {
+	const a = args as Record<string, unknown>;
+	const kind = `type "${args.type}"`;
+	const scope = { ...(args.folders ? { folders: args.folders } : {}), limit: (args.limit ?? 20) + (args.offset ?? 0) };
+	const others = (keep: string[]): string[] => ['tag', 'key', 'value', 'contains', 'note', 'pattern', 'regex', 'case_sensitive'].filter((n) => !keep.includes(n));
+	switch (args.type) {
+		case 'tag':
+			reject(a, others(['tag']), kind);
+			return { type: 'tag', tag: need(a, 'tag', kind), ...scope };
+		case 'prop':
+			reject(a, others(['key', 'value', 'contains']), kind);
+			return { type: 'prop', key: need(a, 'key', kind), ...(args.value !== undefined ? { value: args.value, match: args.contains ? 'contains' : 'equals' } : {}), ...scope };
+		case 'backlinks':
+			reject(a, others(['note']), kind);
+			return { type: 'backlinks', target: need(a, 'note', kind), ...scope };
+		case 'links':
+			reject(a, others(['note']), kind);
+			return { type: 'links', source: need(a, 'note', kind), ...scope };
+		case 'grep':
+			reject(a, others(['pattern', 'regex', 'case_sensitive']), kind);
+			return { type: 'grep', pattern: need(a, 'pattern', kind), regex: args.regex === true, caseSensitive: args.case_sensitive === true, ...scope };
+	}
+}
+
+/** `query`: the five structural queries. */
+export const queryTool: ToolSpec<typeof queryInput> = {
+	name: 'query',
+	title: 'Structural vault query',
+	description: 'Exact structural questions about the vault: which notes carry a tag or a property value, what links to or from a note, where a phrase occurs (with line numbers). Give `type` and the one argument it needs (tag | key[,value] | note | pattern).',
+	input: queryInput,
+	run: async (args, session) => {
+		const query = structuredQuery(args);
+		const { source } = await session.current();
+		const result = page(await runQuery(source, query, DEFAULT_SETTINGS), args.offset);
+		const skip = args.offset ?? 0;
+		return { structured: { ...result }, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call query again with offset: ${skip + kept}`) };
+	},
+};
+
+const whereValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]);
+const readInput = z.strictObject({
+	operation: z.enum(['lookup', 'filter', 'graph', 'text-search']).describe('lookup: the note <slug>.md; filter: notes whose frontmatter meets `where`; graph: a note\'s 1-hop links in and out; text-search: substring/regex in bodies.'),
+	slug: z.string().optional().describe('lookup|graph: the note\'s file name without .md (e.g. "dcf-valuation").'),
+	where: z.union([z.record(z.string(), whereValue), z.array(z.string())]).optional().describe('filter: {"status": "active", "rating": ">=7"} or ["rating>=7", "type=claim"]; >, >=, <, <= on number, date and ordered-enum fields (AND).'),
+	pattern: z.string().optional().describe('text-search: the text to find.'),
+	regex: z.boolean().optional().describe('text-search: pattern is a regular expression.'),
+	case_sensitive: z.boolean().optional().describe('text-search: match case exactly.'),
+	folders: z.array(z.string()).optional().describe('Folders to search, or ["all"] (default: Notes/ and skill-lab/, the whole vault when neither exists).'),
+	max_results: z.number().int().min(1).max(500).optional().describe('At most this many results (default 25).'),
+	excerpt_chars: z.number().int().min(0).max(20000).optional().describe('Characters of body per excerpt (default 300).'),
+	full_body: z.boolean().optional().describe('Include each result\'s whole body.'),
+	include_archived: z.boolean().optional().describe('Keep notes with status: archived (left out by default).'),
+	min_confidence: z.string().optional().describe('Keep notes whose confidence is this or stronger (the schema\'s ordered enum).'),
+	max_staleness_days: z.number().int().min(0).optional().describe('Keep notes verified within this many days of today (never-verified notes pass).'),
+	today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('The day staleness counts from (YYYY-MM-DD; default today, UTC).'),
+	known_skill_refs: z.array(z.string()).optional().describe('graph: link names to tag skill-library-ref instead of unresolved.'),
+	resolve_wikilinks: z.boolean().optional().describe('graph: include the vault path of each resolved link (default true).'),
+	schema: z.string().optional().describe('The schema note, a vault path (default _meta/frontmatter-schema.md).'),
+});
+
+/** `read`: the schema-strict reader (seed 001) with its retrieval report. */
+export const readTool: ToolSpec<typeof readInput> = {
+	name: 'read',
+	title: 'Schema-strict vault reader',
+	description: 'Schema-strict reads for notes that follow a frontmatter schema: look a note up by slug, filter by typed frontmatter predicates, walk its 1-hop link graph, or text-search bodies — each with a retrieval report (folders searched, skipped files, filters applied, why results were dropped).',
+	input: readInput,
+	run: async (args, session) => {
+		const a = args as Record<string, unknown>;
+		const kind = `operation "${args.operation}"`;
+		if (args.operation === 'lookup' || args.operation === 'graph') need(a, 'slug', kind);
+		if (args.operation === 'filter' && args.where === undefined) throw new ParameterError(`where: required for ${kind}`);
+		if (args.operation === 'text-search') need(a, 'pattern', kind);
+		if (args.operation !== 'graph') reject(a, ['known_skill_refs', 'resolve_wikilinks'], kind);
+		const { source } = await session.current();
+		const report = await runReader(source, args, DEFAULT_READER_SETTINGS);
+		return { structured: { ...report }, text: renderReadText(report), failed: report.status === 'failed', bound: (value, max) => boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)') };
+	},
+};
+
+const packInput = z.strictObject({
+	question: z.string().min(1).describe('The question to gather evidence for, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters.'),
+	budget: z.number().int().min(200).max(32000).optional().describe('Token budget of the whole pack (default 2000).'),
+	task: z.string().optional().describe('What the downstream agent will do with the pack; passed on in the handoff.'),
+	include_drafts: z.boolean().optional().describe('Keep notes with status: draft.'),
+	include_archived: z.boolean().optional().describe('Keep archived notes.'),
+});
+
+/** `pack`: a citation-ready context pack within a token budget (seed 004). */
+export const packTool: ToolSpec<typeof packInput> = {
+	name: 'pack',
+	title: 'Context pack with citations',
+	description: 'Gather verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question within a token budget, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.',
+	input: packInput,
+	run: async (args, session) => {
+		const { source, index } = await session.current();
+		const pack = await buildPack(source, index, { query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived });
+		return { structured: { ...pack }, text: renderPackText(pack), failed: pack.status === 'failed', bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget') };
+	},
+};
+
+const noteInput = z.strictObject({
+	note: z.string().min(1).describe('A note by name or vault path, optionally with a section: "Home", "folder/Note.md", "Note#Heading", "Note#Heading#Subheading", "Note#^block-id".'),
+	from: z.number().int().min(1).optional().describe('First line to return (1-based, in the whole note\'s numbering) — for long notes.'),
+	to: z.number().int().min(1).optional().describe('Last line to return (inclusive).'),
+});
+
+/** `note`: one note or section, verbatim, with its line range. */
+export const noteTool: ToolSpec<typeof noteInput> = {
+	name: 'note',
+	title: 'Read a note or section',
+	description: 'The verbatim text of one note, or of one section (Note#Heading) or block (Note#^id), with its line range in the note — e.g. to read a source a search hit or a pack citation points at. Use from/to to page through long notes.',
+	input: noteInput,
+	run: async (args, session) => {
+		const why = confinementError(args.note.split('#')[0]);
+		if (why !== null) throw new ParameterError(`note: "${args.note}" ${why}`);
+		const { source } = await session.current();
+		const result = await readNote(source, args);
+		return { structured: { ...result }, text: renderNoteText(result), failed: result.status === 'failed', bound: boundNote };
+	},
+};
+
+/** `status`: what the server has indexed and how fresh it is. */
+export const statusTool: ToolSpec<z.ZodObject> = {
+	name: 'status',
+	title: 'Index status',
+	description: 'What the server has indexed: the vault path, notes indexed, files skipped with reasons, when the index was last refreshed, whether the file watcher is running and whether a snapshot was used. Call it when results look incomplete or stale.',
+	input: z.strictObject({}),
+	run: (_args, session) => {
+		const status = statusOf(session);
+		return Promise.resolve({ structured: { ...status }, text: renderStatusText(status), failed: false, bound: (value, max) => boundList(value, 'skipped', max, () => '`skipped_total` counts every skipped file; the list holds the first ones') });
+	},
+};
+
+/** Every tool, in the order `tools/list` shows them. */
+export const TOOLS = [searchTool, queryTool, readTool, packTool, noteTool, statusTool] as unknown as ToolSpec[];

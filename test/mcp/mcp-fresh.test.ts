@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_VAULT } from '../helpers/paths';
+import { BIN, call, connect, type Connected } from './client';
+
+
+/** Paths of a search's results. */
+async function found(server: Connected, query: string): Promise<string[]> {
+	const out = await call(server.client, 'search', { query, limit: 20 });
+	return (out.json.results ?? []).map((r) => r.path as string);
+}
+
+describe('MCP server stays fresh while running (a temporary copy of examples/vault)', () => {
+	let vault: string;
+	let outside: string;
+	let server: Connected;
+
+	beforeAll(async () => {
+		const root = mkdtempSync(join(tmpdir(), 'vq-mcp-'));
+		vault = join(root, 'vault');
+		outside = join(root, 'outside');
+		cpSync(EXAMPLE_VAULT, vault, { recursive: true });
+		mkdirSync(outside);
+		writeFileSync(join(outside, 'secret.md'), '# Secret\n\nzebracorn outside the vault\n');
+		symlinkSync(outside, join(vault, 'escape'));
+		server = await connect(vault);
+	});
+
+	afterAll(async () => {
+		await server.close();
+		rmSync(join(vault, '..'), { recursive: true, force: true });
+	});
+
+	it('an edit, a new note, a rename and a delete are each seen by the next call within 1 s', async () => {
+		writeFileSync(join(vault, 'skill-lab', 'dcf-valuation.md'), '# DCF valuation\n\nquokkamatic margin of safety\n');
+		await sleep(1000);
+		expect(await found(server, 'quokkamatic')).toEqual(['skill-lab/dcf-valuation.md']);
+
+		writeFileSync(join(vault, 'fresh-note.md'), '# Fresh\n\nplatypusine thoughts\n');
+		await sleep(1000);
+		expect(await found(server, 'platypusine')).toEqual(['fresh-note.md']);
+
+		renameSync(join(vault, 'fresh-note.md'), join(vault, 'renamed-note.md'));
+		await sleep(1000);
+		expect(await found(server, 'platypusine')).toEqual(['renamed-note.md']);
+
+		rmSync(join(vault, 'renamed-note.md'));
+		await sleep(1000);
+		expect(await found(server, 'platypusine')).toEqual([]);
+	});
+
+	it('a burst of 1,000 new notes is batched into a few refreshes, not one per note', async () => {
+		const before = (await call(server.client, 'status', {})).json as { builds: number };
+		mkdirSync(join(vault, 'burst'));
+		for (let i = 0; i < 1000; i++) writeFileSync(join(vault, 'burst', `n${i}.md`), `# Burst ${i}\n\nwombatish item ${i}\n`);
+		await sleep(1000);
+		expect(await found(server, 'wombatish')).toHaveLength(20);
+		const after = (await call(server.client, 'status', {})).json as { builds: number; changes_seen: number; notes: { listed: number } };
+		expect(after.notes.listed).toBeGreaterThanOrEqual(1000);
+		expect(after.changes_seen).toBeGreaterThanOrEqual(1000);
+		expect(after.builds - before.builds).toBeLessThanOrEqual(5);
+		expect((await call(server.client, 'note', { note: 'burst/n999' })).json.status).toBe('success');
+	});
+
+	it('a symlink leading out of the vault is not followed', async () => {
+		expect(await found(server, 'zebracorn')).toEqual([]);
+		const out = await call(server.client, 'note', { note: 'escape/secret' });
+		expect(out.isError).toBe(true);
+	});
+
+	it('concurrent calls during a refresh all answer, each from one consistent index', async () => {
+		writeFileSync(join(vault, 'concurrent.md'), '# Concurrent\n\nnarwhalesque\n');
+		const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => call(server.client, i % 2 === 0 ? 'search' : 'status', i % 2 === 0 ? { query: 'narwhalesque' } : {})));
+		for (const answer of answers) expect(answer.isError).toBe(false);
+		await sleep(1000);
+		expect(await found(server, 'narwhalesque')).toEqual(['concurrent.md']);
+	});
+});
+
+describe('MCP server process lifecycle', () => {
+	/** Spawn the server raw, wait until it is ready (stderr), and collect stdout. */
+	function spawnServer(): Promise<{ child: ReturnType<typeof spawn>; stdout: () => string; exited: Promise<number | null> }> {
+		const child = spawn(process.execPath, [BIN, 'mcp', '--vault', EXAMPLE_VAULT], { stdio: ['pipe', 'pipe', 'pipe'] });
+		let out = '';
+		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+		return new Promise((resolve) => {
+			child.stderr.on('data', (chunk: Buffer) => {
+				if (chunk.toString().includes('ready:')) resolve({ child, stdout: () => out, exited });
+			});
+		});
+	}
+
+	it('exits 0 on stdin EOF, and writes nothing but protocol to stdout', async () => {
+		const server = await spawnServer();
+		server.child.stdin?.end();
+		expect(await Promise.race([server.exited, sleep(2000).then(() => 'hung')])).toBe(0);
+		expect(server.stdout()).toBe('');
+	});
+
+	it('exits 0 on SIGTERM', async () => {
+		const server = await spawnServer();
+		server.child.kill('SIGTERM');
+		expect(await Promise.race([server.exited, sleep(2000).then(() => 'hung')])).toBe(0);
+	});
+});
