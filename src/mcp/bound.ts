@@ -72,19 +72,19 @@ export function boundLines(text: string, maxBytes: number, inJson = false): { te
 }
 
 /**
- * A note read cut to `maxBytes` at a whole line: the text keeps its first lines, `line_end`
+ * A note read cut to `maxBytes` at a whole line: the text keeps its first lines, `lines[1]`
  * moves back, and `truncated.next` names the `from` line that continues.
  */
 export function boundNote(value: Record<string, unknown>, maxBytes: number): Record<string, unknown> {
 	if (jsonBytes(value) <= maxBytes) return value;
-	const results = value.results as { text: string; line_start: number; line_end: number }[] | undefined;
+	const results = value.results as { text: string; lines: [number, number] }[] | undefined;
 	const note = results?.[0];
 	if (!note) return value;
 	const overhead = jsonBytes({ ...value, results: [{ ...note, text: '' }] }) + 400;
 	const cut = boundLines(note.text, Math.max(0, maxBytes - overhead), true);
-	const lineEnd = note.line_start + cut.lines - 1;
-	const next = `call note again with from: ${lineEnd + 1}`;
-	const truncated: Truncation = { field: 'text', kept: cut.lines, total: note.line_end - note.line_start + 1, max_bytes: maxBytes, next };
-	const limitations = [...((value.limitations as string[] | undefined) ?? []), `Response cut after line ${lineEnd} to stay within ${maxBytes} bytes; ${next}`];
-	return { ...value, results: [{ ...note, text: cut.text, line_end: lineEnd }], limitations, truncated };
+	const last = note.lines[0] + cut.lines - 1;
+	const next = `call note again with from: ${last + 1}`;
+	const truncated: Truncation = { field: 'text', kept: cut.lines, total: note.lines[1] - note.lines[0] + 1, max_bytes: maxBytes, next };
+	const limitations = [...((value.limitations as string[] | undefined) ?? []), `Response cut after line ${last} to stay within ${maxBytes} bytes; ${next}`];
+	return { ...value, results: [{ ...note, text: cut.text, lines: [note.lines[0], last] }], limitations, truncated };
 }

@@ -3,7 +3,7 @@
  * shows only text) needs to see at a glance. The JSON in `structuredContent` is the full answer.
  */
 import type { LinkResult, NoteResult, QueryResult } from '../core/contract';
-import type { NoteReadResult } from '../core/note-read';
+import type { NoteAnswer } from '../core/engine/engine';
 import type { ContextPack } from '../core/pack/pack';
 import { renderReport, type ReaderReport } from '../core/reader/index';
 import type { SearchResult } from '../core/search/search';
@@ -48,24 +48,23 @@ export function renderPackText(pack: ContextPack): string {
 }
 
 /** A header line with the path and line range, then the verbatim text. */
-export function renderNoteText(result: NoteReadResult): string {
+export function renderNoteText(result: NoteAnswer): string {
 	if (result.status === 'failed') return failure(result);
 	const note = result.results[0];
-	const where = `${note.path}${note.heading !== null ? ` § ${note.heading}` : ''}${note.block !== undefined ? ` ^${note.block}` : ''}`;
-	return [`${where} (lines ${note.line_start}–${note.line_end} of ${note.total_lines})`, '', note.text, ...limits(result.limitations)].join('\n');
+	return [`${note.path}${note.section !== null ? ` › ${note.section}` : ''} (lines ${note.lines[0]}–${note.lines[1]} of ${note.total_lines})`, '', note.text, ...limits(result.limitations)].join('\n');
 }
 
 /** Counts, freshness and the first skipped files. */
 export function renderStatusText(status: ServerStatus): string {
 	const lines = [
 		`Vault: ${status.vault_path}`,
-		`Notes: ${status.notes.indexed} indexed of ${status.notes.listed} (${status.notes.skipped} skipped)`,
-		`Last refresh: ${status.last_refresh} (${status.build_ms} ms; ${status.builds} builds, ${status.changes_seen} changes seen${status.pending ? ', changes pending' : ''})`,
+		`Notes: ${status.notes} (${status.in_scope} in scope, ${status.indexed ?? 0} in the search index, ${status.skipped.length} skipped)`,
+		`Last refresh: ${status.last_refresh} (${status.refresh_ms} ms; ${status.builds} builds, ${status.changes_seen} changes seen${status.pending ? ', changes pending' : ''})`,
 		`Watcher: ${status.watcher.running ? 'running' : `not running${status.watcher.error !== null ? ` (${status.watcher.error})` : ''}`}`,
 		`Snapshot: ${status.snapshot.detail}`,
 	];
 	if (status.last_error !== null) lines.push(`Last refresh error: ${status.last_error}`);
 	for (const skip of status.skipped.slice(0, 10)) lines.push(`  skipped ${skip.path}: ${skip.reason}`);
-	if (status.skipped_total > 10) lines.push(`  … and ${status.skipped_total - 10} more (see structuredContent)`);
+	if (status.skipped.length > 10) lines.push(`  … and ${status.skipped.length - 10} more (see structuredContent)`);
 	return [...lines, ...limits(status.limitations)].join('\n');
 }

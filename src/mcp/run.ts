@@ -3,6 +3,7 @@
  * or a SIGTERM/SIGINT arrives. stdout carries only the protocol; every log line goes to stderr.
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { EngineConfig } from '../core/engine/engine';
 import { createServer } from './server';
 import { VaultSession } from './session';
 import { watchVault } from './watcher';
@@ -13,12 +14,25 @@ export interface McpRunOptions {
 	maxBytes: number;
 	version: string;
 	log: (line: string) => void;
+	/** The engine configuration (links key…); defaults otherwise. */
+	config?: EngineConfig;
 }
 
 /** Serves until the client goes away; resolves with the exit code (0 on a clean shutdown). */
 export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	const started = performance.now();
-	const session = await VaultSession.open(options.vaultPath, options.log);
+	// Signals and stdin EOF are wired first: a SIGTERM during startup must still end cleanly.
+	const stop = new Promise<string>((resolve) => {
+		process.stdin.once('end', () => resolve('stdin closed'));
+		process.stdin.once('close', () => resolve('stdin closed'));
+		process.once('SIGTERM', () => resolve('SIGTERM'));
+		process.once('SIGINT', () => resolve('SIGINT'));
+	});
+	const session = await Promise.race([VaultSession.open(options.vaultPath, options.config ?? {}, options.log), stop]);
+	if (typeof session === 'string') {
+		options.log(`stopped before the vault was open (${session})`);
+		return 0;
+	}
 	const watcher = watchVault(session.vaultPath, (paths) => {
 		session.changed(paths.length);
 		void session.refresh();
@@ -27,18 +41,9 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	if (watcher.error !== null) options.log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
 	const handle = serveStdio(() => createServer(session, options), { onerror: (error) => options.log(`protocol error: ${error.message}`) });
 	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
-	return new Promise<number>((resolve) => {
-		let closing = false;
-		const shutdown = (why: string): void => {
-			if (closing) return;
-			closing = true;
-			options.log(`shutting down (${why})`);
-			watcher.close();
-			void handle.close().finally(() => resolve(0));
-		};
-		process.stdin.once('end', () => shutdown('stdin closed'));
-		process.stdin.once('close', () => shutdown('stdin closed'));
-		process.once('SIGTERM', () => shutdown('SIGTERM'));
-		process.once('SIGINT', () => shutdown('SIGINT'));
-	});
+	const why = await stop;
+	options.log(`shutting down (${why})`);
+	watcher.close();
+	await handle.close();
+	return 0;
 }

@@ -5,8 +5,6 @@
  */
 import { McpServer, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { readNote } from '../core/note-read';
-import { buildPack } from '../core/pack/pack';
 import { boundLines, jsonBytes } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
 import type { VaultSession } from './session';
@@ -62,8 +60,8 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 			}),
 		},
 		async ({ question, budget }) => {
-			const { source, index } = await session.current();
-			const pack = await buildPack(source, index, { query: question, budget: budget === undefined ? undefined : Number(budget) });
+			const { engine } = await session.current();
+			const pack = await engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) });
 			const text = pack.status === 'failed' ? `The vault could not be searched for "${question}": ${pack.error ?? 'failed'}` : pack.markdown.trimEnd();
 			return { description: `Context pack for: ${question}`, messages: [{ role: 'user', content: { type: 'text', text } }] };
 		},
@@ -82,8 +80,8 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 	});
 	server.registerResource('note', template, { title: 'Vault note', description: 'A note of the vault by its vault-relative path, verbatim Markdown.', mimeType: 'text/markdown' }, async (uri, variables) => {
 		const path = confinedNotePath(variables.path);
-		const { source } = await session.current();
-		const result = await readNote(source, { note: path });
+		const { engine } = await session.current();
+		const result = await engine.note({ ref: path });
 		if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
 		const note = result.results[0];
 		const shown = boundLines(note.text, options.maxBytes - 1024);

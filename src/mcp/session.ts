@@ -1,17 +1,17 @@
 /**
- * The warm vault behind the MCP server: the vault opened once, its search index built once, and
- * both kept current by the watcher. Every call runs against one immutable snapshot of that state
+ * The warm vault behind the MCP server: one engine (src/core/engine) over the vault, its search
+ * index built once, and both kept current by the watcher. Every call runs against one immutable snapshot of that state
  * (captured when the call starts), and a refresh builds the next state aside and swaps it in with
  * one assignment — so concurrent calls never see a half-updated vault, and a call that arrives
  * while changes are pending waits for them (an edit is seen by the next call).
  */
-import { SearchIndex } from '../core/search/search';
-import { openVault, type NodeVaultSource, type SkippedEntry } from '../node/vault-source';
+import { VaultEngine, type EngineConfig } from '../core/engine/engine';
+import { openVault, type NodeVaultSource } from '../node/vault-source';
 
-/** One consistent view of the vault: the note source and the search index built from it. */
+/** One consistent view of the vault: the engine over one read of it, its search index built. */
 export interface VaultState {
 	readonly source: NodeVaultSource;
-	readonly index: SearchIndex;
+	readonly engine: VaultEngine;
 	/** When this state finished building (ISO 8601). */
 	readonly builtAt: string;
 	/** How long building it took, in ms. */
@@ -30,12 +30,13 @@ export interface RefreshInfo {
 	lastError: string | null;
 }
 
-/** Builds one state from the vault on disk. */
-async function buildState(vaultPath: string): Promise<VaultState> {
+/** Builds one state from the vault on disk (the search index too, so no call pays for it). */
+async function buildState(vaultPath: string, config: EngineConfig): Promise<VaultState> {
 	const started = performance.now();
 	const source = await openVault(vaultPath);
-	const index = await SearchIndex.build(source);
-	return { source, index, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
+	const engine = new VaultEngine(source, config);
+	await engine.searchIndex();
+	return { source, engine, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
 }
 
 /**
@@ -53,6 +54,7 @@ export class VaultSession {
 
 	private constructor(
 		readonly vaultPath: string,
+		private readonly config: EngineConfig,
 		initial: VaultState,
 		private readonly log: (line: string) => void,
 	) {
@@ -60,10 +62,10 @@ export class VaultSession {
 	}
 
 	/** Opens the vault and builds its index; throws `VaultError` when the folder cannot be opened. */
-	static async open(vaultPath: string, log: (line: string) => void = () => undefined): Promise<VaultSession> {
-		const state = await buildState(vaultPath);
+	static async open(vaultPath: string, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
+		const state = await buildState(vaultPath, config);
 		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms`);
-		return new VaultSession(state.source.vaultPath, state, log);
+		return new VaultSession(state.source.vaultPath, config, state, log);
 	}
 
 	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
@@ -82,11 +84,6 @@ export class VaultSession {
 		return { ...this.info, pending: this.dirty || this.running !== null };
 	}
 
-	/** Everything the walk and the reader left out, with reasons. */
-	skipped(): SkippedEntry[] {
-		return this.state.source.listSkipped();
-	}
-
 	/** The watcher saw `count` changed paths; mark dirty (the next call or the debounce refreshes). */
 	changed(count: number): void {
 		this.info.changesSeen += count;
@@ -98,7 +95,7 @@ export class VaultSession {
 		if (this.running) return this.running;
 		if (!this.dirty) return Promise.resolve();
 		this.dirty = false;
-		this.running = buildState(this.vaultPath)
+		this.running = buildState(this.vaultPath, this.config)
 			.then((next) => {
 				this.state = next;
 				this.info.builds++;

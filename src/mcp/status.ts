@@ -1,17 +1,18 @@
-import type { SkippedEntry } from '../node/vault-source';
+import type { SkippedFile } from '../core/contract';
+import type { EngineStatus } from '../core/engine/engine';
 import type { VaultSession } from './session';
 
-/** The `status` tool's answer: what is indexed, what was skipped and why, and how fresh it is. */
-export interface ServerStatus {
+/**
+ * The `status` tool's answer: `vault-query status --json` (the engine's status) plus what only a
+ * long-running server has — when the index was last refreshed, the watcher, the snapshot.
+ */
+export interface ServerStatus extends EngineStatus {
 	status: 'success';
-	vault_path: string;
-	notes: { listed: number; indexed: number; skipped: number };
-	/** Files left out of the index, with reasons (the list may be cut; `skipped_total` counts all). */
-	skipped: SkippedEntry[];
-	skipped_total: number;
-	/** When the index in use was built, and how long that took. */
+	/** The engine's skipped notes plus what the vault walk left out (symlinks leaving the vault, unreadable folders). */
+	skipped: SkippedFile[];
+	/** When the state in use finished building, and how long opening and indexing took. */
 	last_refresh: string;
-	build_ms: number;
+	refresh_ms: number;
 	/** Full builds since start (the first open included) and changed paths the watcher reported. */
 	builds: number;
 	changes_seen: number;
@@ -28,19 +29,17 @@ export interface ServerStatus {
 export function statusOf(session: VaultSession): ServerStatus {
 	const state = session.peek();
 	const info = session.refreshInfo();
-	const skipped = session.skipped();
-	const listed = state.source.listNotes().length;
-	const unparsed = state.source.stats.skipped;
-	const limitations: string[] = [];
+	const engine = state.engine.status();
+	const skipped = [...engine.skipped];
+	for (const entry of state.source.listSkipped()) if (!skipped.some((s) => s.path === entry.path)) skipped.push(entry);
+	const limitations = [...engine.exclusions];
 	if (!session.watcher.running) limitations.push(`No file watcher (${session.watcher.error ?? 'not started'}): answers reflect the vault as it was at ${state.builtAt}`);
 	return {
 		status: 'success',
-		vault_path: state.source.vaultPath,
-		notes: { listed, indexed: listed - unparsed, skipped: unparsed },
+		...engine,
 		skipped,
-		skipped_total: skipped.length,
 		last_refresh: state.builtAt,
-		build_ms: state.buildMs,
+		refresh_ms: state.buildMs,
 		builds: info.builds,
 		changes_seen: info.changesSeen,
 		pending: info.pending,

@@ -4,13 +4,7 @@
  * with `--json`. Descriptions are written for an agent deciding which tool to call and how.
  */
 import * as z from 'zod';
-import { readNote } from '../core/note-read';
-import { buildPack } from '../core/pack/pack';
-import { runQuery } from '../core/query/run';
 import type { StructuredQuery } from '../core/query/types';
-import { DEFAULT_READER_SETTINGS, runReader } from '../core/reader/index';
-import { search } from '../core/search/search';
-import { DEFAULT_SETTINGS } from '../core/settings';
 import { boundList, boundNote } from './bound';
 import { confinementError } from './note-uri';
 import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
@@ -72,8 +66,8 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	description: 'Find the notes that best answer a question or match keywords, ranked, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with `note` or build a cited context with `pack`.',
 	input: searchInput,
 	run: async (args, session) => {
-		const { index } = await session.current();
-		const result = page(await search(index, args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) }), args.offset);
+		const { engine } = await session.current();
+		const result = page(await engine.search(args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) }), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
 	},
@@ -127,8 +121,8 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 	input: queryInput,
 	run: async (args, session) => {
 		const query = structuredQuery(args);
-		const { source } = await session.current();
-		const result = page(await runQuery(source, query, DEFAULT_SETTINGS), args.offset);
+		const { engine } = await session.current();
+		const result = page(await engine.query(query), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call query again with offset: ${skip + kept}`) };
 	},
@@ -168,8 +162,8 @@ export const readTool: ToolSpec<typeof readInput> = {
 		if (args.operation === 'filter' && args.where === undefined) throw new ParameterError(`where: required for ${kind}`);
 		if (args.operation === 'text-search') need(a, 'pattern', kind);
 		if (args.operation !== 'graph') reject(a, ['known_skill_refs', 'resolve_wikilinks'], kind);
-		const { source } = await session.current();
-		const report = await runReader(source, args, DEFAULT_READER_SETTINGS);
+		const { engine } = await session.current();
+		const report = await engine.read(args);
 		return { structured: { ...report }, text: renderReadText(report), failed: report.status === 'failed', bound: (value, max) => boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)') };
 	},
 };
@@ -189,8 +183,8 @@ export const packTool: ToolSpec<typeof packInput> = {
 	description: 'Gather verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question within a token budget, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.',
 	input: packInput,
 	run: async (args, session) => {
-		const { source, index } = await session.current();
-		const pack = await buildPack(source, index, { query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived });
+		const { engine } = await session.current();
+		const pack = await engine.pack({ query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived });
 		return { structured: { ...pack }, text: renderPackText(pack), failed: pack.status === 'failed', bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget') };
 	},
 };
@@ -210,8 +204,8 @@ export const noteTool: ToolSpec<typeof noteInput> = {
 	run: async (args, session) => {
 		const why = confinementError(args.note.split('#')[0]);
 		if (why !== null) throw new ParameterError(`note: "${args.note}" ${why}`);
-		const { source } = await session.current();
-		const result = await readNote(source, args);
+		const { engine } = await session.current();
+		const result = await engine.note({ ref: args.note, from: args.from, to: args.to });
 		return { structured: { ...result }, text: renderNoteText(result), failed: result.status === 'failed', bound: boundNote };
 	},
 };
@@ -224,7 +218,7 @@ export const statusTool: ToolSpec<z.ZodObject> = {
 	input: z.strictObject({}),
 	run: (_args, session) => {
 		const status = statusOf(session);
-		return Promise.resolve({ structured: { ...status }, text: renderStatusText(status), failed: false, bound: (value, max) => boundList(value, 'skipped', max, () => '`skipped_total` counts every skipped file; the list holds the first ones') });
+		return Promise.resolve({ structured: { ...status }, text: renderStatusText(status), failed: false, bound: (value, max) => boundList(value, 'skipped', max, () => 'the skipped list is cut; `vault-query status --json` in a shell prints all of it') });
 	},
 };
 

@@ -59,8 +59,8 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 		for (let i = 0; i < 1000; i++) writeFileSync(join(vault, 'burst', `n${i}.md`), `# Burst ${i}\n\nwombatish item ${i}\n`);
 		await sleep(1000);
 		expect(await found(server, 'wombatish')).toHaveLength(20);
-		const after = (await call(server.client, 'status', {})).json as { builds: number; changes_seen: number; notes: { listed: number } };
-		expect(after.notes.listed).toBeGreaterThanOrEqual(1000);
+		const after = (await call(server.client, 'status', {})).json as { builds: number; changes_seen: number; notes: number };
+		expect(after.notes).toBeGreaterThanOrEqual(1000);
 		expect(after.changes_seen).toBeGreaterThanOrEqual(1000);
 		expect(after.builds - before.builds).toBeLessThanOrEqual(5);
 		expect((await call(server.client, 'note', { note: 'burst/n999' })).json.status).toBe('success');

@@ -94,22 +94,24 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		expect(out.text).toContain('## HANDOFF');
 	});
 
-	it('note returns a note, a heading section and a line range verbatim, with line numbers', async () => {
+	it('note returns a note, a heading section and a line range verbatim, like `vault-query note --json`', async () => {
 		const whole = await call(server.client, 'note', { note: 'dcf-valuation' });
-		const note = whole.json.results?.[0] as { path: string; line_start: number; line_end: number; total_lines: number; text: string };
-		expect(note).toMatchObject({ path: 'skill-lab/dcf-valuation.md', line_start: 1, line_end: note.total_lines });
+		expect(whole.json).toEqual(JSON.parse((await cli(['note', 'dcf-valuation', '--json', '--vault', EXAMPLE_VAULT])).stdout));
+		const note = whole.json.results?.[0] as { path: string; lines: [number, number]; total_lines: number; text: string };
+		expect(note).toMatchObject({ path: 'skill-lab/dcf-valuation.md', lines: [1, note.total_lines] });
 		expect(note.text.startsWith('---\ntype: skill')).toBe(true);
 		const section = await call(server.client, 'note', { note: 'dcf-valuation#DCF valuation' });
-		expect(section.json.results?.[0]).toMatchObject({ heading: 'DCF valuation', line_start: 12 });
+		expect(section.json.results?.[0]).toMatchObject({ section: 'DCF valuation', lines: [12, 17] });
 		expect((section.json.results?.[0] as { text: string }).text.startsWith('# DCF valuation')).toBe(true);
 		const range = await call(server.client, 'note', { note: 'dcf-valuation', from: 2, to: 3 });
-		expect(range.json.results?.[0]).toMatchObject({ line_start: 2, line_end: 3, text: 'type: skill\ndomain: investing' });
+		expect(range.json.results?.[0]).toMatchObject({ lines: [2, 3], text: 'type: skill\ndomain: investing' });
 	});
 
 	it('status reports notes indexed, skipped files, freshness and snapshot state', async () => {
 		const out = await call(server.client, 'status', {});
-		expect(out.json).toMatchObject({ status: 'success', vault_path: EXAMPLE_VAULT, watcher: { running: true } });
-		expect((out.json.notes as { indexed: number }).indexed).toBeGreaterThan(20);
+		expect(out.json).toMatchObject({ status: 'success', vault_path: EXAMPLE_VAULT, search_index: 'ready', watcher: { running: true } });
+		const printed = JSON.parse((await cli(['status', '--build-index', '--json', '--vault', EXAMPLE_VAULT])).stdout) as Record<string, unknown>;
+		for (const key of ['notes', 'in_scope', 'indexed', 'exclusions']) expect(out.json[key], key).toEqual(printed[key]);
 		expect(out.json).toHaveProperty('last_refresh');
 		expect(out.json).toHaveProperty('snapshot');
 	});
@@ -127,7 +129,7 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 			['pack', { question: 'x', budget: 'lots' }, /budget/],
 			['note', { note: 'dcf-valuation', from: 9, to: 2 }, /from/],
 			['note', { note: 'dcf-valuation#No such heading' }, /no heading/],
-			['note', { note: 'no-such-note-anywhere' }, /note: no note named/],
+			['note', { note: 'no-such-note-anywhere' }, /no note named/],
 			['status', { verbose: true }, /verbose/],
 		];
 		for (const [tool, args, message] of cases) {

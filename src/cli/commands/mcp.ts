@@ -5,6 +5,7 @@ import { VaultError } from '../../node/vault-source';
 import { numberFlag, positionals, stringFlag, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
 import { VERSION } from '../run';
+import { engineConfigFrom, ENGINE_FLAGS } from '../vault';
 
 /** `vault-query mcp [--vault PATH] [--max-bytes N]`: an MCP server on stdio over a warm, watched vault. */
 export const mcpCommand: Command = {
@@ -12,14 +13,17 @@ export const mcpCommand: Command = {
 	summary: 'serve the vault to AI agents over the Model Context Protocol (stdio): search, query, read, pack, note, status',
 	usage: '[--vault PATH] [--max-bytes N]',
 	examples: ['vault-query mcp --vault ~/Notes', 'claude mcp add vault -- npx vault-query mcp --vault ~/Notes'],
-	flags: { 'max-bytes': { kind: 'number', value: 'N', help: `largest response in bytes; longer answers are cut at a whole item (default ${DEFAULT_MAX_BYTES})` } },
+	flags: {
+		...ENGINE_FLAGS,
+		'max-bytes': { kind: 'number', value: 'N', help: `largest response in bytes; longer answers are cut at a whole item (default ${DEFAULT_MAX_BYTES})` },
+	},
 	run: async (args, io) => {
 		positionals(args, []);
 		const maxBytes = numberFlag(args, 'max-bytes') ?? DEFAULT_MAX_BYTES;
 		if (maxBytes < 4096) throw new UsageError(`--max-bytes must be at least 4096 (one result needs room), got ${maxBytes}`);
 		const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
 		try {
-			return await runMcpServer({ vaultPath, maxBytes, version: VERSION, log: (line) => io.stderr(`vault-query mcp: ${line}`) });
+			return await runMcpServer({ vaultPath, maxBytes, version: VERSION, config: engineConfigFrom(args), log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
 			if (error instanceof VaultError) {
 				io.stderr(`vault-query mcp: ${error.message}`);
