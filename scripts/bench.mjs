@@ -4,7 +4,7 @@
  * benchmark (scripts/bench-search.mjs) when it exists. Prints a table with PASS/MISS per target and
  * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
  *
- * Usage: npm run bench -- [--only parser|cli|grep|profile|search|pack[,…]] [--runs N] [--vault PATH]
+ * Usage: npm run bench -- [--only parser|growth|cli|grep|profile|search|pack[,…]] [--runs N] [--vault PATH]
  *        npm run bench -- --summary [N]   (medians over the last N saved runs; runs nothing)
  * Memory is measured in a child process started with --expose-gc (a full GC before reading it).
  */
@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchCli } from './bench/cli.mjs';
 import { benchGrep } from './bench/grep.mjs';
+import { benchGrowth } from './bench/growth.mjs';
 import { bundleEngine, CLI, DEFAULT_VAULT, fmtMs, machineFacts, machineLine, OUT_DIR, say } from './bench/lib.mjs';
 import { benchParser } from './bench/parser.mjs';
 import { benchProfile } from './bench/profile.mjs';
@@ -21,7 +22,7 @@ import { printReport } from './bench/report.mjs';
 import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
 
-const JOBS = ['parser', 'cli', 'grep', 'profile', 'search', 'pack'];
+const JOBS = ['parser', 'growth', 'cli', 'grep', 'profile', 'search', 'pack'];
 const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
@@ -86,7 +87,7 @@ say(machineLine(machine));
 say(`vault: ${options.vault}; ${options.runs} timed runs after ${options.warmups} warm-up(s); jobs: ${selected.join(', ')}`);
 
 const engineFile = await bundleEngine();
-const engine = wants('parser') ? await import(pathToFileURL(engineFile).href) : null;
+const engine = wants('parser') || wants('growth') ? await import(pathToFileURL(engineFile).href) : null;
 const base = { vault: options.vault, runs: options.runs, warmups: options.warmups, engine, engineFile };
 const results = {};
 const step = async (job, fn) => {
@@ -97,6 +98,7 @@ const step = async (job, fn) => {
 	say(`  done in ${fmtMs(performance.now() - start)}`);
 };
 await step('parser', benchParser);
+await step('growth', benchGrowth);
 await step('cli', benchCli);
 await step('grep', benchGrep);
 await step('profile', benchProfile);

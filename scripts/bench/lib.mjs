@@ -137,6 +137,8 @@ export async function bundleEngine() {
 				"export { makeContext } from './src/core/query/context';",
 				"export { grepQuery, grepMatcher } from './src/core/query/grep';",
 				"export { compileMatcher } from './src/core/text/matcher';",
+				"export { termsOf } from './src/core/search/tokenize';",
+				"export { parseWhere, splitWhereText } from './src/core/reader/where';",
 			].join('\n'),
 			resolveDir: ROOT,
 			sourcefile: 'bench-engine-entry.ts',

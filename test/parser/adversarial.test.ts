@@ -84,9 +84,12 @@ describe('the parser on hostile notes', () => {
 		expect(parseNote('Only ^other\n').metadata.blocks?.['constructor' as string]).toBeUndefined();
 	});
 
-	it('parses 100k nested list markers on one line in linear time', () => {
+	it('parses 100k nested list markers or quote markers on one line quickly, nesting at most 256 deep', () => {
 		const { metadata } = within(3000, () => parseNote(`${'- '.repeat(100_000)}word\n`));
-		expect(metadata.listItems?.length).toBe(100_000);
+		expect(metadata.listItems?.length).toBe(256);
+		const quotes = within(3000, () => parseNote(`${'>'.repeat(500_000)} #deep\n`));
+		expect(quotes.metadata.sections?.[0].type).toBe('blockquote');
+		expect(parseNote(`${'- '.repeat(200)}word\n`).metadata.listItems?.length).toBe(200);
 		expect(parseNote('- - - word\n').metadata.listItems?.length).toBe(3);
 		expect(parseNote('- - -\n').metadata.sections?.[0].type).toBe('thematicBreak');
 		expect(parseNote('- * * *\n').metadata.listItems?.length).toBe(1);

@@ -45,6 +45,13 @@ const END_MARKERS = ['-->', '?>', '>', ']]>', '$$', '%%'];
 const SLOT_MATH = 4;
 const SLOT_COMMENT = 5;
 
+/**
+ * Block quotes and list items nested deeper than this are not opened: the rest of the line is
+ * content of the innermost one. Real notes nest a handful of levels; without a bound, one line
+ * of 500,000 `>` or `- ` allocates a container per marker and costs seconds per megabyte.
+ */
+export const MAX_NESTING = 256;
+
 /** Runs the block pass over one note body, writing into a MetadataSink. */
 export class BlockParser {
 	// The note being parsed and where its metadata goes; set by `parse`. One parser is reused
@@ -196,7 +203,7 @@ export class BlockParser {
 				else break;
 				q++;
 			}
-			if (q >= le || v - logical >= 4) break;
+			if (q >= le || v - logical >= 4 || stack.length > MAX_NESTING) break;
 			const ch = text.charCodeAt(q);
 			if (ch === CH.GT) {
 				this.closeLeaf();

@@ -1,0 +1,118 @@
+/**
+ * Fuzzing (issue 13): random Markdown/YAML soup through the parser, the search query parser, the
+ * tokenizer and the pack builder. None may throw; each finishes a 10 KB input within 1 s; every
+ * position the parser reports lies within the text, on the line and column its offset names, and
+ * every pack quote is text of its note. CI runs a fixed seed; `npm run fuzz` runs many more cases
+ * (FUZZ_RUNS, default 20000) from a fresh seed (FUZZ_SEED to replay one).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CachedMetadata, Loc } from '../../src/core/metadata';
+import { buildPack } from '../../src/core/pack/pack';
+import { parseQuery } from '../../src/core/search/query-parser';
+import { SearchIndex } from '../../src/core/search/search';
+import { analyzeQueryText, termsOf } from '../../src/core/search/tokenize';
+import { parseNote } from '../../src/node/parser/index';
+import { loneCrAsLf } from '../../src/node/parser/line-ends';
+import { MemorySource } from '../helpers/memory-source';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
+const LIMIT_MS = 1000;
+const BIG = 10_000;
+
+/** Pieces that matter to Markdown, YAML, Obsidian syntax and the tokenizer, plus hostile characters. */
+const PIECES = [
+	'---\n', '...\n', '\n', '\r', '\r\n', '\n\n', ' ', '  ', '\t', 'word', 'Title', '[[', ']]', '|', '#', '#tag', '##', '# ', '`', '```',
+	'~~~', '%%', '$$', '>', '> ', '- ', '* ', '+ ', '1. ', '1) ', '- [ ] ', '^id', '^constructor', ':', 'key: ', 'a: &x ', '*x', '[', ']',
+	'(', ')', '![[', '](', 'http://x.y/z', '<div>', '</div>', '<!--', '-->', '{', '}', '"', "'", '\\', '!', '=', '===', '***', '___',
+	'é', 'ก', 'สวัสดี', '中文', 'ノート', '한국어', '\uD800', '\uDC00', '😀', '\u0000', '\u200B', '\uFEFF', '\u2028', 'tags: [a, b]', 'links:\n  - "[[n]]"\n',
+];
+const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 120 }).map((parts) => parts.join(''));
+/** A short soup repeated to about 10 KB: the shape that finds super-linear corners. */
+const amplified = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }).map((parts) => {
+	const unit = parts.join('') || 'x';
+	return unit.repeat(Math.ceil(BIG / unit.length)).slice(0, BIG);
+});
+const note = fc.oneof(soup, amplified);
+const options = { seed: SEED, numRuns: RUNS };
+
+/** `fn()`'s result, failing when it takes longer than the limit. */
+function timed<T>(what: string, fn: () => T): T {
+	const started = performance.now();
+	const out = fn();
+	const ms = performance.now() - started;
+	if (ms > LIMIT_MS) throw new Error(`${what} took ${Math.round(ms)} ms`);
+	return out;
+}
+
+/** Every Loc in a CachedMetadata (frontmatter values are user data, not positions). */
+function allLocs(meta: CachedMetadata): Loc[] {
+	const out: Loc[] = [];
+	const visit = (v: unknown): void => {
+		if (Array.isArray(v)) v.forEach(visit);
+		else if (typeof v === 'object' && v !== null) {
+			const o = v as Record<string, unknown>;
+			if (typeof o.line === 'number' && typeof o.col === 'number' && typeof o.offset === 'number') out.push(o as unknown as Loc);
+			else for (const [k, x] of Object.entries(o)) if (k !== 'frontmatter') visit(x);
+		}
+	};
+	visit(meta);
+	return out;
+}
+
+/** Start offsets of each line of `text` (lines end at `\n`). */
+function lineStarts(text: string): number[] {
+	const starts = [0];
+	for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+	return starts;
+}
+
+describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
+	it('the note parser never throws, stays fast, and reports positions inside the text', () => {
+		fc.assert(
+			fc.property(note, (input) => {
+				const { metadata } = timed('parseNote', () => parseNote(input));
+				const text = loneCrAsLf(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+				const starts = lineStarts(text);
+				// Plain checks (thousands of locations per input; `expect` per value is slow).
+				for (const loc of allLocs(metadata)) {
+					const inside = loc.offset >= 0 && loc.offset <= text.length && starts[loc.line] !== undefined;
+					if (!inside || loc.offset - starts[loc.line] !== loc.col) throw new Error(`bad position ${JSON.stringify(loc)} in a text of ${text.length} characters`);
+				}
+			}),
+			options,
+		);
+	});
+
+	it('the search query parser and the tokenizer never throw and stay fast', () => {
+		fc.assert(
+			fc.property(note, (input) => {
+				const parsed = timed('parseQuery', () => parseQuery(input));
+				expect(typeof parsed.text).toBe('string');
+				const terms = timed('termsOf', () => termsOf(input));
+				for (const t of terms) expect(t.length).toBeGreaterThan(0);
+				timed('analyzeQueryText', () => analyzeQueryText(input.slice(0, 2000)));
+			}),
+			options,
+		);
+	});
+
+	it('the pack builder never throws and quotes only text of its notes', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(soup, { minLength: 1, maxLength: 4 }), soup, async (notes, query) => {
+				const files: Record<string, string> = {};
+				notes.forEach((text, i) => (files[`n${i}.md`] = `${text}\nfindme words\n`));
+				const source = new MemorySource(files);
+				const index = await SearchIndex.build(source, { keywordIndexPath: '', synonymsPath: '' }, { yieldFn: () => Promise.resolve() });
+				const started = performance.now();
+				const pack = await buildPack(source, index, { query: `findme ${query}`.slice(0, 500), builtAt: '2026-12-01' });
+				expect(performance.now() - started).toBeLessThan(LIMIT_MS * 5);
+				expect(['success', 'partial', 'failed']).toContain(pack.status);
+				// The memory vault serves the text as written (the disk reader turns lone CRs into LFs).
+				for (const s of pack.pack) for (const q of s.quotes) expect(files[s.path]).toContain(q);
+			}),
+			{ ...options, numRuns: Math.max(20, Math.floor(RUNS / 10)) },
+		);
+	});
+});
