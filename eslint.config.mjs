@@ -6,7 +6,7 @@ import { restrictedImportsOptions } from 'eslint-plugin-obsidianmd/dist/lib/rule
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'url', 'crypto', 'child_process', 'worker_threads', 'module', 'process'];
 
 /**
- * The dependency rule (core ← obsidian ← ui, core ← node ← cli) as lint import bans. We extend
+ * The dependency rule (core ← obsidian ← ui, core ← node ← cli/mcp) as lint import bans. We extend
  * obsidianmd's own restricted-imports list rather than replacing it.
  */
 function bans(patterns) {
@@ -26,14 +26,25 @@ export default defineConfig([
 	},
 	{
 		files: ['src/core/**/*.ts'],
-		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', 'js-yaml', ...NODE_BUILTINS, '**/node/*', '**/obsidian/*', '**/ui/*', '**/cli/*']) },
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', 'js-yaml', ...NODE_BUILTINS, '**/node/*', '**/obsidian/*', '**/ui/*', '**/cli/*', '**/mcp/*']) },
 	},
 	{
-		files: ['src/obsidian/**/*.ts', 'src/ui/**/*.ts', 'src/main.ts'],
-		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*']) },
+		// The adapter sits under the UI: it may not reach up into it.
+		files: ['src/obsidian/**/*.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*', '**/mcp/*', '**/ui/*']) },
 	},
 	{
-		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts'],
+		files: ['src/ui/**/*.ts', 'src/main.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*', '**/mcp/*']) },
+	},
+	{
+		// The Node adapter sits under the CLI and the MCP server: it may not reach up into either.
+		files: ['src/node/**/*.ts'],
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*', '**/cli/*', '**/mcp/*']) },
+	},
+	{
+		// The Node faces (CLI, MCP server) stand on core and the Node adapter, never on Obsidian or the UI.
+		files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],
 		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*']) },
 	},
 	{

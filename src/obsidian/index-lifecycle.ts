@@ -1,13 +1,9 @@
 import { Component, type App, type TAbstractFile } from 'obsidian';
-import { failed } from '../core/query/envelope';
-import { runQuery, type StructuredResult } from '../core/query/run';
-import { failedReport, runReader, type ReaderReport, type ReaderRequest, type ReaderSettings } from '../core/reader/index';
-import type { StructuredQuery } from '../core/query/types';
-import type { EngineSettings } from '../core/settings';
 import type { ObsidianNoteSource } from './source';
 
 /**
- * Keeps an {@link ObsidianNoteSource} current inside Obsidian, and gates queries on readiness.
+ * Keeps an {@link ObsidianNoteSource} current inside Obsidian, and says how ready it is; PluginEngine
+ * gates every operation on that readiness.
  *
  * Readiness — our documented policy:
  * - `loading` (before `workspace.onLayoutReady`): Obsidian is still loading the vault and its
@@ -33,12 +29,7 @@ export const INDEX_BUILDING = 'index is still building: Obsidian has not finishe
 /** The limitation added to answers given while Obsidian is still indexing. */
 export const STILL_INDEXING = 'Obsidian was still indexing the vault when this query ran: notes not parsed yet were not searched and link counts may be incomplete';
 
-/** The query's own fields, as the envelope's `query` echoes them for a query that could not run. */
-function echo(query: StructuredQuery): Record<string, unknown> {
-	return { ...query };
-}
-
-/** The lifecycle `Component` of the Obsidian index: readiness, event wiring and the query gate. */
+/** The lifecycle `Component` of the Obsidian index: readiness and the source's event wiring (the gate is PluginEngine's). */
 export class IndexLifecycle extends Component {
 	private current: IndexState = 'loading';
 	private active = false;
@@ -76,36 +67,6 @@ export class IndexLifecycle extends Component {
 	override onunload(): void {
 		this.active = false;
 		this.source.setLive(false);
-	}
-
-	/**
-	 * Runs a structural query over the vault, or explains why it cannot yet. Returns the same
-	 * result object as the CLI's `--json`.
-	 */
-	async query(query: StructuredQuery, settings: EngineSettings): Promise<StructuredResult> {
-		if (this.current === 'loading') return failed(echo(query), INDEX_BUILDING);
-		const indexing = this.current === 'indexing';
-		const result = await runQuery(this.source, query, settings);
-		if (indexing && result.status !== 'failed') {
-			result.limitations = [...result.limitations, STILL_INDEXING];
-			result.status = 'partial';
-		}
-		return result;
-	}
-
-	/**
-	 * Runs a schema-strict reader operation (lookup, filter, graph, text-search) with the same
-	 * readiness rules as `query`; returns the same report object as the CLI's `--json`.
-	 */
-	async read(request: ReaderRequest, settings: ReaderSettings): Promise<ReaderReport> {
-		if (this.current === 'loading') return failedReport(request, settings, this.source.vaultPath, INDEX_BUILDING);
-		const indexing = this.current === 'indexing';
-		const report = await runReader(this.source, request, settings);
-		if (indexing && report.status !== 'failed') {
-			report.limitations = [...report.limitations, STILL_INDEXING];
-			report.status = 'partial';
-		}
-		return report;
 	}
 
 	private start(): void {

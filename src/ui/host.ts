@@ -3,6 +3,8 @@ import type { ContextPack, PackRequest } from '../core/pack/pack';
 import type { NoteSource } from '../core/port';
 import type { StructuredResult } from '../core/query/run';
 import type { StructuredQuery } from '../core/query/types';
+import type { PluginEngine } from '../obsidian/plugin-engine';
+import type { PluginSettings } from './plugin-settings';
 import type { SearchResult } from '../core/search/search';
 
 /**
@@ -41,4 +43,20 @@ export interface FaceSearchOptions {
 	prefixLast?: boolean;
 	/** Fill each hit's backlinks (default false in the faces: rows do not show them). */
 	withBacklinks?: boolean;
+}
+
+/** The faces' host over the plugin's engine and settings (searches skip backlinks unless asked: rows do not show them). */
+export function facesHost(app: App, engine: PluginEngine, settings: () => PluginSettings): FacesHost {
+	return {
+		app,
+		source: engine.source,
+		query: (query) => engine.query(query),
+		search: (text, options) => engine.search(text, { ...options, withBacklinks: options?.withBacklinks ?? false }),
+		pack: (request) => engine.pack(request),
+		searchIndexReady: () => engine.engine.searchReady,
+		whenReady: () => engine.whenReady(),
+		budget: () => settings().packBudget,
+		searchLimit: () => settings().searchLimit,
+		linksKey: () => settings().linksKey,
+	};
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_BUDGET } from '../core/pack/pack';
 import { DEFAULT_READER_SETTINGS } from '../core/reader/index';
-import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from '../core/search/search';
+import type { EngineConfig } from '../core/engine/engine';
+import { DEFAULT_SEARCH_SETTINGS } from '../core/search/search';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../core/settings';
 
 /**
@@ -117,24 +118,27 @@ export function parseSynthesisMarker(marker: string): { field: string; value: st
 	return field === '' || value === '' ? null : { field, value };
 }
 
-/** The ranked-search settings these plugin settings make (everything else keeps the CLI's defaults). */
-export function searchSettingsOf(settings: PluginSettings): Partial<SearchSettings> {
+/**
+ * The engine configuration these plugin settings make: the engine settings as they are (so the
+ * links key and the exclusions reach ranked search and packs too), the reader's schema and
+ * folders, the search tuning and the pack defaults. Everything else keeps the CLI's defaults.
+ */
+export function engineConfigOf(settings: PluginSettings): EngineConfig {
 	const marker = parseSynthesisMarker(settings.synthesisMarker);
+	const { excludedFolders, authorityOrder, linksKey, defaultLimit, excerptChars, contextLines } = settings;
 	return {
-		// One exclusion list across the product: search never shows a note the queries leave out.
-		excludedFolders: [...settings.excludedFolders],
-		defaultLimit: settings.searchLimit,
-		excerptChars: settings.searchExcerptChars,
-		keywordIndexPath: settings.keywordIndexPath.trim(),
-		synonymsPath: settings.synonymsPath.trim(),
-		// why: no marker means no note can qualify, which is what "disable the boost" should mean.
-		synthesisField: marker?.field ?? '',
-		synthesisValue: marker?.value ?? '',
-		synthesisBoost: marker === null ? 1 : DEFAULT_SEARCH_SETTINGS.synthesisBoost,
+		settings: { excludedFolders: [...excludedFolders], authorityOrder, linksKey, defaultLimit, excerptChars, contextLines },
+		reader: { schemaPath: settings.schemaPath, defaultFolders: settings.readerFolders },
+		search: {
+			defaultLimit: settings.searchLimit,
+			excerptChars: settings.searchExcerptChars,
+			keywordIndexPath: settings.keywordIndexPath.trim(),
+			synonymsPath: settings.synonymsPath.trim(),
+			// why: no marker means no note can qualify, which is what "disable the boost" should mean.
+			synthesisField: marker?.field ?? '',
+			synthesisValue: marker?.value ?? '',
+			synthesisBoost: marker === null ? 1 : DEFAULT_SEARCH_SETTINGS.synthesisBoost,
+		},
+		pack: { budget: settings.packBudget, includeDrafts: settings.packIncludeDrafts, includeArchived: settings.packIncludeArchived },
 	};
-}
-
-/** Whether two settings objects build the same ranked-search index. */
-export function sameSearchSettings(a: PluginSettings, b: PluginSettings): boolean {
-	return JSON.stringify(searchSettingsOf(a)) === JSON.stringify(searchSettingsOf(b));
 }

@@ -29,7 +29,7 @@ async function ready(files: string | Record<string, string>, saved?: unknown): P
 	const plugin = await loadPlugin(app, saved);
 	app.layoutReady();
 	app.indexAll();
-	await plugin.searchIndex.get();
+	await plugin.engine.searchIndex();
 	return { app, plugin };
 }
 

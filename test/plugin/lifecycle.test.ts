@@ -88,7 +88,7 @@ describe('event order', () => {
 		const plugin = await loadPlugin(app);
 		app.layoutReady();
 		await settle();
-		expect(plugin.index.state).toBe('indexing');
+		expect(plugin.engine.lifecycle.state).toBe('indexing');
 
 		const early = await plugin.api.query({ type: 'tag', tag: 'project' });
 		expect(early.status).toBe('partial');
@@ -110,8 +110,8 @@ describe('event order', () => {
 		expect(resolvedAt).toBe(app.events.length - 1);
 		expect(app.events.findIndex((e) => e.startsWith('metadataCache:resolve '))).toBeGreaterThan(app.events.lastIndexOf(changed[changed.length - 1]));
 
-		expect(plugin.index.state).toBe('ready');
-		expect(plugin.index.history).toEqual(['layout-ready', 'indexing', 'reconciled', 'ready']);
+		expect(plugin.engine.lifecycle.state).toBe('ready');
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'indexing', 'reconciled', 'ready']);
 		const done = await plugin.api.query({ type: 'tag', tag: 'project' });
 		expect(done.status).toBe('partial'); // notes/broken.md: frontmatter tags could not be read
 		expect(done.limitations).not.toContain(STILL_INDEXING);
@@ -125,16 +125,16 @@ describe('event order', () => {
 		app.indexAll();
 		app.layoutReady();
 		await settle();
-		expect(plugin.index.history).toEqual(['layout-ready', 'ready']);
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'ready']);
 		expect(await paths(plugin, { type: 'tag', tag: 'home' })).toEqual(['Home.md']);
 	});
 
 	it('create events fired while the vault loads (before layout-ready) are not listened to', async () => {
 		const app = new FakeApp(SMALL_VAULT);
 		const plugin = await loadPlugin(app);
-		const before = plugin.source.revision;
+		const before = plugin.engine.source.revision;
 		app.create('late.md', '# Late\n');
-		expect(plugin.source.revision).toBe(before);
+		expect(plugin.engine.source.revision).toBe(before);
 	});
 });
 
@@ -328,6 +328,6 @@ describe('settings and api', () => {
 		const alpha = (result.results as NoteResult[])[0];
 		expect(alpha.frontmatter.status).toBe('active');
 		alpha.frontmatter.status = 'changed';
-		expect(plugin.source.getMetadata('projects/alpha.md')?.frontmatter?.status).toBe('active');
+		expect(plugin.engine.source.getMetadata('projects/alpha.md')?.frontmatter?.status).toBe('active');
 	});
 });

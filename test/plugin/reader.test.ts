@@ -38,7 +38,7 @@ describe('reader API', () => {
 	it('filter, lookup, graph and textSearch return the CLI face report', async () => {
 		const { plugin } = await ready();
 		const node = await openVault(EXAMPLE_VAULT);
-		const settings = plugin.readerSettings();
+		const settings = plugin.engine.engine.settings.reader;
 		const calls: [() => Promise<ReaderReport>, ReaderRequest][] = [
 			[() => plugin.api.filter(['type=claim'], { folders: ['all'], today: '2026-06-30' }), { operation: 'filter', where: ['type=claim'], folders: ['all'], today: '2026-06-30' }],
 			[() => plugin.api.lookup('discount-rate'), { operation: 'lookup', slug: 'discount-rate' }],

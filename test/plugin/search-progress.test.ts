@@ -18,7 +18,7 @@ describe('search index build progress', () => {
 		app.layoutReady();
 		app.indexAll();
 		await settle();
-		await plugin.searchIndex.get();
+		await plugin.engine.searchIndex();
 		await settle();
 		observer.disconnect();
 		expect(seen.some((text) => text.startsWith('Indexing 2100 notes for search'))).toBe(true);
@@ -30,7 +30,7 @@ describe('search index build progress', () => {
 		const plugin = await loadPlugin(app);
 		app.layoutReady();
 		app.indexAll();
-		await plugin.searchIndex.get();
+		await plugin.engine.searchIndex();
 		expect(document.querySelector('.notice-message')).toBeNull();
 	});
 });

@@ -36,10 +36,10 @@ describe('plugin face: runReader over ObsidianNoteSource', () => {
 		app.indexAll();
 		await settle();
 		for (const request of REQUESTS) {
-			const [fromNode, fromPlugin] = [await runReader(node, request), await runReader(plugin.source, request)];
+			const [fromNode, fromPlugin] = [await runReader(node, request), await runReader(plugin.engine.source, request)];
 			expect(normalised(fromPlugin), JSON.stringify(request)).toEqual(normalised(fromNode));
 		}
-		const failed = await runReader(plugin.source, { operation: 'filter', where: ['type=claim'], schema: 'missing.md' });
+		const failed = await runReader(plugin.engine.source, { operation: 'filter', where: ['type=claim'], schema: 'missing.md' });
 		expect(failed.error).toBe(`schema: ${app.vault.getName()}/missing.md not found`);
 	});
 });

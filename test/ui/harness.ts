@@ -25,7 +25,7 @@ export async function ready(files?: Record<string, string>, saved?: unknown): Pr
 	app.layoutReady();
 	app.indexAll();
 	await settle();
-	await plugin.searchIndex.get();
+	await plugin.engine.searchIndex();
 	return { app, plugin };
 }
 

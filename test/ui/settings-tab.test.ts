@@ -81,12 +81,12 @@ describe('settings tab', () => {
 		if (!area) throw new Error('no textarea');
 		typeInto(area, `${area.value}\nskill-lab`);
 		expect((await saved(r)).excludedFolders).toContain('skill-lab/');
-		const before = r.plugin.searchIndex;
+		const before = await r.plugin.engine.searchIndex();
 		const button = status.querySelector('button');
 		button?.click();
 		expect(button?.disabled).toBe(true);
 		await vi.waitFor(() => expect(button?.disabled).toBe(false));
-		expect(r.plugin.searchIndex).not.toBe(before);
+		expect(await r.plugin.engine.searchIndex()).not.toBe(before);
 		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/Ranked search: \d+ notes indexed/);
 		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).not.toContain('skill-lab/position-sizing.md');
 	});

@@ -190,6 +190,7 @@ export class VaultEngine {
 			const index = await SearchIndex.build(this.source, this.config.search, options);
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
 			for (const path of this.pending) await this.applyTo(index, path);
+			if (this.pending.size > 0) index.index.compact(); // A fresh build holds no tombstones; neither may this one.
 			this.pending.clear();
 			this.index = index;
 			this.building = null;
@@ -221,24 +222,19 @@ export class VaultEngine {
 	 * `text` spares the read when the host already has it.
 	 */
 	upsert(path: string, text?: string): Promise<void> {
-		return this.enqueue(() => this.change(path, text));
+		return this.enqueue([path], () => this.change(path, text));
 	}
 
 	/** A note (or a folder: every note under it) was deleted. */
 	remove(path: string): Promise<void> {
-		return this.enqueue(() => this.change(path));
+		return this.enqueue([path], () => this.change(path));
 	}
 
 	/** A note or folder was renamed or moved: the old paths leave the index, the new ones are read. */
 	rename(oldPath: string, newPath: string): Promise<void> {
-		return this.enqueue(async () => {
-			const moved = this.indexedUnder(oldPath).map((p) => [p, `${newPath}${p.slice(oldPath.length)}`] as const);
+		return this.enqueue([oldPath, newPath], async () => {
 			await this.change(oldPath);
 			await this.change(newPath);
-			for (const [from, to] of moved) {
-				await this.change(from);
-				await this.change(to);
-			}
 		});
 	}
 
@@ -247,19 +243,24 @@ export class VaultEngine {
 		return this.changes;
 	}
 
-	private enqueue(step: () => Promise<void>): Promise<void> {
+	/**
+	 * Queue a change. Without an index there is nothing to update — the build reads every note as
+	 * it is then — except while it builds: the paths are noted now (not when the queue gets to
+	 * them) and re-checked once it is built.
+	 */
+	private enqueue(paths: string[], step: () => Promise<void>): Promise<void> {
 		this.graph = null;
+		if (this.index === null) {
+			if (this.building !== null) for (const path of paths) this.pending.add(path);
+			return this.changes;
+		}
 		const next = this.changes.then(step, step);
 		this.changes = next.catch(() => undefined);
 		return next;
 	}
 
 	private async change(path: string, text?: string): Promise<void> {
-		if (this.index === null) {
-			if (this.building !== null) this.pending.add(path);
-			return;
-		}
-		await this.applyTo(this.index, path, text);
+		if (this.index !== null) await this.applyTo(this.index, path, text);
 	}
 
 	/** Bring `path` in `index` in line with the source: indexed when it is a readable note in scope, else removed. */
@@ -269,8 +270,12 @@ export class VaultEngine {
 			return;
 		}
 		if (!this.isNote(path)) {
+			// Gone, not a note (renamed to another extension), or a folder: what was indexed there
+			// leaves, and the notes now under it (a folder renamed here) are read.
 			index.remove(path);
 			for (const inside of this.indexedUnder(path, index)) index.remove(inside);
+			const prefix = `${path}/`;
+			for (const note of this.source.listNotes()) if (note.startsWith(prefix)) await this.applyTo(index, note);
 			return;
 		}
 		if (this.rulesNow().ruleFor(path) !== null || this.source.getSkipReason(path) !== null) {
@@ -300,8 +305,7 @@ export class VaultEngine {
 	}
 
 	/** Indexed note paths inside folder `folder`. */
-	private indexedUnder(folder: string, index: SearchIndex | null = this.index): string[] {
-		if (index === null) return [];
+	private indexedUnder(folder: string, index: SearchIndex): string[] {
 		const prefix = `${folder}/`;
 		return [...index.index.pathToDoc.keys()].filter((p) => p.startsWith(prefix));
 	}

@@ -46,7 +46,7 @@ async function start(): Promise<void> {
 	await settle();
 	app.layoutReady();
 	app.indexAll();
-	await plugin.searchIndex.get();
+	await plugin.engine.searchIndex();
 	window.harness = {
 		app,
 		plugin,

@@ -1,7 +1,7 @@
-import { failed } from '../core/query/envelope';
-import type { SearchResult } from '../core/search/search';
+import { failed } from '../query/envelope';
+import type { SearchResult } from './search';
 
-/** A failed search envelope (bad input, or the vault not loaded yet). */
+/** A failed search envelope (bad input, or the vault not loaded yet), built on the engine's failed envelope. */
 export function failedSearch(raw: string, error: string, suggestions?: string[]): SearchResult {
 	return {
 		...failed({ raw }, error, suggestions),

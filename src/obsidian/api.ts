@@ -1,0 +1,73 @@
+import type { NoteAnswer, NoteRequest, EngineStatus } from '../core/engine/engine';
+import type { ContextPack, PackRequest } from '../core/pack/pack';
+import type { StructuredResult } from '../core/query/run';
+import type { StructuredQuery } from '../core/query/types';
+import type { ReaderReport, ReaderRequest } from '../core/reader/index';
+import type { SearchResult } from '../core/search/search';
+import type { IndexState } from './index-lifecycle';
+import type { PluginEngine } from './plugin-engine';
+
+/**
+ * The plugin's public API, for other plugins and scripts:
+ * `app.plugins.plugins['vault-query'].api.query({ type: 'tag', tag: 'project' })`.
+ * Answers are plain JSON, exactly what `vault-query <command> --json` prints.
+ */
+export interface VaultQueryApi {
+	/** Runs a structural query. Before Obsidian's layout is ready it answers `failed` ("index is still building"). */
+	query(query: StructuredQuery): Promise<StructuredResult>;
+	/** Schema-strict lookup by slug (seed 001); the same report as `vault-query lookup --json`. */
+	lookup(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Schema-strict filter: `where` as a map (`{status: 'open', rating: '>=7'}`) or clauses (`['rating>=7']`). */
+	filter(where: ReaderRequest['where'], options?: ReaderOptions): Promise<ReaderReport>;
+	/** 1-hop link graph of a note, inbound and outbound. */
+	graph(slug: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Substring (or `regex: true`) search in note bodies, grouped by file. */
+	textSearch(pattern: string, options?: ReaderOptions): Promise<ReaderReport>;
+	/** Ranked search (seed 003): the same object as `vault-query search "<query>" --json`; `failed` before layout-ready. */
+	search(query: string, options?: ApiSearchOptions): Promise<SearchResult>;
+	/** A context pack (seed 004): the same object as `vault-query pack --json`; budget defaults to the `packBudget` setting. */
+	pack(request: PackRequest): Promise<ContextPack>;
+	/** A note or `Note#Heading` / `Note#^block` section, verbatim with its line range: `vault-query note --json`. */
+	note(request: NoteRequest): Promise<NoteAnswer>;
+	/** What is indexed and what was left out, with reasons: `vault-query status --json` plus the readiness state. */
+	status(): EngineStatus & { state: IndexState };
+	/** Resolves once the index is ready (Obsidian has loaded and indexed the vault). */
+	whenReady(): Promise<void>;
+	/** `loading`, `indexing` or `ready` (see src/obsidian/index-lifecycle.ts). */
+	state(): IndexState;
+}
+
+/** The seed's optional reader parameters (folders, max_results, min_confidence, …) for the API. */
+export type ReaderOptions = Omit<ReaderRequest, 'operation' | 'slug' | 'where' | 'pattern'>;
+
+/** Options of `api.search`: those of `vault-query search`. */
+export interface ApiSearchOptions {
+	/** At most this many hits (default: the "Ranked results" setting, 10). */
+	limit?: number;
+}
+
+/**
+ * A deep JSON copy: answers may hold Obsidian's cached frontmatter objects, and a caller that
+ * mutated them would corrupt the metadata cache.
+ */
+function copy<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The API over a plugin engine: every answer a JSON copy, gated on readiness by the engine. */
+export function createApi(engine: PluginEngine): VaultQueryApi {
+	const read = async (request: ReaderRequest): Promise<ReaderReport> => copy(await engine.read(request));
+	return {
+		query: async (query) => copy(await engine.query(query)),
+		lookup: (slug, options) => read({ ...options, operation: 'lookup', slug }),
+		filter: (where, options) => read({ ...options, operation: 'filter', where }),
+		graph: (slug, options) => read({ ...options, operation: 'graph', slug }),
+		textSearch: (pattern, options) => read({ ...options, operation: 'text-search', pattern }),
+		search: async (query, options) => copy(await engine.search(query, { limit: options?.limit, withBacklinks: true })),
+		pack: async (request) => copy(await engine.pack(request)),
+		note: async (request) => copy(await engine.note(request)),
+		status: () => copy(engine.status()),
+		whenReady: () => engine.whenReady(),
+		state: () => engine.state,
+	};
+}
