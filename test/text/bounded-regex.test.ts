@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run';
 import { FakeApp } from '../plugin/fake-app';
 import { EXAMPLE_VAULT, loadPlugin, settle } from '../plugin/harness';
+import { ready } from '../ui/harness';
 
 /** Lines a backtracking engine chokes on for the patterns below: long runs of one character. */
 const ADVERSARIAL = [
@@ -85,6 +86,28 @@ describe('regexes finish in bounded time', () => {
 			const text = await timed(() => plugin.api.textSearch(pattern, { regex: true, folders: ['all'] }));
 			expect(text.value.status, pattern).toBe('success');
 			for (const [face, ms] of [['grep', grep.ms], ['textSearch', text.ms]] as const) if (ms > GUARD_MS) slow.push(`${face} ${pattern}: ${Math.round(ms)} ms`);
+		}
+		expect(slow).toEqual([]);
+	}, 600_000);
+
+	it('in the CLI: search /re/ clauses, every pattern within 2 s', async () => {
+		const slow: string[] = [];
+		for (const pattern of ALL) {
+			const err: string[] = [];
+			const run = await timed(() => runCli(['search', `/${pattern}/`, '--vault', vault, '--json'], { stdout: () => {}, stderr: (t) => err.push(t), cwd: vault }));
+			expect([0, 1], `search /${pattern}/: ${err.join('')}`).toContain(run.value);
+			if (run.ms > GUARD_MS) slow.push(`search /${pattern}/: ${Math.round(run.ms)} ms`);
+		}
+		expect(slow).toEqual([]);
+	}, 600_000);
+
+	it('through the plugin class: api.search /re/ clauses (the modal and search: code blocks), every pattern within 2 s', async () => {
+		const { plugin } = await ready({ 'Home.md': '# Home\n\nSee [[bait]].\n', 'notes/bait.md': ADVERSARIAL });
+		const slow: string[] = [];
+		for (const pattern of ALL) {
+			const run = await timed(() => plugin.api.search(`/${pattern}/`));
+			expect(run.value.status, pattern).not.toBe('failed');
+			if (run.ms > GUARD_MS) slow.push(`api.search /${pattern}/: ${Math.round(run.ms)} ms`);
 		}
 		expect(slow).toEqual([]);
 	}, 600_000);

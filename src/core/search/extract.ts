@@ -6,6 +6,7 @@ import type { CachedMetadata, FrontMatter } from '../metadata';
 import { bodyStart, excerptOf, titleOf } from '../note-info';
 import { getAllTags, parseFrontMatterAliases } from '../obsidian-rules';
 import { baseName, folderOf } from '../paths';
+import { normalKey } from '../text/normalize';
 import { flattenValue, propertyValue } from '../yaml-values';
 import type { SearchSettings } from './settings';
 
@@ -40,10 +41,10 @@ export function aliasesOf(fm: FrontMatter | undefined): string[] {
 	return [...new Set((parseFrontMatterAliases(fm) ?? []).filter((a) => a !== ''))];
 }
 
-/** Tags by Obsidian's rule (`getAllTags`: frontmatter `tags`, then inline), lower-case, without `#`, each once. */
+/** Tags by Obsidian's rule (`getAllTags`: frontmatter `tags`, then inline), NFC and lower-case, without `#`, each once. */
 export function tagsOf(meta: CachedMetadata | null): string[] {
 	if (!meta) return [];
-	return [...new Set(getAllTags(meta).map((t) => t.replace(/^#/, '').toLowerCase()))];
+	return [...new Set(getAllTags(meta).map((t) => normalKey(t.replace(/^#/, ''))))];
 }
 
 /** Properties indexed in their own fields (or that are plumbing, not content). */

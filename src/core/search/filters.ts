@@ -1,16 +1,11 @@
 /** Query filters, excluded words and phrase checks as a mask over note ids (narrowing happens before ranking). */
 import { findNote } from '../note-ref';
 import type { NoteSource } from '../port';
+import { normalKey } from '../text/normalize';
 import { flattenValue, propertyValue } from '../yaml-values';
 import type { ParsedQuery, QueryFilter } from './query-parser';
 import type { SearchIndex } from './search-index';
 import { analyzeQueryText, type QueryWord } from './tokenize';
-
-/** A case-insensitive regex for a phrase, any whitespace run between its words. */
-export function phraseRegex(phrase: string): RegExp {
-	const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\s+/g, '\\s+');
-	return new RegExp(escaped, 'iu');
-}
 
 /** Ids of notes holding every word of every phrase (a phrase can only occur where all its words do), or null. */
 export function phraseCandidates(si: SearchIndex, phrases: readonly string[]): Set<number> | null {
@@ -69,17 +64,17 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 		case 'tag':
 			return (d) => (docs[d]?.tags ?? []).some((t) => t === f.value || t.startsWith(`${f.value}/`));
 		case 'path': {
-			const v = f.value.toLowerCase();
-			return (d) => (docs[d]?.path.toLowerCase() ?? '').includes(v);
+			const v = normalKey(f.value);
+			return (d) => normalKey(docs[d]?.path ?? '').includes(v);
 		}
 		case 'file': {
-			const v = f.value.toLowerCase();
-			return (d) => `${docs[d]?.basename ?? ''}.md`.toLowerCase().includes(v);
+			const v = normalKey(f.value);
+			return (d) => normalKey(`${docs[d]?.basename ?? ''}.md`).includes(v);
 		}
 		case 'property': {
-			const v = f.value?.toLowerCase() ?? null;
+			const v = f.value === null ? null : normalKey(f.value);
 			return (d) => {
-				const values = flattenValue(propertyValue(docs[d]?.frontmatter, f.key)).map((x) => x.toLowerCase());
+				const values = flattenValue(propertyValue(docs[d]?.frontmatter, f.key)).map(normalKey);
 				if (v === null) return values.some((x) => x.trim() !== '');
 				return values.some((x) => x.includes(v) || x.replace(/^#/, '') === v.replace(/^#/, ''));
 			};

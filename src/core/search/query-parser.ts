@@ -18,7 +18,25 @@
  * operators (`line:`, `section:`, `task:`…), `OR` and parentheses are not supported and are
  * reported in `unsupported` — their words are still ranked.
  */
-import { nestedQuantifier } from '../regex-guard';
+import { compileMatcher, type CompiledMatcher } from '../text/matcher';
+import { normalKey } from '../text/normalize';
+
+/** Longest search query accepted, in characters (a quoted phrase included). */
+export const MAX_QUERY_CHARS = 10_000;
+
+/** The bounded matcher of a `/regex/` clause: case-insensitive, on RE2. */
+export function regexClauseMatcher(source: string): CompiledMatcher {
+	return compileMatcher({ pattern: source, regex: true, caseSensitive: false });
+}
+
+/**
+ * Whether a parsed query has nothing to match: no filter, phrase, regex or exclusion, and no letter
+ * or digit in its text (`[`, `[:]`, `tag:`, `//`, zero-width characters). Such a query fails with a
+ * reason rather than answering every note; a query of stop words has words and simply matches nothing.
+ */
+export function nothingToMatch(q: ParsedQuery): boolean {
+	return q.filters.length === 0 && q.phrases.length === 0 && q.regexes.length === 0 && q.excluded.length === 0 && !/[\p{L}\p{N}]/u.test(q.text);
+}
 
 /** A filter that narrows the candidates before ranking. */
 export type QueryFilter =
@@ -81,6 +99,10 @@ function readBare(s: string, i: number): [string, number] {
 export function parseQuery(input: string): ParsedQuery {
 	const s = input.trim();
 	const q: ParsedQuery = { raw: s, text: '', phrases: [], excluded: [], regexes: [], filters: [], unsupported: [], error: null };
+	if (s.length > MAX_QUERY_CHARS) {
+		q.error = `query: ${s.length} characters is longer than the ${MAX_QUERY_CHARS}-character limit`;
+		return q;
+	}
 	const words: string[] = [];
 	let i = 0;
 	while (i < s.length) {
@@ -110,15 +132,10 @@ export function parseQuery(input: string): ParsedQuery {
 			if (close > i + 1) {
 				const source = s.slice(i + 1, close);
 				q.regexes.push({ source, negate });
-				try {
-					new RegExp(source, 'iu');
-					// The same guard as grep: a regex cannot be interrupted, so refuse the shapes that
-					// can take exponential time on one long line before any note is read.
-					const nested = nestedQuantifier(source);
-					if (nested !== null) q.error ??= `regex /${source}/ refused: "${nested}" nests a repetition inside a repetition and can take exponential time; rewrite it without the nesting`;
-				} catch (e) {
-					q.error ??= `regex /${source}/ does not compile: ${e instanceof Error ? e.message : String(e)}`;
-				}
+				// The same bounded matcher as grep (RE2, linear time): refused features and bounds are
+				// reported before any note is read.
+				const compiled = regexClauseMatcher(source);
+				if (!compiled.ok) q.error ??= `regex /${source}/: ${compiled.error.replace(/^pattern: /, '')}`;
 				i = close + 1;
 				continue;
 			}
@@ -153,7 +170,7 @@ export function parseQuery(input: string): ParsedQuery {
 			if (FILTER_OPS.has(name)) {
 				i = next;
 				if (value === '') continue;
-				if (name === 'tag') q.filters.push({ kind: 'tag', value: value.replace(/^#/, '').toLowerCase(), negate });
+				if (name === 'tag') q.filters.push({ kind: 'tag', value: normalKey(value.replace(/^#/, '')), negate });
 				else if (name === 'backlinks') q.filters.push({ kind: 'backlinks', target: value, negate });
 				else q.filters.push({ kind: name as 'path' | 'file', value, negate });
 				continue;

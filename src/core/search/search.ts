@@ -21,9 +21,10 @@ import { expandQuery, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
 import { excerptOf } from '../note-info';
 import { abstractOf, forwardLinksOf } from './extract';
-import { buildMask, phraseCandidates, phraseRegex } from './filters';
+import { buildMask, phraseCandidates } from './filters';
+import { phraseMatcher } from '../text/phrase';
 import { keywordBonus } from './keyword-bonus';
-import { describeQuery, parseQuery, type ParsedQuery } from './query-parser';
+import { describeQuery, nothingToMatch, parseQuery, regexClauseMatcher, type ParsedQuery } from './query-parser';
 import { matchedWords, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
 import type { SearchIndex } from './search-index';
 import { analyzeQueryText, foldWord, hasSpecialScript, type QueryWord } from './tokenize';
@@ -103,6 +104,7 @@ interface Explained {
 function queryProblem(parsed: ParsedQuery, source: NoteSource | null): { error: string; suggestions?: string[] } | null {
 	if (parsed.error !== null) return { error: parsed.error };
 	if (parsed.raw === '') return { error: 'query: empty — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/' };
+	if (nothingToMatch(parsed)) return { error: `query: nothing to match in "${parsed.raw}" — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/` };
 	if (!source) return null;
 	for (const f of parsed.filters) {
 		if (f.kind !== 'backlinks') continue;
@@ -160,9 +162,13 @@ function rankCandidates(si: SearchIndex, words: QueryWords, allowed: Uint8Array 
 /** Phase 4: keep the candidates whose text holds every phrase and regex and no excluded phrase; their texts are kept for excerpts. */
 async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: readonly Candidate[], source: NoteSource): Promise<{ kept: Candidate[]; texts: Map<number, string> }> {
 	const texts = new Map<number, string>();
-	const phrases = parsed.phrases.map(phraseRegex);
-	const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(phraseRegex);
-	const regexes = parsed.regexes.map((r) => ({ re: new RegExp(r.source, 'iu'), negate: r.negate }));
+	const phrases = parsed.phrases.map(phraseMatcher);
+	const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(phraseMatcher);
+	const regexes = parsed.regexes.flatMap((r) => {
+		const compiled = regexClauseMatcher(r.source);
+		// The parser refused any clause that does not compile, so the query never gets here with one.
+		return compiled.ok ? [{ re: compiled.matcher, negate: r.negate }] : [];
+	});
 	const possible = phraseCandidates(si, parsed.phrases);
 	const kept: Candidate[] = [];
 	for (const c of candidates) {

@@ -49,3 +49,8 @@ export function foldCase(text: string): string {
 	const lower = text.includes('\u0130') ? text.split('\u0130').map((part) => part.toLowerCase()).join('\u0130') : text.toLowerCase();
 	return HAS_FOLD_EXTRA.test(lower) ? lower.replace(FOLD_EXTRA_ALL, (ch) => FOLD_EXTRA[ch]) : lower;
 }
+
+/** How names, tags and property values compare (issue 15): NFC, then lower case. */
+export function normalKey(text: string): string {
+	return nfc(text).toLowerCase();
+}
