@@ -1,12 +1,12 @@
 import type { BacklinkRef, LinkResult, LinkSource } from './contract';
 import type { CachedMetadata } from './metadata';
 import { linksFieldNames } from './note-info';
+import { parseLinktext } from './obsidian-rules';
 import type { NoteSource } from './port';
 
 /** The linkpath of a link: the part before the first `#` (Obsidian's `parseLinktext(...).path`). */
 export function linkpathOf(link: string): string {
-	const hash = link.indexOf('#');
-	return hash < 0 ? link : link.slice(0, hash);
+	return parseLinktext(link).path;
 }
 
 /** One outgoing link as the graph sees it. */

@@ -1,7 +1,7 @@
 import type { CachedMetadata, FrontMatter } from './metadata';
 import { getAllTags } from './obsidian-rules';
 import { baseName } from './paths';
-import { propertyValue } from './yaml-values';
+import { propertyValue, yamlScalars } from './yaml-values';
 
 /**
  * Where the body starts: after the frontmatter block. A malformed block has no
@@ -59,12 +59,6 @@ function stripBrackets(value: string): string {
 	return pipe > 0 ? name.slice(0, pipe).trim() : name;
 }
 
-/** Every string inside a YAML value, nested lists flattened (the seed's cleanup for legacy `[[[name]]]`). */
-function flattenStrings(value: unknown, out: string[]): void {
-	if (typeof value === 'string') out.push(value);
-	else if (Array.isArray(value)) for (const item of value) flattenStrings(item, out);
-}
-
 /**
  * The bare note names of the seed's `links:` field (key configurable), cleaned as the seed
  * says: nested lists flattened, `[[ ]]` wrappers stripped, blanks dropped.
@@ -72,8 +66,8 @@ function flattenStrings(value: unknown, out: string[]): void {
 export function linksFieldNames(frontmatter: FrontMatter | undefined, key: string): string[] {
 	if (!frontmatter || key === '') return [];
 	const value = frontmatter[key];
-	const strings: string[] = [];
-	flattenStrings(value, strings);
+	// Nested lists flattened (the seed's cleanup for legacy `[[[name]]]`); bounded against alias bombs.
+	const strings = yamlScalars(value).filter((v): v is string => typeof v === 'string');
 	const names = strings.map(stripBrackets).filter((name) => name !== '');
 	return [...new Set(names)];
 }

@@ -13,6 +13,7 @@
  * - Step 7's "ends with" is a plain suffix test, as the doc states it (`b/note` matches
  *   `ab/note.md`).
  */
+import { fileName, folderOf } from '../core/paths';
 
 /** One vault file with the keys the lookups compare against, computed once. */
 interface FileEntry {
@@ -25,18 +26,6 @@ interface FileEntry {
 /** NFC then lower case: the comparison key for paths and linkpaths (see the module comment). */
 function lookupKey(s: string): string {
 	return s.normalize('NFC').toLowerCase();
-}
-
-/** The last `/`-separated segment. */
-function lastSegment(path: string): string {
-	const slash = path.lastIndexOf('/');
-	return slash < 0 ? path : path.slice(slash + 1);
-}
-
-/** The parent folder of a vault path, `''` at the root. */
-function parentFolder(path: string): string {
-	const slash = path.lastIndexOf('/');
-	return slash < 0 ? '' : path.slice(0, slash);
 }
 
 /** Deterministic candidate order: shorter paths first, then by key, then by exact path. */
@@ -84,7 +73,7 @@ export class LinkResolver implements LinkpathResolver {
 			if (this.byPath.has(path)) continue;
 			const entry: FileEntry = { path, key: lookupKey(path) };
 			this.byPath.set(path, entry);
-			const name = lastSegment(entry.key);
+			const name = fileName(entry.key);
 			const list = this.byName.get(name);
 			if (list) list.push(entry);
 			else this.byName.set(name, [entry]);
@@ -108,7 +97,7 @@ export class LinkResolver implements LinkpathResolver {
 		if (this.byPath.has(path)) return false;
 		const entry: FileEntry = { path, key: lookupKey(path) };
 		this.byPath.set(path, entry);
-		const name = lastSegment(entry.key);
+		const name = fileName(entry.key);
 		const list = this.byName.get(name);
 		if (!list) {
 			this.byName.set(name, [entry]);
@@ -125,7 +114,7 @@ export class LinkResolver implements LinkpathResolver {
 		const entry = this.byPath.get(path);
 		if (!entry) return false;
 		this.byPath.delete(path);
-		const name = lastSegment(entry.key);
+		const name = fileName(entry.key);
 		const list = this.byName.get(name);
 		if (list) {
 			const at = list.indexOf(entry);
@@ -150,7 +139,7 @@ export class LinkResolver implements LinkpathResolver {
 		// 2. Names with a `.` in their last segment are tried as typed (`a.pdf`, `note.md`), then
 		// with `.md` appended (`v1.2` → `v1.2.md`); names without one only with `.md`.
 		let key = lookupKey(linkpath);
-		let name = lastSegment(key);
+		let name = fileName(key);
 		let candidates = name.includes('.') ? this.byName.get(name) : undefined;
 		if (!candidates) {
 			key += '.md';
@@ -162,7 +151,7 @@ export class LinkResolver implements LinkpathResolver {
 		// 3. A bare name with a single candidate needs no path comparison.
 		if (!key.includes('/') && candidates.length === 1) return candidates[0].path;
 
-		const sourceFolder = lookupKey(parentFolder(sourcePath));
+		const sourceFolder = lookupKey(folderOf(sourcePath));
 
 		// 4. Relative links are resolved against the source's folder; only an exact hit wins here.
 		if (key.startsWith('./') || key.startsWith('../')) {

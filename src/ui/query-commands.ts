@@ -1,3 +1,4 @@
+import { baseName, folderOf } from '../core/paths';
 import { getAllTags } from '../core/obsidian-rules';
 import type { NoteSource } from '../core/port';
 import { normalizeTag } from '../core/query/tag';
@@ -53,9 +54,8 @@ function linkName(path: string): string {
 
 function noteChoices(source: NoteSource): ArgumentChoice[] {
 	return source.listNotes().map((path) => {
-		const slash = path.lastIndexOf('/');
-		const name = linkName(path.slice(slash + 1));
-		return { value: linkName(path), label: name, note: slash < 0 ? undefined : path.slice(0, slash) };
+		const folder = folderOf(path);
+		return { value: linkName(path), label: baseName(path), note: folder === '' ? undefined : folder };
 	});
 }
 

@@ -4,7 +4,8 @@
  */
 import { dayString, parseDate } from '../schema/dates';
 import type { CachedMetadata, FrontMatter } from '../metadata';
-import { parseFrontMatterTags } from '../obsidian-rules';
+import { getAllTags } from '../obsidian-rules';
+import { propertyValue, yamlScalars } from '../yaml-values';
 
 /**
  * Frontmatter keys read for a source's date, first usable one wins (keys compare
@@ -41,14 +42,9 @@ export type Exclusion = 'draft' | 'archived';
 
 /** Lower-cased strings of a property value (a string or a list of them). */
 function values(value: unknown): string[] {
-	const list = Array.isArray(value) ? value : [value];
-	return list.filter((v): v is string => typeof v === 'string').map((v) => v.trim().toLowerCase());
-}
-
-/** A frontmatter value by key, case-insensitively. */
-function property(fm: FrontMatter, key: string): unknown {
-	const k = Object.keys(fm).find((x) => x.toLowerCase() === key);
-	return k === undefined ? undefined : fm[k];
+	return yamlScalars(value)
+		.filter((v): v is string => typeof v === 'string')
+		.map((v) => v.trim().toLowerCase());
 }
 
 /**
@@ -57,11 +53,11 @@ function property(fm: FrontMatter, key: string): unknown {
  */
 export function exclusionOf(meta: CachedMetadata | null): Exclusion | null {
 	const fm = meta?.frontmatter ?? {};
-	const status = values(property(fm, 'status'));
+	const status = values(propertyValue(fm, 'status'));
 	if (status.includes('draft')) return 'draft';
 	if (status.includes('archived') || status.includes('archive')) return 'archived';
-	if (property(fm, 'archived') === true) return 'archived';
-	const tags = [...(parseFrontMatterTags(fm) ?? []), ...(meta?.tags ?? []).map((t) => t.tag)];
+	if (propertyValue(fm, 'archived') === true) return 'archived';
+	const tags = meta ? getAllTags(meta) : [];
 	if (tags.some((t) => /^#archived?(?:\/|$)/i.test(t))) return 'archived';
 	return null;
 }

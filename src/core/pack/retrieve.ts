@@ -20,7 +20,7 @@
  */
 import { titleOf } from '../note-info';
 import { findNote } from '../note-ref';
-import { getAllTags, parseFrontMatterAliases } from '../obsidian-rules';
+import { getAllTags, parseFrontMatterAliases, parseLinktext } from '../obsidian-rules';
 import type { NoteSource } from '../port';
 import { parseQuery, type ParsedQuery } from '../search/query-parser';
 import { search, type SearchIndex, type SearchResult } from '../search/search';
@@ -287,8 +287,7 @@ async function boostNeighbours(source: NoteSource, scored: Candidate[], strong: 
 		for (const link of c.meta?.links ?? []) {
 			const at = link.position.start.offset;
 			if (at < c.section.start || at >= c.section.end || !link.link.includes('#')) continue;
-			const hash = link.link.indexOf('#');
-			const linkpath = link.link.slice(0, hash);
+			const { path: linkpath, subpath } = parseLinktext(link.link);
 			const target = linkpath === '' ? c.path : source.resolveLink(linkpath, c.path);
 			if (target === null || !target.toLowerCase().endsWith('.md')) continue;
 			const isNew = !loader.has(target);
@@ -300,7 +299,7 @@ async function boostNeighbours(source: NoteSource, scored: Candidate[], strong: 
 				}
 			}
 			if (!note) continue;
-			const span = subpathSection(note.text, note.meta, link.link.slice(hash));
+			const span = subpathSection(note.text, note.meta, subpath);
 			if (!span) continue;
 			const hit = scored.find((s) => s.path === target && s.section.start <= span.start && span.start < s.section.end);
 			if (hit && hit !== c) boosted.add(hit);

@@ -1,4 +1,5 @@
 import { closest } from '../suggest';
+import { yamlScalars } from '../yaml-values';
 import type { QueryContext } from './context';
 import type { Hit, QueryOutcome } from './envelope';
 import type { PropQuery } from './types';
@@ -11,11 +12,11 @@ function scalarText(value: unknown): string | null {
 	return null;
 }
 
-/** The scalars of a property value: a list contributes each item (membership), nested lists flattened. */
-function scalarsOf(value: unknown, out: string[] = []): string[] {
-	if (Array.isArray(value)) for (const item of value) scalarsOf(item, out);
-	else {
-		const text = scalarText(value);
+/** The scalars of a property value as compared text: a list contributes each item (membership), nested lists flattened (bounded: yaml-values.ts). */
+function scalarsOf(value: unknown): string[] {
+	const out: string[] = [];
+	for (const v of yamlScalars(value)) {
+		const text = scalarText(v);
 		if (text !== null) out.push(text);
 	}
 	return out;

@@ -48,7 +48,7 @@ export function tagsOf(meta: CachedMetadata | null): string[] {
 }
 
 /** Properties indexed in their own fields (or that are plumbing, not content). */
-const SKIPPED_PROPERTIES = new Set(['aliases', 'alias', 'tags', 'tag', 'title', 'cssclasses', 'cssclass', 'permalink', 'publish']);
+const SKIPPED_PROPERTIES = new Set(['aliases', 'tags', 'title', 'cssclasses', 'cssclass', 'permalink', 'publish']);
 
 const ABSTRACT_LINES = 10; // why: the seed reads "until next heading or 10 lines".
 

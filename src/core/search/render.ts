@@ -1,4 +1,5 @@
 /** The seed's Step 6 Markdown for a ranked search, and its no-results advice. */
+import { fileName } from '../paths';
 import { flattenValue, propertyValue } from '../yaml-values';
 import type { SearchHit, SearchResult } from './search';
 
@@ -15,11 +16,6 @@ const ABSTRACT_LINES = 5; // why: the seed quotes at most 5 lines of abstract.
 function listOf(hit: SearchHit, key: string): string {
 	const values = flattenValue(propertyValue(hit.frontmatter, key));
 	return values.length > 0 ? values.join(', ') : '—';
-}
-
-function fileName(path: string): string {
-	const slash = path.lastIndexOf('/');
-	return slash < 0 ? path : path.slice(slash + 1);
 }
 
 /** Render a search result as the seed's Markdown (`vaultLabel` fills the footer's "Vault:"). */

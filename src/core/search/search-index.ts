@@ -5,6 +5,7 @@
  */
 import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
+import { fileName } from '../paths';
 import type { NoteSource } from '../port';
 import { resolveScope } from '../scope';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -273,8 +274,7 @@ export class SearchIndex {
 		const n = name.trim().replace(/\.md$/i, '');
 		const byPath = this.index.pathToDoc.get(`${n}.md`);
 		if (byPath !== undefined) return [byPath];
-		const slash = n.lastIndexOf('/');
-		return this.basenameMap.get((slash < 0 ? n : n.slice(slash + 1)).toLowerCase()) ?? [];
+		return this.basenameMap.get(fileName(n).toLowerCase()) ?? [];
 	}
 
 	/**
