@@ -12,6 +12,8 @@ export default defineConfig({
 	test: {
 		environment: 'node',
 		include: ['test/**/*.test.ts'],
+		// A private snapshot cache folder per test file (the CLI caches by default).
+		setupFiles: ['test/helpers/cache-env.ts'],
 		testTimeout: 60_000,
 		hookTimeout: 120_000,
 	},

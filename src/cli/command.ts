@@ -35,4 +35,6 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },
 	'max-total-mb': { kind: 'number', value: 'N', help: 'stop when the notes hold more than N MB (default 2048)' },
 	'allow-any-folder': { kind: 'boolean', help: 'open the file-system root or the home folder as a vault (refused otherwise)' },
+	'no-cache': { kind: 'boolean', help: 'read the whole vault and leave the index snapshot alone (see vault-query index)' },
+	verbose: { kind: 'boolean', help: 'say on stderr what the index snapshot did (used, refreshed, rebuilt and why)' },
 };

@@ -3,9 +3,9 @@ import { EXIT, GLOBAL_FLAGS, type CommandIO } from './command';
 import { COMMANDS } from './commands/index';
 import { commandHelp, globalHelp } from './help';
 import { closest } from '../core/suggest';
+import { VERSION } from './version';
 
-/** The CLI's version, kept in step with manifest.json by the release script. */
-export const VERSION = '0.1.0';
+export { VERSION } from './version';
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], io: CommandIO): Promise<number> {

@@ -66,7 +66,7 @@ export class VaultError extends Error {
 }
 
 /** One note's indexed state. `text` and `metadata` are null when the note was skipped. */
-interface NoteRecord {
+export interface NoteRecord {
 	text: string | null;
 	metadata: CachedMetadata | null;
 	frontmatterError: string | null;
@@ -111,7 +111,7 @@ export interface SkippedEntry {
 export const DEFAULT_CONFIG_DIR = '.obsidian';
 
 /** `userIgnoreFilters` from `<configDir>/app.json`; a missing or malformed file gives `[]`. */
-async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
+export async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
 	let raw: string;
 	try {
 		raw = await readRegularText(join(vaultAbs, configDir, 'app.json'));
@@ -129,8 +129,21 @@ async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promi
 	}
 }
 
+/** `<vault>/<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
+export async function readConfigFileIn(vaultPath: string, configDir: string, name: string): Promise<string | null> {
+	// A config file name, never a path: the port must not become a way to read outside the config folder.
+	if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..') throw new Error(`Not a config file name: ${name}`);
+	try {
+		return await readRegularText(join(vaultPath, configDir, name));
+	} catch (error) {
+		const code = errorCode(error);
+		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+		throw error;
+	}
+}
+
 /** Notes are `.md` files, the extension compared as Obsidian does (case-sensitive). */
-function isNotePath(path: string): boolean {
+export function isNotePath(path: string): boolean {
 	return path.endsWith('.md');
 }
 
@@ -245,16 +258,8 @@ export class NodeVaultSource implements NoteSource {
 	}
 
 	/** `<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
-	async readConfigFile(name: string): Promise<string | null> {
-		// A config file name, never a path: the port must not become a way to read outside the config folder.
-		if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..') throw new Error(`Not a config file name: ${name}`);
-		try {
-			return await readRegularText(join(this.vaultPath, this.configDir, name));
-		} catch (error) {
-			const code = errorCode(error);
-			if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-			throw error;
-		}
+	readConfigFile(name: string): Promise<string | null> {
+		return readConfigFileIn(this.vaultPath, this.configDir, name);
 	}
 
 	/** YAML with the core schema, as frontmatter is parsed (`2024-07-21` stays a string). */
@@ -267,7 +272,7 @@ export class NodeVaultSource implements NoteSource {
 }
 
 /** Parses one read note into its record, adding the parse time to `clock`; parser crashes become skip reasons, not failures. */
-function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseResult, clock: { parseMs: number }): NoteRecord {
+export function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseResult, clock: { parseMs: number }): NoteRecord {
 	if ('skipReason' in outcome) {
 		return { text: null, metadata: null, frontmatterError: null, skipReason: outcome.skipReason, mtime: outcome.mtime };
 	}
@@ -292,7 +297,7 @@ function* indexedNotes(notes: readonly string[], records: ReadonlyMap<string, No
 }
 
 /** Checks that `abs` is a folder, or throws a VaultError naming it. */
-async function assertVaultFolder(abs: string): Promise<void> {
+export async function assertVaultFolder(abs: string): Promise<void> {
 	let isDir: boolean;
 	try {
 		isDir = (await stat(abs)).isDirectory();
@@ -313,8 +318,49 @@ async function assertLooksLikeVault(abs: string, real: string): Promise<void> {
 }
 
 /** A record for a walk entry whose notes are not searched (link out of the vault, unreadable folder…). */
-function lostRecord(reason: string): NoteRecord {
+export function lostRecord(reason: string): NoteRecord {
 	return { text: null, metadata: null, frontmatterError: null, skipReason: reason, mtime: null };
+}
+
+/** What walking a vault found: every file, the notes (lost entries last), and the walker's reports. */
+export interface VaultListing {
+	/** The symlink-free absolute path. */
+	real: string;
+	files: string[];
+	/** Notes in walk order, then walk entries whose notes are searched nowhere (listed as skipped). */
+	notes: string[];
+	/** Those lost entries. */
+	lost: string[];
+	walker: VaultWalker;
+	userIgnoreFilters: string[];
+}
+
+/**
+ * Checks that `abs` can be a vault, then walks it within the bounds of `options` and reads
+ * Obsidian's "Excluded files". Throws VaultError naming the folder.
+ */
+export async function walkVault(abs: string, configDir: string, options: OpenVaultOptions): Promise<VaultListing> {
+	await assertVaultFolder(abs);
+	const real = await realpath(abs);
+	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
+	const bounds = { maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles, maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth };
+	const walker = new VaultWalker(real, configDir, bounds);
+	const [files, userIgnoreFilters] = await Promise.all([
+		walker.walk(abs).catch((error: unknown) => {
+			if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
+			throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
+		}),
+		readUserIgnoreFilters(abs, configDir),
+	]);
+	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
+	// are listed with the notes, skipped with their reason, so every answer reports them.
+	const lost = [...walker.lost].sort();
+	return { real, files, notes: [...files.filter(isNotePath), ...lost], lost, walker, userIgnoreFilters };
+}
+
+/** The error for notes holding more than `limit` bytes in all. */
+export function tooMuchText(abs: string, limit: number): VaultError {
+	return new VaultError(`Stopped reading ${abs}: its notes hold more than ${formatSize(limit)}: is this really a vault? (--max-total-mb raises the bound)`, abs);
 }
 
 /**
@@ -334,23 +380,7 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 	const concurrency = Math.max(0, Math.floor(options.readConcurrency ?? 0));
 
 	const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-
-	await assertVaultFolder(abs);
-	const real = await realpath(abs);
-	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
-	const bounds = { maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles, maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth };
-	const walker = new VaultWalker(real, configDir, bounds);
-	const [files, userIgnoreFilters] = await Promise.all([
-		walker.walk(abs).catch((error: unknown) => {
-			if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
-			throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
-		}),
-		readUserIgnoreFilters(abs, configDir),
-	]);
-	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
-	// are listed with the notes, skipped with their reason, so every answer reports them.
-	const lost = [...walker.lost].sort();
-	const notes = [...files.filter(isNotePath), ...lost];
+	const { files, notes, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
 	const walked = performance.now();
 
 	const clock = { parseMs: 0 };
@@ -359,7 +389,7 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 	let totalBytes = 0;
 	const counted = (outcome: ReadOutcome): ReadOutcome => {
 		if ('bytes' in outcome && (totalBytes += outcome.bytes) > maxTotalBytes) {
-			throw new VaultError(`Stopped reading ${abs}: its notes hold more than ${formatSize(maxTotalBytes)}: is this really a vault? (--max-total-mb raises the bound)`, abs);
+			throw tooMuchText(abs, maxTotalBytes);
 		}
 		return outcome;
 	};

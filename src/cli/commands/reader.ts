@@ -2,11 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
 import { VaultEngine } from '../../core/engine/engine';
-import { openVault, VaultError, type NodeVaultSource } from '../../node/vault-source';
+import type { NoteSource } from '../../core/port';
+import { VaultError } from '../../node/vault-source';
 import { errorCode } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
+import { openSource } from '../vault';
 import { grepCommand } from './structural';
 
 /** Flags every reader command takes: the seed's parameter names, kebab-cased. */
@@ -41,7 +43,7 @@ function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
  * read through the vault like the default; a file outside it is read here, since the port only
  * reads the vault. A missing file fails closed, naming the path.
  */
-async function schemaOption(args: ParsedArgs, io: CommandIO, source: NodeVaultSource, request: ReaderRequest): Promise<SchemaFile | string | undefined> {
+async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource, request: ReaderRequest): Promise<SchemaFile | string | undefined> {
 	const given = stringFlag(args, 'schema');
 	if (given === undefined) return undefined;
 	const path = resolve(io.cwd, given);
@@ -85,9 +87,9 @@ function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
 async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest): Promise<number> {
 	if (boolFlag(args, 'json') && boolFlag(args, 'report')) throw new UsageError('--json and --report are two renderings of one report; give one');
 	const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
-	let source: NodeVaultSource;
+	let source: NoteSource;
 	try {
-		source = await openVault(vaultPath);
+		source = await openSource(vaultPath, args, io);
 	} catch (error) {
 		if (error instanceof VaultError) return print(failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`), args, io);
 		throw error;

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { peekSnapshotHeader, SnapshotFormatError } from '../../core/snapshot/codec';
+import { nodeCodecHost } from '../../node/snapshot/codec-host';
+import { FileSnapshotStore } from '../../node/snapshot/file-store';
+import { openCachedVault } from '../../node/snapshot/open-cached';
+import { assertVaultFolder, VaultError } from '../../node/vault-source';
+import { boolFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT, type Command, type CommandIO } from '../command';
+import { describeSnapshot, TOOL_STAMP } from '../vault';
+
+/** `12.3 MB` (10^6 bytes). */
+function mb(bytes: number): string {
+	return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** The vault's real path (the snapshot's key), or null after printing why. */
+async function vaultKey(args: ParsedArgs, io: CommandIO): Promise<{ path: string; key: string } | null> {
+	const path = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+	try {
+		await assertVaultFolder(path);
+	} catch (error) {
+		if (error instanceof VaultError) {
+			io.stderr(`vault-query: ${error.message}`);
+			return null;
+		}
+		throw error;
+	}
+	return { path, key: await realpath(path) };
+}
+
+/** `index --status`: where the snapshot is, how big, what it holds, whether this build can use it. */
+async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, io: CommandIO): Promise<number> {
+	const info = await store.info(key);
+	if (info === null) {
+		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: key, snapshot: null, cacheDir: store.dir }, null, 2));
+		else io.stdout(`No index snapshot for ${key} (cache folder ${store.dir}); the next query builds one.`);
+		return EXIT.nothingMatched;
+	}
+	let header = null;
+	let problem: string | null = null;
+	try {
+		const bytes = await store.load(key);
+		if (bytes !== null) header = peekSnapshotHeader(bytes, nodeCodecHost);
+	} catch (error) {
+		if (!(error instanceof SnapshotFormatError)) throw error;
+		problem = error.message;
+	}
+	if (header !== null && header.tool !== TOOL_STAMP) problem = `saved by another build (${header.tool}); the next query rebuilds it`;
+	if (boolFlag(args, 'json')) {
+		io.stdout(JSON.stringify({ vault: key, snapshot: { ...info, savedAt: new Date(info.savedAt).toISOString(), notes: header?.notes ?? null, files: header?.files ?? null, markdownBytes: header?.markdownBytes ?? null, problem }, cacheDir: store.dir, cacheLimitBytes: store.limit }, null, 2));
+		return EXIT.results;
+	}
+	const lines = [
+		`Index snapshot of ${key}`,
+		`  file:     ${info.location}`,
+		`  size:     ${mb(info.bytes)}${header ? ` (the vault's notes: ${mb(header.markdownBytes)})` : ''}; cache bound ${mb(store.limit)}`,
+		`  saved:    ${new Date(info.savedAt).toISOString()}`,
+	];
+	if (header) lines.push(`  holds:    ${header.notes} notes of ${header.files} files — parsed metadata and link maps`);
+	if (problem) lines.push(`  unusable: ${problem}`);
+	io.stdout(lines.join('\n'));
+	return EXIT.results;
+}
+
+/** `vault-query index [--status | --clear]`: build or refresh the vault's snapshot, show it, or delete it. */
+export const indexCommand: Command = {
+	name: 'index',
+	summary: "build or refresh the vault's index snapshot (kept in the user's cache folder, never in the vault); --status, --clear",
+	usage: '[--status | --clear]',
+	examples: ['vault-query index', 'vault-query index --status', 'vault-query index --clear'],
+	flags: {
+		status: { kind: 'boolean', help: 'show where the snapshot is, its size and what it holds' },
+		clear: { kind: 'boolean', help: 'delete the snapshot (the next query builds it again)' },
+	},
+	run: async (args, io) => {
+		if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+		if (boolFlag(args, 'status') && boolFlag(args, 'clear')) throw new UsageError('give --status or --clear, not both');
+		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache leaves the snapshot alone; index is the command that builds it');
+		const vault = await vaultKey(args, io);
+		if (vault === null) return EXIT.couldNotSearch;
+		const store = new FileSnapshotStore();
+		if (boolFlag(args, 'status')) return status(store, vault.key, args, io);
+		if (boolFlag(args, 'clear')) {
+			const removed = await store.clear(vault.key);
+			io.stdout(removed ? `Deleted the index snapshot of ${vault.key}.` : `No index snapshot of ${vault.key} to delete.`);
+			return EXIT.results;
+		}
+		const { report } = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
+		if (report.rebuildReason !== null && boolFlag(args, 'verbose')) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+		if (report.saveError !== null) {
+			io.stderr(`vault-query index: the snapshot could not be saved: ${report.saveError}`);
+			return EXIT.couldNotSearch;
+		}
+		const info = await store.info(vault.key);
+		const size = info?.bytes ?? 0;
+		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: vault.key, ...report, ms: Math.round(report.ms), snapshotBytes: size, location: info?.location ?? null }, null, 2));
+		else io.stdout(`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}`);
+		return EXIT.results;
+	},
+};

@@ -1,0 +1,37 @@
+/**
+ * The snapshot's ports: UTF-8 conversion and a checksum (core has neither Node's Buffer nor the
+ * DOM's TextEncoder, so the host lends them) and the store that keeps snapshot bytes somewhere outside
+ * the vault. Core encodes and decodes; a face decides where the bytes live.
+ */
+
+/** What the codec borrows from its host: UTF-8 (Buffer in Node, TextEncoder in a browser) and a native checksum. */
+export interface CodecHost {
+	/** The UTF-8 bytes of `text`. */
+	encode(text: string): Uint8Array;
+	/** The text of `bytes[start, end)`. */
+	decode(bytes: Uint8Array, start: number, end: number): string;
+	/** A 32-bit checksum of `bytes` (CRC-32 in Node); the codec's own JS one when absent. */
+	checksum?(bytes: Uint8Array): number;
+}
+
+/** What a store knows about one saved snapshot without decoding it. */
+export interface StoredSnapshotInfo {
+	/** Where it lives (a file path for the Node store). */
+	location: string;
+	/** Size in bytes. */
+	bytes: number;
+	/** When it was last written, ms since the epoch. */
+	savedAt: number;
+}
+
+/** Keeps one snapshot per key (a vault's real path); never inside the vault. */
+export interface SnapshotStore {
+	/** The bytes saved under `key`, or null when there are none. */
+	load(key: string): Promise<Uint8Array | null>;
+	/** Replace the snapshot under `key` atomically (a reader sees the old or the new one, never half). */
+	save(key: string, bytes: Uint8Array): Promise<void>;
+	/** Forget the snapshot under `key`; true when there was one. */
+	clear(key: string): Promise<boolean>;
+	/** What is saved under `key`, or null. */
+	info(key: string): Promise<StoredSnapshotInfo | null>;
+}

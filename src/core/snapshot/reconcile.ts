@@ -1,0 +1,40 @@
+/**
+ * What a saved snapshot still says about the vault: each note now on disk is kept (same
+ * fingerprint, not racy) or re-read; notes gone from disk are removed. Pure: the caller stats the
+ * files and does the reading.
+ */
+import type { NoteFingerprint } from './codec';
+
+/** The plan: note numbers of the snapshot to keep by path, paths to (re-)read, paths removed. */
+export interface ReconcilePlan {
+	/** Current path → the snapshot's note number, for notes whose bytes did not change. */
+	keep: Map<string, number>;
+	/** Notes new, changed, or racy when saved: read and parse them again. */
+	reread: string[];
+	/** Notes in the snapshot that are no longer on disk (deleted or renamed away). */
+	removed: string[];
+}
+
+/** Whether two fingerprints describe the same bytes (a racy saved one never does). */
+export function sameFingerprint(saved: NoteFingerprint, now: NoteFingerprint): boolean {
+	return !saved.racy && saved.size === now.size && saved.mtimeMs === now.mtimeMs && saved.ctimeMs === now.ctimeMs && saved.ino === now.ino;
+}
+
+/**
+ * Compare the snapshot's notes with the notes on disk now. A rename is a removal plus an
+ * addition: the renamed file's status-change time moves with the rename on most file systems, so
+ * matching by inode would save one parse at the price of trusting a weaker check.
+ */
+export function planReconcile(saved: { paths: readonly string[]; fingerprint(i: number): NoteFingerprint }, current: ReadonlyMap<string, NoteFingerprint | null>): ReconcilePlan {
+	const savedIndex = new Map<string, number>();
+	saved.paths.forEach((p, i) => savedIndex.set(p, i));
+	const keep = new Map<string, number>();
+	const reread: string[] = [];
+	for (const [path, now] of current) {
+		const i = savedIndex.get(path);
+		if (i !== undefined && now !== null && sameFingerprint(saved.fingerprint(i), now)) keep.set(path, i);
+		else reread.push(path);
+	}
+	const removed = saved.paths.filter((p) => !current.has(p));
+	return { keep, reread, removed };
+}

@@ -1,0 +1,198 @@
+/**
+ * The NoteSource port over a reconciled snapshot: notes whose bytes did not change keep their
+ * saved metadata (decoded field by field when a query reads it), changed and new notes carry what
+ * was just parsed. Note text is read from disk when asked, not stored in the snapshot: the
+ * snapshot stays smaller than the vault, and the text is as fresh as the file.
+ */
+import { join } from 'node:path';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import type { CachedMetadata, LinkMap } from '../../core/metadata';
+import type { NoteSource } from '../../core/port';
+import { setOwn, type DecodedSnapshot, type NoteFingerprint } from '../../core/snapshot/codec';
+import { readNoteSync, ScratchBuffer } from '../note-reader';
+import { LinkResolver } from '../resolver';
+import { readConfigFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
+
+/** Everything the source is built from (see `openCachedVault`). */
+export interface CachedSourceInit {
+	vaultPath: string;
+	configDir: string;
+	userIgnoreFilters: readonly string[];
+	files: readonly string[];
+	notes: readonly string[];
+	walkSkips: ReadonlyMap<string, string>;
+	maxFileSize: number;
+	/** The snapshot the kept notes come from (null on a first build). */
+	snapshot: DecodedSnapshot | null;
+	/** Current path → note number in `snapshot`, for unchanged notes. */
+	kept: ReadonlyMap<string, number>;
+	/** Notes read and parsed in this call. */
+	fresh: ReadonlyMap<string, NoteRecord>;
+	/** Every note's fingerprint now. */
+	fingerprints: ReadonlyMap<string, NoteFingerprint>;
+	/** The note parser, for the fields the snapshot does not keep (see metadata-codec). */
+	parse: (text: string) => ParseResult;
+}
+
+/** A vault answered from its snapshot plus what changed since. */
+export class CachedVaultSource implements NoteSource {
+	/** Absolute vault root. */
+	readonly vaultPath: string;
+	/** Obsidian's config folder name. */
+	readonly configDir: string;
+	/** Obsidian's "Excluded files". */
+	readonly userIgnoreFilters: readonly string[];
+	private readonly init: CachedSourceInit;
+	private readonly decoded = new Map<string, CachedMetadata | null>();
+	private resolver: LinkResolver | null = null;
+	private maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } | null = null;
+	private readonly scratch = new ScratchBuffer();
+	private readonly reparsed = new Map<string, CachedMetadata | null>();
+
+	/** Use `openCachedVault`. */
+	constructor(init: CachedSourceInit) {
+		this.init = init;
+		this.vaultPath = init.vaultPath;
+		this.configDir = init.configDir;
+		this.userIgnoreFilters = init.userIgnoreFilters;
+	}
+
+	/** Use these link maps instead of the saved ones (after notes changed). */
+	useLinkMaps(maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap }): void {
+		this.maps = maps;
+	}
+
+	/** Every Markdown note, walk order. */
+	listNotes(): readonly string[] {
+		return this.init.notes;
+	}
+
+	/** Every file of the vault. */
+	listFiles(): readonly string[] {
+		return this.init.files;
+	}
+
+	/** The note's metadata, or null when skipped or not a note. */
+	getMetadata(path: string): CachedMetadata | null {
+		const fresh = this.init.fresh.get(path);
+		if (fresh) return fresh.metadata;
+		const i = this.init.kept.get(path);
+		if (i === undefined || this.init.snapshot === null) return null;
+		let meta = this.decoded.get(path);
+		if (meta === undefined) {
+			meta = this.init.snapshot.metadata(i, (field) => (this.reparse(path) as Record<string, unknown> | null)?.[field]);
+			this.decoded.set(path, meta);
+		}
+		return meta;
+	}
+
+	/** Why the note's frontmatter did not parse, or null. */
+	getFrontmatterError(path: string): string | null {
+		return this.problems(path)[0];
+	}
+
+	/** Why the note (or a walked entry) was not indexed, or null. */
+	getSkipReason(path: string): string | null {
+		return this.problems(path)[1] ?? this.init.walkSkips.get(path) ?? null;
+	}
+
+	private problems(path: string): [string | null, string | null] {
+		const fresh = this.init.fresh.get(path);
+		if (fresh) return [fresh.frontmatterError, fresh.skipReason];
+		const i = this.init.kept.get(path);
+		return i === undefined || this.init.snapshot === null ? [null, null] : this.init.snapshot.problems(i);
+	}
+
+	/** Everything left out, with reasons. */
+	listSkipped(): SkippedEntry[] {
+		const out: SkippedEntry[] = [];
+		for (const [path, reason] of this.init.walkSkips) out.push({ path, reason });
+		for (const path of this.init.notes) {
+			const reason = this.problems(path)[1];
+			if (reason) out.push({ path, reason });
+		}
+		return out;
+	}
+
+	/** The note's mtime in whole ms, as the plain vault source reports it. */
+	getMtime(path: string): number | null {
+		const fp = this.init.fingerprints.get(path);
+		return fp ? Math.floor(fp.mtimeMs) : null;
+	}
+
+	/**
+	 * The note's text (BOM stripped). Unchanged notes are read from disk now: synchronously, since
+	 * queries read many notes one after another and a sync read is about twice as fast per file.
+	 */
+	read(path: string): Promise<string> {
+		const fresh = this.init.fresh.get(path);
+		if (fresh?.text != null) return Promise.resolve(fresh.text);
+		const reason = this.getSkipReason(path);
+		if (reason !== null || !this.init.kept.has(path)) {
+			return Promise.reject(new Error(`${path}: ${reason !== null ? `not indexed: ${reason}` : 'not a note of this vault'}`));
+		}
+		const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
+		if ('skipReason' in outcome) return Promise.reject(new Error(`${path}: not indexed: ${outcome.skipReason}`));
+		return Promise.resolve(outcome.text);
+	}
+
+	/**
+	 * The note parsed again from disk, for a field the snapshot does not keep. Its fingerprint was
+	 * checked when the vault was opened, so the result is what was parsed when it was saved.
+	 */
+	private reparse(path: string): CachedMetadata | null {
+		let meta = this.reparsed.get(path);
+		if (meta === undefined) {
+			const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
+			meta = 'skipReason' in outcome ? null : this.init.parse(outcome.text).metadata;
+			this.reparsed.set(path, meta);
+		}
+		return meta;
+	}
+
+	/** Obsidian's `getFirstLinkpathDest`. */
+	resolveLink(linkpath: string, sourcePath: string): string | null {
+		this.resolver ??= new LinkResolver(this.init.files);
+		return this.resolver.getFirstLinkpathDest(linkpath, sourcePath);
+	}
+
+	/** source → destination path → count. */
+	resolvedLinks(): LinkMap {
+		return this.linkMaps().resolvedLinks;
+	}
+
+	/** source → unresolved linkpath → count. */
+	unresolvedLinks(): LinkMap {
+		return this.linkMaps().unresolvedLinks;
+	}
+
+	private linkMaps(): { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } {
+		this.maps ??= savedLinkMaps(this.init.notes, this.init.kept, this.init.snapshot);
+		return this.maps;
+	}
+
+	/** `<configDir>/<name>` read fresh from disk, or null when absent. */
+	readConfigFile(name: string): Promise<string | null> {
+		return readConfigFileIn(this.vaultPath, this.configDir, name);
+	}
+
+	/** YAML with the core schema, as frontmatter is parsed. */
+	parseYaml(text: string): unknown {
+		return load(text, { schema: CORE_SCHEMA });
+	}
+}
+
+/** Both link maps decoded from the snapshot, in walk order, for notes that all kept their entries. */
+export function savedLinkMaps(notes: readonly string[], kept: ReadonlyMap<string, number>, snapshot: DecodedSnapshot | null): { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } {
+	const resolvedLinks: LinkMap = {};
+	const unresolvedLinks: LinkMap = {};
+	if (snapshot === null) return { resolvedLinks, unresolvedLinks };
+	const misses = snapshot.unresolvedByNote();
+	for (const path of notes) {
+		const i = kept.get(path);
+		if (i === undefined || !snapshot.indexed(i)) continue;
+		setOwn(resolvedLinks, path, snapshot.resolvedOf(i));
+		setOwn(unresolvedLinks, path, misses.get(i) ?? {});
+	}
+	return { resolvedLinks, unresolvedLinks };
+}

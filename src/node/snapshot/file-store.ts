@@ -1,0 +1,124 @@
+/**
+ * The snapshot store on the file system: one file per vault in the cache folder (0700), each
+ * file 0600 because it holds what the notes say. A save writes a temporary file and renames it
+ * into place, so a concurrent reader sees the old snapshot or the new one, never half of one.
+ * The folder's total size is bounded: after a save, the least recently written other snapshots
+ * are deleted until it fits.
+ */
+import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
+import { errorCode } from '../note-reader';
+import { cacheDir, snapshotFileName } from './cache-dir';
+
+/** Default bound of the whole cache folder: room for a few 100k-note vaults. */
+export const DEFAULT_CACHE_LIMIT_BYTES = 2 * 1024 ** 3;
+/** The environment variable that sets the bound, in MB. */
+export const CACHE_LIMIT_ENV = 'VAULT_QUERY_CACHE_MAX_MB';
+
+/** A snapshot larger than the cache bound: it is not saved. */
+export class SnapshotTooLargeError extends Error {
+	/** Creates the error naming both sizes. */
+	constructor(bytes: number, limit: number) {
+		super(`snapshot of ${(bytes / 1e6).toFixed(1)} MB exceeds the cache bound of ${(limit / 1e6).toFixed(0)} MB (${CACHE_LIMIT_ENV})`);
+		this.name = 'SnapshotTooLargeError';
+	}
+}
+
+/** The cache bound from the environment, or the default. */
+export function cacheLimitBytes(env: Record<string, string | undefined> = process.env): number {
+	const mb = Number(env[CACHE_LIMIT_ENV]);
+	return Number.isFinite(mb) && mb > 0 ? mb * 1e6 : DEFAULT_CACHE_LIMIT_BYTES;
+}
+
+/** Snapshot files in a cache folder. */
+export class FileSnapshotStore implements SnapshotStore {
+	/** The cache folder. */
+	readonly dir: string;
+	/** The bound of the folder's total size, in bytes. */
+	readonly limit: number;
+
+	/** A store in `dir` (default: the platform's cache folder) bounded to `limit` bytes. */
+	constructor(dir: string = cacheDir(), limit: number = cacheLimitBytes()) {
+		this.dir = dir;
+		this.limit = limit;
+	}
+
+	/** The file a vault's snapshot lives in. */
+	pathFor(key: string): string {
+		return join(this.dir, snapshotFileName(key));
+	}
+
+	/** The saved bytes, or null when there are none. */
+	async load(key: string): Promise<Uint8Array | null> {
+		try {
+			return await readFile(this.pathFor(key));
+		} catch (error) {
+			if (errorCode(error) === 'ENOENT') return null;
+			throw error;
+		}
+	}
+
+	/** Write to a private temporary file, then rename it over the snapshot. */
+	async save(key: string, bytes: Uint8Array): Promise<void> {
+		if (bytes.length > this.limit) throw new SnapshotTooLargeError(bytes.length, this.limit);
+		await mkdir(this.dir, { recursive: true, mode: 0o700 });
+		// mkdir's mode does not apply to a folder that already existed (or under a wide umask): make sure.
+		await chmod(this.dir, 0o700);
+		const target = this.pathFor(key);
+		const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+		const handle = await open(temp, 'wx', 0o600);
+		try {
+			await handle.writeFile(bytes);
+			await handle.close();
+			await rename(temp, target);
+		} catch (error) {
+			await handle.close().catch(() => undefined);
+			await unlink(temp).catch(() => undefined);
+			throw error;
+		}
+		await this.prune(target);
+	}
+
+	/** Delete the least recently written other snapshots while the folder exceeds its bound. */
+	private async prune(keep: string): Promise<void> {
+		const entries: { path: string; size: number; mtime: number }[] = [];
+		for (const name of await readdir(this.dir)) {
+			if (!name.endsWith('.vqs')) continue;
+			const path = join(this.dir, name);
+			const info = await stat(path).catch(() => null);
+			if (info) entries.push({ path, size: info.size, mtime: info.mtimeMs });
+		}
+		let total = entries.reduce((sum, e) => sum + e.size, 0);
+		entries.sort((a, b) => a.mtime - b.mtime);
+		for (const entry of entries) {
+			if (total <= this.limit) break;
+			if (entry.path === keep) continue;
+			await unlink(entry.path).catch(() => undefined);
+			total -= entry.size;
+		}
+	}
+
+	/** Delete the vault's snapshot; true when there was one. */
+	async clear(key: string): Promise<boolean> {
+		try {
+			await unlink(this.pathFor(key));
+			return true;
+		} catch (error) {
+			if (errorCode(error) === 'ENOENT') return false;
+			throw error;
+		}
+	}
+
+	/** Where the snapshot is, its size and when it was written; null when there is none. */
+	async info(key: string): Promise<StoredSnapshotInfo | null> {
+		const location = this.pathFor(key);
+		try {
+			const s = await stat(location);
+			return { location, bytes: s.size, savedAt: s.mtimeMs };
+		} catch (error) {
+			if (errorCode(error) === 'ENOENT') return null;
+			throw error;
+		}
+	}
+}

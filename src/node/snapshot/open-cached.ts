@@ -1,0 +1,256 @@
+/**
+ * Opening a vault through its snapshot: load and verify the saved state, stat every note, re-read
+ * only what changed, answer from the rest, and save the result for the next call. Any problem
+ * with the snapshot (damaged, another format or build, other settings) means a full build, never
+ * a wrong answer; any problem saving means one warning and today's behaviour.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { CachedMetadata, LinkMap } from '../../core/metadata';
+import { decodeSnapshot, encodeSnapshot, setOwn, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
+import type { SnapshotStore } from '../../core/snapshot/port';
+import { planReconcile } from '../../core/snapshot/reconcile';
+import { buildLinkMaps } from '../link-maps';
+import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
+import { parseNote } from '../parser/index';
+import { LinkResolver } from '../resolver';
+import { DEFAULT_CONFIG_DIR, DEFAULT_MAX_TOTAL_BYTES, lostRecord, toRecord, tooMuchText, walkVault, type NoteRecord, type OpenVaultOptions } from '../vault-source';
+import { CachedVaultSource, savedLinkMaps } from './cached-source';
+import { nodeCodecHost } from './codec-host';
+
+/**
+ * A note modified this recently (ms) when read may be modified again within the same timestamp
+ * tick with the same size; it is marked racy and re-read on the next call (git's "racily clean").
+ * 3 s covers file systems with 2 s timestamps (FAT) and coarse kernel clocks.
+ */
+export const DEFAULT_RACY_WINDOW_MS = 3000;
+/** Environment override of the racy window (ms): tests set 0 so that unchanged notes are kept between quick calls. */
+export const RACY_WINDOW_ENV = 'VAULT_QUERY_RACY_MS';
+
+/** The racy window from the environment, or the default. */
+function racyWindow(): number {
+	const ms = Number(process.env[RACY_WINDOW_ENV]);
+	return process.env[RACY_WINDOW_ENV] !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_RACY_WINDOW_MS;
+}
+
+/** Options of `openCachedVault`: those of `openVault` (bounds, parser, config folder) and the snapshot's. */
+export interface OpenCachedOptions extends OpenVaultOptions {
+	/** Where snapshots are kept. */
+	store: SnapshotStore;
+	/** The tool's version and build: a snapshot from another build is rebuilt. */
+	tool: string;
+	/** Save the refreshed snapshot (default true). */
+	save?: boolean;
+	/** The clock (tests move it to make notes racy or settled). */
+	now?: () => number;
+	/** Notes modified less than this many ms before they were stat'ed are re-read next time. Default 3 s (or VAULT_QUERY_RACY_MS). */
+	racyWindowMs?: number;
+}
+
+/** What happened to the snapshot in this call (for `--verbose` and `index`). */
+export interface SnapshotReport {
+	/** `warm`: used as saved; `refreshed`: used with some notes re-read; `built`: none usable, built from scratch. */
+	state: 'warm' | 'refreshed' | 'built';
+	/** Why a saved snapshot was not used, when it was not. */
+	rebuildReason: string | null;
+	/** Notes re-read and re-parsed. */
+	reread: number;
+	/** Notes gone since the snapshot. */
+	removed: number;
+	/** Bytes written, 0 when nothing was saved. */
+	savedBytes: number;
+	/** Why saving failed, or null. */
+	saveError: string | null;
+	/** Notes and Markdown bytes of the vault. */
+	notes: number;
+	markdownBytes: number;
+	/** Wall time of the whole open, ms. */
+	ms: number;
+}
+
+/** An opened vault and what the snapshot did. */
+export interface CachedVault {
+	source: CachedVaultSource;
+	report: SnapshotReport;
+	/** The decoded snapshot when one was used (for extra sections). */
+	snapshot: DecodedSnapshot | null;
+}
+
+/** The settings that change what the snapshot holds, as one comparable string. */
+function settingsFingerprint(configDir: string, maxFileSize: number, parse: unknown): string {
+	return JSON.stringify({ format: SNAPSHOT_FORMAT_VERSION, configDir, maxFileSize, parser: parse === parseNote ? 'default' : 'custom' });
+}
+
+/** The saved snapshot, or null with the reason it cannot be used. */
+async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
+	let bytes: Uint8Array | null;
+	try {
+		bytes = await store.load(key);
+	} catch (error) {
+		return { snapshot: null, reason: `cache unreadable (${errorCode(error)})` };
+	}
+	if (bytes === null) return { snapshot: null, reason: null };
+	try {
+		const snapshot = decodeSnapshot(bytes, nodeCodecHost);
+		if (snapshot.header.tool !== tool) return { snapshot: null, reason: `saved by another build (${snapshot.header.tool})` };
+		if (snapshot.header.settings !== settings) return { snapshot: null, reason: 'saved with other settings' };
+		return { snapshot, reason: null };
+	} catch (error) {
+		if (error instanceof SnapshotFormatError) return { snapshot: null, reason: `snapshot ignored: ${error.message}` };
+		throw error;
+	}
+}
+
+/** The real path, or null when it cannot be resolved (the walk then reports why). */
+async function realpathOrNull(abs: string): Promise<string | null> {
+	try {
+		return await realpath(abs);
+	} catch {
+		return null;
+	}
+}
+
+/** Size, times and inode of a note now; null when it cannot be stat'ed (it will be read and reported). */
+async function fingerprintOf(abs: string, now: number, window: number): Promise<NoteFingerprint | null> {
+	try {
+		const s = await stat(abs);
+		return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window };
+	} catch {
+		return null;
+	}
+}
+
+/** Stat every note, a bounded number at a time (parallel stats overlap their system calls). */
+async function fingerprintAll(abs: string, notes: readonly string[], now: number, window: number): Promise<Map<string, NoteFingerprint | null>> {
+	const out = new Map<string, NoteFingerprint | null>();
+	const results = new Array<NoteFingerprint | null>(notes.length);
+	const BATCH = 256;
+	for (let i = 0; i < notes.length; i += BATCH) {
+		const chunk = notes.slice(i, i + BATCH);
+		const fps = await Promise.all(chunk.map((p) => fingerprintOf(join(abs, p), now, window)));
+		fps.forEach((fp, k) => (results[i + k] = fp));
+	}
+	notes.forEach((p, i) => out.set(p, results[i]));
+	return out;
+}
+
+/**
+ * Open the vault at `vaultPath` through its snapshot (see the module comment). Throws VaultError
+ * when the folder is missing; never throws for a bad or unwritable cache.
+ */
+export async function openCachedVault(vaultPath: string, options: OpenCachedOptions): Promise<CachedVault> {
+	const started = performance.now();
+	const now = options.now ?? Date.now;
+	const abs = resolve(vaultPath);
+	const configDir = options.configDir ?? DEFAULT_CONFIG_DIR;
+	const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+	const parse = options.parse ?? parseNote;
+	const settings = settingsFingerprint(configDir, maxFileSize, parse);
+	const [{ real, files, notes: listed, lost, walker, userIgnoreFilters }, saved] = await Promise.all([
+		walkVault(abs, configDir, options),
+		// The key is the real path; resolving it twice (here and in the walk) keeps the two independent.
+		realpathOrNull(abs).then((real) => (real === null ? { snapshot: null, reason: null } : loadSnapshot(options.store, real, options.tool, settings))),
+	]);
+	const { snapshot, reason } = saved;
+	const lostSet = new Set(lost);
+	const notes = listed.filter((p) => !lostSet.has(p));
+	const current = await fingerprintAll(abs, notes, now(), options.racyWindowMs ?? racyWindow());
+	let totalBytes = 0;
+	for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
+	if (totalBytes > (options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES)) throw tooMuchText(abs, options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES);
+	const plan = planReconcile(snapshot ? { paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i) } : { paths: [], fingerprint: () => ({ size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, racy: true }) }, current);
+
+	const fresh = new Map<string, NoteRecord>();
+	const scratch = new ScratchBuffer();
+	const clock = { parseMs: 0 };
+	for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
+	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
+	const fingerprints = new Map<string, NoteFingerprint>();
+	for (const [path, fp] of current) fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
+
+	const sameFiles = snapshot !== null && snapshot.files.length === files.length && snapshot.files.every((f, i) => f === files[i]);
+	const unchanged = sameFiles && plan.reread.length === 0 && plan.removed.length === 0;
+	const source = new CachedVaultSource({ vaultPath: abs, configDir, userIgnoreFilters, files, notes: listed, walkSkips: walker.skipped, maxFileSize, snapshot, kept: plan.keep, fresh, fingerprints, parse });
+	if (!unchanged) source.useLinkMaps(refreshLinkMaps(notes, files, sameFiles, plan.keep, fresh, snapshot, (p) => source.getMetadata(p)));
+
+	let markdownBytes = 0;
+	for (const fp of fingerprints.values()) if (fp.size > 0) markdownBytes += fp.size;
+	const report: SnapshotReport = {
+		state: snapshot === null ? 'built' : unchanged ? 'warm' : 'refreshed',
+		rebuildReason: reason,
+		reread: snapshot === null ? 0 : plan.reread.length,
+		removed: plan.removed.length,
+		savedBytes: 0,
+		saveError: null,
+		notes: notes.length,
+		markdownBytes,
+		ms: 0,
+	};
+	if (!unchanged && options.save !== false) {
+		try {
+			const bytes = encodeSnapshot(
+				{
+					header: { tool: options.tool, settings, vaultPath: real, savedAt: now(), userIgnoreFilters: [...userIgnoreFilters], markdownBytes },
+					files,
+					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, fresh, plan.keep, snapshot)),
+					resolvedLinks: source.resolvedLinks(),
+					unresolvedLinks: source.unresolvedLinks(),
+				},
+				nodeCodecHost,
+			);
+			await options.store.save(real, bytes);
+			report.savedBytes = bytes.length;
+		} catch (error) {
+			report.saveError = error instanceof Error ? error.message : String(error);
+		}
+	}
+	report.ms = performance.now() - started;
+	return { source, report, snapshot };
+}
+
+/** One note as the encoder takes it: fresh notes as parsed, kept ones still encoded. */
+function snapshotNote(path: string, fingerprint: NoteFingerprint, fresh: ReadonlyMap<string, NoteRecord>, keep: ReadonlyMap<string, number>, snapshot: DecodedSnapshot | null): SnapshotNote {
+	const record = fresh.get(path);
+	if (record) return { path, fingerprint, metadata: record.metadata, frontmatterError: record.frontmatterError, skipReason: record.skipReason };
+	const i = keep.get(path)!;
+	const [frontmatterError, skipReason] = snapshot!.problems(i);
+	return { path, fingerprint, metadata: snapshot!.encodedMetadata(i), frontmatterError, skipReason };
+}
+
+/**
+ * The link maps after changes. With the same files, only changed notes' links resolve anew (a
+ * note's links depend on the file list, not on other notes' content); when files came or went,
+ * any link may now resolve elsewhere, so every note's links are resolved again.
+ */
+function refreshLinkMaps(
+	notes: readonly string[],
+	files: readonly string[],
+	sameFiles: boolean,
+	keep: ReadonlyMap<string, number>,
+	fresh: ReadonlyMap<string, NoteRecord>,
+	snapshot: DecodedSnapshot | null,
+	metadataOf: (path: string) => CachedMetadata | null,
+): { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } {
+	const resolver = new LinkResolver(files);
+	if (!sameFiles || snapshot === null) {
+		const indexed = notes.flatMap((p) => {
+			const meta = metadataOf(p);
+			return meta ? [[p, meta] as const] : [];
+		});
+		return buildLinkMaps(indexed, resolver);
+	}
+	const saved = savedLinkMaps(notes, keep, snapshot);
+	const changed = buildLinkMaps(
+		[...fresh].flatMap(([p, r]) => (r.metadata ? [[p, r.metadata] as const] : [])),
+		resolver,
+	);
+	const resolvedLinks: LinkMap = {};
+	const unresolvedLinks: LinkMap = {};
+	for (const path of notes) {
+		const from = fresh.has(path) ? changed : saved;
+		if (!Object.hasOwn(from.resolvedLinks, path)) continue;
+		setOwn(resolvedLinks, path, from.resolvedLinks[path]);
+		setOwn(unresolvedLinks, path, from.unresolvedLinks[path]);
+	}
+	return { resolvedLinks, unresolvedLinks };
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { decodeSnapshot, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
+import type { CachedMetadata } from '../../src/core/metadata';
+import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
+import { parseNote } from '../../src/node/parser/index';
+import { openVault } from '../../src/node/vault-source';
+import { EXAMPLE_VAULT } from '../helpers/paths';
+
+const fp = { size: 10, mtimeMs: 1.5, ctimeMs: 2.25, ino: 7, racy: false };
+
+/** A snapshot of the example vault, as the CLI would save it. */
+async function exampleInput(): Promise<{ input: SnapshotInput; metadata: Map<string, CachedMetadata | null> }> {
+	const vault = await openVault(EXAMPLE_VAULT);
+	const metadata = new Map(vault.listNotes().map((p) => [p, vault.getMetadata(p)]));
+	const input: SnapshotInput = {
+		header: { tool: 't', settings: 's', vaultPath: EXAMPLE_VAULT, savedAt: 1, userIgnoreFilters: ['x/'], markdownBytes: 123 },
+		files: vault.listFiles(),
+		notes: vault.listNotes().map((path) => ({ path, fingerprint: fp, metadata: vault.getMetadata(path), frontmatterError: vault.getFrontmatterError(path), skipReason: vault.getSkipReason(path) })),
+		resolvedLinks: vault.resolvedLinks(),
+		unresolvedLinks: vault.unresolvedLinks(),
+	};
+	return { input, metadata };
+}
+
+/** Re-parses a note for the deferred fields, as the Node face does. */
+const noDeferred = (): unknown => {
+	throw new Error('deferred field read');
+};
+
+describe('snapshot codec', () => {
+	it('gives back every note\'s metadata, printed identically, and both link maps', async () => {
+		const { input, metadata } = await exampleInput();
+		const decoded = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
+		expect(decoded.notePaths).toEqual(input.notes.map((n) => n.path));
+		expect(decoded.files).toEqual(input.files);
+		decoded.notePaths.forEach((path, i) => {
+			const original = metadata.get(path) ?? null;
+			const back = decoded.metadata(i, (field) => (original as Record<string, unknown> | null)?.[field]);
+			expect(JSON.stringify(back)).toBe(JSON.stringify(original));
+			expect(decoded.fingerprint(i)).toEqual(fp);
+			expect(decoded.resolvedOf(i)).toEqual(original ? input.resolvedLinks[path] : {});
+		});
+		const misses = decoded.unresolvedByNote();
+		decoded.notePaths.forEach((path, i) => {
+			if (decoded.indexed(i)) expect(misses.get(i) ?? {}).toEqual(input.unresolvedLinks[path]);
+		});
+		expect(peekSnapshotHeader(encodeSnapshot(input, nodeCodecHost), nodeCodecHost)).toMatchObject({ notes: input.notes.length, userIgnoreFilters: ['x/'] });
+	});
+
+	it('reads only the fields a query asks for; layout fields come from the callback', async () => {
+		const { input } = await exampleInput();
+		const decoded = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
+		const i = decoded.notePaths.indexOf('conventions.md');
+		const meta = decoded.metadata(i, noDeferred);
+		expect(meta?.frontmatter).toBeTypeOf('object');
+		expect(() => meta?.sections).toThrow('deferred field read');
+	});
+
+	it('keeps numbers JSON would lose, unknown fields, and a __proto__ key', () => {
+		const frontmatter = JSON.parse('{"__proto__": {"a": 1}, "inf": 0, "nan": 0, "neg": 0, "list": [1, 2]}') as Record<string, unknown>;
+		frontmatter.inf = -Infinity;
+		frontmatter.nan = NaN;
+		frontmatter.neg = -0;
+		const metadata = { frontmatter, footnotes: [{ id: 'x' }] } as unknown as CachedMetadata;
+		const input: SnapshotInput = {
+			header: { tool: 't', settings: 's', vaultPath: '/v', savedAt: 1, userIgnoreFilters: [], markdownBytes: 0 },
+			files: ['a.md'],
+			notes: [{ path: 'a.md', fingerprint: fp, metadata, frontmatterError: null, skipReason: null }],
+			resolvedLinks: { 'a.md': {} },
+			unresolvedLinks: { 'a.md': {} },
+		};
+		const back = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost).metadata(0, noDeferred) as unknown as Record<string, Record<string, unknown>>;
+		expect(Object.is(back.frontmatter.neg, -0)).toBe(true);
+		expect(back.frontmatter.inf).toBe(-Infinity);
+		expect(back.frontmatter.nan).toBeNaN();
+		expect(Object.getOwnPropertyDescriptor(back.frontmatter, '__proto__')?.value).toEqual({ a: 1 });
+		expect(back.footnotes).toEqual([{ id: 'x' }]);
+		expect(Object.keys(back)).toEqual(['frontmatter', 'footnotes']);
+	});
+
+	it('carries a kept note into the next snapshot without decoding it', () => {
+		const text = '---\ntags: [a]\n---\n# T\n\n- item [[b]]\n';
+		const { metadata } = parseNote(text);
+		const input: SnapshotInput = {
+			header: { tool: 't', settings: 's', vaultPath: '/v', savedAt: 1, userIgnoreFilters: [], markdownBytes: 0 },
+			files: ['a.md', 'b.md'],
+			notes: [
+				{ path: 'a.md', fingerprint: fp, metadata, frontmatterError: null, skipReason: null },
+				{ path: 'b.md', fingerprint: fp, metadata: null, frontmatterError: null, skipReason: 'binary content' },
+			],
+			resolvedLinks: { 'a.md': { 'b.md': 1 } },
+			unresolvedLinks: { 'a.md': {} },
+		};
+		const first = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
+		const carried = { ...input, notes: [{ ...input.notes[1], path: 'b.md' }, { ...input.notes[0], metadata: first.encodedMetadata(0) }] };
+		const second = decodeSnapshot(encodeSnapshot(carried, nodeCodecHost), nodeCodecHost);
+		expect(second.indexed(0)).toBe(false);
+		expect(second.problems(0)).toEqual([null, 'binary content']);
+		expect(JSON.stringify(second.metadata(1, (f) => (metadata as Record<string, unknown>)[f]))).toBe(JSON.stringify(metadata));
+		expect(second.resolvedOf(1)).toEqual({ 'b.md': 1 });
+	});
+
+	it('refuses truncated, damaged and foreign bytes with a reason', async () => {
+		const { input } = await exampleInput();
+		const bytes = encodeSnapshot(input, nodeCodecHost);
+		const reason = (b: Uint8Array): string => {
+			try {
+				decodeSnapshot(b, nodeCodecHost);
+				return 'accepted';
+			} catch (error) {
+				expect(error).toBeInstanceOf(SnapshotFormatError);
+				return (error as Error).message;
+			}
+		};
+		expect(reason(bytes.slice(0, bytes.length - 100))).toMatch(/truncated/);
+		expect(reason(bytes.slice(0, 10))).toMatch(/truncated/);
+		const flipped = bytes.slice();
+		flipped[Math.floor(flipped.length / 2)] ^= 0x20;
+		expect(reason(flipped)).toMatch(/checksum/);
+		const foreign = bytes.slice();
+		new DataView(foreign.buffer).setUint32(4, 999, true);
+		expect(reason(foreign)).toMatch(/format version 999/);
+		expect(reason(new TextEncoder().encode('{"not": "a snapshot"}'))).toMatch(/not a vault-query snapshot/);
+		expect(reason(bytes)).toBe('accepted');
+	});
+});
