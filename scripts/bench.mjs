@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchCli } from './bench/cli.mjs';
 import { benchGrep } from './bench/grep.mjs';
+import { benchRegex, printRegex } from './bench/regex.mjs';
 import { benchGrowth } from './bench/growth.mjs';
 import { bundleEngine, CLI, DEFAULT_VAULT, fmtMs, machineFacts, machineLine, OUT_DIR, say } from './bench/lib.mjs';
 import { benchParser } from './bench/parser.mjs';
@@ -22,7 +23,7 @@ import { printReport } from './bench/report.mjs';
 import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
 
-const JOBS = ['parser', 'growth', 'cli', 'grep', 'profile', 'search', 'pack'];
+const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack'];
 const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
@@ -87,7 +88,7 @@ say(machineLine(machine));
 say(`vault: ${options.vault}; ${options.runs} timed runs after ${options.warmups} warm-up(s); jobs: ${selected.join(', ')}`);
 
 const engineFile = await bundleEngine();
-const engine = wants('parser') || wants('growth') ? await import(pathToFileURL(engineFile).href) : null;
+const engine = wants('parser') || wants('growth') || wants('regex') ? await import(pathToFileURL(engineFile).href) : null;
 const base = { vault: options.vault, runs: options.runs, warmups: options.warmups, engine, engineFile };
 const results = {};
 const step = async (job, fn) => {
@@ -101,12 +102,14 @@ await step('parser', benchParser);
 await step('growth', benchGrowth);
 await step('cli', benchCli);
 await step('grep', benchGrep);
+await step('regex', benchRegex);
 await step('profile', benchProfile);
 await step('search', childBench('search'));
 await step('pack', childBench('pack'));
 
 machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
 printReport(machine, results);
+if (results.regex) printRegex(results.regex);
 
 // latest.json is the last run; runs/ keeps every run so repeated runs can be compared (noisy machine).
 const record = `${JSON.stringify({ date: new Date().toISOString(), machine, vault: options.vault, runs: options.runs, warmups: options.warmups, jobs: selected, ...results }, null, '\t')}\n`;

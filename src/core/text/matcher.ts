@@ -2,12 +2,12 @@
  * Every user-supplied pattern — grep, text-search, search's `/re/` and `"phrase"` clauses, the
  * vault's Excluded-files entries, the API — runs through a {@link TextMatcher}: a literal is found
  * with `indexOf` (never turned into a regex), a regex runs on RE2 (re2js), whose time is linear in
- * the text whatever the pattern. Both compare NFC text; case-insensitive literals compare the
- * {@link foldCase} fold, regexes RE2's own case folding.
+ * the text whatever the pattern. Both compare NFC text; case-insensitive literals compare
+ * {@link lowerCase}, regexes RE2's own case folding.
  */
 import { RE2JS } from 're2js';
 import { capLines, lineIndexAt, lineStarts, offsetOfLine } from './lines';
-import { foldCase, nfc } from './normalize';
+import { lowerCase, nfc } from './normalize';
 import { MAX_REGEX_LINE_CHARS, MAX_REGEX_PROGRAM, patternProblem } from './pattern';
 
 /** What to match: a substring or a regex, with or without case. */
@@ -43,12 +43,12 @@ class LiteralMatcher implements TextMatcher {
 
 	constructor(readonly spec: MatchSpec) {
 		const normal = nfc(spec.pattern);
-		this.needle = spec.caseSensitive ? normal : foldCase(normal);
+		this.needle = spec.caseSensitive ? normal : lowerCase(normal);
 	}
 
 	private haystack(text: string): string {
 		const normal = nfc(text);
-		return this.spec.caseSensitive ? normal : foldCase(normal);
+		return this.spec.caseSensitive ? normal : lowerCase(normal);
 	}
 
 	matchingLines(text: string, fromLine: number): LineHits {

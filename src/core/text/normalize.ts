@@ -5,21 +5,9 @@
  * match found in the normalised text maps back to the same line of the original.
  */
 
-/**
- * Characters that never change under NFC and never combine with what precedes them: text made only
- * of these is already NFC, which saves normalising most notes. Checked against `String#normalize`
- * over every code point by test/text/normalize.test.ts.
- */
-const NFC_STABLE = /^[\t\n\r\x20-\u02ff\u0370-\u0373\u0375-\u037d\u037f-\u0382\u0384-\u0386\u0388-\u0482\u048a-\u0590\u05d0-\u05ff\u0621-\u064a\u0660-\u066f\u0671-\u06d5\u3000-\u3029\u3030-\u3098\u309b-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9d]*$/;
-
-/** Whether `text` is made only of characters that are known to be NFC and never combine (so it is NFC). */
-export function isKnownNfc(text: string): boolean {
-	return NFC_STABLE.test(text);
-}
-
-/** `text` in Unicode normalisation form C (canonical composition); cheap when it already is. */
+/** `text` in Unicode normalisation form C (canonical composition). */
 export function nfc(text: string): string {
-	return NFC_STABLE.test(text) ? text : text.normalize('NFC');
+	return text.normalize('NFC');
 }
 
 /**
@@ -41,12 +29,20 @@ const HAS_FOLD_EXTRA = new RegExp(FOLD_EXTRA_CLASS);
 const FOLD_EXTRA_ALL = new RegExp(FOLD_EXTRA_CLASS, 'g');
 
 /**
- * The case fold used by every case-insensitive literal match and by the trigram index: lower case,
- * with the partners of {@link FOLD_EXTRA} merged. Length-preserving, code unit for code unit: `İ`
- * (the one character whose lower case is longer) stays itself, as it does in RE2's folding.
+ * Lower case, code unit for code unit: `İ` (the one character whose lower case is longer) stays
+ * itself, as it does in RE2's folding. Case-insensitive literals compare this.
+ */
+export function lowerCase(text: string): string {
+	return text.includes('\u0130') ? text.split('\u0130').map((part) => part.toLowerCase()).join('\u0130') : text.toLowerCase();
+}
+
+/**
+ * The case fold of the trigram index: {@link lowerCase}, with the partners of {@link FOLD_EXTRA}
+ * merged, so characters RE2 treats as equal fold alike. Length-preserving; two texts equal under
+ * {@link lowerCase} are equal under this fold too (so it never loses a literal's match).
  */
 export function foldCase(text: string): string {
-	const lower = text.includes('\u0130') ? text.split('\u0130').map((part) => part.toLowerCase()).join('\u0130') : text.toLowerCase();
+	const lower = lowerCase(text);
 	return HAS_FOLD_EXTRA.test(lower) ? lower.replace(FOLD_EXTRA_ALL, (ch) => FOLD_EXTRA[ch]) : lower;
 }
 

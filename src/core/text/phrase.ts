@@ -2,11 +2,11 @@
  * A quoted phrase of a search: found as a literal (never turned into a regex, so its length is no
  * hazard), case-insensitive, in NFC, any run of whitespace in the note matching any run in the phrase.
  */
-import { foldCase, nfc } from './normalize';
+import { lowerCase, nfc } from './normalize';
 
-/** The comparable form of a text or a phrase: NFC, case-folded, whitespace runs as one space. */
+/** The comparable form of a text or a phrase: NFC, lower case, whitespace runs as one space. */
 export function phraseForm(text: string): string {
-	return foldCase(nfc(text)).replace(/\s+/g, ' ');
+	return lowerCase(nfc(text)).replace(/\s+/g, ' ');
 }
 
 /** A phrase test over note texts. */
