@@ -86,15 +86,16 @@ export class LinkGraph {
 	 * tell body from frontmatter — on a 6k-note vault that is tens of notes, not 60k links.
 	 */
 	backlinks(target: string): BacklinkRef[] {
-		return this.backlinksAmong(target, this.linkingNotes().get(target) ?? []);
+		return this.backlinksAmong(target, this.linkingMap().get(target) ?? []);
 	}
 
 	/**
 	 * Target → the notes in scope that link to it, from `resolvedLinks` and the resolved `links:`
 	 * names; built once per graph (one pass over the link maps), so the backlinks of twenty results
-	 * cost twenty lookups rather than twenty scans of the vault.
+	 * cost twenty lookups rather than twenty scans of the vault. The one inversion of the link maps:
+	 * ranked search's `backlinks:` filter and hit backlinks read it too.
 	 */
-	private linkingNotes(): Map<string, string[]> {
+	linkingMap(): Map<string, string[]> {
 		if (this.linking) return this.linking;
 		const linking = new Map<string, string[]>();
 		const add = (target: string, path: string): void => {

@@ -20,7 +20,7 @@ import { runQuery, type StructuredResult } from '../query/run';
 import type { StructuredQuery } from '../query/types';
 import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
-import { search, SearchIndex, type BuildOptions, type SearchResult } from '../search/search';
+import { search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
 import type { EngineSettings } from '../settings';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
@@ -117,8 +117,8 @@ export class VaultEngine {
 		return runReader(this.source, request, this.config.reader, schemaFile);
 	}
 
-	/** A ranked search over the engine's index (built first when needed). */
-	async search(query: string, options: EngineSearchOptions = {}): Promise<SearchResult> {
+	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
+	async search(query: string | ParsedQuery, options: EngineSearchOptions = {}): Promise<SearchResult> {
 		const index = await this.searchIndex();
 		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true });
 	}

@@ -12,7 +12,6 @@ import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
-import { invertLinks } from './links';
 import { Scorer } from './rank';
 import { resolveSearchSettings, type SearchSettings } from './settings';
 import type { QueryWord } from './tokenize';
@@ -70,8 +69,8 @@ export class SearchIndex {
 	private derivedBuilt = false;
 	private aliasMap = new Map<string, number[]>();
 	private basenameMap = new Map<string, number[]>();
-	private linksVersion = -1;
-	private inverted: Map<string, string[]> | null = null;
+	/** The link graph over the indexed notes, until the index or the source changes. */
+	private graph: { version: number; source: NoteSource; graph: LinkGraph } | null = null;
 	/** Scoring scratch space. */
 	readonly scorer: Scorer;
 
@@ -278,29 +277,19 @@ export class SearchIndex {
 	}
 
 	/**
-	 * Target → linking notes: the source's resolvedLinks inverted, plus the notes whose `links:`
-	 * field names the target (not in Obsidian's maps). Cached until the index changes.
+	 * Target → linking notes among the indexed ones: the link graph's one inversion of
+	 * `resolvedLinks` plus the `links:` field (core/link-graph.ts), cached until the index changes.
 	 */
 	backlinkMap(source: NoteSource): Map<string, string[]> {
-		if (this.inverted === null || this.linksVersion !== this.version) {
-			const inverted = invertLinks(source.resolvedLinks());
-			const graph = this.linkGraph(source);
-			for (const path of this.index.pathToDoc.keys()) {
-				for (const target of graph.fieldTargets(path)) {
-					const list = inverted.get(target);
-					if (!list) inverted.set(target, [path]);
-					else if (!list.includes(path)) list.push(path);
-				}
-			}
-			this.inverted = inverted;
-			this.linksVersion = this.version;
-		}
-		return this.inverted;
+		return this.linkGraph(source).linkingMap();
 	}
 
 	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
 	linkGraph(source: NoteSource): LinkGraph {
-		return new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey);
+		if (this.graph === null || this.graph.version !== this.version || this.graph.source !== source) {
+			this.graph = { version: this.version, source, graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey) };
+		}
+		return this.graph.graph;
 	}
 
 	/** Mean idf of a word's first alternative; a term the vault lacks counts as a word of one note (rare). */

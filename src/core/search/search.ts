@@ -13,7 +13,6 @@
  * console.log(renderSearchMarkdown(result));
  * ```
  */
-import { LinkGraph } from '../link-graph';
 import { displayTags } from '../note-info';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
@@ -216,8 +215,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 	const hits: SearchHit[] = [];
 	const inverted = source && withBacklinks ? si.backlinkMap(source) : null;
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
-	const graph = source ? new LinkGraph(source, [], si.settings.linksKey) : null;
-	const indexed = (path: string): boolean => si.index.pathToDoc.has(path);
+	const graph = source ? si.linkGraph(source) : null;
 	for (const e of head) {
 		const info = si.index.docs[e.c.doc];
 		if (!info) continue;
@@ -243,7 +241,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			frontmatter: info.frontmatter,
 			excerpt: found ? found.excerpt : abstract,
 			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
-			backlinks: inverted && graph ? graph.backlinksAmong(info.path, (inverted.get(info.path) ?? []).filter(indexed).sort()) : [],
+			backlinks: inverted && graph ? graph.backlinksAmong(info.path, [...(inverted.get(info.path) ?? [])].sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),
