@@ -4,8 +4,10 @@ import { stem } from '../../src/core/search/stem';
 
 describe('tokenize', () => {
 	it('stems English and drops stop words', () => {
-		expect(termsOf('The developers are developing development')).toEqual(['develop', 'develop', 'develop']);
-		expect(stem('performance')).toBe('perform');
+		expect(termsOf('The developers are developing development')).toEqual(['develop', 'develop', 'development']);
+		// Inflections always go; a derivation cutting more than two more letters makes another word (issue 14).
+		expect(['lightness', 'light', 'organization', 'computers', 'computing'].map(stem)).toEqual(['lightness', 'light', 'organization', 'comput', 'comput']);
+		expect(stem('performance')).toBe('performanc'); // -ance would cut four letters: another word (issue 14)
 		expect(stem('optimization')).toBe(stem('optimize'));
 	});
 

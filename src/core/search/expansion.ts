@@ -108,6 +108,18 @@ export interface AliasLookup {
 	namesFor(key: string): { title: string; aliases: string[] }[] | null;
 }
 
+/** Spans of up to four consecutive typed words, as name keys, with the typed words they cover. */
+export function querySpans(words: readonly QueryWord[]): { key: string; from: number; count: number }[] {
+	const out: { key: string; from: number; count: number }[] = [];
+	for (let n = Math.min(MAX_SPAN, words.length); n >= 1; n--) {
+		for (let i = 0; i + n <= words.length; i++) {
+			const key = canonicalKey(words.slice(i, i + n).map((w) => w.text).join(''));
+			if (key !== '' && !out.some((s) => s.key === key)) out.push({ key, from: i, count: n });
+		}
+	}
+	return out;
+}
+
 /**
  * Generate expansions for the typed words. Spans of up to four consecutive words (and the
  * whole free text) are looked up in the synonym table, the alias map and the vocabulary.
@@ -139,10 +151,12 @@ export function expandQuery(
 		}
 	}
 	for (const s of spans) for (const w of ctx.synonyms?.lookup(s.key) ?? []) add(w, s.from, 'synonym');
+	// An alias points the query at its own note: the note's title joins the query (so 快捷键 reaches
+	// Hotkeys), never the note's other aliases — "public" must not bring in "private".
 	for (const s of spans) {
 		const notes = ctx.aliases?.namesFor(s.key);
 		if (!notes || notes.length > MAX_ALIAS_NOTES) continue;
-		for (const n of notes) for (const name of [n.title, ...n.aliases]) add(name, s.from, 'alias');
+		for (const n of notes) add(n.title, s.from, 'alias');
 	}
 	for (const s of spans) {
 		const tag = ctx.vocabulary?.lookup(s.key, s.word);

@@ -5,7 +5,7 @@ import type { SearchResult } from './search';
 export function failedSearch(raw: string, error: string, suggestions?: string[]): SearchResult {
 	return {
 		...failed({ raw }, error, suggestions),
-		terms: { typed: [], expanded: [] },
+		terms: { typed: [], expanded: [], corrected: [], unmatched: [] },
 		keyword_index: 'disabled',
 		index_matches: 0,
 		grep_matches: 0,

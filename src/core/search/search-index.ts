@@ -267,6 +267,12 @@ export class SearchIndex {
 		};
 	}
 
+	/** Note ids whose title, file name or an alias has this name key (`canonicalKey`). */
+	notesWithName(key: string): number[] {
+		this.ensureDerived();
+		return this.aliasMap.get(key) ?? [];
+	}
+
 	/** Note ids named by a wikilink name (basename, or a path with or without `.md`). */
 	notesNamed(name: string): number[] {
 		this.ensureDerived();

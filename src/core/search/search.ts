@@ -18,11 +18,12 @@ import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
 import { expandQuery, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
+import { correctWord, wordMatches } from './fuzzy';
 import { excerptOf } from '../note-info';
 import { abstractOf, forwardLinksOf } from './extract';
 import { buildMask, phraseCandidates } from './filters';
 import { phraseMatcher } from '../text/phrase';
-import { keywordBonus } from './keyword-bonus';
+import { keywordBonus, mergeBonus, nameBonus } from './keyword-bonus';
 import { describeQuery, nothingToMatch, parseQuery, regexClauseMatcher, type ParsedQuery } from './query-parser';
 import { matchedWords, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
 import type { SearchIndex } from './search-index';
@@ -54,7 +55,7 @@ function baseResult(index: SearchIndex, parsed: ParsedQuery | null, raw: string)
 		results: [],
 		skipped: [...index.skipped],
 		limitations: [],
-		terms: { typed: [], expanded: [] },
+		terms: { typed: [], expanded: [], corrected: [], unmatched: [] },
 		keyword_index: index.keywordIndexStatus,
 		index_matches: 0,
 		grep_matches: 0,
@@ -80,6 +81,10 @@ function prefixOf(w: QueryWord, typing: boolean): string | null {
 /** The query's words: as typed, generated (synonyms, aliases, tags) and prefix completions, each weighted. */
 interface QueryWords {
 	typed: QueryWord[];
+	/** Typed words that matched nothing, taken as a near index term. */
+	corrected: { from: string; to: string }[];
+	/** Typed words that matched nothing, uncorrected. */
+	unmatched: string[];
 	expansions: Expansion[];
 	scored: ScoredWord[];
 }
@@ -118,7 +123,21 @@ function queryProblem(parsed: ParsedQuery, source: NoteSource | null): { error: 
 
 /** Phase 2: analyse the free text into typed words, expansions and prefix completions. */
 function analyzeWords(si: SearchIndex, parsed: ParsedQuery, typingAt: (typed: readonly QueryWord[]) => number): QueryWords {
-	const typed = analyzeQueryText(parsed.text).slice(0, MAX_TYPED_WORDS);
+	const analysed = analyzeQueryText(parsed.text).slice(0, MAX_TYPED_WORDS);
+	const typing = typingAt(analysed);
+	// Words that match no note: a near index term (a typo), else reported as matching nothing.
+	const corrected: { from: string; to: string }[] = [];
+	const unmatched: string[] = [];
+	const typed = analysed.map((w, i): QueryWord => {
+		if (wordMatches(si.index, w)) return w;
+		const to = i === typing || hasSpecialScript(w.text) ? null : correctWord(si.index, w);
+		if (to === null) {
+			unmatched.push(w.text);
+			return w;
+		}
+		corrected.push({ from: w.text, to });
+		return { text: to, alts: [[to]] };
+	});
 	const expansions = expandQuery(typed, parsed.text, { synonyms: si.synonyms, aliases: si.aliasLookup(), vocabulary: si.vocabulary });
 	const scored: ScoredWord[] = typed.map((w, i) => ({ word: w, weight: 1, origin: i, expansion: false, label: w.text, idf: si.wordIdf(w) }));
 	for (const e of expansions) {
@@ -128,14 +147,13 @@ function analyzeWords(si: SearchIndex, parsed: ParsedQuery, typingAt: (typed: re
 	}
 	// Prefix completions: inflected forms in languages without a stemmer (восстановить → восстановление)
 	// and a word still being typed. One alternative-word per typed word, weighted as an expansion.
-	const typing = typingAt(typed);
 	typed.forEach((w, i) => {
 		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w, i === typing) : null;
 		if (prefix === null) return;
 		const terms = si.index.termsWithPrefix(prefix, PREFIX_TERMS);
 		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})`, idf: 0 });
 	});
-	return { typed, expansions, scored };
+	return { typed, corrected, unmatched, expansions, scored };
 }
 
 /** Whether phrases, regexes or multi-word exclusions must be checked on the note text. */
@@ -286,13 +304,22 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	const typingAt = (typed: readonly QueryWord[]): number => (options.prefixLast === true && !(typeof query === 'string' && /\s$/.test(query)) ? typed.length - 1 : -1);
 	const words = analyzeWords(si, parsed, typingAt);
 	result.terms.typed = words.typed.map((w) => w.text);
+	result.terms.corrected = words.corrected;
+	result.terms.unmatched = words.unmatched;
+	for (const c of words.corrected) limitations.push(`"${c.from}" matched no note; searched as "${c.to}".`);
+	if (words.unmatched.length * 2 > words.typed.length) {
+		const rest = words.typed.map((w) => w.text).filter((t) => !words.unmatched.includes(t));
+		limitations.push(`Most query words matched nothing (${words.unmatched.join(', ')})${rest.length > 0 ? `; the results match only ${rest.join(', ')}` : ''}.`);
+	}
 	result.terms.expanded = words.expansions.map((e) => ({ text: e.text, from: e.from >= 0 ? words.typed[e.from].text : null, source: e.source }));
 
 	const allowed = buildMask(si, parsed, source, limitations);
 	const bonus = keywordBonus(si, words.typed, words.expansions);
+	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
+	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
 	const verify = needsText(parsed);
-	let { candidates, total } = rankCandidates(si, words, allowed, bonus, verify ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30));
-	if (verify && (words.scored.length > 0 || bonus.size > 0) && total > VERIFY_CAP) limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
+	let { candidates, total } = rankCandidates(si, words, allowed, points, verify ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30));
+	if (verify && (words.scored.length > 0 || points.size > 0) && total > VERIFY_CAP) limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
 
 	let texts = new Map<number, string>();
 	if (verify) {

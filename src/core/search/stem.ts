@@ -70,7 +70,8 @@ function replaceSuffix(w: string, table: readonly [string, string][], minM: numb
 	return w;
 }
 
-function porter(word: string): string {
+/** Porter's step 1 (plurals, -ed, -ing, y → i): the inflections, which never change what a word means. */
+function inflection(word: string): string {
 	let w = word;
 	// Step 1a
 	if (w.endsWith('sses')) w = w.slice(0, -2);
@@ -94,6 +95,30 @@ function porter(word: string): string {
 	}
 	// Step 1c
 	if (w.endsWith('y') && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
+	return w;
+}
+
+/** Porter's step 5: a final -e and a double l. */
+function finalE(word: string): string {
+	let w = word;
+	if (w.endsWith('e')) {
+		const m = measure(w, w.length - 1);
+		if (m > 1 || (m === 1 && !endsCvc(w, w.length - 1))) w = w.slice(0, -1);
+	}
+	if (measure(w, w.length) > 1 && endsDoubleConsonant(w) && w.endsWith('l')) w = w.slice(0, -1);
+	return w;
+}
+
+/** Derivational suffixes cut by steps 2–4 beyond which the stem is another word (lightness → light, organization → organ). */
+const MAX_DERIVATION_CUT = 2; // why: keeps computer/computing together (comput) but not lightness/light or generalization/gener.
+
+/**
+ * Porter (1980), made less aggressive: the inflection (step 1) is always removed; the
+ * derivational steps 2–4 only when they cut at most {@link MAX_DERIVATION_CUT} more letters.
+ */
+function porter(word: string): string {
+	let w = inflection(word);
+	const inflected = w;
 	// Steps 2 and 3
 	w = replaceSuffix(w, STEP2, 0);
 	w = replaceSuffix(w, STEP3, 0);
@@ -105,13 +130,8 @@ function porter(word: string): string {
 			break;
 		}
 	}
-	// Step 5
-	if (w.endsWith('e')) {
-		const m = measure(w, w.length - 1);
-		if (m > 1 || (m === 1 && !endsCvc(w, w.length - 1))) w = w.slice(0, -1);
-	}
-	if (measure(w, w.length) > 1 && endsDoubleConsonant(w) && w.endsWith('l')) w = w.slice(0, -1);
-	return w;
+	if (inflected.length - w.length > MAX_DERIVATION_CUT) w = inflected;
+	return finalE(w);
 }
 
 /** The Porter stem of a lower-case ASCII word; words of three letters or fewer are returned as is. */

@@ -271,9 +271,38 @@ function termList(fn: (emit: (t: string) => void) => void): string[] {
  * unknown words into single characters (`链|接`), so runs of single characters are merged, and
  * a lone character is glued to the word before it (`快捷|键` → `快捷键`) or after it.
  */
+/** Question frames around a CJK query (zh and ja): they ask, they are not what is asked about. */
+const CJK_FRAME_START = ['请问', '請問', '什么是', '什麼是', '什么叫', '什麼叫', '为什么', '為什麼', '怎么样', '怎麼樣', '怎么', '怎麼', '怎样', '怎樣', '如何', '哪里', '哪裡', 'どうやって', 'どうして', 'なぜ'];
+const CJK_FRAME_END = ['是什么意思', '是什麼意思', '是什么', '是什麼', '有哪些', '怎么用', '怎麼用', '吗', '嗎', '呢', 'とは何ですか', 'とは何', 'って何', 'は何ですか', 'とは', 'ですか', 'ますか', 'する方法', 'の方法', 'のやり方', 'には', 'か'];
+
+/**
+ * The run without its question frame (什么是…, …是什么, …吗, …とは何ですか, …する方法), so no
+ * bigram crosses from a function word into the topic (`什么是块引用` → `块引用`, never `是块`).
+ * A run that is only a frame is kept.
+ */
+export function withoutQuestionFrame(run: string): string {
+	let s = run;
+	for (let changed = true; changed; ) {
+		changed = false;
+		for (const f of CJK_FRAME_START) {
+			if (s.length > f.length && s.startsWith(f)) {
+				s = s.slice(f.length);
+				changed = true;
+			}
+		}
+		for (const f of CJK_FRAME_END) {
+			if (s.length > f.length && s.endsWith(f)) {
+				s = s.slice(0, -f.length);
+				changed = true;
+			}
+		}
+	}
+	return s;
+}
+
 function cjkQueryWords(run: string, out: QueryWord[]): void {
 	const groups: string[][] = [[]];
-	for (const s of segmentBounded(wordSegmenter(), run)) {
+	for (const s of segmentBounded(wordSegmenter(), withoutQuestionFrame(run))) {
 		if (CJK_STOP_WORDS.has(s.segment)) groups.push([]);
 		else groups[groups.length - 1].push(s.segment);
 	}

@@ -51,7 +51,12 @@ export interface ExpandedTerm {
 /** The envelope of a ranked search. */
 export interface SearchResult extends QueryResult<SearchHit> {
 	/** Words as typed (after analysis) and the generated ones. */
-	terms: { typed: string[]; expanded: ExpandedTerm[] };
+	/**
+	 * Words as typed (after analysis; a corrected word as it was searched), the generated ones,
+	 * typed words that matched no note and were taken as a near index term (`corrected`), and
+	 * typed words that matched nothing at all (`unmatched`).
+	 */
+	terms: { typed: string[]; expanded: ExpandedTerm[]; corrected: { from: string; to: string }[]; unmatched: string[] };
 	/** Whether the keyword-index note was used. */
 	keyword_index: 'used' | 'missing' | 'disabled';
 	/** Hits explained by the keyword index vs by the index of note contents (the seed's "index" vs "grep"). */
