@@ -1,6 +1,7 @@
 import { debounce, Notice, Plugin } from 'obsidian';
 import type { StructuredQuery } from './core/query/types';
 import { createApi, type VaultQueryApi } from './obsidian/api';
+import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
 import { PluginEngine } from './obsidian/plugin-engine';
 import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
@@ -64,6 +65,7 @@ export default class VaultQueryPlugin extends Plugin {
 		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
 		this.addSettingTab(new VaultQuerySettingTab(this.app, this, this.settingsHost));
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
+		registerCliHandlers(this, cliHost(this.api, this.engine));
 	}
 
 	/** Drops a rebuild still waiting for the settings to settle (children and listeners unload themselves). */

@@ -300,6 +300,21 @@ export interface PluginManifest {
 	[key: string]: unknown;
 }
 
+/** A flag of an Obsidian CLI handler (obsidian.d.ts `CliFlag`). */
+export interface CliFlag {
+	value?: string;
+	description: string;
+	required?: boolean;
+}
+/** Flags by name (obsidian.d.ts `CliFlags`). */
+export type CliFlags = Record<string, CliFlag>;
+/** What a CLI call passes (obsidian.d.ts `CliData`). */
+export type CliData = Record<string, string>;
+/** A CLI handler (obsidian.d.ts `CliHandler`). */
+export type CliHandler = (params: CliData) => string | Promise<string>;
+/** Registered CLI handlers by command id — the stub's stand-in for the `obsidian` CLI's registry. */
+export const cliHandlers = new Map<string, { description: string; flags: CliFlags | null; handler: CliHandler }>();
+
 /**
  * Obsidian's `Plugin`. Like Obsidian, `addCommand` prefixes the id with `<plugin id>:` and the name
  * with `<plugin name>: ` and hands the command to `app.commands` (the fake app's registry).
@@ -345,6 +360,18 @@ export class Plugin extends Component {
 		document.body.querySelector('.side-dock-ribbon')?.appendChild(el);
 		this.register(() => el.detach());
 		return el;
+	}
+
+	/**
+	 * Obsidian 1.12.2+: a handler for `obsidian <command> key=value …`. Like Obsidian, a command id
+	 * registered twice throws; the handler goes away when the plugin unloads. Tests call handlers
+	 * through {@link cliHandlers}, as the `obsidian` CLI would (flags as strings, bare flags `'true'`).
+	 * A test simulating an older Obsidian deletes this method from the prototype.
+	 */
+	registerCliHandler(command: string, description: string, flags: CliFlags | null, handler: CliHandler): void {
+		if (cliHandlers.has(command)) throw new Error(`CLI command already registered: ${command}`);
+		cliHandlers.set(command, { description, flags, handler });
+		this.register(() => cliHandlers.delete(command));
 	}
 
 	/** Forwards to the app's settings dialog (Obsidian's internal `app.setting`) when the (fake) app has one. */

@@ -1,0 +1,226 @@
+/**
+ * Obsidian CLI handlers (Obsidian 1.12.2+): `obsidian vault-query:search query="…"`,
+ * `vault-query:query`, `vault-query:read` and `vault-query:pack`, answering from the plugin's live
+ * index with the same JSON as `vault-query <command> --json` (`format=json`) or a short text
+ * listing (`format=text`, the default, as in the CLI). Registered only when the running Obsidian
+ * has `registerCliHandler`, so the plugin still loads on older versions.
+ */
+import type { CliData, CliFlags, CliHandler, Plugin } from 'obsidian';
+import type { ContextPack, PackRequest } from '../core/pack/pack';
+import type { StructuredResult } from '../core/query/run';
+import type { StructuredQuery } from '../core/query/types';
+import { renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
+import { renderSearchMarkdown, type SearchResult } from '../core/search/search';
+import type { VaultQueryApi } from './api';
+import type { PluginEngine } from './plugin-engine';
+
+/** What the handlers call: the plugin's JSON answers (each already a copy). */
+export interface CliHandlerHost {
+	search(query: string, options: { limit?: number }): Promise<SearchResult>;
+	query(query: StructuredQuery): Promise<StructuredResult>;
+	read(request: ReaderRequest): Promise<ReaderReport>;
+	pack(request: PackRequest): Promise<ContextPack>;
+	/** The vault's name or path, for the search listing. */
+	vaultPath(): string;
+}
+
+/** The host over the plugin's API (JSON copies, gated on readiness) and its engine (for a reader request as given). */
+export function cliHost(api: VaultQueryApi, engine: PluginEngine): CliHandlerHost {
+	return {
+		search: (query, options) => api.search(query, options),
+		query: (query) => api.query(query),
+		read: (request) => engine.read(request),
+		pack: (request) => api.pack(request),
+		vaultPath: () => engine.source.vaultPath,
+	};
+}
+
+/** One handler: its flags and how it turns parsed flags into an answer. */
+interface HandlerSpec {
+	id: string;
+	description: string;
+	flags: CliFlags;
+	answer(flags: Flags, host: CliHandlerHost): Promise<{ json: object; text: string }>;
+}
+
+/** A bad flag: the handler answers with the message instead of a result. */
+class FlagError extends Error {}
+
+/** The flags of one call, read with the checks every handler needs. */
+class Flags {
+	constructor(private readonly data: CliData) {}
+
+	/** A text flag, or undefined. */
+	text(name: string): string | undefined {
+		const value = this.data[name];
+		return value === undefined ? undefined : String(value);
+	}
+
+	/** A text flag that must be given. */
+	required(name: string): string {
+		const value = this.text(name);
+		if (value === undefined || value === 'true' || value.trim() === '') throw new FlagError(`${name}: required, e.g. ${name}="…"`);
+		return value;
+	}
+
+	/** A whole-number flag ≥ `min`. */
+	number(name: string, min = 1): number | undefined {
+		const raw = this.text(name);
+		if (raw === undefined) return undefined;
+		const value = Number(raw);
+		if (!Number.isInteger(value) || value < min) throw new FlagError(`${name}: a whole number of at least ${min}, got "${raw}"`);
+		return value;
+	}
+
+	/** A boolean flag: given bare (`regex`) or as `regex=true|false`. */
+	bool(name: string): boolean {
+		const raw = this.text(name);
+		if (raw === undefined || raw === 'false') return false;
+		if (raw === 'true') return true;
+		throw new FlagError(`${name}: takes no value (or true/false), got "${raw}"`);
+	}
+
+	/** A comma-separated list flag (empty when absent). */
+	list(name: string): string[] {
+		return (this.text(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+	}
+}
+
+const FORMAT: CliFlags = { format: { value: 'json|text', description: 'json: the same object as `vault-query … --json`; text (default): a short listing' } };
+const LIMIT = { value: '<n>', description: 'at most n results' };
+const FOLDERS = { value: '<a,b>', description: 'only these folders (comma-separated)' };
+
+/** A structural query's results as lines: `path — title`, or `linkpath → target` for links. */
+function structuralText(result: StructuredResult): string {
+	if (result.status === 'failed') return `Error: ${result.error ?? 'failed'}`;
+	const lines = [`${result.matched} matched${result.results.length < result.matched ? `, showing ${result.results.length}` : ''}`];
+	for (const r of result.results) lines.push('linkpath' in r ? `${r.linkpath} → ${r.resolved ?? '(unresolved)'}  [${r.source}]` : `${r.path} — ${r.title}`);
+	return [...lines, ...result.limitations.map((l) => `- ${l}`)].join('\n');
+}
+
+const HANDLERS: HandlerSpec[] = [
+	{
+		id: 'search',
+		description: 'Ranked search of the vault (filters: tag:, path:, file:, [key:value], "phrase", -word)',
+		flags: { query: { value: '<text>', description: 'what to search for', required: true }, limit: LIMIT, ...FORMAT },
+		answer: async (f, host) => {
+			const result = await host.search(f.required('query'), { limit: f.number('limit') });
+			return { json: result, text: result.status === 'failed' ? `Error: ${result.error ?? 'failed'}` : renderSearchMarkdown(result, host.vaultPath()).trimEnd() };
+		},
+	},
+	{
+		id: 'query',
+		description: 'Structural query: type=tag|prop|backlinks|links|grep with tag=, key= [value=], note=, pattern=',
+		flags: {
+			type: { value: 'tag|prop|backlinks|links|grep', description: 'the kind of query', required: true },
+			tag: { value: '<tag>', description: 'type=tag: the tag' },
+			key: { value: '<property>', description: 'type=prop: the property' },
+			value: { value: '<value>', description: 'type=prop: the value (omit: any value)' },
+			contains: { description: 'type=prop: match values containing the text' },
+			note: { value: '<note>', description: 'type=backlinks|links: the note' },
+			pattern: { value: '<text>', description: 'type=grep: the text or regex' },
+			regex: { description: 'type=grep: pattern is a regular expression' },
+			'case-sensitive': { description: 'type=grep: match case exactly' },
+			folders: FOLDERS,
+			limit: LIMIT,
+			...FORMAT,
+		},
+		answer: async (f, host) => {
+			const type = f.required('type');
+			const scope = { ...(f.list('folders').length > 0 ? { folders: f.list('folders') } : {}), ...(f.number('limit') !== undefined ? { limit: f.number('limit') } : {}) };
+			let query: StructuredQuery;
+			if (type === 'tag') query = { type, tag: f.required('tag'), ...scope };
+			else if (type === 'prop') query = { type, key: f.required('key'), ...(f.text('value') !== undefined ? { value: f.text('value'), match: f.bool('contains') ? 'contains' : 'equals' } : {}), ...scope };
+			else if (type === 'backlinks') query = { type, target: f.required('note'), ...scope };
+			else if (type === 'links') query = { type, source: f.required('note'), ...scope };
+			else if (type === 'grep') query = { type, pattern: f.required('pattern'), regex: f.bool('regex'), caseSensitive: f.bool('case-sensitive'), ...scope };
+			else throw new FlagError(`type: one of tag, prop, backlinks, links, grep — got "${type}"`);
+			const result = await host.query(query);
+			return { json: result, text: structuralText(result) };
+		},
+	},
+	{
+		id: 'read',
+		description: 'Schema-strict read: operation=lookup|filter|graph|text-search with slug=, where=, pattern= and a retrieval report',
+		flags: {
+			operation: { value: 'lookup|filter|graph|text-search', description: 'the reader operation', required: true },
+			slug: { value: '<slug>', description: 'lookup|graph: the note file name without .md' },
+			where: { value: '<field=value;…>', description: 'filter: predicates separated by spaces or ; (=, !=, >, >=, <, <=)' },
+			pattern: { value: '<text>', description: 'text-search: the text or regex' },
+			regex: { description: 'text-search: pattern is a regular expression' },
+			'case-sensitive': { description: 'text-search: match case exactly' },
+			folders: { value: '<a,b|all>', description: 'folders to search, or all' },
+			'max-results': LIMIT,
+			'full-body': { description: 'include each result\'s whole body' },
+			'include-archived': { description: 'keep archived notes' },
+			'min-confidence': { value: '<level>', description: 'keep notes this confident or more' },
+			...FORMAT,
+		},
+		answer: async (f, host) => {
+			const operation = f.required('operation');
+			if (operation !== 'lookup' && operation !== 'filter' && operation !== 'graph' && operation !== 'text-search') throw new FlagError(`operation: one of lookup, filter, graph, text-search — got "${operation}"`);
+			const request: ReaderRequest = { operation, full_body: f.bool('full-body'), include_archived: f.bool('include-archived') };
+			if (operation === 'lookup' || operation === 'graph') request.slug = f.required('slug');
+			if (operation === 'filter') request.where = f.required('where').split(';').flatMap((part) => splitWhereText(part));
+			if (operation === 'text-search') Object.assign(request, { pattern: f.required('pattern'), regex: f.bool('regex'), case_sensitive: f.bool('case-sensitive') });
+			if (f.list('folders').length > 0) request.folders = f.list('folders');
+			const max = f.number('max-results');
+			if (max !== undefined) request.max_results = max;
+			const confidence = f.text('min-confidence');
+			if (confidence !== undefined) request.min_confidence = confidence;
+			const report = await host.read(request);
+			return { json: report, text: renderReport(report) };
+		},
+	},
+	{
+		id: 'pack',
+		description: 'A cited context pack for a question within a token budget, with its handoff',
+		flags: {
+			query: { value: '<question>', description: 'the question', required: true },
+			budget: { value: '<tokens>', description: 'token budget (default: the plugin setting)' },
+			task: { value: '<text>', description: 'the downstream agent\'s task, for the handoff' },
+			'include-drafts': { description: 'keep draft notes' },
+			'include-archived': { description: 'keep archived notes' },
+			...FORMAT,
+		},
+		answer: async (f, host) => {
+			const pack = await host.pack({ query: f.required('query'), budget: f.number('budget', 100), task: f.text('task'), includeDrafts: f.bool('include-drafts') || undefined, includeArchived: f.bool('include-archived') || undefined });
+			return { json: pack, text: pack.status === 'failed' ? `Error: ${pack.error ?? 'failed'}` : pack.markdown.trimEnd() };
+		},
+	},
+];
+
+/** Answers one CLI call: checks the flags (unknown ones are errors naming them), runs, renders. */
+async function respond(spec: HandlerSpec, data: CliData, host: CliHandlerHost): Promise<string> {
+	try {
+		for (const name of Object.keys(data)) {
+			if (!(name in spec.flags)) throw new FlagError(`unknown flag "${name}"; vault-query:${spec.id} takes ${Object.keys(spec.flags).join(', ')}`);
+		}
+		const flags = new Flags(data);
+		const format = flags.text('format') ?? 'text';
+		if (format !== 'json' && format !== 'text') throw new FlagError(`format: json or text, got "${format}"`);
+		const { json, text } = await spec.answer(flags, host);
+		return format === 'json' ? JSON.stringify(json, null, 2) : text;
+	} catch (error) {
+		if (error instanceof FlagError) return `Error: ${error.message}`;
+		throw error;
+	}
+}
+
+/** `Plugin#registerCliHandler` (Obsidian 1.12.2+), typed here because it may be missing at run time. */
+type RegisterCliHandler = (command: string, description: string, flags: CliFlags | null, handler: CliHandler) => void;
+
+/** The `vault-query:*` command ids this registers (for docs and tests). */
+export const CLI_COMMANDS = HANDLERS.map((h) => `vault-query:${h.id}`);
+
+/**
+ * Registers the four handlers when `plugin.registerCliHandler` exists (Obsidian 1.12.2+);
+ * returns whether it did. The typings declare the method unconditionally, hence the check.
+ */
+export function registerCliHandlers(plugin: Plugin, host: CliHandlerHost): boolean {
+	// Feature detection, so minAppVersion stays 1.4.0: older Obsidian has no such method.
+	const register = (plugin as unknown as { registerCliHandler?: RegisterCliHandler }).registerCliHandler;
+	if (typeof register !== 'function') return false;
+	for (const spec of HANDLERS) register.call(plugin, `vault-query:${spec.id}`, spec.description, spec.flags, (data: CliData) => respond(spec, data, host));
+	return true;
+}
