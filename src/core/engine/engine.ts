@@ -119,7 +119,7 @@ export class VaultEngine {
 
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
 	async search(query: string | ParsedQuery, options: EngineSearchOptions = {}): Promise<SearchResult> {
-		const index = await this.searchIndex();
+		const index = await this.currentIndex();
 		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true });
 	}
 
@@ -132,7 +132,20 @@ export class VaultEngine {
 			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
 			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
 		};
-		return buildPack(this.source, await this.searchIndex(), full);
+		return buildPack(this.source, await this.currentIndex(), full);
+	}
+
+	/**
+	 * The index as a fresh build would be: an edit leaves the old version's postings counted in
+	 * document frequencies until compaction, which shifts scores (and a pack's cut-offs). The first
+	 * search after edits folds them away — O(postings), once per burst of edits — so the live
+	 * index answers exactly as a rebuild (issue 15).
+	 */
+	private async currentIndex(): Promise<SearchIndex> {
+		await this.changes;
+		const index = await this.searchIndex();
+		if (index.index.hasStalePostings) index.index.compact();
+		return index;
 	}
 
 	/** A note or one section of it, verbatim, with its line range (see note.ts). */

@@ -242,6 +242,11 @@ export class InvertedIndex {
 		this.normDirty = true;
 	}
 
+	/** Whether removed notes' postings still count in document frequencies (any removal since the last compaction). */
+	get hasStalePostings(): boolean {
+		return this.removedSinceCompact > 0;
+	}
+
 	/**
 	 * Whether to compact before the next search: the pending segment is large, or enough notes were
 	 * removed (every edit is a removal plus an addition) that their stale postings would distort
@@ -452,14 +457,20 @@ export class InvertedIndex {
 		for (let id = sorted.length; id < all.length; id++) if (all[id] !== prefix && all[id].startsWith(prefix)) found.push(id);
 		return found
 			.map((id) => ({ id, df: this.docFreq(id) }))
+			.filter((x) => x.df > 0) // Terms only removed notes held are gone, as in a fresh build.
 			.sort((a, b) => b.df - a.df)
 			.slice(0, max)
 			.map((x) => all[x.id]);
 	}
 
-	/** The id of a term, or -1 when no note has it. */
+	/**
+	 * The id of a term, or -1 when no note has it — also when only removed notes held it (its
+	 * postings gone by compaction), so an edited index treats the word as a fresh build would.
+	 */
 	lookup(term: string): number {
-		return this.termIds.get(term) ?? -1;
+		const t = this.termIds.get(term);
+		if (t === undefined) return -1;
+		return this.docFreq(t) === 0 ? -1 : t;
 	}
 
 	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */
