@@ -6,7 +6,7 @@ describe('tokenize', () => {
 	it('stems English and drops stop words', () => {
 		expect(termsOf('The developers are developing development')).toEqual(['develop', 'develop', 'development']);
 		// Inflections always go; a derivation cutting more than two more letters makes another word (issue 14).
-		expect(['lightness', 'light', 'organization', 'computers', 'computing'].map(stem)).toEqual(['lightness', 'light', 'organization', 'comput', 'comput']);
+		expect(['lightness', 'light', 'organization', 'computers', 'computing'].map(stem)).toEqual(['lightness', 'light', 'organiz', 'comput', 'comput']);
 		expect(stem('performance')).toBe('performanc'); // -ance would cut four letters: another word (issue 14)
 		expect(stem('optimization')).toBe(stem('optimize'));
 	});

@@ -109,18 +109,17 @@ function finalE(word: string): string {
 	return w;
 }
 
-/** Derivational suffixes cut by steps 2–4 beyond which the stem is another word (lightness → light, organization → organ). */
-const MAX_DERIVATION_CUT = 2; // why: keeps computer/computing together (comput) but not lightness/light or generalization/gener.
+/** Letters steps 3–4 may cut; beyond that the stem is another word (lightness → light, organize → organ). */
+const MAX_DERIVATION_CUT = 2; // why: keeps computer/computing together (comput) but not lightness/light or organize/organ.
 
 /**
- * Porter (1980), made less aggressive: the inflection (step 1) is always removed; the
- * derivational steps 2–4 only when they cut at most {@link MAX_DERIVATION_CUT} more letters.
+ * Porter (1980), made less aggressive: the inflection (step 1) always goes and step 2 maps
+ * long suffixes to short ones of the same meaning (optimization → optimize); steps 3–4, which
+ * cut suffixes off, only apply when they cut at most {@link MAX_DERIVATION_CUT} letters.
  */
 function porter(word: string): string {
-	let w = inflection(word);
-	const inflected = w;
-	// Steps 2 and 3
-	w = replaceSuffix(w, STEP2, 0);
+	let w = replaceSuffix(inflection(word), STEP2, 0);
+	const normalised = w;
 	w = replaceSuffix(w, STEP3, 0);
 	// Step 4
 	for (const suffix of STEP4) {
@@ -130,7 +129,7 @@ function porter(word: string): string {
 			break;
 		}
 	}
-	if (inflected.length - w.length > MAX_DERIVATION_CUT) w = inflected;
+	if (normalised.length - w.length > MAX_DERIVATION_CUT) w = normalised;
 	return finalE(w);
 }
 
