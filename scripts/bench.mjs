@@ -23,7 +23,7 @@ import { printReport } from './bench/report.mjs';
 import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
 
-const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack'];
+const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack', 'snapshot'];
 const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
@@ -81,7 +81,7 @@ if (!existsSync(CLI)) {
 	process.exit(2);
 }
 
-const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => (j !== 'search' && j !== 'pack') || hasChildBench(j));
+const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => !['search', 'pack', 'snapshot'].includes(j) || hasChildBench(j));
 const wants = (job) => selected.includes(job);
 const machine = machineFacts();
 say(machineLine(machine));
@@ -106,6 +106,7 @@ await step('regex', benchRegex);
 await step('profile', benchProfile);
 await step('search', childBench('search'));
 await step('pack', childBench('pack'));
+await step('snapshot', childBench('snapshot'));
 
 machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
 printReport(machine, results);
@@ -118,4 +119,4 @@ const file = join(OUT_DIR, 'latest.json');
 writeFileSync(file, record);
 writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
 say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
-if ([results.search, results.pack].some((r) => r?.ran && r.exitCode !== 0)) process.exitCode = 1;
+if ([results.search, results.pack, results.snapshot].some((r) => r?.ran && r.exitCode !== 0)) process.exitCode = 1;

@@ -12,6 +12,7 @@ import { ROOT } from './lib.mjs';
 export const CHILD_BENCHES = {
 	search: join(ROOT, 'scripts', 'bench-search.mjs'),
 	pack: join(ROOT, 'scripts', 'bench-pack.mjs'),
+	snapshot: join(ROOT, 'scripts', 'bench-snapshot.mjs'),
 };
 
 /** True when the job's script exists. */

@@ -1,0 +1,144 @@
+// Warm starts (issue 11): CLI calls answered from the index snapshot against today's cold calls,
+// on obsidian-help-i18n and on the generated 50k vault (scripts/gen-vault.mjs). Each figure is a
+// fresh `node dist/cli.mjs …` process (Node's start included), median of --runs, with its CPU time
+// (steadier than wall time on a shared machine). The snapshot lives in a fresh folder under
+// os.tmpdir() (VAULT_QUERY_CACHE_DIR), never in the user's cache. "One note changed" touches one
+// note of the generated vault (our own copy: its bytes stay the same, only its mtime moves, which
+// costs the same re-read, re-parse and save as an edit); on i18n (shared, read-only) it works on
+// a copy in os.tmpdir().
+//
+//   node scripts/bench-snapshot.mjs [--sizes i18n,50000] [--runs 5] [--json]
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, DEFAULT_VAULT, median, OUT_DIR, timeSpawn, verdict } from './bench/lib.mjs';
+import { generateVault } from './gen-vault.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+	const i = argv.indexOf(`--${name}`);
+	return i >= 0 ? argv[i + 1] : fallback;
+};
+const sizes = arg('sizes', 'i18n,50000').split(',');
+const runs = Math.max(5, Number(arg('runs', 5)));
+const say = (t = '') => process.stdout.write(`${t}\n`);
+
+/** Targets of issue 11 by vault: structural and reader commands, search and pack (ms). */
+const TARGETS = { i18n: { structural: 250, ranked: 350 }, large: { structural: 500, ranked: 800 } };
+
+/** The commands timed, with arguments that answer on both vaults (`k` names a copy in the generated one). */
+function queries(k) {
+	const note = `Einstellungen${k}`;
+	return {
+		tag: ['tag', 'desktop'],
+		prop: ['prop', 'permalink', 'settings'],
+		backlinks: ['backlinks', note],
+		links: ['links', note],
+		lookup: ['lookup', note, '--folders', 'all'],
+		filter: ['filter', '--where', 'mobile=true', '--folders', 'all'],
+		graph: ['graph', note, '--folders', 'all'],
+		search: ['search', 'sync encryption'],
+		pack: ['pack', 'how do I sync my vault'],
+		grep: ['grep', 'canvas'],
+	};
+}
+const RANKED = new Set(['search', 'pack']);
+
+/** One CLI process: wall ms, CPU ms, peak RSS (KB via /usr/bin/time), exit code (0 or 1 are answers). */
+function once(args, vault, env) {
+	const run = timeSpawn('/usr/bin/time', ['-f', '%M', process.execPath, CLI, ...args, '--vault', vault], { cpu: true, env });
+	const lines = run.stderr.trimEnd().split('\n');
+	const rssKb = Number(lines.pop());
+	if (run.status !== 0 && run.status !== 1) throw new Error(`vault-query ${args.join(' ')} exited ${run.status}: ${lines.join('\n')}`);
+	return { ms: run.ms, cpuMs: run.cpuMs, rssKb, stdout: run.stdout };
+}
+
+/** Median wall, CPU and max RSS of `runs` runs. */
+function timed(args, vault, env, before = () => {}) {
+	const ms = [];
+	const cpu = [];
+	let rss = 0;
+	for (let i = 0; i < runs; i++) {
+		before(i);
+		const r = once(args, vault, env);
+		ms.push(r.ms);
+		cpu.push(r.cpuMs);
+		rss = Math.max(rss, r.rssKb);
+	}
+	return { medianMs: Math.round(median(ms)), minMs: Math.round(Math.min(...ms)), cpuMs: Math.round(median(cpu)), peakRssMb: Math.round(rss / 1024) };
+}
+
+/** Every figure for one vault. */
+function benchVault(label, vault, k, touchable) {
+	const cache = mkdtempSync(join(tmpdir(), 'vq-bench-cache-'));
+	const env = { ...process.env, VAULT_QUERY_CACHE_DIR: cache };
+	const qs = queries(k);
+	const out = { label, vault, commands: {} };
+	try {
+		say(`… ${label}: cold (--no-cache) and first call without a snapshot`);
+		out.cold = timed([...qs.backlinks, '--no-cache'], vault, env);
+		out.firstCall = timed(qs.backlinks, vault, env, () => rmSync(cache, { recursive: true, force: true }));
+		const index = JSON.parse(spawnSync(process.execPath, [CLI, 'index', '--vault', vault, '--json'], { env, encoding: 'utf8', maxBuffer: 1 << 26 }).stdout);
+		out.snapshotBytes = index.snapshotBytes;
+		out.markdownBytes = index.markdownBytes;
+		out.notes = index.notes;
+		for (const [name, args] of Object.entries(qs)) {
+			say(`… ${label}: ${name} with the snapshot`);
+			once(args, vault, env); // warm-up: page cache, and a first save if anything was racy
+			out.commands[name] = timed(args, vault, env);
+		}
+		say(`… ${label}: after one note changed`);
+		let tick = 0;
+		out.oneChanged = timed(qs.backlinks, vault, env, () => {
+			const when = new Date(Date.now() - 60_000 + tick++ * 1000);
+			utimesSync(touchable, when, when);
+		});
+		out.unchanged = out.commands.backlinks;
+	} finally {
+		rmSync(cache, { recursive: true, force: true });
+	}
+	return out;
+}
+
+const results = [];
+for (const size of sizes) {
+	if (size === 'i18n') {
+		const copy = mkdtempSync(join(tmpdir(), 'vq-bench-i18n-'));
+		cpSync(DEFAULT_VAULT, copy, { recursive: true });
+		try {
+			results.push({ ...benchVault('i18n', copy, '', join(copy, 'de', 'Benutzeroberfläche', 'Einstellungen.md')), size: 'i18n' });
+		} finally {
+			rmSync(copy, { recursive: true, force: true });
+		}
+	} else {
+		const vault = generateVault({ notes: Number(size) });
+		results.push({ ...benchVault(`${Number(size) / 1000}k`, vault, ' k3', join(vault, 'c3', 'obsidian-help-i18n', 'de', 'Benutzeroberfläche', 'Einstellungen k3.md')), size });
+	}
+}
+
+/** The table: every figure and target with its verdict. */
+const rows = [];
+for (const r of results) {
+	const t = r.size === 'i18n' ? TARGETS.i18n : TARGETS.large;
+	const row = (figure, value, target, ok) => rows.push([`${r.label}: ${figure}`, value, target ?? '', ok === undefined ? '' : verdict(ok)]);
+	row('cold --no-cache backlinks', `${r.cold.medianMs} ms (CPU ${r.cold.cpuMs})`);
+	row('first call, no snapshot', `${r.firstCall.medianMs} ms (CPU ${r.firstCall.cpuMs}) = ${(r.firstCall.medianMs / r.cold.medianMs).toFixed(2)}× cold`, '≤ 1.1× cold', r.firstCall.medianMs <= 1.1 * r.cold.medianMs);
+	for (const [name, c] of Object.entries(r.commands)) {
+		const limit = name === 'grep' ? undefined : RANKED.has(name) ? t.ranked : t.structural;
+		row(`${name} with snapshot`, `${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`, limit ? `≤ ${limit} ms` : '', limit ? c.medianMs <= limit : undefined);
+	}
+	row('backlinks after one note changed', `${r.oneChanged.medianMs} ms (CPU ${r.oneChanged.cpuMs})`, `≤ ${r.unchanged.medianMs + 100} ms`, r.oneChanged.medianMs <= r.unchanged.medianMs + 100);
+	row('snapshot size', `${(r.snapshotBytes / 1e6).toFixed(1)} MB of ${(r.markdownBytes / 1e6).toFixed(1)} MB Markdown = ${(r.snapshotBytes / r.markdownBytes).toFixed(2)}×`, '≤ 1.5×', r.snapshotBytes <= 1.5 * r.markdownBytes);
+	if (r.size !== 'i18n') {
+		const peak = Math.max(...Object.values(r.commands).map((c) => c.peakRssMb));
+		row('peak RSS with snapshot', `${peak} MB`, '≤ 350 MB', peak <= 350);
+	}
+}
+say(`\nload average at end: ${loadavg()[0].toFixed(2)}`);
+say('| figure | median | target | verdict |\n| --- | --- | --- | --- |');
+for (const r of rows) say(`| ${r.join(' | ')} |`);
+mkdirSync(OUT_DIR, { recursive: true });
+writeFileSync(join(OUT_DIR, 'snapshot.json'), `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, '\t')}\n`);
+say(`wrote ${join(OUT_DIR, 'snapshot.json')}`);

@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+/**
+ * The plugin's time to "ready" and its memory on a large vault, and the longest stretch it holds
+ * the main thread. A measurement, not a speed test: it runs only when VAULT_QUERY_PLUGIN_BENCH
+ * names a vault folder (e.g. the generated 50k vault of scripts/gen-vault.mjs) and prints its
+ * figures (docs/BENCHMARKS.md). The longest main-thread block is measured by a 1 ms heartbeat;
+ * on a loaded machine it also counts time the process was not scheduled, so it is reported, not
+ * asserted. Obsidian's metadata cache is filled before the plugin starts, as it is in Obsidian:
+ * the plugin uses that cache.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeApp } from './fake-app';
+import { loadPlugin, settle } from './harness';
+
+const VAULT = process.env.VAULT_QUERY_PLUGIN_BENCH;
+
+/** Heap in MB after a collection when --expose-gc is on. */
+function heapMb(): number {
+	(globalThis as { gc?: () => void }).gc?.();
+	return Math.round(process.memoryUsage().heapUsed / 1e6);
+}
+
+describe('plugin readiness on a large vault', () => {
+	it.skipIf(VAULT === undefined)('gets ready and builds its search index; prints time, memory and the longest main-thread block', async () => {
+		const app = FakeApp.fromFolder(VAULT ?? '');
+		app.indexAll();
+		const notes = app.vault.getMarkdownFiles().length;
+		const before = heapMb();
+		// A heartbeat every millisecond: the longest gap between beats is the longest block.
+		let last = performance.now();
+		let longest = 0;
+		const beat = window.setInterval(() => {
+			const now = performance.now();
+			longest = Math.max(longest, now - last);
+			last = now;
+		}, 1);
+		const started = performance.now();
+		const plugin = await loadPlugin(app);
+		app.layoutReady();
+		await plugin.engine.whenReady();
+		const ready = performance.now();
+		await plugin.engine.searchIndex();
+		const indexed = performance.now();
+		await settle();
+		window.clearInterval(beat);
+		const after = heapMb();
+		const figures = { notes, readyMs: Math.round(ready - started), searchIndexMs: Math.round(indexed - started), longestBlockMs: Math.round(longest), heapBeforeMb: before, heapAfterMb: after };
+		process.stdout.write(`plugin on ${VAULT}: ${JSON.stringify(figures)}\n`);
+		expect(plugin.engine.state).toBe('ready');
+		plugin.unload();
+	}, 1_200_000);
+});
