@@ -32,6 +32,13 @@ export interface NoteSource {
 	resolvedLinks(): LinkMap;
 	/** `metadataCache.unresolvedLinks`. */
 	unresolvedLinks(): LinkMap;
+	/**
+	 * The text of a side file — the keyword index, the synonyms note, the schema note — by its
+	 * explicit vault path, or null when there is none. Hidden folders (`.claude/index.md`) are
+	 * readable, and the config folder where the host allows it, though neither is ever listed:
+	 * naming a file is not walking the vault. Paths leaving the vault (`..`, absolute) are refused.
+	 */
+	readSideFile(path: string): Promise<string | null>;
 	/** The text of `<configDir>/<name>` (e.g. `types.json`, Obsidian's property types), or null when absent. */
 	readConfigFile(name: string): Promise<string | null>;
 	/**

@@ -142,6 +142,22 @@ export async function readConfigFileIn(vaultPath: string, configDir: string, nam
 	}
 }
 
+/**
+ * A side file by vault path (hidden folders included), or null when absent. A path that is
+ * absolute or climbs out of the vault is an error: the port reads inside the vault only.
+ */
+export async function readSideFileIn(vaultPath: string, path: string): Promise<string | null> {
+	const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.length === 0 || parts.includes('..')) throw new Error(`Not a path inside the vault: ${path}`);
+	try {
+		return (await readRegularText(join(vaultPath, ...parts))).replace(/^\uFEFF/, '');
+	} catch (error) {
+		const code = errorCode(error);
+		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+		throw error;
+	}
+}
+
 /** Notes are `.md` files, the extension compared as Obsidian does (case-sensitive). */
 export function isNotePath(path: string): boolean {
 	return path.endsWith('.md');
@@ -260,6 +276,11 @@ export class NodeVaultSource implements NoteSource {
 	/** `<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
 	readConfigFile(name: string): Promise<string | null> {
 		return readConfigFileIn(this.vaultPath, this.configDir, name);
+	}
+
+	/** A side file by explicit vault path, dot-folders included (see the port). */
+	readSideFile(path: string): Promise<string | null> {
+		return readSideFileIn(this.vaultPath, path);
 	}
 
 	/** YAML with the core schema, as frontmatter is parsed (`2024-07-21` stays a string). */

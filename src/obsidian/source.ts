@@ -244,6 +244,19 @@ export class ObsidianNoteSource implements NoteSource {
 		}
 	}
 
+	/**
+	 * A side file by explicit path: a vault file through `cachedRead`, else `vault.adapter`, which
+	 * reaches hidden folders and the config folder that the vault API never lists. Null when absent.
+	 */
+	async readSideFile(path: string): Promise<string | null> {
+		const clean = normalizePath(path);
+		if (clean.split('/').includes('..')) throw new Error(`Not a path inside the vault: ${path}`);
+		const file = this.file(clean);
+		if (file) return this.app.vault.cachedRead(file);
+		const adapter = this.app.vault.adapter;
+		return (await adapter.exists(clean)) ? adapter.read(clean) : null;
+	}
+
 	/** Obsidian's own `parseYaml`, the parser its frontmatter went through (throws on invalid YAML). */
 	parseYaml(text: string): unknown {
 		const value: unknown = parseYaml(text);

@@ -22,6 +22,7 @@ export class MemorySource implements NoteSource {
 	/** Obsidian's "Excluded files"; tests may set it. */
 	userIgnoreFilters: readonly string[] = [];
 	private readonly texts = new Map<string, string>();
+	private readonly hidden = new Map<string, string>();
 	private readonly metas = new Map<string, CachedMetadata>();
 	private resolver = new LinkResolver([]);
 	private maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } = { resolvedLinks: {}, unresolvedLinks: {} };
@@ -94,6 +95,15 @@ export class MemorySource implements NoteSource {
 
 	unresolvedLinks(): LinkMap {
 		return this.maps.unresolvedLinks;
+	}
+
+	readSideFile(path: string): Promise<string | null> {
+		return Promise.resolve(this.texts.get(path) ?? this.hidden.get(path) ?? null);
+	}
+
+	/** A file the vault does not list (a dot-folder's), readable only by explicit path. */
+	setHidden(path: string, text: string): void {
+		this.hidden.set(path, text);
 	}
 
 	readConfigFile(): Promise<string | null> {

@@ -28,12 +28,15 @@ export function vaultFilePath(source: NoteSource, path: string): string {
 async function readVaultSchema(source: NoteSource, path: string): Promise<SchemaFile> {
 	const clean = path.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '');
 	const shown = vaultFilePath(source, clean);
-	if (!source.listNotes().includes(clean)) throw new SchemaError(`${shown} not found`);
+	// A side file by explicit path: a schema note in a dot-folder (`.meta/schema.md`) is found too.
+	let text: string | null;
 	try {
-		return { path: shown, text: await source.read(clean), mtime: source.getMtime(clean) };
+		text = await source.readSideFile(clean);
 	} catch (error) {
 		throw new SchemaError(`${shown} could not be read (${error instanceof Error ? error.message : String(error)})`);
 	}
+	if (text === null) throw new SchemaError(`${shown} not found`);
+	return { path: shown, text, mtime: source.getMtime(clean) };
 }
 
 /**

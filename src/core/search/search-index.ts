@@ -123,19 +123,19 @@ export class SearchIndex {
 		return si;
 	}
 
-	/** (Re)load the keyword-index and synonym notes from the source; absent notes are not errors. */
+	/** (Re)load the keyword-index and synonym notes by explicit path (dot-folders too, issue 9 case 6); absent notes are not errors. */
 	async loadSideNotes(source: NoteSource): Promise<void> {
 		const { keywordIndexPath, synonymsPath } = this.settings;
 		if (keywordIndexPath !== '') {
 			try {
-				this.setKeywordIndex(await source.read(keywordIndexPath));
+				this.setKeywordIndex(await source.readSideFile(keywordIndexPath));
 			} catch {
 				this.setKeywordIndex(null);
 			}
 		}
 		if (synonymsPath !== '') {
 			try {
-				this.setSynonyms(await source.read(synonymsPath));
+				this.setSynonyms(await source.readSideFile(synonymsPath));
 			} catch {
 				this.setSynonyms(null);
 			}

@@ -11,7 +11,7 @@ import type { NoteSource } from '../../core/port';
 import { setOwn, type DecodedSnapshot, type NoteFingerprint } from '../../core/snapshot/codec';
 import { readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
-import { readConfigFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
+import { readConfigFileIn, readSideFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
 
 /** Everything the source is built from (see `openCachedVault`). */
 export interface CachedSourceInit {
@@ -174,6 +174,11 @@ export class CachedVaultSource implements NoteSource {
 	/** `<configDir>/<name>` read fresh from disk, or null when absent. */
 	readConfigFile(name: string): Promise<string | null> {
 		return readConfigFileIn(this.vaultPath, this.configDir, name);
+	}
+
+	/** A side file by explicit vault path, read fresh from disk (see the port). */
+	readSideFile(path: string): Promise<string | null> {
+		return readSideFileIn(this.vaultPath, path);
 	}
 
 	/** YAML with the core schema, as frontmatter is parsed. */
