@@ -22,6 +22,7 @@ import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } fro
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
 import { search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
 import type { EngineSettings } from '../settings';
+import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
 
@@ -73,6 +74,13 @@ export class VaultEngine {
 	/** Incremental changes apply one after another, in the order they were made. */
 	private changes: Promise<void> = Promise.resolve();
 	private graph: LinkGraph | null = null;
+	/**
+	 * A trigram candidate index (core/text/trigram.ts) that grep and text-search use when set — the
+	 * persisted snapshot loads one. Every change the engine is told about forgets the paths it
+	 * touches, so an edited note is scanned rather than trusted; whoever set the index may upsert it
+	 * again. Null: every grep scans every note.
+	 */
+	trigrams: TrigramIndex | null = null;
 
 	/** A session over `source`; nothing is read until an operation asks. */
 	constructor(readonly source: NoteSource, config: EngineConfig = {}) {
@@ -109,12 +117,12 @@ export class VaultEngine {
 
 	/** A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object. */
 	query(query: StructuredQuery): Promise<StructuredResult> {
-		return runQuery(this.source, query, this.config.settings);
+		return runQuery(this.source, query, this.config.settings, this.trigrams);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
 	read(request: ReaderRequest, schemaFile?: SchemaFile): Promise<ReaderReport> {
-		return runReader(this.source, request, this.config.reader, schemaFile);
+		return runReader(this.source, request, this.config.reader, schemaFile, this.trigrams);
 	}
 
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
@@ -263,6 +271,7 @@ export class VaultEngine {
 	 */
 	private enqueue(paths: string[], step: () => Promise<void>): Promise<void> {
 		this.graph = null;
+		for (const path of paths) this.trigrams?.forget(path);
 		if (this.index === null) {
 			if (this.building !== null) for (const path of paths) this.pending.add(path);
 			return this.changes;

@@ -2,6 +2,7 @@ import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
 import { lineStarts } from '../text/lines';
 import { compileMatcher, type CompiledMatcher, type TextMatcher } from '../text/matcher';
+import type { TrigramIndex } from '../text/trigram';
 import { MAX_REGEX_LINE_CHARS } from '../text/pattern';
 import type { QueryContext } from './context';
 import type { Hit, QueryOutcome } from './envelope';
@@ -41,11 +42,18 @@ export function matchLines(text: string, minLine: number, matcher: TextMatcher, 
 	return { matches, total: hits.lines.length, cutLines: hits.cutLines };
 }
 
-/** Full-text search over the bodies of the notes in scope (frontmatter excluded). */
-export async function grepQuery(ctx: QueryContext, matcher: TextMatcher): Promise<QueryOutcome> {
+/**
+ * Full-text search over the bodies of the notes in scope (frontmatter excluded). With a trigram
+ * index only the notes it names as candidates are read; the matcher verifies each, so the answer
+ * is the full scan's.
+ */
+export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigrams?: TrigramIndex | null): Promise<QueryOutcome> {
 	const hits: Hit[] = [];
 	const limitations: string[] = [];
+	const candidates = trigrams ? trigrams.candidates(matcher.trigrams) : null;
 	for (const path of ctx.scope.notes) {
+		// A note the index does not know (not yet indexed) is scanned, never skipped.
+		if (candidates !== null && trigrams?.has(path) === true && !candidates.has(path)) continue;
 		if (ctx.source.getSkipReason(path) !== null) continue;
 		const meta = ctx.source.getMetadata(path);
 		const text = await ctx.source.read(path);

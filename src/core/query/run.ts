@@ -6,6 +6,7 @@ import type { EngineSettings } from '../settings';
 import { backlinksQuery, linksQuery } from './backlinks';
 import { makeContext, type QueryContext } from './context';
 import { failed, finish, skippedFiles } from './envelope';
+import type { TrigramIndex } from '../text/trigram';
 import { grepMatcher, grepQuery } from './grep';
 import { propQuery } from './prop';
 import { tagQuery, validateTag, normalizeTag } from './tag';
@@ -59,7 +60,7 @@ function subjectNote(ctx: QueryContext, name: string, parameter: string): { path
  * Run one structural query against a note source. Never throws for bad input: an invalid query
  * is a `failed` envelope naming the parameter; "nothing matched" is a `success` with no results.
  */
-export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings): Promise<StructuredResult> {
+export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null): Promise<StructuredResult> {
 	const limit = query.limit ?? settings.defaultLimit;
 	const echo = normalized(query, limit);
 	const invalid = validate(query, limit);
@@ -79,7 +80,7 @@ export async function runQuery(source: NoteSource, query: StructuredQuery, setti
 		case 'grep': {
 			const compiled = grepMatcher(query);
 			if (!compiled.ok) return failed(echo, compiled.error);
-			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher));
+			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher, trigrams));
 		}
 		case 'backlinks': {
 			const subject = subjectNote(ctx, query.target, 'target');

@@ -2,6 +2,7 @@ import type { SkippedFile, Status } from '../contract';
 import type { NoteSource } from '../port';
 import { failed, skippedFiles, type Hit } from '../query/envelope';
 import { grepQuery } from '../query/grep';
+import type { TrigramIndex } from '../text/trigram';
 import { ScopeError } from '../scope';
 import { loadSchema, type SchemaFile } from '../schema/load';
 import { SchemaError, type Schema } from '../schema/types';
@@ -34,14 +35,14 @@ export function failedReport(request: ReaderRequest, settings: ReaderSettings, v
 }
 
 /** Run the validated operation over the scope. */
-async function execute(scope: ReaderScope, plan: ReaderPlan, schema: Schema): Promise<Found> {
+async function execute(scope: ReaderScope, plan: ReaderPlan, schema: Schema, trigrams: TrigramIndex | null): Promise<Found> {
 	const { ctx } = scope;
 	if (plan.operation === 'filter') {
 		const { hits, noFrontmatter } = filterNotes(ctx, plan.predicates, schema);
 		return { hits: hits.map((path) => ({ path })), skipped: [...noFrontmatter, ...skippedFiles(ctx, true)], limitations: [], suggestions: [] };
 	}
 	if (plan.operation === 'text-search' && plan.matcher) {
-		const outcome = await grepQuery(ctx, plan.matcher);
+		const outcome = await grepQuery(ctx, plan.matcher, trigrams);
 		return { hits: outcome.hits, skipped: skippedFiles(ctx, false), limitations: outcome.limitations ?? [], suggestions: [] };
 	}
 	const lookup = lookupSlug(scope, plan.slug);
@@ -59,7 +60,7 @@ async function execute(scope: ReaderScope, plan: ReaderPlan, schema: Schema): Pr
  * a `success` with no results. `schemaFile` replaces the vault's schema note (the CLI's
  * `--schema` pointing outside the vault).
  */
-export async function runReader(source: NoteSource, request: ReaderRequest, settings: ReaderSettings = DEFAULT_READER_SETTINGS, schemaFile?: SchemaFile): Promise<ReaderReport> {
+export async function runReader(source: NoteSource, request: ReaderRequest, settings: ReaderSettings = DEFAULT_READER_SETTINGS, schemaFile?: SchemaFile, trigrams: TrigramIndex | null = null): Promise<ReaderReport> {
 	const fail = (error: string, suggestions?: string[], schema?: Schema): ReaderReport => failedReport(request, settings, source.vaultPath, error, suggestions, schema);
 	let schema: Schema;
 	try {
@@ -77,7 +78,7 @@ export async function runReader(source: NoteSource, request: ReaderRequest, sett
 		if (error instanceof ScopeError) return fail(error.message, [], schema);
 		throw error;
 	}
-	const found = await execute(scope, plan, schema);
+	const found = await execute(scope, plan, schema, trigrams);
 	const frontmatterOf = (path: string): Record<string, unknown> => source.getMetadata(path)?.frontmatter ?? {};
 	const { kept: keptHits, applied } = applyPostFilters(found.hits, frontmatterOf, plan.post);
 	const shown = keptHits.slice(0, plan.maxResults);

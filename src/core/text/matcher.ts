@@ -9,6 +9,8 @@ import { RE2JS } from 're2js';
 import { capLines, lineIndexAt, lineStarts, offsetOfLine } from './lines';
 import { lowerCase, nfc } from './normalize';
 import { MAX_REGEX_LINE_CHARS, MAX_REGEX_PROGRAM, patternProblem } from './pattern';
+import { regexQuery } from './regex-trigrams';
+import { literalQuery, type TrigramQuery } from './trigram-query';
 
 /** What to match: a substring or a regex, with or without case. */
 export interface MatchSpec {
@@ -32,6 +34,8 @@ export interface TextMatcher {
 	matchingLines(text: string, fromLine: number): LineHits;
 	/** Whether `text` holds a match anywhere (a regex may span lines; `^`/`$` match at line ends). */
 	test(text: string): boolean;
+	/** The trigrams a text must hold to match, for a trigram index (`any`: scan every text). */
+	readonly trigrams: TrigramQuery;
 }
 
 /** A matcher, or why the pattern was refused. */
@@ -40,8 +44,10 @@ export type CompiledMatcher = { ok: true; matcher: TextMatcher } | { ok: false; 
 /** A substring matcher: `indexOf` over NFC (and folded) text. */
 class LiteralMatcher implements TextMatcher {
 	private readonly needle: string;
+	readonly trigrams: TrigramQuery;
 
 	constructor(readonly spec: MatchSpec) {
+		this.trigrams = literalQuery(spec.pattern);
 		const normal = nfc(spec.pattern);
 		this.needle = spec.caseSensitive ? normal : lowerCase(normal);
 	}
@@ -76,10 +82,14 @@ const SMALL_RANGE = 4;
 
 /** A regex matcher on RE2: linear time in the text for any pattern. */
 class RegexMatcher implements TextMatcher {
+	readonly trigrams: TrigramQuery;
+
 	constructor(
 		readonly spec: MatchSpec,
 		private readonly re: RE2JS,
-	) {}
+	) {
+		this.trigrams = regexQuery(spec.pattern);
+	}
 
 	/** NFC text with CRLF as LF (so `$` matches before a CR as it did in JavaScript) and long lines cut. */
 	private haystack(text: string): { text: string; cut: number } {

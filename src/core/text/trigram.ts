@@ -81,6 +81,13 @@ export class TrigramIndex {
 		if (this.holes > 1000 && this.holes > this.ids.size) this.compact();
 	}
 
+	/** Forget `path` and every note under it as a folder: they are then unknown, and a search scans them. */
+	forget(path: string): void {
+		this.remove(path);
+		const prefix = `${path}/`;
+		for (const known of [...this.ids.keys()]) if (known.startsWith(prefix)) this.remove(known);
+	}
+
 	/** Paths of the notes that can satisfy `query`, or null when it requires nothing (scan every note). */
 	candidates(query: TrigramQuery): Set<string> | null {
 		const ids = this.evaluate(query);
