@@ -17,7 +17,7 @@ export interface Command {
 	usage: string;
 	/** Worked examples for `--help`. */
 	examples: string[];
-	/** Flags beyond the global ones. */
+	/** Flags beyond the global ones: the one place a command declares what it takes. */
 	flags: Record<string, FlagSpec>;
 	/** Run with parsed arguments; the exit code is 0 (results), 1 (nothing matched) or 2 (could not search). */
 	run(args: ParsedArgs, io: CommandIO): Promise<number>;
@@ -26,15 +26,26 @@ export interface Command {
 /** Exit codes of the CLI contract. */
 export const EXIT = { results: 0, nothingMatched: 1, couldNotSearch: 2 } as const;
 
+/** A command that could not run for a reason that is not a usage mistake (a vault path that is not a folder): exit 2 with the message. */
+export class CommandFailure extends Error {}
+
 /** Flags every vault command takes. */
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
-	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md)' },
+	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md); failures too' },
+	verbose: { kind: 'boolean', help: 'list every skipped file and limitation instead of a one-line summary; say on stderr what the index snapshot did' },
 	help: { kind: 'boolean', help: 'show this help' },
-	'max-files': { kind: 'number', value: 'N', help: 'stop when the vault holds more than N files (default 1000000)' },
+	'max-files': { kind: 'number', value: 'N', range: [1, 1_000_000_000], help: 'stop when the vault holds more than N files (default 1000000)' },
 	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },
 	'max-total-mb': { kind: 'number', value: 'N', help: 'stop when the notes hold more than N MB (default 2048)' },
 	'allow-any-folder': { kind: 'boolean', help: 'open the file-system root or the home folder as a vault (refused otherwise)' },
 	'no-cache': { kind: 'boolean', help: 'read the whole vault and leave the index snapshot alone (see vault-query index)' },
-	verbose: { kind: 'boolean', help: 'say on stderr what the index snapshot did (used, refreshed, rebuilt and why)' },
 };
+
+/** `--limit N` with its default, and `--max-results` (the seed's name) as an alias of it. */
+export function limitFlags(defaultLimit: number): Record<string, FlagSpec> {
+	return {
+		limit: { kind: 'number', value: 'N', range: [1, 100_000], help: `at most N results (default ${defaultLimit})` },
+		'max-results': { kind: 'number', value: 'N', range: [1, 100_000], aliasOf: 'limit', help: 'the same as --limit' },
+	};
+}

@@ -1,4 +1,5 @@
 import type { LinkResult, NoteResult, QueryResult } from '../core/contract';
+import { displayLines } from '../core/display';
 
 /** Lines of the envelope's footer: skipped files, limitations and suggestions, for humans. */
 export function renderFooter(result: QueryResult<unknown>): string[] {
@@ -55,5 +56,5 @@ export function renderText(result: QueryResult<NoteResult> | QueryResult<LinkRes
 	}
 	if (!isLinks && shown > 0) lines.pop();
 	lines.push(...renderFooter(result));
-	return lines.join('\n');
+	return displayLines(lines);
 }

@@ -1,15 +1,41 @@
-import { parseArgs, UsageError } from './args';
-import { EXIT, GLOBAL_FLAGS, type CommandIO } from './command';
+import { parseArgs, UsageError, wantsJson } from './args';
+import { CommandFailure, EXIT, GLOBAL_FLAGS, type Command, type CommandIO } from './command';
 import { COMMANDS } from './commands/index';
 import { commandHelp, globalHelp } from './help';
+import { escapeTerminal } from '../core/display';
 import { closest } from '../core/suggest';
 import { VERSION } from './version';
 
 export { VERSION } from './version';
 
-/** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit. */
-export async function runCli(argv: string[], io: CommandIO): Promise<number> {
+/** What `--json` prints when a command could not run at all: one object, so `JSON.parse(stdout)` never fails. */
+export interface FailureObject {
+	status: 'failed';
+	error: string;
+	command: string | null;
+	/** The command's usage line, for usage mistakes. */
+	usage?: string;
+}
+
+/** Report a failure: one line (plus usage) on stderr, and with `--json` the failure object on stdout. Returns exit 2. */
+function fail(io: CommandIO, json: boolean, command: Command | null, message: string, usage: boolean): number {
+	const prefix = command ? `vault-query ${command.name}` : 'vault-query';
+	const usageLine = command && usage ? `vault-query ${command.name} ${command.usage}` : undefined;
+	io.stderr(`${prefix}: ${message}${usageLine ? `\nusage: ${usageLine}  (see --help)` : ''}`);
+	if (json) {
+		const failure: FailureObject = { status: 'failed', error: message, command: command?.name ?? null };
+		if (usageLine) failure.usage = usageLine;
+		io.stdout(JSON.stringify(failure, null, 2));
+	}
+	return EXIT.couldNotSearch;
+}
+
+/** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit, never throws. */
+export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const [name, ...rest] = argv;
+	const json = wantsJson(argv);
+	// A safety net under the renderers: no vault text reaches the terminal as a control sequence (JSON escapes its own).
+	const io: CommandIO = { cwd: raw.cwd, stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
 	if (name === undefined) {
 		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.
 		io.stderr(globalHelp(COMMANDS));
@@ -24,10 +50,10 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
 		return EXIT.results;
 	}
 	const command = COMMANDS.find((c) => c.name === name);
+	if (!command && name.startsWith('-')) return fail(io, json, null, `"${name}" before the command; options go after it: vault-query <command> [arguments] [options]`, false);
 	if (!command) {
 		const near = closest(name, COMMANDS.map((c) => c.name));
-		io.stderr(`vault-query: unknown command "${name}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (see vault-query --help)`);
-		return EXIT.couldNotSearch;
+		return fail(io, json, null, `unknown command "${name}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (see vault-query --help)`, false);
 	}
 	try {
 		const args = parseArgs(rest, { ...command.flags, ...GLOBAL_FLAGS });
@@ -35,12 +61,15 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
 			io.stdout(commandHelp(command));
 			return EXIT.results;
 		}
+		for (const note of args.notes ?? []) io.stderr(`vault-query ${command.name}: ${note}`);
 		return await command.run(args, io);
 	} catch (error) {
-		if (error instanceof UsageError) {
-			io.stderr(`vault-query ${command.name}: ${error.message}\nusage: vault-query ${command.name} ${command.usage}  (see --help)`);
-			return EXIT.couldNotSearch;
-		}
-		throw error;
+		if (error instanceof UsageError) return fail(io, json, command, error.message, true);
+		if (error instanceof CommandFailure) return fail(io, json, command, error.message, false);
+		// A bug, not bad input: keep the stack on stderr for the report, and the JSON contract on stdout.
+		const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+		io.stderr(`vault-query ${command.name}: internal error: ${detail}`);
+		if (json) io.stdout(JSON.stringify({ status: 'failed', error: `internal error: ${error instanceof Error ? error.message : String(error)}`, command: command.name } satisfies FailureObject, null, 2));
+		return EXIT.couldNotSearch;
 	}
 }

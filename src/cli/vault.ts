@@ -6,7 +6,7 @@ import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import { openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
-import type { CommandIO } from './command';
+import { CommandFailure, type CommandIO } from './command';
 import { VERSION } from './version';
 
 /** The tool identity snapshots are tied to (see buildStamp). */
@@ -55,22 +55,22 @@ export function engineConfigFrom(args: ParsedArgs): EngineConfig {
 	return linksKey === undefined ? {} : { settings: { linksKey } };
 }
 
-/** Open the vault named by `--vault` (default: the working directory); on failure print why and return null. */
-export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<NoteSource | null> {
-	const path = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+/** The vault folder `--vault` names (default: the working directory), resolved against the working directory. */
+export function vaultPathOf(args: ParsedArgs, io: CommandIO): string {
+	return resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+}
+
+/** Open the vault named by `--vault`; a path that is not a readable folder is a `CommandFailure` naming it. */
+export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
 	try {
-		return await openSource(path, args, io);
+		return await openSource(vaultPathOf(args, io), args, io);
 	} catch (error) {
-		if (error instanceof VaultError) {
-			io.stderr(`vault-query: ${error.message}`);
-			return null;
-		}
+		if (error instanceof VaultError) throw new CommandFailure(error.message);
 		throw error;
 	}
 }
 
-/** The engine over the `--vault` folder, configured from the flags; null (after saying why) when the vault cannot be opened. */
-export async function openEngineForCli(args: ParsedArgs, io: CommandIO, config: EngineConfig = engineConfigFrom(args)): Promise<VaultEngine | null> {
-	const source = await openVaultForCli(args, io);
-	return source === null ? null : new VaultEngine(source, config);
+/** The engine over the `--vault` folder, configured from the flags (a vault that cannot be opened is a `CommandFailure`). */
+export async function openEngineForCli(args: ParsedArgs, io: CommandIO, config: EngineConfig = engineConfigFrom(args)): Promise<VaultEngine> {
+	return new VaultEngine(await openVaultForCli(args, io), config);
 }

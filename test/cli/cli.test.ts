@@ -37,7 +37,7 @@ describe('CLI contract', () => {
 	});
 
 	it('bad values and missing arguments are usage errors', async () => {
-		expect((await cli(['tag', 'copilot', '--limit', '0', ...V])).stderr).toMatch(/--limit must be a positive whole number/);
+		expect((await cli(['tag', 'copilot', '--limit', '0', ...V])).stderr).toMatch(/--limit must be a whole number from 1 to 100000/);
 		expect((await cli(['backlinks', ...V])).stderr).toMatch(/missing <note>/);
 		expect((await cli(['grep', 'a', 'b', ...V])).stderr).toMatch(/unexpected argument "b"/);
 	});

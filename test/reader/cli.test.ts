@@ -30,7 +30,7 @@ describe('reader CLI', () => {
 			[['lookup', ...V], /missing <slug>/],
 			[['graph', 'a', 'b', ...V], /unexpected argument "b"/],
 			[['lookup', 'x', '--json', '--report', ...V], /--json and --report/],
-			[['filter', '--where', 'type=claim', '--max-staleness-days', 'soon', ...V], /--max-staleness-days must be a whole number of days/],
+			[['filter', '--where', 'type=claim', '--max-staleness-days', 'soon', ...V], /--max-staleness-days must be a whole number from 0 to 1000000/],
 			[['filter', '--where', 'type=claim', '--min-confidnce', 'likely', ...V], /unknown option "--min-confidnce"/],
 		];
 		for (const [args, message] of cases) {

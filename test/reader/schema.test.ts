@@ -119,7 +119,7 @@ describe('where validation against the schema', () => {
 	it('ordering operators need a number, date or ordered enum; values must parse', async () => {
 		expect((await readerJson(['filter', '--where', 'maturity>seedling'])).report.error).toBe('where: ">" compares numbers, dates and ordered enums; maturity is an unordered enum (use = or !=)');
 		expect((await readerJson(['filter', '--where', 'tags>=a'])).report.error).toBe('where: ">=" compares numbers, dates and ordered enums; tags is a list field (use = or !=)');
-		expect((await readerJson(['filter', '--where', 'rating>=seven'])).report.error).toBe('where: rating is a number field; "seven" is not a number');
+		expect((await readerJson(['filter', '--where', 'rating>=seven'])).report.error).toBe('where: rating is a number field; "seven" is not a number written in plain decimal (like 7, -2 or 4.5)');
 		expect((await readerJson(['filter', '--where', 'last_verified>2026-02-30'])).report.error).toMatch(/^where: last_verified is a date field; "2026-02-30" is not a date/);
 		expect((await readerJson(['filter', '--where', 'confidence>=likly'])).report.error).toBe('where: "likly" is not a valid confidence; the schema allows: confirmed, likely, contested, speculative, unverifiable; did you mean "likely"?');
 		expect((await readerJson(['filter', '--where', 'rating'])).report.error).toBe('where: "rating" is not a predicate; write field=value, or field>=value for numbers and dates');

@@ -6,7 +6,7 @@ import { FileSnapshotStore } from '../../node/snapshot/file-store';
 import { openCachedVault } from '../../node/snapshot/open-cached';
 import { assertVaultFolder, VaultError } from '../../node/vault-source';
 import { boolFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { EXIT, type Command, type CommandIO } from '../command';
+import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { describeSnapshot, TOOL_STAMP } from '../vault';
 
 /** `12.3 MB` (10^6 bytes). */
@@ -14,16 +14,13 @@ function mb(bytes: number): string {
 	return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** The vault's real path (the snapshot's key), or null after printing why. */
-async function vaultKey(args: ParsedArgs, io: CommandIO): Promise<{ path: string; key: string } | null> {
+/** The vault's real path (the snapshot's key); a folder that cannot be opened is a CommandFailure (runCli says why, in JSON too). */
+async function vaultKey(args: ParsedArgs, io: CommandIO): Promise<{ path: string; key: string }> {
 	const path = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
 	try {
 		await assertVaultFolder(path);
 	} catch (error) {
-		if (error instanceof VaultError) {
-			io.stderr(`vault-query: ${error.message}`);
-			return null;
-		}
+		if (error instanceof VaultError) throw new CommandFailure(error.message);
 		throw error;
 	}
 	return { path, key: await realpath(path) };
@@ -78,7 +75,6 @@ export const indexCommand: Command = {
 		if (boolFlag(args, 'status') && boolFlag(args, 'clear')) throw new UsageError('give --status or --clear, not both');
 		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache leaves the snapshot alone; index is the command that builds it');
 		const vault = await vaultKey(args, io);
-		if (vault === null) return EXIT.couldNotSearch;
 		const store = new FileSnapshotStore();
 		if (boolFlag(args, 'status')) return status(store, vault.key, args, io);
 		if (boolFlag(args, 'clear')) {
@@ -88,10 +84,7 @@ export const indexCommand: Command = {
 		}
 		const { report } = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
 		if (report.rebuildReason !== null && boolFlag(args, 'verbose')) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
-		if (report.saveError !== null) {
-			io.stderr(`vault-query index: the snapshot could not be saved: ${report.saveError}`);
-			return EXIT.couldNotSearch;
-		}
+		if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
 		const info = await store.info(vault.key);
 		const size = info?.bytes ?? 0;
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: vault.key, ...report, ms: Math.round(report.ms), snapshotBytes: size, location: info?.location ?? null }, null, 2));

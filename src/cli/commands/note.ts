@@ -1,6 +1,7 @@
 import type { EngineStatus } from '../../core/engine/engine';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
+import { displayLines } from '../../core/display';
 import { renderFooter } from '../render';
 import { openEngineForCli } from '../vault';
 
@@ -11,14 +12,13 @@ export const noteCommand: Command = {
 	usage: '"<note>[#Heading|#^block-id]"',
 	examples: ['vault-query note "Internal links#Link to a block in a note"', 'vault-query note "decisions/README.md" --from 10 --to 20', 'vault-query note "Topic#^summary" --json'],
 	flags: {
-		from: { kind: 'number', value: 'N', help: 'first line to print (a file line inside the note or section)' },
-		to: { kind: 'number', value: 'N', help: 'last line to print (inclusive)' },
+		from: { kind: 'number', value: 'N', range: [1, 100_000_000], help: 'first line to print (a file line inside the note or section)' },
+		to: { kind: 'number', value: 'N', range: [1, 100_000_000], help: 'last line to print (inclusive)' },
 	},
 	run: async (args, io) => {
 		const [ref] = positionals(args, ['note']);
 		if (ref.trim() === '') throw new UsageError('missing "<note>"');
 		const engine = await openEngineForCli(args, io);
-		if (engine === null) return EXIT.couldNotSearch;
 		const answer = await engine.note({ ref, from: numberFlag(args, 'from'), to: numberFlag(args, 'to') });
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(answer, null, 2));
 		if (answer.status === 'failed') {
@@ -28,7 +28,8 @@ export const noteCommand: Command = {
 		}
 		if (!boolFlag(args, 'json')) {
 			const [found] = answer.results;
-			io.stdout([`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`, '', found.text].join('\n'));
+			// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
+			io.stdout([displayLines([`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`]), '', found.text].join('\n'));
 		}
 		return EXIT.results;
 	},
@@ -38,7 +39,7 @@ export const noteCommand: Command = {
 function renderStatus(status: EngineStatus): string {
 	const lines = [`${status.vault_path}`, `  notes: ${status.notes}, in scope: ${status.in_scope}, search index: ${status.search_index}${status.indexed === null ? '' : ` (${status.indexed} notes, ${status.build_ms ?? 0} ms)`}`];
 	if (status.keyword_index !== null) lines.push(`  keyword index: ${status.keyword_index}`);
-	return [...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions })].join('\n');
+	return displayLines([...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions })]);
 }
 
 /** `vault-query status`: what the engine indexes, what it leaves out and why. */
@@ -53,7 +54,6 @@ export const statusCommand: Command = {
 	run: async (args, io) => {
 		positionals(args, []);
 		const engine = await openEngineForCli(args, io);
-		if (engine === null) return EXIT.couldNotSearch;
 		if (boolFlag(args, 'build-index')) await engine.searchIndex();
 		const status = engine.status();
 		io.stdout(boolFlag(args, 'json') ? JSON.stringify(status, null, 2) : renderStatus(status));

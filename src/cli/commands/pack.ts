@@ -1,4 +1,4 @@
-import { boolFlag, numberFlag, stringFlag, UsageError } from '../args';
+import { boolFlag, numberFlag, queryText, stringFlag, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
 import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
@@ -18,7 +18,7 @@ export const packCommand: Command = {
 		'vault-query pack "project status" --include-drafts --include-archived',
 	],
 	flags: {
-		budget: { kind: 'number', value: 'N', help: 'token budget of the whole pack (default 2000; the handoff says when the default was used)' },
+		budget: { kind: 'number', value: 'N', range: [1, 1_000_000], help: 'token budget of the whole pack (default 2000; the handoff says when the default was used)' },
 		task: { kind: 'string', value: 'TEXT', help: "the downstream agent's task, passed on in the handoff" },
 		'include-drafts': { kind: 'boolean', help: 'keep notes with status: draft' },
 		'include-archived': { kind: 'boolean', help: 'keep archived notes (status archived/archive, archived: true, #archive tags)' },
@@ -26,12 +26,10 @@ export const packCommand: Command = {
 		...ENGINE_FLAGS,
 	},
 	run: async (args, io) => {
-		const query = args.positionals.join(' ').trim();
-		if (query === '') throw new UsageError('missing "<query>"');
+		const query = queryText(args);
 		const today = stringFlag(args, 'today');
 		if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
 		const engine = await openEngineForCli(args, io);
-		if (engine === null) return EXIT.couldNotSearch;
 		const pack = await engine.pack({
 			query,
 			budget: numberFlag(args, 'budget'),

@@ -6,20 +6,22 @@ import type { NoteSource } from '../../core/port';
 import { VaultError } from '../../node/vault-source';
 import { errorCode } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
-import { EXIT, type Command, type CommandIO } from '../command';
+import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
 import { openSource } from '../vault';
 import { grepCommand } from './structural';
+import { compileMatcher } from '../../core/text/matcher';
+import { parseWhere } from '../../core/reader/where';
 
 /** Flags every reader command takes: the seed's parameter names, kebab-cased. */
 const READER_FLAGS: Record<string, FlagSpec> = {
 	folders: { kind: 'list', value: 'A,B', help: 'folders to search, or "all" (default: Notes/, skill-lab/ — the whole vault when neither exists)' },
-	'max-results': { kind: 'number', value: 'N', help: 'at most N results (default 25)' },
-	'excerpt-chars': { kind: 'number', value: 'N', help: 'characters of body per excerpt (default 300)' },
+	...limitFlags(25),
+	'excerpt-chars': { kind: 'number', value: 'N', range: [1, 100_000], help: 'characters of body per excerpt (default 300)' },
 	'full-body': { kind: 'boolean', help: 'include each result\'s whole body' },
 	'include-archived': { kind: 'boolean', help: 'keep notes with status: archived (excluded by default)' },
 	'min-confidence': { kind: 'string', value: 'LEVEL', help: 'keep notes whose confidence is this or stronger (the schema\'s ordered enum)' },
-	'max-staleness-days': { kind: 'string', value: 'N', help: 'keep notes with last_verified within N days of today (never-verified notes pass)' },
+	'max-staleness-days': { kind: 'number', value: 'N', range: [0, 1_000_000], help: 'keep notes with last_verified within N days of today (never-verified notes pass)' },
 	today: { kind: 'string', value: 'YYYY-MM-DD', help: 'the day staleness counts from (default: today, UTC)' },
 	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
 	report: { kind: 'boolean', help: 'print the retrieval report in the seed\'s text layout' },
@@ -27,13 +29,11 @@ const READER_FLAGS: Record<string, FlagSpec> = {
 
 /** The request parameters every operation shares, from the flags. */
 function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
-	const staleness = stringFlag(args, 'max-staleness-days');
-	const days = staleness === undefined ? undefined : Number(staleness);
-	if (days !== undefined && (!Number.isInteger(days) || days < 0)) throw new UsageError(`--max-staleness-days must be a whole number of days, got "${staleness ?? ''}"`);
+	const days = numberFlag(args, 'max-staleness-days');
 	const request: Omit<ReaderRequest, 'operation'> = { full_body: boolFlag(args, 'full-body'), include_archived: boolFlag(args, 'include-archived') };
 	const folders = listFlag(args, 'folders');
 	if (folders.length > 0) request.folders = folders;
-	const optional = { max_results: numberFlag(args, 'max-results'), excerpt_chars: numberFlag(args, 'excerpt-chars'), min_confidence: stringFlag(args, 'min-confidence'), max_staleness_days: days, today: stringFlag(args, 'today') };
+	const optional = { max_results: numberFlag(args, 'limit'), excerpt_chars: numberFlag(args, 'excerpt-chars'), min_confidence: stringFlag(args, 'min-confidence'), max_staleness_days: days, today: stringFlag(args, 'today') };
 	for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(request, { [key]: value });
 	return request;
 }
@@ -83,8 +83,19 @@ function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
 	return report.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
 }
 
+/** What can be checked without the vault or its schema (a regex, the shape of each --where) fails here, before a file is read. */
+function checkSyntax(request: ReaderRequest): void {
+	if (request.operation === 'text-search') {
+		const compiled = compileMatcher({ pattern: request.pattern ?? '', regex: request.regex === true, caseSensitive: request.case_sensitive === true });
+		if (!compiled.ok) throw new UsageError(compiled.error);
+	}
+	const where = parseWhere(request.where);
+	if ('error' in where) throw new UsageError(where.error);
+}
+
 /** Open the vault (failing closed with its resolved path), then run the read. */
 async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest): Promise<number> {
+	checkSyntax(request);
 	if (boolFlag(args, 'json') && boolFlag(args, 'report')) throw new UsageError('--json and --report are two renderings of one report; give one');
 	const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
 	let source: NoteSource;

@@ -1,6 +1,6 @@
-import { renderSearchMarkdown } from '../../core/search/search';
-import { boolFlag, numberFlag, UsageError } from '../args';
-import { EXIT, type Command } from '../command';
+import { parseQuery, renderSearchMarkdown } from '../../core/search/search';
+import { boolFlag, numberFlag, queryText, UsageError } from '../args';
+import { EXIT, limitFlags, type Command } from '../command';
 import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** `vault-query search "<query>" [--limit N] [--json]`: ranked search with the seed's tiers (seed 003). */
@@ -14,12 +14,13 @@ export const searchCommand: Command = {
 		'vault-query search "tag:#security [status:open] xss" --json',
 		'vault-query search -- "-tag:draft sync"',
 	],
-	flags: { limit: { kind: 'number', value: 'N', help: 'at most N results (default 10)' }, ...ENGINE_FLAGS },
+	flags: { ...limitFlags(10), ...ENGINE_FLAGS },
 	run: async (args, io) => {
-		const query = args.positionals.join(' ').trim();
-		if (query === '') throw new UsageError('missing "<query>"');
+		const query = queryText(args);
+		// A /regex/ that does not compile fails before the vault is read.
+		const invalid = parseQuery(query).error;
+		if (invalid !== null) throw new UsageError(invalid);
 		const engine = await openEngineForCli(args, io);
-		if (engine === null) return EXIT.couldNotSearch;
 		const result = await engine.search(query, { limit: numberFlag(args, 'limit') ?? 10 });
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
 		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, engine.source.vaultPath).trimEnd());

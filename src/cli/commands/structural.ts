@@ -1,21 +1,26 @@
 import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
+import { compileMatcher } from '../../core/text/matcher';
 import type { StructuredQuery } from '../../core/query/types';
-import { boolFlag, listFlag, numberFlag, positionals, type FlagSpec, type ParsedArgs } from '../args';
-import { EXIT, type Command, type CommandIO } from '../command';
+import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
 import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** Flags the five structural commands share. */
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
-	limit: { kind: 'number', value: 'N', help: 'at most N results (default 20)' },
+	...limitFlags(20),
 	folders: { kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
 	...ENGINE_FLAGS,
 };
 
 /** Open the vault, run the query, print, and map the outcome to the exit code. */
 async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery): Promise<number> {
+	// A bad pattern is the caller's mistake: say so before reading a single file of the vault.
+	if (query.type === 'grep') {
+		const compiled = compileMatcher({ pattern: query.pattern, regex: query.regex === true, caseSensitive: query.caseSensitive === true });
+		if (!compiled.ok) throw new UsageError(compiled.error);
+	}
 	const engine = await openEngineForCli(args, io);
-	if (engine === null) return EXIT.couldNotSearch;
 	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query);
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
 	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links'));

@@ -7,6 +7,7 @@
  * The pack is `before + blocks + after`, with nothing between them, so the budget can add up the
  * estimates of the parts (tokens.ts counts of concatenated texts add exactly).
  */
+import { escapeControls } from '../display';
 import type { CoverageLine, Handoff, PackGap, PackSource } from './types';
 
 /** A source as rendered: the contract fields plus where sentences were cut and which date key was used. */
@@ -47,7 +48,8 @@ function dateLabel(s: SourceView): string {
 
 /** One source block of PACK, ending with a blank line. */
 export function renderSourceBlock(s: SourceView): string {
-	const head = `### [${s.id}] ${s.path} § ${s.section} (${lineRange(s.lines)}) · ${dateLabel(s)}`;
+	// A file name or heading with a newline must not start a fake block of its own.
+	const head = `### [${s.id}] ${escapeControls(s.path)} § ${escapeControls(s.section)} (${lineRange(s.lines)}) · ${dateLabel(s)}`;
 	const body: string[] = [];
 	s.quotes.forEach((q, i) => {
 		if (i > 0) body.push(s.cutBefore[i] ? '> [...]' : '>');

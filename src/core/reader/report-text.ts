@@ -1,4 +1,5 @@
 import type { LineMatch } from '../contract';
+import { displayLines } from '../display';
 import type { ReaderNoteResult, ReaderReport } from './types';
 
 /**
@@ -88,5 +89,5 @@ export function renderReport(report: ReaderReport): string {
 	if (report.error !== undefined) lines.push(`Error: ${report.error}`);
 	for (const hint of report.suggestions ?? []) lines.push(`Hint: ${hint}`);
 	lines.push(`Status: ${report.status}`);
-	return lines.join('\n');
+	return displayLines(lines);
 }

@@ -44,6 +44,9 @@ export function allowedValues(spec: FieldSpec, parentValue: string | undefined):
 	return { values: spec.values ?? [], scope: '' };
 }
 
+/** A number as a person types it in a query: digits, an optional sign and fraction; never hex, exponents or blanks (issue 15). */
+const PLAIN_DECIMAL = /^-?[0-9]{1,15}(\.[0-9]{1,15})?$/;
+
 /**
  * Check one predicate's value against its field: enum and restricted-list values must be
  * allowed; numbers, dates and checkboxes must parse; ordering operators need an ordered type.
@@ -55,7 +58,7 @@ export function checkValue(param: string, spec: FieldSpec, op: Operator, value: 
 	}
 	switch (spec.type) {
 		case 'number':
-			return toNumber(value) === null ? { error: `${param}: ${spec.name} is a number field; "${value}" is not a number`, suggestions: [] } : null;
+			return PLAIN_DECIMAL.test(value) && toNumber(value) !== null ? null : { error: `${param}: ${spec.name} is a number field; "${value}" is not a number written in plain decimal (like 7, -2 or 4.5)`, suggestions: [] };
 		case 'date':
 			return parseDate(value) === null ? { error: `${param}: ${spec.name} is a date field; "${value}" is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)`, suggestions: [] } : null;
 		case 'checkbox':

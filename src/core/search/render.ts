@@ -1,4 +1,5 @@
 /** The seed's Step 6 Markdown for a ranked search, and its no-results advice. */
+import { displayLines } from '../display';
 import { fileName } from '../paths';
 import { flattenValue, propertyValue } from '../yaml-values';
 import type { SearchHit, SearchResult } from './search';
@@ -24,7 +25,7 @@ export function renderSearchMarkdown(result: SearchResult, vaultLabel = '.'): st
 	const out: string[] = [`## Vault Search: "${raw}"`, ''];
 	if (result.status === 'failed') {
 		out.push(`Search failed: ${result.error ?? 'unknown error'}`);
-		return `${out.join('\n')}\n`;
+		return `${displayLines(out)}\n`;
 	}
 	if (result.results.length === 0) {
 		out.push('No notes found.', '');
@@ -52,5 +53,5 @@ export function renderSearchMarkdown(result: SearchResult, vaultLabel = '.'): st
 	const terms = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];
 	out.push('---');
 	out.push(`Vault: ${vaultLabel} | Index: ${result.keyword_index === 'used' ? 'used' : 'missing'} | Terms searched: ${terms.join(', ')}`);
-	return `${out.join('\n')}\n`;
+	return `${displayLines(out)}\n`;
 }

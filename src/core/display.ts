@@ -1,0 +1,37 @@
+/**
+ * Text for a terminal: vault text (file names, titles, lines) may hold control characters or
+ * escape sequences that would fake a result block or clear the screen, so every text rendering
+ * escapes them, as `ls` does (issue 15). JSON needs none of this: JSON.stringify escapes them.
+ */
+
+/** The bidirectional overrides and isolates that reorder what a line shows, DEL and the C1 controls. */
+const NON_C0 = '\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+// why: built from strings because matching control characters is the point (no-control-regex guards against it by accident).
+/** C0 controls but tab, and NON_C0. */
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f${NON_C0}]`, 'g');
+/** The same without the newline, for text that is already laid out in lines. */
+const CONTROL_BUT_NEWLINE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${NON_C0}]`, 'g');
+
+/** The visible spelling of one control character: `\n`, `\r`, `\e`, `\x07`, `\u202e`. */
+function spell(char: string): string {
+	if (char === '\n') return '\\n';
+	if (char === '\r') return '\\r';
+	if (char === '\u001b') return '\\e';
+	const code = char.charCodeAt(0);
+	return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** One field or line with every control character spelled out, newlines included (a file name must stay on its line). */
+export function escapeControls(text: string): string {
+	return text.replace(CONTROL, spell);
+}
+
+/** Text laid out in lines: control characters spelled out, its own newlines kept. */
+export function escapeTerminal(text: string): string {
+	return text.replace(CONTROL_BUT_NEWLINE, spell);
+}
+
+/** Lines built from vault text, escaped one by one and joined: a newline inside a field cannot start a line of its own. */
+export function displayLines(lines: readonly string[]): string {
+	return lines.map(escapeControls).join('\n');
+}
