@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
 import { runMcpServer } from '../../mcp/run';
 import { VaultError } from '../../node/vault-source';
 import { numberFlag, positionals, stringFlag, UsageError } from '../args';
-import { EXIT, type Command } from '../command';
+import { CommandFailure, type Command } from '../command';
 import { VERSION } from '../run';
 import { engineConfigFrom, ENGINE_FLAGS } from '../vault';
 
@@ -25,10 +25,8 @@ export const mcpCommand: Command = {
 		try {
 			return await runMcpServer({ vaultPath, maxBytes, version: VERSION, config: engineConfigFrom(args), log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
-			if (error instanceof VaultError) {
-				io.stderr(`vault-query mcp: ${error.message}`);
-				return EXIT.couldNotSearch;
-			}
+			// Before the server starts stdout is still ours: runCli reports it, as JSON too with --json.
+			if (error instanceof VaultError) throw new CommandFailure(error.message);
 			throw error;
 		}
 	},
