@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
 import { VaultEngine } from '../../core/engine/engine';
 import type { NoteSource } from '../../core/port';
 import { VaultError } from '../../node/vault-source';
-import { errorCode } from '../../node/note-reader';
+import { errorCode, readRegularText } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
@@ -53,7 +53,8 @@ async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource,
 		return undefined;
 	}
 	try {
-		const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+		// A regular file only: a FIFO given as --schema would otherwise wait for a writer forever.
+		const [text, info] = await Promise.all([readRegularText(path), stat(path)]);
 		return { path, text, mtime: info.mtimeMs };
 	} catch (error) {
 		return `schema: ${path} ${errorCode(error) === 'ENOENT' ? 'not found' : `could not be read (${errorCode(error)})`}`;

@@ -28,7 +28,9 @@ function operatorAt(text: string, i: number): Operator | null {
 
 /** True for the whitespace `String#trim` removes (the same set as a regex `\s`). */
 function isSpace(c: string): boolean {
-	return c !== '' && c.trim() === '';
+	const code = c.charCodeAt(0);
+	if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+	return c.trim() === '';
 }
 
 // Clauses are read by hand, not with regexes: a lazy group before `\s*$` (or a split lookahead
