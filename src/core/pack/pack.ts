@@ -177,7 +177,8 @@ function coverageOf(facets: readonly Facet[], keys: readonly KeyWord[][], prepar
 			else if (g === 'partial') partial.push(sourceId(n));
 		});
 		const missing = keys[i].filter((k) => !chosen.some((ch) => holdsKeyWord(prepared[ch.item].c.terms, k))).map((k) => k.word.text);
-		const status = sources.length > 0 ? 'covered' : partial.length > 0 ? 'partial' : 'gap';
+		// Never over-claim: a facet with a key word no packed source holds is at most partial.
+		const status = sources.length > 0 && missing.length === 0 ? 'covered' : sources.length > 0 || partial.length > 0 ? 'partial' : 'gap';
 		return { facet: f.text, status, sources, partial_sources: partial, missing_terms: missing };
 	});
 }
