@@ -5,12 +5,13 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { EngineConfig } from '../core/engine/engine';
 import { createServer } from './server';
-import { VaultSession } from './session';
+import { VaultSession, type VaultOpener } from './session';
 import { watchVault } from './watcher';
 
 /** What the stdio server needs. */
 export interface McpRunOptions {
-	vaultPath: string;
+	/** Reads the vault (through the index snapshot unless --no-cache). */
+	open: VaultOpener;
 	maxBytes: number;
 	version: string;
 	log: (line: string) => void;
@@ -28,7 +29,7 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		process.once('SIGTERM', () => resolve('SIGTERM'));
 		process.once('SIGINT', () => resolve('SIGINT'));
 	});
-	const session = await Promise.race([VaultSession.open(options.vaultPath, options.config ?? {}, options.log), stop]);
+	const session = await Promise.race([VaultSession.start(options.open, options.config ?? {}, options.log), stop]);
 	if (typeof session === 'string') {
 		options.log(`stopped before the vault was open (${session})`);
 		return 0;

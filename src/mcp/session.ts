@@ -6,12 +6,25 @@
  * while changes are pending waits for them (an edit is seen by the next call).
  */
 import { VaultEngine, type EngineConfig } from '../core/engine/engine';
-import { openVault, type NodeVaultSource } from '../node/vault-source';
+import type { NoteSource } from '../core/port';
+import type { SnapshotReport } from '../node/snapshot/open-cached';
+import type { SkippedEntry } from '../node/vault-source';
+
+/** A Node note source that can list what its walk and reader skipped. */
+export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
+
+/**
+ * Reads the vault: `first` is the start (through the saved snapshot, saving it), later calls are
+ * refreshes. `snapshot` is null when no snapshot is used (`--no-cache`).
+ */
+export type VaultOpener = (first: boolean) => Promise<{ source: VaultSource; snapshot: SnapshotReport | null }>;
 
 /** One consistent view of the vault: the engine over one read of it, its search index built. */
 export interface VaultState {
-	readonly source: NodeVaultSource;
+	readonly source: VaultSource;
 	readonly engine: VaultEngine;
+	/** What the index snapshot did when this state was read (null without a snapshot). */
+	readonly snapshot: SnapshotReport | null;
 	/** When this state finished building (ISO 8601). */
 	readonly builtAt: string;
 	/** How long building it took, in ms. */
@@ -31,12 +44,12 @@ export interface RefreshInfo {
 }
 
 /** Builds one state from the vault on disk (the search index too, so no call pays for it). */
-async function buildState(vaultPath: string, config: EngineConfig): Promise<VaultState> {
+async function buildState(open: VaultOpener, first: boolean, config: EngineConfig): Promise<VaultState> {
 	const started = performance.now();
-	const source = await openVault(vaultPath);
+	const { source, snapshot } = await open(first);
 	const engine = new VaultEngine(source, config);
 	await engine.searchIndex();
-	return { source, engine, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
+	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
 }
 
 /**
@@ -54,6 +67,7 @@ export class VaultSession {
 
 	private constructor(
 		readonly vaultPath: string,
+		private readonly open: VaultOpener,
 		private readonly config: EngineConfig,
 		initial: VaultState,
 		private readonly log: (line: string) => void,
@@ -61,11 +75,11 @@ export class VaultSession {
 		this.state = initial;
 	}
 
-	/** Opens the vault and builds its index; throws `VaultError` when the folder cannot be opened. */
-	static async open(vaultPath: string, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
-		const state = await buildState(vaultPath, config);
-		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms`);
-		return new VaultSession(state.source.vaultPath, config, state, log);
+	/** Reads the vault with `open` and builds its index; throws `VaultError` when the folder cannot be opened. */
+	static async start(open: VaultOpener, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
+		const state = await buildState(open, true, config);
+		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`);
+		return new VaultSession(state.source.vaultPath, open, config, state, log);
 	}
 
 	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
@@ -95,7 +109,7 @@ export class VaultSession {
 		if (this.running) return this.running;
 		if (!this.dirty) return Promise.resolve();
 		this.dirty = false;
-		this.running = buildState(this.vaultPath, this.config)
+		this.running = buildState(this.open, false, this.config)
 			.then((next) => {
 				this.state = next;
 				this.info.builds++;

@@ -1,5 +1,6 @@
 import type { SkippedFile } from '../core/contract';
 import type { EngineStatus } from '../core/engine/engine';
+import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { VaultSession } from './session';
 
 /**
@@ -20,9 +21,17 @@ export interface ServerStatus extends EngineStatus {
 	pending: boolean;
 	last_error: string | null;
 	watcher: { running: boolean; error: string | null };
-	/** Whether the server started from a persisted snapshot. */
-	snapshot: { used: boolean; detail: string };
+	/** What the index snapshot did for the state in use: `warm`, `refreshed`, `built`, or `off` (--no-cache). */
+	snapshot: { state: 'warm' | 'refreshed' | 'built' | 'off'; detail: string };
 	limitations: string[];
+}
+
+/** The snapshot part of the status, in words an agent can pass on. */
+function snapshotOf(report: SnapshotReport | null): ServerStatus['snapshot'] {
+	if (report === null) return { state: 'off', detail: 'no index snapshot (--no-cache): the vault was read whole' };
+	const why = report.rebuildReason === null ? '' : ` (${report.rebuildReason})`;
+	const detail = report.state === 'warm' ? 'used as saved' : report.state === 'refreshed' ? `used, ${report.reread} notes re-read and ${report.removed} removed` : `built from the vault${why}`;
+	return { state: report.state, detail: `index snapshot ${detail} in ${Math.round(report.ms)} ms` };
 }
 
 /** The session's status, without waiting for pending changes (status must answer even mid-refresh). */
@@ -45,7 +54,7 @@ export function statusOf(session: VaultSession): ServerStatus {
 		pending: info.pending,
 		last_error: info.lastError,
 		watcher: { ...session.watcher },
-		snapshot: { used: false, detail: 'built in memory on start (no persisted snapshot in this build)' },
+		snapshot: snapshotOf(state.snapshot),
 		limitations,
 	};
 }

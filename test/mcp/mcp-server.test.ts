@@ -116,6 +116,18 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		expect(out.json).toHaveProperty('snapshot');
 	});
 
+	it('a second server on the vault starts from the saved index snapshot; --no-cache reads it whole', async () => {
+		const warm = await connect(EXAMPLE_VAULT, { mode: 'legacy' });
+		const cold = await connect(EXAMPLE_VAULT, { mode: 'legacy', extra: ['--no-cache'] });
+		try {
+			expect((await call(warm.client, 'status', {})).json.snapshot).toMatchObject({ state: 'warm' });
+			expect((await call(cold.client, 'status', {})).json.snapshot).toMatchObject({ state: 'off' });
+		} finally {
+			await warm.close();
+			await cold.close();
+		}
+	});
+
 	it('unknown parameters, wrong types and missing arguments are errors naming the parameter', async () => {
 		const cases: [string, Record<string, unknown>, RegExp][] = [
 			['search', { query: 'x', limt: 3 }, /limt/],

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
 import { runMcpServer } from '../../mcp/run';
-import { VaultError } from '../../node/vault-source';
-import { numberFlag, positionals, stringFlag, UsageError } from '../args';
+import { FileSnapshotStore } from '../../node/snapshot/file-store';
+import { openCachedVault } from '../../node/snapshot/open-cached';
+import { openVault, VaultError } from '../../node/vault-source';
+import type { VaultOpener } from '../../mcp/session';
+import { boolFlag, numberFlag, positionals, stringFlag, UsageError } from '../args';
 import { CommandFailure, type Command } from '../command';
-import { VERSION } from '../run';
-import { engineConfigFrom, ENGINE_FLAGS } from '../vault';
+import { VERSION } from '../version';
+import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom, TOOL_STAMP } from '../vault';
 
 /** `vault-query mcp [--vault PATH] [--max-bytes N]`: an MCP server on stdio over a warm, watched vault. */
 export const mcpCommand: Command = {
@@ -22,8 +25,17 @@ export const mcpCommand: Command = {
 		const maxBytes = numberFlag(args, 'max-bytes') ?? DEFAULT_MAX_BYTES;
 		if (maxBytes < 4096) throw new UsageError(`--max-bytes must be at least 4096 (one result needs room), got ${maxBytes}`);
 		const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+		const bounds = openOptionsFrom(args);
+		// The start goes through the index snapshot (and saves it); refreshes reuse it for unchanged notes without rewriting it.
+		const open: VaultOpener = boolFlag(args, 'no-cache')
+			? async () => ({ source: await openVault(vaultPath, bounds), snapshot: null })
+			: async (first) => {
+					const { source, report } = await openCachedVault(vaultPath, { ...bounds, store: new FileSnapshotStore(), tool: TOOL_STAMP, save: first });
+					if (report.saveError !== null) io.stderr(`vault-query mcp: warning: the index snapshot could not be saved (${report.saveError})`);
+					return { source, snapshot: report };
+				};
 		try {
-			return await runMcpServer({ vaultPath, maxBytes, version: VERSION, config: engineConfigFrom(args), log: (line) => io.stderr(`vault-query mcp: ${line}`) });
+			return await runMcpServer({ open, maxBytes, version: VERSION, config: engineConfigFrom(args), log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
 			// Before the server starts stdout is still ours: runCli reports it, as JSON too with --json.
 			if (error instanceof VaultError) throw new CommandFailure(error.message);
