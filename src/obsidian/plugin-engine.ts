@@ -148,6 +148,8 @@ export class PluginEngine extends Component {
 		const { vault, metadataCache } = this.app;
 		this.registerEvent(metadataCache.on('changed', (file, data) => void this.engine.upsert(file.path, data)));
 		this.registerEvent(metadataCache.on('deleted', (file) => void this.engine.remove(file.path)));
+		// A new attachment changes where links resolve; a new note is read again on `changed`.
+		this.registerEvent(vault.on('create', (file: TAbstractFile) => void this.engine.upsert(file.path)));
 		this.registerEvent(vault.on('delete', (file: TAbstractFile) => void this.engine.remove(file.path)));
 		this.registerEvent(vault.on('rename', (file: TAbstractFile, oldPath: string) => void this.engine.rename(oldPath, file.path)));
 		void this.searchIndex();

@@ -25,6 +25,7 @@ describe('issue 9 case 5: the links key reaches search', () => {
 	it('with the key set to "related", the modal\'s backlinks: finds what "Show backlinks" finds', async () => {
 		const r = await ready(VAULT, { linksKey: 'related' });
 		expect(await bothBacklinks(r)).toEqual({ query: ['linker.md'], search: ['linker.md'] });
+		r.plugin.unload();
 	});
 
 	it('changing the key rebuilds the search index', async () => {
@@ -35,5 +36,6 @@ describe('issue 9 case 5: the links key reaches search', () => {
 		await r.plugin.loadSettings();
 		expect(await r.plugin.engine.searchIndex()).not.toBe(before);
 		expect(await bothBacklinks(r)).toEqual({ query: ['linker.md'], search: ['linker.md'] });
+		r.plugin.unload();
 	});
 });

@@ -211,6 +211,7 @@ export class VaultEngine {
 			const index = await SearchIndex.build(this.source, this.config.search, options);
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
 			for (const path of this.pending) await this.applyTo(index, path);
+			index.invalidateLinks();
 			if (this.pending.size > 0) index.index.compact(); // A fresh build holds no tombstones; neither may this one.
 			this.pending.clear();
 			this.index = index;
@@ -282,7 +283,9 @@ export class VaultEngine {
 	}
 
 	private async change(path: string, text?: string): Promise<void> {
-		if (this.index !== null) await this.applyTo(this.index, path, text);
+		if (this.index === null) return;
+		this.index.invalidateLinks(); // Even an excluded or non-note file changes where links resolve.
+		await this.applyTo(this.index, path, text);
 	}
 
 	/** Bring `path` in `index` in line with the source: indexed when it is a readable note in scope, else removed. */

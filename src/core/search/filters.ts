@@ -87,6 +87,8 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 			// The one resolver (note-ref.ts); search() has already failed on unknown and ambiguous names.
 			const ref = findNote(source, f.target);
 			const linking = new Set(ref.kind === 'found' ? (si.backlinkMap(source).get(ref.path) ?? []) : []);
+			// Self-links are not backlinks, as in the backlinks query (found by the agreement property test).
+			if (ref.kind === 'found') linking.delete(ref.path);
 			return (d) => linking.has(docs[d]?.path ?? '');
 		}
 	}

@@ -290,6 +290,11 @@ export class SearchIndex {
 		return this.linkGraph(source).linkingMap();
 	}
 
+	/** Forget the cached link graph: any file created, renamed or deleted can change where links resolve. */
+	invalidateLinks(): void {
+		this.graph = null;
+	}
+
 	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
 	linkGraph(source: NoteSource): LinkGraph {
 		if (this.graph === null || this.graph.version !== this.version || this.graph.source !== source) {
