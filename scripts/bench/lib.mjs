@@ -137,6 +137,7 @@ export async function bundleEngine() {
 				"export { makeContext } from './src/core/query/context';",
 				"export { grepQuery, grepMatcher } from './src/core/query/grep';",
 				"export { compileMatcher } from './src/core/text/matcher';",
+				"export { TrigramIndex } from './src/core/text/trigram';",
 				"export { termsOf } from './src/core/search/tokenize';",
 				"export { parseWhere, splitWhereText } from './src/core/reader/where';",
 			].join('\n'),
