@@ -313,7 +313,7 @@ export type CliData = Record<string, string>;
 /** A CLI handler (obsidian.d.ts `CliHandler`). */
 export type CliHandler = (params: CliData) => string | Promise<string>;
 /** Registered CLI handlers by command id — the stub's stand-in for the `obsidian` CLI's registry. */
-export const cliHandlers = new Map<string, { description: string; flags: CliFlags | null; handler: CliHandler }>();
+export const cliHandlers = new Map<string, { app: unknown; description: string; flags: CliFlags | null; handler: CliHandler }>();
 
 /**
  * Obsidian's `Plugin`. Like Obsidian, `addCommand` prefixes the id with `<plugin id>:` and the name
@@ -369,9 +369,13 @@ export class Plugin extends Component {
 	 * A test simulating an older Obsidian deletes this method from the prototype.
 	 */
 	registerCliHandler(command: string, description: string, flags: CliFlags | null, handler: CliHandler): void {
-		if (cliHandlers.has(command)) throw new Error(`CLI command already registered: ${command}`);
-		cliHandlers.set(command, { description, flags, handler });
-		this.register(() => cliHandlers.delete(command));
+		// One registry per running Obsidian: tests start many apps in one process and do not
+		// always unload their plugins, so an id held by another app's plugin is simply replaced.
+		if (cliHandlers.get(command)?.app === this.app) throw new Error(`CLI command already registered: ${command}`);
+		cliHandlers.set(command, { app: this.app, description, flags, handler });
+		this.register(() => {
+			if (cliHandlers.get(command)?.handler === handler) cliHandlers.delete(command);
+		});
 	}
 
 	/** Forwards to the app's settings dialog (Obsidian's internal `app.setting`) when the (fake) app has one. */
