@@ -7,12 +7,13 @@ import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
 import { FilterModal } from './ui/filter-modal';
 import { facesHost, type FacesHost } from './ui/host';
+import { resolveConfig } from './core/config/resolve';
 import { engineConfigOf, mergeSettings, type PluginSettings } from './ui/plugin-settings';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
 import { ResultsModal } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
-import type { SettingsHost } from './ui/settings-rows';
+import { indexStatusOf, type SettingsHost } from './ui/settings-rows';
 import { VaultQuerySettingTab } from './ui/settings-tab';
 import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 
@@ -46,11 +47,12 @@ export default class VaultQueryPlugin extends Plugin {
 			this.rebuildSoon.cancel();
 			await this.engine.rebuild();
 		},
-		status: () => {
-			const status = this.engine.status();
-			return { state: status.state, notes: status.notes, searchNotes: status.indexed, buildMs: status.build_ms };
-		},
+		redisplay: () => this.settingTab.redraw(),
+		status: () => indexStatusOf(this.engine.status()),
 	};
+
+	/** The settings tab, redrawn when a profile or a synced change rewrites several rows. */
+	private readonly settingTab = new VaultQuerySettingTab(this.app, this, this.settingsHost);
 
 	/** Light: the engine child, settings and the commands. Indexing waits for layout-ready. */
 	override async onload(): Promise<void> {
@@ -63,7 +65,7 @@ export default class VaultQueryPlugin extends Plugin {
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
 		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
-		this.addSettingTab(new VaultQuerySettingTab(this.app, this, this.settingsHost));
+		this.addSettingTab(this.settingTab);
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
 		registerCliHandlers(this, cliHost(this.api, this.engine));
 	}
@@ -73,15 +75,21 @@ export default class VaultQueryPlugin extends Plugin {
 		this.rebuildSoon.cancel();
 	}
 
-	/** Reads `data.json` over the defaults and configures the engine with it. */
-	async loadSettings(): Promise<void> {
-		this.settings = mergeSettings(await this.loadData());
-		this.engine.engine.configure(engineConfigOf(this.settings));
+	/** Reads `data.json` over the defaults and the profile it names (as the CLI does); true when that changes the search index. */
+	async loadSettings(): Promise<boolean> {
+		this.settings = resolveConfig({ saved: { value: await this.loadData(), label: 'data.json' } }).settings;
+		return this.engine.engine.configure(engineConfigOf(this.settings));
 	}
 
-	/** Writes the settings to `data.json`. */
-	async saveSettings(): Promise<void> {
-		await this.saveData(this.settings);
+	/** `data.json` changed outside this app (Obsidian Sync, another device): read it again, rebuild what it shapes, redraw the tab. */
+	override async onExternalSettingsChange(): Promise<void> {
+		if (await this.loadSettings()) this.rebuildSoon();
+		this.settingTab.redraw();
+	}
+
+	/** Writes the settings (`settings` is always `this.settings`, possibly just changed) to `data.json`. */
+	async saveSettings(settings: PluginSettings = this.settings): Promise<void> {
+		await this.saveData(settings);
 	}
 
 	private packContext(): CopyPackContext {
@@ -94,10 +102,7 @@ export default class VaultQueryPlugin extends Plugin {
 	}
 
 	private openFilter(): void {
-		const remember = (text: string): void => {
-			this.settings.lastFilter = text;
-			void this.saveSettings();
-		};
+		const remember = (text: string): void => void this.saveSettings(Object.assign(this.settings, { lastFilter: text }));
 		new FilterModal(this.app, (request) => this.engine.read(request), this.settings.lastFilter, remember).open();
 	}
 

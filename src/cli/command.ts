@@ -34,6 +34,8 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
 	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md); failures too' },
 	verbose: { kind: 'boolean', help: 'list every skipped file and limitation instead of a one-line summary; say on stderr what the index snapshot did' },
+	profile: { kind: 'string', value: 'NAME', help: "a named profile's conventions (ob1, or none); default: the one in the plugin's settings" },
+	'config-dir': { kind: 'string', value: 'DIR', help: "Obsidian's config folder, where the plugin's settings are read (default .obsidian)" },
 	help: { kind: 'boolean', help: 'show this help' },
 	'max-files': { kind: 'number', value: 'N', range: [1, 1_000_000_000], help: 'stop when the vault holds more than N files (default 1000000)' },
 	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },

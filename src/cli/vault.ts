@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
+import type { EffectiveConfig, SettingKey } from '../core/config/resolve';
+import { engineConfigOf, type PluginSettings } from '../core/config/settings';
 import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
-import { openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
+import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO } from './command';
+import { checkSettingsFlags, loadCliConfig } from './config';
 import { VERSION } from './version';
 
 /** The tool identity snapshots are tied to (see buildStamp). */
@@ -18,10 +21,11 @@ export function describeSnapshot(report: SnapshotReport): string {
 	return `vault-query: ${what} in ${Math.round(report.ms)} ms${report.savedBytes > 0 ? `, saved ${(report.savedBytes / 1e6).toFixed(1)} MB` : ''}`;
 }
 
-/** The walk and size bounds the flags ask for. */
+/** The config folder (`--config-dir`) and the walk and size bounds the flags ask for. */
 export function openOptionsFrom(args: ParsedArgs): OpenVaultOptions {
 	const totalMb = numberFlag(args, 'max-total-mb');
 	return {
+		configDir: stringFlag(args, 'config-dir'),
 		maxFiles: numberFlag(args, 'max-files'),
 		maxDepth: numberFlag(args, 'max-depth'),
 		maxTotalBytes: totalMb === undefined ? undefined : totalMb * 1024 * 1024,
@@ -46,13 +50,36 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
 export const ENGINE_FLAGS: Record<string, FlagSpec> = {
-	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links")' },
+	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links", or the setting)' },
 };
 
-/** The engine configuration the command's flags ask for (defaults otherwise). */
-export function engineConfigFrom(args: ParsedArgs): EngineConfig {
+/** A flag's value that overrides a setting. */
+export interface SettingOverride {
+	key: SettingKey;
+	value: unknown;
+	label: string;
+}
+
+/** The settings the engine flags override (`--sort` and `--profile` are read with the settings). */
+export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
 	const linksKey = stringFlag(args, 'links-key');
-	return linksKey === undefined ? {} : { settings: { linksKey } };
+	return linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
+}
+
+/**
+ * The effective settings for the `--vault` folder: its data.json (in `--config-dir`), the profile
+ * and the flags; notes about them go to stderr. Reads nothing but that one file.
+ */
+export async function settingsFor(args: ParsedArgs, io: CommandIO, vaultPath: string = vaultPathOf(args, io)): Promise<EffectiveConfig> {
+	const config = await loadCliConfig({ vaultPath, configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR }, args, engineOverridesFrom(args));
+	for (const note of config.notes) io.stderr(`vault-query: settings: ${note}`);
+	return config;
+}
+
+/** The engine configuration for the `--vault` folder, for servers that open the vault themselves. */
+export async function engineConfigFrom(args: ParsedArgs, io: CommandIO): Promise<EngineConfig> {
+	checkSettingsFlags(args);
+	return engineConfigOf((await settingsFor(args, io)).settings);
 }
 
 /** The vault folder `--vault` names (default: the working directory), resolved against the working directory. */
@@ -70,7 +97,16 @@ export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<
 	}
 }
 
-/** The engine over the `--vault` folder, configured from the flags (a vault that cannot be opened is a `CommandFailure`). */
-export async function openEngineForCli(args: ParsedArgs, io: CommandIO, config: EngineConfig = engineConfigFrom(args)): Promise<VaultEngine> {
-	return new VaultEngine(await openVaultForCli(args, io), config);
+/** Open the vault and read its settings (see {@link settingsFor}); a vault that cannot be opened is a `CommandFailure`. */
+export async function openVaultWithSettings(args: ParsedArgs, io: CommandIO): Promise<{ source: NoteSource; settings: PluginSettings; config: EffectiveConfig }> {
+	checkSettingsFlags(args); // why: a bad flag is a usage error before anything is read
+	const source = await openVaultForCli(args, io);
+	const config = await settingsFor(args, io, source.vaultPath);
+	return { source, settings: config.settings, config };
+}
+
+/** The engine over the `--vault` folder, configured like the plugin (its data.json) and the flags (a vault that cannot be opened is a `CommandFailure`). */
+export async function openEngineForCli(args: ParsedArgs, io: CommandIO): Promise<VaultEngine> {
+	const opened = await openVaultWithSettings(args, io);
+	return new VaultEngine(opened.source, engineConfigOf(opened.settings));
 }

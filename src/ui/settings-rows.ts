@@ -1,6 +1,9 @@
 import { normalizePath, type Setting } from 'obsidian';
 import { TOKEN_ESTIMATOR } from '../core/pack/pack';
 import type { IndexState } from '../obsidian/index-lifecycle';
+import { PROFILES } from '../core/config/profiles';
+import { switchProfile } from '../core/config/resolve';
+import { SORT_ORDERS, type SortOrder } from '../core/settings';
 import { parseSynthesisMarker, type PluginSettings } from './plugin-settings';
 
 /**
@@ -22,6 +25,11 @@ export interface IndexStatus {
 	buildMs: number | null;
 }
 
+/** The status row's figures from the engine's status. */
+export function indexStatusOf(status: { state: IndexState; notes: number; indexed: number | null; build_ms: number | null }): IndexStatus {
+	return { state: status.state, notes: status.notes, searchNotes: status.indexed, buildMs: status.build_ms };
+}
+
 /** What the rows change and run. */
 export interface SettingsHost {
 	/** The live settings object (rows write into it). */
@@ -32,6 +40,8 @@ export interface SettingsHost {
 	rebuild(): Promise<void>;
 	/** The indexes' status. */
 	status(): IndexStatus;
+	/** Draws the tab again (after a change that sets other rows, such as the profile). */
+	redisplay(): void;
 }
 
 /** One row of the tab. */
@@ -135,9 +145,34 @@ function toggle(host: SettingsHost, get: () => boolean, set: (on: boolean) => vo
 	};
 }
 
+/** The sort orders as the dropdown shows them. */
+const SORT_LABELS: Record<SortOrder, string> = { path: 'Path', mtime: 'Last modified', title: 'Title' };
+
+/** The profile row: a team's conventions in one choice; choosing one rewrites the rows it sets. */
+function profileRow(host: SettingsHost): SettingsRow {
+	const s = host.settings();
+	const names = Object.keys(PROFILES);
+	return {
+		name: 'Profile',
+		desc: `Conventions of one team's vault, applied in one step (${names.map((n) => `${n}: ${PROFILES[n].description}`).join('; ')}). None: only Obsidian's own rules.`,
+		render: (setting) => {
+			setting.addDropdown((dropdown) => {
+				dropdown.addOption('', 'None');
+				for (const name of names) dropdown.addOption(name, name);
+				dropdown.setValue(s.profile).onChange((value) => {
+					Object.assign(s, switchProfile(s, value));
+					host.save(true);
+					host.redisplay();
+				});
+			});
+		},
+	};
+}
+
 function queryRows(host: SettingsHost): SettingsRow[] {
 	const s = host.settings();
 	return [
+		profileRow(host),
 		{
 			name: 'Excluded folders',
 			desc: "Never searched, one folder per line: queries, ranked search, the side panel, code blocks and context packs. Obsidian's own Excluded files (Files and links) are always left out too.",
@@ -157,6 +192,31 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 				});
 			},
 		},
+		{
+			name: 'Sort results by',
+			desc: 'The order of query results (within an authority tier): path, last modified (newest first) or title.',
+			render: (setting) => {
+				setting.addDropdown((dropdown) => {
+					for (const order of SORT_ORDERS) dropdown.addOption(order, SORT_LABELS[order]);
+					dropdown.setValue(s.sort).onChange((value) => {
+						s.sort = SORT_ORDERS.find((order) => order === value) ?? 'path';
+						host.save(false);
+					});
+				});
+			},
+		},
+		{
+			name: 'Date properties',
+			desc: "Properties that date a note in results and context packs, first one set wins, comma-separated; without one, the file's modification time is used and marked as such.",
+			render: (setting) => {
+				setting.addText((text) =>
+					text.setValue(s.dateFields.join(', ')).onChange((value) => {
+						s.dateFields = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+						host.save(true);
+					}),
+				);
+			},
+		},
 		{ name: 'Result limit', desc: 'Results of a query command when it names no limit.', render: numberField(host, () => s.defaultLimit, (n) => (s.defaultLimit = n), 1, false) },
 		{ name: 'Excerpt length', desc: "Characters of a note's text shown under a query result.", render: numberField(host, () => s.excerptChars, (n) => (s.excerptChars = n), 0, false) },
 	];
@@ -167,7 +227,7 @@ function searchRows(host: SettingsHost): SettingsRow[] {
 	return [
 		{ name: 'Ranked results', desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.', render: numberField(host, () => s.searchLimit, (n) => (s.searchLimit = n), 1, true) },
 		{ name: 'Snippet length', desc: 'Characters of the snippet under a ranked hit.', render: numberField(host, () => s.searchExcerptChars, (n) => (s.searchExcerptChars = n), 20, true) },
-		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note; its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },
+		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note (hidden folders allowed); its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },
 		{ name: 'Synonym note', desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.', render: pathField(host, () => s.synonymsPath, (p) => (s.synonymsPath = p), 'synonyms.md', true) },
 		{
 			name: 'Synthesis marker',

@@ -18,6 +18,16 @@ export class VaultQuerySettingTab extends PluginSettingTab {
 
 	/** Headings (`setHeading()`) and rows, for Obsidian before 1.13. */
 	override display(): void {
+		this.draw();
+	}
+
+	/** Draws the rows again when the tab is open (a profile or a synced change rewrote several values). */
+	redraw(): void {
+		if (this.containerEl.isConnected) this.draw();
+	}
+
+	/** The imperative rendering. */
+	private draw(): void {
 		const { containerEl } = this;
 		containerEl.empty();
 		containerEl.addClass('vault-query-settings');

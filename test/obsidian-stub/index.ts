@@ -1063,6 +1063,39 @@ export class ToggleComponent {
 	}
 }
 
+/** Obsidian's `DropdownComponent`: a `select.dropdown`; `onChange` fires on the select's change event. */
+export class DropdownComponent {
+	selectEl: HTMLSelectElement;
+
+	constructor(containerEl: HTMLElement) {
+		this.selectEl = containerEl.createEl('select', { cls: 'dropdown' });
+	}
+
+	addOption(value: string, display: string): this {
+		this.selectEl.createEl('option', { text: display, attr: { value } });
+		return this;
+	}
+
+	addOptions(options: Record<string, string>): this {
+		for (const [value, display] of Object.entries(options)) this.addOption(value, display);
+		return this;
+	}
+
+	getValue(): string {
+		return this.selectEl.value;
+	}
+
+	setValue(value: string): this {
+		this.selectEl.value = value;
+		return this;
+	}
+
+	onChange(callback: (value: string) => unknown): this {
+		this.selectEl.addEventListener('change', () => callback(this.selectEl.value));
+		return this;
+	}
+}
+
 /**
  * Obsidian's `Setting`: `div.setting-item > div.setting-item-info > (div.setting-item-name,
  * div.setting-item-description)`, then `div.setting-item-control` holding the components.
@@ -1123,6 +1156,10 @@ export class Setting {
 
 	addToggle(cb: (component: ToggleComponent) => unknown): this {
 		return this.add(new ToggleComponent(this.controlEl), cb);
+	}
+
+	addDropdown(cb: (component: DropdownComponent) => unknown): this {
+		return this.add(new DropdownComponent(this.controlEl), cb);
 	}
 
 	private add<C>(component: C, cb: (component: C) => unknown): this {

@@ -152,7 +152,7 @@ describe('keeping answers current', () => {
 		const { app, plugin } = await readyPlugin();
 		expect(await paths(plugin, { type: 'tag', tag: 'project' })).toEqual(['projects/alpha.md']);
 		app.modify('conventions.md', '# Conventions\n\nNow part of the #project too.\n');
-		expect(await paths(plugin, { type: 'tag', tag: 'project' })).toEqual(['projects/alpha.md', 'conventions.md']); // projects/ is an authority tier
+		expect(await paths(plugin, { type: 'tag', tag: 'project' })).toEqual(['conventions.md', 'projects/alpha.md']); // by path: no authority tiers by default
 	});
 
 	it('a created note is listed (the cached path list is invalidated)', async () => {
@@ -312,7 +312,7 @@ describe('settings and api', () => {
 		const plugin = await loadPlugin(app, { defaultLimit: 5, linksKey: 42, excludedFolders: ['x/', 7], authorityOrder: [['a/'], ['b/']], unknown: true });
 		expect(plugin.settings.defaultLimit).toBe(5);
 		expect(plugin.settings.linksKey).toBe('links');
-		expect(plugin.settings.excludedFolders).toEqual(['.templates/', '_inbox/.dropped/', '_views/', '.trash/']);
+		expect(plugin.settings.excludedFolders).toEqual([]);
 		expect(plugin.settings.authorityOrder).toEqual([['a/'], ['b/']]);
 		expect(plugin.settings).not.toHaveProperty('unknown');
 		await plugin.saveSettings();

@@ -81,12 +81,12 @@ describe('query commands', () => {
 
 		const modal = resultsModal();
 		expect(modal.querySelector('.modal-title')?.textContent).toBe('Backlinks of conventions');
-		expect(texts(modal, '.vault-query-result-path')).toEqual(['projects/alpha.md', 'Home.md', 'notes/broken.md']);
-		expect(texts(modal, '.vault-query-badge')).toEqual(['Properties', 'Body', 'Body']);
+		expect(texts(modal, '.vault-query-result-path')).toEqual(['Home.md', 'notes/broken.md', 'projects/alpha.md']);
+		expect(texts(modal, '.vault-query-badge')).toEqual(['Body', 'Body', 'Properties']);
 		expect(modal.querySelector('.vault-query-summary')?.textContent).toContain('3 matches');
 		expect(texts(modal, '.vault-query-details summary')).toContain('Skipped (1)');
 
-		modal.querySelectorAll<HTMLElement>('.vault-query-result')[1].click();
+		modal.querySelectorAll<HTMLElement>('.vault-query-result')[0].click();
 		expect(app.workspace.opened).toEqual([{ path: 'Home.md', newLeaf: false, state: undefined }]);
 		expect(document.querySelector('.vault-query-modal')).toBeNull();
 	});

@@ -24,8 +24,8 @@ describe('kepano-obsidian: typed by .obsidian/types.json', () => {
 		expect(report.results.every((r) => String(r.frontmatter.last) >= '2023-09-14')).toBe(true);
 	});
 
-	it('its Notes/ folder is the default scope; skill-lab/ is missing and said so', async () => {
-		const { report } = await readerJson(['filter', '--where', 'year>=2020', ...SCHEMA], KEPANO_VAULT);
+	it('under profile ob1 its Notes/ folder is the default scope; skill-lab/ is missing and said so', async () => {
+		const { report } = await readerJson(['filter', '--where', 'year>=2020', '--profile', 'ob1', ...SCHEMA], KEPANO_VAULT);
 		expect(report.searched.folders).toEqual(['Notes/']);
 		expect(report.limitations[0]).toBe('Default folder skill-lab/ not in this vault');
 		expect(paths(report).every((p) => p.startsWith('Notes/'))).toBe(true);

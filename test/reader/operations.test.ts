@@ -90,11 +90,19 @@ describe('folders', () => {
 		expect((await readerJson([...F, '--where', 'type=source', '--folders', 'all,skill-lab'])).report.error).toBe('folders: "all" stands alone; it already includes every folder');
 	});
 
-	it('with none of the defaults in the vault and no folders given, the whole vault is searched and the report says so', async () => {
+	it('under profile ob1, with none of its folders in the vault, the whole vault is searched and the report says so', async () => {
+		const vault = tempVault({ '_meta/frontmatter-schema.md': SMALL_SCHEMA, 'Zettel/a.md': '---\ntype: claim\nrating: 8\n---\nA\n' });
+		const { report } = await readerJson([...F, '--where', 'rating>=8', '--profile', 'ob1'], vault);
+		expect(paths(report)).toEqual(['Zettel/a.md']);
+		expect(report.limitations[0]).toBe('Default folders Notes/, skill-lab/ are not in this vault: searched the whole vault instead');
+	});
+
+	it('by default (no profile) the whole vault is searched without a word about default folders', async () => {
 		const vault = tempVault({ '_meta/frontmatter-schema.md': SMALL_SCHEMA, 'Zettel/a.md': '---\ntype: claim\nrating: 8\n---\nA\n' });
 		const { report } = await readerJson([...F, '--where', 'rating>=8'], vault);
 		expect(paths(report)).toEqual(['Zettel/a.md']);
-		expect(report.limitations[0]).toBe('Default folders Notes/, skill-lab/ are not in this vault: searched the whole vault instead');
+		expect(report.searched.folders).toEqual(['(whole vault)']);
+		expect(report.limitations.join('\n')).not.toMatch(/Default folder/);
 	});
 });
 

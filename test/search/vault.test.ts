@@ -37,6 +37,6 @@ describe.skipIf(!existsSync(ZH))('ranked search on obsidian-help-i18n/zh', () =>
 		await searchCommand.run({ positionals: ['标签'], flags: { limit: 3, json: true } }, io);
 		const json = JSON.parse(out[0]) as { results: { path: string; tier: string }[]; keyword_index: string };
 		expect(json.results).toHaveLength(3);
-		expect(json.keyword_index).toBe('missing');
+		expect(json.keyword_index).toBe('disabled'); // neutral defaults: no keyword index unless a setting or profile names one
 	});
 });

@@ -47,8 +47,11 @@ describe('settings tab', () => {
 		const names = texts(el, '.setting-item:not(.setting-item-heading) .setting-item-name');
 		expect(names).toEqual([
 			'Index status',
+			'Profile',
 			'Excluded folders',
 			'Authority folder order',
+			'Sort results by',
+			'Date properties',
 			'Result limit',
 			'Excerpt length',
 			'Ranked results',
@@ -121,7 +124,7 @@ describe('settings tab', () => {
 		const defs = tab.getSettingDefinitions();
 		expect(defs.map((g) => ('heading' in g ? g.heading : ''))).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
 		const items = defs.flatMap((g) => ('items' in g && g.items ? g.items : []));
-		expect(items).toHaveLength(16);
+		expect(items).toHaveLength(19);
 		const synonyms = items.find((i) => 'name' in i && i.name === 'Synonym note');
 		if (!synonyms || !('render' in synonyms) || typeof synonyms.render !== 'function') throw new Error('no render');
 		const host = document.body.createDiv();

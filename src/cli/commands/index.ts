@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { configCommand } from './config';
 import { indexCommand } from './index-command';
 import { mcpCommand } from './mcp';
 import { noteCommand, statusCommand } from './note';
@@ -8,4 +9,4 @@ import { searchCommand } from './search';
 import { backlinksCommand, grepCommand, linksCommand, propCommand, tagCommand } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, indexCommand, mcpCommand];
+export const COMMANDS: Command[] = [tagCommand, propCommand, backlinksCommand, linksCommand, grepCommand, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, indexCommand, mcpCommand, configCommand];

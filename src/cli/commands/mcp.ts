@@ -34,8 +34,9 @@ export const mcpCommand: Command = {
 					if (report.saveError !== null) io.stderr(`vault-query mcp: warning: the index snapshot could not be saved (${report.saveError})`);
 					return { source, snapshot: report };
 				};
+		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
 		try {
-			return await runMcpServer({ open, maxBytes, version: VERSION, config: engineConfigFrom(args), log: (line) => io.stderr(`vault-query mcp: ${line}`) });
+			return await runMcpServer({ open, maxBytes, version: VERSION, config, log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
 			// Before the server starts stdout is still ours: runCli reports it, as JSON too with --json.
 			if (error instanceof VaultError) throw new CommandFailure(error.message);

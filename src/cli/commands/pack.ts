@@ -34,8 +34,9 @@ export const packCommand: Command = {
 			query,
 			budget: numberFlag(args, 'budget'),
 			task: stringFlag(args, 'task'),
-			includeDrafts: boolFlag(args, 'include-drafts'),
-			includeArchived: boolFlag(args, 'include-archived'),
+			// why: an absent flag leaves the choice to the settings (data.json), not to false.
+			includeDrafts: boolFlag(args, 'include-drafts') || undefined,
+			includeArchived: boolFlag(args, 'include-archived') || undefined,
 			builtAt: today,
 		});
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(pack, null, 2));

@@ -8,14 +8,16 @@ import { errorCode, readRegularText } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { renderText } from '../render';
-import { openSource } from '../vault';
+import { engineConfigOf } from '../../core/config/settings';
+import { checkSettingsFlags } from '../config';
+import { openSource, settingsFor, vaultPathOf } from '../vault';
 import { grepCommand } from './structural';
 import { compileMatcher } from '../../core/text/matcher';
 import { parseWhere } from '../../core/reader/where';
 
 /** Flags every reader command takes: the seed's parameter names, kebab-cased. */
 const READER_FLAGS: Record<string, FlagSpec> = {
-	folders: { kind: 'list', value: 'A,B', help: 'folders to search, or "all" (default: Notes/, skill-lab/ — the whole vault when neither exists)' },
+	folders: { kind: 'list', value: 'A,B', help: 'folders to search, or "all" (default: the whole vault; profile ob1: Notes/, skill-lab/)' },
 	...limitFlags(25),
 	'excerpt-chars': { kind: 'number', value: 'N', range: [1, 100_000], help: 'characters of body per excerpt (default 300)' },
 	'full-body': { kind: 'boolean', help: 'include each result\'s whole body' },
@@ -98,7 +100,8 @@ function checkSyntax(request: ReaderRequest): void {
 async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest): Promise<number> {
 	checkSyntax(request);
 	if (boolFlag(args, 'json') && boolFlag(args, 'report')) throw new UsageError('--json and --report are two renderings of one report; give one');
-	const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+	checkSettingsFlags(args);
+	const vaultPath = vaultPathOf(args, io);
 	let source: NoteSource;
 	try {
 		source = await openSource(vaultPath, args, io);
@@ -106,9 +109,10 @@ async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest):
 		if (error instanceof VaultError) return print(failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`), args, io);
 		throw error;
 	}
+	const engine = new VaultEngine(source, engineConfigOf((await settingsFor(args, io, source.vaultPath)).settings));
 	const schema = await schemaOption(args, io, source, request);
-	if (typeof schema === 'string') return print(failedReport(request, DEFAULT_READER_SETTINGS, source.vaultPath, schema), args, io);
-	return print(await new VaultEngine(source).read(request, schema), args, io);
+	if (typeof schema === 'string') return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);
+	return print(await engine.read(request, schema), args, io);
 }
 
 /** `vault-query lookup <slug>` */

@@ -10,6 +10,7 @@ import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
 	...limitFlags(20),
 	folders: { kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
+	sort: { kind: 'string', value: 'ORDER', help: 'order results by path (default), mtime (newest first) or title' },
 	...ENGINE_FLAGS,
 };
 

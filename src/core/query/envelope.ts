@@ -1,6 +1,6 @@
 import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
 import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
-import { byAuthority } from '../order';
+import { byAuthority, type SortKey } from '../order';
 import { folderOf } from '../paths';
 import type { QueryContext } from './context';
 
@@ -58,9 +58,21 @@ export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteRes
 	return result;
 }
 
-/** Order hits by authority folder, cap them, shape them, and wrap the envelope. */
+/** The sort key of a path under the settings' order: the path, newest modification first, or the title (case-folded). */
+export function sortKeyOf(ctx: QueryContext): (path: string) => SortKey {
+	switch (ctx.settings.sort) {
+		case 'mtime':
+			return (path) => ctx.source.getMtime(path) ?? 0;
+		case 'title':
+			return (path) => titleOf(path, ctx.source.getMetadata(path)).toLowerCase();
+		default:
+			return (path) => path;
+	}
+}
+
+/** Order hits (authority tiers when set, then the sort order), cap them, shape them, and wrap the envelope. */
 export async function finish(ctx: QueryContext, query: Record<string, unknown>, limit: number, outcome: QueryOutcome): Promise<QueryResult> {
-	const ordered = byAuthority(outcome.hits, (hit) => hit.path, ctx.settings.authorityOrder);
+	const ordered = byAuthority(outcome.hits, (hit) => hit.path, ctx.settings.authorityOrder, sortKeyOf(ctx));
 	const kept = ordered.slice(0, limit);
 	const limitations = [...ctx.scope.exclusions, ...(outcome.limitations ?? [])];
 	if (ordered.length > kept.length) limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);

@@ -41,7 +41,7 @@ export function echoOf(request: ReaderRequest, settings: ReaderSettings): Record
 		echo.where = Array.isArray(parsed) ? parsed.map(describePredicate) : request.where;
 	}
 	if (request.operation === 'text-search') Object.assign(echo, { pattern: request.pattern, regex: request.regex === true, case_sensitive: request.case_sensitive === true });
-	echo.folders = request.folders && request.folders.length > 0 ? request.folders : `default (${settings.defaultFolders.join(', ')})`;
+	echo.folders = request.folders && request.folders.length > 0 ? request.folders : `default (${settings.defaultFolders.length > 0 ? settings.defaultFolders.join(', ') : 'whole vault'})`;
 	Object.assign(echo, {
 		full_body: request.full_body === true,
 		excerpt_chars: request.excerpt_chars ?? settings.excerptChars,

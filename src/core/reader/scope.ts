@@ -50,7 +50,7 @@ export function readerScope(source: NoteSource, settings: ReaderSettings, folder
 		const all = folders.some((folder) => folder.trim().toLowerCase() === 'all');
 		if (all && folders.length > 1) throw new ScopeError('folders: "all" stands alone; it already includes every folder');
 		wanted = all ? undefined : [...folders];
-	} else {
+	} else if (settings.defaultFolders.length > 0) {
 		const defaults = settings.defaultFolders.map(folderPrefix);
 		const present = defaults.filter((prefix) => exists(source, prefix));
 		const missing = defaults.filter((prefix) => !present.includes(prefix));

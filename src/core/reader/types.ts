@@ -51,17 +51,17 @@ export interface ReaderSettings {
 	engine: EngineSettings;
 	/** Vault-relative path of the schema note. */
 	schemaPath: string;
-	/** Folders searched when the caller names none; when none of them exist, the whole vault is. */
+	/** Folders searched when the caller names none (empty: the whole vault); when none of them exist, the whole vault is. */
 	defaultFolders: string[];
 	excerptChars: number;
 	maxResults: number;
 }
 
-/** The seed's defaults. */
+/** The defaults: the seed's schema note and caps; the whole vault unless a profile names folders (`ob1`: Notes/, skill-lab/). */
 export const DEFAULT_READER_SETTINGS: ReaderSettings = {
 	engine: DEFAULT_SETTINGS,
 	schemaPath: '_meta/frontmatter-schema.md',
-	defaultFolders: ['Notes/', 'skill-lab/'],
+	defaultFolders: [],
 	excerptChars: 300,
 	maxResults: 25,
 };

@@ -295,9 +295,6 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	if (si.index.needsCompaction) si.index.compact();
 	const limitations = result.limitations;
 	for (const u of parsed.unsupported) limitations.push(`${u} is not supported; its words are ranked as free text`);
-	if (si.keywordIndexStatus === 'missing') {
-		limitations.push(`No keyword index at ${si.settings.keywordIndexPath} — run /vault-index --full to build it (searched the full-text index instead).`);
-	}
 	limitations.push(...si.exclusions);
 
 	// A word still being typed: the last one, unless a space follows it (only a raw string shows that).
@@ -339,17 +336,15 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	result.index_matches = result.results.filter((r) => r.tier === 'keyword-index').length;
 	result.grep_matches = result.results.length - result.index_matches;
 	if (result.skipped.length > 0) result.status = 'partial';
-	if (result.results.length === 0) result.advice = noResultsAdvice(result, si);
+	if (result.results.length === 0) result.advice = noResultsAdvice(result);
 	return result;
 }
 
-/** The seed's no-results advice. */
-function noResultsAdvice(result: SearchResult, si: SearchIndex): string[] {
+/** What to try when nothing matched (a missing keyword index is not mentioned: it is optional). */
+function noResultsAdvice(result: SearchResult): string[] {
 	const tried = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];
 	const advice = [`Terms tried: ${tried.length > 0 ? tried.join(', ') : '(none — the query held only filters or stop words)'}`];
-	advice.push('Browse the MOC notes (e.g. 000.Index/) for topic discovery.');
 	advice.push('Broaden the query: fewer words, or drop a filter.');
-	advice.push(/\p{sc=Han}/u.test(tried.join('')) ? 'Try the English terms as well (e.g. the note titles you expect).' : 'Try the Chinese/Japanese terms as well, or a synonym.');
-	if (si.keywordIndexStatus === 'missing') advice.push('Run /vault-index --full to enable the keyword index.');
+	advice.push('Try another word for it: a synonym, the title you expect, or the same words in another language your notes use.');
 	return advice;
 }

@@ -24,7 +24,7 @@ export interface SearchSettings {
 	synthesisValue: string;
 	/** Score multiplier of a synthesis note whose title, aliases, abstract or metadata hold a query word. */
 	synthesisBoost: number;
-	/** Vault path of the keyword-index note (seed: `.claude/index.md`); empty to disable. */
+	/** Vault path of the keyword-index note (profile ob1: `.claude/index.md`); empty (the default) disables it. */
 	keywordIndexPath: string;
 	/** Vault path of the synonym note (lines `frontend: front-end, web, 前端`); empty to disable. */
 	synonymsPath: string;
@@ -83,15 +83,15 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 	synthesisField: 'Type',
 	synthesisValue: 'permanent',
 	synthesisBoost: 1.6, // why: seed scores synthesis 40 vs the 25 of an alias match: 1.6×.
-	keywordIndexPath: '.claude/index.md',
+	keywordIndexPath: '',
 	synonymsPath: 'synonyms.md',
 	tagVocabulary: DEFAULT_TAG_VOCABULARY,
 	expansionWeight: 0.4, // why: an expansion is a guess; below half so it never beats a typed word in the same field.
 	prefixWeight: 0.5, // why: a completion is likelier the same word than a synonym is, but never the typed form itself.
 	abstractHeadings: ['abstract', 'summary', '摘要', '概要'],
-	// why: one exclusion list across the product (the structural queries' defaults, seed 000), so
-	// search never shows a note that grep and backlinks leave out or the reverse. Seed 003's own
-	// list (y.template/, row/, x.temp/, docs/) belongs to its author's vault: add it there.
+	// why: one exclusion list across the product (the structural queries' defaults: none beyond
+	// Obsidian's rules), so search never shows a note that grep and backlinks leave out or the
+	// reverse. A team's folders belong to its profile or its settings.
 	// Dot-folders (.claude/, .github/ …) are never loaded at all, as in Obsidian.
 	excludedFolders: [...DEFAULT_SETTINGS.excludedFolders],
 	defaultLimit: 10,

@@ -1,0 +1,53 @@
+import type { EffectiveConfig } from '../../core/config/resolve';
+import { PROFILES } from '../../core/config/profiles';
+import { boolFlag, positionals } from '../args';
+import { EXIT, type Command } from '../command';
+import { DATA_JSON, readDataJson } from '../config';
+import { openVaultWithSettings } from '../vault';
+
+/** A setting's value on one line. */
+function shown(value: unknown): string {
+	if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map((v) => (Array.isArray(v) ? v.join(' + ') : String(v))).join(', ');
+	if (value === '') return '(none)';
+	return String(value);
+}
+
+/** The readable listing: one setting a line, its value and where it came from. */
+function renderConfig(vaultPath: string, file: string, found: boolean, config: EffectiveConfig): string {
+	const rows = Object.entries(config.settings).map(([key, value]) => [key, shown(value), config.origins[key as keyof typeof config.origins]]);
+	const keyWidth = Math.max(...rows.map((r) => r[0].length));
+	const valueWidth = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
+	const profile = config.settings.profile === '' ? null : PROFILES[config.settings.profile];
+	const lines = [
+		`Vault: ${vaultPath}`,
+		`Settings file: ${file} (${found ? 'read' : 'not present: defaults apply'})`,
+		`Profile: ${profile ? `${config.settings.profile} — ${profile.description}` : "none (Obsidian's rules only)"}`,
+		'',
+		...rows.map(([key, value, origin]) => `  ${key.padEnd(keyWidth)}  ${value.padEnd(valueWidth)}  [${origin}]`),
+	];
+	if (config.notes.length > 0) lines.push('', 'Notes:', ...config.notes.map((n) => `  - ${n}`));
+	return lines.join('\n');
+}
+
+/** `vault-query config`: the effective settings of both faces and where each came from. */
+export const configCommand: Command = {
+	name: 'config',
+	summary: "the effective settings (defaults, profile, the plugin's data.json, flags) and where each came from",
+	usage: '',
+	examples: ['vault-query config', 'vault-query config --profile ob1 --json', 'vault-query config --config-dir .obsidian-mobile'],
+	flags: { sort: { kind: 'string', value: 'ORDER', help: 'show the settings with this sort order (path, mtime, title)' } },
+	run: async (args, io) => {
+		positionals(args, []);
+		const opened = await openVaultWithSettings(args, io);
+		const { source, config } = opened;
+		const file = `${source.configDir}/${DATA_JSON}`;
+		const found = Object.values(config.origins).some((origin) => origin.includes(file));
+		const present = found || (await readDataJson(source).catch(() => null)) !== null;
+		if (boolFlag(args, 'json')) {
+			io.stdout(JSON.stringify({ status: 'success', vault_path: source.vaultPath, settings_file: { path: file, found: present }, settings: config.settings, origins: config.origins, notes: config.notes }, null, 2));
+		} else {
+			io.stdout(renderConfig(source.vaultPath, file, present, config));
+		}
+		return EXIT.results;
+	},
+};

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig, switchProfile } from '../../src/core/config/resolve';
+import { PROFILES } from '../../src/core/config/profiles';
+import { DEFAULT_PLUGIN_SETTINGS } from '../../src/core/config/settings';
+
+const OB1 = PROFILES.ob1.settings;
+
+describe('settings layers: defaults, profile, data.json, flags', () => {
+	it('defaults are neutral: no folders excluded, no authority order, sorted by path, no keyword index, whole vault for the reader', () => {
+		const { settings, origins } = resolveConfig();
+		expect(settings.excludedFolders).toEqual([]);
+		expect(settings.authorityOrder).toEqual([]);
+		expect(settings.sort).toBe('path');
+		expect(settings.keywordIndexPath).toBe('');
+		expect(settings.readerFolders).toEqual([]);
+		expect(settings.profile).toBe('');
+		expect(new Set(Object.values(origins))).toEqual(new Set(['default']));
+	});
+
+	it('a profile named in data.json applies, and values data.json holds win over it', () => {
+		const { settings, origins } = resolveConfig({ saved: { value: { profile: 'ob1', excludedFolders: ['private/'] }, label: 'data.json' } });
+		expect(settings.profile).toBe('ob1');
+		expect(settings.authorityOrder).toEqual(OB1.authorityOrder);
+		expect(settings.readerFolders).toEqual(['Notes/', 'skill-lab/']);
+		expect(settings.excludedFolders).toEqual(['private/']);
+		expect(origins.excludedFolders).toBe('data.json');
+		expect(origins.authorityOrder).toBe('profile ob1 (data.json)');
+	});
+
+	it('--profile overrides data.json for the keys profiles set; --profile none resets them to the defaults', () => {
+		const saved = { value: { profile: 'ob1', linksKey: 'related' }, label: 'data.json' };
+		const none = resolveConfig({ saved, profile: 'none' });
+		expect(none.settings.authorityOrder).toEqual([]);
+		expect(none.settings.excludedFolders).toEqual([]);
+		expect(none.settings.profile).toBe('');
+		expect(none.settings.linksKey).toBe('related'); // not a profile key: data.json still decides
+		expect(none.origins.authorityOrder).toBe('default');
+		const ob1 = resolveConfig({ profile: 'OB1' });
+		expect(ob1.settings.profile).toBe('ob1');
+		expect(ob1.origins.keywordIndexPath).toBe('--profile ob1');
+	});
+
+	it('flags win over everything and say so', () => {
+		const { settings, origins } = resolveConfig({ saved: { value: { linksKey: 'related', sort: 'title' }, label: 'data.json' }, overrides: [{ key: 'linksKey', value: 'up', label: '--links-key' }] });
+		expect(settings.linksKey).toBe('up');
+		expect(origins.linksKey).toBe('--links-key');
+		expect(settings.sort).toBe('title');
+		expect(origins.sort).toBe('data.json');
+	});
+
+	it('an unknown profile or a malformed file is a note, never a crash; null (no file yet) is no note', () => {
+		expect(resolveConfig({ saved: { value: { profile: 'nope' }, label: 'data.json' } }).notes[0]).toMatch(/unknown profile "nope"; profiles: ob1, none/);
+		expect(resolveConfig({ saved: { value: [1, 2], label: 'data.json' } }).notes[0]).toMatch(/not a JSON object/);
+		expect(resolveConfig({ saved: { value: null, label: 'data.json' } }).notes).toEqual([]);
+		expect(resolveConfig({ saved: { value: { sort: 'size', excludedFolders: 3 }, label: 'data.json' } }).settings.sort).toBe('path');
+	});
+
+	it('switching profile in the settings tab rewrites the keys profiles set and keeps the rest', () => {
+		const custom = { ...DEFAULT_PLUGIN_SETTINGS, linksKey: 'related', excludedFolders: ['x/'] };
+		const on = switchProfile(custom, 'ob1');
+		expect(on.excludedFolders).toEqual(OB1.excludedFolders);
+		expect(on.linksKey).toBe('related');
+		const off = switchProfile(on, '');
+		expect(off.excludedFolders).toEqual([]);
+		expect(off.authorityOrder).toEqual([]);
+		expect(off.profile).toBe('');
+	});
+});
