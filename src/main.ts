@@ -28,10 +28,8 @@ export default class VaultQueryPlugin extends Plugin {
 	readonly engine = new PluginEngine(this.app, () => engineConfigOf(this.settings));
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = createApi(this.engine);
-
 	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
 	readonly faces: FacesHost = facesHost(this.app, this.engine, () => this.settings);
-
 	/** Builds the search index again once the settings that shape it have stopped changing. */
 	private readonly rebuildSoon = debounce(() => void this.engine.reconfigure(), 1500, true);
 
