@@ -16,7 +16,8 @@ const FOLDERS = ['', 'a/', 'b/', 'private/'];
 const NAMES = ['Topic', 'Other', 'third-note'];
 const FRONT = ['', 'tag: zebra\n', 'tags: "zebra, stripe"\n', 'tags: [zebra]\naliases: [Zed]\n', 'title: Shown Title\n', 'related: [Topic]\n', 'related: [Other]\n'];
 const BODY = ['# A Heading\n\nZebra text.', 'Zebra links to [[Other]].', 'Plain zebra words. #stripe', '# Pretty\n\nZebra and [[third-note]].'];
-const CONFIG: EngineConfig = { settings: { excludedFolders: ['private/'], linksKey: 'related' } };
+// The keyword index is named explicitly: by default (no profile) a vault has none.
+const CONFIG: EngineConfig = { settings: { excludedFolders: ['private/'], linksKey: 'related' }, search: { keywordIndexPath: '.claude/index.md' } };
 
 const note = fc.record({ folder: fc.nat(FOLDERS.length - 1), name: fc.nat(NAMES.length - 1), front: fc.nat(FRONT.length - 1), body: fc.nat(BODY.length - 1) });
 

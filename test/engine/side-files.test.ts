@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILES } from '../../src/core/config/profiles';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { openVault } from '../../src/node/vault-source';
 
@@ -46,8 +47,8 @@ describe('issue 9 case 6: side files in dot-folders, through the port', () => {
 		await expect(source.readSideFile('/etc/hostname')).rejects.toThrow(/inside the vault/);
 	});
 
-	it('the default keyword index .claude/index.md is used by search', async () => {
-		const engine = new VaultEngine(await openVault(vault));
+	it('a keyword index at .claude/index.md (the path the ob1 profile sets) is used by search', async () => {
+		const engine = new VaultEngine(await openVault(vault), { search: { keywordIndexPath: PROFILES.ob1.settings.keywordIndexPath } });
 		const result = await engine.search('xss');
 		expect(result.keyword_index).toBe('used');
 		expect(result.limitations.join('\n')).not.toContain('No keyword index');

@@ -1,6 +1,7 @@
 /** buildPack end to end on a small in-memory vault, and the CLI command on the example vault. */
 import { describe, expect, it } from 'vitest';
 import { buildPack, DEFAULT_BUDGET, estimateTokens, HANDOFF_INSTRUCTION, TOKEN_ESTIMATOR, type ContextPack, type PackRequest } from '../../src/core/pack/pack';
+import { PROFILES } from '../../src/core/config/profiles';
 import { SearchIndex } from '../../src/core/search/search';
 import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
@@ -167,7 +168,9 @@ describe('quote choice', () => {
 describe('link text is not evidence (examples/vault)', () => {
 	it('mentions by wikilink or tag are not quoted as relevant evidence; the fact note\'s retention sentence is quoted', async () => {
 		const source = await openVault(EXAMPLE_VAULT);
-		const index = await SearchIndex.build(source);
+		// examples/vault selects the ob1 profile (its data.json): its keyword index steers this pack.
+		const { keywordIndexPath, excludedFolders } = PROFILES.ob1.settings;
+		const index = await SearchIndex.build(source, { keywordIndexPath, excludedFolders });
 		const pack = await buildPack(source, index, { query: 'What do we know about Copilot data handling?', budget: 400, builtAt: '2026-11-29' });
 		expect(pack.status).toBe('success');
 		expect(estimateTokens(pack.markdown)).toBeLessThanOrEqual(400);
