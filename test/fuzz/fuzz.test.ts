@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CachedMetadata, Loc } from '../../src/core/metadata';
+import { allLocs } from '../helpers/locs';
 import { buildPack } from '../../src/core/pack/pack';
 import { parseQuery } from '../../src/core/search/query-parser';
 import { SearchIndex } from '../../src/core/search/search';
@@ -46,20 +46,6 @@ function timed<T>(what: string, fn: () => T): T {
 	return out;
 }
 
-/** Every Loc in a CachedMetadata (frontmatter values are user data, not positions). */
-function allLocs(meta: CachedMetadata): Loc[] {
-	const out: Loc[] = [];
-	const visit = (v: unknown): void => {
-		if (Array.isArray(v)) v.forEach(visit);
-		else if (typeof v === 'object' && v !== null) {
-			const o = v as Record<string, unknown>;
-			if (typeof o.line === 'number' && typeof o.col === 'number' && typeof o.offset === 'number') out.push(o as unknown as Loc);
-			else for (const [k, x] of Object.entries(o)) if (k !== 'frontmatter') visit(x);
-		}
-	};
-	visit(meta);
-	return out;
-}
 
 /** Start offsets of each line of `text` (lines end at `\n`). */
 function lineStarts(text: string): number[] {

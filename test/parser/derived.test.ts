@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CachedMetadata, Loc } from '../../src/core/metadata';
+import type { CachedMetadata } from '../../src/core/metadata';
+import { allLocs } from '../helpers/locs';
 import { getAllTags, parseFrontMatterAliases, parseFrontMatterTags, parseLinktext } from '../../src/core/obsidian-rules';
 import { parseNote } from '../../src/node/parser/index';
 
@@ -22,20 +23,6 @@ function links(md: string): string[] {
 /** Section types of a note. */
 function sections(md: string): string[] {
 	return (parseNote(md).metadata.sections ?? []).map((s) => s.type);
-}
-/** Every Loc in a CachedMetadata (positions of every kind). */
-function allLocs(meta: CachedMetadata): Loc[] {
-	const out: Loc[] = [];
-	const visit = (v: unknown): void => {
-		if (Array.isArray(v)) v.forEach(visit);
-		else if (typeof v === 'object' && v !== null) {
-			const o = v as Record<string, unknown>;
-			if (typeof o.line === 'number' && typeof o.col === 'number' && typeof o.offset === 'number') out.push(o as unknown as Loc);
-			else for (const [k, x] of Object.entries(o)) if (k !== 'frontmatter') visit(x);
-		}
-	};
-	visit(meta);
-	return out;
 }
 
 describe('derived, not recorded: CRLF line endings', () => {
