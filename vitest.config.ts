@@ -14,6 +14,8 @@ export default defineConfig({
 		include: ['test/**/*.test.ts'],
 		// A private snapshot cache folder per test file (the CLI caches by default).
 		setupFiles: ['test/helpers/cache-env.ts'],
+		// One line when ../shared is missing (its tests skip), or a failure under CI=true.
+		globalSetup: ['test/helpers/shared-check.ts'],
 		testTimeout: 60_000,
 		hookTimeout: 120_000,
 	},

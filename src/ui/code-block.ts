@@ -25,6 +25,8 @@ const PACK_REFRESH_MS = 2000; // why: a pack reads many sections; once the vault
 /** One rendered block. */
 export class QueryBlock extends MarkdownRenderChild {
 	private drawing = 0;
+	/** True between load and unload. */
+	private loaded = false;
 	private readonly refreshSoon;
 
 	/** `text` is the block's source; `sourcePath` the note holding it. */
@@ -41,17 +43,22 @@ export class QueryBlock extends MarkdownRenderChild {
 
 	/** Draws now, again once the vault is ready, and after vault changes. */
 	override onload(): void {
+		this.loaded = true;
 		this.containerEl.addClass('vault-query-block');
 		const { metadataCache, vault } = this.host.app;
 		this.registerEvent(metadataCache.on('resolved', () => this.refreshSoon()));
 		this.registerEvent(vault.on('rename', () => this.refreshSoon()));
 		this.registerEvent(vault.on('delete', () => this.refreshSoon()));
 		void this.render();
-		void this.host.whenReady().then(() => this.refreshSoon());
+		// The engine may become ready after the block was unloaded: it must not re-arm its timer then.
+		void this.host.whenReady().then(() => {
+			if (this.loaded) this.refreshSoon();
+		});
 	}
 
 	/** Stops pending redraws. */
 	override onunload(): void {
+		this.loaded = false;
 		this.refreshSoon.cancel();
 		this.drawing++;
 	}

@@ -26,6 +26,8 @@ export class SidePanelView extends ItemView {
 	private queryBox: QueryBox | null = null;
 	private shownPath: string | null = null;
 	private drawing = 0;
+	/** False once closed: late callbacks (the engine becoming ready) must not schedule redraws. */
+	private isOpen = false;
 	private readonly refreshSoon = debounce(() => void this.refresh(), REFRESH_MS, true);
 
 	/** `host` is the plugin's narrow port for the faces. */
@@ -54,6 +56,7 @@ export class SidePanelView extends ItemView {
 
 	/** Builds the layout and starts following the active note and the vault. */
 	protected override async onOpen(): Promise<void> {
+		this.isOpen = true;
 		const root = this.contentEl;
 		root.empty();
 		root.addClass('vault-query-panel');
@@ -69,12 +72,16 @@ export class SidePanelView extends ItemView {
 		this.registerEvent(metadataCache.on('resolved', () => this.refreshSoon()));
 		this.registerEvent(vault.on('rename', () => this.refreshSoon()));
 		this.registerEvent(vault.on('delete', () => this.refreshSoon()));
-		void this.host.whenReady().then(() => this.refreshSoon());
+		// The engine may become ready after the panel closed: a closed panel must not re-arm its timer.
+		void this.host.whenReady().then(() => {
+			if (this.isOpen) this.refreshSoon();
+		});
 		await this.refresh();
 	}
 
 	/** Stops pending redraws. */
 	protected override async onClose(): Promise<void> {
+		this.isOpen = false;
 		this.refreshSoon.cancel();
 		this.queryBox?.cancel();
 		this.drawing++;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, parseInteger } from '../../src/cli/args';
 import { cli } from '../helpers/cli';
-import { EXAMPLE_VAULT, KEPANO_VAULT, REPO } from '../helpers/paths';
+import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
 
 /** Issue 15, "CLI contract": option parsing, numbers, output errors and escaping, each a regression test. */
 
@@ -130,7 +130,10 @@ describe('output errors (the built bin)', () => {
 	});
 
 	it('a reader that closes the pipe early (| head) gets no error message', async () => {
-		const child = spawn(process.execPath, [BIN, 'grep', 'the', '--limit', '1000', '--vault', KEPANO_VAULT], { stdio: ['ignore', 'pipe', 'pipe'] });
+		// More output than a pipe buffer holds, so the CLI is still writing when the reader leaves.
+		const vault = mkdtempSync(join(tmpdir(), 'vq-pipe-'));
+		for (let n = 0; n < 100; n++) writeFileSync(join(vault, `note ${n}.md`), 'the line that matches\n'.repeat(40));
+		const child = spawn(process.execPath, [BIN, 'grep', 'the', '--limit', '4000', '--vault', vault], { stdio: ['ignore', 'pipe', 'pipe'] });
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.stdout.once('data', () => child.stdout.destroy());

@@ -1,14 +1,9 @@
 /** Loads shared/conformance/obsidian-1.9 for the Node-face tests (read-only, never written). */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CachedMetadata, LinkMap } from '../../src/core/metadata';
 
-/** shared/ sits beside the repository, both here and in CI; VAULT_QUERY_SHARED overrides. */
-export const SHARED_DIR = process.env.VAULT_QUERY_SHARED ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared');
-
-/** The captured Obsidian 1.9 corpus. */
-export const CORPUS_DIR = join(SHARED_DIR, 'conformance', 'obsidian-1.9');
+import { CORPUS_DIR, HAS_SHARED } from '../helpers/shared';
 
 /** One captured note: what Obsidian produced for `filePath`. */
 export interface CorpusNote {
@@ -20,7 +15,7 @@ export interface CorpusNote {
 
 /** True when the corpus is present (tests skip with a message otherwise). */
 export function corpusAvailable(): boolean {
-	return existsSync(join(CORPUS_DIR, 'vault-files.txt'));
+	return HAS_SHARED;
 }
 
 /** Every captured note, sorted by file name of the capture. */

@@ -5,11 +5,12 @@
  * Then the same with our own parser's metadata (parseNote on the captured fileContents) in place
  * of the recorded one.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CachedMetadata } from '../../src/core/metadata';
 import { buildLinkMaps, type LinkMaps } from '../../src/node/link-maps';
 import { parseNote } from '../../src/node/parser/index';
 import { LinkResolver } from '../../src/node/resolver';
+import { describeShared } from '../helpers/shared';
 import { corpusAvailable, loadCorpusNotes, loadLinkMap, loadVaultFiles } from './corpus';
 
 /** Compares our maps with the recorded ones for the corpus notes; returns how many entries matched. */
@@ -26,7 +27,7 @@ function compareWithRecorded(ours: LinkMaps, sources: readonly string[]): number
 	return compared;
 }
 
-describe.skipIf(!corpusAvailable())('link maps conformance (recorded, obsidian-1.9)', () => {
+describeShared('link maps conformance (recorded, obsidian-1.9)', () => {
 	const notes = corpusAvailable() ? loadCorpusNotes() : [];
 	const sources = notes.map((n) => n.filePath);
 

@@ -2,12 +2,13 @@
  * Recorded: every `resolveLinkToPath` entry captured in Obsidian 1.9 must come out of our
  * resolver unchanged, with the captured vault's whole file list as input.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { LinkResolver } from '../../src/node/resolver';
 import { parseLinktext } from '../../src/core/obsidian-rules';
+import { describeShared } from '../helpers/shared';
 import { corpusAvailable, loadCorpusNotes, loadVaultFiles } from './corpus';
 
-describe.skipIf(!corpusAvailable())('resolver conformance (recorded, obsidian-1.9)', () => {
+describeShared('resolver conformance (recorded, obsidian-1.9)', () => {
 	const notes = corpusAvailable() ? loadCorpusNotes() : [];
 	const resolver = new LinkResolver(corpusAvailable() ? loadVaultFiles() : []);
 	const cases = notes.flatMap((note) =>

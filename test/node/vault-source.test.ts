@@ -4,12 +4,12 @@
  * read modes; then a read-only check on a shared sample vault.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_DIR, NodeVaultSource, openVault, VaultError } from '../../src/node/vault-source';
-import { SHARED_DIR } from './corpus';
+import { describeShared, KEPANO_VAULT as KEPANO } from '../helpers/shared';
 
 const MIB = 1024 * 1024;
 const CONFIG = DEFAULT_CONFIG_DIR;
@@ -247,9 +247,7 @@ function hashTree(root: string): Map<string, string> {
 	return out;
 }
 
-const KEPANO = join(SHARED_DIR, 'vaults', 'kepano-obsidian');
-
-describe.skipIf(!existsSync(KEPANO))('read-only', () => {
+describeShared('read-only', () => {
 	it('leaves every file of kepano-obsidian byte-identical, and adds none', async () => {
 		const before = hashTree(KEPANO);
 		const source = await openVault(KEPANO);

@@ -6,7 +6,6 @@
  * budget comes from the settings, `api.pack` returns the CLI's JSON, and the search index follows
  * edits.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TFile } from 'obsidian';
 import { describe, expect, it, vi } from 'vitest';
@@ -15,10 +14,11 @@ import { SearchIndex } from '../../src/core/search/search';
 import { INDEX_BUILDING } from '../../src/obsidian/index-lifecycle';
 import { openVault } from '../../src/node/vault-source';
 import { FakeApp } from '../plugin/fake-app';
-import { loadPlugin, REPO, settle } from '../plugin/harness';
+import { loadPlugin, settle } from '../plugin/harness';
 import { captureClipboard } from '../ui/clipboard';
+import { describeShared, HELP_VAULT } from '../helpers/shared';
 
-const ZH = join(REPO, '..', 'shared', 'vaults', 'obsidian-help-i18n', 'zh');
+const ZH = join(HELP_VAULT, 'zh');
 const QUESTION = '如何链接到笔记中的标题，以及如何嵌入文件？';
 
 const clipboard = captureClipboard();
@@ -53,7 +53,7 @@ function select(app: FakeApp, text: string): void {
 	Object.assign(app.workspace, { activeEditor: { editor: { getSelection: () => text } } });
 }
 
-describe.skipIf(!existsSync(ZH))('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
+describeShared('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
 	it('packs the editor selection and puts the Markdown on the clipboard; the notice reports tokens of the budget, sources, gaps', async () => {
 		const { app, plugin } = await ready(ZH);
 		select(app, `  ${QUESTION}\n`);

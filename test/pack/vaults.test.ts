@@ -5,15 +5,15 @@
  * every quote is a substring of its note within the cited lines.
  */
 import fc from 'fast-check';
-import { existsSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { buildPack, estimateTokens, type ContextPack } from '../../src/core/pack/pack';
 import type { NoteSource } from '../../src/core/port';
 import { SearchIndex } from '../../src/core/search/search';
 import { openVault } from '../../src/node/vault-source';
 import { hashTree } from '../helpers/hash';
-import { HELP_VAULT, KEPANO_VAULT } from '../helpers/paths';
+import { describeShared, HELP_VAULT, KEPANO_VAULT } from '../helpers/shared';
 
 const ZH = join(HELP_VAULT, 'zh');
 
@@ -88,7 +88,7 @@ async function sweep(source: NoteSource, index: SearchIndex, expectCuts: boolean
 	if (expectCuts) expect(cut).toBeGreaterThan(0);
 }
 
-describe.skipIf(!existsSync(ZH))('context packs on obsidian-help-i18n/zh', () => {
+describeShared('context packs on obsidian-help-i18n/zh', () => {
 	let source: NoteSource;
 	let index: SearchIndex;
 	let before: string;
@@ -124,7 +124,7 @@ describe.skipIf(!existsSync(ZH))('context packs on obsidian-help-i18n/zh', () =>
 	});
 });
 
-describe.skipIf(!existsSync(KEPANO_VAULT))('context packs on kepano-obsidian', () => {
+describeShared('context packs on kepano-obsidian', () => {
 	let source: NoteSource;
 	let index: SearchIndex;
 

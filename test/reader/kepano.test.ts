@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { KEPANO_VAULT, REPO } from '../helpers/paths';
+import { describeShared } from '../helpers/shared';
 import { paths, readerJson } from './helpers';
 
 /** kepano-obsidian has no schema note: the fixture outside the vault stands in (see its text). */
 const SCHEMA = ['--schema', join(REPO, 'test/reader/fixtures/kepano-schema.md')];
 
-describe('kepano-obsidian: typed by .obsidian/types.json', () => {
+describeShared('kepano-obsidian: typed by .obsidian/types.json', () => {
 	it('rating >= 7 compares numbers (rating is "number" in types.json)', async () => {
 		const { code, report } = await readerJson(['filter', '--where', 'rating>=7', '--folders', 'References', ...SCHEMA], KEPANO_VAULT);
 		expect(code).toBe(0);

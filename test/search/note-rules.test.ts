@@ -3,7 +3,7 @@
  * (case 2) and which note a name names (case 4) — through the structural queries, ranked
  * search and the side panel alike.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from 'obsidian';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import type { FacesHost } from '../../src/ui/host';
 import { buildPanelModel } from '../../src/ui/side-panel-data';
 import { MemorySource } from '../helpers/memory-source';
 import { SHARED } from '../helpers/paths';
+import { itShared } from '../helpers/shared';
 
 /** The structural query's titles, by path. */
 async function queryTitles(source: MemorySource, query: Parameters<typeof runQuery>[1]): Promise<Record<string, string>> {
@@ -69,7 +70,7 @@ describe('issue 9 case 2: search reads tags by Obsidian 1.9 rules', () => {
 	});
 
 	const corpus = join(SHARED, 'conformance', 'obsidian-1.9');
-	it.skipIf(!existsSync(corpus))('on every note of the Obsidian 1.9 conformance corpus, `tag:` finds exactly the notes Obsidian tags so', async () => {
+	itShared('on every note of the Obsidian 1.9 conformance corpus, `tag:` finds exactly the notes Obsidian tags so', async () => {
 		const dir = corpus;
 		const files: Record<string, string> = {};
 		const expected = new Map<string, Set<string>>();

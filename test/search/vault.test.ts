@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
 import { searchCommand } from '../../src/cli/commands/search';
 import { search, SearchIndex } from '../../src/core/search/search';
 import { openVault } from '../../src/node/vault-source';
+import { describeShared, HELP_VAULT } from '../helpers/shared';
 
-const ZH = fileURLToPath(new URL('../../../shared/vaults/obsidian-help-i18n/zh', import.meta.url));
+const ZH = join(HELP_VAULT, 'zh');
 
-describe.skipIf(!existsSync(ZH))('ranked search on obsidian-help-i18n/zh', () => {
+describeShared('ranked search on obsidian-help-i18n/zh', () => {
 	it('a Chinese query finds Chinese notes, with the alias/filename tier', async () => {
 		const index = await SearchIndex.build(await openVault(ZH));
 		const r = await search(index, '快捷键', { limit: 5 });

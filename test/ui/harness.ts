@@ -1,4 +1,5 @@
 /** Loading the real plugin over a {@link UiApp}, ready to search (happy-dom tests). */
+import { afterEach } from 'vitest';
 import type VaultQueryPlugin from '../../src/main';
 import { EXAMPLE_VAULT, loadPlugin, settle } from '../plugin/harness';
 import { appFromSnapshot, UiApp, type VaultSnapshot } from './ui-app';
@@ -11,6 +12,17 @@ export interface Ready {
 }
 
 let example: VaultSnapshot | null = null;
+
+/** What each test loaded: closed and unloaded after it, so no timer outlives the test's DOM. */
+const loaded: Ready[] = [];
+
+afterEach(async () => {
+	for (const { app, plugin } of loaded.splice(0)) {
+		for (const leaf of [...app.workspace.leaves]) leaf.detach();
+		plugin.unload();
+	}
+	await settle();
+});
 
 /** The example vault, read once per test file. */
 export function exampleVault(): VaultSnapshot {
@@ -26,7 +38,9 @@ export async function ready(files?: Record<string, string>, saved?: unknown): Pr
 	app.indexAll();
 	await settle();
 	await plugin.engine.searchIndex();
-	return { app, plugin };
+	const r = { app, plugin };
+	loaded.push(r);
+	return r;
 }
 
 /** Waits `ms` (debounced work). */
