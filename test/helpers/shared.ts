@@ -4,12 +4,13 @@
  * needs it does when it is missing: skip, saying why, on a fresh clone; fail under `CI=true`.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 
 /** `../shared` beside the clone; `VAULT_QUERY_SHARED` points elsewhere. */
-export const SHARED = process.env.VAULT_QUERY_SHARED ?? join(fileURLToPath(new URL('../../..', import.meta.url)), 'shared');
+// From the string, not `new URL(...)`: under happy-dom the global URL is not Node's.
+export const SHARED = process.env.VAULT_QUERY_SHARED ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
 /** The kepano-obsidian vault (MIT). */
 export const KEPANO_VAULT = join(SHARED, 'vaults', 'kepano-obsidian');
 /** The Obsidian help vault in 30+ languages (test data only). */
