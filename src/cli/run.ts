@@ -2,20 +2,14 @@ import { parseArgs, UsageError, wantsJson } from './args';
 import { CommandFailure, EXIT, GLOBAL_FLAGS, type Command, type CommandIO } from './command';
 import { COMMANDS } from './commands/index';
 import { commandHelp, globalHelp } from './help';
+import { failureObject } from '../core/failure';
 import { escapeTerminal } from '../core/display';
 import { closest } from '../core/suggest';
 import { VERSION } from './version';
 
 export { VERSION } from './version';
 
-/** What `--json` prints when a command could not run at all: one object, so `JSON.parse(stdout)` never fails. */
-export interface FailureObject {
-	status: 'failed';
-	error: string;
-	command: string | null;
-	/** The command's usage line, for usage mistakes. */
-	usage?: string;
-}
+export type { FailureObject } from '../core/failure';
 
 /** Report a failure: one line (plus usage) on stderr, and with `--json` the failure object on stdout. Returns exit 2. */
 function fail(io: CommandIO, json: boolean, command: Command | null, message: string, usage: boolean): number {
@@ -23,9 +17,7 @@ function fail(io: CommandIO, json: boolean, command: Command | null, message: st
 	const usageLine = command && usage ? `vault-query ${command.name} ${command.usage}` : undefined;
 	io.stderr(`${prefix}: ${message}${usageLine ? `\nusage: ${usageLine}  (see --help)` : ''}`);
 	if (json) {
-		const failure: FailureObject = { status: 'failed', error: message, command: command?.name ?? null };
-		if (usageLine) failure.usage = usageLine;
-		io.stdout(JSON.stringify(failure, null, 2));
+		io.stdout(JSON.stringify(failureObject(command?.name ?? null, message, usageLine), null, 2));
 	}
 	return EXIT.couldNotSearch;
 }
@@ -69,7 +61,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		// A bug, not bad input: keep the stack on stderr for the report, and the JSON contract on stdout.
 		const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
 		io.stderr(`vault-query ${command.name}: internal error: ${detail}`);
-		if (json) io.stdout(JSON.stringify({ status: 'failed', error: `internal error: ${error instanceof Error ? error.message : String(error)}`, command: command.name } satisfies FailureObject, null, 2));
+		if (json) io.stdout(JSON.stringify(failureObject(command.name, `internal error: ${error instanceof Error ? error.message : String(error)}`), null, 2));
 		return EXIT.couldNotSearch;
 	}
 }

@@ -13,6 +13,7 @@
  */
 import type { NoteSource } from '../port';
 import { parseDate } from '../schema/dates';
+import { failedEnvelope } from '../failure';
 import { parseQuery, type SearchIndex } from '../search/search';
 import { fillBudget, placement, sourceId, type Chosen } from './budget';
 import { splitFacets, type Facet } from './facets';
@@ -87,7 +88,7 @@ function today(): string {
 
 /** The empty failed pack, naming the bad parameter. */
 function failedPack(query: Record<string, unknown>, handoff: Handoff, error: string, searched = 0): ContextPack {
-	return { status: 'failed', query, searched: { files: searched, folders: [] }, skipped: [], limitations: [], error, pack: [], coverage: [], gaps: [], handoff, markdown: '' };
+	return { ...failedEnvelope(query, error, undefined, searched), pack: [], coverage: [], gaps: [], handoff, markdown: '' };
 }
 
 /**

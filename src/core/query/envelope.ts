@@ -94,9 +94,5 @@ export async function finish(ctx: QueryContext, query: Record<string, unknown>, 
 	return envelope;
 }
 
-/** The envelope for a query that could not run: `failed`, with a message naming the bad parameter. */
-export function failed(query: Record<string, unknown>, error: string, suggestions?: string[]): QueryResult<never> {
-	const result: QueryResult<never> = { status: 'failed', query, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: [], limitations: [], error };
-	if (suggestions && suggestions.length > 0) result.suggestions = suggestions;
-	return result;
-}
+/** The envelope for a query that could not run: `failed`, with a message naming the bad parameter (built in core/failure.ts). */
+export { failedResult as failed } from '../failure';

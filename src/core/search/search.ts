@@ -13,6 +13,7 @@
  * console.log(renderSearchMarkdown(result));
  * ```
  */
+import { markFailed } from '../failure';
 import { displayTags } from '../note-info';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
@@ -287,10 +288,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	result.query.limit = limit;
 	const problem = queryProblem(parsed, source);
 	if (problem) {
-		result.status = 'failed';
-		result.error = problem.error;
-		if (problem.suggestions) result.suggestions = problem.suggestions;
-		return result;
+		return markFailed(result, problem.error, problem.suggestions);
 	}
 	if (si.index.needsCompaction) si.index.compact();
 	const limitations = result.limitations;
@@ -321,9 +319,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	let texts = new Map<number, string>();
 	if (verify) {
 		if (!source) {
-			result.status = 'failed';
-			result.error = 'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source';
-			return result;
+			return markFailed(result, 'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source');
 		}
 		({ kept: candidates, texts } = await verifyText(si, parsed, candidates, source));
 		total = candidates.length;
