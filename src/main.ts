@@ -5,6 +5,7 @@ import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
 import { PluginEngine } from './obsidian/plugin-engine';
 import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
+import { copySchemaDraft, type SchemaDraftContext } from './ui/copy-schema-draft';
 import { FilterModal } from './ui/filter-modal';
 import { facesHost, type FacesHost } from './ui/host';
 import { resolveConfig } from './core/config/resolve';
@@ -59,6 +60,7 @@ export default class VaultQueryPlugin extends Plugin {
 		for (const spec of QUERY_COMMANDS) this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
 		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
+		this.addCommand({ id: 'copy-schema-draft', name: 'Copy schema draft', callback: () => void copySchemaDraft(this.schemaDraftContext()) });
 		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
@@ -92,6 +94,14 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private packContext(): CopyPackContext {
 		return { app: this.app, budget: () => this.settings.packBudget, pack: (request) => this.engine.pack(request), indexReady: () => this.engine.engine.searchReady };
+	}
+
+	private schemaDraftContext(): SchemaDraftContext {
+		const draft = async (): Promise<string> => {
+			await this.engine.whenReady();
+			return this.engine.engine.schemaDraft();
+		};
+		return { draft, schemaPath: () => this.settings.schemaPath };
 	}
 
 	private openSearch(): void {

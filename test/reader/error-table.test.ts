@@ -35,7 +35,9 @@ describe('seed error table', () => {
 		const { source, reads } = countingReads(await openVault(vault));
 		const report = await runReader(source, { operation: 'filter', where: ['type=claim'] });
 		expect(report.status).toBe('failed');
-		expect(report.error).toBe(`schema: ${join(vault, '_meta/frontmatter-schema.md')} not found`);
+		expect(report.error).toContain(`schema: ${join(vault, '_meta/frontmatter-schema.md')} not found. `);
+		expect(report.error).toContain('a ```yaml block with fields:, or "## Type registry" sections');
+		expect(report.error).toContain('Draft one from this vault with `vault-query schema draft');
 		expect(reads).toEqual([]);
 		const run = await cli(['lookup', 'a', '--vault', vault]);
 		expect(run.code).toBe(2);

@@ -41,6 +41,7 @@ describeShared('kepano-obsidian: typed by .obsidian/types.json', () => {
 	it('without --schema the vault fails closed, naming the path tried', async () => {
 		const { code, report } = await readerJson(['filter', '--where', 'rating>=7'], KEPANO_VAULT);
 		expect(code).toBe(2);
-		expect(report.error).toBe(`schema: ${KEPANO_VAULT}/_meta/frontmatter-schema.md not found`);
+		expect(report.error).toContain(`schema: ${KEPANO_VAULT}/_meta/frontmatter-schema.md not found. `);
+		expect(report.error).toContain('`vault-query schema draft');
 	});
 });

@@ -40,6 +40,7 @@ describe('plugin face: runReader over ObsidianNoteSource', () => {
 			expect(normalised(fromPlugin), JSON.stringify(request)).toEqual(normalised(fromNode));
 		}
 		const failed = await runReader(plugin.engine.source, { operation: 'filter', where: ['type=claim'], schema: 'missing.md' });
-		expect(failed.error).toBe(`schema: ${app.vault.getName()}/missing.md not found`);
+		expect(failed.error).toContain(`schema: ${app.vault.getName()}/missing.md not found. `);
+		expect(failed.error).toContain('"Copy schema draft" command');
 	});
 });

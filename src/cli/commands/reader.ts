@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { missingSchemaMessage } from '../../core/schema/load';
 import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
 import { VaultEngine } from '../../core/engine/engine';
 import type { NoteSource } from '../../core/port';
@@ -59,7 +60,7 @@ async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource,
 		const [text, info] = await Promise.all([readRegularText(path), stat(path)]);
 		return { path, text, mtime: info.mtimeMs };
 	} catch (error) {
-		return `schema: ${path} ${errorCode(error) === 'ENOENT' ? 'not found' : `could not be read (${errorCode(error)})`}`;
+		return `schema: ${errorCode(error) === 'ENOENT' ? missingSchemaMessage(path) : `${path} could not be read (${errorCode(error)})`}`;
 	}
 }
 

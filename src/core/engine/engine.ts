@@ -19,6 +19,8 @@ import type { NoteSource } from '../port';
 import { runQuery, type StructuredResult } from '../query/run';
 import type { StructuredQuery } from '../query/types';
 import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
+import { draftSchema } from '../schema/draft';
+import { renderSchemaDraft } from '../schema/draft-text';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
 import { search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
 import type { EngineSettings } from '../settings';
@@ -154,6 +156,17 @@ export class VaultEngine {
 		const index = await this.searchIndex();
 		if (index.index.hasStalePostings) index.index.compact();
 		return index;
+	}
+
+	/**
+	 * A schema note drafted from the frontmatter of the notes in scope (narrowed to `folders`):
+	 * Markdown the reader accepts as it stands (core/schema/draft.ts). Nothing is written.
+	 */
+	async schemaDraft(folders?: string[]): Promise<string> {
+		const scope = resolveScope(this.source, this.config.settings, folders);
+		const draft = await draftSchema(this.source, scope.notes);
+		const vaultName = this.source.vaultPath.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? this.source.vaultPath;
+		return renderSchemaDraft(draft, { vaultName, configDir: this.source.configDir, schemaPath: this.config.reader.schemaPath });
 	}
 
 	/** A note or one section of it, verbatim, with its line range (see note.ts). */

@@ -24,6 +24,14 @@ export function vaultFilePath(source: NoteSource, path: string): string {
 	return `${source.vaultPath.replace(/[/\\]+$/, '')}/${path}`;
 }
 
+/**
+ * The missing-schema failure: the path tried, what a schema note holds, and the way to get one
+ * (`vault-query schema draft`), since a vault without one cannot be read schema-strictly at all.
+ */
+export function missingSchemaMessage(shown: string): string {
+	return `${shown} not found. Schema-strict reads need a schema note that declares the frontmatter fields (a \`\`\`yaml block with fields:, or "## Type registry" sections; see "Schema notes" in the README). Draft one from this vault with \`vault-query schema draft > schema.md\` (in Obsidian: the "Copy schema draft" command), review it, then save it at that path or pass --schema schema.md`;
+}
+
 /** Read the schema note from the vault, or fail closed naming the path tried. */
 async function readVaultSchema(source: NoteSource, path: string): Promise<SchemaFile> {
 	const clean = path.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '');
@@ -35,7 +43,7 @@ async function readVaultSchema(source: NoteSource, path: string): Promise<Schema
 	} catch (error) {
 		throw new SchemaError(`${shown} could not be read (${error instanceof Error ? error.message : String(error)})`);
 	}
-	if (text === null) throw new SchemaError(`${shown} not found`);
+	if (text === null) throw new SchemaError(missingSchemaMessage(shown));
 	return { path: shown, text, mtime: source.getMtime(clean) };
 }
 
@@ -75,12 +83,20 @@ async function obsidianTypes(source: NoteSource): Promise<{ fields: FieldSpec[];
 	return text === null ? { fields: [], notes: [] } : typesJsonFields(text);
 }
 
+/**
+ * A schema note's declaration that narrows Obsidian's property type rather than contradicting it:
+ * an enum or a link is text to Obsidian. Not worth a note (a drafted schema does this on purpose).
+ */
+function refines(declared: FieldSpec, spec: FieldSpec): boolean {
+	return spec.origin === 'types.json' && spec.type === 'text' && (declared.type === 'enum' || declared.type === 'link');
+}
+
 /** Add `extra` fields not yet declared; a field declared again is noted, the earlier declaration wins. */
 function merge(fields: Map<string, FieldSpec>, extra: readonly FieldSpec[], notes: string[]): void {
 	for (const spec of extra) {
 		const declared = fields.get(spec.name);
 		if (!declared) fields.set(spec.name, spec);
-		else if (declared.type !== spec.type || spec.origin === 'registry') notes.push(`${spec.name}: the ${declared.origin} declaration (${declared.type}) is used; the ${spec.origin} one (${spec.type}) is ignored`);
+		else if ((declared.type !== spec.type && !refines(declared, spec)) || spec.origin === 'registry') notes.push(`${spec.name}: the ${declared.origin} declaration (${declared.type}) is used; the ${spec.origin} one (${spec.type}) is ignored`);
 	}
 }
 
