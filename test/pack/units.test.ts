@@ -159,9 +159,12 @@ describe('sections, blocks and references', () => {
 		expect(sectionsOf(NOTE, meta).map((s) => s.heading)).toEqual([null, 'Title', 'Links', 'Deep', 'Other']);
 	});
 
-	it('quotes paragraphs, list items (no marker, no block id), quote lines, table rows; never code or callout headers', () => {
+	it('quotes paragraphs, list items (no marker, no block id), quote lines, table rows, fenced code as its own kind; never callout headers', () => {
 		const links = sectionsOf(NOTE, meta)[2];
-		expect(unitsIn(units, links).map(textOf)).toEqual(['Type [[ to link.', 'Another item', 'child item', 'Quoted line one.', '| Key | Action |', '| Ctrl | Open |']);
+		const inLinks = unitsIn(units, links);
+		expect(inLinks.filter((u) => u.kind !== 'code').map(textOf)).toEqual(['Type [[ to link.', 'Another item', 'child item', 'Quoted line one.', '| Key | Action |', '| Ctrl | Open |']);
+		// The pack keeps code only for how-to questions or when the question names the command (code.ts).
+		expect(inLinks.filter((u) => u.kind === 'code').map(textOf)).toEqual(['```js\ncode();\n```']);
 	});
 
 	it('resolves #Heading (with subsections), #A#B and ^block-id', () => {

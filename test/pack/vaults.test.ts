@@ -112,7 +112,8 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 		expect(pack.pack.length).toBeGreaterThanOrEqual(4);
 		for (const s of pack.pack) {
 			expect(s.date).toBe('undated');
-			for (const q of s.quotes) expect(q).toMatch(/\p{sc=Han}/u);
+			// A how-to question (如何嵌入文件) quotes the fenced example too.
+			for (const q of s.quotes) expect(q).toMatch(/\p{sc=Han}|^```/u);
 		}
 		expect(pack.markdown).toContain('### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · undated');
 		expect(pack.gaps.some((g) => g.kind === 'budget')).toBe(true);

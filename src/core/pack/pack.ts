@@ -20,11 +20,11 @@ import { splitFacets, type Facet } from './facets';
 import { holdsKeyWord, type KeyWord } from './grade';
 import { noteDate } from './notes';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
-import { isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
+import { isPointer, isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
 import { neededTerms, retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
 import { quoteVariants, sentencesOf, type Sentence } from './quotes';
 import { TermCounter } from './terms';
-import { LineIndex, linkRefsIn, sectionLabel, withoutRefs } from './sections';
+import { LineIndex, linkRefsIn, sectionLabel, withoutRefs, type QuoteUnit } from './sections';
 import { countTokens, estimateTokens, TOKEN_ESTIMATOR } from './tokens';
 import { DEFAULT_BUDGET, HANDOFF_INSTRUCTION, type ContextPack, type CoverageLine, type Handoff, type PackGap, type PackRequest, type PackSource } from './types';
 
@@ -34,6 +34,7 @@ export { estimateTokens, TOKEN_ESTIMATOR } from './tokens';
 
 const MAX_BUDGET_GAPS = 8; // why: the first few left-out sections tell the agent what a bigger budget buys; a count covers the rest.
 const TOKENS_PER_BUDGET_GAP = 300; // why: a listed section costs ~40 tokens; one per 300 keeps the list near a seventh of the budget.
+const CODE_AFTER_WEIGHT = 0.9; // why: a block right after a quoted sentence is its example; just below the sentence, so a tight budget keeps the sentence.
 const MAX_EXCLUDED_GAPS = 5; // why: naming a few drafts/archived notes shows what exists; the rest is a count.
 
 /** One quote choice of a candidate, ready to render. */
@@ -121,14 +122,36 @@ function sentenceHits(sentence: string, keys: readonly KeyWord[], counter: TermC
  * opening sentences, like a section reached through a link ("Raised in [[…]]" is an address,
  * the claim before it is what the section says).
  */
-function sentenceScores(text: string, sentences: readonly Sentence[], keys: readonly KeyWord[], counter: TermCounter): number[] {
+function sentenceScores(text: string, sentences: readonly Sentence[], units: readonly QuoteUnit[], keys: readonly KeyWord[], counter: TermCounter): number[] {
 	const hits = sentences.map((s) => sentenceHits(text.slice(s.start, s.end), keys, counter));
 	if (!hits.some((h) => h.prose > 0)) return sentences.map(() => 0);
-	return hits.map((h, i) => {
+	const scores = hits.map((h, i) => {
 		const score = h.prose + LINK_WEIGHT * h.link;
 		const s = sentences[i];
 		return isQuestion(text.slice(s.start, s.end)) ? score * QUESTION_WEIGHT : score;
 	});
+	// Code shows how to do what the sentence before it says: it scores at least nearly as well.
+	// Only a whole block right after prose: a long block's lines stand on their own words.
+	for (let i = 1; i < scores.length; i++) {
+		const u = units[sentences[i].unit];
+		if (u.kind === 'code' && sentences[i].start === u.start && units[sentences[i - 1].unit].kind !== 'code') scores[i] = Math.max(scores[i], CODE_AFTER_WEIGHT * scores[i - 1]);
+	}
+	return scores;
+}
+
+/**
+ * The sentences a candidate may quote: a relevant section never quotes a question or a pointer
+ * as its evidence (they ask or point, they do not state), unless it has nothing else.
+ */
+function quotable(c: Candidate): Sentence[] {
+	const all = sentencesOf(c.text, c.units);
+	if (c.best !== 'relevant') return all;
+	const said = all.filter((s) => {
+		if (c.units[s.unit].kind === 'code') return true;
+		const t = c.text.slice(s.start, s.end);
+		return !isQuestion(t) && !isPointer(t);
+	});
+	return said.length > 0 ? said : all;
 }
 
 /** Quote choices and labels of each candidate; candidates with nothing to quote are dropped. */
@@ -140,8 +163,8 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Pr
 		let lines = lineIndexes.get(c.path);
 		if (!lines) lineIndexes.set(c.path, (lines = new LineIndex(c.text)));
 		const li = lines;
-		const sentences = sentencesOf(c.text, c.units);
-		const scores = sentenceScores(c.text, sentences, keys, counter);
+		const sentences = quotable(c);
+		const scores = sentenceScores(c.text, sentences, c.units, keys, counter);
 		const variants = quoteVariants(sentences, scores).map((spans): Variant => ({
 			quotes: spans.map((s) => c.text.slice(s.start, s.end)),
 			cutBefore: spans.map((s) => s.cutBefore),

@@ -64,3 +64,45 @@ export function readerText(text: string): ReaderText {
 export function isQuestion(sentence: string): boolean {
 	return /[?？][\s"'”’»」』)）\]*_]*$/u.test(sentence);
 }
+
+/**
+ * Words a pointer sentence is made of besides its links: "see", "the facts so far are in",
+ * "raised in", "more in", "参见", "を参照". A sentence whose prose holds nothing else says
+ * where the answer is, not what it is.
+ */
+const POINTER_WORDS = new Set(
+	'see also cf compare more details detail facts fact notes note info information answer answers so far are is in at on under the a an for to of refer read check go raised related source sources here there this that these those now and or'.split(' '),
+);
+/** The pointer words that do the pointing (the rest only join them). */
+const POINTING = new Set('see cf refer read check go raised related source sources details facts more in under here there'.split(' '));
+/** CJK pointer phrases (Chinese 参见/详见/请参阅…, Japanese を参照/詳しくは…), with what may surround them. */
+const CJK_POINTER = /^(?:[请請]?(?:参见|參見|详见|詳見|参阅|參閱|参考|參考|见|見)|(?:詳しくは|詳細は)?.{0,2}(?:を)?(?:参照|参考|ご覧)(?:してください|ください)?|关于|相关|関連|詳しくは|詳細は)+$/u;
+
+/** Whether a sentence only points elsewhere: it has a link, and its prose outside links holds only pointer words ("See [[X]].", "The facts so far are in [[X]]."). */
+export function isPointer(sentence: string): boolean {
+	const { prose, links } = readerText(sentence);
+	if (links === '' || !/\[|https?:/.test(sentence)) return false;
+	const words = prose.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+	// "[[A]] is [[B]]" is a claim made of links; a pointer has a word that points (or none at all: a bare link).
+	return words.every((w) => POINTER_WORDS.has(w) || CJK_POINTER.test(w)) && (words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w)));
+}
+
+/** The link targets a sentence writes (wikilinks and Markdown links to notes; embeds and URLs left out). */
+export function linkTargets(sentence: string): string[] {
+	const out: string[] = [];
+	for (const m of sentence.matchAll(/(!?)\[\[([^\]|]+)(?:\|[^\]]*)?\]\]|(!?)\[[^\]]*\]\(([^)\s]+)\)/g)) {
+		if (m[1] === '!' || m[3] === '!') continue;
+		const target = m[2] ?? decodeURIComponentSafe(m[4] ?? '');
+		if (target !== '' && !/^[a-z]+:/i.test(target)) out.push(target.trim());
+	}
+	return out;
+}
+
+/** `decodeURIComponent`, or the text itself when it is not valid percent-encoding. */
+function decodeURIComponentSafe(s: string): string {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}

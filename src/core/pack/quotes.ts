@@ -45,11 +45,35 @@ function hasWords(s: string): boolean {
 	return /[\p{L}\p{N}]/u.test(s.includes('![') ? s.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, '') : s);
 }
 
+/** A fenced block of at most this many lines is one quote; a longer one is quoted by whole lines. */
+export const MAX_CODE_LINES = 12; // why: a typical command example fits whole; a long listing would eat the budget, so its best lines are quoted.
+
+/** A code unit's sentences: the whole block (fences included, so it renders as code), or its non-blank lines inside the fences. */
+function codeSentences(text: string, u: QuoteUnit, unit: number, out: Sentence[]): void {
+	const raw = text.slice(u.start, u.end);
+	const lines = raw.split('\n');
+	if (lines.length <= MAX_CODE_LINES) {
+		out.push({ start: u.start, end: u.end, unit });
+		return;
+	}
+	let at = u.start;
+	lines.forEach((line, i) => {
+		const lead = line.length - line.trimStart().length;
+		const body = line.trim();
+		if (i > 0 && i < lines.length - 1 && body !== '') out.push({ start: at + lead, end: at + lead + body.length, unit });
+		at += line.length + 1;
+	});
+}
+
 /** The sentences of the units, in document order; sentences without words (a lone embed) are left out. */
 export function sentencesOf(text: string, units: readonly QuoteUnit[]): Sentence[] {
 	const out: Sentence[] = [];
 	units.forEach((u, unit) => {
 		const raw = text.slice(u.start, u.end);
+		if (u.kind === 'code') {
+			codeSentences(text, u, unit, out);
+			return;
+		}
 		if (u.kind === 'row') {
 			if (hasWords(raw)) out.push({ start: u.start, end: u.end, unit });
 			return;

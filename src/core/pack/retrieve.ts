@@ -26,7 +26,8 @@ import { parseQuery, type ParsedQuery } from '../search/query-parser';
 import { search, type SearchIndex, type SearchResult } from '../search/search';
 import { analyzeQueryText, termsOf, type QueryWord } from '../search/tokenize';
 import type { Facet } from './facets';
-import { gradeRank, type KeyWord } from './grade';
+import { gradeRank, holdsKeyWord, type KeyWord } from './grade';
+import { codeWanted } from './code';
 import { exclusionOf, type Exclusion } from './notes';
 import { isCjkWord, neededTerms, sectionCandidate, type Candidate, type LoadedNote, type ScoringContext } from './section-score';
 import { TermCounter } from './terms';
@@ -196,6 +197,8 @@ class NoteLoader {
 		private readonly facets: readonly Facet[],
 		private readonly priors: ReadonlyMap<string, number[]>,
 		private readonly options: RetrieveOptions,
+		/** Whether a fenced code block is worth quoting for this question (code.ts). */
+		private readonly wantsCode: (code: string) => boolean,
 	) {}
 
 	/** Whether `path` was loaded (or refused) already. */
@@ -221,8 +224,10 @@ class NoteLoader {
 			this.loaded.set(path, null);
 			return null;
 		}
-		const label = [titleOf(path, meta), ...(parseFrontMatterAliases(meta?.frontmatter) ?? []), ...(meta ? getAllTags(meta) : []).map((t) => t.replace(/^#/, '').replace(/\//g, ' '))];
-		const note: LoadedNote = { path, text, meta, metaTerms: new Set(termsOf(label.join('\n'))), priors: this.priors.get(path) ?? this.facets.map(() => 0), units: noteUnits(text, meta) };
+		const names = [titleOf(path, meta), ...(parseFrontMatterAliases(meta?.frontmatter) ?? [])];
+		const label = [...names, ...(meta ? getAllTags(meta) : []).map((t) => t.replace(/^#/, '').replace(/\//g, ' '))];
+		const units = noteUnits(text, meta).filter((u) => u.kind !== 'code' || this.wantsCode(text.slice(u.start, u.end)));
+		const note: LoadedNote = { path, text, meta, metaTerms: new Set(termsOf(label.join('\n'))), titleTerms: new Set(termsOf(names.join('\n'))), priors: this.priors.get(path) ?? this.facets.map(() => 0), units };
 		this.loaded.set(path, note);
 		return note;
 	}
@@ -308,6 +313,57 @@ async function boostNeighbours(source: NoteSource, scored: Candidate[], strong: 
 	for (const c of boosted) c.score *= 1 + NEIGHBOUR_BOOST;
 }
 
+/** A followed pointer ranks its target this much above the signpost that points at it. */
+const POINTER_LIFT = 1.1; // why: "the facts are in [[X]]" says X answers what the signpost asks, so X goes before it — by a step, not a leap.
+
+/** The section a pointer target names: its `#heading`/`#^block` when given, else its best-scoring section. */
+function pointedSection(sections: readonly Candidate[], note: LoadedNote, subpath: string): Candidate | null {
+	if (subpath !== '') {
+		const span = subpathSection(note.text, note.meta, subpath);
+		if (span) return sections.find((s) => s.section.start <= span.start && span.start < s.section.end) ?? null;
+	}
+	let best: Candidate | null = null;
+	for (const s of sections) if (!best || gradeRank(s.best) > gradeRank(best.best) || (gradeRank(s.best) === gradeRank(best.best) && s.score > best.score)) best = s;
+	return best;
+}
+
+/**
+ * Stage 5b: pointers followed. A signpost — a section whose heading, questions and pointer
+ * sentences ask what a facet asks while its statements do not answer it ("What do we know
+ * about X? The facts so far are in [[x-facts]].") — is not evidence; the section its pointer
+ * names (loaded when new) takes the signpost's place: relevant for the facets the signpost
+ * asks, when it holds at least one of their key words itself, and ranked just above it.
+ */
+async function followPointers(source: NoteSource, scored: Candidate[], loader: NoteLoader, ctx: ScoringContext): Promise<void> {
+	for (const hub of scored.filter((c) => c.pointers.length > 0)) {
+		for (const raw of hub.pointers) {
+			const { path: linkpath, subpath } = parseLinktext(raw);
+			const target = linkpath === '' ? hub.path : source.resolveLink(linkpath, hub.path);
+			if (target === null || !target.toLowerCase().endsWith('.md')) continue;
+			const isNew = !loader.has(target);
+			const note = await loader.load(target);
+			if (!note) continue;
+			if (isNew) {
+				for (const section of sectionsOf(note.text, note.meta)) {
+					const extra = sectionCandidate(note, section, ctx);
+					if (extra) scored.push(extra);
+				}
+			}
+			const pick = pointedSection(scored.filter((c) => c.path === target && c !== hub), note, subpath);
+			if (!pick) continue;
+			let lifted = false;
+			hub.signposts.forEach((asks, i) => {
+				if (!asks || pick.grades[i].grade === 'relevant' || !ctx.keys[i].some((k) => holdsKeyWord(pick.terms, k))) return;
+				pick.grades[i] = { ...pick.grades[i], grade: 'relevant' };
+				lifted = true;
+			});
+			if (!lifted) continue;
+			pick.best = 'relevant';
+			pick.score = Math.max(pick.score, hub.score * POINTER_LIFT);
+		}
+	}
+}
+
 /**
  * Stage 6: the final order — pinned sections, then each facet's best section, then relevant
  * before partial by score; weak partial padding dropped; at most three per note and 24 in all.
@@ -345,10 +401,11 @@ export async function retrieve(source: NoteSource, index: SearchIndex, parsed: P
 	const stage = await searchStage(source, index, parsed, facets);
 	if ('error' in stage) return stage;
 	const ctx = scoringContext(index, facets, stage.expansions);
-	const loader = new NoteLoader(source, facets, stage.priors, options);
+	const loader = new NoteLoader(source, facets, stage.priors, options, codeWanted(parsed.raw, facets));
 	const { pinned, unresolved } = await pinnedSections(source, refs, loader, ctx, stage);
 	const scored = await scoreSections(stage.order, loader, ctx);
 	await boostNeighbours(source, scored, stage.strong, loader, ctx);
+	await followPointers(source, scored, loader, ctx);
 	const candidates = rankSections(scored, pinned, facets);
 	return { candidates, keys: ctx.keys as KeyWord[][], excluded: loader.excluded, unresolved, unreadable: loader.unreadable, limitations: [...stage.limitations] };
 }

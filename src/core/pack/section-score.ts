@@ -7,7 +7,8 @@ import type { CachedMetadata } from '../metadata';
 import { normalizeText } from '../search/tokenize';
 import type { Facet } from './facets';
 import { gradeFacet, gradeRank, holdsKeyWord, type FacetGrade, type Grade, type KeyWord } from './grade';
-import { LINK_WEIGHT, readerText } from './prose';
+import { isPointer, isQuestion, LINK_WEIGHT, linkTargets, readerText } from './prose';
+import { sentencesOf } from './quotes';
 import type { TermCounter } from './terms';
 import { unitsIn, type NoteSection, type QuoteUnit } from './sections';
 
@@ -37,6 +38,10 @@ export interface Candidate {
 	score: number;
 	/** Named by a reference in the query. */
 	pinned: boolean;
+	/** Link targets of the section's pointer sentences, when it is a signpost for some facet (else empty). */
+	pointers: string[];
+	/** Per facet: whether the section asks it (heading, questions, pointers) without answering it. */
+	signposts: boolean[];
 }
 
 /** What every section is scored against. */
@@ -56,6 +61,8 @@ export interface LoadedNote {
 	meta: CachedMetadata | null;
 	/** Index terms of title, aliases and tags. */
 	metaTerms: Set<string>;
+	/** Index terms of the title and aliases only: in the note's own body they are evidence, even as link text. */
+	titleTerms: Set<string>;
 	/** Per facet: the note's search score relative to the top hit (0–1). */
 	priors: number[];
 	/** Every quotable unit of the note. */
@@ -93,21 +100,90 @@ export function neededTerms(keys: readonly KeyWord[]): Set<string> {
 	return out;
 }
 
+/** What a section's units say, apart: evidence (prose, code, own-title link words), link text, and what its questions and pointers ask about. */
+interface SectionTexts {
+	/** Term counts of evidence: statements' prose, quoted code, and the note's own title words wherever they are written. */
+	counts: Map<string, number>;
+	/** Term counts of link text in statements, and of everything in questions and pointers. */
+	linkCounts: Map<string, number>;
+	/** Terms of the prose of question and pointer sentences (what they ask about, never evidence). */
+	asked: Set<string>;
+	/** Link targets written in pointer sentences. */
+	pointers: string[];
+	/** Evidence prose, for adjacency checks. */
+	prose: string[];
+	length: number;
+}
+
+/** Count a statement's link text: the note's own title and alias words count as evidence (never "mere mentions" in its own body), the rest as link text. */
+function countLinks(links: string, note: LoadedNote, ctx: ScoringContext, out: SectionTexts): void {
+	const found = new Map<string, number>();
+	out.length += ctx.counter.count(links, found);
+	for (const [t, n] of found) {
+		const into = note.titleTerms.has(t) ? out.counts : out.linkCounts;
+		into.set(t, (into.get(t) ?? 0) + n);
+	}
+}
+
+/** Split a section's units into evidence, link text and questions/pointers (see {@link SectionTexts}). */
+function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: ScoringContext): SectionTexts {
+	const out: SectionTexts = { counts: new Map(), linkCounts: new Map(), asked: new Set(), pointers: [], prose: [], length: 0 };
+	const statement = (text: string): void => {
+		const r = readerText(text);
+		out.prose.push(r.prose);
+		out.length += ctx.counter.count(r.prose, out.counts);
+		if (r.links !== '') countLinks(r.links, note, ctx, out);
+	};
+	for (const u of units) {
+		const text = note.text.slice(u.start, u.end);
+		if (u.kind === 'code') {
+			out.prose.push(text);
+			out.length += ctx.counter.count(text, out.counts);
+			continue;
+		}
+		// Only a unit with a question mark or a link can hold a question or a pointer: skip segmenting the rest.
+		if (u.kind === 'row' || !/[?？[]|https?:/.test(text)) {
+			statement(text);
+			continue;
+		}
+		for (const s of sentencesOf(note.text, [u])) {
+			const sentence = note.text.slice(s.start, s.end);
+			const pointer = isPointer(sentence);
+			if (!pointer && !isQuestion(sentence)) {
+				statement(sentence);
+				continue;
+			}
+			if (pointer) out.pointers.push(...linkTargets(sentence));
+			const r = readerText(sentence);
+			const asked = new Map<string, number>();
+			out.length += ctx.counter.count(r.prose, asked);
+			for (const [t, n] of asked) {
+				out.asked.add(t);
+				out.linkCounts.set(t, (out.linkCounts.get(t) ?? 0) + n);
+			}
+			if (r.links !== '') out.length += ctx.counter.count(r.links, out.linkCounts);
+		}
+	}
+	return out;
+}
+
+/**
+ * The grade of a section for one facet: relevant on evidence; the heading completes the
+ * evidence but cannot stand in for it (a heading over a question and a pointer says what the
+ * section is about, not what is known), so with no key word in the evidence the heading's words
+ * count as link text.
+ */
+function gradeSection(evidence: ReadonlySet<string>, heading: ReadonlySet<string>, all: ReadonlySet<string>, keys: readonly KeyWord[]): FacetGrade {
+	const own = keys.some((k) => holdsKeyWord(evidence, k));
+	return gradeFacet(own ? new Set([...evidence, ...heading]) : evidence, keys, all);
+}
+
 /** Grade and score one section of a loaded note; null when it has nothing to quote. */
 export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: ScoringContext): Candidate | null {
 	const units = unitsIn(note.units, section);
 	if (units.length === 0) return null;
-	// Prose and link text apart (prose.ts): link text holds a word only weakly.
-	const counts = new Map<string, number>();
-	const linkCounts = new Map<string, number>();
-	let length = 0;
-	const prose: string[] = [];
-	for (const u of units) {
-		const r = readerText(note.text.slice(u.start, u.end));
-		prose.push(r.prose);
-		length += ctx.counter.count(r.prose, counts);
-		if (r.links !== '') length += ctx.counter.count(r.links, linkCounts);
-	}
+	// Evidence, link text, and questions/pointers apart (prose.ts): only evidence makes a section relevant.
+	const { counts, linkCounts, asked, pointers, prose, length } = sectionTexts(note, units, ctx);
 	const headingCounts = new Map<string, number>();
 	if (section.heading !== null) {
 		const h = readerText(section.heading);
@@ -115,11 +191,14 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 		if (h.links !== '') ctx.counter.count(h.links, linkCounts);
 	}
 	const headingTerms = new Set(headingCounts.keys());
-	const proseTerms = new Set([...counts.keys(), ...headingTerms]);
-	const terms = new Set([...proseTerms, ...linkCounts.keys()]);
-	const grades = ctx.facets.map((_, i) => gradeFacet(proseTerms, ctx.keys[i], terms));
+	const evidence = new Set(counts.keys());
+	const terms = new Set([...evidence, ...headingTerms, ...linkCounts.keys()]);
+	const grades = ctx.keys.map((keys) => gradeSection(evidence, headingTerms, terms, keys));
 	let best: Grade = 'off-topic';
 	for (const g of grades) if (gradeRank(g.grade) > gradeRank(best)) best = g.grade;
+	// What the section asks about (heading, questions, pointers): a signpost whose pointers are followed (retrieve.ts).
+	const askedTerms = new Set([...evidence, ...headingTerms, ...asked]);
+	const signposts = pointers.length > 0 ? ctx.keys.map((keys, i) => grades[i].grade !== 'relevant' && gradeFacet(askedTerms, keys).grade === 'relevant') : [];
 	const norm = 1 - BM25_B + BM25_B * (length / AVERAGE_SECTION_TOKENS);
 	const flat = ctx.adjacency ? normalizeText(prose.join('\n')) : '';
 	const perFacet = ctx.keys.map((keys, i) => {
@@ -136,5 +215,5 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	});
 	const strongest = Math.max(0, ...perFacet);
 	const score = strongest + OTHER_FACETS_WEIGHT * (perFacet.reduce((a, b) => a + b, 0) - strongest);
-	return { path: note.path, text: note.text, meta: note.meta, section, units, terms, grades, best, score, pinned: false };
+	return { path: note.path, text: note.text, meta: note.meta, section, units, terms, grades, best, score, pinned: false, pointers: signposts.some(Boolean) ? pointers : [], signposts };
 }

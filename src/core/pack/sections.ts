@@ -8,8 +8,9 @@
  *   in a note, resolved to the section (a heading and its subsections, as Obsidian scrolls to
  *   it) or block they name;
  * - **quotable units** of a span: paragraphs, list items (marker and task box left out),
- *   blockquote and callout lines, table rows, footnote texts. Headings, frontmatter, code, math,
- *   HTML and comments are never quoted.
+ *   blockquote and callout lines, table rows, footnote texts, fenced code blocks (quoted only
+ *   for how-to questions: retrieve.ts). Headings, frontmatter, math, HTML and comments are never
+ *   quoted.
  */
 import type { CachedMetadata, ListItemCache, SectionCache } from '../metadata';
 import { bodyStart } from '../note-info';
@@ -29,11 +30,11 @@ export interface NoteSection {
 	blockId?: string;
 }
 
-/** A quotable piece of a span: `prose` is split into sentences, a `row` (table row) is quoted whole. */
+/** A quotable piece of a span: `prose` is split into sentences, a `row` (table row) is quoted whole, `code` (a fenced block) whole or by whole lines. */
 export interface QuoteUnit {
 	start: number;
 	end: number;
-	kind: 'prose' | 'row';
+	kind: 'prose' | 'row' | 'code';
 }
 
 /** A `[[link]]` (or bare `^block-id`) written in a query or a note. */
@@ -259,8 +260,14 @@ function blockUnits(text: string, block: SectionCache, items: readonly ListItemC
 		case 'table':
 			lineUnits(text, s, e, 'row', (line) => (TABLE_DELIMITER.test(line) ? -1 : 0), out);
 			return;
+		case 'code': {
+			// Fenced blocks only (an indented block has no fence to quote); the pack keeps them for how-to questions.
+			const unit = trimmed(text, s, e, 'code');
+			if (unit && /^(?:```|~~~)/.test(text.slice(unit.start, unit.start + 3))) out.push(unit);
+			return;
+		}
 		default:
-			return; // headings, yaml, code, math, html, comments, thematic breaks: never quoted
+			return; // headings, yaml, math, html, comments, thematic breaks: never quoted
 	}
 }
 
