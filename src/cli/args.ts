@@ -19,6 +19,8 @@ export interface FlagSpec {
 	range?: readonly [number, number];
 	/** This flag is another name for that one (its value is stored under the canonical name). */
 	aliasOf?: string;
+	/** A one-letter spelling, as grep has (`-C 3` for `--context 3`). */
+	short?: string;
 }
 
 /** Parsed arguments: positionals in order, flags by canonical name (`list` flags collect every use, comma-split; `multi` flags every use as given). */
@@ -73,6 +75,15 @@ function store(parsed: ParsedArgs, name: string, given: string, spec: FlagSpec, 
 	parsed.flags[name] = spec.kind === 'number' ? parseInteger(raw, `--${given}`, spec.range) : raw;
 }
 
+/** A declared short option (`-C`, `-C3`) spelled long (`--context`, `--context=3`), or null. */
+function longForm(arg: string, specs: Record<string, FlagSpec>): string {
+	const short = /^-([A-Za-z])(.*)$/.exec(arg);
+	if (short === null) return arg;
+	const name = Object.keys(specs).find((key) => specs[key].short === short[1]);
+	if (name === undefined) return arg;
+	return short[2] === '' ? `--${name}` : `--${name}=${short[2]}`;
+}
+
 /**
  * Parse `argv` against the declared flags. `--name=value` and `--name value` both work; `--`
  * ends the options, so every word after it is a positional (the way to pass a query that starts
@@ -81,7 +92,7 @@ function store(parsed: ParsedArgs, name: string, given: string, spec: FlagSpec, 
 export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): ParsedArgs {
 	const parsed: ParsedArgs = { positionals: [], flags: {}, notes: [] };
 	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
+		const arg = longForm(argv[i], specs);
 		if (arg === '--') {
 			const rest = argv.slice(i + 1);
 			parsed.positionals.push(...rest);
@@ -90,7 +101,7 @@ export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): Pars
 			break;
 		}
 		if (!arg.startsWith('--')) {
-			// "-" alone and negative numbers are values; any other dash word would be a short option, which we have none of.
+			// "-" alone and negative numbers are values; any other dash word is a short option no flag declares.
 			if (arg.startsWith('-') && arg !== '-' && !/^-[0-9]/.test(arg)) throw dashWordError(arg);
 			parsed.positionals.push(arg);
 			continue;

@@ -60,10 +60,16 @@ export interface SettingOverride {
 	label: string;
 }
 
+/** `-C/--context N` of grep and text-search: lines of context around each match, GNU grep's meaning. */
+export const CONTEXT_FLAG: FlagSpec = { kind: 'number', value: 'N', short: 'C', range: [0, 1000], help: 'lines of context before and after each match (default 2, or the setting); overlapping context is printed once' };
+
 /** The settings the engine flags override (`--sort` and `--profile` are read with the settings). */
 export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
 	const linksKey = stringFlag(args, 'links-key');
-	return linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
+	const context = numberFlag(args, 'context');
+	const overrides: SettingOverride[] = linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
+	if (context !== undefined) overrides.push({ key: 'contextLines', value: context, label: '--context' });
+	return overrides;
 }
 
 /**

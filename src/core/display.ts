@@ -35,3 +35,17 @@ export function escapeTerminal(text: string): string {
 export function displayLines(lines: readonly string[]): string {
 	return lines.map(escapeControls).join('\n');
 }
+
+/**
+ * Whether a limitation only says the results were cut at the limit ("Truncated to 2 of 62 …",
+ * "Showing 10 of 233 matching notes"): text output says that in its first line, so it drops
+ * these; JSON keeps them.
+ */
+export function isTruncationNote(limitation: string): boolean {
+	return /^(Truncated to \d|Showing \d+ of \d+ matching notes)/.test(limitation);
+}
+
+/** The hints an error message does not already hold, so "did you mean" is said once. */
+export function hintsBeyond(error: string | undefined, hints: readonly string[] | undefined): string[] {
+	return (hints ?? []).filter((hint) => error === undefined || !(error.includes(hint) || error.includes(`"${hint}"`)));
+}

@@ -37,9 +37,18 @@ export function titleOf(path: string, meta: CachedMetadata | null): string {
 	return typeof title === 'string' && title.trim() !== '' ? title.trim() : baseName(path);
 }
 
-/** The first `chars` characters of the body with whitespace collapsed, cut at a word boundary when possible. */
+/**
+ * Text as a reader of the note sees it, for excerpts: `%%comments%%` (hidden in Obsidian's
+ * reading view) and embed syntax (`![[x]]`, `![alt](url)`, which show another file, not words of
+ * this note) removed. An unclosed `%%` hides the rest, as in Obsidian.
+ */
+export function readableText(text: string): string {
+	return text.replace(/%%[\s\S]*?(?:%%|$)/g, ' ').replace(/!\[\[[^\]\n]*\]\]/g, ' ').replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ');
+}
+
+/** The first `chars` characters of the readable body (see {@link readableText}) with whitespace collapsed, cut at a word boundary when possible. */
 export function excerptOf(body: string, chars: number): string {
-	const flat = body.replace(/\s+/g, ' ').trim();
+	const flat = readableText(body).replace(/\s+/g, ' ').trim();
 	if (flat.length <= chars) return flat;
 	const cut = flat.slice(0, chars);
 	const space = cut.lastIndexOf(' ');

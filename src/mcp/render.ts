@@ -34,7 +34,7 @@ export function renderSearchText(result: SearchResult): string {
 
 /** The CLI's listing of a structural query. */
 export function renderQueryText(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLinks: boolean): string {
-	return result.status === 'failed' ? failure(result) : renderText(result, isLinks);
+	return result.status === 'failed' ? failure(result) : renderText(result, isLinks, { verbose: true });
 }
 
 /** The seed's retrieval report layout. */

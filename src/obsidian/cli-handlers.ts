@@ -105,7 +105,7 @@ const HANDLERS: HandlerSpec[] = [
 		flags: { query: { value: '<text>', description: 'what to search for', required: true }, limit: LIMIT, ...FORMAT },
 		answer: async (f, host) => {
 			const result = await host.search(f.required('query'), { limit: f.number('limit') });
-			return { json: result, text: result.status === 'failed' ? `Error: ${result.error ?? 'failed'}` : renderSearchMarkdown(result, host.vaultPath()).trimEnd() };
+			return { json: result, text: result.status === 'failed' ? `Error: ${result.error ?? 'failed'}` : renderSearchMarkdown(result, { vaultLabel: host.vaultPath() }).trimEnd() };
 		},
 	},
 	{

@@ -9,7 +9,7 @@ import { renderHighlighted, termNeedles } from './highlight';
 
 /** How each tier reads in the UI (sentence case). */
 export const TIER_LABELS: Record<Tier, string> = {
-	synthesis: 'Synthesis',
+	synthesis: 'Priority note',
 	'keyword-index': 'Keyword index',
 	'alias-filename': 'Title or alias',
 	metadata: 'Properties',

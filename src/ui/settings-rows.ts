@@ -230,8 +230,8 @@ function searchRows(host: SettingsHost): SettingsRow[] {
 		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note (hidden folders allowed); its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },
 		{ name: 'Synonym note', desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.', render: pathField(host, () => s.synonymsPath, (p) => (s.synonymsPath = p), 'synonyms.md', true) },
 		{
-			name: 'Synthesis marker',
-			desc: 'The property that marks a synthesis note, as "Key: value"; such notes rank first when the query is about them. Empty: no boost.',
+			name: 'Priority marker',
+			desc: 'The property that marks a priority note (a summary you wrote), as "Key: value"; such notes rank first when the query is about them. Empty: no boost.',
 			render: (setting) => {
 				setting.addText((text) =>
 					text

@@ -61,13 +61,14 @@ describe('CLI contract', () => {
 
 	it('the text listing is readable: paths, titles, sources and context', async () => {
 		const backlinks = await cli(['backlinks', 'conventions', ...V]);
-		expect(backlinks.stdout).toMatch(/^\d+ notes matched \(searched \d+ notes\)/);
+		expect(backlinks.stdout).toMatch(/^\d+ notes link to conventions\.md \(searched \d+ notes\)/);
 		expect(backlinks.stdout).toContain('decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md  [both]');
 		const grep = await cli(['grep', 'FFIEC', ...V]);
 		expect(grep.stdout).toContain('  14: Regulators expect vendor risk');
 		const links = await cli(['links', 'digests/2026-w25', ...V]);
-		expect(links.stdout).toContain('budget-2027 → (unresolved)  [body]');
-		expect(links.stdout).toContain('attachments/pipeline.png → attachments/pipeline.png  [body]');
+		expect(links.stdout.split('\n')[0]).toBe('Links from digests/2026-w25.md: 4 links');
+		expect(links.stdout).toContain('[[budget-2027]] → (unresolved)  [body]');
+		expect(links.stdout).toContain('[[attachments/pipeline.png]] → attachments/pipeline.png  [body]');
 	});
 });
 

@@ -44,9 +44,9 @@ describe('reader CLI', () => {
 	it('the default output is the short listing, like the other commands', async () => {
 		const run = await cli(['filter', '--where', 'rating>=9', ...V]);
 		expect(run.code).toBe(0);
-		expect(run.stdout).toMatch(/^1 note matched \(searched 8 notes\)\n\nskill-lab\/dcf-valuation\.md\n {2}dcf-valuation/);
+		expect(run.stdout).toMatch(/^1 note matches \(searched 8 notes\)\n\nskill-lab\/dcf-valuation\.md\n {2}dcf-valuation/);
 		const graph = await cli(['graph', 'dcf-valuation', '--known-skill-refs', 'excel-modeling', ...V]);
-		expect(graph.stdout).toContain('  → excel-modeling  [skill-library-ref]');
+		expect(graph.stdout).toContain('  → [[excel-modeling]]  [skill-library-ref]');
 		expect(graph.stdout).toContain('  ← skill-lab/discount-rate.md  [body]');
 	});
 

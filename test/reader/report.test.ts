@@ -22,12 +22,14 @@ Matched: 2 notes (after filters)
 
 Results:
   1. <vault>/skill-lab/discount-rate.md
-     - frontmatter: {type: claim, domain: investing, status: active, confidence: likely, last_verified: 2026-05-01, tags: [finance], rating: 6}
+     - title: discount-rate
+     - frontmatter: {type: claim, domain: investing, confidence: likely, last_verified: 2026-05-01}
      - excerpt: "A one-point change in the discount rate moves a [[dcf-valuation]] more than any other input."
      - inbound links: 1
      - outbound links: 1
   2. <vault>/skill-lab/momentum-factor.md
-     - frontmatter: {type: claim, domain: investing, status: active, confidence: speculative, last_verified: "", tags: [finance, factors], rating: 4}
+     - title: momentum-factor
+     - frontmatter: {type: claim, domain: investing, confidence: speculative, last_verified: ""}
      - excerpt: "Stocks that rose over the last year tend to keep rising for a few more months. Never checked against our own data."
      - inbound links: 0
      - outbound links: 0
@@ -46,7 +48,7 @@ Status: success`);
 	it('graph lists the links with their resolution; text-search lists the matching lines', async () => {
 		const graph = await report(['graph', 'position-sizing', '--folders', 'skill-lab,sources']);
 		expect(graph.text).toContain(`  1. <vault>/skill-lab/position-sizing.md
-     - frontmatter: {type: skill, domain: investing, status: active, confidence: likely, last_verified: 2026-06-15, tags: [finance, risk]}
+     - frontmatter: {type: skill, domain: investing, status: active, confidence: likely, last_verified: 2026-06-15, tags: [#finance, #risk]}
      - excerpt: "Risk at most one percent of the portfolio on a single idea; see the [[kelly-criterion]] book notes."
      - inbound links: 2 [<vault>/skill-lab/dcf-valuation.md (body), <vault>/sources/position-sizing.md (body)]
      - outbound links: 1 [kelly-criterion → <vault>/sources/kelly-criterion.md (vault)]`);
@@ -56,6 +58,13 @@ Status: success`);
          1: Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital.
          2- 
      - inbound links: 0`);
+	});
+
+	it('filter shows every property with --verbose; "did you mean" is said once', async () => {
+		const all = await report(['filter', '--where', 'rating>=9', '--verbose']);
+		expect(all.text).toContain('     - frontmatter: {type: skill, domain: investing, status: active, confidence: confirmed, maturity: evergreen, last_verified: 2026-06-20, tags: [#valuation, #finance], rating: 9, summary: Value a business from its discounted free cash flows}');
+		const failed = await report(['filter', '--where', 'domain=investng']);
+		expect(failed.text.match(/did you mean/g)).toHaveLength(1);
 	});
 
 	it('a failed call still prints the layout, with the error and Status: failed', async () => {
@@ -76,7 +85,6 @@ Status: success`);
 			'  (none)',
 			'',
 			'Error: where: "investng" is not a valid domain; the schema allows: investing, engineering, health, meta; did you mean "investing"?',
-			'Hint: did you mean "investing"?',
 			'Status: failed',
 		]);
 	});

@@ -84,7 +84,10 @@ describe('ranked search', () => {
 		expect(r.results[0].path).toBe('Career/Frontend Career.md');
 		expect(r.results[0].tier).toBe('synthesis');
 		expect(r.results[0].synthesis).toBe(true);
-		expect(renderSearchMarkdown(r)).toContain('### 1. Frontend Career.md [SYNTHESIS]');
+		const text = renderSearchMarkdown(r);
+		expect(text).toContain('### 1. Frontend Career\n');
+		expect(text).toContain('- **Why**: a priority note (it carries the priority marker), matched in its title or properties');
+		expect(text).not.toMatch(/synthesis/i);
 	});
 
 	it('filters first, then ranks: tag + property + free text', async () => {

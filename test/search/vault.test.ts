@@ -30,9 +30,10 @@ describeShared('ranked search on obsidian-help-i18n/zh', () => {
 		const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(`ERR ${t}`), cwd: ZH };
 		const code = await searchCommand.run({ positionals: ['标签'], flags: { limit: 3 } }, io);
 		expect(code).toBe(0);
-		expect(out[0]).toContain('## Vault Search: "标签"');
-		expect(out[0]).toContain('### 1. 标签.md');
-		expect(out[0]).toContain('- **Match**: Alias/filename: 标签');
+		expect(out[0]).toContain('## Search: "标签"');
+		expect(out[0]).toMatch(/\n\d+ notes match; showing 3 \(raise --limit to see more\):\n/);
+		expect(out[0]).toContain('### 1. 标签\n');
+		expect(out[0]).toContain('- **Why**: matched in the title or an alias: 标签');
 		out.length = 0;
 		await searchCommand.run({ positionals: ['标签'], flags: { limit: 3, json: true } }, io);
 		const json = JSON.parse(out[0]) as { results: { path: string; tier: string }[]; keyword_index: string };

@@ -58,7 +58,7 @@ describe('settings tab', () => {
 			'Snippet length',
 			'Keyword index note',
 			'Synonym note',
-			'Synthesis marker',
+			'Priority marker',
 			'Default budget',
 			'Token estimator',
 			'Include drafts',
@@ -110,7 +110,7 @@ describe('settings tab', () => {
 		expect((await saved(r)).authorityOrder).toEqual([['decisions/', 'facts/'], ['projects/']]);
 		row(el, 'Include drafts').querySelector<HTMLElement>('.checkbox-container')?.click();
 		expect((await saved(r)).packIncludeDrafts).toBe(true);
-		const marker = row(el, 'Synthesis marker').querySelector('input');
+		const marker = row(el, 'Priority marker').querySelector('input');
 		if (!marker) throw new Error('no input');
 		typeInto(marker, 'no colon');
 		expect(marker.classList.contains('is-invalid')).toBe(true);

@@ -1,7 +1,7 @@
 import type { EngineStatus } from '../../core/engine/engine';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
-import { displayLines } from '../../core/display';
+import { displayLines, hintsBeyond } from '../../core/display';
 import { renderFooter } from '../render';
 import { openEngineForCli } from '../vault';
 
@@ -23,7 +23,7 @@ export const noteCommand: Command = {
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(answer, null, 2));
 		if (answer.status === 'failed') {
 			io.stderr(`vault-query note: ${answer.error ?? 'failed'}`);
-			for (const hint of answer.suggestions ?? []) io.stderr(`  ${hint}`);
+			for (const hint of hintsBeyond(answer.error, answer.suggestions)) io.stderr(`  ${hint}`);
 			return EXIT.couldNotSearch;
 		}
 		if (!boolFlag(args, 'json')) {
@@ -39,7 +39,7 @@ export const noteCommand: Command = {
 function renderStatus(status: EngineStatus): string {
 	const lines = [`${status.vault_path}`, `  notes: ${status.notes}, in scope: ${status.in_scope}, search index: ${status.search_index}${status.indexed === null ? '' : ` (${status.indexed} notes, ${status.build_ms ?? 0} ms)`}`];
 	if (status.keyword_index !== null) lines.push(`  keyword index: ${status.keyword_index}`);
-	return displayLines([...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions })]);
+	return displayLines([...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions }, { verbose: true })]);
 }
 
 /** `vault-query status`: what the engine indexes, what it leaves out and why. */

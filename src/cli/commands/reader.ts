@@ -1,3 +1,4 @@
+import { hintsBeyond } from '../../core/display';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { missingSchemaMessage } from '../../core/schema/load';
@@ -8,7 +9,7 @@ import { VaultError } from '../../node/vault-source';
 import { errorCode, readRegularText } from '../../node/note-reader';
 import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
-import { renderText } from '../render';
+import { MORE, renderText } from '../render';
 import { engineConfigOf } from '../../core/config/settings';
 import { checkSettingsFlags } from '../config';
 import { openSource, settingsFor, vaultPathOf } from '../vault';
@@ -27,7 +28,7 @@ const READER_FLAGS: Record<string, FlagSpec> = {
 	'max-staleness-days': { kind: 'number', value: 'N', range: [0, 1_000_000], help: 'keep notes with last_verified within N days of today (never-verified notes pass)' },
 	today: { kind: 'string', value: 'YYYY-MM-DD', help: 'the day staleness counts from (default: today, UTC)' },
 	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
-	report: { kind: 'boolean', help: 'print the retrieval report in the seed\'s text layout' },
+	report: { kind: 'boolean', help: 'print the retrieval report: query, scope, schema, results with the fields a filter used, skipped notes, limitations (--verbose: every property)' },
 };
 
 /** The request parameters every operation shares, from the flags. */
@@ -68,7 +69,7 @@ async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource,
 function graphLines(report: ReaderReport): string[] {
 	const lines: string[] = [];
 	for (const result of report.results) {
-		for (const link of result.outbound ?? []) lines.push(`  → ${link.linkpath}${link.path ? ` (${link.path})` : ''}  [${link.resolution}]`);
+		for (const link of result.outbound ?? []) lines.push(`  → [[${link.linkpath}]]${link.path ? ` (${link.path})` : ''}  [${link.resolution}]`);
 		for (const ref of result.inbound ?? []) lines.push(`  ← ${ref.path}  [${ref.source}]`);
 	}
 	return lines.length > 0 ? ['', 'Links:', ...lines] : [];
@@ -77,11 +78,11 @@ function graphLines(report: ReaderReport): string[] {
 /** Print the report (JSON, the seed's text report, or the short listing) and map it to the exit code. */
 function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(report, null, 2));
-	else if (boolFlag(args, 'report')) io.stdout(renderReport(report));
-	else if (report.status !== 'failed') io.stdout([renderText(report, false), ...graphLines(report)].join('\n'));
+	else if (boolFlag(args, 'report')) io.stdout(renderReport(report, { allFields: boolFlag(args, 'verbose') }));
+	else if (report.status !== 'failed') io.stdout([renderText(report, false, { verbose: boolFlag(args, 'verbose'), more: MORE }), ...graphLines(report)].join('\n'));
 	if (report.status === 'failed') {
 		io.stderr(`vault-query ${report.operation}: ${report.error ?? 'failed'}`);
-		for (const hint of report.suggestions ?? []) io.stderr(`  ${hint}`);
+		for (const hint of hintsBeyond(report.error, report.suggestions)) io.stderr(`  ${hint}`);
 		return EXIT.couldNotSearch;
 	}
 	return report.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
@@ -165,6 +166,6 @@ export const textSearchCommand: Command = {
 	usage: '<pattern>',
 	examples: ['vault-query text-search "discount rate"', 'vault-query text-search "^## (Steps|Checks)$" --regex --report'],
 	// The same two flags as grep: text-search is grep's matcher over the reader's scope.
-	flags: { ...READER_FLAGS, regex: grepCommand.flags.regex, 'case-sensitive': grepCommand.flags['case-sensitive'] },
+	flags: { ...READER_FLAGS, regex: grepCommand.flags.regex, 'case-sensitive': grepCommand.flags['case-sensitive'], context: grepCommand.flags.context },
 	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: positionals(args, ['pattern'])[0], regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
 };

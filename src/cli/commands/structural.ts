@@ -1,10 +1,11 @@
+import { hintsBeyond } from '../../core/display';
 import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
 import { compileMatcher } from '../../core/text/matcher';
 import type { StructuredQuery } from '../../core/query/types';
 import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
-import { renderText } from '../render';
-import { ENGINE_FLAGS, openEngineForCli } from '../vault';
+import { MORE, renderText } from '../render';
+import { CONTEXT_FLAG, ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** Flags the five structural commands share. */
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
@@ -24,10 +25,10 @@ async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery):
 	const engine = await openEngineForCli(args, io);
 	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query);
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links'));
+	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }));
 	if (result.status === 'failed') {
 		io.stderr(`vault-query ${query.type}: ${result.error ?? 'failed'}`);
-		for (const hint of result.suggestions ?? []) io.stderr(`  ${hint}`);
+		for (const hint of hintsBeyond(result.error, result.suggestions)) io.stderr(`  ${hint}`);
 		return EXIT.couldNotSearch;
 	}
 	return result.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
@@ -106,6 +107,7 @@ export const grepCommand: Command = {
 		...SCOPE_FLAGS,
 		regex: { kind: 'boolean', help: 'treat the pattern as a JavaScript regular expression' },
 		'case-sensitive': { kind: 'boolean', help: 'match case exactly (default: case-insensitive)' },
+		context: CONTEXT_FLAG,
 	},
 	run: (args, io) => {
 		const [pattern] = positionals(args, ['pattern']);

@@ -39,6 +39,8 @@ export interface EngineSearchOptions {
 	prefixLast?: boolean;
 	/** Fill each hit's backlinks (default true: the contract's full hit). */
 	withBacklinks?: boolean;
+	/** Search only notes under these folders. */
+	folders?: string[];
 }
 
 /** Where the ranked-search index is. */
@@ -130,7 +132,7 @@ export class VaultEngine {
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
 	async search(query: string | ParsedQuery, options: EngineSearchOptions = {}): Promise<SearchResult> {
 		const index = await this.currentIndex();
-		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true });
+		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders });
 	}
 
 	/** A context pack; the budget and draft/archived choices default to the pack settings. */

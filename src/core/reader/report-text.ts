@@ -1,5 +1,6 @@
-import type { LineMatch } from '../contract';
-import { displayLines } from '../display';
+import { contextListing } from '../text/context-groups';
+import { displayLines, hintsBeyond } from '../display';
+import { parseWhere } from './where';
 import type { ReaderNoteResult, ReaderReport } from './types';
 
 /**
@@ -27,28 +28,41 @@ function absolute(report: ReaderReport, path: string): string {
 	return `${report.vault_path.replace(/[/\\]+$/, '')}/${path}`;
 }
 
-/** The frontmatter with the seed's fields first, then the rest in the note's order. */
-function orderedFrontmatter(frontmatter: Record<string, unknown>): Record<string, unknown> {
-	const keys = [...REPORT_FIELDS.filter((key) => Object.hasOwn(frontmatter, key)), ...Object.keys(frontmatter).filter((key) => !REPORT_FIELDS.includes(key))];
-	return Object.fromEntries(keys.map((key) => [key, frontmatter[key]]));
+/** Tags as Obsidian shows them, `#` first, like every other face (a `tags: [a]` property reads `[#a]`). */
+function withHashes(key: string, value: unknown): unknown {
+	if (key.toLowerCase() !== 'tags' && key.toLowerCase() !== 'tag') return value;
+	const hash = (tag: unknown): unknown => (typeof tag === 'string' && tag !== '' && !tag.startsWith('#') ? `#${tag}` : tag);
+	return Array.isArray(value) ? value.map(hash) : hash(value);
 }
 
-/** Matching lines with their context, grep-style (`12-` context, `13:` match). */
-function contextLines(matches: readonly LineMatch[]): string[] {
-	const lines: string[] = [];
-	for (const match of matches) {
-		const first = match.line - match.before.length;
-		match.before.forEach((text, i) => lines.push(`         ${first + i}- ${text}`));
-		lines.push(`         ${match.line}: ${match.text}`);
-		match.after.forEach((text, i) => lines.push(`         ${match.line + 1 + i}- ${text}`));
-	}
-	return lines;
+/** The frontmatter with the seed's fields first, then the rest in the note's order; `only` keeps those keys. */
+function orderedFrontmatter(frontmatter: Record<string, unknown>, only: readonly string[] | null): Record<string, unknown> {
+	const keys = [...REPORT_FIELDS.filter((key) => Object.hasOwn(frontmatter, key)), ...Object.keys(frontmatter).filter((key) => !REPORT_FIELDS.includes(key))];
+	const kept = only === null ? keys : keys.filter((key) => only.some((field) => field.toLowerCase() === key.toLowerCase()));
+	return Object.fromEntries(kept.map((key) => [key, withHashes(key, frontmatter[key])]));
+}
+
+/**
+ * The fields a filter used (its `where` fields, `confidence` for min_confidence, `last_verified`
+ * for a staleness window): what a filter's results show, not every property. Null for the other
+ * operations, which show the whole frontmatter.
+ */
+function queriedFields(report: ReaderReport): string[] | null {
+	if (report.query.operation !== 'filter') return null;
+	const clauses = Array.isArray(report.query.where) ? report.query.where.filter((c): c is string => typeof c === 'string') : [];
+	const parsed = parseWhere(clauses);
+	const fields = Array.isArray(parsed) ? parsed.map((p) => p.field) : [];
+	if (report.query.min_confidence !== undefined) fields.push('confidence');
+	if (report.query.max_staleness_days !== undefined) fields.push('last_verified');
+	return fields;
 }
 
 /** One numbered result. */
-function resultLines(report: ReaderReport, result: ReaderNoteResult, index: number): string[] {
-	const lines = [`  ${index + 1}. ${absolute(report, result.path)}`, `     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter))}`, `     - excerpt: "${result.excerpt.replace(/\s+/g, ' ').trim()}"`];
-	if (result.matches) lines.push('     - matches:', ...contextLines(result.matches));
+function resultLines(report: ReaderReport, result: ReaderNoteResult, index: number, only: readonly string[] | null): string[] {
+	const lines = [`  ${index + 1}. ${absolute(report, result.path)}`];
+	if (only !== null) lines.push(`     - title: ${result.title}`);
+	lines.push(`     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter, only))}`, `     - excerpt: "${result.excerpt.replace(/\s+/g, ' ').trim()}"`);
+	if (result.matches) lines.push('     - matches:', ...contextListing(result.matches, '         '));
 	if (result.body !== undefined) lines.push('     - body:', ...result.body.split('\n').map((line) => `         | ${line}`));
 	const inbound = result.inbound ? ` [${result.inbound.map((ref) => `${absolute(report, ref.path)} (${ref.source})`).join(', ')}]` : '';
 	const outbound = result.outbound ? ` [${result.outbound.map((link) => `${link.linkpath}${link.path ? ` → ${link.path}` : ''} (${link.resolution})`).join(', ')}]` : '';
@@ -64,8 +78,15 @@ function searchedLine(report: ReaderReport): string {
 	return `Searched: ${files} markdown files across ${folders.length} folder${folders.length === 1 ? '' : 's'} [${folders.join(', ')}]`;
 }
 
+/** How much of each note the report shows. */
+export interface ReportOptions {
+	/** Every property of a filter's results, not only the fields the query used. */
+	allFields?: boolean;
+}
+
 /** The retrieval report in the seed's text layout. */
-export function renderReport(report: ReaderReport): string {
+export function renderReport(report: ReaderReport, options: ReportOptions = {}): string {
+	const only = options.allFields === true ? null : queriedFields(report);
 	const { operation, ...parameters } = report.query;
 	const schema = report.schema ? `${report.schema.path} (modified ${report.schema.modified ?? 'unknown'})` : '(not validated)';
 	const lines = [
@@ -78,7 +99,7 @@ export function renderReport(report: ReaderReport): string {
 		'Results:',
 	];
 	if (report.results.length === 0) lines.push('  (none)');
-	report.results.forEach((result, i) => lines.push(...resultLines(report, result, i)));
+	report.results.forEach((result, i) => lines.push(...resultLines(report, result, i, only)));
 	lines.push('', 'Skipped (no valid frontmatter):');
 	if (report.skipped.length === 0) lines.push('  (none)');
 	for (const skip of report.skipped) lines.push(`  - ${absolute(report, skip.path)} (${skip.reason})`);
@@ -87,7 +108,7 @@ export function renderReport(report: ReaderReport): string {
 	for (const limitation of report.limitations) lines.push(`  - ${limitation}`);
 	lines.push('');
 	if (report.error !== undefined) lines.push(`Error: ${report.error}`);
-	for (const hint of report.suggestions ?? []) lines.push(`Hint: ${hint}`);
+	for (const hint of hintsBeyond(report.error, report.suggestions)) lines.push(`Hint: ${hint}`);
 	lines.push(`Status: ${report.status}`);
 	return displayLines(lines);
 }

@@ -18,12 +18,13 @@ export function phraseCandidates(si: SearchIndex, phrases: readonly string[]): S
 }
 
 /** The allowed-notes mask from filters and excluded words, or null when nothing restricts. */
-export function buildMask(si: SearchIndex, parsed: ParsedQuery, source: NoteSource | null, limitations: string[]): Uint8Array | null {
+export function buildMask(si: SearchIndex, parsed: ParsedQuery, source: NoteSource | null, limitations: string[], folders: readonly string[] = []): Uint8Array | null {
 	const idx = si.index;
 	const n = idx.idSpace;
-	if (parsed.filters.length === 0 && parsed.excluded.length === 0) return null;
+	if (parsed.filters.length === 0 && parsed.excluded.length === 0 && folders.length === 0) return null;
 	const mask = new Uint8Array(n);
-	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) ? 1 : 0;
+	// `folders` (vault-relative prefixes ending in "/") narrow the notes before any filter.
+	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs[d]?.path.startsWith(f) === true)) ? 1 : 0;
 	for (const f of parsed.filters) {
 		const test = filterTest(si, f, source, limitations);
 		if (!test) continue;

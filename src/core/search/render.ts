@@ -1,28 +1,55 @@
-/** The seed's Step 6 Markdown for a ranked search, and its no-results advice. */
-import { displayLines } from '../display';
-import { fileName } from '../paths';
-import { flattenValue, propertyValue } from '../yaml-values';
+/** A ranked search as Markdown for a terminal or an agent: what matched, why in plain words, and how to see more. */
+import { displayLines, isTruncationNote } from '../display';
 import type { SearchHit, SearchResult } from './search';
 
-const TIER_LABELS: Record<SearchHit['tier'], string> = {
-	synthesis: 'Synthesis',
-	'keyword-index': 'Keyword index',
-	'alias-filename': 'Alias/filename',
-	metadata: 'Metadata',
-	body: 'Body',
-	filter: 'Filter',
+/** Why a hit matched, in plain words (the JSON keeps the tier ids). */
+export const TIER_WORDS: Record<SearchHit['tier'], string> = {
+	synthesis: 'a priority note (it carries the priority marker), matched in its title or properties',
+	'keyword-index': 'listed for the word in the keyword index',
+	'alias-filename': 'matched in the title or an alias',
+	metadata: 'matched in its properties',
+	body: 'matched in the text',
+	filter: 'matched the filters',
 };
-const ABSTRACT_LINES = 5; // why: the seed quotes at most 5 lines of abstract.
+const ABSTRACT_LINES = 5; // why: a glance, not the note; `vault-query note` prints the whole.
 
-function listOf(hit: SearchHit, key: string): string {
-	const values = flattenValue(propertyValue(hit.frontmatter, key));
-	return values.length > 0 ? values.join(', ') : '—';
+/** How the renderer phrases what a face can act on. */
+export interface SearchRenderOptions {
+	/** Fills the footer's "Vault:". */
+	vaultLabel?: string;
+	/** How to see the hits past the limit, after "showing N" (the CLI: "raise --limit to see more"). */
+	more?: string;
 }
 
-/** Render a search result as the seed's Markdown (`vaultLabel` fills the footer's "Vault:"). */
-export function renderSearchMarkdown(result: SearchResult, vaultLabel = '.'): string {
+/** "233 notes match; showing 10 (raise --limit …)": what the user can act on. */
+function countLine(result: SearchResult, more: string | undefined): string {
+	const shown = result.results.length;
+	const head = `${result.matched} note${result.matched === 1 ? '' : 's'} match${result.matched === 1 ? 'es' : ''}`;
+	return shown < result.matched ? `${head}; showing ${shown}${more === undefined ? '' : ` (${more})`}` : head;
+}
+
+/** The lines of one hit. */
+function hitLines(hit: SearchHit, i: number): string[] {
+	const out = [`### ${i + 1}. ${hit.title}`, `- **Path**: ${hit.path}`];
+	const where = hit.tier === 'body' && hit.section !== null ? `${TIER_WORDS.body}, under "${hit.section}"` : TIER_WORDS[hit.tier];
+	out.push(`- **Why**: ${where}${hit.match_term !== null ? `: ${hit.match_term}` : ''}`);
+	if (hit.tags.length > 0) out.push(`- **Tags**: ${hit.tags.join(' ')}`);
+	const abstract = (hit.abstract !== '' ? hit.abstract : hit.excerpt).split('\n').slice(0, ABSTRACT_LINES).filter((line) => line.trim() !== '');
+	if (abstract.length > 0) out.push('- **Abstract**:', ...abstract.map((line) => `  > ${line}`));
+	if (hit.section !== null && hit.excerpt !== '' && hit.excerpt !== hit.abstract) out.push(`- **Best section**: ${hit.section} — ${hit.excerpt}`);
+	out.push('');
+	return out;
+}
+
+/**
+ * Render a search result as Markdown: the count and what is shown, each hit with why it matched
+ * in plain words, the notes (limitations), the terms searched. The keyword index is named only
+ * when one was used.
+ */
+export function renderSearchMarkdown(result: SearchResult, options: SearchRenderOptions | string = {}): string {
+	const { vaultLabel = '.', more } = typeof options === 'string' ? { vaultLabel: options } : options;
 	const raw = typeof result.query.raw === 'string' ? result.query.raw : '';
-	const out: string[] = [`## Vault Search: "${raw}"`, ''];
+	const out: string[] = [`## Search: "${raw}"`, ''];
 	if (result.status === 'failed') {
 		out.push(`Search failed: ${result.error ?? 'unknown error'}`);
 		return `${displayLines(out)}\n`;
@@ -30,28 +57,20 @@ export function renderSearchMarkdown(result: SearchResult, vaultLabel = '.'): st
 	if (result.results.length === 0) {
 		out.push('No notes found.', '');
 		for (const a of result.advice) out.push(`- ${a}`);
+		if (result.advice.length > 0) out.push('');
 	} else {
-		out.push(`Found ${result.matched} notes (${result.index_matches} index matches, ${result.grep_matches} grep matches):`, '');
-		result.results.forEach((hit, i) => {
-			out.push(`### ${i + 1}. ${fileName(hit.path)}${hit.synthesis ? ' [SYNTHESIS]' : ''}`);
-			out.push(`- **Path**: ${hit.path}`);
-			out.push(`- **Match**: ${TIER_LABELS[hit.tier]}${hit.match_term !== null ? `: ${hit.match_term}` : ''}`);
-			out.push(`- **Categories**: ${listOf(hit, 'Categories')}  **Tags**: ${listOf(hit, 'tags')}`);
-			out.push(`- **Aliases**: ${listOf(hit, 'aliases')}`);
-			const abstract = (hit.abstract !== '' ? hit.abstract : hit.excerpt).split('\n').slice(0, ABSTRACT_LINES);
-			out.push('- **Abstract**:');
-			for (const line of abstract) out.push(`  > ${line}`);
-			if (hit.section !== null && hit.excerpt !== hit.abstract) out.push(`- **Best section**: ${hit.section} — ${hit.excerpt}`);
-			out.push('');
-		});
+		out.push(`${countLine(result, more)}:`, '');
+		result.results.forEach((hit, i) => out.push(...hitLines(hit, i)));
 	}
-	if (result.limitations.length > 0) {
+	const notes = result.limitations.filter((l) => !isTruncationNote(l));
+	if (notes.length > 0) {
 		out.push('Notes:');
-		for (const l of result.limitations) out.push(`- ${l}`);
+		for (const l of notes) out.push(`- ${l}`);
 		out.push('');
 	}
 	const terms = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];
 	out.push('---');
-	out.push(`Vault: ${vaultLabel} | Index: ${result.keyword_index === 'used' ? 'used' : 'missing'} | Terms searched: ${terms.join(', ')}`);
+	const index = result.keyword_index === 'used' ? ' | Keyword index: used' : '';
+	out.push(`Vault: ${vaultLabel}${index} | Terms searched: ${terms.length > 0 ? terms.join(', ') : '(none)'}`);
 	return `${displayLines(out)}\n`;
 }

@@ -15,6 +15,7 @@
  */
 import { markFailed } from '../failure';
 import { displayTags } from '../note-info';
+import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
 import { expandQuery, type Expansion } from './expansion';
@@ -258,7 +259,8 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			title: info.title,
 			folder: info.folder,
 			frontmatter: info.frontmatter,
-			excerpt: found ? found.excerpt : abstract,
+			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
+			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
 			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
 			backlinks: inverted && graph ? graph.backlinksAmong(info.path, [...(inverted.get(info.path) ?? [])].sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
@@ -290,6 +292,13 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	if (problem) {
 		return markFailed(result, problem.error, problem.suggestions);
 	}
+	const folders = folderPrefixes(si, options.folders);
+	if ('error' in folders) {
+		result.status = 'failed';
+		result.error = folders.error;
+		return result;
+	}
+	if (folders.prefixes.length > 0) result.query.folders = folders.prefixes;
 	if (si.index.needsCompaction) si.index.compact();
 	const limitations = result.limitations;
 	for (const u of parsed.unsupported) limitations.push(`${u} is not supported; its words are ranked as free text`);
@@ -308,7 +317,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	}
 	result.terms.expanded = words.expansions.map((e) => ({ text: e.text, from: e.from >= 0 ? words.typed[e.from].text : null, source: e.source }));
 
-	const allowed = buildMask(si, parsed, source, limitations);
+	const allowed = buildMask(si, parsed, source, limitations, folders.prefixes);
 	const bonus = keywordBonus(si, words.typed, words.expansions);
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
@@ -334,6 +343,21 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	if (result.skipped.length > 0) result.status = 'partial';
 	if (result.results.length === 0) result.advice = noResultsAdvice(result);
 	return result;
+}
+
+/**
+ * The `folders` option as path prefixes (`Notes` → `Notes/`; the root, "" or "/", means the whole
+ * vault); a folder holding no indexed note is an error, since searching nothing would read as
+ * "nothing matched".
+ */
+function folderPrefixes(si: SearchIndex, folders: readonly string[] | undefined): { prefixes: string[] } | { error: string } {
+	const wanted = [...new Set((folders ?? []).map(folderPrefix))];
+	if (wanted.length === 0 || wanted.includes('')) return { prefixes: [] };
+	const paths: string[] = [];
+	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs[d]?.path ?? '');
+	const missing = wanted.filter((prefix) => !paths.some((path) => path.startsWith(prefix)));
+	if (missing.length > 0) return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
+	return { prefixes: wanted };
 }
 
 /** What to try when nothing matched (a missing keyword index is not mentioned: it is optional). */

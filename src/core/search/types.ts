@@ -14,6 +14,8 @@ export interface SearchOptions {
 	withBacklinks?: boolean;
 	/** Complete the last word as a prefix (search-as-you-type in a modal; default false). */
 	prefixLast?: boolean;
+	/** Search only notes under these folders (vault-relative); a folder holding no note is an error. */
+	folders?: string[];
 }
 
 /** One ranked hit: the contract's note result plus the ranked-search fields. */
