@@ -35,7 +35,7 @@ const FILES: Record<string, string> = {
 };
 
 describe('vault-query schema draft', () => {
-	it('types each property from types.json, else from its values; few repeated text values become an enum', async () => {
+	it('types each property from types.json, else from its values; few repeated text values become an enum; statuses go under their type', async () => {
 		const vault = tempVault(FILES);
 		const before = hashTree(vault);
 		const run = await cli(['schema', 'draft', '--vault', vault, '--no-cache']);
@@ -50,11 +50,13 @@ describe('vault-query schema draft', () => {
 		expect(fields.get('topics')).toBe('list'); // a list in one note, a single item in another
 		expect(fields.get('summary')).toBe('text'); // used once: prose, not a vocabulary
 		expect(fields.get('empty')).toBe('text');
-		expect(fields.get('status')).toBe('["active", "draft"]'); // most used first
 		expect(fields.get('mood')).toBe('["calm", "tense"]'); // types.json says text; an enum narrows it
 		// `type` is in the seed's registry section, not in the fields block.
 		expect(fields.has('type')).toBe(false);
 		expect(run.stdout).toMatch(/## Type registry\n\n- `claim`\n- `skill`\n/);
+		// Every status is under a type: the seed's per-type section, not a flat enum.
+		expect(fields.has('status')).toBe(false);
+		expect(run.stdout).toContain('## Status by type\n\n- `claim`: `active`\n- `skill`: `active`, `draft`\n');
 		expect(run.stdout).toContain('## Domain registry\n\nNo note has a `domain` property.');
 	});
 

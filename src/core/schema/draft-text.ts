@@ -10,8 +10,19 @@ import type { DraftField, SchemaDraft } from './draft';
 const REGISTRIES: readonly (readonly [string, string])[] = [
 	['Type registry', 'type'],
 	['Domain registry', 'domain'],
+	['Status by type', 'status'],
+	['Confidence extension', 'confidence'],
+	['Maturity extension', 'maturity'],
 	['Source type registry', 'source_type'],
 ];
+
+/** How a section lists values, for the line that says how to fill it. */
+const HOW: Record<string, string> = {
+	default: 'one `- value` a line',
+	status: 'one line per type: `- claim: active, archived`',
+	// No greater-than sign here: the reader would take an example ordering for the real one.
+	confidence: 'one `- value` a line, then one line ranking them, strongest first, separated by greater-than signs',
+};
 
 /** A YAML key written plainly when that is safe, else double-quoted (JSON strings are YAML). */
 function yamlKey(name: string): string {
@@ -30,18 +41,28 @@ function yamlLine(field: DraftField): string {
 	return `  ${yamlKey(field.name)}: ${declaration}  # ${why}`;
 }
 
-/** A registry section: the values as a list, or a line saying how to fill it. */
-function registrySection(heading: string, name: string, field: DraftField | undefined): string[] {
-	const lines = ['', `## ${heading}`, ''];
-	if (field?.values) lines.push(...field.values.map((value) => `- \`${value}\``));
-	else if (field) lines.push(`\`${name}\` is not a short vocabulary in these notes, so it is declared as ${field.type} under Fields. To restrict it, list the allowed values here (one \`- value\` a line) and remove it from Fields.`);
-	else lines.push(`No note has a \`${name}\` property. To use one, list its allowed values here, one \`- value\` a line.`);
+/** The values of a section: per-type lines, or one value a line and the ordering when there is one. */
+function sectionValues(field: DraftField & { values: string[] }): string[] {
+	if (field.byParent) return Object.entries(field.byParent.values).map(([parent, values]) => `- \`${parent}\`: ${values.map((v) => `\`${v}\``).join(', ')}`);
+	const lines = field.values.map((value) => `- \`${value}\``);
+	if (field.ordered) lines.push('', `Ordering, strongest first: \`${field.values.join(' > ')}\``);
+	else if (field.name === 'confidence') lines.push('', 'To filter with min_confidence, rank these on one line, strongest first, with a greater-than sign between each two.');
 	return lines;
 }
 
-/** Whether a field's values can be written as registry list items (a code span cannot hold a backtick). */
+/** A registry section: the values, or a line saying how to fill it. */
+function registrySection(heading: string, name: string, field: DraftField | undefined): string[] {
+	const lines = ['', `## ${heading}`, ''];
+	if (field?.values) lines.push(...sectionValues({ ...field, values: field.values }));
+	else if (field) lines.push(`\`${name}\` is not ${name === 'status' ? 'a short vocabulary under each type' : 'a short vocabulary'} in these notes, so it is declared as ${field.type} under Fields. To restrict it, list the allowed values here (${HOW[name] ?? HOW.default}) and remove it from Fields.`);
+	else lines.push(`No note has a \`${name}\` property. To use one, list its allowed values here (${HOW[name] ?? HOW.default}).`);
+	return lines;
+}
+
+/** Whether a field's values can be written in its section (a code span cannot hold a backtick; status needs its per-type lists). */
 function registrable(field: DraftField | undefined): boolean {
-	return field?.values !== undefined && field.values.every((value) => !value.includes('`'));
+	if (field?.values === undefined || field.values.some((value) => value.includes('`'))) return false;
+	return field.name !== 'status' || field.byParent !== undefined;
 }
 
 /**

@@ -18,6 +18,9 @@ const ENUM_MAX_CHARS = 40;
 /** …and the notes holding it are at least this many times the distinct values (values repeat). */
 const ENUM_MIN_REPEAT = 2;
 
+/** The seed's confidence ordering, strongest first (seed 001): a drafted confidence enum uses it when the notes' values all belong to it. */
+export const SEED_CONFIDENCE_ORDER: readonly string[] = ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'];
+
 /** Properties Obsidian itself treats as lists, whatever a note writes. */
 const OBSIDIAN_LISTS = new Set(['tags', 'aliases', 'cssclasses']);
 
@@ -34,6 +37,10 @@ export interface DraftField {
 	from: 'types.json' | 'values';
 	/** Notes that hold a non-empty value. */
 	notes: number;
+	/** Values per value of another field (`status` by `type`), when every note that has one has the other. */
+	byParent?: { field: string; values: Record<string, string[]> };
+	/** The enum's values are ranked strongest first (the seed's confidence ordering). */
+	ordered?: boolean;
 }
 
 /** The draft: its fields and the number of notes it was drawn from. */
@@ -72,6 +79,37 @@ interface Observed {
 	kinds: Set<Kind>;
 	/** Text values and how many notes hold each. */
 	texts: Map<string, number>;
+}
+
+/** `status` values seen per `type` value, and how many notes had a status without a text type. */
+interface Pairs {
+	byType: Map<string, Set<string>>;
+	orphans: number;
+}
+
+/** Record which status a note of which type has. */
+function observePair(pairs: Pairs, frontmatter: FrontMatter): void {
+	const status = frontmatter.status;
+	if (typeof status !== 'string' || status.trim() === '') return;
+	const type = frontmatter.type;
+	if (typeof type !== 'string' || type.trim() === '') {
+		pairs.orphans++;
+		return;
+	}
+	const set = pairs.byType.get(type.trim()) ?? new Set<string>();
+	pairs.byType.set(type.trim(), set.add(status.trim()));
+}
+
+/** `status` by `type` for the seed's `## Status by type`, when the type is an enum and every status is a short word under a type. */
+function statusByType(fields: readonly DraftField[], pairs: Pairs): DraftField['byParent'] | undefined {
+	const type = fields.find((f) => f.name === 'type');
+	const status = fields.find((f) => f.name === 'status');
+	if (!type?.values || !status || (status.type !== 'text' && status.type !== 'enum') || pairs.orphans > 0 || pairs.byType.size === 0) return undefined;
+	const all = new Set([...pairs.byType.values()].flatMap((set) => [...set]));
+	if (all.size > ENUM_MAX_VALUES * 2 || [...all].some((value) => value.length > ENUM_MAX_CHARS || /[\r\n`]/.test(value))) return undefined;
+	const values: Record<string, string[]> = {};
+	for (const name of type.values) if (pairs.byType.has(name)) values[name] = [...(pairs.byType.get(name) ?? [])].sort();
+	return { field: 'type', values };
 }
 
 /** Record one note's frontmatter. */
@@ -113,12 +151,14 @@ export async function draftSchema(source: NoteSource, paths: readonly string[]):
 		remarks.push(`${source.configDir}/types.json not used: ${error instanceof Error ? error.message : String(error)}`);
 	}
 	const seen = new Map<string, Observed>();
+	const pairs: Pairs = { byType: new Map(), orphans: 0 };
 	let withFrontmatter = 0;
 	for (const path of paths) {
 		const frontmatter = source.getMetadata(path)?.frontmatter;
 		if (!frontmatter) continue;
 		withFrontmatter++;
 		observe(seen, frontmatter);
+		observePair(pairs, frontmatter);
 	}
 	const fields: DraftField[] = [];
 	for (const [name, entry] of [...seen.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
@@ -128,7 +168,13 @@ export async function draftSchema(source: NoteSource, paths: readonly string[]):
 		// Only a text field narrows to an enum: a list's items or a link's targets are open-ended.
 		const values = type === 'text' && entry.kinds.size === 1 && entry.kinds.has('text') ? enumValues(entry) : null;
 		if (values) Object.assign(field, { type: 'enum', values });
+		if (name === 'confidence' && entry.kinds.size === 1 && entry.kinds.has('text') && [...entry.texts.keys()].every((v) => SEED_CONFIDENCE_ORDER.includes(v))) {
+			Object.assign(field, { type: 'enum', values: [...SEED_CONFIDENCE_ORDER], ordered: true });
+		}
 		fields.push(field);
 	}
+	const byParent = statusByType(fields, pairs);
+	const status = fields.find((f) => f.name === 'status');
+	if (byParent && status) Object.assign(status, { type: 'enum', values: [...new Set(Object.values(byParent.values).flat())], byParent });
 	return { fields, notes: paths.length, withFrontmatter, remarks };
 }

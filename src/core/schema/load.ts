@@ -64,8 +64,13 @@ function schemaBlock(source: NoteSource, blocks: readonly MarkdownBlock[], shown
 		throw new SchemaError(`${shown}: the schema block at line ${block.line} is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
 	}
 	if (!isMapping(parsed)) throw new SchemaError(`${shown}: the schema block at line ${block.line} must be a mapping with fields:`);
+	return naming(shown, () => blockFields(parsed));
+}
+
+/** Run `read`; a SchemaError it throws is thrown again naming the schema note. */
+function naming<T>(shown: string, read: () => T): T {
 	try {
-		return blockFields(parsed);
+		return read();
 	} catch (error) {
 		if (error instanceof SchemaError) throw new SchemaError(`${shown}: ${error.message}`);
 		throw error;
@@ -130,7 +135,7 @@ export async function loadSchema(source: NoteSource, location: SchemaLocation): 
 	const notes: string[] = [];
 	const fields = new Map<string, FieldSpec>();
 	merge(fields, schemaBlock(source, blocks, file.path), notes);
-	merge(fields, registryFields(blocks), notes);
+	merge(fields, naming(file.path, () => registryFields(blocks)), notes);
 	if (fields.size === 0) throw new SchemaError(`${file.path} declares no fields: add a \`\`\`yaml block with fields: or a "## Type registry" section (see the README)`);
 	const types = await obsidianTypes(source);
 	merge(fields, types.fields, notes);
