@@ -6,6 +6,8 @@ export interface CommandIO {
 	stderr(text: string): void;
 	/** The working directory, the default vault. */
 	cwd: string;
+	/** Run `task` once the command has answered (runCli sets it; without it the task runs at once). */
+	afterAnswer?: (task: () => Promise<void>) => void;
 }
 
 /** A CLI command: its flags, its help, and what it does. Returns the exit code. */

@@ -27,7 +27,8 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const [name, ...rest] = argv;
 	const json = wantsJson(argv);
 	// A safety net under the renderers: no vault text reaches the terminal as a control sequence (JSON escapes its own).
-	const io: CommandIO = { cwd: raw.cwd, stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
+	const later: (() => Promise<void>)[] = [];
+	const io: CommandIO = { cwd: raw.cwd, afterAnswer: (task) => later.push(task), stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
 	if (name === undefined) {
 		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.
 		io.stderr(globalHelp(COMMANDS));
@@ -54,7 +55,10 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 			return EXIT.results;
 		}
 		for (const note of args.notes ?? []) io.stderr(`vault-query ${command.name}: ${note}`);
-		return await command.run(args, io);
+		const code = await command.run(args, io);
+		// Saving the index snapshot waits until the answer is out (each task reports its own failures).
+		for (const task of later.splice(0)) await task();
+		return code;
 	} catch (error) {
 		if (error instanceof UsageError) return fail(io, json, command, error.message, true);
 		if (error instanceof CommandFailure) return fail(io, json, command, error.message, false);

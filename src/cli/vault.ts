@@ -5,6 +5,7 @@ import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
+import { IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
@@ -33,19 +34,49 @@ export function openOptionsFrom(args: ParsedArgs): OpenVaultOptions {
 	};
 }
 
+/** The index parts of each source opened through its snapshot, for the engine made over it. */
+const partsOf = new WeakMap<NoteSource, IndexParts>();
+
 /**
  * The vault at `path` as a NoteSource: through its snapshot in the user's cache folder, or read
- * whole with `--no-cache`. Throws VaultError when the folder cannot be opened. A snapshot that
- * cannot be saved costs one warning; `--verbose` says what the snapshot did and why one was rebuilt.
+ * whole with `--no-cache`. Throws VaultError when the folder cannot be opened. The snapshot and
+ * the index parts the engine built or updated are saved after the command answered; a save that
+ * fails costs one warning; `--verbose` says what the snapshot did and why one was rebuilt.
  */
 export async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
 	if (boolFlag(args, 'no-cache')) return openVault(path, openOptionsFrom(args));
-	const { source, report } = await openCachedVault(path, { ...openOptionsFrom(args), store: new FileSnapshotStore(), tool: TOOL_STAMP });
+	const store = new FileSnapshotStore();
+	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later' });
+	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
-	if (report.saveError !== null) io.stderr(`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`);
-	if (verbose && report.rebuildReason !== null) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
-	if (verbose) io.stderr(describeSnapshot(report));
+	const parts = new IndexParts({ store, vaultKey: opened.key, tool: TOOL_STAMP, vaultSettings: JSON.stringify([opened.settings, source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams: true });
+	partsOf.set(source, parts);
+	const after = async (): Promise<void> => {
+		await opened.saveLater?.();
+		const engine = enginesOf.get(source);
+		const partError = engine ? await parts.save(engine) : null;
+		if (report.saveError !== null) io.stderr(`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`);
+		if (partError !== null && report.saveError === null) io.stderr(`vault-query: warning: ${partError}`); // one cause, one warning
+		if (verbose && report.rebuildReason !== null) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+		if (verbose) for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)]) io.stderr(line);
+	};
+	if (io.afterAnswer) io.afterAnswer(after);
+	else await after();
 	return source;
+}
+
+/** The engine made over each source, whose indexes are saved after the answer. */
+const enginesOf = new WeakMap<NoteSource, VaultEngine>();
+
+/** An engine over `source` that starts from the indexes saved by earlier calls (when it was opened through its snapshot) and leaves its own to be saved. */
+export function engineOver(source: NoteSource, config: EngineConfig): VaultEngine {
+	const engine = new VaultEngine(source, config);
+	const parts = partsOf.get(source);
+	if (parts) {
+		engine.saved = parts;
+		enginesOf.set(source, engine);
+	}
+	return engine;
 }
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
@@ -114,5 +145,5 @@ export async function openVaultWithSettings(args: ParsedArgs, io: CommandIO): Pr
 /** The engine over the `--vault` folder, configured like the plugin (its data.json) and the flags (a vault that cannot be opened is a `CommandFailure`). */
 export async function openEngineForCli(args: ParsedArgs, io: CommandIO): Promise<VaultEngine> {
 	const opened = await openVaultWithSettings(args, io);
-	return new VaultEngine(opened.source, engineConfigOf(opened.settings));
+	return engineOver(opened.source, engineConfigOf(opened.settings));
 }

@@ -34,6 +34,11 @@ afterEach(() => {
 	rmSync(join(vault, '..'), { recursive: true, force: true });
 });
 
+/** The snapshot file `index --status` names. */
+function snapshotFileOf(status: { stdout: string }): string {
+	return /file: +(\S+)/.exec(status.stdout)?.[1] ?? '';
+}
+
 /** The one snapshot file in the cache folder. */
 function snapshotFile(): string {
 	const files = readdirSync(cache).filter((f) => f.endsWith('.vqs'));
@@ -83,6 +88,28 @@ describe('snapshot faults', () => {
 			expect((await cli([...QUERY, '--vault', vault, '--verbose'])).stderr).toMatch(/used as saved/);
 		});
 	}
+
+	it('ignores damaged search and trigram index parts, says so with --verbose, and rebuilds them', async () => {
+		const SEARCH = ['search', 'conventions'];
+		const GREP = ['grep', 'conventions'];
+		await cli([...SEARCH, '--vault', vault]);
+		await cli([...GREP, '--vault', vault]);
+		const snapshot = snapshotFileOf(await cli(['index', '--status', '--vault', vault]));
+		const parts = readdirSync(cache).filter((f) => f.endsWith('.vqs') && join(cache, f) !== snapshot);
+		expect(parts).toHaveLength(2);
+		for (const part of parts) {
+			const bytes = readFileSync(join(cache, part));
+			writeFileSync(join(cache, part), bytes.subarray(0, bytes.length - 9));
+		}
+		for (const query of [SEARCH, GREP]) {
+			const loud = await cli([...query, '--vault', vault, '--json', '--verbose']);
+			expect(loud.stderr).toMatch(/(search|trigrams) index: part: truncated or padded; rebuilt/);
+			expect(loud.stdout).toBe(await truth(query));
+			const again = await cli([...query, '--vault', vault, '--json', '--verbose']);
+			expect(again.stderr).toMatch(/(search|trigrams) index loaded \(0 notes re-indexed\)/);
+			expect(again.stdout).toBe(await truth(query));
+		}
+	});
 
 	it('answers like today with one warning when the cache folder cannot be written', async () => {
 		const blocker = join(cache, 'a-file');

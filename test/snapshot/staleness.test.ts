@@ -1,8 +1,9 @@
 /**
  * The snapshot is never stale: random sequences of edits between CLI calls — new notes, edits,
  * same-size edits with the mtime put back, renames, deletions, attachments, a changed "Excluded
- * files" setting — and after each one, every answer through the snapshot equals the answer of a
- * full read (`--no-cache`). The racy window is 0 here so unchanged notes really are kept.
+ * files" setting — and after each one, every answer through the snapshot and the saved search
+ * and trigram indexes (search, pack, grep, phrases, regexes, another links key) equals the answer
+ * of a full read (`--no-cache`). The racy window is 0 here so unchanged notes really are kept.
  */
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,6 +109,11 @@ const QUERIES = [
 	['search', 'delta'],
 	['backlinks', 'n2', '--links-key', 'related'],
 	['graph', 'n1', '--folders', 'all'],
+	['pack', 'alpha gamma delta'],
+	['search', 'gamma alpha', '--links-key', 'related'],
+	['search', '"alpha gamma" tag:aa'],
+	['grep', 'gam+a', '--regex'],
+	['search', 'open n1'],
 ];
 
 let previousRacy: string | undefined;
@@ -137,6 +143,10 @@ describe('the snapshot is never stale', () => {
 							expect({ q, step, code: cached.code, out: cached.stdout }).toEqual({ q, step, code: full.code, out: full.stdout });
 							const state = /index snapshot (used as saved|refreshed|built)/.exec(cached.stderr)?.[1] ?? 'none';
 							states.set(state, (states.get(state) ?? 0) + 1);
+							for (const part of cached.stderr.matchAll(/(search|trigrams) index loaded \((\d+) notes/g)) {
+								const key = `${part[1]} ${part[2] === '0' ? 'as saved' : 'updated'}`;
+								states.set(key, (states.get(key) ?? 0) + 1);
+							}
 						}
 					}
 				} finally {
@@ -149,5 +159,7 @@ describe('the snapshot is never stale', () => {
 		expect(states.get('used as saved')).toBeGreaterThan(0);
 		expect(states.get('refreshed')).toBeGreaterThan(0);
 		expect(states.get('none')).toBeUndefined();
+		// The saved search and trigram indexes were used, unchanged and brought up to date.
+		for (const key of ['search as saved', 'search updated', 'trigrams as saved', 'trigrams updated']) expect(states.get(key), key).toBeGreaterThan(0);
 	}, 240_000);
 });

@@ -7,7 +7,9 @@ import { openCachedVault } from '../../node/snapshot/open-cached';
 import { assertVaultFolder, VaultError } from '../../node/vault-source';
 import { boolFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
-import { describeSnapshot, TOOL_STAMP } from '../vault';
+import { describeSnapshot, engineConfigFrom, TOOL_STAMP } from '../vault';
+import { VaultEngine } from '../../core/engine/engine';
+import { IndexParts, PART_KINDS, partKey } from '../../node/snapshot/index-parts';
 
 /** `12.3 MB` (10^6 bytes). */
 function mb(bytes: number): string {
@@ -55,6 +57,10 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 		`  saved:    ${new Date(info.savedAt).toISOString()}`,
 	];
 	if (header) lines.push(`  holds:    ${header.notes} notes of ${header.files} files — parsed metadata and link maps`);
+	for (const kind of PART_KINDS) {
+		const part = await store.info(partKey(key, kind));
+		lines.push(`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : 'not built yet (the first search, pack or grep builds it)'}`);
+	}
 	if (problem) lines.push(`  unusable: ${problem}`);
 	io.stdout(lines.join('\n'));
 	return EXIT.results;
@@ -79,16 +85,29 @@ export const indexCommand: Command = {
 		if (boolFlag(args, 'status')) return status(store, vault.key, args, io);
 		if (boolFlag(args, 'clear')) {
 			const removed = await store.clear(vault.key);
+			for (const kind of PART_KINDS) await store.clear(partKey(vault.key, kind));
 			io.stdout(removed ? `Deleted the index snapshot of ${vault.key}.` : `No index snapshot of ${vault.key} to delete.`);
 			return EXIT.results;
 		}
-		const { report } = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
+		const opened = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
+		const { report } = opened;
 		if (report.rebuildReason !== null && boolFlag(args, 'verbose')) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
 		if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
+		// The ranked-search and trigram indexes too, so the next search, pack or grep starts warm.
+		const parts = new IndexParts({ store, vaultKey: opened.key, tool: TOOL_STAMP, vaultSettings: JSON.stringify([opened.settings, opened.source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams: true });
+		const engine = new VaultEngine(opened.source, await engineConfigFrom(args, io));
+		engine.saved = parts;
+		await engine.searchIndex();
+		await engine.trigramIndex();
+		const partError = await parts.save(engine);
+		if (partError !== null) throw new CommandFailure(partError);
 		const info = await store.info(vault.key);
 		const size = info?.bytes ?? 0;
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: vault.key, ...report, ms: Math.round(report.ms), snapshotBytes: size, location: info?.location ?? null }, null, 2));
-		else io.stdout(`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}`);
+		const indexBytes: Record<string, number> = {};
+		for (const kind of PART_KINDS) indexBytes[kind] = (await store.info(partKey(vault.key, kind)))?.bytes ?? 0;
+		const totalBytes = size + Object.values(indexBytes).reduce((a, b) => a + b, 0);
+		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: vault.key, ...report, ms: Math.round(report.ms), snapshotBytes: size, indexBytes, totalBytes, location: info?.location ?? null }, null, 2));
+		else io.stdout(`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`);
 		return EXIT.results;
 	},
 };

@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { missingSchemaMessage } from '../../core/schema/load';
 import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
-import { VaultEngine } from '../../core/engine/engine';
 import type { NoteSource } from '../../core/port';
 import { VaultError } from '../../node/vault-source';
 import { errorCode, readRegularText } from '../../node/note-reader';
@@ -12,7 +11,7 @@ import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { MORE, renderText } from '../render';
 import { engineConfigOf } from '../../core/config/settings';
 import { checkSettingsFlags } from '../config';
-import { openSource, settingsFor, vaultPathOf } from '../vault';
+import { engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
 import { grepCommand } from './structural';
 import { compileMatcher } from '../../core/text/matcher';
 import { parseWhere } from '../../core/reader/where';
@@ -111,7 +110,7 @@ async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest):
 		if (error instanceof VaultError) return print(failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`), args, io);
 		throw error;
 	}
-	const engine = new VaultEngine(source, engineConfigOf((await settingsFor(args, io, source.vaultPath)).settings));
+	const engine = engineOver(source, engineConfigOf((await settingsFor(args, io, source.vaultPath)).settings));
 	const schema = await schemaOption(args, io, source, request);
 	if (typeof schema === 'string') return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);
 	return print(await engine.read(request, schema), args, io);

@@ -27,9 +27,11 @@ import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
+import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
 
 export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
 export type { NoteAnswer, NoteRequest, NoteText } from './note';
+export type { SavedIndex, SavedIndexes } from './saved';
 
 /** Options of one ranked search through the engine. */
 export interface EngineSearchOptions {
@@ -85,6 +87,9 @@ export class VaultEngine {
 	 * again. Null: every grep scans every note.
 	 */
 	trigrams: TrigramIndex | null = null;
+	/** Indexes saved by an earlier process, used instead of a build (the CLI's index parts); null: build. */
+	saved: SavedIndexes | null = null;
+	private trigramsLoading: Promise<TrigramIndex | null> | null = null;
 
 	/** A session over `source`; nothing is read until an operation asks. */
 	constructor(readonly source: NoteSource, config: EngineConfig = {}) {
@@ -120,13 +125,38 @@ export class VaultEngine {
 	}
 
 	/** A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object. */
-	query(query: StructuredQuery): Promise<StructuredResult> {
-		return runQuery(this.source, query, this.config.settings, this.trigrams);
+	async query(query: StructuredQuery): Promise<StructuredResult> {
+		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
+		return runQuery(this.source, query, this.config.settings, trigrams);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
-	read(request: ReaderRequest, schemaFile?: SchemaFile): Promise<ReaderReport> {
-		return runReader(this.source, request, this.config.reader, schemaFile, this.trigrams);
+	async read(request: ReaderRequest, schemaFile?: SchemaFile): Promise<ReaderReport> {
+		const trigrams = request.operation === 'text-search' ? await this.trigramIndex() : this.trigrams;
+		return runReader(this.source, request, this.config.reader, schemaFile, trigrams);
+	}
+
+	/**
+	 * The trigram index grep reads candidates from: the one set, else the saved one brought up to
+	 * date (changed notes re-indexed), else — when the host asks for it — one built now; null: scan.
+	 */
+	trigramIndex(): Promise<TrigramIndex | null> {
+		if (this.trigrams !== null || this.saved === null) return Promise.resolve(this.trigrams);
+		const saved = this.saved;
+		this.trigramsLoading ??= (async () => {
+			await this.changes;
+			const loaded = await saved.trigramIndex();
+			if (loaded !== null) for (const path of loaded.changed) await refreshTrigrams(loaded.index, this.source, path);
+			this.trigrams ??= loaded?.index ?? (saved.buildTrigrams ? await buildTrigramIndex(this.source) : null);
+			this.trigramsLoading = null;
+			return this.trigrams;
+		})();
+		return this.trigramsLoading;
+	}
+
+	/** The ranked-search index when built or loaded, without building it (what a host saves). */
+	get builtSearchIndex(): SearchIndex | null {
+		return this.index;
 	}
 
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
@@ -223,8 +253,14 @@ export class VaultEngine {
 		const generation = ++this.generation;
 		const building = (async (): Promise<SearchIndex> => {
 			this.pending.clear();
-			const index = await SearchIndex.build(this.source, this.config.search, options);
+			const loaded = (await this.saved?.searchIndex(this.config.search)) ?? null;
+			const index = loaded?.index ?? (await SearchIndex.build(this.source, this.config.search, options));
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
+			if (loaded !== null) {
+				index.source = this.source;
+				await index.loadSideNotes(this.source);
+				for (const path of loaded.changed) this.pending.add(path);
+			}
 			for (const path of this.pending) await this.applyTo(index, path);
 			index.invalidateLinks();
 			if (this.pending.size > 0) index.index.compact(); // A fresh build holds no tombstones; neither may this one.

@@ -10,14 +10,15 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
+import { exportDense, type InvertedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
+import { FIELD_TF_MASK, grow, TF_BITS, TF_MAX } from './packed-tf';
 import { forEachWord, normalizeText, termsOf, wordTerms } from './tokenize';
+
+export { fieldMaskOf, fieldTf } from './packed-tf';
 
 /** Number of indexed fields. */
 export const FIELD_COUNT = FIELD_NAMES.length;
-const TF_BITS = 5;
-const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurrences (k1 = 1.2), so capping loses nothing.
-const FIELD_TF_MASK = TF_MAX;
 /** Removals that always wait for a compaction; beyond this, one per 16 live notes triggers it (cheap on small vaults, rare on large ones). */
 const MIN_REMOVALS_BEFORE_COMPACT = 32;
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
@@ -38,28 +39,6 @@ export interface NoteInput {
 	metadata: CachedMetadata | null;
 }
 
-/** Grow a typed array to at least `need` elements, doubling. */
-function grow<T extends Uint32Array | Float32Array | Uint8Array>(arr: T, need: number, make: (n: number) => T): T {
-	if (need <= arr.length) return arr;
-	let n = Math.max(16, arr.length);
-	while (n < need) n *= 2;
-	const out = make(n);
-	out.set(arr);
-	return out;
-}
-
-/** A field mask (bit f set when field f has the term) from a packed tf word. */
-export function fieldMaskOf(packed: number): number {
-	let mask = 0;
-	for (let f = 0; f < FIELD_COUNT; f++) if ((packed >>> (f * TF_BITS)) & FIELD_TF_MASK) mask |= 1 << f;
-	return mask;
-}
-
-/** Term frequency of field `f` in a packed tf word. */
-export function fieldTf(packed: number, f: number): number {
-	return (packed >>> (f * TF_BITS)) & FIELD_TF_MASK;
-}
-
 /**
  * The inverted index over notes. Build it with `SearchIndex.build` (from a NoteSource, async,
  * in chunks) or `new SearchIndex(settings)` + `upsert`; keep it current with `upsert`,
@@ -72,10 +51,10 @@ export class InvertedIndex {
 	readonly termList: string[] = [];
 
 	/** Frozen CSR segment: postings of term t are [termStart[t], termStart[t+1]). */
-	private termStart = new Uint32Array(1);
+	private termStart: Uint32Array<ArrayBufferLike> = new Uint32Array(1);
 	private frozenTerms = 0;
-	private postDocs = new Uint32Array(0);
-	private postTfs = new Uint32Array(0);
+	private postDocs: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+	private postTfs: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
 	/** Pending doc-major segment: doc d's entries are [pendStart[d - pendFirstDoc], …next). */
 	private pendTerms = new Uint32Array(1024);
@@ -90,7 +69,7 @@ export class InvertedIndex {
 	readonly pathToDoc = new Map<string, number>();
 	private alive = new Uint8Array(16);
 	/** Field lengths in terms, doc-major (FIELD_COUNT per note). */
-	private fieldLen = new Uint32Array(16 * FIELD_COUNT);
+	private fieldLen: Uint32Array<ArrayBufferLike> = new Uint32Array(16 * FIELD_COUNT);
 	/** Per-field length normalisation 1 / (1 - b + b·len/avg), doc-major; rebuilt lazily. */
 	private norm = new Float32Array(0);
 	private normDirty = true;
@@ -471,6 +450,39 @@ export class InvertedIndex {
 		const t = this.termIds.get(term);
 		if (t === undefined) return -1;
 		return this.docFreq(t) === 0 ? -1 : t;
+	}
+
+	/** The index as columns to persist (index-state.ts): compacted, ids dense, unused terms dropped. */
+	exportState(): InvertedIndexState {
+		this.compact();
+		return exportDense({ termList: this.termList, termStart: this.termStart, postDocs: this.postDocs, postTfs: this.postTfs, docs: this.docs, fieldLen: this.fieldLen });
+	}
+
+	/** An index holding `state` (as `exportState` gave it); the caller vouches for its consistency. */
+	static fromState(settings: SearchSettings, state: InvertedIndexState): InvertedIndex {
+		const index = new InvertedIndex(settings);
+		state.termList.forEach((term, t) => {
+			index.termIds.set(term, t);
+			index.termList.push(term); // one by one: a spread of a large vocabulary overflows the stack
+		});
+		index.termStart = state.termStart;
+		index.frozenTerms = state.termList.length;
+		index.postDocs = state.postDocs;
+		index.postTfs = state.postTfs;
+		const n = state.docs.length;
+		state.docs.forEach((info, d) => {
+			index.docs.push(info);
+			index.pathToDoc.set(info.path, d);
+		});
+		index.alive = new Uint8Array(Math.max(16, n)).fill(1, 0, n);
+		index.fieldLen = state.fieldLen;
+		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += state.fieldLen[d * FIELD_COUNT + f];
+		index.live = n;
+		index.pendFirstDoc = n;
+		index.lastSeen = new Int32Array(Math.max(1024, state.termList.length)).fill(-1);
+		index.slotOf = new Uint32Array(index.lastSeen.length);
+		index.trimScratch();
+		return index;
 	}
 
 	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */

@@ -10,6 +10,7 @@ import type { NoteSource } from '../port';
 import { resolveScope } from '../scope';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
+import type { InvertedIndexState } from './index-state';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { Scorer } from './rank';
@@ -74,10 +75,11 @@ export class SearchIndex {
 	/** Scoring scratch space. */
 	readonly scorer: Scorer;
 
-	/** An empty index; fill it with `upsert`, or use `SearchIndex.build`. */
-	constructor(settings: Partial<SearchSettings> = {}) {
+	/** An empty index (fill it with `upsert`, or use `SearchIndex.build`), or one restored from a saved `state` (index-codec.ts). */
+	constructor(settings: Partial<SearchSettings> = {}, state?: InvertedIndexState) {
 		this.settings = resolveSearchSettings(settings);
-		this.index = new InvertedIndex(this.settings);
+		this.index = state ? InvertedIndex.fromState(this.settings, state) : new InvertedIndex(this.settings);
+		if (state) this.index.keepDerived = false;
 		this.scorer = new Scorer(this.index);
 		this.vocabulary = new Vocabulary(this.settings.tagVocabulary);
 		this.keywordIndexStatus = this.settings.keywordIndexPath === '' ? 'disabled' : 'missing';

@@ -75,3 +75,41 @@ export function checksum(bytes: Uint8Array): number {
 	}
 	return (Math.imul(b, 0x9e3779b1) ^ a ^ bytes.length) >>> 0;
 }
+
+/** What `frame` needs from the host: UTF-8 and optionally a native checksum. */
+interface FrameHost {
+	encode(text: string): Uint8Array;
+	checksum?(bytes: Uint8Array): number;
+}
+
+/**
+ * Named sections in one framed file: magic u32, version u32, checksum u32 of the body, body length
+ * u32, then the body — header length u32, the header JSON (with a `sections` table of offset and
+ * length per name, relative to the first section), padding to 8, and every section 8-byte aligned.
+ */
+export function frame(magic: number, version: number, header: object, sections: readonly [string, Uint8Array][], host: FrameHost): Uint8Array {
+	const table: Record<string, [number, number]> = {};
+	let offset = 0;
+	for (const [name, bytes] of sections) {
+		table[name] = [offset, bytes.length];
+		offset += Math.ceil(bytes.length / 8) * 8;
+	}
+	const headerBytes = host.encode(JSON.stringify({ ...header, sections: table }));
+	const body = new ByteWriter();
+	body.u32(headerBytes.length);
+	body.bytes(headerBytes);
+	body.align();
+	for (const [, bytes] of sections) {
+		body.bytes(bytes);
+		body.align();
+	}
+	const bodyBytes = body.finish();
+	const out = new ByteWriter();
+	out.u32(magic);
+	out.u32(version);
+	out.u32((host.checksum ?? checksum)(bodyBytes));
+	out.u32(bodyBytes.length);
+	// 16 bytes of preamble keep the body 8-byte aligned.
+	out.bytes(bodyBytes);
+	return out.finish();
+}

@@ -16,7 +16,7 @@
  * Notes without metadata (skipped) have an empty meta range and no link-map entry.
  */
 import type { CachedMetadata, LinkMap } from '../metadata';
-import { ByteWriter, bytesOf, checksum } from './bytes';
+import { bytesOf, checksum, frame } from './bytes';
 import { decodeMetadata, encodeMetadata, type DeferredField } from './metadata-codec';
 import type { CodecHost } from './port';
 
@@ -150,31 +150,7 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 		['unresolved', utf8.encode(JSON.stringify(unresolved))],
 		...Object.entries(input.extra ?? {}),
 	];
-	const table: Record<string, [number, number]> = {};
-	let offset = 0;
-	for (const [name, bytes] of sections) {
-		table[name] = [offset, bytes.length];
-		offset += Math.ceil(bytes.length / 8) * 8;
-	}
-	const header: SnapshotHeader & { sections: typeof table } = { ...input.header, notes: n, files: input.files.length, sections: table };
-	const headerBytes = utf8.encode(JSON.stringify(header));
-	const body = new ByteWriter();
-	body.u32(headerBytes.length);
-	body.bytes(headerBytes);
-	body.align();
-	for (const [, bytes] of sections) {
-		body.bytes(bytes);
-		body.align();
-	}
-	const bodyBytes = body.finish();
-	const out = new ByteWriter();
-	out.u32(MAGIC);
-	out.u32(SNAPSHOT_FORMAT_VERSION);
-	out.u32((utf8.checksum ?? checksum)(bodyBytes));
-	out.u32(bodyBytes.length);
-	// 16 bytes of preamble keep the body 8-byte aligned.
-	out.bytes(bodyBytes);
-	return out.finish();
+	return frame(MAGIC, SNAPSHOT_FORMAT_VERSION, { ...input.header, notes: n, files: input.files.length }, sections, utf8);
 }
 
 /** Only the header, for `index --status` (no checksum pass over the body). */

@@ -51,7 +51,7 @@ function expandItems(items: Record<string, unknown>[]): void {
 }
 
 /** True when JSON would change a number in `value` (±Infinity and NaN become null, -0 becomes 0). */
-function hasLossyNumber(value: unknown): boolean {
+export function hasLossyNumber(value: unknown): boolean {
 	if (typeof value === 'number') return !Number.isFinite(value) || Object.is(value, -0);
 	if (value === null || typeof value !== 'object') return false;
 	for (const v of Object.values(value)) if (hasLossyNumber(v)) return true;
@@ -59,7 +59,7 @@ function hasLossyNumber(value: unknown): boolean {
 }
 
 /** Frontmatter with lossy numbers replaced by tagged strings. */
-function tagNumbers(value: unknown): unknown {
+export function tagNumbers(value: unknown): unknown {
 	if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return { [NUMBER_TAG]: Object.is(value, -0) ? '-0' : String(value) };
 	if (Array.isArray(value)) return value.map(tagNumbers);
 	if (value === null || typeof value !== 'object') return value;
@@ -69,7 +69,7 @@ function tagNumbers(value: unknown): unknown {
 }
 
 /** Undo `tagNumbers`, in place where possible. */
-function untag(v: unknown): unknown {
+export function untag(v: unknown): unknown {
 	if (Array.isArray(v)) return v.map(untag);
 	if (v === null || typeof v !== 'object') return v;
 	const record = v as Record<string, unknown>;

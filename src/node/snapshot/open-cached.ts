@@ -39,8 +39,8 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	store: SnapshotStore;
 	/** The tool's version and build: a snapshot from another build is rebuilt. */
 	tool: string;
-	/** Save the refreshed snapshot (default true). */
-	save?: boolean;
+	/** Save the refreshed snapshot (default true); `later`: leave it to the caller (`CachedVault.saveLater`), e.g. after answering. */
+	save?: boolean | 'later';
 	/** The clock (tests move it to make notes racy or settled). */
 	now?: () => number;
 	/** Notes modified less than this many ms before they were stat'ed are re-read next time. Default 3 s (or VAULT_QUERY_RACY_MS). */
@@ -74,6 +74,13 @@ export interface CachedVault {
 	report: SnapshotReport;
 	/** The decoded snapshot when one was used (for extra sections). */
 	snapshot: DecodedSnapshot | null;
+	/** The snapshot's key (the vault's real path) and the settings fingerprint it was checked against. */
+	key: string;
+	settings: string;
+	/** Every note's fingerprint now (what index parts are stamped with). */
+	fingerprints: ReadonlyMap<string, NoteFingerprint>;
+	/** With `save: 'later'` and something to save: saves and fills `report.savedBytes` / `saveError`; else null. */
+	saveLater: (() => Promise<void>) | null;
 }
 
 /** The settings that change what the snapshot holds, as one comparable string. */
@@ -186,7 +193,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		markdownBytes,
 		ms: 0,
 	};
-	if (!unchanged && options.save !== false) {
+	const persist = async (): Promise<void> => {
 		try {
 			const bytes = encodeSnapshot(
 				{
@@ -203,9 +210,11 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		} catch (error) {
 			report.saveError = error instanceof Error ? error.message : String(error);
 		}
-	}
+	};
+	const wanted = !unchanged && options.save !== false;
+	if (wanted && options.save !== 'later') await persist();
 	report.ms = performance.now() - started;
-	return { source, report, snapshot };
+	return { source, report, snapshot, key: real, settings, fingerprints, saveLater: wanted && options.save === 'later' ? persist : null };
 }
 
 /** One note as the encoder takes it: fresh notes as parsed, kept ones still encoded. */

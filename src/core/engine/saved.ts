@@ -1,0 +1,50 @@
+/**
+ * Indexes a host saved in an earlier process (the CLI's index parts beside its snapshot) and hands
+ * back to an engine, each with the notes that changed since it was saved; and the trigram index's
+ * build and upkeep from a NoteSource.
+ */
+import type { NoteSource } from '../port';
+import type { SearchIndex } from '../search/search-index';
+import type { SearchSettings } from '../search/settings';
+import { TrigramIndex } from '../text/trigram';
+
+/** A saved index and the note paths (created, edited, deleted, renamed) it does not reflect yet. */
+export interface SavedIndex<T> {
+	index: T;
+	changed: readonly string[];
+}
+
+/** What a host offers an engine from earlier processes (see the module comment). */
+export interface SavedIndexes {
+	/** The ranked-search index saved with exactly these settings, or null (none, other settings, damaged). */
+	searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null>;
+	/** The saved trigram index, or null. */
+	trigramIndex(): Promise<SavedIndex<TrigramIndex> | null>;
+	/** Whether the engine builds a trigram index when none is saved (reading every note once), to be saved for later calls. */
+	readonly buildTrigrams: boolean;
+}
+
+/** Bring `path` in `index` in line with the source: re-indexed when it is a readable note, else forgotten (and then scanned). */
+export async function refreshTrigrams(index: TrigramIndex, source: NoteSource, path: string): Promise<void> {
+	index.forget(path);
+	if (!path.toLowerCase().endsWith('.md') || source.getSkipReason(path) !== null || !source.listNotes().includes(path)) return;
+	try {
+		index.upsert(path, await source.read(path));
+	} catch {
+		// Unreadable now: left unknown, so a grep scans it and reports what it finds.
+	}
+}
+
+/** A trigram index over every readable note of `source`. */
+export async function buildTrigramIndex(source: NoteSource): Promise<TrigramIndex> {
+	const index = new TrigramIndex();
+	for (const path of source.listNotes()) {
+		if (source.getSkipReason(path) !== null) continue;
+		try {
+			index.upsert(path, await source.read(path));
+		} catch {
+			// Left unknown: scanned by every grep.
+		}
+	}
+	return index;
+}

@@ -1,0 +1,54 @@
+/**
+ * The inverted index as plain columns, for persisting it: the term dictionary, the frozen CSR
+ * postings and one record per live note, with note ids dense (0…n-1) and no term that no note holds.
+ */
+import type { DocInfo } from './extract';
+import { FIELD_NAMES } from './settings';
+
+/** A compacted inverted index as columns (see the module comment). */
+export interface InvertedIndexState {
+	termList: string[];
+	/** Postings of term t are [termStart[t], termStart[t+1]). */
+	termStart: Uint32Array;
+	postDocs: Uint32Array;
+	postTfs: Uint32Array;
+	docs: DocInfo[];
+	/** Field lengths in terms, FIELD_COUNT per note. */
+	fieldLen: Uint32Array;
+}
+
+/** The columns of a compacted index with holes (removed notes, unused terms) squeezed out. */
+export function exportDense(raw: { termList: readonly string[]; termStart: Uint32Array; postDocs: Uint32Array; postTfs: Uint32Array; docs: readonly (DocInfo | null)[]; fieldLen: Uint32Array }): InvertedIndexState {
+	const fields = FIELD_NAMES.length;
+	const remap = new Int32Array(raw.docs.length).fill(-1);
+	const docs: DocInfo[] = [];
+	raw.docs.forEach((info, d) => {
+		if (info === null) return;
+		remap[d] = docs.length;
+		docs.push(info);
+	});
+	const fieldLen = new Uint32Array(docs.length * fields);
+	raw.docs.forEach((info, d) => {
+		if (info !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d] * fields);
+	});
+	const termList: string[] = [];
+	const starts: number[] = [0];
+	const postDocs = new Uint32Array(raw.postDocs.length);
+	const postTfs = new Uint32Array(raw.postTfs.length);
+	let w = 0;
+	const terms = Math.min(raw.termList.length, raw.termStart.length - 1);
+	for (let t = 0; t < terms; t++) {
+		const from = w;
+		for (let i = raw.termStart[t]; i < raw.termStart[t + 1]; i++) {
+			const d = remap[raw.postDocs[i]];
+			if (d < 0) continue;
+			postDocs[w] = d;
+			postTfs[w] = raw.postTfs[i];
+			w++;
+		}
+		if (w === from) continue;
+		termList.push(raw.termList[t]);
+		starts.push(w);
+	}
+	return { termList, termStart: Uint32Array.from(starts), postDocs: postDocs.slice(0, w), postTfs: postTfs.slice(0, w), docs, fieldLen };
+}

@@ -1,0 +1,150 @@
+/**
+ * The index parts beside a vault's snapshot — the ranked-search index and the trigram index, each
+ * in its own file of the cache folder — loaded for an engine (`SavedIndexes`) and saved again when
+ * the engine built or updated one. Each part is stamped with the note fingerprints it reflects,
+ * so the notes changed since are re-indexed; a part that is damaged, from another build or saved
+ * with other settings is ignored (and replaced once the engine has built a new one).
+ */
+import type { SavedIndex, SavedIndexes, VaultEngine } from '../../core/engine/engine';
+import type { NoteFingerprint } from '../../core/snapshot/codec';
+import { SnapshotFormatError } from '../../core/snapshot/codec';
+import { decodePart, encodePart, type DecodedPart } from '../../core/snapshot/part-codec';
+import type { SnapshotStore } from '../../core/snapshot/port';
+import { planReconcile } from '../../core/snapshot/reconcile';
+import { restoreSearchIndex, SEARCH_PART_VERSION, searchSections } from '../../core/snapshot/search-part';
+import type { SearchIndex } from '../../core/search/search-index';
+import type { SearchSettings } from '../../core/search/settings';
+import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, TrigramIndex } from '../../core/text/trigram';
+import { nodeCodecHost } from './codec-host';
+
+/** The kinds of part, each a file of its own. */
+export const PART_KINDS = ['search', 'trigrams'] as const;
+type PartKind = (typeof PART_KINDS)[number];
+
+/** The store key of a vault's part (the snapshot's key is the vault's real path). */
+export function partKey(vaultKey: string, kind: PartKind): string {
+	return `${vaultKey}\u0000${kind}`;
+}
+
+/** What the parts did in this call, for `--verbose`. */
+export interface PartsReport {
+	/** Per part: `loaded` (n notes re-indexed), `rebuilt` (why), `saved` (bytes). */
+	notes: string[];
+}
+
+/** Everything the parts need from the opened vault. */
+export interface PartsInit {
+	store: SnapshotStore;
+	vaultKey: string;
+	tool: string;
+	/** What shapes every part besides its own settings (config folder, size bound, Excluded files). */
+	vaultSettings: string;
+	fingerprints: ReadonlyMap<string, NoteFingerprint>;
+	/** Build a trigram index when none is saved (the CLI: yes). */
+	buildTrigrams: boolean;
+}
+
+/** The parts of one vault for one engine (see the module comment). */
+export class IndexParts implements SavedIndexes {
+	readonly buildTrigrams: boolean;
+	/** What was handed to the engine: an index it still holds unchanged needs no save. */
+	private readonly handed = new Map<PartKind, { index: unknown; changed: number }>();
+	readonly report: PartsReport = { notes: [] };
+
+	/** Parts of the vault `init` describes. */
+	constructor(private readonly init: PartsInit) {
+		this.buildTrigrams = init.buildTrigrams;
+	}
+
+	/** The settings string a part of `kind` must carry. */
+	private settingsOf(kind: PartKind, search?: SearchSettings): string {
+		return JSON.stringify({ kind, vault: this.init.vaultSettings, version: kind === 'search' ? SEARCH_PART_VERSION : TRIGRAM_FORMAT_VERSION, search: search ?? null });
+	}
+
+	/** The saved part of `kind`, when it is this build's and has these settings. */
+	private async load(kind: PartKind, settings: string): Promise<DecodedPart | null> {
+		let bytes: Uint8Array | null;
+		try {
+			bytes = await this.init.store.load(partKey(this.init.vaultKey, kind));
+		} catch {
+			return null;
+		}
+		if (bytes === null) return null;
+		try {
+			const part = decodePart(bytes, nodeCodecHost);
+			if (part.kind !== kind || part.tool !== this.init.tool) return this.skip(kind, 'saved by another build');
+			if (part.settings !== settings) return this.skip(kind, 'saved with other settings');
+			return part;
+		} catch (error) {
+			if (error instanceof SnapshotFormatError) return this.skip(kind, error.message);
+			throw error;
+		}
+	}
+
+	private skip(kind: PartKind, why: string): null {
+		this.report.notes.push(`${kind} index: ${why}; rebuilt`);
+		return null;
+	}
+
+	/** Notes the part does not reflect: changed, new, or gone since it was saved. */
+	private changedSince(part: DecodedPart): string[] {
+		const plan = planReconcile({ paths: part.paths, fingerprint: (i) => part.fingerprint(i) }, this.init.fingerprints);
+		return [...plan.reread, ...plan.removed];
+	}
+
+	private hand<T>(kind: PartKind, index: T, changed: string[]): SavedIndex<T> {
+		this.handed.set(kind, { index, changed: changed.length });
+		this.report.notes.push(`${kind} index loaded (${changed.length} notes re-indexed)`);
+		return { index, changed };
+	}
+
+	/** The saved ranked-search index for `settings`, or null. */
+	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
+		const part = await this.load('search', this.settingsOf('search', settings));
+		if (part === null) return null;
+		try {
+			return this.hand('search', restoreSearchIndex((name) => part.section(name), settings, nodeCodecHost), this.changedSince(part));
+		} catch (error) {
+			if (error instanceof SnapshotFormatError || error instanceof SyntaxError) return this.skip('search', error.message);
+			throw error;
+		}
+	}
+
+	/** The saved trigram index, or null. */
+	async trigramIndex(): Promise<SavedIndex<TrigramIndex> | null> {
+		const part = await this.load('trigrams', this.settingsOf('trigrams'));
+		if (part === null) return null;
+		try {
+			return this.hand('trigrams', TrigramIndex.deserialize(part.section('trigrams')), this.changedSince(part));
+		} catch (error) {
+			if (error instanceof SnapshotFormatError || error instanceof TrigramFormatError) return this.skip('trigrams', error.message);
+			throw error;
+		}
+	}
+
+	/** Whether the engine holds an index of `kind` that differs from the saved one. */
+	private dirty(kind: PartKind, index: unknown): boolean {
+		if (index === null) return false;
+		const handed = this.handed.get(kind);
+		return handed === undefined || handed.index !== index || handed.changed > 0;
+	}
+
+	/** Save the parts the engine built or updated; a failure is returned as a message, never thrown. */
+	async save(engine: VaultEngine): Promise<string | null> {
+		const search = engine.builtSearchIndex;
+		const trigrams = engine.trigrams;
+		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
+		if (search !== null && this.dirty('search', search)) jobs.push(['search', this.settingsOf('search', search.settings), () => searchSections(search, nodeCodecHost)]);
+		if (trigrams !== null && this.dirty('trigrams', trigrams)) jobs.push(['trigrams', this.settingsOf('trigrams'), () => ({ trigrams: trigrams.serialize() })]);
+		for (const [kind, settings, sections] of jobs) {
+			try {
+				const bytes = encodePart({ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() }, nodeCodecHost);
+				await this.init.store.save(partKey(this.init.vaultKey, kind), bytes);
+				this.report.notes.push(`${kind} index saved (${(bytes.length / 1e6).toFixed(1)} MB)`);
+			} catch (error) {
+				return `the ${kind} index could not be saved (${error instanceof Error ? error.message : String(error)})`;
+			}
+		}
+		return null;
+	}
+}
