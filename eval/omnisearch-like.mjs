@@ -41,13 +41,25 @@ function tokenizeForSearch(text) {
 
 const FUZZINESS = 0.1;
 
-/** A MiniSearch instance with Omnisearch's options. */
-export function createOmnisearchLike() {
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
+const segmenters = { zh: new Intl.Segmenter('zh', { granularity: 'word' }), ja: new Intl.Segmenter('ja', { granularity: 'word' }) };
+
+/** CJK runs of the tokens split into dictionary words by Intl.Segmenter (as Omnisearch's Chinese add-on splits them); other tokens as they are. */
+function cjkWords(tokens) {
+	return tokens.flatMap((t) => {
+		if (!CJK.test(t)) return [t];
+		const seg = /[\p{sc=Hiragana}\p{sc=Katakana}]/u.test(t) ? segmenters.ja : segmenters.zh;
+		return [...seg.segment(t)].filter((s) => s.isWordLike).map((s) => s.segment);
+	});
+}
+
+/** A MiniSearch instance with Omnisearch's options; `cjk: true` adds the CJK word tokenizer. */
+export function createOmnisearchLike({ cjk = false } = {}) {
 	return new MiniSearch({
 		idField: 'path',
 		fields: ['basename', 'aliases', 'content', 'headings1', 'headings2', 'headings3'],
 		storeFields: [],
-		tokenize: tokenizeForIndexing,
+		tokenize: cjk ? (text) => [...new Set(cjkWords(tokenizeForIndexing(text)))] : tokenizeForIndexing,
 		processTerm: (term) => removeDiacritics(term).toLowerCase(),
 	});
 }
@@ -63,9 +75,11 @@ export function omnisearchDoc(path, text, metadata) {
 	return { path, basename, aliases, content: text, headings1: level(1), headings2: level(2), headings3: level(3) };
 }
 
-/** Search like Omnisearch; returns paths, best first. */
-export function omnisearchQuery(ms, query, limit = 10) {
-	const results = ms.search(tokenizeForSearch(query), {
+/** Search like Omnisearch; returns paths, best first. `cjk: true` splits CJK query runs into words, as the index was. */
+export function omnisearchQuery(ms, query, limit = 10, { cjk = false } = {}) {
+	const groups = tokenizeForSearch(query);
+	if (cjk) for (const g of groups.queries) g.queries = cjkWords(g.queries);
+	const results = ms.search(groups, {
 		prefix: (term) => term.length >= 1,
 		fuzzy: (term) => (term.length <= 3 ? 0 : term.length <= 5 ? FUZZINESS / 2 : FUZZINESS),
 		boost: { basename: 3, aliases: 3, headings1: 1.5, headings2: 1.3, headings3: 1.1 },

@@ -1,6 +1,7 @@
 // npm run eval: ranked-search quality on a labelled query set (eval/queries.json) over
 // ../shared/vaults, for our engine and for MiniSearch configured like Omnisearch, in one run.
-// Reports nDCG@5, MRR@10 and Hit@1, overall and per language. Vaults are read, never written;
+// Reports nDCG@5, MRR@10 and Hit@1, overall and per language. `-- --set2 [--before DIR]`: the second,
+// untuned set per kind (eval/set2.mjs); `-- --packs`: the context-pack evaluation (eval/packs.mjs). Vaults are read, never written;
 // the engine is bundled on the fly into bench-output/ (gitignored).
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +15,30 @@ const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
 const jsonOut = args.includes('--json');
 const vaultsRoot = resolve(process.env.VAULTS ?? join(root, '..', 'shared', 'vaults'));
+const option = (name) => {
+	const i = args.indexOf(name);
+	return i >= 0 ? args[i + 1] : undefined;
+};
+if (args.includes('--set2')) {
+	const { runSet2 } = await import('../eval/set2.mjs');
+	const { printSet2 } = await import('../eval/report.mjs');
+	const after = await runSet2({ vaultsRoot, verbose, say });
+	const beforeDir = option('--before');
+	const before = beforeDir ? await runSet2({ vaultsRoot, engineDir: beforeDir }) : null;
+	if (jsonOut) say(JSON.stringify({ after, before }, null, 2));
+	else printSet2(say, after, before, beforeDir);
+	process.exit(0);
+}
+if (args.includes('--packs')) {
+	const { runPackEval } = await import('../eval/packs.mjs');
+	const { printPacks } = await import('../eval/report.mjs');
+	const result = await runPackEval({ vaultsRoot, verbose, say });
+	const beforeDir = option('--before');
+	const before = beforeDir ? await runPackEval({ vaultsRoot, engineDir: beforeDir }) : null;
+	if (jsonOut) say(JSON.stringify({ after: result, before }, null, 2));
+	else printPacks(say, result, before, beforeDir);
+	process.exit(0);
+}
 const { queries } = JSON.parse(readFileSync(join(root, 'eval', 'queries.json'), 'utf8'));
 const E = await loadEngine();
 

@@ -87,6 +87,13 @@ describe("a note's own title words in its own body", () => {
 		expect(colour === undefined || pack.coverage[0].partial_sources.includes(colour.id)).toBe(true);
 	});
 
+	it('only a name that is the asked term: a title merely sharing a word with the question keeps its links as mentions', async () => {
+		const files = { 'Colour lightness scale.md': 'The scale of [[lightness]] from [[black]] to [[white]].\n', 'Other.md': 'Nothing here.\n' };
+		const pack = await packOf(files, { query: 'lightness' });
+		expect(pack.coverage[0].sources).toEqual([]);
+		expect(pack.coverage[0].partial_sources).toEqual(['S1']);
+	});
+
 	it('aliases count like the title', async () => {
 		const files = {
 			'Value.md': '---\naliases: [lightness]\n---\n[[Lightness]] is how light a colour looks, from [[black]] to [[white]].\n',

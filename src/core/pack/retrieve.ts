@@ -227,7 +227,7 @@ class NoteLoader {
 		const names = [titleOf(path, meta), ...(parseFrontMatterAliases(meta?.frontmatter) ?? [])];
 		const label = [...names, ...(meta ? getAllTags(meta) : []).map((t) => t.replace(/^#/, '').replace(/\//g, ' '))];
 		const units = noteUnits(text, meta).filter((u) => u.kind !== 'code' || this.wantsCode(text.slice(u.start, u.end)));
-		const note: LoadedNote = { path, text, meta, metaTerms: new Set(termsOf(label.join('\n'))), titleTerms: new Set(termsOf(names.join('\n'))), priors: this.priors.get(path) ?? this.facets.map(() => 0), units };
+		const note: LoadedNote = { path, text, meta, metaTerms: new Set(termsOf(label.join('\n'))), nameTerms: names.map((n) => termsOf(n)), priors: this.priors.get(path) ?? this.facets.map(() => 0), units };
 		this.loaded.set(path, note);
 		return note;
 	}

@@ -61,8 +61,10 @@ export interface LoadedNote {
 	meta: CachedMetadata | null;
 	/** Index terms of title, aliases and tags. */
 	metaTerms: Set<string>;
-	/** Index terms of the title and aliases only: in the note's own body they are evidence, even as link text. */
-	titleTerms: Set<string>;
+	/** Index terms of the title and of each alias, one list per name. */
+	nameTerms: string[][];
+	/** The terms of the names that are the asked term (every term a key word's), computed once per pack: in the note's own body they are evidence, even as link text. */
+	ownTerms?: Set<string>;
 	/** Per facet: the note's search score relative to the top hit (0–1). */
 	priors: number[];
 	/** Every quotable unit of the note. */
@@ -110,6 +112,8 @@ interface SectionTexts {
 	asked: Set<string>;
 	/** Link targets written in pointer sentences. */
 	pointers: string[];
+	/** Whether the section has a question or pointer sentence. */
+	asking: boolean;
 	/** Evidence prose, for adjacency checks. */
 	prose: string[];
 	length: number;
@@ -119,15 +123,31 @@ interface SectionTexts {
 function countLinks(links: string, note: LoadedNote, ctx: ScoringContext, out: SectionTexts): void {
 	const found = new Map<string, number>();
 	out.length += ctx.counter.count(links, found);
+	const own = ownTerms(note, ctx);
 	for (const [t, n] of found) {
-		const into = note.titleTerms.has(t) ? out.counts : out.linkCounts;
+		const into = own.has(t) ? out.counts : out.linkCounts;
 		into.set(t, (into.get(t) ?? 0) + n);
 	}
 }
 
+/**
+ * The note's names that are the asked term: a title or alias whose every index term is a key
+ * word's term ("Lightness" for "how is lightness defined"). Only such a name's words count as
+ * evidence in the note's own link text — not a name that merely shares a word or a CJK bigram
+ * with the question (バックリンク "backlink" is not リンク "link").
+ */
+function ownTerms(note: LoadedNote, ctx: ScoringContext): Set<string> {
+	if (note.ownTerms) return note.ownTerms;
+	const asked = neededTerms(ctx.allKeys);
+	const own = new Set<string>();
+	for (const name of note.nameTerms) if (name.length > 0 && name.every((t) => asked.has(t))) for (const t of name) own.add(t);
+	note.ownTerms = own;
+	return own;
+}
+
 /** Split a section's units into evidence, link text and questions/pointers (see {@link SectionTexts}). */
 function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: ScoringContext): SectionTexts {
-	const out: SectionTexts = { counts: new Map(), linkCounts: new Map(), asked: new Set(), pointers: [], prose: [], length: 0 };
+	const out: SectionTexts = { counts: new Map(), linkCounts: new Map(), asked: new Set(), pointers: [], asking: false, prose: [], length: 0 };
 	const statement = (text: string): void => {
 		const r = readerText(text);
 		out.prose.push(r.prose);
@@ -153,6 +173,7 @@ function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: Scorin
 				statement(sentence);
 				continue;
 			}
+			out.asking = true;
 			if (pointer) out.pointers.push(...linkTargets(sentence));
 			const r = readerText(sentence);
 			const asked = new Map<string, number>();
@@ -168,13 +189,14 @@ function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: Scorin
 }
 
 /**
- * The grade of a section for one facet: relevant on evidence; the heading completes the
- * evidence but cannot stand in for it (a heading over a question and a pointer says what the
- * section is about, not what is known), so with no key word in the evidence the heading's words
- * count as link text.
+ * The grade of a section for one facet: relevant on evidence and heading, as before — except in
+ * a section that asks or points (`asks`: it has a question or pointer sentence): there the
+ * heading completes the evidence but cannot stand in for it (a heading over "What do we know
+ * about X? The facts are in [[Y]]" says what the section asks, not what is known), so with no
+ * key word in its statements the heading's words count as link text.
  */
-function gradeSection(evidence: ReadonlySet<string>, heading: ReadonlySet<string>, all: ReadonlySet<string>, keys: readonly KeyWord[]): FacetGrade {
-	const own = keys.some((k) => holdsKeyWord(evidence, k));
+function gradeSection(evidence: ReadonlySet<string>, heading: ReadonlySet<string>, all: ReadonlySet<string>, keys: readonly KeyWord[], asks: boolean): FacetGrade {
+	const own = !asks || keys.some((k) => holdsKeyWord(evidence, k));
 	return gradeFacet(own ? new Set([...evidence, ...heading]) : evidence, keys, all);
 }
 
@@ -183,7 +205,7 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	const units = unitsIn(note.units, section);
 	if (units.length === 0) return null;
 	// Evidence, link text, and questions/pointers apart (prose.ts): only evidence makes a section relevant.
-	const { counts, linkCounts, asked, pointers, prose, length } = sectionTexts(note, units, ctx);
+	const { counts, linkCounts, asked, pointers, prose, length, asking } = sectionTexts(note, units, ctx);
 	const headingCounts = new Map<string, number>();
 	if (section.heading !== null) {
 		const h = readerText(section.heading);
@@ -193,7 +215,7 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	const headingTerms = new Set(headingCounts.keys());
 	const evidence = new Set(counts.keys());
 	const terms = new Set([...evidence, ...headingTerms, ...linkCounts.keys()]);
-	const grades = ctx.keys.map((keys) => gradeSection(evidence, headingTerms, terms, keys));
+	const grades = ctx.keys.map((keys) => gradeSection(evidence, headingTerms, terms, keys, asking));
 	let best: Grade = 'off-topic';
 	for (const g of grades) if (gradeRank(g.grade) > gradeRank(best)) best = g.grade;
 	// What the section asks about (heading, questions, pointers): a signpost whose pointers are followed (retrieve.ts).
