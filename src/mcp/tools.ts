@@ -4,6 +4,8 @@
  * with `--json`. Descriptions are written for an agent deciding which tool to call and how.
  */
 import * as z from 'zod';
+import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
+import { ALL_QUERY_ARGUMENTS, missingArgument, QUERY_TYPE_NAMES, QUERY_TYPES, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { boundList, boundNote } from './bound';
 import { confinementError } from './note-uri';
@@ -73,16 +75,20 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	},
 };
 
+/** An argument's MCP parameter name (snake case: `case-sensitive` → `case_sensitive`). */
+function parameterName(argument: string): string {
+	return argument.replace(/-/g, '_');
+}
+
+// The `query` parameters derive from the registry (core/query/registry.ts): one per argument any type takes.
+const argumentParameters = Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [
+	parameterName(arg.name),
+	(arg.kind === 'flag' ? z.boolean() : z.string()).optional().describe(`type=${typesTaking(arg.name).join('|')}: ${arg.help}.`),
+]));
+
 const queryInput = z.strictObject({
-	type: z.enum(['tag', 'prop', 'backlinks', 'links', 'grep']).describe('tag: notes with a tag; prop: notes whose frontmatter property matches; backlinks: notes linking to a note; links: a note\'s outgoing links; grep: substring/regex in note bodies with line numbers.'),
-	tag: z.string().optional().describe('type=tag: the tag, with or without # (nested tags match: #project matches #project/alpha).'),
-	key: z.string().optional().describe('type=prop: the frontmatter property name.'),
-	value: z.string().optional().describe('type=prop: the value to match (omit to find notes that have the property at all).'),
-	contains: z.boolean().optional().describe('type=prop: match when the value contains the text, case-insensitive (default: equals).'),
-	note: z.string().optional().describe('type=backlinks|links: the note, by name ("Home") or vault path ("folder/Home.md").'),
-	pattern: z.string().optional().describe('type=grep: the text to find (a JavaScript regex when regex=true).'),
-	regex: z.boolean().optional().describe('type=grep: treat pattern as a regular expression.'),
-	case_sensitive: z.boolean().optional().describe('type=grep: match case exactly (default: case-insensitive).'),
+	type: z.enum(QUERY_TYPE_NAMES).describe(QUERY_TYPES.map((spec) => `${spec.type}: ${spec.summary}`).join('; ')),
+	...argumentParameters,
 	folders,
 	limit: z.number().int().min(1).max(500).optional().describe('At most this many results (default 20).'),
 	offset,
@@ -92,28 +98,20 @@ const queryInput = z.strictObject({
 function structuredQuery(args: z.infer<typeof queryInput>): StructuredQuery {
 	const a = args as Record<string, unknown>;
 	const kind = `type "${args.type}"`;
-	const scope = { ...(args.folders ? { folders: args.folders } : {}), limit: (args.limit ?? 20) + (args.offset ?? 0) };
-	const others = (keep: string[]): string[] => ['tag', 'key', 'value', 'contains', 'note', 'pattern', 'regex', 'case_sensitive'].filter((n) => !keep.includes(n));
-	switch (args.type) {
-		case 'tag':
-			reject(a, others(['tag']), kind);
-			return { type: 'tag', tag: need(a, 'tag', kind), ...scope };
-		case 'prop':
-			reject(a, others(['key', 'value', 'contains']), kind);
-			return { type: 'prop', key: need(a, 'key', kind), ...(args.value !== undefined ? { value: args.value, match: args.contains ? 'contains' : 'equals' } : {}), ...scope };
-		case 'backlinks':
-			reject(a, others(['note']), kind);
-			return { type: 'backlinks', target: need(a, 'note', kind), ...scope };
-		case 'links':
-			reject(a, others(['note']), kind);
-			return { type: 'links', source: need(a, 'note', kind), ...scope };
-		case 'grep':
-			reject(a, others(['pattern', 'regex', 'case_sensitive']), kind);
-			return { type: 'grep', pattern: need(a, 'pattern', kind), regex: args.regex === true, caseSensitive: args.case_sensitive === true, ...scope };
+	const spec = specOf(args.type);
+	const values: ArgumentValues = {};
+	for (const arg of ALL_QUERY_ARGUMENTS) {
+		const value = a[parameterName(arg.name)];
+		const takes = spec.args.some((own) => own.name === arg.name);
+		if (!takes && value !== undefined) throw new ParameterError(`${parameterName(arg.name)}: does not apply to ${kind}`);
+		if (takes && (typeof value === 'string' || typeof value === 'boolean')) values[arg.name] = value;
 	}
+	const missing = missingArgument(spec, values);
+	if (missing !== null) throw new ParameterError(`${parameterName(missing)}: required for ${kind}`);
+	return { ...spec.build(values), ...(args.folders ? { folders: args.folders } : {}), limit: (args.limit ?? 20) + (args.offset ?? 0) };
 }
 
-/** `query`: the five structural queries. */
+/** `query`: the registered structural query types. */
 export const queryTool: ToolSpec<typeof queryInput> = {
 	name: 'query',
 	title: 'Structural vault query',
@@ -130,7 +128,7 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 
 const whereValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]);
 const readInput = z.strictObject({
-	operation: z.enum(['lookup', 'filter', 'graph', 'text-search']).describe('lookup: the note <slug>.md; filter: notes whose frontmatter meets `where`; graph: a note\'s 1-hop links in and out; text-search: substring/regex in bodies.'),
+	operation: z.enum(READER_OPERATIONS as [ReaderOperation, ...ReaderOperation[]]).describe('lookup: the note <slug>.md; filter: notes whose frontmatter meets `where`; graph: a note\'s 1-hop links in and out; text-search: substring/regex in bodies.'),
 	slug: z.string().optional().describe('lookup|graph: the note\'s file name without .md (e.g. "dcf-valuation").'),
 	where: z.union([z.record(z.string(), whereValue), z.array(z.string())]).optional().describe('filter: {"status": "active", "rating": ">=7"} or ["rating>=7", "type=claim"]; >, >=, <, <= on number, date and ordered-enum fields (AND).'),
 	pattern: z.string().optional().describe('text-search: the text to find.'),

@@ -8,8 +8,9 @@
 import type { CliData, CliFlags, CliHandler, Plugin } from 'obsidian';
 import type { ContextPack, PackRequest } from '../core/pack/pack';
 import type { StructuredResult } from '../core/query/run';
+import { ALL_QUERY_ARGUMENTS, QUERY_TYPE_NAMES, QUERY_TYPES, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
-import { renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
+import { READER_OPERATIONS, renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
 import { renderSearchMarkdown, type SearchResult } from '../core/search/search';
 import type { VaultQueryApi } from './api';
 import type { PluginEngine } from './plugin-engine';
@@ -110,32 +111,23 @@ const HANDLERS: HandlerSpec[] = [
 	},
 	{
 		id: 'query',
-		description: 'Structural query: type=tag|prop|backlinks|links|grep with tag=, key= [value=], note=, pattern=',
+		description: `Structural query: type=${QUERY_TYPE_NAMES.join('|')} with ${ALL_QUERY_ARGUMENTS.filter((arg) => arg.kind === 'text').map((arg) => `${arg.name}=`).join(', ')}`,
 		flags: {
-			type: { value: 'tag|prop|backlinks|links|grep', description: 'the kind of query', required: true },
-			tag: { value: '<tag>', description: 'type=tag: the tag' },
-			key: { value: '<property>', description: 'type=prop: the property' },
-			value: { value: '<value>', description: 'type=prop: the value (omit: any value)' },
-			contains: { description: 'type=prop: match values containing the text' },
-			note: { value: '<note>', description: 'type=backlinks|links: the note' },
-			pattern: { value: '<text>', description: 'type=grep: the text or regex' },
-			regex: { description: 'type=grep: pattern is a regular expression' },
-			'case-sensitive': { description: 'type=grep: match case exactly' },
+			type: { value: QUERY_TYPE_NAMES.join('|'), description: 'the kind of query', required: true },
+			// One flag per argument any registered type takes (core/query/registry.ts).
+			...Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [arg.name, { ...(arg.kind === 'text' ? { value: `<${arg.name}>` } : {}), description: `type=${typesTaking(arg.name).join('|')}: ${arg.help}` }])),
 			folders: FOLDERS,
 			limit: LIMIT,
 			...FORMAT,
 		},
 		answer: async (f, host) => {
 			const type = f.required('type');
+			const spec = QUERY_TYPES.find((s) => s.type === type);
+			if (!spec) throw new FlagError(`type: one of ${QUERY_TYPE_NAMES.join(', ')} — got "${type}"`);
+			const values: ArgumentValues = {};
+			for (const arg of spec.args) values[arg.name] = arg.kind === 'flag' ? f.bool(arg.name) : arg.required ? f.required(arg.name) : f.text(arg.name);
 			const scope = { ...(f.list('folders').length > 0 ? { folders: f.list('folders') } : {}), ...(f.number('limit') !== undefined ? { limit: f.number('limit') } : {}) };
-			let query: StructuredQuery;
-			if (type === 'tag') query = { type, tag: f.required('tag'), ...scope };
-			else if (type === 'prop') query = { type, key: f.required('key'), ...(f.text('value') !== undefined ? { value: f.text('value'), match: f.bool('contains') ? 'contains' : 'equals' } : {}), ...scope };
-			else if (type === 'backlinks') query = { type, target: f.required('note'), ...scope };
-			else if (type === 'links') query = { type, source: f.required('note'), ...scope };
-			else if (type === 'grep') query = { type, pattern: f.required('pattern'), regex: f.bool('regex'), caseSensitive: f.bool('case-sensitive'), ...scope };
-			else throw new FlagError(`type: one of tag, prop, backlinks, links, grep — got "${type}"`);
-			const result = await host.query(query);
+			const result = await host.query({ ...spec.build(values), ...scope });
 			return { json: result, text: structuralText(result) };
 		},
 	},
@@ -143,7 +135,7 @@ const HANDLERS: HandlerSpec[] = [
 		id: 'read',
 		description: 'Schema-strict read: operation=lookup|filter|graph|text-search with slug=, where=, pattern= and a retrieval report',
 		flags: {
-			operation: { value: 'lookup|filter|graph|text-search', description: 'the reader operation', required: true },
+			operation: { value: READER_OPERATIONS.join('|'), description: 'the reader operation', required: true },
 			slug: { value: '<slug>', description: 'lookup|graph: the note file name without .md' },
 			where: { value: '<field=value;…>', description: 'filter: predicates separated by spaces or ; (=, !=, >, >=, <, <=)' },
 			pattern: { value: '<text>', description: 'text-search: the text or regex' },
@@ -157,8 +149,9 @@ const HANDLERS: HandlerSpec[] = [
 			...FORMAT,
 		},
 		answer: async (f, host) => {
-			const operation = f.required('operation');
-			if (operation !== 'lookup' && operation !== 'filter' && operation !== 'graph' && operation !== 'text-search') throw new FlagError(`operation: one of lookup, filter, graph, text-search — got "${operation}"`);
+			const given = f.required('operation');
+			const operation = READER_OPERATIONS.find((op) => op === given);
+			if (operation === undefined) throw new FlagError(`operation: one of ${READER_OPERATIONS.join(', ')} — got "${given}"`);
 			const request: ReaderRequest = { operation, full_body: f.bool('full-body'), include_archived: f.bool('include-archived') };
 			if (operation === 'lookup' || operation === 'graph') request.slug = f.required('slug');
 			if (operation === 'filter') request.where = f.required('where').split(';').flatMap((part) => splitWhereText(part));

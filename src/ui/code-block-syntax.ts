@@ -1,4 +1,5 @@
 import type { StructuredQuery } from '../core/query/types';
+import { QUERY_TYPES } from '../core/query/registry';
 import { QUERY_COMMANDS } from './query-commands';
 
 /**
@@ -32,20 +33,14 @@ export interface BlockError {
 	message: string;
 }
 
-const MAIN_KEYS: Record<string, string> = {
-	tag: 'find-notes-by-tag',
-	property: 'find-notes-by-property',
-	prop: 'find-notes-by-property',
-	backlinks: 'show-backlinks',
-	links: 'show-outgoing-links',
-	grep: 'search-note-text',
-};
+/** Block keys of the registered query types: each type's name and its aliases (`property:` for `prop`). */
+export const BLOCK_QUERY_KEYS = new Map(QUERY_TYPES.flatMap((spec) => [spec.type, ...spec.aliases].map((key) => [key, spec] as const)));
 const OPTION_KEYS = new Set(['limit', 'budget', 'folders']);
 // Search operators that are not block keys: a first line starting with one is a bare search.
 const SEARCH_OPERATORS = new Set(['path', 'file', 'content']);
 
 /** The syntax in one line, for error messages. */
-export const BLOCK_SYNTAX = 'Write one of search:, tag:, property:, backlinks:, links:, grep: or pack:, then optionally limit:, budget: or folders:.';
+export const BLOCK_SYNTAX = `Write one of search:, ${QUERY_TYPES.map((spec) => `${spec.aliases[0] ?? spec.type}:`).join(', ')} or pack:, then optionally limit:, budget: or folders:.`;
 
 function fail(message: string): BlockError {
 	return { kind: 'error', message };
@@ -66,7 +61,7 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 		if (line === '') continue;
 		const m = /^([A-Za-z-]+):(.*)$/.exec(line);
 		const key = m?.[1].toLowerCase() ?? '';
-		if (!m || !(key in MAIN_KEYS || key === 'search' || key === 'pack' || OPTION_KEYS.has(key))) {
+		if (!m || !(BLOCK_QUERY_KEYS.has(key) || key === 'search' || key === 'pack' || OPTION_KEYS.has(key))) {
 			if (main === null && options.size === 0 && (!m || SEARCH_OPERATORS.has(key))) {
 				main = { key: 'search', value: line, line: i + 1 };
 				continue;
@@ -95,12 +90,14 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 	if (typeof budget === 'object') return budget;
 	if (main.key === 'search') return { kind: 'search', query: main.value, limit };
 	if (main.key === 'pack') return { kind: 'pack', question: main.value, budget };
-	const spec = QUERY_COMMANDS.find((c) => c.id === MAIN_KEYS[main.key]);
-	if (!spec) return fail(`${main.key}: is not a query. ${BLOCK_SYNTAX}`);
-	const value = main.value === 'this' && (main.key === 'backlinks' || main.key === 'links') ? linkName(sourcePath) : main.value;
-	const parsed = spec.parse(value);
+	const spec = BLOCK_QUERY_KEYS.get(main.key);
+	const rendering = QUERY_COMMANDS.find((c) => c.type === spec?.type);
+	if (!spec || !rendering) return fail(`${main.key}: is not a query. ${BLOCK_SYNTAX}`);
+	// `this`: the note holding the block, for the types that take a note.
+	const value = main.value === 'this' && spec.args.some((arg) => arg.name === 'note') ? linkName(sourcePath) : main.value;
+	const parsed = spec.fromText(value);
 	if (typeof parsed === 'string') return fail(`Line ${main.line}: ${parsed}`);
 	const folders = options.get('folders');
 	const query: StructuredQuery = { ...parsed, ...(limit === undefined ? {} : { limit }), ...(folders === undefined ? {} : { folders: folders.split(',').map((f) => f.trim()).filter((f) => f !== '') }) };
-	return { kind: 'structural', query, title: spec.title(query) };
+	return { kind: 'structural', query, title: rendering.title(query) };
 }

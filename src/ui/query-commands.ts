@@ -2,11 +2,13 @@ import { baseName, folderOf } from '../core/paths';
 import { getAllTags } from '../core/obsidian-rules';
 import type { NoteSource } from '../core/port';
 import { normalizeTag } from '../core/query/tag';
+import { QUERY_TYPES, splitPropertyArgument, type QueryType } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 
 /**
- * The plugin's five structural-query commands, as data: how each names itself, reads its one
- * argument from the prompt, and what it can suggest while the user types. The command palette
+ * The plugin's structural-query commands, one per registered query type (core/query/registry.ts),
+ * as data: how each names itself, reads its one argument from the prompt (the registry's one-line
+ * syntax), and what it can suggest while the user types. The command palette
  * wiring lives in main.ts; the prompt in query-prompt.ts; nothing here touches the DOM.
  */
 
@@ -26,7 +28,15 @@ export interface CommandContext {
 }
 
 /** One structural query as a palette command. */
-export interface QueryCommandSpec {
+export interface QueryCommandSpec extends PromptRendering {
+	/** The registered query type the command runs (core/query/registry.ts). */
+	type: QueryType;
+	/** The query for an argument, or a message saying what is wrong with it (the registry's one-line syntax). */
+	parse(input: string): StructuredQuery | string;
+}
+
+/** What only the palette says about a query type: its command, its prompt, its suggestions, its results title. */
+interface PromptRendering {
 	/** Command id (Obsidian prefixes it with the plugin id). */
 	id: string;
 	/** Command name, sentence case, without the plugin name. */
@@ -41,8 +51,6 @@ export interface QueryCommandSpec {
 	candidates(ctx: CommandContext, input: string): ArgumentChoice[];
 	/** Inputs with the same scope share one candidate list (default: one list per prompt). */
 	candidateScope?(input: string): string;
-	/** The query for an argument, or a message saying what is wrong with it. */
-	parse(input: string): StructuredQuery | string;
 	/** The results modal's title for a query. */
 	title(query: StructuredQuery): string;
 }
@@ -108,23 +116,9 @@ function plural(n: number, one: string): string {
 	return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-/** `key=value` (equals), `key~value` (contains) or `key` (present): the split, at the first `=` or `~`. */
-export function splitPropertyArgument(input: string): { key: string; op?: '=' | '~'; value?: string } {
-	const at = input.search(/[=~]/);
-	if (at < 0) return { key: input.trim() };
-	return { key: input.slice(0, at).trim(), op: input[at] === '=' ? '=' : '~', value: input.slice(at + 1).trim() };
-}
-
-/** `/pattern/` is a regular expression; anything else is literal text. */
-export function parseGrepArgument(input: string): { pattern: string; regex: boolean } {
-	const trimmed = input.trim();
-	if (trimmed.length > 2 && trimmed.startsWith('/') && trimmed.endsWith('/')) return { pattern: trimmed.slice(1, -1), regex: true };
-	return { pattern: input, regex: false };
-}
-
-/** The five commands, in palette order. */
-export const QUERY_COMMANDS: readonly QueryCommandSpec[] = [
-	{
+/** The palette's rendering of each registered type. */
+const PROMPTS: Record<QueryType, PromptRendering> = {
+	tag: {
 		id: 'find-notes-by-tag',
 		name: 'Find notes by tag',
 		placeholder: 'Tag, e.g. #project or project/active',
@@ -134,10 +128,9 @@ export const QUERY_COMMANDS: readonly QueryCommandSpec[] = [
 			[...vaultTags(source)]
 				.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
 				.map(([tag, n]) => ({ value: `#${tag}`, label: `#${tag}`, note: plural(n, 'use') })),
-		parse: (input) => (input.trim().replace(/^#+/, '') === '' ? 'Type a tag to look for.' : { type: 'tag', tag: input.trim() }),
 		title: (q) => (q.type === 'tag' ? `Notes tagged ${q.tag.startsWith('#') ? q.tag : `#${q.tag}`}` : ''),
 	},
-	{
+	prop: {
 		id: 'find-notes-by-property',
 		name: 'Find notes by property',
 		placeholder: 'Property: key, key=value or key~text',
@@ -152,50 +145,40 @@ export const QUERY_COMMANDS: readonly QueryCommandSpec[] = [
 			const arg = splitPropertyArgument(input);
 			return arg.op === undefined ? '' : `${arg.key}${arg.op}`;
 		},
-		parse: (input) => {
-			const arg = splitPropertyArgument(input);
-			if (arg.key === '') return 'Type a property name, optionally followed by =value or ~text.';
-			if (arg.op === undefined || arg.value === '') return { type: 'prop', key: arg.key };
-			return { type: 'prop', key: arg.key, value: arg.value, match: arg.op === '~' ? 'contains' : 'equals' };
-		},
 		title: (q) => {
 			if (q.type !== 'prop') return '';
 			if (q.value === undefined) return `Notes with property ${q.key}`;
 			return `Notes where ${q.key} ${q.match === 'contains' ? 'contains' : 'is'} ${q.value}`;
 		},
 	},
-	{
+	backlinks: {
 		id: 'show-backlinks',
 		name: 'Show backlinks of a note',
 		placeholder: 'Note name or path',
 		help: 'Body links and links in properties both count. Defaults to the active note.',
 		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
 		candidates: ({ source }) => noteChoices(source),
-		parse: (input) => (input.trim() === '' ? 'Type the name of a note.' : { type: 'backlinks', target: input.trim() }),
 		title: (q) => (q.type === 'backlinks' ? `Backlinks of ${linkName(q.target)}` : ''),
 	},
-	{
+	links: {
 		id: 'show-outgoing-links',
 		name: 'Show outgoing links of a note',
 		placeholder: 'Note name or path',
 		help: 'Body and property links, each once, resolved or not. Defaults to the active note.',
 		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
 		candidates: ({ source }) => noteChoices(source),
-		parse: (input) => (input.trim() === '' ? 'Type the name of a note.' : { type: 'links', source: input.trim() }),
 		title: (q) => (q.type === 'links' ? `Outgoing links of ${linkName(q.source)}` : ''),
 	},
-	{
+	grep: {
 		id: 'search-note-text',
 		name: 'Search note text',
 		placeholder: 'Text, or /regular expression/',
 		help: 'Case-insensitive. Wrap in slashes for a regular expression.',
 		initialInput: () => '',
 		candidates: () => [],
-		parse: (input) => {
-			if (input.trim() === '') return 'Type the text to search for.';
-			const { pattern, regex } = parseGrepArgument(input);
-			return regex ? { type: 'grep', pattern, regex: true } : { type: 'grep', pattern };
-		},
 		title: (q) => (q.type === 'grep' ? `Text matching ${q.regex === true ? `/${q.pattern}/` : `"${q.pattern}"`}` : ''),
 	},
-];
+};
+
+/** One palette command per registered query type, in the registry's order. */
+export const QUERY_COMMANDS: readonly QueryCommandSpec[] = QUERY_TYPES.map((spec) => ({ ...PROMPTS[spec.type], type: spec.type, parse: (input: string) => spec.fromText(input) }));

@@ -11,8 +11,9 @@ import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
 import { MORE, renderText } from '../render';
 import { engineConfigOf } from '../../core/config/settings';
 import { checkSettingsFlags } from '../config';
-import { engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
-import { grepCommand } from './structural';
+import { CONTEXT_FLAG, engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
+import { GREP } from '../../core/query/registry';
+import { switchesOf } from './structural';
 import { compileMatcher } from '../../core/text/matcher';
 import { parseWhere } from '../../core/reader/where';
 
@@ -164,7 +165,7 @@ export const textSearchCommand: Command = {
 	summary: 'schema-strict: substring or --regex in note bodies, line numbers and two lines of context, grouped by file',
 	usage: '<pattern>',
 	examples: ['vault-query text-search "discount rate"', 'vault-query text-search "^## (Steps|Checks)$" --regex --report'],
-	// The same two flags as grep: text-search is grep's matcher over the reader's scope.
-	flags: { ...READER_FLAGS, regex: grepCommand.flags.regex, 'case-sensitive': grepCommand.flags['case-sensitive'], context: grepCommand.flags.context },
+	// grep's switches (from the registry) and its --context: text-search is grep's matcher over the reader's scope.
+	flags: { ...READER_FLAGS, ...switchesOf(GREP), context: CONTEXT_FLAG },
 	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: positionals(args, ['pattern'])[0], regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
 };

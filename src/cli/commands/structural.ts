@@ -1,6 +1,7 @@
 import { hintsBeyond } from '../../core/display';
 import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
 import { compileMatcher } from '../../core/text/matcher';
+import { QUERY_TYPES, type ArgumentValues, type QueryType, type QueryTypeSpec } from '../../core/query/registry';
 import type { StructuredQuery } from '../../core/query/types';
 import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec, type ParsedArgs } from '../args';
 import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
@@ -41,76 +42,57 @@ function scopeOf(args: ParsedArgs): { folders?: string[]; limit?: number } {
 	return { ...(folders.length > 0 ? { folders } : {}), ...(limit !== undefined ? { limit } : {}) };
 }
 
-/** `vault-query tag <tag>` */
-export const tagCommand: Command = {
-	name: 'tag',
-	summary: 'notes with a tag (nested, case-insensitive, frontmatter and inline)',
-	usage: '<tag>',
-	examples: ['vault-query tag copilot', 'vault-query tag "#project" --json'],
-	flags: SCOPE_FLAGS,
-	run: (args, io) => {
-		const [tag] = positionals(args, ['tag']);
-		return execute(args, io, { type: 'tag', tag, ...scopeOf(args) });
+/** What only the CLI says about a query type: its examples, and a second spelling of its arguments. */
+interface CliExtras {
+	examples: string[];
+	/** Extra usage after the positionals (`|  <key>=<value>`). */
+	usageNote?: string;
+	/** The positional values, when one positional may hold two (`prop status=open`). */
+	split?(positionals: string[]): string[];
+	/** Flags of the CLI's own rendering (grep's `--context`). */
+	flags?: Record<string, FlagSpec>;
+}
+
+const CLI_EXTRAS: Record<QueryType, CliExtras> = {
+	tag: { examples: ['vault-query tag copilot', 'vault-query tag "#project" --json'] },
+	prop: {
+		examples: ['vault-query prop status open', 'vault-query prop status=accepted', 'vault-query prop topic assistant --contains', 'vault-query prop owner'],
+		usageNote: '|  <key>=<value>',
+		split: ([first, second]) => {
+			const eq = second === undefined ? first.indexOf('=') : -1;
+			return eq > 0 ? [first.slice(0, eq), first.slice(eq + 1)] : second === undefined ? [first] : [first, second];
+		},
 	},
+	backlinks: { examples: ['vault-query backlinks conventions', 'vault-query backlinks decisions/README.md --json'] },
+	links: { examples: ['vault-query links 2026-06-20-adopt-obsidian-and-ob1-patterns', 'vault-query links Home --json'] },
+	grep: { examples: ['vault-query grep OB1', 'vault-query grep "FFIEC IT Handbook"', 'vault-query grep "^## (Goals|Context)" --regex --case-sensitive'], flags: { context: CONTEXT_FLAG } },
 };
 
-/** `vault-query prop <key> [value]` */
-export const propCommand: Command = {
-	name: 'prop',
-	summary: 'notes whose frontmatter property equals (or contains) a value; lists match by membership',
-	usage: '<key> [value]  |  <key>=<value>',
-	examples: ['vault-query prop status open', 'vault-query prop status=accepted', 'vault-query prop topic assistant --contains', 'vault-query prop owner'],
-	flags: { ...SCOPE_FLAGS, contains: { kind: 'boolean', help: 'match when the value contains the text (case-insensitive)' } },
-	run: (args, io) => {
-		const [first, second] = positionals(args, ['key', 'value'], 1);
-		const eq = second === undefined ? first.indexOf('=') : -1;
-		const key = eq > 0 ? first.slice(0, eq) : first;
-		const value = eq > 0 ? first.slice(eq + 1) : second;
-		const match = boolFlag(args, 'contains') ? 'contains' : 'equals';
-		return execute(args, io, { type: 'prop', key, ...(value !== undefined ? { value, match } : {}), ...scopeOf(args) });
-	},
-};
+/** The on/off arguments of a query type as CLI flags (`--contains`, `--regex`, `--case-sensitive`). */
+export function switchesOf(spec: QueryTypeSpec): Record<string, FlagSpec> {
+	return Object.fromEntries(spec.args.filter((arg) => arg.kind === 'flag').map((arg) => [arg.name, { kind: 'boolean', help: arg.help } satisfies FlagSpec]));
+}
 
-/** `vault-query backlinks <note>` */
-export const backlinksCommand: Command = {
-	name: 'backlinks',
-	summary: 'notes that link to a note, marked body, frontmatter or both',
-	usage: '<note>',
-	examples: ['vault-query backlinks conventions', 'vault-query backlinks decisions/README.md --json'],
-	flags: SCOPE_FLAGS,
-	run: (args, io) => {
-		const [target] = positionals(args, ['note']);
-		return execute(args, io, { type: 'backlinks', target, ...scopeOf(args) });
-	},
-};
+/** `vault-query <type> …` for one registered query type: text arguments are positionals, flag arguments are flags. */
+function structuralCommand(spec: QueryTypeSpec): Command {
+	const texts = spec.args.filter((arg) => arg.kind === 'text');
+	const extras = CLI_EXTRAS[spec.type];
+	const flags: Record<string, FlagSpec> = { ...SCOPE_FLAGS, ...switchesOf(spec), ...extras.flags };
+	return {
+		name: spec.type,
+		summary: spec.summary,
+		usage: [...texts.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)), ...(extras.usageNote ? [` ${extras.usageNote}`] : [])].join(' '),
+		examples: extras.examples,
+		flags,
+		run: (args, io) => {
+			const given = positionals(args, texts.map((arg) => arg.name), texts.filter((arg) => !arg.required).length);
+			const values: ArgumentValues = {};
+			(extras.split ? extras.split(given) : given).forEach((value, i) => (values[texts[i].name] = value));
+			for (const arg of spec.args) if (arg.kind === 'flag') values[arg.name] = boolFlag(args, arg.name);
+			return execute(args, io, { ...spec.build(values), ...scopeOf(args) });
+		},
+	};
+}
 
-/** `vault-query links <note>` */
-export const linksCommand: Command = {
-	name: 'links',
-	summary: "a note's outgoing links, body and frontmatter, resolved or not",
-	usage: '<note>',
-	examples: ['vault-query links 2026-06-20-adopt-obsidian-and-ob1-patterns', 'vault-query links Home --json'],
-	flags: SCOPE_FLAGS,
-	run: (args, io) => {
-		const [source] = positionals(args, ['note']);
-		return execute(args, io, { type: 'links', source, ...scopeOf(args) });
-	},
-};
-
-/** `vault-query grep <pattern>` */
-export const grepCommand: Command = {
-	name: 'grep',
-	summary: 'full-text substring or regex search over note bodies, with line numbers and context',
-	usage: '<pattern>',
-	examples: ['vault-query grep OB1', 'vault-query grep "FFIEC IT Handbook"', 'vault-query grep "^## (Goals|Context)" --regex --case-sensitive'],
-	flags: {
-		...SCOPE_FLAGS,
-		regex: { kind: 'boolean', help: 'treat the pattern as a JavaScript regular expression' },
-		'case-sensitive': { kind: 'boolean', help: 'match case exactly (default: case-insensitive)' },
-		context: CONTEXT_FLAG,
-	},
-	run: (args, io) => {
-		const [pattern] = positionals(args, ['pattern']);
-		return execute(args, io, { type: 'grep', pattern, regex: boolFlag(args, 'regex'), caseSensitive: boolFlag(args, 'case-sensitive'), ...scopeOf(args) });
-	},
-};
+/** The structural commands, one per registered query type, in the registry's order. */
+export const STRUCTURAL_COMMANDS: Command[] = QUERY_TYPES.map(structuralCommand);

@@ -1,0 +1,109 @@
+/**
+ * The one registry of query types (core/query/registry.ts): every registered type is reachable
+ * from every face — the CLI, the Obsidian CLI handler, the MCP `query` tool, the palette prompt
+ * and the code block — and no face lists a type the registry lacks.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Plugin } from 'obsidian';
+import { STRUCTURAL_COMMANDS } from '../../src/cli/commands/structural';
+import { COMMANDS } from '../../src/cli/commands/index';
+import { failed } from '../../src/core/query/envelope';
+import { QUERY_TYPE_NAMES, QUERY_TYPES, type ArgumentValues } from '../../src/core/query/registry';
+import type { StructuredQuery } from '../../src/core/query/types';
+import { queryTool } from '../../src/mcp/tools';
+import type { VaultSession } from '../../src/mcp/session';
+import { registerCliHandlers, type CliHandlerHost } from '../../src/obsidian/cli-handlers';
+import { BLOCK_QUERY_KEYS, parseBlock } from '../../src/ui/code-block-syntax';
+import { QUERY_COMMANDS } from '../../src/ui/query-commands';
+import { cliJson } from '../helpers/cli';
+
+/** Every registered text argument is given the one name the fixture vault answers for all of them. */
+const VALUE = 'Home';
+
+/** A host for the Obsidian CLI handlers and an MCP session that record the query the face built. */
+function recorder(): { seen: StructuredQuery[]; host: CliHandlerHost; session: VaultSession } {
+	const seen: StructuredQuery[] = [];
+	const query = (q: StructuredQuery) => {
+		seen.push(q);
+		return Promise.resolve(failed({ ...q }, 'recorded only'));
+	};
+	const host = { query, vaultPath: () => '/v' } as unknown as CliHandlerHost;
+	const session = { current: () => Promise.resolve({ engine: { query } }) } as unknown as VaultSession;
+	return { seen, host, session };
+}
+
+/** The Obsidian CLI handlers, registered on a stand-in plugin: command → flags and handler. */
+function obsidianHandlers(host: CliHandlerHost): Map<string, { flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }> {
+	const handlers = new Map<string, { flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }>();
+	const plugin = { registerCliHandler: (command: string, _d: string, flags: Record<string, { value?: string }>, handler: (data: Record<string, string>) => Promise<string>) => handlers.set(command, { flags, handler }) };
+	registerCliHandlers(plugin as unknown as Plugin, host);
+	return handlers;
+}
+
+describe('one registry of query types', () => {
+	let vault: string;
+	beforeAll(() => {
+		vault = mkdtempSync(join(tmpdir(), 'vault-query-registry-'));
+		writeFileSync(join(vault, `${VALUE}.md`), `---\n${VALUE}: ${VALUE}\n---\n${VALUE} #${VALUE}, see [[Other]].\n`);
+		writeFileSync(join(vault, 'Other.md'), `Back to [[${VALUE}]].\n`);
+	});
+	afterAll(() => rmSync(vault, { recursive: true, force: true }));
+
+	it('the CLI has one command per registered type, and it answers with a query of that type', async () => {
+		expect(STRUCTURAL_COMMANDS.map((c) => c.name)).toEqual(QUERY_TYPE_NAMES);
+		for (const spec of QUERY_TYPES) {
+			expect(COMMANDS.filter((c) => c.name === spec.type)).toHaveLength(1);
+			const positionals = spec.args.filter((a) => a.kind === 'text' && a.required).map(() => VALUE);
+			const { code, json } = await cliJson<{ status: string; query: { type: string }; matched: number }>([spec.type, ...positionals, '--vault', vault]);
+			expect([spec.type, code, json.status, json.query.type]).toEqual([spec.type, 0, 'success', spec.type]);
+			expect(json.matched).toBeGreaterThan(0);
+		}
+	});
+
+	it('the Obsidian CLI query handler offers exactly the registered types and builds each', async () => {
+		const { seen, host } = recorder();
+		const query = obsidianHandlers(host).get('vault-query:query');
+		expect(query?.flags.type.value?.split('|')).toEqual(QUERY_TYPE_NAMES);
+		for (const spec of QUERY_TYPES) {
+			const flags: Record<string, string> = { type: spec.type };
+			for (const arg of spec.args) if (arg.required) flags[arg.name] = VALUE;
+			await query?.handler(flags);
+			expect(seen.at(-1)?.type).toBe(spec.type);
+		}
+		expect(await query?.handler({ type: 'colour' })).toMatch(/^Error: type: one of tag, prop/);
+	});
+
+	it("the MCP query tool's type enum is the registry, and each type builds its query", async () => {
+		const { seen, session } = recorder();
+		expect(queryTool.input.shape.type.options).toEqual(QUERY_TYPE_NAMES);
+		for (const spec of QUERY_TYPES) {
+			const args: ArgumentValues = { type: spec.type };
+			for (const arg of spec.args) if (arg.required) args[arg.name.replace(/-/g, '_')] = VALUE;
+			await queryTool.run(queryTool.input.parse(args), session);
+			expect(seen.at(-1)?.type).toBe(spec.type);
+		}
+	});
+
+	it('the palette has one prompt per registered type, parsing its one-line syntax', () => {
+		expect(QUERY_COMMANDS.map((c) => c.type)).toEqual(QUERY_TYPE_NAMES);
+		expect(new Set(QUERY_COMMANDS.map((c) => c.id)).size).toBe(QUERY_TYPES.length);
+		for (const spec of QUERY_TYPES) {
+			const command = QUERY_COMMANDS.find((c) => c.type === spec.type);
+			expect(command?.parse(spec.example)).toMatchObject({ type: spec.type });
+		}
+	});
+
+	it('the code block accepts every registered type and alias, and no key the registry lacks', () => {
+		expect([...new Set([...BLOCK_QUERY_KEYS.values()].map((spec) => spec.type))]).toEqual(QUERY_TYPE_NAMES);
+		for (const spec of QUERY_TYPES) {
+			for (const key of [spec.type, ...spec.aliases]) {
+				expect(BLOCK_QUERY_KEYS.get(key)?.type).toBe(spec.type);
+				expect(parseBlock(`${key}: ${spec.example}`, 'n.md')).toMatchObject({ kind: 'structural', query: { type: spec.type } });
+			}
+		}
+		expect(parseBlock('colour: red', 'n.md')).toMatchObject({ kind: 'error' });
+	});
+});
