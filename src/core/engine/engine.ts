@@ -22,7 +22,7 @@ import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } fro
 import { draftSchema } from '../schema/draft';
 import { renderSchemaDraft } from '../schema/draft-text';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
-import { search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
+import { parseQuery, search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
@@ -140,18 +140,20 @@ export class VaultEngine {
 	 * The trigram index grep reads candidates from: the one set, else the saved one brought up to
 	 * date (changed notes re-indexed), else — when the host asks for it — one built now; null: scan.
 	 */
-	trigramIndex(): Promise<TrigramIndex | null> {
+	trigramIndex(build = true): Promise<TrigramIndex | null> {
 		if (this.trigrams !== null || this.saved === null) return Promise.resolve(this.trigrams);
-		const saved = this.saved;
-		this.trigramsLoading ??= (async () => {
-			await this.changes;
-			const loaded = await saved.trigramIndex();
-			if (loaded !== null) for (const path of loaded.changed) await refreshTrigrams(loaded.index, this.source, path);
-			this.trigrams ??= loaded?.index ?? (saved.buildTrigrams ? await buildTrigramIndex(this.source) : null);
-			this.trigramsLoading = null;
-			return this.trigrams;
-		})();
+		if (!build && this.trigramsLoading === null) return this.loadTrigrams(false);
+		this.trigramsLoading ??= this.loadTrigrams(this.saved.buildTrigrams).finally(() => (this.trigramsLoading = null));
 		return this.trigramsLoading;
+	}
+
+	/** The saved trigram index brought up to date, else (when `build`) one built now, else null. */
+	private async loadTrigrams(build: boolean): Promise<TrigramIndex | null> {
+		await this.changes;
+		const loaded = (await this.saved?.trigramIndex()) ?? null;
+		if (loaded !== null) for (const path of loaded.changed) await refreshTrigrams(loaded.index, this.source, path);
+		this.trigrams ??= loaded?.index ?? (build ? await buildTrigramIndex(this.source) : null);
+		return this.trigrams;
 	}
 
 	/** The ranked-search index when built or loaded, without building it (what a host saves). */
@@ -162,7 +164,10 @@ export class VaultEngine {
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
 	async search(query: string | ParsedQuery, options: EngineSearchOptions = {}): Promise<SearchResult> {
 		const index = await this.currentIndex();
-		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders });
+		// Phrases and regexes read only the notes the trigram index names — when one is at hand: building one would read every note.
+		const parsed = typeof query === 'string' ? parseQuery(query) : query;
+		const trigrams = parsed.phrases.length > 0 || parsed.regexes.some((r) => !r.negate) ? await this.trigramIndex(false) : null;
+		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders, trigrams });
 	}
 
 	/** A context pack; the budget and draft/archived choices default to the pack settings. */

@@ -3,7 +3,9 @@ import { findNote } from '../note-ref';
 import type { NoteSource } from '../port';
 import { normalKey } from '../text/normalize';
 import { flattenValue, propertyValue } from '../yaml-values';
-import type { ParsedQuery, QueryFilter } from './query-parser';
+import type { TrigramIndex } from '../text/trigram';
+import { and, phraseQuery } from '../text/trigram-query';
+import { regexClauseMatcher, type ParsedQuery, type QueryFilter } from './query-parser';
 import type { SearchIndex } from './search-index';
 import { analyzeQueryText, type QueryWord } from './tokenize';
 
@@ -93,4 +95,20 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 			return (d) => linking.has(docs[d]?.path ?? '');
 		}
 	}
+}
+
+/**
+ * Whether a note can hold every phrase and every (not negated) regex of the query, by the trigram
+ * index: false only for a note the index knows and names no candidate; null when the index or the
+ * clauses require nothing (every note is read). The texts are still verified, so answers equal a
+ * full read.
+ */
+export function textCandidates(parsed: ParsedQuery, trigrams: TrigramIndex | null | undefined): ((path: string) => boolean) | null {
+	if (!trigrams) return null;
+	const regexes = parsed.regexes.flatMap((r) => {
+		const compiled = r.negate ? null : regexClauseMatcher(r.source);
+		return compiled?.ok === true ? [compiled.matcher.trigrams] : [];
+	});
+	const candidates = trigrams.candidates(and([...parsed.phrases.map(phraseQuery), ...regexes]));
+	return candidates === null ? null : (path) => !trigrams.has(path) || candidates.has(path);
 }

@@ -23,7 +23,8 @@ import { excerptFrom, needlesOf } from './excerpt';
 import { correctWord, wordMatches } from './fuzzy';
 import { excerptOf } from '../note-info';
 import { abstractOf, forwardLinksOf } from './extract';
-import { buildMask, phraseCandidates } from './filters';
+import { buildMask, phraseCandidates, textCandidates } from './filters';
+import type { TrigramIndex } from '../text/trigram';
 import { phraseMatcher } from '../text/phrase';
 import { keywordBonus, mergeBonus, nameBonus } from './keyword-bonus';
 import { describeQuery, nothingToMatch, parseQuery, regexClauseMatcher, type ParsedQuery } from './query-parser';
@@ -179,7 +180,7 @@ function rankCandidates(si: SearchIndex, words: QueryWords, allowed: Uint8Array 
 }
 
 /** Phase 4: keep the candidates whose text holds every phrase and regex and no excluded phrase; their texts are kept for excerpts. */
-async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: readonly Candidate[], source: NoteSource): Promise<{ kept: Candidate[]; texts: Map<number, string> }> {
+async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: readonly Candidate[], source: NoteSource, trigrams?: TrigramIndex | null): Promise<{ kept: Candidate[]; texts: Map<number, string> }> {
 	const texts = new Map<number, string>();
 	const phrases = parsed.phrases.map(phraseMatcher);
 	const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(phraseMatcher);
@@ -189,10 +190,11 @@ async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: read
 		return compiled.ok ? [{ re: compiled.matcher, negate: r.negate }] : [];
 	});
 	const possible = phraseCandidates(si, parsed.phrases);
+	const canHold = textCandidates(parsed, trigrams);
 	const kept: Candidate[] = [];
 	for (const c of candidates) {
 		const info = si.index.docs[c.doc];
-		if (!info || (possible !== null && !possible.has(c.doc))) continue;
+		if (!info || (possible !== null && !possible.has(c.doc)) || (canHold !== null && !canHold(info.path))) continue;
 		let text: string;
 		try {
 			text = await source.read(info.path);
@@ -330,7 +332,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 		if (!source) {
 			return markFailed(result, 'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source');
 		}
-		({ kept: candidates, texts } = await verifyText(si, parsed, candidates, source));
+		({ kept: candidates, texts } = await verifyText(si, parsed, candidates, source, options.trigrams));
 		total = candidates.length;
 	}
 

@@ -1,4 +1,5 @@
 /** The shapes of a ranked search: options, hits and the result envelope. */
+import type { TrigramIndex } from '../text/trigram';
 import type { NoteResult, QueryResult } from '../contract';
 import type { NoteSource } from '../port';
 import type { Expansion } from './expansion';
@@ -16,6 +17,8 @@ export interface SearchOptions {
 	prefixLast?: boolean;
 	/** Search only notes under these folders (vault-relative); a folder holding no note is an error. */
 	folders?: string[];
+	/** A trigram index: phrases and regexes read only the notes it names as candidates (answers unchanged). */
+	trigrams?: TrigramIndex | null;
 }
 
 /** One ranked hit: the contract's note result plus the ranked-search fields. */

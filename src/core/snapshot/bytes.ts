@@ -51,7 +51,7 @@ export class ByteWriter {
 }
 
 /** Bytes of a typed array, as a view. */
-export function bytesOf(array: Uint32Array | Float64Array): Uint8Array {
+export function bytesOf(array: Uint32Array | Int32Array | Float64Array): Uint8Array {
 	return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
 

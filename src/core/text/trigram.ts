@@ -8,28 +8,44 @@
  * index.upsert('a.md', text);            // add or replace a note (its whole text)
  * index.remove('a.md');
  * index.candidates(literalQuery('kelly')) // Set of paths, or null = no usable trigram: scan all
- * const bytes = index.serialize();        // Uint8Array, compact; persist it anywhere
- * const again = TrigramIndex.deserialize(bytes); // throws TrigramFormatError on a bad or foreign blob
+ * const columns = index.columns();       // sorted keys + varint postings: persist them anywhere
+ * const again = TrigramIndex.fromColumns(columns); // postings decoded per key, when a query asks
  * ```
  *
  * Texts are indexed in {@link indexForm} (NFC, case-folded, CRLF as LF); trigrams are hashed to
- * 32-bit keys (a collision only adds candidates). Removing a note leaves a hole that `upsert` never
- * reuses; holes are squeezed out when they outnumber the notes, and by `serialize`.
+ * 32-bit keys (a collision only adds candidates). A loaded index keeps its columns as they are (a
+ * frozen base, decoded one key at a time) and holds changes beside them; removing a note leaves a
+ * hole that is squeezed out when the index is written again.
  */
 import { indexForm, trigramKey, type TrigramQuery } from './trigram-query';
+import { TrigramFormatError, VarintReader, VarintWriter } from './trigram-varint';
 
-/** Format version of {@link TrigramIndex.serialize}; a blob of another version is refused. */
-export const TRIGRAM_FORMAT_VERSION = 1;
+export { TrigramFormatError } from './trigram-varint';
 
-/** A serialised index that cannot be read (truncated, corrupted, another version). */
-export class TrigramFormatError extends Error {}
+/** Format version of {@link TrigramIndex.serialize} and of the columns; another version is refused. */
+export const TRIGRAM_FORMAT_VERSION = 2;
 
-/** The distinct trigram keys of a text's index form. */
-function keysOf(text: string): Set<number> {
+/** The index as columns (see the module comment); typed arrays may be views into a file's bytes. */
+export interface TrigramColumns {
+	/** Path of each note id. */
+	paths: string[];
+	/** Distinct trigram keys, ascending. */
+	keys: Int32Array;
+	/** Postings of `keys[i]` are `postings[starts[i], starts[i + 1])`: ascending note ids as varint deltas. */
+	starts: Uint32Array;
+	postings: Uint8Array;
+}
+
+/** The distinct trigram keys of a text's index form, ascending. */
+function keysOf(text: string): Int32Array {
 	const form = indexForm(text);
-	const keys = new Set<number>();
-	for (let i = 0; i + 3 <= form.length; i++) keys.add(trigramKey(form, i));
-	return keys;
+	if (form.length < 3) return new Int32Array(0);
+	const keys = new Int32Array(form.length - 2);
+	for (let i = 0; i < keys.length; i++) keys[i] = trigramKey(form, i);
+	keys.sort();
+	let n = 1;
+	for (let i = 1; i < keys.length; i++) if (keys[i] !== keys[n - 1]) keys[n++] = keys[i];
+	return keys.subarray(0, n);
 }
 
 /** The ids in both sets. */
@@ -39,12 +55,29 @@ function intersect(a: Set<number>, b: Set<number>): Set<number> {
 	return out;
 }
 
+/** Position of `key` in ascending `keys`, or -1. */
+function find(keys: Int32Array, key: number): number {
+	let lo = 0;
+	let hi = keys.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >>> 1;
+		const v = keys[mid];
+		if (v === key) return mid;
+		if (v < key) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
 /** The candidate index. */
 export class TrigramIndex {
 	/** Path of each note id; null where a note was removed. */
 	private paths: (string | null)[] = [];
 	private readonly ids = new Map<string, number>();
-	/** Note ids holding each trigram key, ascending. */
+	/** Loaded columns: the postings of ids below `baseCount`. */
+	private base: TrigramColumns | null = null;
+	private baseCount = 0;
+	/** Note ids (from `baseCount` on) holding each trigram key, ascending. */
 	private postings = new Map<number, number[]>();
 	private holes = 0;
 
@@ -78,7 +111,7 @@ export class TrigramIndex {
 		this.ids.delete(path);
 		this.paths[id] = null;
 		this.holes++;
-		if (this.holes > 1000 && this.holes > this.ids.size) this.compact();
+		if (this.base === null && this.holes > 1000 && this.holes > this.ids.size) this.compact();
 	}
 
 	/** Forget `path` and every note under it as a folder: they are then unknown, and a search scans them. */
@@ -100,12 +133,29 @@ export class TrigramIndex {
 		return out;
 	}
 
+	/** Note ids (live or not) holding `key`, ascending. */
+	private list(key: number): number[] {
+		const added = this.postings.get(key) ?? [];
+		const base = this.base;
+		const at = base === null ? -1 : find(base.keys, key);
+		if (base === null || at < 0) return added;
+		const out: number[] = [];
+		const reader = new VarintReader(base.postings, base.starts[at], base.starts[at + 1]);
+		let id = 0;
+		while (!reader.done()) {
+			id += reader.uint();
+			if (id < this.baseCount) out.push(id);
+		}
+		for (const a of added) out.push(a);
+		return out;
+	}
+
 	private evaluate(query: TrigramQuery): Set<number> | null {
 		switch (query.op) {
 			case 'any':
 				return null;
 			case 'tri':
-				return new Set(this.postings.get(query.key) ?? []);
+				return new Set(this.list(query.key));
 			case 'and': {
 				let acc: Set<number> | null = null;
 				// Rarest first keeps the running intersection small.
@@ -130,149 +180,127 @@ export class TrigramIndex {
 		}
 	}
 
+	/** About how many notes hold a condition (bytes of a loaded posting list stand in for its length). */
 	private estimate(query: TrigramQuery): number {
-		return query.op === 'tri' ? (this.postings.get(query.key)?.length ?? 0) : query.op === 'any' ? Infinity : this.paths.length;
+		if (query.op === 'any') return Infinity;
+		if (query.op !== 'tri') return this.paths.length;
+		const at = this.base === null ? -1 : find(this.base.keys, query.key);
+		return (this.postings.get(query.key)?.length ?? 0) + (at < 0 ? 0 : this.base!.starts[at + 1] - this.base!.starts[at]);
 	}
 
-	/** Renumber the notes densely, dropping holes. */
+	/** Every key, ascending. */
+	private allKeys(): number[] {
+		const keys = new Set<number>(this.postings.keys());
+		if (this.base !== null) for (const key of this.base.keys) keys.add(key);
+		return [...keys].sort((a, b) => a - b);
+	}
+
+	/** Renumber the notes densely, dropping holes, with every posting in memory. */
 	private compact(): void {
-		const remap = new Int32Array(this.paths.length).fill(-1);
-		const paths: string[] = [];
-		this.paths.forEach((path, id) => {
-			if (path === null) return;
-			remap[id] = paths.length;
-			this.ids.set(path, paths.length);
-			paths.push(path);
-		});
+		const remap = this.remap();
 		const postings = new Map<number, number[]>();
-		for (const [key, list] of this.postings) {
-			const kept = list.map((id) => remap[id]).filter((id) => id >= 0);
+		for (const key of this.allKeys()) {
+			const kept = this.list(key).map((id) => remap[id]).filter((id) => id >= 0);
 			if (kept.length > 0) postings.set(key, kept);
 		}
-		this.paths = paths;
+		this.paths = this.paths.filter((p) => p !== null);
+		this.paths.forEach((path, id) => this.ids.set(path!, id));
 		this.postings = postings;
+		this.base = null;
+		this.baseCount = 0;
 		this.holes = 0;
 	}
 
-	/**
-	 * The index as bytes: version, paths (length-prefixed UTF-16 units), then per trigram its key and
-	 * its note ids as deltas, all as unsigned LEB128 varints. About 1–2 bytes per posting.
-	 */
-	serialize(): Uint8Array {
-		this.compact();
-		const out = new ByteWriter();
-		out.uint(TRIGRAM_FORMAT_VERSION);
-		out.uint(this.paths.length);
-		for (const path of this.paths) out.text(path ?? '');
-		out.uint(this.postings.size);
-		for (const [key, list] of this.postings) {
-			out.uint(key >>> 0);
-			out.uint(list.length);
+	/** Old id → dense id (-1 for holes). */
+	private remap(): Int32Array {
+		const remap = new Int32Array(this.paths.length).fill(-1);
+		let next = 0;
+		this.paths.forEach((path, id) => {
+			if (path !== null) remap[id] = next++;
+		});
+		return remap;
+	}
+
+	/** The index as columns, holes squeezed out (about 1–2 bytes per posting). */
+	columns(): TrigramColumns {
+		const remap = this.remap();
+		const keys: number[] = [];
+		const starts: number[] = [0];
+		const out = new VarintWriter();
+		for (const key of this.allKeys()) {
 			let previous = 0;
-			for (const id of list) {
+			const from = out.length;
+			for (const old of this.list(key)) {
+				const id = remap[old];
+				if (id < 0) continue;
 				out.uint(id - previous);
 				previous = id;
 			}
+			if (out.length === from) continue;
+			keys.push(key);
+			starts.push(out.length);
 		}
+		return { paths: this.paths.filter((p) => p !== null), keys: Int32Array.from(keys), starts: Uint32Array.from(starts), postings: out.finish() };
+	}
+
+	/** An index over saved columns (kept as they are, decoded per key); throws {@link TrigramFormatError} when they do not fit together. */
+	static fromColumns(columns: TrigramColumns): TrigramIndex {
+		const { paths, keys, starts, postings } = columns;
+		if (starts.length !== keys.length + 1 || starts[0] !== 0 || starts[keys.length] !== postings.length) throw new TrigramFormatError('trigram index: columns do not fit together');
+		for (let i = 0; i < keys.length; i++) {
+			if ((i > 0 && keys[i] <= keys[i - 1]) || starts[i + 1] <= starts[i]) throw new TrigramFormatError('trigram index: keys out of order');
+		}
+		const index = new TrigramIndex();
+		paths.forEach((path, id) => {
+			if (typeof path !== 'string' || index.ids.has(path)) throw new TrigramFormatError(`trigram index: "${String(path)}" twice or not a path`);
+			index.paths.push(path);
+			index.ids.set(path, id);
+		});
+		index.base = columns;
+		index.baseCount = paths.length;
+		return index;
+	}
+
+	/** The index as one blob: version, paths, keys, posting lengths (varints), then the postings. */
+	serialize(): Uint8Array {
+		const c = this.columns();
+		const out = new VarintWriter();
+		out.uint(TRIGRAM_FORMAT_VERSION);
+		out.uint(c.paths.length);
+		for (const path of c.paths) out.text(path);
+		out.uint(c.keys.length);
+		for (let i = 0; i < c.keys.length; i++) {
+			out.uint(c.keys[i] >>> 0);
+			out.uint(c.starts[i + 1] - c.starts[i]);
+		}
+		out.bytes(c.postings);
 		return out.finish();
 	}
 
 	/** Read {@link serialize}'s bytes back; throws {@link TrigramFormatError} when they are not a valid index of this version. */
 	static deserialize(data: Uint8Array): TrigramIndex {
-		const input = new ByteReader(data);
+		const input = new VarintReader(data);
 		const version = input.uint();
 		if (version !== TRIGRAM_FORMAT_VERSION) throw new TrigramFormatError(`trigram index: format ${version}, expected ${TRIGRAM_FORMAT_VERSION}`);
-		const index = new TrigramIndex();
+		const paths: string[] = [];
 		const count = input.uint();
-		for (let id = 0; id < count; id++) {
-			const path = input.text();
-			if (index.ids.has(path)) throw new TrigramFormatError(`trigram index: "${path}" twice`);
-			index.paths.push(path);
-			index.ids.set(path, id);
+		for (let id = 0; id < count; id++) paths.push(input.text());
+		const n = input.uint();
+		const keys = new Int32Array(n);
+		const starts = new Uint32Array(n + 1);
+		for (let i = 0; i < n; i++) {
+			keys[i] = input.uint() | 0;
+			starts[i + 1] = starts[i] + input.uint();
 		}
-		const keys = input.uint();
-		for (let k = 0; k < keys; k++) {
-			const key = input.uint() | 0;
-			const length = input.uint();
-			const list: number[] = [];
-			let id = 0;
-			for (let j = 0; j < length; j++) {
-				id += input.uint();
-				if (id >= count || (j > 0 && id === list[j - 1])) throw new TrigramFormatError('trigram index: a note id out of range');
-				list.push(id);
-			}
-			index.postings.set(key, list);
-		}
+		const postings = input.bytes(starts[n]);
 		if (!input.done()) throw new TrigramFormatError('trigram index: bytes after the end');
-		return index;
-	}
-}
-
-/** Appends varints and length-prefixed byte strings. */
-class ByteWriter {
-	private buffer = new Uint8Array(1 << 16);
-	private length = 0;
-
-	private room(n: number): void {
-		if (this.length + n <= this.buffer.length) return;
-		const bigger = new Uint8Array(Math.max(this.buffer.length * 2, this.length + n));
-		bigger.set(this.buffer.subarray(0, this.length));
-		this.buffer = bigger;
-	}
-
-	uint(value: number): void {
-		this.room(8);
-		let v = value;
-		while (v >= 0x80) {
-			this.buffer[this.length++] = (v & 0x7f) | 0x80;
-			v = Math.floor(v / 128);
+		for (let i = 0; i < n; i++) {
+			const reader = new VarintReader(postings, starts[i], starts[i + 1]);
+			for (let id = reader.uint(); ; id += reader.uint()) {
+				if (id >= count) throw new TrigramFormatError('trigram index: a note id out of range');
+				if (reader.done()) break;
+			}
 		}
-		this.buffer[this.length++] = v;
-	}
-
-	/** A string as its length and UTF-16 code units (core has no TextEncoder; paths are short). */
-	text(value: string): void {
-		this.uint(value.length);
-		for (let i = 0; i < value.length; i++) this.uint(value.charCodeAt(i));
-	}
-
-	finish(): Uint8Array {
-		return this.buffer.slice(0, this.length);
-	}
-}
-
-/** Reads what {@link ByteWriter} wrote, refusing to run past the end. */
-class ByteReader {
-	private at = 0;
-
-	constructor(private readonly data: Uint8Array) {}
-
-	uint(): number {
-		let value = 0;
-		let scale = 1;
-		for (let i = 0; i < 8; i++) {
-			if (this.at >= this.data.length) throw new TrigramFormatError('trigram index: truncated');
-			const byte = this.data[this.at++];
-			value += (byte & 0x7f) * scale;
-			if (byte < 0x80) return value;
-			scale *= 128;
-		}
-		throw new TrigramFormatError('trigram index: a number too long');
-	}
-
-	text(): string {
-		const length = this.uint();
-		if (this.at + length > this.data.length) throw new TrigramFormatError('trigram index: truncated');
-		let out = '';
-		for (let i = 0; i < length; i++) {
-			const unit = this.uint();
-			if (unit > 0xffff) throw new TrigramFormatError('trigram index: a path is not text');
-			out += String.fromCharCode(unit);
-		}
-		return out;
-	}
-
-	done(): boolean {
-		return this.at === this.data.length;
+		return TrigramIndex.fromColumns({ paths, keys, starts, postings });
 	}
 }

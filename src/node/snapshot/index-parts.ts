@@ -14,7 +14,8 @@ import { planReconcile } from '../../core/snapshot/reconcile';
 import { restoreSearchIndex, SEARCH_PART_VERSION, searchSections } from '../../core/snapshot/search-part';
 import type { SearchIndex } from '../../core/search/search-index';
 import type { SearchSettings } from '../../core/search/settings';
-import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, TrigramIndex } from '../../core/text/trigram';
+import { restoreTrigrams, trigramSections } from '../../core/snapshot/trigram-part';
+import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, type TrigramIndex } from '../../core/text/trigram';
 import { nodeCodecHost } from './codec-host';
 
 /** The kinds of part, each a file of its own. */
@@ -115,9 +116,9 @@ export class IndexParts implements SavedIndexes {
 		const part = await this.load('trigrams', this.settingsOf('trigrams'));
 		if (part === null) return null;
 		try {
-			return this.hand('trigrams', TrigramIndex.deserialize(part.section('trigrams')), this.changedSince(part));
+			return this.hand('trigrams', restoreTrigrams((name) => part.section(name), nodeCodecHost), this.changedSince(part));
 		} catch (error) {
-			if (error instanceof SnapshotFormatError || error instanceof TrigramFormatError) return this.skip('trigrams', error.message);
+			if (error instanceof SnapshotFormatError || error instanceof TrigramFormatError || error instanceof SyntaxError) return this.skip('trigrams', error.message);
 			throw error;
 		}
 	}
@@ -135,7 +136,7 @@ export class IndexParts implements SavedIndexes {
 		const trigrams = engine.trigrams;
 		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
 		if (search !== null && this.dirty('search', search)) jobs.push(['search', this.settingsOf('search', search.settings), () => searchSections(search, nodeCodecHost)]);
-		if (trigrams !== null && this.dirty('trigrams', trigrams)) jobs.push(['trigrams', this.settingsOf('trigrams'), () => ({ trigrams: trigrams.serialize() })]);
+		if (trigrams !== null && this.dirty('trigrams', trigrams)) jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, nodeCodecHost)]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
 				const bytes = encodePart({ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() }, nodeCodecHost);
