@@ -1,6 +1,7 @@
 import type { LinkResult, NoteResult, QueryResult } from '../core/contract';
 import { displayLines, isTruncationNote } from '../core/display';
 import { contextListing } from '../core/text/context-groups';
+import { excludedCount } from '../core/scope';
 
 /** How many limitations text output prints in full before it summarises the rest (`--verbose` prints all). */
 const QUIET_LIMITATIONS = 3;
@@ -12,35 +13,52 @@ export interface FooterOptions {
 	more?: string;
 }
 
-/** "15 files skipped (12 not UTF-8, 3 too large)": the count and the commonest reasons. */
+/** "15 files skipped or partly read (12 no frontmatter, 3 too large)": the count and, when short, the reasons. */
 function skippedSummary(skipped: QueryResult<unknown>['skipped']): string {
 	const reasons = new Map<string, number>();
-	for (const skip of skipped) reasons.set(skip.reason, (reasons.get(skip.reason) ?? 0) + 1);
+	// The reason's gist ("frontmatter not parsed"), without the line and detail --verbose gives.
+	for (const skip of skipped) {
+		const gist = skip.reason.split(/[(;:]/)[0].trim();
+		reasons.set(gist, (reasons.get(gist) ?? 0) + 1);
+	}
 	const common = [...reasons].sort((a, b) => b[1] - a[1]);
 	const named = common.length <= 2 ? ` (${common.map(([reason, n]) => (common.length === 1 ? reason : `${n} ${reason}`)).join(', ')})` : '';
-	return `${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped${named.length <= 80 ? named : ''}: --verbose to list`;
+	return `${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped or partly read${named.length <= 60 ? named : ''}: --verbose to list`;
+}
+
+/** The limitations quiet output prints: the notes the scope's rules kept out summed in one line, the first few others, and a count of the rest. */
+function quietLimitations(limitations: readonly string[]): string[] {
+	let excluded = 0;
+	const others: string[] = [];
+	for (const limitation of limitations) {
+		const count = excludedCount(limitation);
+		if (count === null) others.push(limitation);
+		else excluded += count;
+	}
+	const shown = others.length <= QUIET_LIMITATIONS ? others : others.slice(0, QUIET_LIMITATIONS - 1);
+	const lines = shown.map((limitation) => `  - ${limitation}`);
+	if (shown.length < others.length) lines.push(`  - ${others.length - shown.length} more: --verbose to list`);
+	if (excluded > 0) lines.push(`  - Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files (--verbose to list)`);
+	return lines;
 }
 
 /**
  * Lines of the envelope's footer: hints, skipped files and limitations, for humans. Quiet by
- * default — skipped files are one summary line and limitations past the first few are counted —
- * since the JSON keeps every one; `verbose` lists them all.
+ * default — skipped files and the notes kept out of scope are one summary line each, and
+ * limitations past the first few are counted — since the JSON keeps every one; `verbose` lists
+ * them all.
  */
 export function renderFooter(result: QueryResult<unknown>, options: FooterOptions = {}): string[] {
 	const lines: string[] = [];
+	const verbose = options.verbose === true;
 	if (result.suggestions && result.suggestions.length > 0) lines.push('', ...result.suggestions.map((s) => `Hint: ${s}`));
-	if (result.skipped.length > 0 && options.verbose === true) {
+	if (result.skipped.length > 0 && verbose) {
 		lines.push('', `Skipped or partly read (${result.skipped.length}):`);
 		for (const skip of result.skipped) lines.push(`  ${skip.path}: ${skip.reason}`);
 	} else if (result.skipped.length > 0) {
 		lines.push('', skippedSummary(result.skipped));
 	}
-	if (result.limitations.length > 0) {
-		const all = options.verbose === true || result.limitations.length <= QUIET_LIMITATIONS;
-		const shown = all ? result.limitations : result.limitations.slice(0, QUIET_LIMITATIONS - 1);
-		lines.push('', 'Limitations:', ...shown.map((limitation) => `  - ${limitation}`));
-		if (!all) lines.push(`  - ${result.limitations.length - shown.length} more: --verbose to list`);
-	}
+	if (result.limitations.length > 0) lines.push('', 'Limitations:', ...(verbose ? result.limitations.map((limitation) => `  - ${limitation}`) : quietLimitations(result.limitations)));
 	return lines;
 }
 

@@ -65,6 +65,17 @@ export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'e
 	};
 }
 
+/** The limitation naming notes a rule kept out: "Not searched: 3 note(s) in _views/". */
+function exclusionNote(count: number, rule: string): string {
+	return `Not searched: ${count} note(s) in ${rule}`;
+}
+
+/** How many notes an exclusion note (see exclusionNote) counts, or null for any other limitation; quiet text output sums them. */
+export function excludedCount(limitation: string): number | null {
+	const found = /^Not searched: (\d+) note\(s\) in /.exec(limitation);
+	return found === null ? null : Number(found[1]);
+}
+
 /**
  * The notes a query searches: everything but the excluded folders, the config folder and the
  * user's "Excluded files", narrowed to `folders` when given. Unknown folders are an error,
@@ -94,6 +105,6 @@ export function resolveScope(source: NoteSource, settings: EngineSettings, folde
 		}
 		notes.push(path);
 	}
-	for (const [rule, count] of counts) exclusions.push(`Not searched: ${count} note(s) in ${rule}`);
+	for (const [rule, count] of counts) exclusions.push(exclusionNote(count, rule));
 	return { notes, folders: wanted.filter((p) => p !== ''), exclusions };
 }

@@ -60,13 +60,21 @@ describe('quiet footers', () => {
 		const quiet = await cli(['grep', 'good', ...v]);
 		const skippedLines = quiet.stdout.split('\n').filter((l) => /skipped/.test(l));
 		expect(skippedLines).toHaveLength(1);
-		expect(skippedLines[0]).toMatch(/^2 files skipped( \(.+\))?: --verbose to list$/);
+		expect(skippedLines[0]).toMatch(/^2 files skipped or partly read( \(.+\))?: --verbose to list$/);
 		expect(quiet.stdout).not.toContain('bad1.md');
 		const verbose = await cli(['grep', 'good', '--verbose', ...v]);
 		expect(verbose.stdout).toContain('bad1.md');
 		expect(verbose.stdout).toContain('bad2.md');
 		const json = JSON.parse((await cli(['grep', 'good', '--json', ...v])).stdout) as { skipped: { path: string }[] };
 		expect(json.skipped.map((s) => s.path).sort()).toEqual(['bad1.md', 'bad2.md']);
+	});
+
+	it('notes kept out by the scope rules are summed in one line unless --verbose', async () => {
+		const quiet = await cli(['tag', 'project', '--vault', EXAMPLE_VAULT]);
+		expect(quiet.stdout).toContain('  - Not searched: 2 notes in excluded folders or files (--verbose to list)');
+		expect(quiet.stdout).not.toContain('_views/');
+		const verbose = await cli(['tag', 'project', '--verbose', '--vault', EXAMPLE_VAULT]);
+		expect(verbose.stdout).toContain('  - Not searched: 1 note(s) in _views/');
 	});
 
 	it('the truncation is said once, in the first line, with how to see more', async () => {

@@ -26,7 +26,7 @@ export const searchCommand: Command = {
 		const folders = listFlag(args, 'folders');
 		const result = await engine.search(query, { limit: numberFlag(args, 'limit') ?? 10, ...(folders.length > 0 ? { folders } : {}) });
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, { vaultLabel: engine.source.vaultPath, more: MORE }).trimEnd());
+		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, { vaultLabel: engine.source.vaultPath, more: MORE, verbose: boolFlag(args, 'verbose') }).trimEnd());
 		if (result.status === 'failed') {
 			io.stderr(`vault-query search: ${result.error ?? 'failed'}`);
 			return EXIT.couldNotSearch;

@@ -1,5 +1,6 @@
 /** A ranked search as Markdown for a terminal or an agent: what matched, why in plain words, and how to see more. */
 import { displayLines, isTruncationNote } from '../display';
+import { excludedCount } from '../scope';
 import type { SearchHit, SearchResult } from './search';
 
 /** Why a hit matched, in plain words (the JSON keeps the tier ids). */
@@ -19,6 +20,22 @@ export interface SearchRenderOptions {
 	vaultLabel?: string;
 	/** How to see the hits past the limit, after "showing N" (the CLI: "raise --limit to see more"). */
 	more?: string;
+	/** List every note the scope's rules kept out, rule by rule, instead of one sum. */
+	verbose?: boolean;
+}
+
+/** The notes for the reader: the truncation is in the count line; exclusions are summed in one line unless `verbose`. */
+function notesOf(limitations: readonly string[], verbose: boolean): string[] {
+	const notes: string[] = [];
+	let excluded = 0;
+	for (const l of limitations) {
+		if (isTruncationNote(l)) continue;
+		const count = verbose ? null : excludedCount(l);
+		if (count === null) notes.push(l);
+		else excluded += count;
+	}
+	if (excluded > 0) notes.push(`Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files.`);
+	return notes;
 }
 
 /** "233 notes match; showing 10 (raise --limit …)": what the user can act on. */
@@ -47,7 +64,7 @@ function hitLines(hit: SearchHit, i: number): string[] {
  * when one was used.
  */
 export function renderSearchMarkdown(result: SearchResult, options: SearchRenderOptions | string = {}): string {
-	const { vaultLabel = '.', more } = typeof options === 'string' ? { vaultLabel: options } : options;
+	const { vaultLabel = '.', more, verbose = false } = typeof options === 'string' ? { vaultLabel: options } : options;
 	const raw = typeof result.query.raw === 'string' ? result.query.raw : '';
 	const out: string[] = [`## Search: "${raw}"`, ''];
 	if (result.status === 'failed') {
@@ -62,7 +79,7 @@ export function renderSearchMarkdown(result: SearchResult, options: SearchRender
 		out.push(`${countLine(result, more)}:`, '');
 		result.results.forEach((hit, i) => out.push(...hitLines(hit, i)));
 	}
-	const notes = result.limitations.filter((l) => !isTruncationNote(l));
+	const notes = notesOf(result.limitations, verbose);
 	if (notes.length > 0) {
 		out.push('Notes:');
 		for (const l of notes) out.push(`- ${l}`);

@@ -295,11 +295,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 		return markFailed(result, problem.error, problem.suggestions);
 	}
 	const folders = folderPrefixes(si, options.folders);
-	if ('error' in folders) {
-		result.status = 'failed';
-		result.error = folders.error;
-		return result;
-	}
+	if ('error' in folders) return markFailed(result, folders.error);
 	if (folders.prefixes.length > 0) result.query.folders = folders.prefixes;
 	if (si.index.needsCompaction) si.index.compact();
 	const limitations = result.limitations;
