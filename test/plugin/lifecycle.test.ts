@@ -23,6 +23,7 @@ describe('plugin commands', () => {
 		const commands = Object.values(app.commands.commands);
 		expect(commands.map((c) => c.id).sort()).toEqual([
 			'vault-query:copy-context-pack',
+			'vault-query:copy-schema-draft',
 			'vault-query:filter-by-properties',
 			'vault-query:find-notes-by-property',
 			'vault-query:find-notes-by-tag',
