@@ -5,7 +5,7 @@ import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
-import { IndexParts } from '../node/snapshot/index-parts';
+import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
@@ -49,7 +49,7 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later' });
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
-	const parts = new IndexParts({ store, vaultKey: opened.key, tool: TOOL_STAMP, vaultSettings: JSON.stringify([opened.settings, source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams: true });
+	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
 	partsOf.set(source, parts);
 	const after = async (): Promise<void> => {
 		await opened.saveLater?.();

@@ -35,7 +35,7 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		return 0;
 	}
 	const watcher = watchVault(session.vaultPath, (paths) => {
-		session.changed(paths.length);
+		session.changed(paths);
 		void session.refresh();
 	}, { configDir: session.peek().source.configDir });
 	session.watcher = { running: watcher.error === null, error: watcher.error };

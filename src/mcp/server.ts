@@ -60,8 +60,7 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 			}),
 		},
 		async ({ question, budget }) => {
-			const { engine } = await session.current();
-			const pack = await engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) });
+			const pack = await session.use(({ engine }) => engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }));
 			const text = pack.status === 'failed' ? `The vault could not be searched for "${question}": ${pack.error ?? 'failed'}` : pack.markdown.trimEnd();
 			return { description: `Context pack for: ${question}`, messages: [{ role: 'user', content: { type: 'text', text } }] };
 		},
@@ -80,8 +79,7 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 	});
 	server.registerResource('note', template, { title: 'Vault note', description: 'A note of the vault by its vault-relative path, verbatim Markdown.', mimeType: 'text/markdown' }, async (uri, variables) => {
 		const path = confinedNotePath(variables.path);
-		const { engine } = await session.current();
-		const result = await engine.note({ ref: path });
+		const result = await session.use(({ engine }) => engine.note({ ref: path }));
 		if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
 		const note = result.results[0];
 		const shown = boundLines(note.text, options.maxBytes - 1024);

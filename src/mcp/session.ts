@@ -1,11 +1,14 @@
 /**
  * The warm vault behind the MCP server: one engine (src/core/engine) over the vault, its search
- * index built once, and both kept current by the watcher. Every call runs against one immutable snapshot of that state
- * (captured when the call starts), and a refresh builds the next state aside and swaps it in with
- * one assignment — so concurrent calls never see a half-updated vault, and a call that arrives
- * while changes are pending waits for them (an edit is seen by the next call).
+ * index built once (or loaded from the saved index parts), and both kept current by the watcher.
+ * A refresh reads the vault again through the snapshot (only changed notes are re-read) and hands
+ * the previous engine's search and trigram indexes to the new engine, which applies the changed
+ * notes to them incrementally (the same path a saved index takes) — a burst of changes is one
+ * refresh. Calls in flight finish on the old state before its indexes are touched, calls that
+ * arrive meanwhile wait, and the new state is swapped in with one assignment: no call sees a
+ * half-updated vault, and an edit is seen by the next call.
  */
-import { VaultEngine, type EngineConfig } from '../core/engine/engine';
+import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { SkippedEntry } from '../node/vault-source';
@@ -17,7 +20,17 @@ export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
  * Reads the vault: `first` is the start (through the saved snapshot, saving it), later calls are
  * refreshes. `snapshot` is null when no snapshot is used (`--no-cache`).
  */
-export type VaultOpener = (first: boolean) => Promise<{ source: VaultSource; snapshot: SnapshotReport | null }>;
+export type VaultOpener = (first: boolean) => Promise<OpenedVault>;
+
+/** What an opener gives: the source, the snapshot report, and on the first open the saved index parts. */
+export interface OpenedVault {
+	source: VaultSource;
+	snapshot: SnapshotReport | null;
+	/** Saved indexes to start from, and how to save the ones built (first open through the snapshot). */
+	parts?: SavedIndexes & { save(engine: VaultEngine): Promise<string | null> };
+	/** Notes changed since the saved snapshot (a refresh applies them to the carried indexes). */
+	changed?: readonly string[];
+}
 
 /** One consistent view of the vault: the engine over one read of it, its search index built. */
 export interface VaultState {
@@ -33,8 +46,10 @@ export interface VaultState {
 
 /** What `status` reports about freshness. */
 export interface RefreshInfo {
-	/** Full builds so far (the first open counts as one). */
+	/** Refreshes so far (the first open counts as one). */
 	builds: number;
+	/** Refreshes that updated the previous indexes in place rather than building new ones. */
+	incremental: number;
 	/** Changed paths seen by the watcher since start. */
 	changesSeen: number;
 	/** Whether changes are waiting to be applied. */
@@ -43,24 +58,44 @@ export interface RefreshInfo {
 	lastError: string | null;
 }
 
-/** Builds one state from the vault on disk (the search index too, so no call pays for it). */
-async function buildState(open: VaultOpener, first: boolean, config: EngineConfig): Promise<VaultState> {
+/** The previous state and the paths the watcher saw change since, for a refresh. */
+interface Carry {
+	previous: VaultState;
+	paths: readonly string[];
+}
+
+/**
+ * Builds one state from the vault on disk (the search index too, so no call pays for it): from the
+ * saved index parts on the first open, from the previous state's indexes on a refresh.
+ */
+async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null, log: (line: string) => void): Promise<VaultState> {
 	const started = performance.now();
-	const { source, snapshot } = await open(first);
+	const { source, snapshot, parts, changed } = await open(first);
 	const engine = new VaultEngine(source, config);
+	if (carry !== null) engine.saved = carriedIndexes(carry.previous.engine, [...new Set([...carry.paths, ...(changed ?? [])])]);
+	else if (parts) engine.saved = parts;
 	await engine.searchIndex();
+	if (carry !== null) await engine.trigramIndex(false);
+	if (first && parts) {
+		const error = await parts.save(engine);
+		if (error !== null) log(`warning: ${error}`);
+	}
 	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
 }
 
 /**
- * The session: `current()` for every call, `changed()` from the watcher. Refreshes rebuild the
- * whole state (reopen + reindex) in the background; a burst of changes is one rebuild. The engine
- * object's incremental `upsert`/`remove`/`rename` (issue 9) is the next step for large vaults.
+ * The session: `use()` (or `current()`) for every call, `changed()` from the watcher. Refreshes
+ * run in the background, one per burst of changes (see the module comment).
  */
 export class VaultSession {
 	private state: VaultState;
-	private readonly info: RefreshInfo = { builds: 1, changesSeen: 0, pending: false, lastError: null };
+	private readonly info: RefreshInfo = { builds: 1, incremental: 0, changesSeen: 0, pending: false, lastError: null };
 	private dirty = false;
+	/** Paths the watcher saw since the last refresh began. */
+	private paths = new Set<string>();
+	/** Calls running on the current state, and who waits for them to finish. */
+	private active = 0;
+	private idle: (() => void)[] = [];
 	/** The file watcher's state, set by the server once it starts watching. */
 	watcher: { running: boolean; error: string | null } = { running: false, error: null };
 	private running: Promise<void> | null = null;
@@ -77,7 +112,7 @@ export class VaultSession {
 
 	/** Reads the vault with `open` and builds its index; throws `VaultError` when the folder cannot be opened. */
 	static async start(open: VaultOpener, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
-		const state = await buildState(open, true, config);
+		const state = await buildState(open, true, config, null, log);
 		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`);
 		return new VaultSession(state.source.vaultPath, open, config, state, log);
 	}
@@ -86,6 +121,23 @@ export class VaultSession {
 	async current(): Promise<VaultState> {
 		while (this.dirty || this.running) await (this.running ?? this.refresh());
 		return this.state;
+	}
+
+	/** Run one call on the current state; a refresh does not touch that state's indexes until the call is done. */
+	async use<T>(call: (state: VaultState) => Promise<T>): Promise<T> {
+		const state = await this.current();
+		this.active++;
+		try {
+			return await call(state);
+		} finally {
+			this.active--;
+			if (this.active === 0) for (const done of this.idle.splice(0)) done();
+		}
+	}
+
+	/** Resolves once no call runs on the current state. */
+	private drained(): Promise<void> {
+		return this.active === 0 ? Promise.resolve() : new Promise((done) => this.idle.push(done));
 	}
 
 	/** The state right now, without waiting (for `status`). */
@@ -98,9 +150,10 @@ export class VaultSession {
 		return { ...this.info, pending: this.dirty || this.running !== null };
 	}
 
-	/** The watcher saw `count` changed paths; mark dirty (the next call or the debounce refreshes). */
-	changed(count: number): void {
-		this.info.changesSeen += count;
+	/** The watcher saw these paths change (vault-relative); mark dirty (the next call or the debounce refreshes). */
+	changed(paths: readonly string[]): void {
+		this.info.changesSeen += paths.length;
+		for (const path of paths) this.paths.add(path);
 		this.dirty = true;
 	}
 
@@ -109,14 +162,23 @@ export class VaultSession {
 		if (this.running) return this.running;
 		if (!this.dirty) return Promise.resolve();
 		this.dirty = false;
-		this.running = buildState(this.open, false, this.config)
+		const paths = [...this.paths];
+		this.paths.clear();
+		// A changed "Excluded files" (app.json) moves the scope of every note: build the indexes anew.
+		const rescope = paths.some((p) => p === '' || p === `${this.state.source.configDir}/app.json`);
+		const previous = this.state;
+		this.running = this.drained()
+			.then(() => buildState(this.open, false, this.config, rescope ? null : { previous, paths }, this.log))
 			.then((next) => {
 				this.state = next;
 				this.info.builds++;
+				if (!rescope) this.info.incremental++;
 				this.info.lastError = null;
 				this.log(`refreshed: ${next.source.listNotes().length} notes in ${next.buildMs} ms`);
 			})
 			.catch((error: unknown) => {
+				// The previous indexes may be half updated: the next refresh builds them anew.
+				if (!rescope) this.paths.add('');
 				this.info.lastError = error instanceof Error ? error.message : String(error);
 				this.log(`refresh failed, keeping the previous index: ${this.info.lastError}`);
 			})

@@ -14,8 +14,9 @@ export interface ServerStatus extends EngineStatus {
 	/** When the state in use finished building, and how long opening and indexing took. */
 	last_refresh: string;
 	refresh_ms: number;
-	/** Full builds since start (the first open included) and changed paths the watcher reported. */
+	/** Refreshes since start (the first open included), how many of them updated the indexes incrementally, and changed paths the watcher reported. */
 	builds: number;
+	incremental_refreshes: number;
 	changes_seen: number;
 	/** Changes seen but not yet applied (the next call waits for them). */
 	pending: boolean;
@@ -50,6 +51,7 @@ export function statusOf(session: VaultSession): ServerStatus {
 		last_refresh: state.builtAt,
 		refresh_ms: state.buildMs,
 		builds: info.builds,
+		incremental_refreshes: info.incremental,
 		changes_seen: info.changesSeen,
 		pending: info.pending,
 		last_error: info.lastError,

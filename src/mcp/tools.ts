@@ -68,8 +68,7 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	description: 'Find the notes that best answer a question or match keywords, ranked, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with `note` or build a cited context with `pack`.',
 	input: searchInput,
 	run: async (args, session) => {
-		const { engine } = await session.current();
-		const result = page(await engine.search(args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) }), args.offset);
+		const result = page(await session.use(({ engine }) => engine.search(args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) })), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
 	},
@@ -119,8 +118,7 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 	input: queryInput,
 	run: async (args, session) => {
 		const query = structuredQuery(args);
-		const { engine } = await session.current();
-		const result = page(await engine.query(query), args.offset);
+		const result = page(await session.use(({ engine }) => engine.query(query)), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call query again with offset: ${skip + kept}`) };
 	},
@@ -160,8 +158,7 @@ export const readTool: ToolSpec<typeof readInput> = {
 		if (args.operation === 'filter' && args.where === undefined) throw new ParameterError(`where: required for ${kind}`);
 		if (args.operation === 'text-search') need(a, 'pattern', kind);
 		if (args.operation !== 'graph') reject(a, ['known_skill_refs', 'resolve_wikilinks'], kind);
-		const { engine } = await session.current();
-		const report = await engine.read(args);
+		const report = await session.use(({ engine }) => engine.read(args));
 		return { structured: { ...report }, text: renderReadText(report), failed: report.status === 'failed', bound: (value, max) => boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)') };
 	},
 };
@@ -181,8 +178,7 @@ export const packTool: ToolSpec<typeof packInput> = {
 	description: 'Gather verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question within a token budget, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.',
 	input: packInput,
 	run: async (args, session) => {
-		const { engine } = await session.current();
-		const pack = await engine.pack({ query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived });
+		const pack = await session.use(({ engine }) => engine.pack({ query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived }));
 		return { structured: { ...pack }, text: renderPackText(pack), failed: pack.status === 'failed', bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget') };
 	},
 };
@@ -202,8 +198,7 @@ export const noteTool: ToolSpec<typeof noteInput> = {
 	run: async (args, session) => {
 		const why = confinementError(args.note.split('#')[0]);
 		if (why !== null) throw new ParameterError(`note: "${args.note}" ${why}`);
-		const { engine } = await session.current();
-		const result = await engine.note({ ref: args.note, from: args.from, to: args.to });
+		const result = await session.use(({ engine }) => engine.note({ ref: args.note, from: args.from, to: args.to }));
 		return { structured: { ...result }, text: renderNoteText(result), failed: result.status === 'failed', bound: boundNote };
 	},
 };

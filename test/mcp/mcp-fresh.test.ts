@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
 import { BIN, call, connect, type Connected } from './client';
 
@@ -51,6 +52,26 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 		rmSync(join(vault, 'renamed-note.md'));
 		await sleep(1000);
 		expect(await found(server, 'platypusine')).toEqual([]);
+	});
+
+	it('refreshes update the running indexes incrementally, answering exactly like a fresh read of the vault', async () => {
+		const before = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
+		writeFileSync(join(vault, 'skill-lab', 'dcf-valuation.md'), '# DCF valuation\n\nquokkamatic margin of safety, position sizing\n');
+		writeFileSync(join(vault, 'sizing-extra.md'), '---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule\n');
+		await sleep(1000);
+		const after = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
+		expect(after.incremental_refreshes).toBeGreaterThan(before.incremental_refreshes);
+		for (const [tool, args, cliArgs] of [
+			['search', { query: 'position sizing', limit: 10 }, ['search', 'position sizing', '--limit', '10']],
+			['query', { type: 'grep', pattern: 'quokkamatic' }, ['grep', 'quokkamatic']],
+			['pack', { question: 'how do I size a position?' }, ['pack', 'how do I size a position?']],
+		] as const) {
+			const fresh = JSON.parse((await cli([...cliArgs, '--vault', vault, '--json', '--no-cache'])).stdout) as { results?: unknown[]; pack?: unknown[] };
+			const live = (await call(server.client, tool, args)).json as { results?: unknown[]; pack?: unknown[] };
+			const answer = live.results ?? live.pack;
+			expect(answer?.length, tool).toBeGreaterThan(0);
+			expect(answer, tool).toEqual(fresh.results ?? fresh.pack);
+		}
 	});
 
 	it('a burst of 1,000 new notes is batched into a few refreshes, not one per note', async () => {

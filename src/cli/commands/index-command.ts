@@ -9,7 +9,7 @@ import { boolFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { describeSnapshot, engineConfigFrom, TOOL_STAMP } from '../vault';
 import { VaultEngine } from '../../core/engine/engine';
-import { IndexParts, PART_KINDS, partKey } from '../../node/snapshot/index-parts';
+import { indexPartsOf, PART_KINDS, partKey } from '../../node/snapshot/index-parts';
 
 /** `12.3 MB` (10^6 bytes). */
 function mb(bytes: number): string {
@@ -94,7 +94,7 @@ export const indexCommand: Command = {
 		if (report.rebuildReason !== null && boolFlag(args, 'verbose')) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
 		if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
 		// The ranked-search and trigram indexes too, so the next search, pack or grep starts warm.
-		const parts = new IndexParts({ store, vaultKey: opened.key, tool: TOOL_STAMP, vaultSettings: JSON.stringify([opened.settings, opened.source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams: true });
+		const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
 		const engine = new VaultEngine(opened.source, await engineConfigFrom(args, io));
 		engine.saved = parts;
 		await engine.searchIndex();

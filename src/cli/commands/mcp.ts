@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
 import { runMcpServer } from '../../mcp/run';
 import { FileSnapshotStore } from '../../node/snapshot/file-store';
+import { indexPartsOf } from '../../node/snapshot/index-parts';
 import { openCachedVault } from '../../node/snapshot/open-cached';
 import { openVault, VaultError } from '../../node/vault-source';
 import type { VaultOpener } from '../../mcp/session';
@@ -30,9 +31,13 @@ export const mcpCommand: Command = {
 		const open: VaultOpener = boolFlag(args, 'no-cache')
 			? async () => ({ source: await openVault(vaultPath, bounds), snapshot: null })
 			: async (first) => {
-					const { source, report } = await openCachedVault(vaultPath, { ...bounds, store: new FileSnapshotStore(), tool: TOOL_STAMP, save: first });
+					const store = new FileSnapshotStore();
+					const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first });
+					const { source, report } = opened;
 					if (report.saveError !== null) io.stderr(`vault-query mcp: warning: the index snapshot could not be saved (${report.saveError})`);
-					return { source, snapshot: report };
+					// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
+					const parts = first ? indexPartsOf(opened, store, TOOL_STAMP, false) : undefined;
+					return { source, snapshot: report, parts, changed: opened.changed };
 				};
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
 		try {

@@ -4,6 +4,7 @@
  * build and upkeep from a NoteSource.
  */
 import type { NoteSource } from '../port';
+import type { VaultEngine } from './engine';
 import type { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import { TrigramIndex } from '../text/trigram';
@@ -47,4 +48,20 @@ export async function buildTrigramIndex(source: NoteSource): Promise<TrigramInde
 		}
 	}
 	return index;
+}
+
+/**
+ * An engine's indexes handed to its successor over a newer read of the vault (a server's refresh):
+ * the successor applies `changed` to them through the same path as a saved index, instead of
+ * building anew. The predecessor must no longer be used: its indexes change.
+ */
+export function carriedIndexes(from: VaultEngine, changed: readonly string[]): SavedIndexes {
+	return {
+		buildTrigrams: false,
+		searchIndex: (settings) => {
+			const index = from.builtSearchIndex;
+			return Promise.resolve(index !== null && JSON.stringify(index.settings) === JSON.stringify(settings) ? { index, changed } : null);
+		},
+		trigramIndex: () => Promise.resolve(from.trigrams !== null ? { index: from.trigrams, changed } : null),
+	};
 }

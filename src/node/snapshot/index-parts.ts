@@ -17,6 +17,7 @@ import type { SearchSettings } from '../../core/search/settings';
 import { restoreTrigrams, trigramSections } from '../../core/snapshot/trigram-part';
 import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, type TrigramIndex } from '../../core/text/trigram';
 import { nodeCodecHost } from './codec-host';
+import type { CachedVault } from './open-cached';
 
 /** The kinds of part, each a file of its own. */
 export const PART_KINDS = ['search', 'trigrams'] as const;
@@ -148,4 +149,9 @@ export class IndexParts implements SavedIndexes {
 		}
 		return null;
 	}
+}
+
+/** The index parts of a vault just opened through its snapshot. */
+export function indexPartsOf(opened: CachedVault, store: SnapshotStore, tool: string, buildTrigrams: boolean): IndexParts {
+	return new IndexParts({ store, vaultKey: opened.key, tool, vaultSettings: JSON.stringify([opened.settings, opened.source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams });
 }

@@ -77,6 +77,8 @@ export interface CachedVault {
 	/** The snapshot's key (the vault's real path) and the settings fingerprint it was checked against. */
 	key: string;
 	settings: string;
+	/** Notes changed, added or gone since the saved snapshot (every note when none was used). */
+	changed: string[];
 	/** Every note's fingerprint now (what index parts are stamped with). */
 	fingerprints: ReadonlyMap<string, NoteFingerprint>;
 	/** With `save: 'later'` and something to save: saves and fills `report.savedBytes` / `saveError`; else null. */
@@ -214,7 +216,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const wanted = !unchanged && options.save !== false;
 	if (wanted && options.save !== 'later') await persist();
 	report.ms = performance.now() - started;
-	return { source, report, snapshot, key: real, settings, fingerprints, saveLater: wanted && options.save === 'later' ? persist : null };
+	return { source, report, snapshot, key: real, settings, changed: [...plan.reread, ...plan.removed], fingerprints, saveLater: wanted && options.save === 'later' ? persist : null };
 }
 
 /** One note as the encoder takes it: fresh notes as parsed, kept ones still encoded. */
