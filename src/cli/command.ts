@@ -53,3 +53,6 @@ export function limitFlags(defaultLimit: number): Record<string, FlagSpec> {
 		'max-results': { kind: 'number', value: 'N', range: [1, 100_000], aliasOf: 'limit', help: 'the same as --limit' },
 	};
 }
+
+/** What the CLI's text says to see the results past the limit. */
+export const MORE = 'raise --limit to see more';

@@ -7,7 +7,7 @@ import type { NoteAnswer } from '../core/engine/engine';
 import type { ContextPack } from '../core/pack/pack';
 import { renderReport, type ReaderReport } from '../core/reader/index';
 import type { SearchResult } from '../core/search/search';
-import { renderText } from '../cli/render';
+import { renderText } from '../core/query/render-text';
 import type { ServerStatus } from './status';
 
 /** Lines for a failed answer: the error naming the parameter, then the hints. */

@@ -8,6 +8,7 @@
 import type { CliData, CliFlags, CliHandler, Plugin } from 'obsidian';
 import type { ContextPack, PackRequest } from '../core/pack/pack';
 import type { StructuredResult } from '../core/query/run';
+import { renderText } from '../core/query/render-text';
 import { ALL_QUERY_ARGUMENTS, QUERY_TYPE_NAMES, QUERY_TYPES, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { READER_OPERATIONS, renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
@@ -91,12 +92,10 @@ const FORMAT: CliFlags = { format: { value: 'json|text', description: 'json: the
 const LIMIT = { value: '<n>', description: 'at most n results' };
 const FOLDERS = { value: '<a,b>', description: 'only these folders (comma-separated)' };
 
-/** A structural query's results as lines: `path — title`, or `linkpath → target` for links. */
+/** A structural query's results as the CLI and the MCP server list them (quiet footers; `limit=` to see more). */
 function structuralText(result: StructuredResult): string {
 	if (result.status === 'failed') return `Error: ${result.error ?? 'failed'}`;
-	const lines = [`${result.matched} matched${result.results.length < result.matched ? `, showing ${result.results.length}` : ''}`];
-	for (const r of result.results) lines.push('linkpath' in r ? `${r.linkpath} → ${r.resolved ?? '(unresolved)'}  [${r.source}]` : `${r.path} — ${r.title}`);
-	return [...lines, ...result.limitations.map((l) => `- ${l}`)].join('\n');
+	return renderText(result, result.query.type === 'links', { more: 'raise limit= to see more' });
 }
 
 const HANDLERS: HandlerSpec[] = [

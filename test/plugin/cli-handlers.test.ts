@@ -72,8 +72,8 @@ describe('Obsidian CLI handlers', () => {
 		expect(prop).toEqual(JSON.parse((await cli(['prop', 'status', 'active', '--json', '--vault', dir])).stdout));
 		const grep = JSON.parse(await run('vault-query:query', { type: 'grep', pattern: 'SYNC', 'case-sensitive': 'true', format: 'json' })) as { matched: number };
 		expect(grep.matched).toBe(0);
-		expect(await run('vault-query:query', { type: 'backlinks', note: 'conventions' })).toContain('Home.md — Home');
-		expect(await run('vault-query:query', { type: 'links', note: 'Home' })).toContain('conventions → conventions.md');
+		expect(await run('vault-query:query', { type: 'backlinks', note: 'conventions' })).toMatch(/^Home\.md {2}\[\w+\]\n {2}Home$/m);
+		expect(await run('vault-query:query', { type: 'links', note: 'Home' })).toContain('[[conventions]] → conventions.md');
 	});
 
 	it('read answers with the reader report; pack with the handoff', async () => {

@@ -2,7 +2,7 @@ import type { EngineStatus } from '../../core/engine/engine';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
 import { displayLines, hintsBeyond } from '../../core/display';
-import { renderFooter } from '../render';
+import { renderFooter } from '../../core/query/render-text';
 import { openEngineForCli } from '../vault';
 
 /** `vault-query note "<Note#Heading>" [--from N] [--to N]`: a note or one section of it, verbatim, with its line range. */

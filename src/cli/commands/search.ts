@@ -1,7 +1,6 @@
 import { parseQuery, renderSearchMarkdown } from '../../core/search/search';
 import { boolFlag, listFlag, numberFlag, queryText, UsageError } from '../args';
-import { MORE } from '../render';
-import { EXIT, limitFlags, type Command } from '../command';
+import { EXIT, limitFlags, MORE, type Command } from '../command';
 import { ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** `vault-query search "<query>" [--limit N] [--json]`: ranked search with the seed's tiers (seed 003). */

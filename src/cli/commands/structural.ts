@@ -4,8 +4,8 @@ import { compileMatcher } from '../../core/text/matcher';
 import { QUERY_TYPES, type ArgumentValues, type QueryType, type QueryTypeSpec } from '../../core/query/registry';
 import type { StructuredQuery } from '../../core/query/types';
 import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec, type ParsedArgs } from '../args';
-import { EXIT, limitFlags, type Command, type CommandIO } from '../command';
-import { MORE, renderText } from '../render';
+import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command';
+import { renderText } from '../../core/query/render-text';
 import { CONTEXT_FLAG, ENGINE_FLAGS, openEngineForCli } from '../vault';
 
 /** Flags the five structural commands share. */

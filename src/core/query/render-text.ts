@@ -1,7 +1,8 @@
-import type { LinkResult, NoteResult, QueryResult } from '../core/contract';
-import { displayLines, isTruncationNote } from '../core/display';
-import { contextListing } from '../core/text/context-groups';
-import { excludedCount } from '../core/scope';
+/** The readable listing of a structural query or a reader call, the same in the CLI, the MCP server and Obsidian's CLI. */
+import type { LinkResult, NoteResult, QueryResult } from '../contract';
+import { displayLines, isTruncationNote } from '../display';
+import { contextListing } from '../text/context-groups';
+import { excludedCount } from '../scope';
 
 /** How many limitations text output prints in full before it summarises the rest (`--verbose` prints all). */
 const QUIET_LIMITATIONS = 3;
@@ -115,6 +116,3 @@ export function renderText(result: QueryResult<NoteResult> | QueryResult<LinkRes
 	lines.push(...renderFooter({ ...result, limitations: result.limitations.filter((l) => !isTruncationNote(l)) }, options));
 	return displayLines(lines);
 }
-
-/** What the CLI's text says to see the results past the limit. */
-export const MORE = 'raise --limit to see more';
