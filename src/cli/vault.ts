@@ -8,7 +8,7 @@ import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
-import { boolFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
+import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO } from './command';
 import { checkSettingsFlags, loadCliConfig } from './config';
 import { VERSION } from './version';
@@ -82,6 +82,7 @@ export function engineOver(source: NoteSource, config: EngineConfig): VaultEngin
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
 export const ENGINE_FLAGS: Record<string, FlagSpec> = {
 	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links", or the setting)' },
+	'date-fields': { kind: 'list', value: 'A,B', help: "properties that date a note, first set wins; else the file's modification time (default: date, created, updated, modified, date created, date modified, last_verified, or the setting)" },
 };
 
 /** A flag's value that overrides a setting. */
@@ -100,6 +101,8 @@ export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
 	const context = numberFlag(args, 'context');
 	const overrides: SettingOverride[] = linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
 	if (context !== undefined) overrides.push({ key: 'contextLines', value: context, label: '--context' });
+	const dateFields = listFlag(args, 'date-fields');
+	if (dateFields.length > 0) overrides.push({ key: 'dateFields', value: dateFields, label: '--date-fields' });
 	return overrides;
 }
 

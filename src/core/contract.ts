@@ -1,4 +1,5 @@
 import type { FrontMatter } from './metadata';
+import type { DateSource } from './note-date';
 
 /**
  * The output contracts of shared/DESIGN.md. Every face (CLI `--json`, plugin API, modals)
@@ -31,6 +32,15 @@ export interface NoteResult {
 	title: string;
 	folder: string;
 	frontmatter: FrontMatter;
+	/**
+	 * The note's day (`YYYY-MM-DD`): the first date property set (the `dateFields` setting; the key
+	 * in `date_key`), else the file's modification time (`date_source: "mtime"`); null when neither.
+	 */
+	date?: string | null;
+	/** Where `date` came from: `frontmatter` (see `date_key`) or `mtime`. */
+	date_source?: DateSource | null;
+	/** The property that gave `date`, as the note writes it. */
+	date_key?: string;
 	excerpt: string;
 	/** Link targets as written (linkpaths), deduplicated, body and frontmatter. */
 	forward_links: string[];

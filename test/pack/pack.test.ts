@@ -200,7 +200,7 @@ describe('vault-query pack', () => {
 		const json = await cli(['pack', 'controlled vocabulary tags', '--vault', EXAMPLE_VAULT, '--today', '2026-07-01', '--json']);
 		const pack = JSON.parse(json.stdout) as ContextPack;
 		expect(Object.keys(pack)).toEqual(['status', 'query', 'searched', 'skipped', 'limitations', 'pack', 'coverage', 'gaps', 'handoff', 'markdown']);
-		expect(Object.keys(pack.pack[0])).toEqual(['id', 'path', 'section', 'lines', 'date', 'quotes']);
+		expect(Object.keys(pack.pack[0])).toEqual(['id', 'path', 'section', 'lines', 'date', 'date_source', 'quotes']);
 		expect(pack.handoff.budget_note).toBe('No budget was given: the default of 2000 tokens was used.');
 		const none = await cli(['pack', 'xylophone zeppelin', '--vault', EXAMPLE_VAULT]);
 		expect(none.code).toBe(1);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fillBudget, placement } from '../../src/core/pack/budget';
 import { splitFacets } from '../../src/core/pack/facets';
 import { gradeFacet, type KeyWord } from '../../src/core/pack/grade';
-import { exclusionOf, noteDate } from '../../src/core/pack/notes';
+import { exclusionOf } from '../../src/core/pack/notes';
+import { noteDate } from '../../src/core/note-date';
 import { isQuestion, readerText } from '../../src/core/pack/prose';
 import { quoteVariants, sentencesOf } from '../../src/core/pack/quotes';
 import { blockSection, headingSection, LineIndex, linkRefsIn, noteUnits, sectionsOf, unitsIn, withoutRefs } from '../../src/core/pack/sections';
@@ -249,12 +250,18 @@ describe('budget', () => {
 });
 
 describe('note rules', () => {
-	it('dates sources from date, updated, modified, created… and skips placeholders', () => {
-		expect(noteDate({ date: '2024-03-01' })).toEqual({ date: '2024-03-01', key: 'date' });
-		expect(noteDate({ Created: '2023-09-12T10:00', date: '{{date}}' })).toEqual({ date: '2023-09-12', key: 'Created' });
-		expect(noteDate({ updated: '[[2025-01-02]]' })).toEqual({ date: '2025-01-02', key: 'updated' });
-		expect(noteDate({ title: 'x' })).toBeNull();
-		expect(noteDate(undefined)).toBeNull();
+	it('dates notes from the date properties in order, skips placeholders, else the modification time marked as such', () => {
+		const mtime = Date.UTC(2022, 4, 6, 12);
+		expect(noteDate({ date: '2024-03-01' }, mtime)).toEqual({ date: '2024-03-01', source: 'frontmatter', key: 'date' });
+		expect(noteDate({ Created: '2023-09-12T10:00', date: '{{date}}' }, mtime)).toEqual({ date: '2023-09-12', source: 'frontmatter', key: 'Created' });
+		expect(noteDate({ updated: '[[2025-01-02]]' }, null)).toEqual({ date: '2025-01-02', source: 'frontmatter', key: 'updated' });
+		expect(noteDate({ 'date modified': ['oops', '2021-01-01'] }, null)).toEqual({ date: '2021-01-01', source: 'frontmatter', key: 'date modified' });
+		expect(noteDate({ last_verified: '2026-06-01', created: '2026-01-01' }, null)).toEqual({ date: '2026-01-01', source: 'frontmatter', key: 'created' });
+		expect(noteDate({ title: 'x' }, mtime)).toEqual({ date: '2022-05-06', source: 'mtime', key: null });
+		expect(noteDate(undefined, null)).toBeNull();
+		// The list is a setting: only the keys it names count.
+		expect(noteDate({ published: '2020-02-02', date: '2024-03-01' }, mtime, ['published'])).toEqual({ date: '2020-02-02', source: 'frontmatter', key: 'published' });
+		expect(noteDate({ date: '2024-03-01' }, mtime, ['published'])).toMatchObject({ source: 'mtime' });
 	});
 
 	it('leaves out drafts and archived notes by status, property or tag', () => {

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { buildPack, estimateTokens, type ContextPack } from '../../src/core/pack/pack';
@@ -99,7 +100,7 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 		index = await SearchIndex.build(source);
 	});
 
-	it('a Chinese question: verbatim Chinese quotes, each dated (this vault has no date properties: "undated")', async () => {
+	it('a Chinese question: verbatim Chinese quotes, each dated (no date properties here: the modification time, marked as such)', async () => {
 		const pack = await buildPack(source, index, { query: '如何链接到笔记中的标题，以及如何嵌入文件？', budget: 1200, builtAt: '2026-07-01' });
 		await expectSound(source, pack, 1200);
 		expect(pack.status).toBe('success');
@@ -107,15 +108,17 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 			['如何链接到笔记中的标题', 'covered'],
 			['如何嵌入文件', 'covered'],
 		]);
-		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: '链接笔记与文件/内部链接.md', section: '链接到笔记中的标题', date: 'undated' });
+		const mtime = statSync(join(source.vaultPath, '链接笔记与文件/内部链接.md')).mtimeMs;
+		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: '链接笔记与文件/内部链接.md', section: '链接到笔记中的标题', date: new Date(mtime).toISOString().slice(0, 10), date_source: 'mtime' });
 		expect(pack.pack[0].quotes[0]).toBe('你可以链接到笔记中的特定标题，也称为_锚点链接_。');
 		expect(pack.pack.length).toBeGreaterThanOrEqual(4);
 		for (const s of pack.pack) {
-			expect(s.date).toBe('undated');
+			expect(s.date_source).toBe('mtime');
 			// A how-to question (如何嵌入文件) quotes the fenced example too.
 			for (const q of s.quotes) expect(q).toMatch(/\p{sc=Han}|^```/u);
 		}
-		expect(pack.markdown).toContain('### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · undated');
+		expect(pack.markdown).toContain(`### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · ${pack.pack[0].date} (file modified)`);
+		expect(pack.markdown).not.toContain('undated');
 		expect(pack.gaps.some((g) => g.kind === 'budget')).toBe(true);
 	});
 

@@ -11,7 +11,7 @@ import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command
 import { renderText } from '../../core/query/render-text';
 import { engineConfigOf } from '../../core/config/settings';
 import { checkSettingsFlags } from '../config';
-import { CONTEXT_FLAG, engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
+import { CONTEXT_FLAG, ENGINE_FLAGS, engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
 import { GREP } from '../../core/query/registry';
 import { switchesOf } from './structural';
 import { compileMatcher } from '../../core/text/matcher';
@@ -29,6 +29,7 @@ const READER_FLAGS: Record<string, FlagSpec> = {
 	today: { kind: 'string', value: 'YYYY-MM-DD', help: 'the day staleness counts from (default: today, UTC)' },
 	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
 	report: { kind: 'boolean', help: 'print the retrieval report: query, scope, schema, results with the fields a filter used, skipped notes, limitations (--verbose: every property)' },
+	'date-fields': ENGINE_FLAGS['date-fields'],
 };
 
 /** The request parameters every operation shares, from the flags. */

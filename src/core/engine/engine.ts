@@ -167,7 +167,7 @@ export class VaultEngine {
 		// Phrases and regexes read only the notes the trigram index names — when one is at hand: building one would read every note.
 		const parsed = typeof query === 'string' ? parseQuery(query) : query;
 		const trigrams = parsed.phrases.length > 0 || parsed.regexes.some((r) => !r.negate) ? await this.trigramIndex(false) : null;
-		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders, trigrams });
+		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders, trigrams, dateFields: this.config.settings.dateFields });
 	}
 
 	/** A context pack; the budget and draft/archived choices default to the pack settings. */
@@ -179,7 +179,7 @@ export class VaultEngine {
 			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
 			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
 		};
-		return buildPack(this.source, await this.currentIndex(), full);
+		return buildPack(this.source, await this.currentIndex(), full, { dateFields: this.config.settings.dateFields });
 	}
 
 	/**

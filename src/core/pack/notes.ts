@@ -1,41 +1,10 @@
 /**
- * Note-level rules of context packs: which frontmatter date labels a source, and which notes
- * are left out unless asked for (drafts, archived notes).
+ * Note-level rules of context packs: which notes are left out unless asked for (drafts, archived
+ * notes). A source's date follows the one rule of core/note-date.ts.
  */
-import { dayString, parseDate } from '../schema/dates';
-import type { CachedMetadata, FrontMatter } from '../metadata';
+import type { CachedMetadata } from '../metadata';
 import { getAllTags } from '../obsidian-rules';
 import { propertyValue, yamlScalars } from '../yaml-values';
-
-/**
- * Frontmatter keys read for a source's date, first usable one wins (keys compare
- * case-insensitively): the seed's `date`, then the usual "last changed" keys, then the
- * "first written" ones. A value counts when it is a day (`2023-09-12`, with or without a time,
- * or `[[2023-09-12]]`); template placeholders such as `{{date}}` do not.
- */
-export const DATE_KEYS = ['date', 'updated', 'modified', 'last_modified', 'lastmod', 'created', 'published'] as const;
-
-/** A note's date for the pack, and the key it came from. */
-export interface NoteDate {
-	date: string;
-	key: string;
-}
-
-/** The note's date by {@link DATE_KEYS}, or null (the pack says "undated"). */
-export function noteDate(frontmatter: FrontMatter | undefined): NoteDate | null {
-	if (!frontmatter) return null;
-	const keys = Object.keys(frontmatter);
-	for (const wanted of DATE_KEYS) {
-		const key = keys.find((k) => k.toLowerCase() === wanted);
-		if (key === undefined) continue;
-		const value = frontmatter[key];
-		for (const v of Array.isArray(value) ? value : [value]) {
-			const parsed = parseDate(v);
-			if (parsed !== null) return { date: dayString(parsed.ms), key };
-		}
-	}
-	return null;
-}
 
 /** Why a note is left out of packs by default, or null. */
 export type Exclusion = 'draft' | 'archived';

@@ -18,7 +18,7 @@ import { parseQuery, type SearchIndex } from '../search/search';
 import { fillBudget, placement, sourceId, type Chosen } from './budget';
 import { splitFacets, type Facet } from './facets';
 import { holdsKeyWord, type KeyWord } from './grade';
-import { noteDate } from './notes';
+import { noteDate, type DateSource, type NoteDate } from '../note-date';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
 import { isPointer, isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
 import { neededTerms, retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
@@ -44,6 +44,12 @@ interface Variant {
 	lines: [number, number];
 }
 
+/** How the engine's settings shape a pack beyond the request. */
+export interface PackOptions {
+	/** Date properties that date a source, first set wins (default: the engine's defaults); else the file's modification time. */
+	dateFields?: readonly string[];
+}
+
 /** A candidate with its quote choices (longest first) and its label facts. */
 interface Prepared {
 	c: Candidate;
@@ -51,6 +57,7 @@ interface Prepared {
 	section: string;
 	date: string;
 	dateKey: string | null;
+	dateSource: DateSource | null;
 	/** The whole section's lines, for GAPS. */
 	sectionLines: [number, number];
 }
@@ -155,7 +162,7 @@ function quotable(c: Candidate): Sentence[] {
 }
 
 /** Quote choices and labels of each candidate; candidates with nothing to quote are dropped. */
-function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Prepared[] {
+function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[], dateOf: (c: Candidate) => NoteDate | null): Prepared[] {
 	const counter = new TermCounter(neededTerms(keys));
 	const lineIndexes = new Map<string, LineIndex>();
 	const out: Prepared[] = [];
@@ -171,13 +178,14 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Pr
 			lines: [li.lineOf(spans[0].start), li.lineOf(spans[spans.length - 1].end - 1)],
 		}));
 		if (variants.length === 0) continue;
-		const date = noteDate(c.meta?.frontmatter);
+		const date = dateOf(c);
 		out.push({
 			c,
 			variants,
 			section: sectionLabel(c.section),
 			date: date?.date ?? 'undated',
 			dateKey: date?.key ?? null,
+			dateSource: date?.source ?? null,
 			sectionLines: [li.lineOf(c.section.start), li.lineOf(Math.max(c.section.start, c.section.end - 1))],
 		});
 	}
@@ -187,7 +195,7 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[]): Pr
 /** A prepared candidate as a rendered source. */
 function sourceView(p: Prepared, variant: number, id: string): SourceView {
 	const v = p.variants[variant];
-	return { id, path: p.c.path, section: p.section, lines: v.lines, date: p.date, quotes: v.quotes, cutBefore: v.cutBefore, dateKey: p.dateKey };
+	return { id, path: p.c.path, section: p.section, lines: v.lines, date: p.date, date_source: p.dateSource, quotes: v.quotes, cutBefore: v.cutBefore, dateKey: p.dateKey };
 }
 
 /** COVERAGE: per facet, the chosen sources graded relevant and partial, and the key words none of them holds. */
@@ -244,7 +252,7 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
  * throws for bad input: an empty query, a bad budget or date, a bad regex, or a budget too small
  * for the pack's own headings and handoff come back as `status: 'failed'` with `error`.
  */
-export async function buildPack(source: NoteSource, index: SearchIndex, request: PackRequest): Promise<ContextPack> {
+export async function buildPack(source: NoteSource, index: SearchIndex, request: PackRequest, options: PackOptions = {}): Promise<ContextPack> {
 	const { raw, budget, task, handoff, query } = requestFacts(request, source.vaultPath);
 	const includeDrafts = request.includeDrafts === true;
 	const includeArchived = request.includeArchived === true;
@@ -265,7 +273,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 
 	const allKeys: KeyWord[] = [];
 	for (const list of r.keys) for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
-	const prepared = prepare(r.candidates, allKeys);
+	const prepared = prepare(r.candidates, allKeys, (c) => noteDate(c.meta?.frontmatter, source.getMtime(c.path), options.dateFields));
 	const frameView = (chosen: readonly Chosen[], leftOut: readonly number[], compact: boolean, used: number): { before: string; after: string; coverage: CoverageLine[]; gaps: PackGap[]; handoff: Handoff } => {
 		const coverage = coverageOf(facets, r.keys, prepared, chosen);
 		const gaps = gapsOf(r, coverage, prepared, leftOut, compact, budget);
@@ -321,7 +329,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 		while (out.measured <= budget && out.measured !== out.frame.handoff.tokens_used) out = render(out.measured);
 		const { frame, markdown } = out;
 		if (out.measured <= budget) {
-			const pack: PackSource[] = views.map((v) => ({ id: v.id, path: v.path, section: v.section, lines: v.lines, date: v.date, quotes: v.quotes }));
+			const pack: PackSource[] = views.map((v) => ({ id: v.id, path: v.path, section: v.section, lines: v.lines, date: v.date, date_source: v.date_source, quotes: v.quotes }));
 			const limitations = [...r.limitations];
 			if (r.excluded.length > 0) {
 				limitations.push(`Left out ${r.excluded.length} matching note(s) as drafts (status: draft) or archived (status: archived/archive, archived: true, #archive or #archived tags); ask to include them to see them.`);

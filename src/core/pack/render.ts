@@ -41,8 +41,9 @@ function quoted(text: string): string {
 		.join('\n');
 }
 
-/** The date label: `2023-09-12`, `2023-09-12 (created)` when another key than `date` gave it, or `undated`. */
+/** The date label: `2023-09-12`, `2023-09-12 (created)` when another key than `date` gave it, `2023-09-12 (file modified)` for the modification time, or `undated`. */
 function dateLabel(s: SourceView): string {
+	if (s.date_source === 'mtime') return `${s.date} (file modified)`;
 	return s.dateKey === null || s.dateKey.toLowerCase() === 'date' ? s.date : `${s.date} (${s.dateKey})`;
 }
 

@@ -4,6 +4,7 @@
  * "Copy context pack" command puts on the clipboard.
  */
 import type { QueryResult } from '../contract';
+import type { DateSource } from '../note-date';
 
 /** The budget used when the request names none (the seed's default). */
 export const DEFAULT_BUDGET = 2000;
@@ -37,8 +38,13 @@ export interface PackSource {
 	section: string;
 	/** First and last line (1-based, inclusive) holding the quotes. */
 	lines: [number, number];
-	/** The note's frontmatter date (YYYY-MM-DD), or "undated". */
+	/**
+	 * The note's date (YYYY-MM-DD): its first date property set (the `dateFields` setting), else the
+	 * file's modification time; "undated" only when neither is known.
+	 */
 	date: string;
+	/** Where `date` came from: `frontmatter`, `mtime` (the file's modification time), or null when undated. */
+	date_source: DateSource | null;
 	/** Verbatim quotes, in document order; each is a run of whole sentences copied from those lines. */
 	quotes: string[];
 }

@@ -1,3 +1,4 @@
+import { dateFieldsOf, noteDate } from '../note-date';
 import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
 import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
 import { byAuthority, type SortKey } from '../order';
@@ -49,6 +50,7 @@ export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteRes
 		title: titleOf(hit.path, meta),
 		folder: folderOf(hit.path),
 		frontmatter: meta?.frontmatter ?? {},
+		...dateFieldsOf(noteDate(meta?.frontmatter, ctx.source.getMtime(hit.path), ctx.settings.dateFields)),
 		excerpt,
 		forward_links: ctx.graph.forwardNames(hit.path),
 		backlinks: ctx.graph.backlinks(hit.path),

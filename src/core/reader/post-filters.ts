@@ -1,4 +1,5 @@
 import type { FrontMatter } from '../metadata';
+import { dayOf } from '../note-date';
 import { propertyMatches } from '../query/prop';
 import { dayString, daysBefore, parseDate } from '../schema/dates';
 import type { Schema } from '../schema/types';
@@ -59,7 +60,9 @@ function exclusion(frontmatter: FrontMatter, filters: PostFilters): 'archived' |
 	if (filters.staleness) {
 		const value = frontmatter[VERIFIED_FIELD];
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
-		const date = parseDate(value);
+		// Read as every date is read (core/note-date.ts): a list's first day, a [[2026-06-01]] link.
+		const day = dayOf(value);
+		const date = day === null ? null : parseDate(day);
 		if (date === null) return 'undated';
 		if (date.ms < filters.staleness.cutoff) return 'stale';
 	}

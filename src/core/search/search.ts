@@ -13,6 +13,7 @@
  * console.log(renderSearchMarkdown(result));
  * ```
  */
+import { dateFieldsOf, noteDate } from '../note-date';
 import { markFailed } from '../failure';
 import { displayTags } from '../note-info';
 import { folderPrefix } from '../paths';
@@ -233,7 +234,7 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 }
 
 /** Phase 6: the hits of the head — excerpt, section and line, abstract, tags, links and backlinks. */
-async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, withBacklinks: boolean): Promise<SearchHit[]> {
+async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, withBacklinks: boolean, dateFields?: readonly string[]): Promise<SearchHit[]> {
 	const hits: SearchHit[] = [];
 	const inverted = source && withBacklinks ? si.backlinkMap(source) : null;
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
@@ -261,6 +262,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			title: info.title,
 			folder: info.folder,
 			frontmatter: info.frontmatter,
+			...dateFieldsOf(noteDate(info.frontmatter, source ? source.getMtime(info.path) : null, dateFields)),
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
 			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
 			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
@@ -334,7 +336,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 
 	const head = explainHead(si, candidates, words, bonus, limit).slice(0, limit);
 	if (total > head.length) limitations.push(`Showing ${head.length} of ${total} matching notes (limit ${limit}).`);
-	result.results = await buildHits(si, head, texts, source, options.withBacklinks !== false);
+	result.results = await buildHits(si, head, texts, source, options.withBacklinks !== false, options.dateFields);
 	result.matched = total;
 	result.index_matches = result.results.filter((r) => r.tier === 'keyword-index').length;
 	result.grep_matches = result.results.length - result.index_matches;

@@ -19,6 +19,8 @@ export interface SearchOptions {
 	folders?: string[];
 	/** A trigram index: phrases and regexes read only the notes it names as candidates (answers unchanged). */
 	trigrams?: TrigramIndex | null;
+	/** Date properties that date a hit, first set wins (default: the engine's defaults); else the file's modification time. */
+	dateFields?: readonly string[];
 }
 
 /** One ranked hit: the contract's note result plus the ranked-search fields. */
