@@ -11,117 +11,18 @@
  */
 import type { LinkCache } from '../../core/metadata';
 import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace } from './chars';
-import { ForwardSearch } from './forward-search';
 import { loc, span } from './positions';
-import type { MetadataSink } from './sink';
 import { parseWikilinkInner } from './wikilink';
+import { InlineSegments, SLOT_COMMENT_END, SLOT_DOUBLE_DOLLAR, SLOT_WIKI_CLOSE } from './inline-segments';
 
-// The characters that may start an inline construct are `[` (links; `![` embeds are found
-// from their `[`), `#`, `` ` ``, `<` and `$` (slots 0–4); backslash escapes are checked by
-// looking back from those. Plain text between them is skipped with cached forward indexOf
-// searches (measured faster than one regex over a character class), so no JS loop visits it.
-// Slots 5–6 are the closers searched for across lines.
-const NEEDLES = ['[', '#', '`', '<', '$', '-->', '$$', ']]'];
-const SLOT_BACKTICK = 2;
-const SLOT_COMMENT_END = 5;
-const SLOT_DOUBLE_DOLLAR = 6;
-const SLOT_WIKI_CLOSE = 7;
 // Longest link label / destination looked at: bounds the work on pathological lines such as
 // "[a [a [a …" while being far beyond any real link.
 const MAX_LABEL = 1024;
 const MAX_DEST = 2048;
 const MAX_NESTING = 32;
 
-/** Collects the segments of one leaf block and scans them. Reused across blocks. */
-export class InlineScanner {
-	private text = '';
-	private sink: MetadataSink;
-	private segStart: number[] = [];
-	private segEnd: number[] = [];
-	private segLine: number[] = [];
-	private segLineStart: number[] = [];
-	/** Number of segments collected for the current leaf. */
-	count = 0;
-	// Result slots of the cross-segment searches (avoids allocating a tuple per search).
-	private foundSeg = 0;
-	private foundPos = 0;
-	private readonly search = new ForwardSearch(NEEDLES);
-	private specialFrom = 0;
-	private specialAt = -1;
-	// Failure memos, valid for the scan numbered `scanId`: a closer not found once will not be
-	// found by a later search in the same leaf either (keeps unclosed runs linear).
-	private scanId = 0;
-	private readonly backtickFail: number[] = [];
-	private readonly acrossFail: number[] = NEEDLES.map(() => 0);
-	private mathFailSeg = -1;
-	private mathFailScan = 0;
-
-	constructor(sink: MetadataSink) {
-		this.sink = sink;
-	}
-
-	/** Start scanning a new text (positions refer to it). */
-	reset(text: string, sink: MetadataSink): void {
-		this.text = text;
-		this.sink = sink;
-		this.count = 0;
-		this.search.reset(text);
-		this.specialFrom = 0;
-		this.specialAt = -1;
-	}
-
-	/** Drop the text of the last note. */
-	release(): void {
-		this.text = '';
-		this.search.release();
-	}
-
-	/** Offset of the next special character at or after `i` (text length if none). */
-	private nextSpecial(i: number): number {
-		// The answer for any i between the last query and its answer is that same answer.
-		if (i <= this.specialAt && i >= this.specialFrom) return this.specialAt;
-		const search = this.search;
-		let min = search.next(0, i);
-		for (let k = 1; k < 5; k++) {
-			const at = search.next(k, i);
-			if (at < min) min = at;
-		}
-		this.specialFrom = i;
-		this.specialAt = min;
-		return min;
-	}
-
-	/** Add the line part [start, end) of 0-based `line` whose first character is at `lineStart`. */
-	add(start: number, end: number, line: number, lineStart: number): void {
-		const i = this.count++;
-		this.segStart[i] = start;
-		this.segEnd[i] = end;
-		this.segLine[i] = line;
-		this.segLineStart[i] = lineStart;
-	}
-
-	/** Segment accessors for the block pass (block ids, heading text). */
-	startOf(i: number): number {
-		return this.segStart[i];
-	}
-	/** End offset of segment `i`. */
-	endOf(i: number): number {
-		return this.segEnd[i];
-	}
-	/** Line of segment `i`. */
-	lineOf(i: number): number {
-		return this.segLine[i];
-	}
-	/** Line start offset of segment `i`. */
-	lineStartOf(i: number): number {
-		return this.segLineStart[i];
-	}
-
-	/** Drop the collected segments without scanning them. */
-	clear(): void {
-		this.count = 0;
-	}
-
+/** Collects the segments of one leaf block (inline-segments.ts) and scans them. Reused across blocks. */
+export class InlineScanner extends InlineSegments {
 	/**
 	 * Scan the collected segments, then clear them. In a table row a `|` separates cells, so a
 	 * `#` right after it starts a tag as if it began a line.
@@ -395,59 +296,6 @@ export class InlineScanner {
 			}
 		}
 		return after;
-	}
-
-	/**
-	 * Find a backtick run of exactly `len` from offset `from` of segment `s` on (code spans may
-	 * cross lines). Sets foundSeg/foundPos to just past the closer.
-	 */
-	private findBacktickCloser(s: number, from: number, len: number, n: number): boolean {
-		if (this.backtickFail[len] === this.scanId) return false;
-		const text = this.text;
-		let i = from;
-		for (;;) {
-			const k = this.search.next(SLOT_BACKTICK, i);
-			while (s < n && k >= this.segEnd[s]) s++;
-			if (s >= n) {
-				this.backtickFail[len] = this.scanId;
-				return false;
-			}
-			if (k < this.segStart[s]) {
-				i = this.segStart[s];
-				continue;
-			}
-			const end = this.segEnd[s];
-			let j = k + 1;
-			while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
-			if (j - k === len) {
-				this.foundSeg = s;
-				this.foundPos = j;
-				return true;
-			}
-			i = j;
-		}
-	}
-
-	/** Find the closer in `slot` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
-	private findAcross(slot: number, s: number, from: number, n: number): boolean {
-		if (this.acrossFail[slot] === this.scanId) return false;
-		const len = NEEDLES[slot].length;
-		let i = from;
-		for (;;) {
-			const k = this.search.next(slot, i);
-			while (s < n && k >= this.segEnd[s]) s++;
-			if (s >= n) {
-				this.acrossFail[slot] = this.scanId;
-				return false;
-			}
-			if (k < this.segStart[s] || k + len > this.segEnd[s]) {
-				i = k + 1;
-				continue;
-			}
-			this.foundSeg = s;
-			this.foundPos = k + len;
-			return true;
-		}
 	}
 
 	/**

@@ -1,0 +1,111 @@
+/**
+ * CommonMark's first phase for one line: which open containers (block quotes, list items) the
+ * line continues, consuming their markers and indentation. Kept free of the parser's state so
+ * the hot loop works on locals only.
+ */
+import { CH, isDigit } from './chars';
+import { QUOTE, type Container } from './containers';
+
+/** Where a line stands while the phases of `BlockParser.line` consume it; one per parser, reused. */
+export interface LineCursor {
+	/** Offset of the next unconsumed character. */
+	pos: number;
+	/** Virtual column of `pos` (tabs expanded to multiples of 4). */
+	vcol: number;
+	/** Column where the current container's content starts (≤ vcol). */
+	logical: number;
+	/** How many containers of the stack (root included) the line continues or opened. */
+	matched: number;
+	/** End of the whitespace at `pos`, and its column, after the new-container phase. */
+	q: number;
+	v: number;
+	/** Whether the line opened a new container. */
+	opened: boolean;
+}
+
+/** Phase 1: match line [ls, le) against the open containers of `stack`; sets `cur.pos/vcol/logical/matched`. */
+export function continueOpenBlocks(text: string, stack: readonly Container[], ls: number, le: number, cur: LineCursor): void {
+	let pos = ls;
+	let vcol = 0;
+	let logical = 0;
+	let matched = 1;
+	// End of the whitespace run at `pos` and its column; list items only consume inside the
+	// run, so it is measured once per run, not once per nesting level.
+	let wsEnd = pos;
+	let wsCol = vcol;
+	let measured = false;
+	for (; matched < stack.length; matched++) {
+		const c = stack[matched];
+		if (!measured) {
+			wsEnd = pos;
+			wsCol = vcol;
+			while (wsEnd < le) {
+				const ch = text.charCodeAt(wsEnd);
+				if (ch === CH.SPACE) wsCol++;
+				else if (ch === CH.TAB) wsCol += 4 - (wsCol & 3);
+				else break;
+				wsEnd++;
+			}
+			measured = true;
+		}
+		if (c.kind === QUOTE) {
+			measured = false;
+			if (wsEnd < le && text.charCodeAt(wsEnd) === CH.GT && wsCol - logical < 4) {
+				afterQuoteMarker(text, wsEnd, wsCol, le, cur);
+				pos = cur.pos;
+				vcol = cur.vcol;
+				logical = cur.logical;
+				continue;
+			}
+			break;
+		}
+		// A list item continues through blank lines and lines indented to its content.
+		if (wsEnd >= le) continue;
+		if (wsCol < c.contentCol) break;
+		while (vcol < c.contentCol) {
+			vcol = text.charCodeAt(pos) === CH.TAB ? vcol + 4 - (vcol & 3) : vcol + 1;
+			pos++;
+		}
+		logical = c.contentCol;
+	}
+	cur.pos = pos;
+	cur.vcol = vcol;
+	cur.logical = logical;
+	cur.matched = matched;
+}
+
+/**
+ * Past a block quote's `>` at offset `at` (column `col`) and the one optional space after it (a
+ * tab counts as one column of it; the rest of the tab stays content): sets `cur.pos/vcol/logical`.
+ */
+export function afterQuoteMarker(text: string, at: number, col: number, le: number, cur: LineCursor): void {
+	let pos = at + 1;
+	let vcol = col + 1;
+	let logical = vcol;
+	if (pos < le) {
+		const sp = text.charCodeAt(pos);
+		if (sp === CH.SPACE) {
+			pos++;
+			vcol++;
+			logical++;
+		} else if (sp === CH.TAB) {
+			pos++;
+			logical = vcol + 1;
+			vcol += 4 - (vcol & 3);
+		}
+	}
+	cur.pos = pos;
+	cur.vcol = vcol;
+	cur.logical = logical;
+}
+
+/** The offset just past a list marker at `q` (`-`, `*`, `+`, or 1–9 digits and `.`/`)`), or -1 when there is none. */
+export function listMarkerEnd(text: string, q: number, le: number): number {
+	const ch = text.charCodeAt(q);
+	if (ch === CH.DASH || ch === CH.STAR || ch === CH.PLUS) return q + 1;
+	if (!isDigit(ch)) return -1;
+	let k = q + 1;
+	while (k < le && k - q < 9 && isDigit(text.charCodeAt(k))) k++;
+	const d = k < le ? text.charCodeAt(k) : 0;
+	return d === CH.DOT || d === CH.RPAREN ? k + 1 : -1;
+}

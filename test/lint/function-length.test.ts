@@ -1,0 +1,43 @@
+/**
+ * Clean code (issue 9): no function in src/ is longer than 120 lines unless a comment right above
+ * it, starting `// Long:`, says why it stays whole. Functions are found with the TypeScript
+ * parser (declarations, methods, arrows and function expressions, nested ones too).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const LIMIT = 120;
+
+/** Every .ts file under `dir`. */
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** `file:line name (N lines)` for each function over the limit without a `// Long:` reason. */
+function longFunctions(file: string): string[] {
+	const text = readFileSync(file, 'utf8');
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const visit = (node: ts.Node): void => {
+		if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+			const lines = end - start + 1;
+			const leading = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
+			const reasoned = leading.some((c) => /^\/\/\s*Long:/.test(text.slice(c.pos, c.end)));
+			const name = node.name !== undefined ? node.name.getText(source) : '(anonymous)';
+			if (lines > LIMIT && !reasoned) found.push(`${file}:${start + 1} ${name} (${lines} lines)`);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+describe('function length', () => {
+	it(`no function in src/ is over ${LIMIT} lines without a "// Long:" reason above it`, () => {
+		expect(sourceFiles('src').flatMap(longFunctions)).toEqual([]);
+	});
+});
