@@ -31,7 +31,8 @@ function recorder(): { seen: StructuredQuery[]; host: CliHandlerHost; session: V
 		return Promise.resolve(failed({ ...q }, 'recorded only'));
 	};
 	const host = { query, vaultPath: () => '/v' } as unknown as CliHandlerHost;
-	const session = { current: () => Promise.resolve({ engine: { query } }) } as unknown as VaultSession;
+	const state = { engine: { query } };
+	const session = { current: () => Promise.resolve(state), use: <T>(call: (s: typeof state) => Promise<T>) => call(state) } as unknown as VaultSession;
 	return { seen, host, session };
 }
 
