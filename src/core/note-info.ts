@@ -40,7 +40,7 @@ export function titleOf(path: string, meta: CachedMetadata | null): string {
 /**
  * Text as a reader of the note sees it, for excerpts: `%%comments%%` (hidden in Obsidian's
  * reading view) and embed syntax (`![[x]]`, `![alt](url)`, which show another file, not words of
- * this note) removed, and the markup of headings (`## `) and code fences (```) dropped, their
+ * this note) removed, and the markup of headings (`## `), quotes (`> `) and code fences (```) dropped, their
  * words kept. An unclosed `%%` hides the rest, as in Obsidian.
  */
 export function readableText(text: string): string {
@@ -48,7 +48,7 @@ export function readableText(text: string): string {
 		.replace(/%%[\s\S]*?(?:%%|$)/g, ' ')
 		.replace(/!\[\[[^\]\n]*\]\]/g, ' ')
 		.replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
-		.replace(/^[ \t]*(?:#{1,6}[ \t]+|(?:```|~~~)[^\n]*$)/gm, '');
+		.replace(/^[ \t]*(?:#{1,6}[ \t]+|>[ \t]?|(?:```|~~~)[^\n]*$)/gm, '');
 }
 
 /** The first `chars` characters of the readable body (see {@link readableText}) with whitespace collapsed, cut at a word boundary when possible. */

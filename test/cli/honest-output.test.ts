@@ -130,6 +130,7 @@ describe('the search listing', () => {
 
 	it('excerpts drop %%comments%% and embed syntax', async () => {
 		expect(excerptOf('Before %%hidden\nnote%% after ![[diagram.png]] and ![alt](x.png) end %%open', 200)).toBe('Before after and end');
+		expect(excerptOf('## Goals\n> quoted words\n```js\nconst x = 1;\n```\nafter', 200)).toBe('Goals quoted words const x = 1; after');
 		const v = vault({ 'a.md': '# A\n\n%%todo: private%% Visible words ![[Other]] here.\n', 'Other.md': 'x\n' });
 		const grep = JSON.parse((await cli(['search', 'visible', '--json', ...v])).stdout) as { results: { excerpt: string }[] };
 		expect(grep.results[0].excerpt).toBe('Visible words here.');
