@@ -51,7 +51,8 @@ export class LinkGraph {
 			list.push({ linkpath, resolved: this.source.resolveLink(linkpath, path), source });
 		};
 		for (const link of meta?.frontmatterLinks ?? []) add(link.link, 'frontmatter');
-		for (const name of linksFieldNames(meta?.frontmatter, this.linksKey)) add(name, 'frontmatter');
+		// A bare name of the links key is a link only when it names a note (else it is just text, as in Obsidian).
+		for (const name of linksFieldNames(meta?.frontmatter, this.linksKey)) if (this.source.resolveLink(linkpathOf(name), path) !== null) add(name, 'frontmatter');
 		const body = [...(meta?.links ?? []), ...(meta?.embeds ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
 		for (const link of body) add(link.link, 'body');
 		this.outgoingCache.set(path, list);

@@ -73,6 +73,9 @@ function stripBrackets(value: string): string {
 	return pipe > 0 ? name.slice(0, pipe).trim() : name;
 }
 
+/** `https://…`, `mailto:…`, `obsidian://…`: a value of the links key that is an address, not a note name. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:(?:\/\/|[^\s/]+@)|^mailto:/i;
+
 /**
  * The bare note names of the seed's `links:` field (key configurable), cleaned as the seed
  * says: nested lists flattened, `[[ ]]` wrappers stripped, blanks dropped.
@@ -82,7 +85,8 @@ export function linksFieldNames(frontmatter: FrontMatter | undefined, key: strin
 	const value = frontmatter[key];
 	// Nested lists flattened (the seed's cleanup for legacy `[[[name]]]`); bounded against alias bombs.
 	const strings = yamlScalars(value).filter((v): v is string => typeof v === 'string');
-	const names = strings.map(stripBrackets).filter((name) => name !== '');
+	// A URL is not a note name (Obsidian links it as a web page, never as a note).
+	const names = strings.filter((v) => !URL_LIKE.test(v.trim())).map(stripBrackets).filter((name) => name !== '');
 	return [...new Set(names)];
 }
 

@@ -2,18 +2,18 @@ import { bodyOf } from '../note-info';
 import type { QueryContext } from '../query/context';
 import { toNoteResult, type Hit } from '../query/envelope';
 import { vaultFilePath } from '../schema/load';
-import { bodyLinks, outboundLinks } from './graph';
+import { outboundLinks, outgoingLinks } from './graph';
 import type { ReaderPlan } from './request';
 import type { ReaderNoteResult } from './types';
 
 /**
  * One result as the report shows it: the engine's note result (frontmatter, excerpt, links),
  * the inbound and outbound counts, the full body on request, and for `graph` both link lists.
- * Outbound counts are body links, the seed's definition; inbound are links from the scope.
+ * Outbound counts body and frontmatter links, as inbound does (Obsidian's meaning of a link); inbound are links from the scope.
  */
 export async function toReaderResult(ctx: QueryContext, hit: Hit, plan: ReaderPlan): Promise<ReaderNoteResult> {
 	const base = await toNoteResult(ctx, hit);
-	const result: ReaderNoteResult = { ...base, inbound_count: base.backlinks.length, outbound_count: bodyLinks(ctx.graph, hit.path).length };
+	const result: ReaderNoteResult = { ...base, inbound_count: base.backlinks.length, outbound_count: outgoingLinks(ctx.graph, hit.path).length };
 	if (plan.fullBody && ctx.source.getSkipReason(hit.path) === null) {
 		// The body starts at the closing `---`'s line end; its newline belongs to the frontmatter block.
 		result.body = bodyOf(await ctx.source.read(hit.path), ctx.source.getMetadata(hit.path)).replace(/^\r?\n/, '');
