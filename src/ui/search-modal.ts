@@ -34,6 +34,10 @@ function mod(): string {
 export class SearchModal extends SuggestModal<SearchHit> {
 	private readonly latest = new LatestOnly<SearchHit[]>(DEBOUNCE_MS);
 	private readonly rows = new Map<HTMLElement, SearchHit>();
+	/** "233 notes match; showing 10", and "Show more" when there are more. */
+	private readonly countEl: HTMLElement;
+	/** The query the current limit grew for: a new query starts from the settings' limit again. */
+	private grownFor = '';
 
 	/** `initial` pre-fills the query (the editor selection, say). */
 	constructor(
@@ -59,6 +63,8 @@ export class SearchModal extends SuggestModal<SearchHit> {
 		this.scope.register(['Mod'], 'Enter', (evt) => this.chooseSelected(evt));
 		this.scope.register(['Shift'], 'Enter', (evt) => this.chooseSelected(evt));
 		this.scope.register(['Mod', 'Shift'], 'c', () => this.copyPack());
+		this.countEl = this.modalEl.createDiv({ cls: 'vault-query-search-count' });
+		this.resultContainerEl.parentElement?.insertBefore(this.countEl, this.resultContainerEl);
 	}
 
 	/** Shows the pre-filled query's results at once. */
@@ -78,8 +84,10 @@ export class SearchModal extends SuggestModal<SearchHit> {
 
 	/** The latest query's hits, after a quiet spell; the empty state explains an empty or failed search. */
 	getSuggestions(query: string): SearchHit[] | Promise<SearchHit[]> {
+		if (query.trim() !== this.grownFor) this.limit = this.host.searchLimit();
 		if (query.trim() !== '') return this.latest.run(() => this.find(query));
 		this.latest.cancel();
+		this.countEl.empty();
 		this.emptyStateText = SEARCH_HELP;
 		return [];
 	}
@@ -103,6 +111,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
 	private async find(query: string): Promise<SearchHit[]> {
 		if (!this.host.searchIndexReady()) this.emptyStateText = 'Building the search index…';
 		const result = await this.host.search(query, { prefixLast: true, limit: this.limit });
+		this.showCount(query.trim(), result.matched, result.results.length);
 		if (result.status === 'failed') {
 			const hint = result.suggestions && result.suggestions.length > 0 ? ` Did you mean: ${result.suggestions.join(', ')}?` : '';
 			this.emptyStateText = `The search could not run: ${result.error ?? 'unknown error'}.${hint}`;
@@ -112,6 +121,23 @@ export class SearchModal extends SuggestModal<SearchHit> {
 		this.rows.clear();
 		this.emptyStateText = result.results.length === 0 ? `No notes match. ${result.advice.slice(2, 3).join(' ')}`.trim() : SEARCH_HELP;
 		return result.results;
+	}
+
+	/** The count line over the rows; "Show more" asks again for one more page of the same query. */
+	private showCount(query: string, matched: number, shown: number): void {
+		// Empty (and hidden by styles.css) when there is nothing to count.
+		this.countEl.empty();
+		if (shown === 0) return;
+		const count = `${matched.toLocaleString('en-US')} ${matched === 1 ? 'note matches' : 'notes match'}`;
+		this.countEl.createSpan({ text: matched > shown ? `${count}; showing ${shown}` : count });
+		if (matched <= shown) return;
+		const more = this.countEl.createEl('button', { cls: 'vault-query-show-more', text: 'Show more' });
+		more.addEventListener('click', () => {
+			this.grownFor = query;
+			this.limit = shown + this.host.searchLimit();
+			this.inputEl.dispatchEvent(new Event('input'));
+			this.inputEl.focus();
+		});
 	}
 
 	/** The row Obsidian has selected (`.is-selected`), chosen with this key's modifiers. */

@@ -165,6 +165,28 @@ describe('search modal', () => {
 		expect(texts(modal(), '.suggestion-empty')[0]).toMatch(/^No notes match/);
 	});
 
+	it('says how many notes match and how many it shows; "Show more" adds a page, a new query starts over', async () => {
+		const r = await ready(undefined, { profile: 'ob1', searchLimit: 2 });
+		await open(r);
+		await type('copilot');
+		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match; showing 2']);
+		expect(titles()).toHaveLength(2);
+		modal().querySelector<HTMLButtonElement>('.vault-query-search-count button.vault-query-show-more')?.click();
+		await wait(200);
+		await vi.waitFor(() => expect(titles()).toHaveLength(4));
+		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match; showing 4']);
+		modal().querySelector<HTMLButtonElement>('.vault-query-show-more')?.click();
+		await wait(200);
+		await vi.waitFor(() => expect(titles()).toHaveLength(5));
+		// All shown: the count alone, no button.
+		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match']);
+		expect(modal().querySelector('.vault-query-show-more')).toBeNull();
+		await type('copilot retention');
+		expect(titles().length).toBeLessThanOrEqual(2);
+		await type('');
+		expect(modal().querySelector('.vault-query-search-count')?.textContent).toBe('');
+	});
+
 	it('typing fast runs one search for the burst, and only the latest query is shown', async () => {
 		const r = await ready();
 		const spy = vi.spyOn(r.plugin.faces, 'search');
