@@ -74,7 +74,7 @@ const POINTER_WORDS = new Set(
 	'see also cf compare more details detail facts fact notes note info information answer answers so far are is in at on under the a an for to of refer read check go raised related source sources here there this that these those now and or'.split(' '),
 );
 /** The pointer words that do the pointing (the rest only join them). */
-const POINTING = new Set('see cf refer read check go raised related source sources details facts more in under here there'.split(' '));
+const POINTING = new Set('see cf refer read check go raised related source sources details facts more'.split(' '));
 /** CJK pointer phrases (Chinese 参见/详见/请参阅…, Japanese を参照/詳しくは…), with what may surround them. */
 const CJK_POINTER = /^(?:[请請]?(?:参见|參見|详见|詳見|参阅|參閱|参考|參考|见|見)|(?:詳しくは|詳細は)?.{0,2}(?:を)?(?:参照|参考|ご覧)(?:してください|ください)?|关于|相关|関連|詳しくは|詳細は)+$/u;
 
@@ -85,6 +85,20 @@ export function isPointer(sentence: string): boolean {
 	const words = prose.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 	// "[[A]] is [[B]]" is a claim made of links; a pointer has a word that points (or none at all: a bare link).
 	return words.every((w) => POINTER_WORDS.has(w) || CJK_POINTER.test(w)) && (words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w)));
+}
+
+/**
+ * Whether a text (a paragraph or list item) may hold a question or a pointer sentence, cheaply,
+ * before paying for sentence segmentation: a question mark, or a link with either no words
+ * around it or a word that points. Most units of a link-heavy vault fail the second test.
+ */
+export function mayAskOrPoint(text: string): boolean {
+	if (/[?？]/.test(text)) return true;
+	if (!/\[|https?:/.test(text)) return false;
+	const { prose, links } = readerText(text);
+	if (links === '') return false;
+	const words = prose.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+	return words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w));
 }
 
 /** The link targets a sentence writes (wikilinks and Markdown links to notes; embeds and URLs left out). */

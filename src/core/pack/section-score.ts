@@ -7,7 +7,7 @@ import type { CachedMetadata } from '../metadata';
 import { normalizeText } from '../search/tokenize';
 import type { Facet } from './facets';
 import { gradeFacet, gradeRank, holdsKeyWord, type FacetGrade, type Grade, type KeyWord } from './grade';
-import { isPointer, isQuestion, LINK_WEIGHT, linkTargets, readerText } from './prose';
+import { isPointer, isQuestion, LINK_WEIGHT, linkTargets, mayAskOrPoint, readerText } from './prose';
 import { sentencesOf } from './quotes';
 import type { TermCounter } from './terms';
 import { unitsIn, type NoteSection, type QuoteUnit } from './sections';
@@ -162,7 +162,7 @@ function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: Scorin
 			continue;
 		}
 		// Only a unit with a question mark or a link can hold a question or a pointer: skip segmenting the rest.
-		if (u.kind === 'row' || !/[?？[]|https?:/.test(text)) {
+		if (u.kind === 'row' || !mayAskOrPoint(text)) {
 			statement(text);
 			continue;
 		}
