@@ -94,7 +94,7 @@ export class ScratchBuffer {
 }
 
 /** Reads one note synchronously: one open, one fstat, reads until the stat size, one close. */
-export function readNoteSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer): ReadOutcome {
+export function readNoteSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer, onStat?: (info: Stats) => void): ReadOutcome {
 	let fd: number;
 	try {
 		fd = openSync(absPath, READ_FLAGS);
@@ -103,6 +103,7 @@ export function readNoteSync(absPath: string, maxFileSize: number, scratch: Scra
 	}
 	try {
 		const info = fstatSync(fd);
+		onStat?.(info);
 		const mtime = Math.floor(info.mtimeMs);
 		const irregular = notRegularReason(info);
 		if (irregular !== null) return { skipReason: irregular, mtime };

@@ -1,6 +1,6 @@
 /**
  * The snapshot is never stale: random sequences of edits between CLI calls — new notes, edits,
- * same-size edits with the mtime put back, renames, deletions, attachments, a changed "Excluded
+ * same-size edits with the mtime put back, renames, deletions, attachments, notes turned binary, a changed "Excluded
  * files" setting — and after each one, every answer through the snapshot and the saved search
  * and trigram indexes (search, pack, grep, phrases, regexes, another links key) equals the answer
  * of a full read (`--no-cache`). The racy window is 0 here so unchanged notes really are kept.
@@ -40,6 +40,7 @@ type Op =
 	| { kind: 'rename'; name: string; to: string }
 	| { kind: 'delete'; name: string }
 	| { kind: 'attachment'; present: boolean }
+	| { kind: 'binary'; name: string }
 	| { kind: 'exclude'; folders: string[] };
 
 const name = fc.constantFrom(...NAMES);
@@ -49,6 +50,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 	fc.record({ kind: fc.constant('rename' as const), name, to: name }),
 	fc.record({ kind: fc.constant('delete' as const), name }),
 	fc.record({ kind: fc.constant('attachment' as const), present: fc.boolean() }),
+	fc.record({ kind: fc.constant('binary' as const), name }),
 	fc.record({ kind: fc.constant('exclude' as const), folders: fc.subarray(['f/', 'g/']) }),
 );
 
@@ -92,6 +94,11 @@ function apply(vault: string, o: Op): void {
 		case 'attachment':
 			if (o.present) writeFileSync(at('pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
 			else rmSync(at('pic.png'), { force: true });
+			break;
+		case 'binary':
+			// A note that turns into binary content is skipped, and every answer must say so.
+			mkdirSync(dirname(at(o.name)), { recursive: true });
+			writeFileSync(at(o.name), Buffer.from([0x00, 0x01, 0x02, 0x61]));
 			break;
 		case 'exclude':
 			mkdirSync(at('.obsidian'), { recursive: true });
@@ -160,6 +167,6 @@ describe('the snapshot is never stale', () => {
 		expect(states.get('refreshed')).toBeGreaterThan(0);
 		expect(states.get('none')).toBeUndefined();
 		// The saved search and trigram indexes were used, unchanged and brought up to date.
-		for (const key of ['search as saved', 'search updated', 'trigrams as saved', 'trigrams updated']) expect(states.get(key), key).toBeGreaterThan(0);
+		for (const key of ['search as saved', 'search updated', 'trigrams as saved', 'trigrams updated']) expect(states.get(key) ?? 0, `${key} in ${JSON.stringify([...states])}`).toBeGreaterThan(0);
 	}, 240_000);
 });

@@ -267,6 +267,8 @@ export class VaultEngine {
 				for (const path of loaded.changed) this.pending.add(path);
 			}
 			for (const path of this.pending) await this.applyTo(index, path);
+			// What the rules leave out and which notes are skipped may have changed since it was saved.
+			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes);
 			index.invalidateLinks();
 			if (this.pending.size > 0) index.index.compact(); // A fresh build holds no tombstones; neither may this one.
 			this.pending.clear();

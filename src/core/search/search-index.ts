@@ -94,8 +94,7 @@ export class SearchIndex {
 		si.source = source;
 		si.index.keepDerived = false;
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
-		const scope = resolveScope(source, { ...DEFAULT_SETTINGS, excludedFolders: si.settings.excludedFolders });
-		si.exclusions.push(...scope.exclusions);
+		const scope = si.rescope(source);
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
 		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
 		const yieldFn = options.yieldFn ?? defaultYield;
@@ -123,6 +122,30 @@ export class SearchIndex {
 		si.version++;
 		await si.loadSideNotes(source);
 		return si;
+	}
+
+	/** Recompute what the scope rules leave out (reported under limitations) for the notes `source` lists now. */
+	rescope(source: NoteSource): ReturnType<typeof resolveScope> {
+		const scope = resolveScope(source, { ...DEFAULT_SETTINGS, excludedFolders: this.settings.excludedFolders });
+		this.exclusions.splice(0, this.exclusions.length, ...scope.exclusions);
+		return scope;
+	}
+
+	/**
+	 * Recompute the skipped notes, in scope order, as a build over `source` would list them now: the
+	 * source's skip reasons, and notes that could not be read before and are still not indexed.
+	 */
+	recountSkipped(source: NoteSource, scope: readonly string[]): void {
+		const unreadable = new Map(this.skipped.filter((s) => s.reason.startsWith('unreadable: ')).map((s) => [s.path, s]));
+		const skipped: SkippedFile[] = [];
+		for (const path of scope) {
+			if (this.isExcluded(path, source.configDir)) continue;
+			const reason = source.getSkipReason(path);
+			const before = unreadable.get(path);
+			if (reason !== null) skipped.push({ path, reason });
+			else if (before !== undefined && !this.index.pathToDoc.has(path)) skipped.push(before);
+		}
+		this.skipped.splice(0, this.skipped.length, ...skipped);
 	}
 
 	/** (Re)load the keyword-index and synonym notes by explicit path (dot-folders too, issue 9 case 6); absent notes are not errors. */

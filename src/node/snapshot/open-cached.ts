@@ -4,12 +4,13 @@
  * with the snapshot (damaged, another format or build, other settings) means a full build, never
  * a wrong answer; any problem saving means one warning and today's behaviour.
  */
+import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import { decodeSnapshot, encodeSnapshot, setOwn, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
 import type { SnapshotStore } from '../../core/snapshot/port';
-import { planReconcile } from '../../core/snapshot/reconcile';
+import { planReconcile, type ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
 import { parseNote } from '../parser/index';
@@ -119,11 +120,15 @@ async function realpathOrNull(abs: string): Promise<string | null> {
 	}
 }
 
+/** A note's fingerprint from its stat taken at `now`. */
+function fingerprintFrom(s: Stats, now: number, window: number): NoteFingerprint {
+	return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window };
+}
+
 /** Size, times and inode of a note now; null when it cannot be stat'ed (it will be read and reported). */
 async function fingerprintOf(abs: string, now: number, window: number): Promise<NoteFingerprint | null> {
 	try {
-		const s = await stat(abs);
-		return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window };
+		return fingerprintFrom(await stat(abs), now, window);
 	} catch {
 		return null;
 	}
@@ -163,16 +168,35 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const { snapshot, reason } = saved;
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
-	const current = await fingerprintAll(abs, notes, now(), options.racyWindowMs ?? racyWindow());
-	let totalBytes = 0;
-	for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
-	if (totalBytes > (options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES)) throw tooMuchText(abs, options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES);
-	const plan = planReconcile(snapshot ? { paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i) } : { paths: [], fingerprint: () => ({ size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, racy: true }) }, current);
-
+	const window = options.racyWindowMs ?? racyWindow();
+	const limit = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
 	const fresh = new Map<string, NoteRecord>();
 	const scratch = new ScratchBuffer();
 	const clock = { parseMs: 0 };
-	for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
+	let current: Map<string, NoteFingerprint | null>;
+	let plan: ReconcilePlan;
+	if (snapshot === null) {
+		// Nothing to compare with: every note is read, and the read's own fstat is its fingerprint (no second stat per note).
+		current = new Map();
+		const stamp = now();
+		let totalBytes = 0;
+		for (const path of notes) {
+			const seen: { fp: NoteFingerprint | null } = { fp: null };
+			const outcome = readNoteSync(join(abs, path), maxFileSize, scratch, (s) => (seen.fp = fingerprintFrom(s, stamp, window)));
+			current.set(path, seen.fp);
+			if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
+			if (totalBytes > limit) throw tooMuchText(abs, limit);
+			fresh.set(path, toRecord(outcome, parse, clock));
+		}
+		plan = { keep: new Map(), reread: [...notes], removed: [] };
+	} else {
+		current = await fingerprintAll(abs, notes, now(), window);
+		let totalBytes = 0;
+		for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
+		if (totalBytes > limit) throw tooMuchText(abs, limit);
+		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i) }, current);
+		for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
+	}
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 	const fingerprints = new Map<string, NoteFingerprint>();
 	for (const [path, fp] of current) fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
