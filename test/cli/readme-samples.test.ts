@@ -25,13 +25,19 @@ function splitCommand(line: string): string[] {
 	return words;
 }
 
-/** Machine-specific parts written the same on every machine: where the repository and ../shared are, file dates. */
+/**
+ * Machine-specific parts written the same on every machine: where the repository and ../shared
+ * are, file modification dates (a clone's are its checkout time), and a pack's tokens_used (its
+ * handoff holds the vault's absolute path, so the count moves with the folder's name).
+ */
 function normalize(text: string): string {
 	const repo = REPO.replace(/[/\\]+$/, '');
 	return text
 		.replaceAll(SHARED.replace(/[/\\]+$/, ''), '…/shared')
 		.replaceAll(repo, '…')
-		.replace(/\(modified \d{4}-\d{2}-\d{2}\)/g, '(modified …)');
+		.replace(/\(modified \d{4}-\d{2}-\d{2}\)/g, '(modified …)')
+		.replace(/\d{4}-\d{2}-\d{2} \(file modified\)/g, '… (file modified)')
+		.replace(/"tokens_used": \d+/g, '"tokens_used": …');
 }
 
 /**
