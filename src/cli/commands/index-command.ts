@@ -59,7 +59,7 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 	if (header) lines.push(`  holds:    ${header.notes} notes of ${header.files} files — parsed metadata and link maps`);
 	for (const kind of PART_KINDS) {
 		const part = await store.info(partKey(key, kind));
-		lines.push(`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : 'not built yet (the first search, pack or grep builds it)'}`);
+		lines.push(`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : `not built yet (${kind === 'search' ? 'the first search or pack' : 'the first grep or text-search'} builds it)`}`);
 	}
 	if (problem) lines.push(`  unusable: ${problem}`);
 	io.stdout(lines.join('\n'));
