@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderReport, type ReaderReport } from '../../src/core/reader/index';
+import { flow } from '../../src/core/reader/report-text';
 import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
 
@@ -95,5 +96,11 @@ Status: success`);
 			searched: { files: 3, folders: ['(whole vault)'] }, matched: 0, results: [], skipped: [], limitations: [],
 		};
 		expect(renderReport(minimal).split('\n').slice(2, 5)).toEqual(['Query: {operation: lookup, parameters: {slug: x}}', 'Searched: 3 markdown files across the whole vault', 'Schema validated against: /v/s.md (modified unknown)']);
+	});
+});
+
+describe('frontmatter values in a report', () => {
+	it('a list of links reads as links, not as a triple bracket', () => {
+		expect(flow({ categories: ['[[Movies]]'], genre: ['[[Sci-fi]]', '[[Drama]]'], tags: ['a', 'b'] })).toBe('{categories: [ [[Movies]] ], genre: [ [[Sci-fi]], [[Drama]] ], tags: [a, b]}');
 	});
 });

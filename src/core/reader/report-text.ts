@@ -17,7 +17,11 @@ const HEADER = ['RETRIEVAL REPORT — vault-reader', '─'.repeat(32)];
 
 /** A value in YAML flow style, as people read frontmatter: `[a, b]`, `{k: v}`, bare strings. */
 export function flow(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
+	if (Array.isArray(value)) {
+		const items = value.map(flow).join(', ');
+		// A list of links would read `[[[Movies]]]`: pad it so the link stays visible as `[ [[Movies]] ]`.
+		return items.startsWith('[') || items.endsWith(']') ? `[ ${items} ]` : `[${items}]`;
+	}
 	if (typeof value === 'object' && value !== null) return `{${Object.entries(value).map(([k, v]) => `${k}: ${flow(v)}`).join(', ')}}`;
 	if (value === null || value === undefined) return '';
 	return typeof value === 'string' && value !== '' ? value : JSON.stringify(value);
