@@ -99,6 +99,8 @@ function apply(vault: string, o: Op): void {
 			// A note that turns into binary content is skipped, and every answer must say so.
 			mkdirSync(dirname(at(o.name)), { recursive: true });
 			writeFileSync(at(o.name), Buffer.from([0x00, 0x01, 0x02, 0x61]));
+			// Whole seconds as for 'write': a later same-size edit must be able to put this mtime back exactly.
+			utimesSync(at(o.name), WHOLE_SECOND, WHOLE_SECOND);
 			break;
 		case 'exclude':
 			mkdirSync(at('.obsidian'), { recursive: true });
