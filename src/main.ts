@@ -1,18 +1,17 @@
-import { debounce, Notice, Plugin } from 'obsidian';
-import type { StructuredQuery } from './core/query/types';
+import { debounce, Plugin } from 'obsidian';
 import { createApi, type VaultQueryApi } from './obsidian/api';
 import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
 import { PluginEngine } from './obsidian/plugin-engine';
 import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
-import { copySchemaDraft, type SchemaDraftContext } from './ui/copy-schema-draft';
+import { copySchemaDraft } from './ui/copy-schema-draft';
 import { FilterModal } from './ui/filter-modal';
 import { facesHost, type FacesHost } from './ui/host';
 import { resolveConfig } from './core/config/resolve';
 import { engineConfigOf, mergeSettings, type PluginSettings } from './ui/plugin-settings';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
 import { QueryPromptModal } from './ui/query-prompt';
-import { ResultsModal } from './ui/results-modal';
+import { showQueryResults } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
 import { indexStatusOf, type SettingsHost } from './ui/settings-rows';
 import { VaultQuerySettingTab } from './ui/settings-tab';
@@ -60,7 +59,8 @@ export default class VaultQueryPlugin extends Plugin {
 		for (const spec of QUERY_COMMANDS) this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
 		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
 		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
-		this.addCommand({ id: 'copy-schema-draft', name: 'Copy schema draft', callback: () => void copySchemaDraft(this.schemaDraftContext()) });
+		const schemaPath = (): string => this.settings.schemaPath;
+		this.addCommand({ id: 'copy-schema-draft', name: 'Copy schema draft', callback: () => void copySchemaDraft({ draft: () => this.engine.schemaDraft(), schemaPath }) });
 		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
@@ -96,14 +96,6 @@ export default class VaultQueryPlugin extends Plugin {
 		return { app: this.app, budget: () => this.settings.packBudget, pack: (request) => this.engine.pack(request), indexReady: () => this.engine.engine.searchReady };
 	}
 
-	private schemaDraftContext(): SchemaDraftContext {
-		const draft = async (): Promise<string> => {
-			await this.engine.whenReady();
-			return this.engine.engine.schemaDraft();
-		};
-		return { draft, schemaPath: () => this.settings.schemaPath };
-	}
-
 	private openSearch(): void {
 		const selection = this.app.workspace.activeEditor?.editor?.getSelection().trim() ?? '';
 		new SearchModal(this.app, this.faces, { copyPack: (query) => void copyPack(this.packContext(), query) }, selection.includes('\n') ? '' : selection).open();
@@ -116,15 +108,6 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private openPrompt(spec: QueryCommandSpec): void {
 		const ctx = { source: this.engine.source, activePath: this.app.workspace.getActiveFile()?.path ?? null };
-		new QueryPromptModal(this.app, spec, ctx, (query) => void this.showResults(spec, query)).open();
-	}
-
-	private async showResults(spec: QueryCommandSpec, query: StructuredQuery): Promise<void> {
-		try {
-			new ResultsModal(this.app, spec.title(query), await this.engine.query(query)).open();
-		} catch (error) {
-			console.error('Vault Query: query failed', error);
-			new Notice(`The query failed: ${error instanceof Error ? error.message : String(error)}`);
-		}
+		new QueryPromptModal(this.app, spec, ctx, (query) => void showQueryResults(this.app, spec.title(query), this.engine.query(query))).open();
 	}
 }

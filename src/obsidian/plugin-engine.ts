@@ -118,6 +118,12 @@ export class PluginEngine extends Component {
 		return this.engine.note(request);
 	}
 
+	/** A schema note drafted from the vault's frontmatter, once every note is indexed. */
+	async schemaDraft(): Promise<string> {
+		await this.whenReady();
+		return this.engine.schemaDraft();
+	}
+
 	/** What the engine indexes and leaves out. */
 	status(): EngineStatus & { state: IndexState } {
 		return { ...this.engine.status(), state: this.state };

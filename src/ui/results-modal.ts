@@ -1,4 +1,4 @@
-import { Modal, type App } from 'obsidian';
+import { Modal, Notice, type App } from 'obsidian';
 import { openNoteAt } from './open-note';
 import { activatable, plural } from './dom';
 import type { LineMatch, LinkResult, LinkSource, NoteResult, QueryResult } from '../core/contract';
@@ -100,6 +100,16 @@ export function renderQueryResult(el: HTMLElement, result: AnyResult, open: Open
 	}
 	renderDetails(el, `Skipped (${result.skipped.length})`, result.skipped.map((s) => `${s.path}: ${s.reason}`));
 	renderDetails(el, `About this search (${result.limitations.length})`, result.limitations);
+}
+
+/** Opens the result of `answer` in a {@link ResultsModal}; a query that throws is a notice, not a silent nothing. */
+export async function showQueryResults(app: App, title: string, answer: Promise<AnyResult>): Promise<void> {
+	try {
+		new ResultsModal(app, title, await answer).open();
+	} catch (error) {
+		console.error('Vault Query: query failed', error);
+		new Notice(`The query failed: ${error instanceof Error ? error.message : String(error)}`);
+	}
 }
 
 /** The modal showing one query's result. */
