@@ -22,6 +22,9 @@ export async function readDataJson(source: VaultLocation): Promise<string | null
 	}
 }
 
+/** The effective settings, and whether the vault has the plugin's data.json (read, even if unusable). */
+export type CliConfig = EffectiveConfig & { settingsFileFound: boolean };
+
 /** One setting a flag can override. */
 interface FlagOverride {
 	key: SettingKey;
@@ -45,13 +48,15 @@ export function checkSettingsFlags(args: ParsedArgs): void {
  * when the vault has one (a profile it names first, then its values), then `--profile`, then the
  * other flags. Read only: nothing is ever written to the vault.
  */
-export async function loadCliConfig(source: VaultLocation, args: ParsedArgs, overrides: FlagOverride[] = []): Promise<EffectiveConfig> {
+export async function loadCliConfig(source: VaultLocation, args: ParsedArgs, overrides: FlagOverride[] = []): Promise<CliConfig> {
 	checkSettingsFlags(args);
 	const label = `${source.configDir}/${DATA_JSON}`;
 	const notes: string[] = [];
 	let saved: { value: unknown; label: string } | null = null;
+	let settingsFileFound = false;
 	try {
 		const text = await readDataJson(source);
+		settingsFileFound = text !== null;
 		if (text !== null) saved = { value: JSON.parse(text) as unknown, label };
 	} catch (error) {
 		notes.push(`${label} not used: ${error instanceof Error ? error.message : String(error)}`);
@@ -60,5 +65,5 @@ export async function loadCliConfig(source: VaultLocation, args: ParsedArgs, ove
 	const all = sort === undefined ? overrides : [...overrides, { key: 'sort' as const, value: sort, label: '--sort' }];
 	const config = resolveConfig({ saved, profile: stringFlag(args, 'profile'), overrides: all });
 	config.notes.unshift(...notes);
-	return config;
+	return { ...config, settingsFileFound };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { EffectiveConfig, SettingKey } from '../core/config/resolve';
+import type { SettingKey } from '../core/config/resolve';
 import { engineConfigOf, type PluginSettings } from '../core/config/settings';
 import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
@@ -10,7 +10,7 @@ import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cach
 import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO } from './command';
-import { checkSettingsFlags, loadCliConfig } from './config';
+import { checkSettingsFlags, loadCliConfig, type CliConfig } from './config';
 import { VERSION } from './version';
 
 /** The tool identity snapshots are tied to (see buildStamp). */
@@ -110,7 +110,7 @@ export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
  * The effective settings for the `--vault` folder: its data.json (in `--config-dir`), the profile
  * and the flags; notes about them go to stderr. Reads nothing but that one file.
  */
-export async function settingsFor(args: ParsedArgs, io: CommandIO, vaultPath: string = vaultPathOf(args, io)): Promise<EffectiveConfig> {
+export async function settingsFor(args: ParsedArgs, io: CommandIO, vaultPath: string = vaultPathOf(args, io)): Promise<CliConfig> {
 	const config = await loadCliConfig({ vaultPath, configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR }, args, engineOverridesFrom(args));
 	for (const note of config.notes) io.stderr(`vault-query: settings: ${note}`);
 	return config;
@@ -138,7 +138,7 @@ export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<
 }
 
 /** Open the vault and read its settings (see {@link settingsFor}); a vault that cannot be opened is a `CommandFailure`. */
-export async function openVaultWithSettings(args: ParsedArgs, io: CommandIO): Promise<{ source: NoteSource; settings: PluginSettings; config: EffectiveConfig }> {
+export async function openVaultWithSettings(args: ParsedArgs, io: CommandIO): Promise<{ source: NoteSource; settings: PluginSettings; config: CliConfig }> {
 	checkSettingsFlags(args); // why: a bad flag is a usage error before anything is read
 	const source = await openVaultForCli(args, io);
 	const config = await settingsFor(args, io, source.vaultPath);

@@ -2,7 +2,7 @@ import type { EffectiveConfig } from '../../core/config/resolve';
 import { PROFILES } from '../../core/config/profiles';
 import { boolFlag, positionals } from '../args';
 import { EXIT, type Command } from '../command';
-import { DATA_JSON, readDataJson } from '../config';
+import { DATA_JSON } from '../config';
 import { openVaultWithSettings } from '../vault';
 
 /** A setting's value on one line. */
@@ -41,8 +41,7 @@ export const configCommand: Command = {
 		const opened = await openVaultWithSettings(args, io);
 		const { source, config } = opened;
 		const file = `${source.configDir}/${DATA_JSON}`;
-		const found = Object.values(config.origins).some((origin) => origin.includes(file));
-		const present = found || (await readDataJson(source).catch(() => null)) !== null;
+		const present = config.settingsFileFound; // read once, with the settings
 		if (boolFlag(args, 'json')) {
 			io.stdout(JSON.stringify({ status: 'success', vault_path: source.vaultPath, settings_file: { path: file, found: present }, settings: config.settings, origins: config.origins, notes: config.notes }, null, 2));
 		} else {
