@@ -4,6 +4,7 @@
  * (fewest edits, then the term most notes hold). Only words that match nothing are corrected,
  * so a correctly spelt query never changes, and the result says what each word was taken as.
  */
+import { editDistance } from '../suggest';
 import type { InvertedIndex } from './inverted-index';
 import { stem } from './stem';
 import { foldWord, type QueryWord } from './tokenize';
@@ -15,24 +16,6 @@ const MAX_CANDIDATES_SCANNED = 400_000; // why: bounds a scan on a huge vocabula
 /** Whether the index holds every term of some alternative of the word. */
 export function wordMatches(index: InvertedIndex, word: QueryWord): boolean {
 	return word.alts.some((alt) => alt.length > 0 && alt.every((t) => index.lookup(t) >= 0 && index.docFreq(index.lookup(t)) > 0));
-}
-
-/** Levenshtein distance of `a` and `b`, or `max + 1` as soon as it must exceed `max`. */
-export function boundedDistance(a: string, b: string, max: number): number {
-	if (Math.abs(a.length - b.length) > max) return max + 1;
-	let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const cur = [i];
-		let rowMin = i;
-		for (let j = 1; j <= b.length; j++) {
-			const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-			cur.push(v);
-			if (v < rowMin) rowMin = v;
-		}
-		if (rowMin > max) return max + 1;
-		prev = cur;
-	}
-	return prev[b.length];
 }
 
 /**
@@ -51,7 +34,7 @@ export function correctWord(index: InvertedIndex, word: QueryWord): string | nul
 		const term = terms[t];
 		if (term.length < MIN_FUZZY_LENGTH - 1 || Math.abs(term.length - typed.length) > max + 2) continue;
 		let dist = max + 1;
-		for (const f of forms) dist = Math.min(dist, boundedDistance(f, term, max));
+		for (const f of forms) dist = Math.min(dist, editDistance(f, term, max));
 		if (dist > max || dist === 0) continue;
 		const df = index.docFreq(t);
 		if (df === 0) continue;
