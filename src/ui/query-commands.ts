@@ -4,6 +4,7 @@ import type { NoteSource } from '../core/port';
 import { normalizeTag } from '../core/query/tag';
 import { QUERY_TYPES, splitPropertyArgument, type QueryType } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
+import { plural } from './dom';
 
 /**
  * The plugin's structural-query commands, one per registered query type (core/query/registry.ts),
@@ -110,10 +111,6 @@ function vaultValues(source: NoteSource, key: string): Map<string, number> {
 /** Most used first, then alphabetical. */
 function byUse(counts: Map<string, number>): string[] {
 	return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([value]) => value);
-}
-
-function plural(n: number, one: string): string {
-	return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
 /** The palette's rendering of each registered type. */
