@@ -1,4 +1,5 @@
 import esbuild from 'esbuild';
+import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 
 const production = process.argv[2] === 'production';
@@ -25,18 +26,28 @@ const plugin = {
 	minify: production,
 };
 
-/** The CLI bundle: one ESM file for Node with js-yaml inlined, so `npx vault-query` needs nothing else. */
+/**
+ * The CLI bundle: ESM for Node with every dependency inlined, so `npx vault-query` needs nothing
+ * else. Split: `dist/cli.mjs` is the entry and `dist/chunks/` holds what only some commands load
+ * with `import()` (the MCP server and its SDK are half the code), so a warm query compiles only
+ * what it runs.
+ */
 const cli = {
-	entryPoints: ['src/cli/main.ts'],
+	entryPoints: { cli: 'src/cli/main.ts' },
 	bundle: true,
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
-	outfile: 'dist/cli.mjs',
+	splitting: true,
+	outdir: 'dist',
+	outExtension: { '.js': '.mjs' },
+	chunkNames: 'chunks/[name]-[hash]',
 	banner: { js: '#!/usr/bin/env node' },
 	logLevel: 'info',
 	sourcemap: false,
 	minify: false,
 };
 
+// Chunks of an earlier build would pile up: the folder is rebuilt whole.
+await rm('dist', { recursive: true, force: true });
 await Promise.all([esbuild.build(plugin), esbuild.build(cli)]);

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
-import { runMcpServer } from '../../mcp/run';
 import { FileSnapshotStore } from '../../node/snapshot/file-store';
 import { indexPartsOf } from '../../node/snapshot/index-parts';
 import { openCachedVault } from '../../node/snapshot/open-cached';
@@ -40,6 +39,8 @@ export const mcpCommand: Command = {
 					return { source, snapshot: report, parts, changed: opened.changed };
 				};
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
+		// Loaded here, not at the top: the MCP SDK and zod are half the CLI's code, and no other command needs them.
+		const { runMcpServer } = await import('../../mcp/run');
 		try {
 			return await runMcpServer({ open, maxBytes, version: VERSION, config, log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
