@@ -59,6 +59,8 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 		if (partError !== null && report.saveError === null) io.stderr(`vault-query: warning: ${partError}`); // one cause, one warning
 		if (verbose && report.rebuildReason !== null) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
 		if (verbose) for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)]) io.stderr(line);
+		const damaged = source.damaged.size;
+		if (verbose && damaged > 0) io.stderr(`vault-query: saved metadata of ${damaged} note${damaged === 1 ? '' : 's'} failed its check; read from the vault instead, and the snapshot saved again`);
 	};
 	if (io.afterAnswer) io.afterAnswer(after);
 	else await after();

@@ -31,6 +31,8 @@ export class LinkGraph {
 	private readonly outgoingCache = new Map<string, Outgoing[]>();
 	private readonly fieldTargetCache = new Map<string, Set<string>>();
 	private linking: Map<string, string[]> | null = null;
+	private fieldLinking: Map<string, string[]> | null = null;
+	private position: Map<string, number> | null = null;
 
 	/** `notes` are the link sources that count (the query's scope). */
 	constructor(
@@ -87,7 +89,36 @@ export class LinkGraph {
 	 * tell body from frontmatter — on a 6k-note vault that is tens of notes, not 60k links.
 	 */
 	backlinks(target: string): BacklinkRef[] {
-		return this.backlinksAmong(target, this.linkingMap().get(target) ?? []);
+		return this.backlinksAmong(target, this.linkersOf(target));
+	}
+
+	/**
+	 * The notes in scope that link to `target` (`linkingMap().get(target)`), in scope order. When
+	 * the source keeps `resolvedLinks` inverted, only the `links:` names are scanned (they are not
+	 * in Obsidian's maps) and the rest comes from the source, merged back into scope order.
+	 */
+	private linkersOf(target: string): readonly string[] {
+		if (this.linking || !this.source.linkSourcesOf) return this.linkingMap().get(target) ?? [];
+		this.position ??= new Map(this.notes.map((path, i) => [path, i]));
+		const found = new Set<string>();
+		for (const path of this.source.linkSourcesOf(target)) if (this.position.has(path)) found.add(path);
+		for (const path of this.fieldLinkers().get(target) ?? []) found.add(path);
+		return [...found].sort((a, b) => this.position!.get(a)! - this.position!.get(b)!);
+	}
+
+	/** Target → the notes in scope whose `links:` names resolve there, built once per graph. */
+	private fieldLinkers(): Map<string, string[]> {
+		if (this.fieldLinking) return this.fieldLinking;
+		const linking = new Map<string, string[]>();
+		for (const path of this.notes) {
+			for (const target of this.fieldTargets(path)) {
+				const list = linking.get(target);
+				if (list) list.push(path);
+				else linking.set(target, [path]);
+			}
+		}
+		this.fieldLinking = linking;
+		return linking;
 	}
 
 	/**
@@ -136,7 +167,8 @@ export class LinkGraph {
 		let targets = this.fieldTargetCache.get(path);
 		if (targets) return targets;
 		targets = new Set<string>();
-		for (const name of linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey)) {
+		const names = this.source.lacksProperty?.(path, this.linksKey) === true ? [] : linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey);
+		for (const name of names) {
 			const dest = this.source.resolveLink(linkpathOf(name), path);
 			if (dest !== null) targets.add(dest);
 		}

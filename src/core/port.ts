@@ -33,6 +33,19 @@ export interface NoteSource {
 	/** `metadataCache.unresolvedLinks`. */
 	unresolvedLinks(): LinkMap;
 	/**
+	 * Optional: the notes whose `resolvedLinks()` entry names `target`, in walk order — exactly
+	 * what inverting the map gives. A source that keeps the map inverted (the Node face's
+	 * snapshot) offers it so that backlinks of a few notes do not invert the whole map.
+	 */
+	linkSourcesOf?(target: string): readonly string[];
+	/**
+	 * Optional: true when the note's frontmatter certainly has no own key `key`; false means
+	 * "maybe" (read the frontmatter). A source that holds frontmatter still encoded (the Node
+	 * face's snapshot) answers from the bytes, so a query for one property need not decode every
+	 * note's frontmatter.
+	 */
+	lacksProperty?(path: string, key: string): boolean;
+	/**
 	 * The text of a side file — the keyword index, the synonyms note, the schema note — by its
 	 * explicit vault path, or null when there is none. Hidden folders (`.claude/index.md`) are
 	 * readable, and the config folder where the host allows it, though neither is ever listed:

@@ -366,13 +366,14 @@ export async function walkVault(abs: string, configDir: string, options: OpenVau
 	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
 	const bounds = { maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles, maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth };
 	const walker = new VaultWalker(real, configDir, bounds);
-	const [files, userIgnoreFilters] = await Promise.all([
-		walker.walk(abs).catch((error: unknown) => {
-			if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
-			throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
-		}),
-		readUserIgnoreFilters(abs, configDir),
-	]);
+	let files: string[];
+	try {
+		files = walker.walkSync(abs);
+	} catch (error) {
+		if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
+		throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
+	}
+	const userIgnoreFilters = await readUserIgnoreFilters(abs, configDir);
 	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
 	// are listed with the notes, skipped with their reason, so every answer reports them.
 	const lost = [...walker.lost].sort();

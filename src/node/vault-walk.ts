@@ -11,7 +11,7 @@
  * outside it the link would expose any folder of the machine. Both are recorded with a reason.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { errorCode } from './note-reader';
 
@@ -52,7 +52,11 @@ function kindOf(entry: { isFIFO(): boolean; isSocket(): boolean; isBlockDevice()
 	return entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'not a regular file';
 }
 
-/** Walks a vault folder in parallel, within bounds; see the file comment for symbolic links. */
+/**
+ * Walks a vault folder within bounds; see the file comment for symbolic links. Synchronous calls:
+ * a warm CLI call lists a few hundred folders, and one `readdirSync` costs a fraction of a promise
+ * round trip through the thread pool (measured on obsidian-help-i18n: ~15 ms against ~50 ms).
+ */
 export class VaultWalker {
 	/** Entries left out, by vault-relative path (folders end in `/`), with the reason. */
 	readonly skipped = new Map<string, string>();
@@ -69,7 +73,14 @@ export class VaultWalker {
 
 	/** Every file below the root, vault-relative with `/`, depth-first in name order. */
 	async walk(rootAbs: string): Promise<string[]> {
-		return this.walkDir(rootAbs, '', 0);
+		return this.walkSync(rootAbs);
+	}
+
+	/** `walk`, without the promise. */
+	walkSync(rootAbs: string): string[] {
+		const out: string[] = [];
+		this.walkDir(rootAbs, '', 0, out);
+		return out;
 	}
 
 	/** Records a skipped entry; `lost` when no note under it is indexed at another path. */
@@ -85,42 +96,38 @@ export class VaultWalker {
 		}
 	}
 
-	/** One folder: `abs` is how we reach it, `rel` its vault path (`''` or ending in `/`), `depth` its nesting. */
-	private async walkDir(abs: string, rel: string, depth: number): Promise<string[]> {
+	/** One folder, its files appended to `out`: `abs` is how we reach it, `rel` its vault path (`''` or ending in `/`), `depth` its nesting. */
+	private walkDir(abs: string, rel: string, depth: number, out: string[]): void {
 		if (depth > this.bounds.maxDepth) {
 			throw new WalkLimitError(`folders nested more than ${this.bounds.maxDepth} deep (${rel}): is this really a vault? (--max-depth raises the bound)`);
 		}
 		let entries: Dirent[];
 		try {
-			entries = await readdir(abs, { withFileTypes: true });
+			entries = readdirSync(abs, { withFileTypes: true });
 		} catch (error) {
 			if (rel === '') throw error;
 			this.skip(rel, `unreadable folder (${errorCode(error)})`, true);
-			return [];
+			return;
 		}
 		entries.sort(byName);
-		// Subfolders are listed concurrently but spliced back in name order.
-		const parts = entries.map(async (entry): Promise<string[]> => {
+		for (const entry of entries) {
 			// Obsidian does not load dot-folders (`.templates/`, `_inbox/.dropped/`, `.git/`), so its
 			// MetadataCache has nothing from them; leaving them out keeps the CLI equal to the plugin.
 			// Dot-files stay: Obsidian lists them (the recorded vault-files.txt has `.gitignore`).
-			if (entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())) return [];
+			if (entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())) continue;
 			const childRel = rel + entry.name;
 			if (entry.isFile()) {
 				this.count();
-				return [childRel];
+				out.push(childRel);
+			} else if (entry.isDirectory()) {
+				if (!this.isSkippedFolder(entry.name, rel)) this.walkDir(join(abs, entry.name), `${childRel}/`, depth + 1, out);
+			} else if (entry.isSymbolicLink()) {
+				if (this.followLink(entry.name, join(abs, entry.name), rel)) out.push(childRel);
+			} else {
+				// Sockets, FIFOs, devices: never notes, and opening a FIFO would wait for a writer forever.
+				this.skip(childRel, `${kindOf(entry)}, not a regular file`, childRel.endsWith('.md'));
 			}
-			if (entry.isDirectory()) {
-				if (this.isSkippedFolder(entry.name, rel)) return [];
-				return this.walkDir(join(abs, entry.name), `${childRel}/`, depth + 1);
-			}
-			if (entry.isSymbolicLink()) return this.followLink(entry.name, join(abs, entry.name), rel);
-			// Sockets, FIFOs, devices: never notes, and opening a FIFO would wait for a writer forever.
-			this.skip(childRel, `${kindOf(entry)}, not a regular file`, childRel.endsWith('.md'));
-			return [];
-		});
-		const lists = await Promise.all(parts);
-		return lists.flat();
+		}
 	}
 
 	/** The config folder at the root, and VCS/package/trash folders anywhere. */
@@ -134,24 +141,24 @@ export class VaultWalker {
 		return parts.every((part, i) => !part.startsWith('.') && !this.isSkippedFolder(part, i === 0 ? '' : 'x/'));
 	}
 
-	/** A symbolic link: a regular file inside the vault is listed at the link's path; anything else is recorded and left out. */
-	private async followLink(name: string, abs: string, rel: string): Promise<string[]> {
+	/** A symbolic link: true for a regular file inside the vault (listed at the link's path); anything else is recorded and left out. */
+	private followLink(name: string, abs: string, rel: string): boolean {
 		const childRel = rel + name;
 		const isNote = childRel.endsWith('.md');
 		let target: string;
 		try {
-			target = await realpath(abs);
+			target = realpathSync(abs);
 		} catch (error) {
 			const code = errorCode(error);
 			this.skip(childRel, code === 'ENOENT' ? 'broken symbolic link' : code === 'ELOOP' ? 'symbolic link loop' : `unreadable symbolic link (${code})`, isNote);
-			return [];
+			return false;
 		}
 		let info;
 		try {
-			info = await stat(target);
+			info = statSync(target);
 		} catch (error) {
 			this.skip(childRel, `unreadable (${errorCode(error)})`, isNote);
-			return [];
+			return false;
 		}
 		const inside = isInside(this.realRoot, target);
 		if (info.isDirectory()) {
@@ -160,17 +167,17 @@ export class VaultWalker {
 			else if (where === '' || isInside(target, join(this.realRoot, rel))) this.skip(`${childRel}/`, 'symbolic link loop (to a folder that contains it)', false);
 			else if (!this.isWalked(where)) this.skip(`${childRel}/`, `symbolic link to a folder the vault does not index (${where}/)`, true);
 			else this.skip(`${childRel}/`, `symbolic link to a folder of the vault, indexed at its own path (${where}/)`, false);
-			return [];
+			return false;
 		}
 		if (!inside) {
 			this.skip(childRel, 'symbolic link to outside the vault', isNote);
-			return [];
+			return false;
 		}
 		if (!info.isFile()) {
 			this.skip(childRel, `symbolic link to ${kindOf(info)}, not a regular file`, isNote);
-			return [];
+			return false;
 		}
 		this.count();
-		return [childRel];
+		return true;
 	}
 }

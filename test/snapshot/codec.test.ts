@@ -75,7 +75,7 @@ describe('snapshot codec', () => {
 		expect(back.frontmatter.nan).toBeNaN();
 		expect(Object.getOwnPropertyDescriptor(back.frontmatter, '__proto__')?.value).toEqual({ a: 1 });
 		expect(back.footnotes).toEqual([{ id: 'x' }]);
-		expect(Object.keys(back)).toEqual(['frontmatter', 'footnotes']);
+		expect(Object.keys(JSON.parse(JSON.stringify(back)) as object)).toEqual(['frontmatter', 'footnotes']);
 	});
 
 	it('carries a kept note into the next snapshot without decoding it', () => {
@@ -100,6 +100,37 @@ describe('snapshot codec', () => {
 		expect(second.resolvedOf(1)).toEqual({ 'b.md': 1 });
 	});
 
+	it('takes a field whose bytes fail their check from the callback, and only that field', async () => {
+		const { input, metadata } = await exampleInput();
+		const bytes = encodeSnapshot(input, nodeCodecHost);
+		const at = Buffer.from(bytes).lastIndexOf('"status":"on-hold"');
+		expect(at).toBeGreaterThan(0);
+		bytes[at + '"status":"on-hol'.length] ^= 0x08; // still valid JSON: on-hold → on-holl
+		const decoded = decodeSnapshot(bytes, nodeCodecHost);
+		const damaged: string[] = [];
+		decoded.notePaths.forEach((path, i) => {
+			const original = metadata.get(path) as Record<string, unknown> | null;
+			const back = decoded.metadata(i, (field, broken) => {
+				if (broken) damaged.push(`${path} ${field}`);
+				return original?.[field];
+			});
+			expect(JSON.stringify(back)).toBe(JSON.stringify(original));
+		});
+		expect(damaged).toEqual([`${decoded.notePaths.find((p) => metadata.get(p)?.frontmatter?.status === 'on-hold')} frontmatter`]);
+	});
+
+	it('tells from the bytes which notes cannot have a property', async () => {
+		const { input, metadata } = await exampleInput();
+		const decoded = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
+		for (const key of ['status', 'tags', 'links', '__proto__', 'no such key']) {
+			decoded.notePaths.forEach((path, i) => {
+				const has = Object.hasOwn(metadata.get(path)?.frontmatter ?? {}, key);
+				if (decoded.lacksKey(i, key)) expect(has, `${path} has ${key}`).toBe(false);
+				else if (key === 'no such key') expect.unreachable(`${path}: "${key}" cannot be found in any note`);
+			});
+		}
+	});
+
 	it('refuses truncated, damaged and foreign bytes with a reason', async () => {
 		const { input } = await exampleInput();
 		const bytes = encodeSnapshot(input, nodeCodecHost);
@@ -115,7 +146,7 @@ describe('snapshot codec', () => {
 		expect(reason(bytes.slice(0, bytes.length - 100))).toMatch(/truncated/);
 		expect(reason(bytes.slice(0, 10))).toMatch(/truncated/);
 		const flipped = bytes.slice();
-		flipped[Math.floor(flipped.length / 2)] ^= 0x20;
+		flipped[Buffer.from(bytes).indexOf('conventions.md') + 3] ^= 0x20; // the file list: verified whole on every load
 		expect(reason(flipped)).toMatch(/checksum/);
 		const foreign = bytes.slice();
 		new DataView(foreign.buffer).setUint32(4, 999, true);

@@ -69,7 +69,8 @@ describe('snapshot faults', () => {
 
 	for (const [what, damage] of [
 		['truncated', (b: Buffer): Buffer => b.subarray(0, Math.floor(b.length / 2))],
-		['corrupted', (b: Buffer): Buffer => Buffer.from(b.map((x, i) => (i === b.length - 40 ? x ^ 0xff : x)))],
+		// A byte of the file list, inside the part every call verifies whole (metadata has checks of its own: below).
+		['corrupted', (b: Buffer): Buffer => Buffer.from(b.map((x, i) => (i === b.indexOf('conventions.md') + 2 ? x ^ 0xff : x)))],
 		['from another format version', (b: Buffer): Buffer => Buffer.concat([b.subarray(0, 4), Buffer.from([99, 0, 0, 0]), b.subarray(8)])],
 		['not a snapshot at all', (): Buffer => Buffer.from('hello')],
 		['empty', (): Buffer => Buffer.alloc(0)],
@@ -88,6 +89,27 @@ describe('snapshot faults', () => {
 			expect((await cli([...QUERY, '--vault', vault, '--verbose'])).stderr).toMatch(/used as saved/);
 		});
 	}
+
+	it('takes a note whose saved metadata fails its check from the vault, answers right, and saves the snapshot again', async () => {
+		const PROP = ['prop', 'status', 'on-hold'];
+		await cli([...PROP, '--vault', vault]);
+		const file = snapshotFile();
+		const bytes = readFileSync(file);
+		// Still valid JSON, but another value: only the field's own check can tell.
+		const at = bytes.indexOf('"status":"on-hold"');
+		expect(at).toBeGreaterThan(0);
+		bytes[at + '"status":"on-hol'.length] ^= 0x08; // on-hold → on-holl
+		writeFileSync(file, bytes);
+		const loud = await cli([...PROP, '--vault', vault, '--json', '--verbose']);
+		expect(loud.stdout).toBe(await truth(PROP));
+		expect(JSON.parse(loud.stdout)).toMatchObject({ matched: 1 });
+		expect(loud.stderr).toMatch(/saved metadata of 1 note failed its check; read from the vault instead/);
+		expect(readFileSync(snapshotFile()).indexOf('"status":"on-hold"')).toBeGreaterThan(0);
+		const again = await cli([...PROP, '--vault', vault, '--json', '--verbose']);
+		expect(again.stderr).toMatch(/used as saved/);
+		expect(again.stderr).not.toMatch(/failed its check/);
+		expect(again.stdout).toBe(loud.stdout);
+	});
 
 	it('ignores damaged search and trigram index parts, says so with --verbose, and rebuilds them', async () => {
 		const SEARCH = ['search', 'conventions'];

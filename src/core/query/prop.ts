@@ -36,19 +36,20 @@ export function propertyMatches(value: unknown, query: PropQuery): boolean {
  */
 export function propQuery(ctx: QueryContext, query: PropQuery): QueryOutcome {
 	const hits: Hit[] = [];
-	const keys = new Set<string>();
 	let withKey = 0;
 	for (const path of ctx.scope.notes) {
+		// A source that can tell from encoded frontmatter that the key is absent saves decoding it.
+		if (ctx.source.lacksProperty?.(path, query.key) === true) continue;
 		const frontmatter = ctx.source.getMetadata(path)?.frontmatter;
-		if (!frontmatter) continue;
-		for (const key of Object.keys(frontmatter)) keys.add(key);
-		if (!Object.prototype.hasOwnProperty.call(frontmatter, query.key)) continue;
+		if (!frontmatter || !Object.prototype.hasOwnProperty.call(frontmatter, query.key)) continue;
 		withKey++;
 		if (propertyMatches(frontmatter[query.key], query)) hits.push({ path });
 	}
 	const suggestions: string[] = [];
 	const limitations: string[] = [];
 	if (withKey === 0) {
+		const keys = new Set<string>();
+		for (const path of ctx.scope.notes) for (const key of Object.keys(ctx.source.getMetadata(path)?.frontmatter ?? {})) keys.add(key);
 		for (const key of closest(query.key, keys)) suggestions.push(`did you mean property "${key}"?`);
 		limitations.push(`No note in scope has a property named "${query.key}"`);
 	} else if (hits.length === 0 && query.value !== undefined) {

@@ -6,10 +6,16 @@
 
 /** Growable byte buffer with aligned typed-array sections. */
 export class ByteWriter {
-	private buf = new Uint8Array(1 << 16);
-	private view = new DataView(this.buf.buffer);
+	private buf: Uint8Array;
+	private view: DataView;
 	/** Bytes written so far. */
 	length = 0;
+
+	/** A writer with room for `capacity` bytes before it grows. */
+	constructor(capacity = 1 << 16) {
+		this.buf = new Uint8Array(Math.max(64, capacity));
+		this.view = new DataView(this.buf.buffer);
+	}
 
 	private ensure(extra: number): void {
 		const need = this.length + extra;
@@ -34,6 +40,25 @@ export class ByteWriter {
 		this.ensure(data.length);
 		this.buf.set(data, this.length);
 		this.length += data.length;
+	}
+
+	/** Append `text` as UTF-8 (at most 3 bytes per UTF-16 unit); returns the bytes written. */
+	text(text: string, host: TextHost): number {
+		this.ensure(text.length * 3);
+		let written: number;
+		if (host.encodeInto) written = host.encodeInto(text, this.buf, this.length);
+		else {
+			const bytes = host.encode(text);
+			this.buf.set(bytes, this.length);
+			written = bytes.length;
+		}
+		this.length += written;
+		return written;
+	}
+
+	/** The bytes written so far, as a view that the next write may invalidate. */
+	peek(): Uint8Array {
+		return this.buf.subarray(0, this.length);
 	}
 
 	/** Pad with zeros to a multiple of 8. */
@@ -76,40 +101,75 @@ export function checksum(bytes: Uint8Array): number {
 	return (Math.imul(b, 0x9e3779b1) ^ a ^ bytes.length) >>> 0;
 }
 
-/** What `frame` needs from the host: UTF-8 and optionally a native checksum. */
-interface FrameHost {
+/** UTF-8 encoding as the host lends it (`encodeInto` writes in place: no intermediate copy). */
+interface TextHost {
 	encode(text: string): Uint8Array;
+	encodeInto?(text: string, target: Uint8Array, at: number): number;
+}
+
+/** What `frame` needs from the host: UTF-8 and optionally a native checksum. */
+interface FrameHost extends TextHost {
 	checksum?(bytes: Uint8Array): number;
+}
+
+/** The first index of `needle` in `bytes[start, end)`, or -1. */
+export function indexOf(bytes: Uint8Array, needle: Uint8Array, start: number, end: number): number {
+	const first = needle[0];
+	const last = end - needle.length;
+	outer: for (let i = start; i <= last; i++) {
+		if (bytes[i] !== first) continue;
+		for (let k = 1; k < needle.length; k++) if (bytes[i + k] !== needle[k]) continue outer;
+		return i;
+	}
+	return -1;
+}
+
+/**
+ * FNV-1a over `bytes[start, end)`: the check of one field of a snapshot, verified when that field
+ * is read (a field no query reads is never hashed). Not cryptographic: it tells damage from intact.
+ */
+export function fieldCheck(bytes: Uint8Array, start: number, end: number): number {
+	let h = 0x811c9dc5 ^ (end - start);
+	for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+	return h >>> 0;
 }
 
 /**
  * Named sections in one framed file: magic u32, version u32, checksum u32 of the body, body length
  * u32, then the body — header length u32, the header JSON (with a `sections` table of offset and
  * length per name, relative to the first section), padding to 8, and every section 8-byte aligned.
+ * With `uncheckedTail` = k, the last k sections are left out of the checksum (the header's
+ * `checkedTo` says where it stops, relative to the first section): they carry checks of their own,
+ * verified piece by piece when read, so a call does not hash megabytes it never reads.
  */
-export function frame(magic: number, version: number, header: object, sections: readonly [string, Uint8Array][], host: FrameHost): Uint8Array {
+export function frame(magic: number, version: number, header: object, sections: readonly [string, Uint8Array][], host: FrameHost, uncheckedTail = 0): Uint8Array {
 	const table: Record<string, [number, number]> = {};
 	let offset = 0;
-	for (const [name, bytes] of sections) {
+	let checkedTo = 0;
+	sections.forEach(([name, bytes], i) => {
 		table[name] = [offset, bytes.length];
 		offset += Math.ceil(bytes.length / 8) * 8;
-	}
-	const headerBytes = host.encode(JSON.stringify({ ...header, sections: table }));
-	const body = new ByteWriter();
-	body.u32(headerBytes.length);
-	body.bytes(headerBytes);
-	body.align();
+		if (i < sections.length - uncheckedTail) checkedTo = offset;
+	});
+	const headerBytes = host.encode(JSON.stringify({ ...header, sections: table, ...(uncheckedTail > 0 ? { checkedTo } : {}) }));
+	// 16 bytes of preamble, filled in last, keep the body 8-byte aligned; one buffer, no copy of the body.
+	const out = new ByteWriter(16 + 4 + headerBytes.length + 8 + offset);
+	for (let k = 0; k < 4; k++) out.u32(0);
+	out.u32(headerBytes.length);
+	out.bytes(headerBytes);
+	out.align();
+	const base = out.length - 16;
 	for (const [, bytes] of sections) {
-		body.bytes(bytes);
-		body.align();
+		out.bytes(bytes);
+		out.align();
 	}
-	const bodyBytes = body.finish();
-	const out = new ByteWriter();
-	out.u32(magic);
-	out.u32(version);
-	out.u32((host.checksum ?? checksum)(bodyBytes));
-	out.u32(bodyBytes.length);
-	// 16 bytes of preamble keep the body 8-byte aligned.
-	out.bytes(bodyBytes);
-	return out.finish();
+	const all = out.finish();
+	const body = all.subarray(16);
+	const checked = uncheckedTail > 0 ? body.subarray(0, base + checkedTo) : body;
+	const preamble = new DataView(all.buffer, all.byteOffset, 16);
+	preamble.setUint32(0, magic, true);
+	preamble.setUint32(4, version, true);
+	preamble.setUint32(8, (host.checksum ?? checksum)(checked), true);
+	preamble.setUint32(12, body.length, true);
+	return all;
 }

@@ -8,20 +8,26 @@
  * - `files`: JSON array of every vault file (notes and attachments), walk order.
  * - `notes`: Float64 columns, NOTE_COLUMNS per note: file index, size, mtime, ctime, inode, flags.
  * - `noteErrors`: JSON `[[note, frontmatterError, skipReason], …]` for notes that have either.
- * - `noteRanges` + `ranges` + `meta`: per note, a range of (field code, start, end) triples into
- *   the shared metadata text (`metadata-codec.ts`); its flags say whether it was indexed.
+ * - `noteRanges` + `ranges`: per note, a range of (field code, start, end, check) quadruples
+ *   into the `meta` bytes (`metadata-codec.ts`); its flags say whether it was indexed.
  * - `resolvedIndex` + `resolved`: per note, a range of (file index, count) pairs.
  * - `unresolved`: JSON `[[note, {linkpath: count}], …]` for notes with unresolved links.
- * - any extra section a caller adds (the search index), as opaque bytes.
+ * - any extra section a caller adds, as opaque bytes.
+ * - `meta`, last: every note's fields as UTF-8 JSON pieces. The body's checksum stops before it
+ *   (header `checkedTo`): each piece has its own check, verified when a query reads that field,
+ *   so a warm call hashes the ~2 MB of columns it needs, not the 12 MB of metadata of a 6k-note
+ *   vault. A piece that fails its check is taken from the note on disk instead (its fingerprint
+ *   matched) and the snapshot is saved again: damage costs a re-parse, never a wrong answer.
  * Notes without metadata (skipped) have an empty meta range and no link-map entry.
  */
 import type { CachedMetadata, LinkMap } from '../metadata';
-import { bytesOf, checksum, frame } from './bytes';
-import { decodeMetadata, encodeMetadata, type DeferredField } from './metadata-codec';
+import { ByteWriter, bytesOf, checksum, fieldCheck, frame, indexOf } from './bytes';
+import { encodeMetadata, FRONTMATTER, RANGE_WIDTH, TAGGED_FRONTMATTER } from './metadata-codec';
+import { storedMetadata, type FieldStore, type FromDisk } from './stored-metadata';
 import type { CodecHost } from './port';
 
 /** Bumped whenever the byte layout or the meaning of a field changes; other versions are ignored. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
 const MAGIC = 0x4e535156; // 'VQSN' read as a little-endian u32
 const NOTE_COLUMNS = 6;
 const FLAG_RACY = 1;
@@ -40,11 +46,14 @@ export interface NoteFingerprint {
 }
 
 /** A note's metadata already encoded (kept from an earlier snapshot without decoding it). */
-export interface EncodedMetadata {
-	/** The note's piece of the shared metadata text. */
-	readonly text: string;
-	/** Its (code, start, end) field ranges, relative to `text`. */
-	readonly ranges: ArrayLike<number>;
+export class EncodedMetadata {
+	/** Creates it from the note's bytes of the `meta` section and its (code, start, end, check) quadruples relative to them. */
+	constructor(
+		/** The note's fields as UTF-8 JSON pieces. */
+		readonly bytes: Uint8Array,
+		/** Its field quadruples; the checks are carried as saved, so damage stays detectable. */
+		readonly ranges: ArrayLike<number>,
+	) {}
 }
 
 /** One note as the encoder takes it. */
@@ -107,8 +116,12 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 	const errors: [number, string | null, string | null][] = [];
 	const noteRanges = new Uint32Array(n + 1);
 	const ranges: number[] = [];
-	const metaText: string[] = [];
-	let metaLength = 0;
+	const meta = new ByteWriter(1 << 20);
+	const put = (code: number, json: string): void => {
+		const start = meta.length;
+		meta.text(json, utf8);
+		ranges.push(code, start, meta.length, fieldCheck(meta.peek(), start, meta.length));
+	};
 	const resolvedIndex = new Uint32Array(n + 1);
 	const pairs: number[] = [];
 	const unresolved: [number, Record<string, number>][] = [];
@@ -116,16 +129,22 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 		const file = fileIndex.get(note.path);
 		if (file === undefined) throw new SnapshotFormatError(`note not among the files: ${note.path}`);
 		const fp = note.fingerprint;
-		columns.set([file, fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, (fp.racy ? FLAG_RACY : 0) | (note.metadata !== null ? FLAG_INDEXED : 0)], i * NOTE_COLUMNS);
+		const at = i * NOTE_COLUMNS;
+		columns[at] = file;
+		columns[at + 1] = fp.size;
+		columns[at + 2] = fp.mtimeMs;
+		columns[at + 3] = fp.ctimeMs;
+		columns[at + 4] = fp.ino;
+		columns[at + 5] = (fp.racy ? FLAG_RACY : 0) | (note.metadata !== null ? FLAG_INDEXED : 0);
 		if (note.frontmatterError !== null || note.skipReason !== null) errors.push([i, note.frontmatterError, note.skipReason]);
 		if (note.metadata !== null) {
-			if ('ranges' in note.metadata) {
+			if (note.metadata instanceof EncodedMetadata) {
 				const kept = note.metadata;
-				for (let r = 0; r < kept.ranges.length; r += 3) ranges.push(kept.ranges[r], kept.ranges[r + 1] + metaLength, kept.ranges[r + 2] + metaLength);
-				if (kept.text !== '') metaText.push(kept.text);
-				metaLength += kept.text.length;
+				const base = meta.length;
+				meta.bytes(kept.bytes);
+				for (let r = 0; r < kept.ranges.length; r += RANGE_WIDTH) ranges.push(kept.ranges[r], kept.ranges[r + 1] + base, kept.ranges[r + 2] + base, kept.ranges[r + 3]);
 			} else {
-				metaLength = encodeMetadata(note.metadata, metaText, ranges, metaLength);
+				encodeMetadata(note.metadata, put);
 			}
 			for (const [dest, count] of Object.entries(input.resolvedLinks[note.path] ?? {})) {
 				const d = fileIndex.get(dest);
@@ -135,7 +154,7 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 			const misses = input.unresolvedLinks[note.path];
 			if (misses && Object.keys(misses).length > 0) unresolved.push([i, misses]);
 		}
-		noteRanges[i + 1] = ranges.length / 3;
+		noteRanges[i + 1] = ranges.length / RANGE_WIDTH;
 		resolvedIndex[i + 1] = pairs.length / 2;
 	});
 	const sections: [string, Uint8Array][] = [
@@ -144,23 +163,25 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 		['noteErrors', utf8.encode(JSON.stringify(errors))],
 		['noteRanges', bytesOf(noteRanges)],
 		['ranges', bytesOf(Uint32Array.from(ranges))],
-		['meta', utf8.encode(metaText.join(''))],
 		['resolvedIndex', bytesOf(resolvedIndex)],
 		['resolved', bytesOf(Uint32Array.from(pairs))],
 		['unresolved', utf8.encode(JSON.stringify(unresolved))],
 		...Object.entries(input.extra ?? {}),
+		['meta', meta.finish()],
 	];
-	return frame(MAGIC, SNAPSHOT_FORMAT_VERSION, { ...input.header, notes: n, files: input.files.length }, sections, utf8);
+	return frame(MAGIC, SNAPSHOT_FORMAT_VERSION, { ...input.header, notes: n, files: input.files.length }, sections, utf8, 1);
 }
 
 /** Only the header, for `index --status` (no checksum pass over the body). */
 export function peekSnapshotHeader(bytes: Uint8Array, utf8: CodecHost): SnapshotHeader {
-	const { body } = checkPreamble(bytes, null);
-	return readHeader(body, utf8).header;
+	return readHeader(checkPreamble(bytes).body, utf8).header;
 }
 
-/** The body after checking magic, version, length and (optionally) checksum. */
-function checkPreamble(bytes: Uint8Array, verify: CodecHost | null): { body: Uint8Array } {
+/** The header as stored: the saved facts plus where each section is. */
+type StoredHeader = SnapshotHeader & { sections: Record<string, [number, number]>; checkedTo?: number };
+
+/** The body after checking magic, version and length (the checksum needs the header: see `verify`). */
+function checkPreamble(bytes: Uint8Array): { body: Uint8Array; sum: number } {
 	if (bytes.length < 16) throw new SnapshotFormatError('truncated (no preamble)');
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	if (view.getUint32(0, true) !== MAGIC) throw new SnapshotFormatError('not a vault-query snapshot');
@@ -168,18 +189,29 @@ function checkPreamble(bytes: Uint8Array, verify: CodecHost | null): { body: Uin
 	if (version !== SNAPSHOT_FORMAT_VERSION) throw new SnapshotFormatError(`format version ${version}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
 	const length = view.getUint32(12, true);
 	if (bytes.length !== 16 + length) throw new SnapshotFormatError(`truncated or padded (${bytes.length} bytes, expected ${16 + length})`);
-	const body = bytes.subarray(16);
-	if (verify !== null && (verify.checksum ?? checksum)(body) !== view.getUint32(8, true)) throw new SnapshotFormatError('checksum mismatch (damaged)');
-	return { body };
+	return { body: bytes.subarray(16), sum: view.getUint32(8, true) };
 }
 
 /** The header and where the sections start. */
-function readHeader(body: Uint8Array, utf8: CodecHost): { header: SnapshotHeader & { sections: Record<string, [number, number]> }; base: number } {
+function readHeader(body: Uint8Array, utf8: CodecHost): { header: StoredHeader; base: number } {
 	const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+	if (body.length < 4) throw new SnapshotFormatError('truncated header');
 	const length = view.getUint32(0, true);
 	if (4 + length > body.length) throw new SnapshotFormatError('truncated header');
-	const header = JSON.parse(utf8.decode(body, 4, 4 + length)) as SnapshotHeader & { sections: Record<string, [number, number]> };
+	const header = JSON.parse(utf8.decode(body, 4, 4 + length)) as StoredHeader;
+	if (header === null || typeof header !== 'object' || header.sections === null || typeof header.sections !== 'object') throw new SnapshotFormatError('no section table');
 	return { header, base: Math.ceil((4 + length) / 8) * 8 };
+}
+
+/**
+ * The checksum of the checked part of the body: the header and every section before `meta`. The
+ * header is read before it is verified, but it lies inside what is verified, so a damaged header
+ * fails here (or fails to parse) and is never trusted.
+ */
+function verify(body: Uint8Array, sum: number, header: StoredHeader, base: number, host: CodecHost): void {
+	const checkedTo = header.checkedTo;
+	if (typeof checkedTo !== 'number' || !(checkedTo >= 0) || base + checkedTo > body.length) throw new SnapshotFormatError('checksum range out of bounds');
+	if ((host.checksum ?? checksum)(body.subarray(0, base + checkedTo)) !== sum) throw new SnapshotFormatError('checksum mismatch (damaged)');
 }
 
 /** A decoded snapshot: columns are views into the bytes; metadata and link maps decode on demand. */
@@ -194,23 +226,30 @@ export class DecodedSnapshot {
 	private readonly errors = new Map<number, [string | null, string | null]>();
 	private readonly noteRanges: Uint32Array;
 	private readonly ranges: Uint32Array;
-	private metaText: string | null = null;
+	private readonly meta: Uint8Array;
+	private readonly fields: FieldStore;
 	private readonly resolvedIndex: Uint32Array;
 	private readonly resolved: Uint32Array;
 	private readonly sections: Record<string, [number, number]>;
+	private unresolved: Map<number, Record<string, number>> | null = null;
+	private readonly needles = new Map<string, Uint8Array>();
 
 	/** Use `decodeSnapshot`. */
 	constructor(
 		private readonly body: Uint8Array,
+		stored: { header: StoredHeader; base: number },
 		private readonly utf8: CodecHost,
 	) {
-		const { header, base } = readHeader(body, utf8);
+		const { header, base } = stored;
 		this.header = header;
-		this.sections = Object.fromEntries(Object.entries(header.sections).map(([k, [o, l]]) => [k, [base + o, l]]));
-		for (const [, [o, l]] of Object.entries(this.sections)) if (o + l > body.length) throw new SnapshotFormatError('section out of bounds');
+		this.sections = {};
+		for (const [k, [o, l]] of Object.entries(header.sections)) {
+			if (!(o >= 0 && l >= 0 && base + o + l <= body.length)) throw new SnapshotFormatError('section out of bounds');
+			this.sections[k] = [base + o, l];
+		}
 		this.files = JSON.parse(this.text('files')) as string[];
 		this.columns = this.view('notes', Float64Array);
-		if (this.columns.length !== header.notes * NOTE_COLUMNS) throw new SnapshotFormatError('note columns do not match the header');
+		if (!Array.isArray(this.files) || this.columns.length !== header.notes * NOTE_COLUMNS) throw new SnapshotFormatError('note columns do not match the header');
 		this.notePaths = new Array<string>(header.notes);
 		for (let i = 0; i < header.notes; i++) {
 			const path = this.files[this.columns[i * NOTE_COLUMNS]];
@@ -220,9 +259,12 @@ export class DecodedSnapshot {
 		for (const [i, fe, sr] of JSON.parse(this.text('noteErrors')) as [number, string | null, string | null][]) this.errors.set(i, [fe, sr]);
 		this.noteRanges = this.view('noteRanges', Uint32Array);
 		this.ranges = this.view('ranges', Uint32Array);
+		this.meta = this.bytes('meta');
+		this.fields = { bytes: this.meta, ranges: this.ranges, decode: (b, s, e) => utf8.decode(b, s, e), check: fieldCheck };
 		this.resolvedIndex = this.view('resolvedIndex', Uint32Array);
 		this.resolved = this.view('resolved', Uint32Array);
 		if (this.noteRanges.length !== header.notes + 1 || this.resolvedIndex.length !== header.notes + 1) throw new SnapshotFormatError('index columns do not match the header');
+		if (this.noteRanges[header.notes] * RANGE_WIDTH > this.ranges.length || this.resolvedIndex[header.notes] * 2 > this.resolved.length) throw new SnapshotFormatError('index columns out of bounds');
 	}
 
 	/** A section's bytes, or null when absent. */
@@ -243,6 +285,7 @@ export class DecodedSnapshot {
 
 	private view<T extends Uint32Array | Float64Array>(name: string, Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number }): T {
 		const b = this.bytes(name);
+		if (b.length % Kind.BYTES_PER_ELEMENT !== 0) throw new SnapshotFormatError(`section ${name} is not a whole column`);
 		return new Kind(b.buffer, b.byteOffset, b.length / Kind.BYTES_PER_ELEMENT);
 	}
 
@@ -263,36 +306,66 @@ export class DecodedSnapshot {
 		return (this.columns[i * NOTE_COLUMNS + 5] & FLAG_INDEXED) !== 0;
 	}
 
-	/** The shared metadata text, decoded once. */
-	private text_(): string {
-		this.metaText ??= this.text('meta');
-		return this.metaText;
+	/**
+	 * Note `i`'s metadata, or null when it was skipped. Fields decode from their own bytes when
+	 * read; `fromDisk` gives the fields not stored and those whose bytes are damaged (see metadata-codec).
+	 */
+	metadata(i: number, fromDisk: FromDisk): CachedMetadata | null {
+		if (!this.indexed(i)) return null;
+		return storedMetadata(this.fields, RANGE_WIDTH * this.noteRanges[i], RANGE_WIDTH * this.noteRanges[i + 1], fromDisk);
 	}
 
-	/** Note `i`'s metadata, or null when it was skipped; `deferred` computes the fields not stored (see metadata-codec). */
-	metadata(i: number, deferred: DeferredField): CachedMetadata | null {
-		if (!this.indexed(i)) return null;
-		return decodeMetadata(this.text_(), this.ranges, 3 * this.noteRanges[i], 3 * this.noteRanges[i + 1], deferred);
+	/**
+	 * True when note `i`'s saved frontmatter certainly has no key `key`: its JSON bytes hold no
+	 * `"key":` (JSON escapes every quote inside a string, so that sequence is always a key; a
+	 * nested key only makes the answer "maybe"). False — maybe — when the bytes fail their check.
+	 */
+	lacksKey(i: number, key: string): boolean {
+		if (!this.indexed(i)) return true;
+		const from = RANGE_WIDTH * this.noteRanges[i];
+		const to = RANGE_WIDTH * this.noteRanges[i + 1];
+		for (let r = from; r < to; r += RANGE_WIDTH) {
+			const code = this.ranges[r];
+			if (code !== FRONTMATTER && code !== TAGGED_FRONTMATTER) continue;
+			const start = this.ranges[r + 1];
+			const end = this.ranges[r + 2];
+			if (end > this.meta.length || start > end || fieldCheck(this.meta, start, end) !== this.ranges[r + 3]) return false;
+			let needle = this.needles.get(key);
+			if (needle === undefined) this.needles.set(key, (needle = this.utf8.encode(`${JSON.stringify(key)}:`)));
+			return indexOf(this.meta, needle, start, end) < 0;
+		}
+		return true;
 	}
 
 	/** Note `i`'s metadata still encoded, to carry into the next snapshot without decoding; null when skipped. */
 	encodedMetadata(i: number): EncodedMetadata | null {
 		if (!this.indexed(i)) return null;
-		const from = 3 * this.noteRanges[i];
-		const to = 3 * this.noteRanges[i + 1];
-		if (from === to) return { text: '', ranges: [] };
+		const from = RANGE_WIDTH * this.noteRanges[i];
+		const to = RANGE_WIDTH * this.noteRanges[i + 1];
+		if (from === to) return new EncodedMetadata(new Uint8Array(0), []);
 		const ranges = Array.from(this.ranges.subarray(from, to));
 		let start = Infinity;
 		let end = 0;
-		for (let r = 0; r < ranges.length; r += 3) {
+		for (let r = 0; r < ranges.length; r += RANGE_WIDTH) {
 			start = Math.min(start, ranges[r + 1]);
 			end = Math.max(end, ranges[r + 2]);
 		}
-		for (let r = 0; r < ranges.length; r += 3) {
+		end = Math.min(Math.max(end, start), this.meta.length);
+		for (let r = 0; r < ranges.length; r += RANGE_WIDTH) {
 			ranges[r + 1] -= start;
 			ranges[r + 2] -= start;
 		}
-		return { text: this.text_().slice(start, end), ranges };
+		return new EncodedMetadata(this.meta.subarray(start, end), ranges);
+	}
+
+	/** The (file index, count) pairs of note `i`'s resolved links are `resolvedPair(p)` for p in [from, to). */
+	resolvedSpan(i: number): [number, number] {
+		return [this.resolvedIndex[i], this.resolvedIndex[i + 1]];
+	}
+
+	/** Destination file index of resolved-link pair `p`. */
+	resolvedDest(p: number): number {
+		return this.resolved[2 * p];
 	}
 
 	/** Note `i`'s resolved links as destination → count (insertion order kept). */
@@ -302,9 +375,10 @@ export class DecodedSnapshot {
 		return out;
 	}
 
-	/** Unresolved links of every note that has some, by note number. */
+	/** Unresolved links of every note that has some, by note number (parsed once). */
 	unresolvedByNote(): Map<number, Record<string, number>> {
-		return new Map(JSON.parse(this.text('unresolved')) as [number, Record<string, number>][]);
+		this.unresolved ??= new Map(JSON.parse(this.text('unresolved')) as [number, Record<string, number>][]);
+		return this.unresolved;
 	}
 }
 
@@ -318,9 +392,11 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: T): voi
 export function decodeSnapshot(bytes: Uint8Array, utf8: CodecHost): DecodedSnapshot {
 	// Typed views need 8-byte alignment relative to the buffer; a pooled read may not give it.
 	const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-	const { body } = checkPreamble(aligned, utf8);
+	const { body, sum } = checkPreamble(aligned);
 	try {
-		return new DecodedSnapshot(body, utf8);
+		const stored = readHeader(body, utf8);
+		verify(body, sum, stored.header, stored.base, utf8);
+		return new DecodedSnapshot(body, stored, utf8);
 	} catch (error) {
 		if (error instanceof SnapshotFormatError) throw error;
 		throw new SnapshotFormatError(`unreadable (${error instanceof Error ? error.message : String(error)})`);

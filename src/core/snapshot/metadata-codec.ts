@@ -1,9 +1,10 @@
 /**
- * Notes' `CachedMetadata` as one shared text of JSON pieces, one piece per field, indexed by
- * (field code, start, end) character ranges in each note's key order. Positions
+ * Notes' `CachedMetadata` as UTF-8 JSON pieces, one piece per field, indexed by (field code,
+ * start, end, check) byte ranges in each note's key order. Positions
  * (`{start:{line,col,offset},end:{…}}`, most of the bytes) are flattened to six numbers.
- * Structural queries read two or three fields of every note, so fields decode when first read.
- * Decoded objects print exactly like parsed ones.
+ * Structural queries read two or three fields of every note, so a field is checked and decoded
+ * from its own bytes when first read — never the whole text. Decoded objects print exactly like
+ * parsed ones.
  *
  * Deferred fields (the layout fields `sections`, `listItems`, `blocks`: half the metadata, read
  * only by packs and excerpts of a few notes) are marked present with an empty range and
@@ -12,19 +13,18 @@
 import type { CachedMetadata, Pos } from '../metadata';
 
 /** Field codes, in the order the parser emits the fields. */
-const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'sections', 'listItems', 'blocks'] as const;
+export const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'sections', 'listItems', 'blocks'] as const;
+/** The field code of `frontmatter` (stored untagged). */
+export const FRONTMATTER = 0;
 const CODE_OF = new Map<string, number>(FIELDS.map((f, i) => [f, i]));
 /** Fields left out of the snapshot and recomputed when read. */
 export const DEFERRED_FIELDS: ReadonlySet<string> = new Set(['sections', 'listItems', 'blocks']);
 /** Frontmatter holding numbers JSON cannot carry (±Infinity, NaN, -0), stored tagged. */
-const TAGGED_FRONTMATTER = 100;
+export const TAGGED_FRONTMATTER = 100;
 /** A field of a newer parser, stored as `[name, value]`. */
-const EXTRA_FIELD = 101;
+export const EXTRA_FIELD = 101;
 /** The tag that carries a number JSON would lose. */
 const NUMBER_TAG = '\u0000vq-number';
-
-/** Gives a deferred field's value for the note being decoded. */
-export type DeferredField = (name: string) => unknown;
 
 /** A position as six numbers. */
 function flatPos(p: Pos): number[] {
@@ -105,25 +105,21 @@ function encodeField(name: string, value: unknown): { code: number; json: string
 }
 
 /**
- * Appends one note's fields to the shared text `out` (an array of JSON pieces joined later) and
- * their (code, start, end) character ranges to `ranges`; `at` is the text's length so far.
- * Returns the new length. Deferred fields get an empty range.
+ * Hands each of the note's fields to `put` as (code, JSON) in the note's key order; a deferred
+ * field comes with an empty JSON (present, not stored).
  */
-export function encodeMetadata(metadata: CachedMetadata, out: string[], ranges: number[], at: number): number {
-	let end = at;
-	for (const [name, value] of Object.entries(metadata)) {
+export function encodeMetadata(metadata: CachedMetadata, put: (code: number, json: string) => void): void {
+	// Metadata read from a snapshot keeps its fields behind accessors: its toJSON gives them all.
+	const plain = (metadata as { toJSON?: () => object }).toJSON?.() ?? metadata;
+	for (const [name, value] of Object.entries(plain)) {
 		if (value === undefined) continue;
 		const { code, json } = encodeField(name, value);
-		const text = json ?? '';
-		ranges.push(code, end, end + text.length);
-		if (text !== '') out.push(text);
-		end += text.length;
+		put(code, json ?? '');
 	}
-	return end;
 }
 
-/** Decode one stored field. */
-function decodeField(code: number, json: string): [string, unknown] {
+/** Decode one stored field: its name and value (throws on bytes that are not its JSON). */
+export function decodeField(code: number, json: string): [string, unknown] {
 	if (code === TAGGED_FRONTMATTER) return ['frontmatter', untag(JSON.parse(json))];
 	if (code === EXTRA_FIELD) return JSON.parse(json) as [string, unknown];
 	const name: string | undefined = FIELDS[code];
@@ -134,30 +130,5 @@ function decodeField(code: number, json: string): [string, unknown] {
 	return [name, value];
 }
 
-/**
- * One note's metadata from the shared text: `ranges[from, to)` are its (code, start, end)
- * triples. Each field decodes when first read, then stays; enumeration, spreading and JSON see
- * plain properties. Deferred fields come from `deferred`.
- */
-export function decodeMetadata(text: string, ranges: Uint32Array, from: number, to: number, deferred: DeferredField): CachedMetadata {
-	const out: Record<string, unknown> = {};
-	for (let r = from; r < to; r += 3) {
-		const code = ranges[r];
-		const start = ranges[r + 1];
-		const end = ranges[r + 2];
-		const name = code === TAGGED_FRONTMATTER ? 'frontmatter' : code === EXTRA_FIELD ? decodeField(code, text.slice(start, end))[0] : FIELDS[code];
-		if (name === undefined) throw new Error(`unknown metadata field code ${code}`);
-		const compute = DEFERRED_FIELDS.has(name) && start === end ? (): unknown => deferred(name) : (): unknown => decodeField(code, text.slice(start, end))[1];
-		Object.defineProperty(out, name, {
-			enumerable: true,
-			configurable: true,
-			get: () => {
-				const value = compute();
-				defineValue(out, name, value);
-				return value;
-			},
-			set: (v: unknown) => defineValue(out, name, v),
-		});
-	}
-	return out;
-}
+/** Field codes per value, quadruples of (code, start, end, check). */
+export const RANGE_WIDTH = 4;

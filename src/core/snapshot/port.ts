@@ -8,6 +8,8 @@
 export interface CodecHost {
 	/** The UTF-8 bytes of `text`. */
 	encode(text: string): Uint8Array;
+	/** Writes `text` as UTF-8 into `target` at `at` (room for 3 bytes per UTF-16 unit is there); returns the bytes written. Optional: `encode` and a copy otherwise. */
+	encodeInto?(text: string, target: Uint8Array, at: number): number;
 	/** The text of `bytes[start, end)`. */
 	decode(bytes: Uint8Array, start: number, end: number): string;
 	/** A 32-bit checksum of `bytes` (CRC-32 in Node); the codec's own JS one when absent. */

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import type { NoteSource } from '../../core/port';
-import { setOwn, type DecodedSnapshot, type NoteFingerprint } from '../../core/snapshot/codec';
+import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
 import { readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
 import { readConfigFileIn, readSideFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
+import type { SnapshotLinks } from './link-view';
 
 /** Everything the source is built from (see `openCachedVault`). */
 export interface CachedSourceInit {
@@ -45,9 +46,11 @@ export class CachedVaultSource implements NoteSource {
 	private readonly init: CachedSourceInit;
 	private readonly decoded = new Map<string, CachedMetadata | null>();
 	private resolver: LinkResolver | null = null;
-	private maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } | null = null;
 	private readonly scratch = new ScratchBuffer();
 	private readonly reparsed = new Map<string, CachedMetadata | null>();
+	/** Kept notes whose saved metadata failed its check when read (taken from disk instead; the snapshot is saved again). */
+	readonly damaged = new Set<string>();
+	private links: SnapshotLinks | null = null;
 
 	/** Use `openCachedVault`. */
 	constructor(init: CachedSourceInit) {
@@ -57,9 +60,14 @@ export class CachedVaultSource implements NoteSource {
 		this.userIgnoreFilters = init.userIgnoreFilters;
 	}
 
-	/** Use these link maps instead of the saved ones (after notes changed). */
-	useLinkMaps(maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap }): void {
-		this.maps = maps;
+	/** The link maps (set once by `openCachedVault`, which needs this source's metadata to make them). */
+	useLinks(links: SnapshotLinks): void {
+		this.links = links;
+	}
+
+	private linkView(): SnapshotLinks {
+		if (this.links === null) throw new Error('link maps read before they were set');
+		return this.links;
 	}
 
 	/** Every Markdown note, walk order. */
@@ -80,7 +88,10 @@ export class CachedVaultSource implements NoteSource {
 		if (i === undefined || this.init.snapshot === null) return null;
 		let meta = this.decoded.get(path);
 		if (meta === undefined) {
-			meta = this.init.snapshot.metadata(i, (field) => (this.reparse(path) as Record<string, unknown> | null)?.[field]);
+			meta = this.init.snapshot.metadata(i, (field, damaged) => {
+				if (damaged) this.damaged.add(path);
+				return (this.reparse(path) as Record<string, unknown> | null)?.[field];
+			});
 			this.decoded.set(path, meta);
 		}
 		return meta;
@@ -158,17 +169,23 @@ export class CachedVaultSource implements NoteSource {
 
 	/** source → destination path → count. */
 	resolvedLinks(): LinkMap {
-		return this.linkMaps().resolvedLinks;
+		return this.linkView().resolvedLinks();
 	}
 
 	/** source → unresolved linkpath → count. */
 	unresolvedLinks(): LinkMap {
-		return this.linkMaps().unresolvedLinks;
+		return this.linkView().unresolvedLinks();
 	}
 
-	private linkMaps(): { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } {
-		this.maps ??= savedLinkMaps(this.init.notes, this.init.kept, this.init.snapshot);
-		return this.maps;
+	/** True when the note's frontmatter certainly has no key `key` (answered from the saved bytes; false, "maybe", for notes read in this call). */
+	lacksProperty(path: string, key: string): boolean {
+		const i = this.init.kept.get(path);
+		return i !== undefined && this.init.snapshot !== null && !this.init.fresh.has(path) && this.init.snapshot.lacksKey(i, key);
+	}
+
+	/** The notes whose `resolvedLinks` entry names `target`, walk order, from the snapshot's columns inverted once. */
+	linkSourcesOf(target: string): readonly string[] {
+		return this.linkView().linkSourcesOf(target);
 	}
 
 	/** `<configDir>/<name>` read fresh from disk, or null when absent. */
@@ -185,19 +202,4 @@ export class CachedVaultSource implements NoteSource {
 	parseYaml(text: string): unknown {
 		return load(text, { schema: CORE_SCHEMA });
 	}
-}
-
-/** Both link maps decoded from the snapshot, in walk order, for notes that all kept their entries. */
-export function savedLinkMaps(notes: readonly string[], kept: ReadonlyMap<string, number>, snapshot: DecodedSnapshot | null): { resolvedLinks: LinkMap; unresolvedLinks: LinkMap } {
-	const resolvedLinks: LinkMap = {};
-	const unresolvedLinks: LinkMap = {};
-	if (snapshot === null) return { resolvedLinks, unresolvedLinks };
-	const misses = snapshot.unresolvedByNote();
-	for (const path of notes) {
-		const i = kept.get(path);
-		if (i === undefined || !snapshot.indexed(i)) continue;
-		setOwn(resolvedLinks, path, snapshot.resolvedOf(i));
-		setOwn(unresolvedLinks, path, misses.get(i) ?? {});
-	}
-	return { resolvedLinks, unresolvedLinks };
 }
