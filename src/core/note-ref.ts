@@ -12,9 +12,10 @@ export type NoteRef =
  * Find the note a user names the way a wikilink would: a bare name (`conventions`), or a vault
  * path with or without `.md` (`decisions/2026-06-20-adopt…`). Unlike link resolution inside a
  * note there is no "source folder" to break ties, so several notes with the same name are
- * reported as ambiguous rather than guessed.
+ * reported as ambiguous rather than guessed. `suggest: false` skips the near names of an unknown
+ * note (an edit-distance pass over every note name) for callers that only need found or not.
  */
-export function findNote(source: NoteSource, name: string): NoteRef {
+export function findNote(source: NoteSource, name: string, suggest = true): NoteRef {
 	const wanted = name.trim().replace(/^\[\[|\]\]$/g, '').replace(/^\/+/, '');
 	const withoutExt = wanted.toLowerCase().endsWith('.md') ? wanted.slice(0, -3) : wanted;
 	const notes = source.listNotes();
@@ -27,7 +28,7 @@ export function findNote(source: NoteSource, name: string): NoteRef {
 	if (bySuffix.length > 1) return { kind: 'ambiguous', name, candidates: bySuffix };
 	const resolved = source.resolveLink(withoutExt, '');
 	if (resolved !== null && resolved.toLowerCase().endsWith('.md')) return { kind: 'found', path: resolved };
-	return { kind: 'unknown', name, suggestions: closest(baseName(withoutExt), notes.map(baseName)) };
+	return { kind: 'unknown', name, suggestions: suggest ? closest(baseName(withoutExt), notes.map(baseName)) : [] };
 }
 
 /** A one-line message for an unknown or ambiguous note name. */

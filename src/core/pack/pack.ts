@@ -21,9 +21,9 @@ import { holdsKeyWord, type KeyWord } from './grade';
 import { noteDate, type DateSource, type NoteDate } from '../note-date';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
 import { isPointer, isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
-import { neededTerms, retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
+import { retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
 import { quoteVariants, sentencesOf, type Sentence } from './quotes';
-import { TermCounter } from './terms';
+import type { TermCounter } from './terms';
 import { LineIndex, linkRefsIn, sectionLabel, withoutRefs, type QuoteUnit } from './sections';
 import { countTokens, estimateTokens, TOKEN_ESTIMATOR } from './tokens';
 import { DEFAULT_BUDGET, HANDOFF_INSTRUCTION, type ContextPack, type CoverageLine, type Handoff, type PackGap, type PackRequest, type PackSource } from './types';
@@ -162,8 +162,7 @@ function quotable(c: Candidate): Sentence[] {
 }
 
 /** Quote choices and labels of each candidate; candidates with nothing to quote are dropped. */
-function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[], dateOf: (c: Candidate) => NoteDate | null): Prepared[] {
-	const counter = new TermCounter(neededTerms(keys));
+function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[], counter: TermCounter, dateOf: (c: Candidate) => NoteDate | null): Prepared[] {
 	const lineIndexes = new Map<string, LineIndex>();
 	const out: Prepared[] = [];
 	for (const c of candidates) {
@@ -271,9 +270,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived });
 	if ('error' in r) return failedPack(query, handoff, r.error, index.size);
 
-	const allKeys: KeyWord[] = [];
-	for (const list of r.keys) for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
-	const prepared = prepare(r.candidates, allKeys, (c) => noteDate(c.meta?.frontmatter, source.getMtime(c.path), options.dateFields));
+	const prepared = prepare(r.candidates, r.allKeys, r.counter, (c) => noteDate(c.meta?.frontmatter, source.getMtime(c.path), options.dateFields));
 	const frameView = (chosen: readonly Chosen[], leftOut: readonly number[], compact: boolean, used: number): { before: string; after: string; coverage: CoverageLine[]; gaps: PackGap[]; handoff: Handoff } => {
 		const coverage = coverageOf(facets, r.keys, prepared, chosen);
 		const gaps = gapsOf(r, coverage, prepared, leftOut, compact, budget);

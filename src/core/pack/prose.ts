@@ -91,11 +91,12 @@ export function isPointer(sentence: string): boolean {
  * Whether a text (a paragraph or list item) may hold a question or a pointer sentence, cheaply,
  * before paying for sentence segmentation: a question mark, or a link with either no words
  * around it or a word that points. Most units of a link-heavy vault fail the second test.
+ * `split` is the text's readerText, when the caller has it already.
  */
-export function mayAskOrPoint(text: string): boolean {
+export function mayAskOrPoint(text: string, split: ReaderText = readerText(text)): boolean {
 	if (/[?？]/.test(text)) return true;
 	if (!/\[|https?:/.test(text)) return false;
-	const { prose, links } = readerText(text);
+	const { prose, links } = split;
 	if (links === '') return false;
 	const words = prose.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 	return words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w));

@@ -64,6 +64,9 @@ export interface Retrieval {
 	unreadable: { path: string; reason: string }[];
 	/** Limitations reported by the searches (deduplicated). */
 	limitations: string[];
+	/** Every facet's key words, each once, and the counter of their terms (its word cache reused for quoting). */
+	allKeys: KeyWord[];
+	counter: TermCounter;
 }
 
 /** Options of {@link retrieve}. */
@@ -163,14 +166,14 @@ async function searchStage(source: NoteSource, index: SearchIndex, parsed: Parse
 		}
 	};
 	if (parsed.raw === '') return stage;
-	// No backlinks: the pack does not show them.
-	const main = await search(index, parsed, { limit: MAIN_LIMIT, withBacklinks: false, source });
+	// No backlinks or excerpts: the pack shows neither (it quotes sections itself).
+	const main = await search(index, parsed, { limit: MAIN_LIMIT, withBacklinks: false, withExcerpts: false, source });
 	if (main.status === 'failed') return { error: main.error ?? 'query: the search failed' };
 	take(main, null);
 	for (const hit of main.results.slice(0, STRONG_HITS)) if (hit.tier !== 'filter') stage.strong.push(hit.path);
 	if (facets.length > 1) {
 		for (const [i, f] of facets.entries()) {
-			const r = await search(index, facetQuery(f, parsed), { limit: FACET_LIMIT, withBacklinks: false, source });
+			const r = await search(index, facetQuery(f, parsed), { limit: FACET_LIMIT, withBacklinks: false, withExcerpts: false, source });
 			if (r.status !== 'failed') take(r, i);
 		}
 	}
@@ -407,7 +410,7 @@ export async function retrieve(source: NoteSource, index: SearchIndex, parsed: P
 	await boostNeighbours(source, scored, stage.strong, loader, ctx);
 	await followPointers(source, scored, loader, ctx);
 	const candidates = rankSections(scored, pinned, facets);
-	return { candidates, keys: ctx.keys as KeyWord[][], excluded: loader.excluded, unresolved, unreadable: loader.unreadable, limitations: [...stage.limitations] };
+	return { candidates, keys: ctx.keys as KeyWord[][], excluded: loader.excluded, unresolved, unreadable: loader.unreadable, limitations: [...stage.limitations], allKeys: [...ctx.allKeys], counter: ctx.counter };
 }
 
 /** The notes and spans a reference names (a bare `^id` may name blocks in several notes). */
@@ -428,7 +431,7 @@ async function resolveRef(source: NoteSource, ref: LinkRef): Promise<{ path: str
 	}
 	let path = source.resolveLink(ref.linkpath, '');
 	if (path === null || !path.toLowerCase().endsWith('.md')) {
-		const found = findNote(source, ref.linkpath);
+		const found = findNote(source, ref.linkpath, false); // An unknown reference goes to GAPS as written: no near names needed.
 		path = found.kind === 'found' ? found.path : null;
 	}
 	if (path === null) return [];

@@ -148,8 +148,7 @@ function ownTerms(note: LoadedNote, ctx: ScoringContext): Set<string> {
 /** Split a section's units into evidence, link text and questions/pointers (see {@link SectionTexts}). */
 function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: ScoringContext): SectionTexts {
 	const out: SectionTexts = { counts: new Map(), linkCounts: new Map(), asked: new Set(), pointers: [], asking: false, prose: [], length: 0 };
-	const statement = (text: string): void => {
-		const r = readerText(text);
+	const statement = (text: string, r = readerText(text)): void => {
 		out.prose.push(r.prose);
 		out.length += ctx.counter.count(r.prose, out.counts);
 		if (r.links !== '') countLinks(r.links, note, ctx, out);
@@ -162,8 +161,9 @@ function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: Scorin
 			continue;
 		}
 		// Only a unit with a question mark or a link can hold a question or a pointer: skip segmenting the rest.
-		if (u.kind === 'row' || !mayAskOrPoint(text)) {
-			statement(text);
+		const split = readerText(text);
+		if (u.kind === 'row' || !mayAskOrPoint(text, split)) {
+			statement(text, split);
 			continue;
 		}
 		for (const s of sentencesOf(note.text, [u])) {

@@ -41,8 +41,13 @@ export function isCjkCodePoint(cp: number): boolean {
 	return cp >= 0x20000 && cp <= 0x3ffff;
 }
 
+/** A code unit from U+1100 on: a CJK character or a surrogate may be there (below it, every unit is one non-CJK code point). */
+const HIGH_UNIT = /[\u1100-\uffff]/;
+
 /** Count the CJK and other code points of a text. */
 export function countTokens(text: string): TokenCount {
+	// Fast path for the common case (Latin, Cyrillic… text): one native scan instead of a loop per unit.
+	if (!HIGH_UNIT.test(text)) return { cjk: 0, other: text.length };
 	let cjk = 0;
 	let other = 0;
 	const n = text.length;

@@ -234,7 +234,8 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 }
 
 /** Phase 6: the hits of the head — excerpt, section and line, abstract, tags, links and backlinks. */
-async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, withBacklinks: boolean, dateFields?: readonly string[]): Promise<SearchHit[]> {
+async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, options: SearchOptions): Promise<SearchHit[]> {
+	const { withBacklinks = true, withExcerpts = true, dateFields } = options;
 	const hits: SearchHit[] = [];
 	const inverted = source && withBacklinks ? si.backlinkMap(source) : null;
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
@@ -245,7 +246,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 		const words = e.matches.map((m) => m.sw);
 		const derived = !si.index.keepDerived;
 		let text = texts.get(e.c.doc);
-		if (source && text === undefined && (words.length > 0 || derived)) {
+		if (withExcerpts && source && text === undefined && (words.length > 0 || derived)) {
 			try {
 				text = await source.read(info.path);
 			} catch {
@@ -254,7 +255,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 		}
 		const meta = source ? source.getMetadata(info.path) : null;
 		const abstract = derived && text !== undefined ? excerptOf(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
-		const found = text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
+		const found = !withExcerpts || text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
 		const matchedTerms: string[] = [];
 		for (const m of e.matches) if (!matchedTerms.includes(m.sw.label)) matchedTerms.push(m.sw.label);
 		hits.push({
@@ -336,7 +337,7 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 
 	const head = explainHead(si, candidates, words, bonus, limit).slice(0, limit);
 	if (total > head.length) limitations.push(`Showing ${head.length} of ${total} matching notes (limit ${limit}).`);
-	result.results = await buildHits(si, head, texts, source, options.withBacklinks !== false, options.dateFields);
+	result.results = await buildHits(si, head, texts, source, options);
 	result.matched = total;
 	result.index_matches = result.results.filter((r) => r.tier === 'keyword-index').length;
 	result.grep_matches = result.results.length - result.index_matches;

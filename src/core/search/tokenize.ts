@@ -224,6 +224,59 @@ export function forEachWord(text: string, onWord: (word: string) => void): void 
 	}
 }
 
+/** Below this code unit no script needs the special path (Thai starts here; CJK, Hangul… far above). */
+const PLAIN_SCRIPT_END = 0x0e00;
+/** Lower case of each unit below {@link PLAIN_SCRIPT_END}, filled lazily (0: unknown). */
+const LOWER_UNIT = new Uint16Array(PLAIN_SCRIPT_END);
+
+/** The lower case of a unit below {@link PLAIN_SCRIPT_END} (itself when it has none or lower-cases to more than one unit). */
+function lowerUnit(c: number): number {
+	let l = LOWER_UNIT[c];
+	if (l === 0) {
+		const s = String.fromCharCode(c).toLowerCase();
+		l = LOWER_UNIT[c] = s.length === 1 ? s.charCodeAt(0) : c;
+	}
+	return l;
+}
+
+/**
+ * {@link forEachWord} for counting a few known terms: a word that is surely simple — no `-`/`_`
+ * connector, no ASCII capital after its first letter (so never a compound), nothing of the CJK or
+ * South-East Asian scripts — has one index term, which starts with the word's lower-cased first
+ * letter (folding and stemming keep it: an ASCII first letter always; a Cyrillic, Arabic… one when
+ * no Latin or Greek letter with diacritics makes folding decompose the word). Such a word is
+ * passed on only when `firstWanted` (indexed by code unit, below U+0E00) holds that letter; most
+ * words of a text are skipped without a slice. (forEachWord's scan with the flags added: the
+ * index build's scanner stays without them.)
+ */
+export function forEachWordStartingWith(text: string, firstWanted: Uint8Array, onWord: (word: string) => void): void {
+	const n = text.length;
+	let i = 0;
+	while (i < n) {
+		while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
+		if (i >= n) return;
+		const start = i;
+		let simple = true;
+		let folds = false; // a Latin-1…Greek letter: folding may decompose the word
+		for (;;) {
+			for (let c = text.charCodeAt(i); i < n && isWordUnit(c); c = text.charCodeAt(++i)) {
+				if (c >= PLAIN_SCRIPT_END || (c >= 65 && c <= 90 && i > start)) simple = false;
+				else if (c >= 0x80 && c < 0x400) folds = true;
+			}
+			const c = text.charCodeAt(i);
+			if ((c === 45 || c === 95) && i + 1 < n && isWordUnit(text.charCodeAt(i + 1))) {
+				simple = false;
+				i++;
+				continue;
+			}
+			break;
+		}
+		const first = text.charCodeAt(start);
+		const known = simple && (first < 0x80 || (first >= 0x400 && !folds));
+		if (!known || firstWanted[lowerUnit(first)] === 1) onWord(text.slice(start, i));
+	}
+}
+
 /** Emit the index terms of one word-regex match (a pure function of the word: cacheable). */
 export function wordTerms(word: string, emit: (term: string) => void): void {
 	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);

@@ -13,6 +13,8 @@ export interface SearchOptions {
 	source?: NoteSource | null;
 	/** Fill `backlinks` (default true; the UI list can skip it). */
 	withBacklinks?: boolean;
+	/** Find each hit's excerpt, section and line in its text (default true; a context pack quotes sections itself and skips it: hits then carry their abstract as excerpt and no section or line). */
+	withExcerpts?: boolean;
 	/** Complete the last word as a prefix (search-as-you-type in a modal; default false). */
 	prefixLast?: boolean;
 	/** Search only notes under these folders (vault-relative); a folder holding no note is an error. */
