@@ -6,6 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { EngineConfig } from '../core/engine/engine';
 import { createServer } from './server';
 import { VaultSession, type VaultOpener } from './session';
+import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
 import { watchVault } from './watcher';
 
 /** What the stdio server needs. */
@@ -42,8 +43,13 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	if (watcher.error !== null) options.log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
 	const handle = serveStdio(() => createServer(session, options), { onerror: (error) => options.log(`protocol error: ${error.message}`) });
 	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
+	// After ready: calls answer by full scan until the trigram index is loaded or built.
+	const trigrams = new TrigramUpkeep(session, options.log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
+	session.trigrams = trigrams.status;
+	void trigrams.start();
 	const why = await stop;
 	options.log(`shutting down (${why})`);
+	trigrams.stop();
 	watcher.close();
 	await handle.close();
 	return 0;

@@ -12,6 +12,7 @@ import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } fro
 import type { NoteSource } from '../core/port';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { SkippedEntry } from '../node/vault-source';
+import type { TrigramStatus } from './trigrams';
 
 /** A Node note source that can list what its walk and reader skipped. */
 export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
@@ -27,7 +28,7 @@ export interface OpenedVault {
 	source: VaultSource;
 	snapshot: SnapshotReport | null;
 	/** Saved indexes to start from, and how to save the ones built (first open through the snapshot). */
-	parts?: SavedIndexes & { save(engine: VaultEngine): Promise<string | null> };
+	parts?: SavedIndexes & { save(engine: VaultEngine, kinds?: readonly ('search' | 'trigrams')[]): Promise<string | null> };
 	/** Notes changed since the saved snapshot (a refresh applies them to the carried indexes). */
 	changed?: readonly string[];
 }
@@ -42,6 +43,10 @@ export interface VaultState {
 	readonly builtAt: string;
 	/** How long building it took, in ms. */
 	readonly buildMs: number;
+	/** Paths this refresh applied to the carried indexes (empty on the first open). */
+	readonly applied: readonly string[];
+	/** The saved index parts (first open through the snapshot only): the background trigram build loads and saves through them. */
+	readonly parts: OpenedVault['parts'] | null;
 }
 
 /** What `status` reports about freshness. */
@@ -58,10 +63,25 @@ export interface RefreshInfo {
 	lastError: string | null;
 }
 
-/** The previous state and the paths the watcher saw change since, for a refresh. */
+/** The previous state and the paths the watcher saw change since, for a refresh; `rescope`: only the trigram index is carried. */
 interface Carry {
 	previous: VaultState;
 	paths: readonly string[];
+	rescope: boolean;
+}
+
+/**
+ * What the first engine may load from the saved parts: the search index only. The trigram part is
+ * loaded (or built when there is none) by the background upkeep (trigrams.ts) after the server is
+ * ready, so no call waits for it; until then grep and text-search scan.
+ */
+function searchPartOnly(parts: SavedIndexes): SavedIndexes {
+	return { buildTrigrams: false, searchIndex: (settings) => parts.searchIndex(settings), trigramIndex: () => Promise.resolve(null) };
+}
+
+/** A rescope (Excluded files changed) drops the search index, but note texts are unchanged: the trigram index is carried. */
+function trigramsOnly(carried: SavedIndexes): SavedIndexes {
+	return { buildTrigrams: false, searchIndex: () => Promise.resolve(null), trigramIndex: () => carried.trigramIndex() };
 }
 
 /**
@@ -72,15 +92,18 @@ async function buildState(open: VaultOpener, first: boolean, config: EngineConfi
 	const started = performance.now();
 	const { source, snapshot, parts, changed } = await open(first);
 	const engine = new VaultEngine(source, config);
-	if (carry !== null) engine.saved = carriedIndexes(carry.previous.engine, [...new Set([...carry.paths, ...(changed ?? [])])]);
-	else if (parts) engine.saved = parts;
+	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
+	if (carry !== null) {
+		const carried = carriedIndexes(carry.previous.engine, applied);
+		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
+	} else if (parts) engine.saved = searchPartOnly(parts);
 	await engine.searchIndex();
 	if (carry !== null) await engine.trigramIndex(false);
 	if (first && parts) {
 		const error = await parts.save(engine);
 		if (error !== null) log(`warning: ${error}`);
 	}
-	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started) };
+	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started), applied, parts: first ? (parts ?? null) : null };
 }
 
 /**
@@ -96,9 +119,13 @@ export class VaultSession {
 	/** Calls running on the current state, and who waits for them to finish. */
 	private active = 0;
 	private idle: (() => void)[] = [];
+	/** The background trigram index's state (trigrams.ts), set by the server once it starts it. */
+	trigrams: TrigramStatus | null = null;
 	/** The file watcher's state, set by the server once it starts watching. */
 	watcher: { running: boolean; error: string | null } = { running: false, error: null };
 	private running: Promise<void> | null = null;
+	/** Told the paths each refresh applied (the background trigram build catches up with them). */
+	private readonly refreshListeners = new Set<(applied: readonly string[], state: VaultState) => void>();
 
 	private constructor(
 		readonly vaultPath: string,
@@ -145,6 +172,12 @@ export class VaultSession {
 		return this.state;
 	}
 
+	/** Call `listener` after each refresh with the paths it applied; returns the unsubscribe. */
+	onRefresh(listener: (applied: readonly string[], state: VaultState) => void): () => void {
+		this.refreshListeners.add(listener);
+		return () => this.refreshListeners.delete(listener);
+	}
+
 	/** Freshness counters for `status`. */
 	refreshInfo(): RefreshInfo {
 		return { ...this.info, pending: this.dirty || this.running !== null };
@@ -168,9 +201,10 @@ export class VaultSession {
 		const rescope = paths.some((p) => p === '' || p === `${this.state.source.configDir}/app.json`);
 		const previous = this.state;
 		this.running = this.drained()
-			.then(() => buildState(this.open, false, this.config, rescope ? null : { previous, paths }, this.log))
+			.then(() => buildState(this.open, false, this.config, { previous, paths, rescope }, this.log))
 			.then((next) => {
 				this.state = next;
+				for (const listener of this.refreshListeners) listener(next.applied, next);
 				this.info.builds++;
 				if (!rescope) this.info.incremental++;
 				this.info.lastError = null;

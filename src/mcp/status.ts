@@ -2,6 +2,7 @@ import type { SkippedFile } from '../core/contract';
 import type { EngineStatus } from '../core/engine/engine';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { VaultSession } from './session';
+import type { TrigramStatus } from './trigrams';
 
 /**
  * The `status` tool's answer: `vault-query status --json` (the engine's status) plus what only a
@@ -22,6 +23,8 @@ export interface ServerStatus extends EngineStatus {
 	pending: boolean;
 	last_error: string | null;
 	watcher: { running: boolean; error: string | null };
+	/** The trigram index grep, text-search and search's phrases and regexes narrow their reads with (until `ready`, they read every note). */
+	trigram_index: TrigramStatus;
 	/** What the index snapshot did for the state in use: `warm`, `refreshed`, `built`, or `off` (--no-cache). */
 	snapshot: { state: 'warm' | 'refreshed' | 'built' | 'off'; detail: string };
 	limitations: string[];
@@ -56,6 +59,7 @@ export function statusOf(session: VaultSession): ServerStatus {
 		pending: info.pending,
 		last_error: info.lastError,
 		watcher: { ...session.watcher },
+		trigram_index: { ...(session.trigrams ?? { state: 'off', from: null, notes: null, ms: null, detail: 'not started' }) },
 		snapshot: snapshotOf(state.snapshot),
 		limitations,
 	};

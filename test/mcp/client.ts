@@ -17,9 +17,12 @@ export interface Connected {
  * Spawn `node dist/cli.mjs mcp --vault <vault> [...extra]` and connect the official client SDK.
  * `mode: 'auto'` negotiates the current revision (2026-07-28); `'legacy'` speaks the 2025 handshake.
  */
-export async function connect(vault: string, options: { mode?: 'auto' | 'legacy'; extra?: string[] } = {}): Promise<Connected> {
+export async function connect(vault: string, options: { mode?: 'auto' | 'legacy'; extra?: string[]; env?: Record<string, string> } = {}): Promise<Connected> {
 	const client = new Client({ name: 'vault-query-test', version: '1.0.0' }, { versionNegotiation: { mode: options.mode ?? 'auto' } });
-	const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--vault', vault, ...(options.extra ?? [])], stderr: 'pipe' });
+	// The SDK passes on only a few variables (HOME, PATH…): hand over this test file's private snapshot cache, or the server would use the user's.
+	const cache = process.env.VAULT_QUERY_CACHE_DIR;
+	const env = { ...(cache === undefined ? {} : { VAULT_QUERY_CACHE_DIR: cache }), ...options.env };
+	const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--vault', vault, ...(options.extra ?? [])], env, stderr: 'pipe' });
 	let log = '';
 	transport.stderr?.on('data', (chunk: Buffer) => {
 		log += chunk.toString('utf8');

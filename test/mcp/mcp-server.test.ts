@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,8 +119,11 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 	});
 
 	it('a second server on the vault starts from the saved index snapshot; --no-cache reads it whole', async () => {
-		const warm = await connect(EXAMPLE_VAULT, { mode: 'legacy' });
-		const cold = await connect(EXAMPLE_VAULT, { mode: 'legacy', extra: ['--no-cache'] });
+		// A cache of its own: the in-process CLI calls of this file save snapshots stamped with another build.
+		const env = { VAULT_QUERY_CACHE_DIR: mkdtempSync(join(tmpdir(), 'vq-mcp-warm-')) };
+		await (await connect(EXAMPLE_VAULT, { env })).close();
+		const warm = await connect(EXAMPLE_VAULT, { mode: 'legacy', env });
+		const cold = await connect(EXAMPLE_VAULT, { mode: 'legacy', extra: ['--no-cache'], env });
 		try {
 			expect((await call(warm.client, 'status', {})).json.snapshot).toMatchObject({ state: 'warm' });
 			expect((await call(cold.client, 'status', {})).json.snapshot).toMatchObject({ state: 'off' });

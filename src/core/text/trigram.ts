@@ -223,6 +223,8 @@ export class TrigramIndex {
 
 	/** The index as columns, holes squeezed out (about 1–2 bytes per posting). */
 	columns(): TrigramColumns {
+		// Loaded or built in one piece and not changed since: the columns are already this.
+		if (this.base !== null && this.holes === 0 && this.postings.size === 0 && this.paths.length === this.baseCount) return this.base;
 		const remap = this.remap();
 		const keys: number[] = [];
 		const starts: number[] = [0];

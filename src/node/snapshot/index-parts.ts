@@ -21,7 +21,8 @@ import type { CachedVault } from './open-cached';
 
 /** The kinds of part, each a file of its own. */
 export const PART_KINDS = ['search', 'trigrams'] as const;
-type PartKind = (typeof PART_KINDS)[number];
+/** One kind of part. */
+export type PartKind = (typeof PART_KINDS)[number];
 
 /** The store key of a vault's part (the snapshot's key is the vault's real path). */
 export function partKey(vaultKey: string, kind: PartKind): string {
@@ -131,10 +132,10 @@ export class IndexParts implements SavedIndexes {
 		return handed === undefined || handed.index !== index || handed.changed > 0;
 	}
 
-	/** Save the parts the engine built or updated; a failure is returned as a message, never thrown. */
-	async save(engine: VaultEngine): Promise<string | null> {
-		const search = engine.builtSearchIndex;
-		const trigrams = engine.trigrams;
+	/** Save the parts (of `kinds`, default all) the engine built or updated; a failure is returned as a message, never thrown. */
+	async save(engine: VaultEngine, kinds: readonly PartKind[] = PART_KINDS): Promise<string | null> {
+		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
+		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
 		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
 		if (search !== null && this.dirty('search', search)) jobs.push(['search', this.settingsOf('search', search.settings), () => searchSections(search, nodeCodecHost)]);
 		if (trigrams !== null && this.dirty('trigrams', trigrams)) jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, nodeCodecHost)]);
