@@ -83,7 +83,7 @@ export class TrigramUpkeep {
 			if (index === null && !this.stopped) {
 				this.status.state = 'building';
 				index = await buildTrigramsSliced(notesOf(this.session.peek().source), { sliceMs: this.options.sliceMs, cancelled: () => this.stopped });
-				this.status.from = 'built';
+				if (index !== null) this.status.from = 'built';
 			}
 			const state = index === null ? null : await this.handOver(index);
 			if (state === null || index === null) return;
@@ -91,6 +91,7 @@ export class TrigramUpkeep {
 			this.status.notes = index.size;
 			this.status.ms = Math.round(performance.now() - started);
 			this.log(`trigram index ${this.status.from === 'saved' ? 'loaded' : 'built'}: ${index.size} notes in ${this.status.ms} ms`);
+			this.status.detail = parts ? 'saving as the snapshot\'s trigram part' : 'not saved (--no-cache)';
 			this.status.detail = parts ? ((await parts.save(state.engine, ['trigrams'])) ?? 'saved with the index snapshot when it changed') : 'not saved (--no-cache)';
 		} catch (error) {
 			this.status.state = 'failed';
