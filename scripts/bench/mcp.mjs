@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from './lib.mjs';
@@ -83,7 +84,7 @@ async function trigramsReady(client, timeoutMs) {
 		const { result } = await timedCall(client, 'status', {});
 		const status = result.structuredContent?.trigram_index;
 		if (status?.state === 'ready' || status?.state === 'failed' || Date.now() > until) return status;
-		await new Promise((resolve) => setTimeout(resolve, 250));
+		await sleep(250);
 	}
 }
 
