@@ -9,6 +9,9 @@ export function linkpathOf(link: string): string {
 	return parseLinktext(link).path;
 }
 
+/** The field targets of a note without a `links:` field. */
+const NO_TARGETS: ReadonlySet<string> = new Set<string>();
+
 /** One outgoing link as the graph sees it. */
 interface Outgoing {
 	linkpath: string;
@@ -163,12 +166,13 @@ export class LinkGraph {
 	}
 
 	/** Where the bare names of a note's `links:` field resolve (they are not in Obsidian's link maps). */
-	fieldTargets(path: string): Set<string> {
+	fieldTargets(path: string): ReadonlySet<string> {
 		let targets = this.fieldTargetCache.get(path);
 		if (targets) return targets;
+		// Most notes have no such field; a source that can tell without decoding the frontmatter saves a Set per note.
+		if (this.source.lacksProperty?.(path, this.linksKey) === true) return NO_TARGETS;
 		targets = new Set<string>();
-		const names = this.source.lacksProperty?.(path, this.linksKey) === true ? [] : linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey);
-		for (const name of names) {
+		for (const name of linksFieldNames(this.source.getMetadata(path)?.frontmatter, this.linksKey)) {
 			const dest = this.source.resolveLink(linkpathOf(name), path);
 			if (dest !== null) targets.add(dest);
 		}

@@ -46,6 +46,12 @@ export interface NoteSource {
 	 */
 	lacksProperty?(path: string, key: string): boolean;
 	/**
+	 * Optional: Obsidian's `getAllTags` of the note (frontmatter tags, then body tags, as
+	 * written), or null when the note is not indexed — what a source that saved it beside the
+	 * metadata answers without decoding the metadata.
+	 */
+	allTags?(path: string): readonly string[] | null;
+	/**
 	 * The text of a side file — the keyword index, the synonyms note, the schema note — by its
 	 * explicit vault path, or null when there is none. Hidden folders (`.claude/index.md`) are
 	 * readable, and the config folder where the host allows it, though neither is ever listed:

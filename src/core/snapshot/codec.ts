@@ -22,12 +22,12 @@
  */
 import type { CachedMetadata, LinkMap } from '../metadata';
 import { ByteWriter, bytesOf, checksum, fieldCheck, frame, indexOf } from './bytes';
-import { encodeMetadata, FRONTMATTER, RANGE_WIDTH, TAGGED_FRONTMATTER } from './metadata-codec';
+import { ALL_TAGS, encodeMetadata, FRONTMATTER, RANGE_WIDTH, TAGGED_FRONTMATTER } from './metadata-codec';
 import { storedMetadata, type FieldStore, type FromDisk } from './stored-metadata';
 import type { CodecHost } from './port';
 
 /** Bumped whenever the byte layout or the meaning of a field changes; other versions are ignored. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 const MAGIC = 0x4e535156; // 'VQSN' read as a little-endian u32
 const NOTE_COLUMNS = 6;
 const FLAG_RACY = 1;
@@ -335,6 +335,29 @@ export class DecodedSnapshot {
 			return indexOf(this.meta, needle, start, end) < 0;
 		}
 		return true;
+	}
+
+	/**
+	 * Note `i`'s tags as `getAllTags` gives them, from the list saved with it (no metadata
+	 * decoded); null when the note was skipped or the list fails its check (then ask its metadata).
+	 */
+	allTags(i: number): string[] | null {
+		if (!this.indexed(i)) return null;
+		const from = RANGE_WIDTH * this.noteRanges[i];
+		const to = RANGE_WIDTH * this.noteRanges[i + 1];
+		for (let r = from; r < to; r += RANGE_WIDTH) {
+			if (this.ranges[r] !== ALL_TAGS) continue;
+			const start = this.ranges[r + 1];
+			const end = this.ranges[r + 2];
+			if (end > this.meta.length || start > end || fieldCheck(this.meta, start, end) !== this.ranges[r + 3]) return null;
+			try {
+				const tags: unknown = JSON.parse(this.utf8.decode(this.meta, start, end));
+				return Array.isArray(tags) && tags.every((t) => typeof t === 'string') ? (tags as string[]) : null;
+			} catch {
+				return null;
+			}
+		}
+		return [];
 	}
 
 	/** Note `i`'s metadata still encoded, to carry into the next snapshot without decoding; null when skipped. */

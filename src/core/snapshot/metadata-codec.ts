@@ -11,6 +11,7 @@
  * recomputed on first read by a callback (the Node face re-parses the unchanged note).
  */
 import type { CachedMetadata, Pos } from '../metadata';
+import { getAllTags } from '../obsidian-rules';
 
 /** Field codes, in the order the parser emits the fields. */
 export const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'sections', 'listItems', 'blocks'] as const;
@@ -23,6 +24,12 @@ export const DEFERRED_FIELDS: ReadonlySet<string> = new Set(['sections', 'listIt
 export const TAGGED_FRONTMATTER = 100;
 /** A field of a newer parser, stored as `[name, value]`. */
 export const EXTRA_FIELD = 101;
+/**
+ * Not a field: the note's `getAllTags` (frontmatter and body tags, as written), derived when the
+ * note is encoded and carried with it, so a tag query reads one short array per note instead of
+ * its frontmatter and its positioned tag list. Absent when the note has no tag.
+ */
+export const ALL_TAGS = 102;
 /** The tag that carries a number JSON would lose. */
 const NUMBER_TAG = '\u0000vq-number';
 
@@ -116,6 +123,8 @@ export function encodeMetadata(metadata: CachedMetadata, put: (code: number, jso
 		const { code, json } = encodeField(name, value);
 		put(code, json ?? '');
 	}
+	const tags = getAllTags(metadata);
+	if (tags.length > 0) put(ALL_TAGS, JSON.stringify(tags));
 }
 
 /** Decode one stored field: its name and value (throws on bytes that are not its JSON). */

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
+import { getAllTags } from '../../core/obsidian-rules';
 import type { NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
 import { readNoteSync, ScratchBuffer } from '../note-reader';
@@ -181,6 +182,15 @@ export class CachedVaultSource implements NoteSource {
 	lacksProperty(path: string, key: string): boolean {
 		const i = this.init.kept.get(path);
 		return i !== undefined && this.init.snapshot !== null && !this.init.fresh.has(path) && this.init.snapshot.lacksKey(i, key);
+	}
+
+	/** The note's `getAllTags`, from the list saved with it when it is unchanged; null when not indexed. */
+	allTags(path: string): readonly string[] | null {
+		const i = this.init.fresh.has(path) ? undefined : this.init.kept.get(path);
+		const saved = i === undefined || this.init.snapshot === null ? null : this.init.snapshot.allTags(i);
+		if (saved !== null) return saved;
+		const meta = this.getMetadata(path);
+		return meta === null ? null : getAllTags(meta);
 	}
 
 	/** The notes whose `resolvedLinks` entry names `target`, walk order, from the snapshot's columns inverted once. */

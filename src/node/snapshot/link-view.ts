@@ -149,7 +149,7 @@ export function linkEntries(
 		const meta = fresh.has(path) ? fresh.get(path)! : metadataOf(path);
 		if (meta) parsed.push([path, meta]);
 	}
-	const built = build(parsed);
+	const built = parsed.length > 0 ? build(parsed) : { resolvedLinks: {}, unresolvedLinks: {} };
 	for (const [path] of parsed) entries.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
 	for (const path of notes) if (entries.has(path)) order.push(path);
 	return { order, entries };
