@@ -2,13 +2,7 @@
  * Block ids: `^id` (letters, digits, `-`) ending the last line of a paragraph or list item,
  * after whitespace — or standing alone on the line, when it names the block before it.
  */
-import { CH, isAsciiLetter, isDigit, isSpaceOrTab, isWhitespace } from './chars';
-
-/** End of [s, e) with trailing spaces and tabs dropped. */
-export function trimmedEnd(text: string, s: number, e: number): number {
-	while (e > s && isSpaceOrTab(text.charCodeAt(e - 1))) e--;
-	return e;
-}
+import { CH, isAsciiLetter, isDigit, isWhitespace, trimmedEnd } from './chars';
 
 /**
  * Offset of the `^` of a block id ending the line part [s, e), or -1. The id runs from the

@@ -8,11 +8,11 @@
  * Each line goes through CommonMark's three phases: {@link continueOpenBlocks} (open-blocks.ts),
  * `openNewBlocks` and `restOfLine` here; the leaf steps and the state live in leaf-blocks.ts.
  */
-import { CH, isDigit, isSpaceOrTab } from './chars';
+import { CH, columnAfter, isAsciiLetter, isDigit, isSpaceOrTab, skipBlanks } from './chars';
 import { Container, ITEM, QUOTE, ROOT } from './containers';
 import { isFootnoteDef, setextLevel } from './leaf-starts';
 import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_NONE, L_PARA, L_TABLE, LeafBlocks, MAX_NESTING } from './leaf-blocks';
-import { afterQuoteMarker, continueOpenBlocks, listMarkerEnd, type LineCursor } from './open-blocks';
+import { afterQuoteMarker, continueOpenBlocks, listMarkerEnd, mayOpenContainer, type LineCursor } from './open-blocks';
 import type { MetadataSink } from './sink';
 
 export { MAX_NESTING } from './leaf-blocks';
@@ -20,7 +20,7 @@ export { MAX_NESTING } from './leaf-blocks';
 /** Runs the block pass over one note body, writing into a MetadataSink. */
 export class BlockParser extends LeafBlocks {
 	// Where the current line stands between its phases (one object, reused for every line).
-	private readonly cur: LineCursor = { pos: 0, vcol: 0, logical: 0, matched: 1, q: 0, v: 0, opened: false };
+	private readonly cur: LineCursor = { pos: 0, vcol: 0, logical: 0, matched: 1, q: 0, v: 0 };
 
 	/** Parse `text` from offset `start`, the first character of 0-based line `line`, into `sink`. */
 	parse(text: string, sink: MetadataSink, start: number, line: number): void {
@@ -58,41 +58,74 @@ export class BlockParser extends LeafBlocks {
 	}
 	/** Process line `ln`: characters [ls, le) (line end excludes `\r\n`), phase by phase. */
 	private line(ln: number, ls: number, le: number): void {
-		const cur = this.cur;
-		// 1. Which open containers does this line continue?
-		continueOpenBlocks(this.text, this.stack, ls, le, cur);
-		const allMatched = cur.matched === this.stack.length;
+		const text = this.text;
+		const stack = this.stack;
+		// A blank line outside any container and verbatim leaf only ends the open leaf (phase 3's
+		// blank-line rule, with phases 1 and 2 trivially empty): a third of all lines in real notes.
+		if (stack.length === 1) {
+			if (ls === le && (this.leaf < L_FENCE || this.leaf > L_COMMENT)) {
+				if (this.leaf !== L_NONE) this.closeLeaf();
+				return;
+			}
+			// Likewise a root paragraph's next line that starts with a letter (or any non-ASCII
+			// character): it cannot open a container, underline, delimit a table or interrupt
+			// the paragraph, so it continues it (phase 3's rule) without the three phases.
+			if (this.leaf === L_PARA && ls < le) {
+				const c = text.charCodeAt(ls);
+				if (c >= 128 || isAsciiLetter(c)) {
+					this.inline.add(ls, le, ln, ls);
+					this.paraLines++;
+					this.markContent(ln, ls, le);
+					return;
+				}
+			}
+		}
+		// 1. Which open containers does this line continue? Outside any container there is
+		// nothing to match, and the line starts at column 0 (most lines of most notes).
+		let pos = ls;
+		let vcol = 0;
+		let logical = 0;
+		let matched = 1;
+		if (stack.length > 1) {
+			const cur = this.cur;
+			continueOpenBlocks(text, stack, ls, le, cur);
+			pos = cur.pos;
+			vcol = cur.vcol;
+			logical = cur.logical;
+			matched = cur.matched;
+		}
+		const allMatched = matched === stack.length;
+		const q = skipBlanks(text, pos, le);
+		const v = columnAfter(text, pos, q, vcol);
 		// A verbatim leaf (code, math, comment, HTML) takes the line whole unless it ends here.
-		if (allMatched && this.leaf >= L_FENCE && this.leaf <= L_COMMENT && this.verbatimLine(ln, ls, le, cur.pos, cur.vcol, cur.logical)) return;
-		// 2. New containers opening on this line.
-		this.openNewBlocks(ln, ls, le, allMatched);
-		// 3. The rest of the line: lazy continuation, blank line, or leaf content.
-		this.restOfLine(ln, ls, le, allMatched);
+		if (allMatched && this.leaf >= L_FENCE && this.leaf <= L_COMMENT && this.verbatimLine(ln, ls, le, pos, q, v - logical)) return;
+		// 2. New containers opening on this line: only a `>`, a bullet or a digit, not indented as code, can start one.
+		if (q < le && v - logical < 4 && mayOpenContainer(text.charCodeAt(q))) {
+			const cur = this.cur;
+			const opened = this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
+			// 3. The rest of the line: lazy continuation, blank line, or leaf content.
+			this.restOfLine(ln, ls, le, allMatched, cur.q, cur.v - cur.logical, cur.matched, opened);
+			return;
+		}
+		this.restOfLine(ln, ls, le, allMatched, q, v - logical, matched, false);
 	}
 
-	/** Phase 2: block quotes and list items that open on the line; leaves `cur.q/v` at the content's first non-blank. */
-	private openNewBlocks(ln: number, ls: number, le: number, allMatched: boolean): void {
+	/**
+	 * Phase 2: block quotes and list items that open on the line, from offset `pos` (column
+	 * `vcol`, content column `logical`) after phase 1 matched `matched` containers. Returns
+	 * whether any opened; leaves `cur.q/v` at the content's first non-blank, `cur.logical/matched`.
+	 */
+	private openNewBlocks(ln: number, ls: number, le: number, allMatched: boolean, pos: number, vcol: number, logical: number, matched: number): boolean {
 		const text = this.text;
 		const stack = this.stack;
 		const cur = this.cur;
-		let pos = cur.pos;
-		let vcol = cur.vcol;
-		let logical = cur.logical;
-		let matched = cur.matched;
 		// `q`/`v`: end of the whitespace at `pos` and its column, kept valid for phase 3 at every exit of this loop.
 		let opened = false;
 		let q = pos;
 		let v = vcol;
 		for (;;) {
-			q = pos;
-			v = vcol;
-			while (q < le) {
-				const ch = text.charCodeAt(q);
-				if (ch === CH.SPACE) v++;
-				else if (ch === CH.TAB) v += 4 - (v & 3);
-				else break;
-				q++;
-			}
+			q = skipBlanks(text, pos, le);
+			v = columnAfter(text, pos, q, vcol);
 			if (q >= le || v - logical >= 4 || stack.length > MAX_NESTING) break;
 			const ch = text.charCodeAt(q);
 			if (ch === CH.GT) {
@@ -114,16 +147,9 @@ export class BlockParser extends LeafBlocks {
 			if (markerEnd < le && !isSpaceOrTab(text.charCodeAt(markerEnd))) break;
 			if (!ordered && this.breakFrom(q, le)) break;
 			const marker = ordered ? text.charCodeAt(markerEnd - 1) : ch;
-			let k = markerEnd;
+			const k = skipBlanks(text, markerEnd, le);
 			const mv = v + (markerEnd - q);
-			let cv = mv;
-			while (k < le) {
-				const sp = text.charCodeAt(k);
-				if (sp === CH.SPACE) cv++;
-				else if (sp === CH.TAB) cv += 4 - (cv & 3);
-				else break;
-				k++;
-			}
+			const cv = columnAfter(text, markerEnd, k, mv);
 			const empty = k >= le;
 			if (this.leaf === L_PARA) {
 				// A setext underline (`-`) beats an empty list item under a paragraph.
@@ -174,17 +200,18 @@ export class BlockParser extends LeafBlocks {
 
 		cur.matched = matched;
 		cur.logical = logical;
-		cur.opened = opened;
 		cur.q = q;
 		cur.v = v;
+		return opened;
 	}
 
-	/** Phase 3: lazy paragraph continuation, a blank line, or the leaf's content (continued or started). */
-	private restOfLine(ln: number, ls: number, le: number, allMatched: boolean): void {
+	/**
+	 * Phase 3: lazy paragraph continuation, a blank line, or the leaf's content (continued or
+	 * started) at `q`, indented `indent` columns past the content column, after `matched` containers.
+	 */
+	private restOfLine(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
 		const text = this.text;
 		const stack = this.stack;
-		const { q, v, logical, opened, matched } = this.cur;
-		const indent = v - logical;
 		const blank = q >= le;
 		if (!opened && !allMatched) {
 			if (this.leaf === L_PARA && !blank && !this.interruptsParagraph(q, le, indent)) {

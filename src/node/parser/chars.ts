@@ -51,6 +51,27 @@ export function isSpaceOrTab(c: number): boolean {
 	return c === 32 || c === 9;
 }
 
+/** The first offset at or after `p` (and before `end`) that is not a space or a tab. */
+export function skipBlanks(text: string, p: number, end: number): number {
+	while (p < end && isSpaceOrTab(text.charCodeAt(p))) p++;
+	return p;
+}
+
+/** End of [s, e) with trailing spaces and tabs dropped. */
+export function trimmedEnd(text: string, s: number, e: number): number {
+	while (e > s && isSpaceOrTab(text.charCodeAt(e - 1))) e--;
+	return e;
+}
+
+/**
+ * The virtual column at `to` when the blanks [from, to) start at column `col`: a space is one
+ * column, a tab runs to the next multiple of 4 (CommonMark's tab stops, for indentation).
+ */
+export function columnAfter(text: string, from: number, to: number, col: number): number {
+	for (let k = from; k < to; k++) col = text.charCodeAt(k) === CH.TAB ? col + 4 - (col & 3) : col + 1;
+	return col;
+}
+
 /** True for what JavaScript's `\s` matches (ASCII controls ≤ 0x20 included for safety). */
 export function isWhitespace(c: number): boolean {
 	if (c <= 32) return true;

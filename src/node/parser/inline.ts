@@ -10,7 +10,7 @@
  * Obsidian indexes links and tags inside them.
  */
 import type { LinkCache } from '../../core/metadata';
-import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace } from './chars';
+import { CH, isAsciiLetter, isAsciiPunct, isDigit, isTagChar, isWhitespace, skipBlanks } from './chars';
 import { loc, span } from './positions';
 import { parseWikilinkInner } from './wikilink';
 import { InlineSegments, SLOT_COMMENT_END, SLOT_DOUBLE_DOLLAR, SLOT_WIKI_CLOSE } from './inline-segments';
@@ -60,7 +60,8 @@ export class InlineScanner extends InlineSegments {
 				tokenEnd = i;
 				continue;
 			}
-			switch (text.charCodeAt(i)) {
+			const c = text.charCodeAt(i);
+			switch (c) {
 				case CH.BACKTICK: {
 					let j = i + 1;
 					while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
@@ -90,22 +91,9 @@ export class InlineScanner extends InlineSegments {
 				case CH.HASH:
 					i = this.tag(i, end, s, i === tokenEnd || i === segStart || this.tagMayStart(i, segStart, table));
 					break;
-				case CH.LT: {
-					const after = this.html(i, end, s, n);
-					if (after >= 0) {
-						if (this.foundSeg !== s) {
-							s = this.foundSeg;
-							segStart = this.segStart[s];
-							end = this.segEnd[s];
-						}
-						i = after;
-						tokenEnd = i;
-					} else i++;
-					break;
-				}
 				default: {
-					// `$`
-					const after = this.math(i, end, s, n);
+					// `<` (inline HTML, a comment) or `$` (math): either may close in a later segment.
+					const after = c === CH.LT ? this.html(i, end, s, n) : this.math(i, end, s, n);
 					if (after >= 0) {
 						if (this.foundSeg !== s) {
 							s = this.foundSeg;
@@ -222,7 +210,7 @@ export class InlineScanner extends InlineSegments {
 		const labelEnd = k;
 		const destLimit = Math.min(end, k + MAX_DEST);
 		k += 2;
-		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+		k = skipBlanks(text, k, end);
 		let destStart = k;
 		let destEnd = k;
 		if (k < end && text.charCodeAt(k) === CH.LT) {
@@ -258,7 +246,7 @@ export class InlineScanner extends InlineSegments {
 			if (k >= destLimit && destLimit < end) return -1;
 			destEnd = k;
 		}
-		while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+		k = skipBlanks(text, k, end);
 		if (k < end) {
 			const q = text.charCodeAt(k);
 			if ((q === CH.QUOTE || q === CH.APOS || q === CH.LPAREN) && k > destEnd) {
@@ -270,7 +258,7 @@ export class InlineScanner extends InlineSegments {
 				}
 				if (k >= destLimit) return -1;
 				k++;
-				while (k < end && (text.charCodeAt(k) === CH.SPACE || text.charCodeAt(k) === CH.TAB)) k++;
+				k = skipBlanks(text, k, end);
 			}
 		}
 		if (k >= end || text.charCodeAt(k) !== CH.RPAREN) return -1;

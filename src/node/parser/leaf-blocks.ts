@@ -5,8 +5,8 @@
  * decides, phase by phase, which of these steps a line takes.
  */
 import type { ListItemCache, Loc, SectionCache } from '../../core/metadata';
-import { blockIdCaret, trimmedEnd } from './block-ids';
-import { CH, isSpaceOrTab } from './chars';
+import { blockIdCaret } from './block-ids';
+import { CH, isSpaceOrTab, skipBlanks, trimmedEnd } from './chars';
 import { Container, ITEM, ListInfo, QUOTE, ROOT } from './containers';
 import { ForwardSearch } from './forward-search';
 import { InlineScanner } from './inline';
@@ -125,29 +125,21 @@ export abstract class LeafBlocks {
 	}
 
 	/**
-	 * A line inside a verbatim leaf (code, math, comment, HTML) whose containers all matched.
+	 * A line inside a verbatim leaf (code, math, comment, HTML) whose containers all matched: its
+	 * content starts at `pos`, its first non-blank at `q`, `indent` columns past the content column.
 	 * Returns false when the leaf ended without consuming the line.
 	 */
-	protected verbatimLine(ln: number, ls: number, le: number, pos: number, vcol: number, logical: number): boolean {
+	protected verbatimLine(ln: number, ls: number, le: number, pos: number, q: number, indent: number): boolean {
 		const text = this.text;
-		let q = pos;
-		let v = vcol;
-		while (q < le) {
-			const ch = text.charCodeAt(q);
-			if (ch === CH.SPACE) v++;
-			else if (ch === CH.TAB) v += 4 - (v & 3);
-			else break;
-			q++;
-		}
 		const blank = q >= le;
 		switch (this.leaf) {
 			case L_FENCE:
 				if (!blank) this.markContent(ln, ls, le);
-				if (!blank && v - logical < 4 && isFenceClose(text, q, le, this.fenceChar, this.fenceLen)) this.closeLeaf();
+				if (!blank && indent < 4 && isFenceClose(text, q, le, this.fenceChar, this.fenceLen)) this.closeLeaf();
 				return true;
 			case L_ICODE:
 				if (blank) return true;
-				if (v - logical < 4) {
+				if (indent < 4) {
 					this.closeLeaf();
 					return false;
 				}
@@ -404,9 +396,7 @@ export abstract class LeafBlocks {
 		const parent = this.stack[this.stack.length - 1];
 		parent.lastList = null;
 		if (parent.kind === ROOT) {
-			let k = q + 1;
-			while (k < le && isSpaceOrTab(this.text.charCodeAt(k))) k++;
-			const callout = this.text.startsWith('[!', k);
+			const callout = this.text.startsWith('[!', skipBlanks(this.text, q + 1, le));
 			this.openSection(callout ? 'callout' : 'blockquote', ln, ls, ls);
 		}
 		this.stack.push(new Container(QUOTE));

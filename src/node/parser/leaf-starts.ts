@@ -3,7 +3,7 @@
  * remains after container prefixes and indentation. They return plain numbers so the block
  * pass can call them per line without allocating.
  */
-import { CH, isAsciiLetter, isDigit, isSpaceOrTab } from './chars';
+import { CH, isAsciiLetter, isDigit, isSpaceOrTab, skipBlanks, trimmedEnd } from './chars';
 
 /** ATX heading level (1–6) when [p, end) is `#…` followed by a space, tab or the line end; else 0. */
 export function atxLevel(text: string, p: number, end: number): number {
@@ -17,16 +17,13 @@ export function atxLevel(text: string, p: number, end: number): number {
 
 /** Bounds of an ATX heading's text (opening and optional closing `#` run removed, trimmed). */
 export function atxContent(text: string, p: number, end: number, level: number): [number, number] {
-	let s = p + level;
-	while (s < end && isSpaceOrTab(text.charCodeAt(s))) s++;
-	let e = end;
-	while (e > s && isSpaceOrTab(text.charCodeAt(e - 1))) e--;
+	const s = skipBlanks(text, p + level, end);
+	let e = trimmedEnd(text, s, end);
 	// A closing sequence is a run of `#` preceded by a space (or the whole content).
 	let h = e;
 	while (h > s && text.charCodeAt(h - 1) === CH.HASH) h--;
 	if (h < e && (h === s || isSpaceOrTab(text.charCodeAt(h - 1)))) {
-		e = h;
-		while (e > s && isSpaceOrTab(text.charCodeAt(e - 1))) e--;
+		e = trimmedEnd(text, s, h);
 	}
 	return [s, e];
 }
@@ -49,9 +46,7 @@ export function fenceLength(text: string, p: number, end: number): number {
 export function isFenceClose(text: string, p: number, end: number, char: number, len: number): boolean {
 	let k = p;
 	while (k < end && text.charCodeAt(k) === char) k++;
-	if (k - p < len) return false;
-	while (k < end && isSpaceOrTab(text.charCodeAt(k))) k++;
-	return k === end;
+	return k - p >= len && skipBlanks(text, k, end) === end;
 }
 
 /** True for a thematic break: 3+ of the same `*`, `-` or `_`, spaces allowed between, nothing else. */
@@ -73,8 +68,7 @@ export function setextLevel(text: string, p: number, end: number): number {
 	if (c !== CH.EQ && c !== CH.DASH) return 0;
 	let k = p + 1;
 	while (k < end && text.charCodeAt(k) === c) k++;
-	while (k < end && isSpaceOrTab(text.charCodeAt(k))) k++;
-	if (k !== end) return 0;
+	if (skipBlanks(text, k, end) !== end) return 0;
 	return c === CH.EQ ? 1 : 2;
 }
 

@@ -3,7 +3,7 @@
  * line continues, consuming their markers and indentation. Kept free of the parser's state so
  * the hot loop works on locals only.
  */
-import { CH, isDigit } from './chars';
+import { CH, columnAfter, isDigit, skipBlanks } from './chars';
 import { QUOTE, type Container } from './containers';
 
 /** Where a line stands while the phases of `BlockParser.line` consume it; one per parser, reused. */
@@ -19,8 +19,11 @@ export interface LineCursor {
 	/** End of the whitespace at `pos`, and its column, after the new-container phase. */
 	q: number;
 	v: number;
-	/** Whether the line opened a new container. */
-	opened: boolean;
+}
+
+/** True for a character that may start a container on a line: `>`, a bullet, or a digit of an ordered marker. */
+export function mayOpenContainer(ch: number): boolean {
+	return ch === CH.GT || ch === CH.DASH || ch === CH.STAR || ch === CH.PLUS || isDigit(ch);
 }
 
 /** Phase 1: match line [ls, le) against the open containers of `stack`; sets `cur.pos/vcol/logical/matched`. */
@@ -37,15 +40,8 @@ export function continueOpenBlocks(text: string, stack: readonly Container[], ls
 	for (; matched < stack.length; matched++) {
 		const c = stack[matched];
 		if (!measured) {
-			wsEnd = pos;
-			wsCol = vcol;
-			while (wsEnd < le) {
-				const ch = text.charCodeAt(wsEnd);
-				if (ch === CH.SPACE) wsCol++;
-				else if (ch === CH.TAB) wsCol += 4 - (wsCol & 3);
-				else break;
-				wsEnd++;
-			}
+			wsEnd = skipBlanks(text, pos, le);
+			wsCol = columnAfter(text, pos, wsEnd, vcol);
 			measured = true;
 		}
 		if (c.kind === QUOTE) {

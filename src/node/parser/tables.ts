@@ -2,14 +2,12 @@
  * GFM table recognition: a header row with a `|`, directly followed by a delimiter row
  * (`| --- | :-: |`) with the same number of cells.
  */
-import { CH, isSpaceOrTab } from './chars';
+import { CH, skipBlanks, trimmedEnd } from './chars';
 
 /** Number of cells in a row [p, end): unescaped `|` separators, outer pipes optional. */
 export function countCells(text: string, p: number, end: number): number {
-	let s = p;
-	let e = end;
-	while (s < e && isSpaceOrTab(text.charCodeAt(s))) s++;
-	while (e > s && isSpaceOrTab(text.charCodeAt(e - 1))) e--;
+	let s = skipBlanks(text, p, end);
+	let e = trimmedEnd(text, s, end);
 	if (s < e && text.charCodeAt(s) === CH.PIPE) s++;
 	if (e > s && text.charCodeAt(e - 1) === CH.PIPE && text.charCodeAt(e - 2) !== CH.BACKSLASH) e--;
 	let cells = 1;
@@ -34,15 +32,14 @@ export function hasPipe(text: string, p: number, end: number): boolean {
 /** Cell count of a delimiter row [p, end) (`|:--|--:|`), or 0 when it is not one. */
 export function delimiterCells(text: string, p: number, end: number): number {
 	let cells = 0;
-	let k = p;
-	while (k < end && isSpaceOrTab(text.charCodeAt(k))) k++;
+	let k = skipBlanks(text, p, end);
 	let sawPipe = false;
 	if (k < end && text.charCodeAt(k) === CH.PIPE) {
 		sawPipe = true;
 		k++;
 	}
 	for (;;) {
-		while (k < end && isSpaceOrTab(text.charCodeAt(k))) k++;
+		k = skipBlanks(text, k, end);
 		if (k >= end) break;
 		if (text.charCodeAt(k) === CH.COLON) k++;
 		let dashes = 0;
@@ -52,7 +49,7 @@ export function delimiterCells(text: string, p: number, end: number): number {
 		}
 		if (dashes === 0) return 0;
 		if (k < end && text.charCodeAt(k) === CH.COLON) k++;
-		while (k < end && isSpaceOrTab(text.charCodeAt(k))) k++;
+		k = skipBlanks(text, k, end);
 		cells++;
 		if (k >= end) break;
 		if (text.charCodeAt(k) !== CH.PIPE) return 0;
