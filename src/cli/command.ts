@@ -1,4 +1,5 @@
-import type { FlagSpec, ParsedArgs } from './args';
+import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
+import type { OperationOption, OptionValues } from '../core/query/registry';
 
 /** Where a command writes: injectable so tests can capture output without spawning a process. */
 export interface CommandIO {
@@ -52,6 +53,24 @@ export function limitFlags(defaultLimit: number): Record<string, FlagSpec> {
 		limit: { kind: 'number', value: 'N', range: [1, 100_000], help: `at most N results (default ${defaultLimit})` },
 		'max-results': { kind: 'number', value: 'N', range: [1, 100_000], aliasOf: 'limit', help: 'the same as --limit' },
 	};
+}
+
+const FLAG_KIND = { number: 'number', list: 'list', text: 'string', flag: 'boolean' } as const;
+
+/** A ranked operation's options (core/query/registry.ts) as flags; `--limit` keeps `--max-results` as its alias. */
+export function optionFlags(options: readonly OperationOption[]): Record<string, FlagSpec> {
+	const flags: Record<string, FlagSpec> = {};
+	for (const option of options) {
+		flags[option.name] = { kind: FLAG_KIND[option.kind], help: option.help, ...(option.value ? { value: option.value } : {}), ...(option.range ? { range: option.range } : {}) };
+		if (option.name === 'limit') flags['max-results'] = { ...flags.limit, aliasOf: 'limit', help: 'the same as --limit' };
+	}
+	return flags;
+}
+
+/** The values of a ranked operation's options from the parsed flags. */
+export function optionValues(args: ParsedArgs, options: readonly OperationOption[]): OptionValues {
+	const read = { number: numberFlag, list: listFlag, text: stringFlag, flag: boolFlag } as const;
+	return Object.fromEntries(options.map((option) => [option.name, read[option.kind](args, option.name)]));
 }
 
 /** What the CLI's text says to see the results past the limit. */

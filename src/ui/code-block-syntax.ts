@@ -1,5 +1,5 @@
 import type { StructuredQuery } from '../core/query/types';
-import { QUERY_TYPES } from '../core/query/registry';
+import { PACK, QUERY_TYPES, RANKED_OPERATIONS, SEARCH } from '../core/query/registry';
 import { QUERY_COMMANDS } from './query-commands';
 
 /**
@@ -35,12 +35,16 @@ export interface BlockError {
 
 /** Block keys of the registered query types: each type's name and its aliases (`property:` for `prop`). */
 export const BLOCK_QUERY_KEYS = new Map(QUERY_TYPES.flatMap((spec) => [spec.type, ...spec.aliases].map((key) => [key, spec] as const)));
-const OPTION_KEYS = new Set(['limit', 'budget', 'folders']);
+/** Block keys of the ranked operations (`search:`, `pack:`). */
+const RANKED_KEYS = new Set<string>(RANKED_OPERATIONS.map((op) => op.name));
+// Options: a structural query's scope (`limit:`, `folders:`) and the ranked operations' number and
+// list options (`limit:`, `folders:`, `budget:`); a block takes no text or on/off options.
+const OPTION_KEYS = new Set(['limit', 'folders', ...RANKED_OPERATIONS.flatMap((op) => op.options.filter((o) => o.kind === 'number' || o.kind === 'list').map((o) => o.name))]);
 // Search operators that are not block keys: a first line starting with one is a bare search.
 const SEARCH_OPERATORS = new Set(['path', 'file', 'content']);
 
 /** The syntax in one line, for error messages. */
-export const BLOCK_SYNTAX = `Write one of search:, ${QUERY_TYPES.map((spec) => `${spec.aliases[0] ?? spec.type}:`).join(', ')} or pack:, then optionally limit:, budget: or folders:.`;
+export const BLOCK_SYNTAX = `Write one of ${SEARCH.name}:, ${QUERY_TYPES.map((spec) => `${spec.aliases[0] ?? spec.type}:`).join(', ')} or ${PACK.name}:, then optionally ${[...OPTION_KEYS].map((key) => `${key}:`).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`;
 
 function fail(message: string): BlockError {
 	return { kind: 'error', message };
@@ -61,9 +65,9 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 		if (line === '') continue;
 		const m = /^([A-Za-z-]+):(.*)$/.exec(line);
 		const key = m?.[1].toLowerCase() ?? '';
-		if (!m || !(BLOCK_QUERY_KEYS.has(key) || key === 'search' || key === 'pack' || OPTION_KEYS.has(key))) {
+		if (!m || !(BLOCK_QUERY_KEYS.has(key) || RANKED_KEYS.has(key) || OPTION_KEYS.has(key))) {
 			if (main === null && options.size === 0 && (!m || SEARCH_OPERATORS.has(key))) {
-				main = { key: 'search', value: line, line: i + 1 };
+				main = { key: SEARCH.name, value: line, line: i + 1 };
 				continue;
 			}
 			return fail(m ? `Line ${i + 1}: unknown key "${m[1]}". ${BLOCK_SYNTAX}` : `Line ${i + 1}: expected "key: value". ${BLOCK_SYNTAX}`);
@@ -88,8 +92,11 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 	const budget = whole('budget');
 	if (typeof limit === 'object') return limit;
 	if (typeof budget === 'object') return budget;
-	if (main.key === 'search') return { kind: 'search', query: main.value, limit };
-	if (main.key === 'pack') return { kind: 'pack', question: main.value, budget };
+	if (main.key === SEARCH.name || main.key === PACK.name) {
+		const request = main.key === SEARCH.name ? SEARCH.fromText(main.value) : PACK.fromText(main.value);
+		if (typeof request === 'string') return fail(`Line ${main.line}: ${request}`);
+		return main.key === SEARCH.name ? { kind: 'search', query: request.query, limit } : { kind: 'pack', question: request.query, budget };
+	}
 	const spec = BLOCK_QUERY_KEYS.get(main.key);
 	const rendering = QUERY_COMMANDS.find((c) => c.type === spec?.type);
 	if (!spec || !rendering) return fail(`${main.key}: is not a query. ${BLOCK_SYNTAX}`);

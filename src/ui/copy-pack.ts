@@ -1,5 +1,6 @@
 import { Modal, Notice, type App } from 'obsidian';
 import type { ContextPack, PackRequest } from '../core/pack/pack';
+import { PACK } from '../core/query/registry';
 
 /**
  * The "Copy context pack" command: the question comes from the editor selection, else from a
@@ -98,13 +99,14 @@ export class PackQueryModal extends Modal {
 		this.inputEl.select();
 	}
 
+	/** Copy for the typed question, or say what is missing (the registry's pack entry reads the line). */
 	private submit(): void {
-		const query = this.inputEl.value.trim();
-		if (query === '') {
-			new Notice('Type a question for the context pack.');
+		const request = PACK.fromText(this.inputEl.value);
+		if (typeof request === 'string') {
+			new Notice(request);
 			return;
 		}
 		this.close();
-		this.onSubmit(query);
+		this.onSubmit(request.query);
 	}
 }

@@ -11,7 +11,7 @@ import type { Plugin } from 'obsidian';
 import { STRUCTURAL_COMMANDS } from '../../src/cli/commands/structural';
 import { COMMANDS } from '../../src/cli/commands/index';
 import { failed } from '../../src/core/query/envelope';
-import { QUERY_TYPE_NAMES, QUERY_TYPES, type ArgumentValues } from '../../src/core/query/registry';
+import { QUERY_TYPE_NAMES, QUERY_TYPES, RANKED_OPERATIONS, PACK, SEARCH, type ArgumentValues } from '../../src/core/query/registry';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { queryTool } from '../../src/mcp/tools';
 import type { VaultSession } from '../../src/mcp/session';
@@ -106,5 +106,32 @@ describe('one registry of query types', () => {
 			}
 		}
 		expect(parseBlock('colour: red', 'n.md')).toMatchObject({ kind: 'error' });
+	});
+
+	it('search and pack: the CLI commands take their names, summaries and options from the registry entries, and build the request they do', async () => {
+		for (const op of RANKED_OPERATIONS) {
+			const command = COMMANDS.find((c) => c.name === op.name);
+			expect([command?.summary, command?.usage]).toEqual([op.summary, `"<${op.text.name}>"`]);
+			for (const option of op.options) expect(command?.flags[option.name]?.help).toBe(option.help);
+		}
+		// Every option the CLI takes for them reaches the engine: the request echoes what was asked.
+		const search = await cliJson<{ status: string; results: unknown[]; query: { raw: string } }>(['search', VALUE, '--limit', '1', '--folders', '/', '--vault', vault]);
+		expect([search.code, search.json.results.length, search.json.query.raw]).toEqual([0, 1, VALUE]);
+		expect(SEARCH.build('x', { limit: undefined, folders: [] })).toEqual({ query: 'x', limit: 10 });
+		const pack = await cliJson<{ status: string; handoff: { built_at: string; task?: string; token_budget: number } }>(['pack', VALUE, '--budget', '900', '--today', '2026-02-03', '--task', 'check', '--vault', vault]);
+		expect([pack.code, pack.json.handoff.built_at, pack.json.handoff.token_budget]).toEqual([0, '2026-02-03', 900]);
+		expect(PACK.build('q', { 'include-drafts': false, 'include-archived': true })).toMatchObject({ query: 'q', includeDrafts: undefined, includeArchived: true });
+	});
+
+	it('search and pack: the code block keys and options and the pack prompt read their line through the registry entries', () => {
+		expect(parseBlock(`${SEARCH.name}: a b\nlimit: 3`, 'n.md')).toEqual({ kind: 'search', query: 'a b', limit: 3 });
+		expect(parseBlock(`${PACK.name}: why?\nbudget: 500`, 'n.md')).toEqual({ kind: 'pack', question: 'why?', budget: 500 });
+		for (const option of RANKED_OPERATIONS.flatMap((op) => op.options)) {
+			const block = parseBlock(`search: x\n${option.name}: 2`, 'n.md');
+			// Number and list options are block options; text and on/off options are not.
+			expect([option.name, block.kind]).toEqual([option.name, option.kind === 'number' || option.kind === 'list' ? 'search' : 'error']);
+		}
+		expect(PACK.fromText('  ')).toBe('Type a question for the context pack.');
+		expect(SEARCH.fromText(' q ')).toEqual({ query: 'q', limit: 10 });
 	});
 });

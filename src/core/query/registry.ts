@@ -1,3 +1,4 @@
+import type { PackRequest } from '../pack/types';
 import type { StructuredQuery } from './types';
 
 /**
@@ -176,3 +177,109 @@ export function missingArgument(spec: QueryTypeSpec, values: ArgumentValues): st
 	}
 	return null;
 }
+
+/**
+ * The ranked operations: free text in, ranked hits (`search`) or a cited context pack (`pack`)
+ * out. They sit beside the structural types rather than among them because they take a whole
+ * line of text (the search syntax, a question) instead of typed arguments, answer through their
+ * own engine method with their own result object (not `QueryResult`), and are not values of the
+ * `query` tools' `type` (MCP, Obsidian CLI) — but their names, summaries, options and the request
+ * they build live here all the same, and the CLI commands, the code block and the plugin's pack
+ * prompt derive from these entries.
+ */
+
+/** An option of a ranked operation, named the same in every face that offers it. */
+export interface OperationOption {
+	name: string;
+	/** `number`: a whole number within `range`; `list`: several values; `text`: one value; `flag`: on or off. */
+	kind: 'number' | 'list' | 'text' | 'flag';
+	/** The placeholder of its value in help (`N`, `A,B`, `TEXT`). */
+	value?: string;
+	/** The smallest and largest value of a number option. */
+	range?: readonly [number, number];
+	/** One line of help. */
+	help: string;
+}
+
+/** The values of a ranked call's options, by option name (absent: not given). */
+export type OptionValues = Record<string, string | number | boolean | string[] | undefined>;
+
+/** What a search call asks the engine (`VaultEngine.search(query, { limit, folders })`). */
+export interface SearchCall {
+	query: string;
+	limit: number;
+	folders?: string[];
+}
+
+/** One ranked operation: what it answers, its text and options, and the request it builds. */
+export interface RankedOperationSpec<Name extends 'search' | 'pack', Request> {
+	name: Name;
+	/** One line for the CLI command list and the faces' descriptions. */
+	summary: string;
+	/** The engine method that answers it. */
+	answeredBy: Name;
+	/** The free text it takes (the rest of the line: CLI positionals, the block's value). */
+	text: { name: string; help: string };
+	/** Its options, in the order help lists them. */
+	options: readonly OperationOption[];
+	/** The request for a non-blank text and the options given. */
+	build(text: string, values: OptionValues): Request;
+	/** The request for a line of text alone (prompt, code block), or what is wrong with it. */
+	fromText(input: string): Request | string;
+}
+
+/** Search's default number of hits when a face gives none (the CLI's `--limit`). */
+export const SEARCH_LIMIT = 10;
+const LIMIT_RANGE: readonly [number, number] = [1, 100_000];
+
+/** A number option's value, if given. */
+function numberOf(values: OptionValues, name: string): number | undefined {
+	const value = values[name];
+	return typeof value === 'number' ? value : undefined;
+}
+
+/** `search`: ranked hits for the search syntax. */
+export const SEARCH: RankedOperationSpec<'search', SearchCall> = {
+	name: 'search',
+	summary: 'ranked search in any language: filters (tag:, path:, file:, [key:value], "phrase", -word, /regex/) plus free text',
+	answeredBy: 'search',
+	text: { name: 'query', help: 'what to find: words in any language and the search filters' },
+	options: [
+		{ name: 'limit', kind: 'number', value: 'N', range: LIMIT_RANGE, help: `at most N results (default ${SEARCH_LIMIT})` },
+		{ name: 'folders', kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
+	],
+	build: (query, values) => {
+		const folders = values.folders;
+		return { query, limit: numberOf(values, 'limit') ?? SEARCH_LIMIT, ...(Array.isArray(folders) && folders.length > 0 ? { folders } : {}) };
+	},
+	// A /regex/ that does not compile is the search's own answer (failed, with the reason), not a prompt error.
+	fromText: (input) => (input.trim() === '' ? 'Type what to search for.' : { query: input.trim(), limit: SEARCH_LIMIT }),
+};
+
+/** `pack`: a cited context pack for a question, within a token budget. */
+export const PACK: RankedOperationSpec<'pack', PackRequest> = {
+	name: 'pack',
+	summary: 'a context pack for an agent: verbatim quotes with source ids, coverage, gaps and a handoff, within a token budget',
+	answeredBy: 'pack',
+	text: { name: 'query', help: 'the question, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters' },
+	options: [
+		{ name: 'budget', kind: 'number', value: 'N', range: [1, 1_000_000], help: 'token budget of the whole pack (default 2000; the handoff says when the default was used)' },
+		{ name: 'task', kind: 'text', value: 'TEXT', help: "the downstream agent's task, passed on in the handoff" },
+		{ name: 'include-drafts', kind: 'flag', help: 'keep notes with status: draft' },
+		{ name: 'include-archived', kind: 'flag', help: 'keep archived notes (status archived/archive, archived: true, #archive tags)' },
+		{ name: 'today', kind: 'text', value: 'YYYY-MM-DD', help: "the handoff's built_at (default: today, UTC)" },
+	],
+	build: (query, values) => ({
+		query,
+		budget: numberOf(values, 'budget'),
+		task: typeof values.task === 'string' ? values.task : undefined,
+		// why: an option not given leaves the choice to the settings, not to false.
+		includeDrafts: values['include-drafts'] === true || undefined,
+		includeArchived: values['include-archived'] === true || undefined,
+		builtAt: typeof values.today === 'string' ? values.today : undefined,
+	}),
+	fromText: (input) => (input.trim() === '' ? 'Type a question for the context pack.' : { query: input.trim() }),
+};
+
+/** The ranked operations, in the order the faces list them after the structural types. */
+export const RANKED_OPERATIONS = [SEARCH, PACK] as const;
