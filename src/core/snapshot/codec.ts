@@ -352,7 +352,7 @@ export class DecodedSnapshot {
 			if (end > this.meta.length || start > end || fieldCheck(this.meta, start, end) !== this.ranges[r + 3]) return null;
 			try {
 				const tags: unknown = JSON.parse(this.utf8.decode(this.meta, start, end));
-				return Array.isArray(tags) && tags.every((t) => typeof t === 'string') ? (tags as string[]) : null;
+				return Array.isArray(tags) && tags.every((t) => typeof t === 'string') ? (tags) : null;
 			} catch {
 				return null;
 			}
