@@ -5,7 +5,8 @@
  * The folder's total size is bounded: after a save, the least recently written other snapshots
  * are deleted until it fits.
  */
-import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
 import { errorCode } from '../note-reader';
@@ -49,13 +50,13 @@ export class FileSnapshotStore implements SnapshotStore {
 		return join(this.dir, snapshotFileName(key));
 	}
 
-	/** The saved bytes, or null when there are none. */
-	async load(key: string): Promise<Uint8Array | null> {
+	/** The saved bytes, or null when there are none. Read synchronously: one large read, and a warm call has nothing to overlap it with. */
+	load(key: string): Promise<Uint8Array | null> {
 		try {
-			return await readFile(this.pathFor(key));
+			return Promise.resolve(readFileSync(this.pathFor(key)));
 		} catch (error) {
-			if (errorCode(error) === 'ENOENT') return null;
-			throw error;
+			if (errorCode(error) === 'ENOENT') return Promise.resolve(null);
+			return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 		}
 	}
 
