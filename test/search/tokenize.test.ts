@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeQueryText, termsOf } from '../../src/core/search/tokenize';
+import { analyzeQueryText, foldText, foldWord, termsOf } from '../../src/core/search/tokenize';
 import { stem } from '../../src/core/search/stem';
 
 describe('tokenize', () => {
@@ -46,5 +46,12 @@ describe('tokenize', () => {
 
 	it('mixes scripts in one word', () => {
 		expect(termsOf('Obsidian中的链接')).toEqual(['obsidian', '中的', '的链', '链接']);
+	});
+
+	it('folds a whole text letter by letter as words are folded, leaving other scripts\' marks alone', () => {
+		expect(foldText('Café Straße, ΆΛΦΑ and Ørsted')).toBe(`${foldWord('Café')} ${foldWord('Straße')}, ${foldWord('ΆΛΦΑ')} and ${foldWord('Ørsted')}`);
+		expect(foldText('Café Straße')).toBe('cafe strasse');
+		// An accented Latin letter elsewhere in the text does not strip the dakuten of が or a Devanagari vowel sign.
+		expect(foldText('é が हिन्दी')).toBe('e が हिन्दी');
 	});
 });

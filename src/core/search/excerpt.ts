@@ -1,7 +1,7 @@
 /** The excerpt of a hit: the best-matching heading section and its first matching line, clipped. */
 import { excerptOf } from '../note-info';
 import type { ScoredWord } from './rank';
-import { foldWord, normalizeText } from './tokenize';
+import { foldText, foldWord, normalizeText } from './tokenize';
 
 /** Surface forms to look for in a text when picking the excerpt, with the rarity of their word. */
 export function needlesOf(words: readonly ScoredWord[]): { needle: string; weight: number }[] {
@@ -27,8 +27,8 @@ const REPEAT_BONUS = 0.05; // why: distinct words decide the best section; repet
 export function excerptFrom(text: string, bodyStart: number, needles: readonly { needle: string; weight: number }[], chars: number): { excerpt: string; section: string | null; line: number } | null {
 	const body = text.slice(bodyStart);
 	const lines = body.split('\n');
-	// Fold the body once (one native pass) rather than line by line; folding keeps line breaks.
-	const foldedLines = foldWord(normalizeText(body)).split('\n');
+	// Fold the body once rather than line by line; folding keeps line breaks.
+	const foldedLines = foldText(normalizeText(body)).split('\n');
 	const aligned = foldedLines.length === lines.length;
 	let heading: string | null = null;
 	let inCode = false;
@@ -48,7 +48,7 @@ export function excerptFrom(text: string, bodyStart: number, needles: readonly {
 			cur = { score: 0, heading, line: '', at: -1, index: -1, seen: new Set() };
 			continue;
 		}
-		const folded = aligned ? foldedLines[li] : foldWord(normalizeText(line));
+		const folded = aligned ? foldedLines[li] : foldText(normalizeText(line));
 		for (const n of needles) {
 			const at = folded.indexOf(n.needle);
 			if (at < 0) continue;

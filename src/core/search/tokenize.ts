@@ -87,6 +87,31 @@ export function foldWord(word: string): string {
 	return lower.replace(/ß/g, 'ss').replace(/ς/g, 'σ').normalize('NFD').replace(COMBINING_RE, '').normalize('NFC');
 }
 
+/** A Latin or Greek letter that folding changes, with any marks after it. */
+const FOLD_RUN_RE = /[\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff\u00df\u03c2]\p{Mn}*/gu;
+const FOLDED_RUNS_MAX = 4096; // why: a few hundred accented letters cover Latin and Greek scripts; the bound only guards odd texts.
+const foldedRuns = new Map<string, string>();
+
+/**
+ * Case-fold a whole text and strip the diacritics of its Latin and Greek letters, letter by
+ * letter as {@link foldWord} folds them (`Café Straße` → `cafe strasse`). Unlike foldWord over the
+ * whole text it leaves the marks of other scripts alone (a text-wide NFD would strip Japanese
+ * dakuten and Devanagari vowel signs as soon as one accented Latin letter is present), and it
+ * needs no decomposition pass over the text.
+ */
+export function foldText(text: string): string {
+	const lower = text.toLowerCase();
+	if (!NEEDS_FOLD_RE.test(lower)) return lower;
+	return lower.replace(FOLD_RUN_RE, (run) => {
+		let folded = foldedRuns.get(run);
+		if (folded === undefined) {
+			folded = foldWord(run);
+			if (foldedRuns.size < FOLDED_RUNS_MAX) foldedRuns.set(run, folded);
+		}
+		return folded;
+	});
+}
+
 /** The index term of one folded simple word, or null for stop words and over-long tokens. */
 export function simpleTerm(folded: string): string | null {
 	if (folded.length === 0 || folded.length > MAX_TOKEN_LENGTH) return null;
