@@ -26,7 +26,7 @@ import { parseQuery, type ParsedQuery } from '../search/query-parser';
 import { search, type SearchIndex, type SearchResult } from '../search/search';
 import { analyzeQueryText, termsOf, type QueryWord } from '../search/tokenize';
 import type { Facet } from './facets';
-import { gradeRank, holdsKeyWord, type KeyWord } from './grade';
+import { betterGrade, gradeRank, holdsKeyWord, type Grade, type KeyWord } from './grade';
 import { codeWanted } from './code';
 import { exclusionOf, type Exclusion } from './notes';
 import { isCjkWord, neededTerms, sectionCandidate, type Candidate, type LoadedNote, type ScoringContext } from './section-score';
@@ -361,10 +361,31 @@ async function followPointers(source: NoteSource, scored: Candidate[], loader: N
 				lifted = true;
 			});
 			if (!lifted) continue;
+			hub.signposts.forEach((asks, i) => {
+				if (asks) pick.facetScores[i] = Math.max(pick.facetScores[i], hub.facetScores[i] * POINTER_LIFT);
+			});
 			pick.best = 'relevant';
 			pick.score = Math.max(pick.score, hub.score * POINTER_LIFT);
 		}
 	}
+}
+
+/** A relevant section scoring under this share of its facet's best relevant section is partial. */
+const RELEVANT_OF_BEST = 0.5; // why: holding the words is not answering; under half the best evidence a section supports the answer, it does not give it.
+
+/**
+ * Stage 5c: relevance is relative. A section that holds a facet's words but scores under half
+ * of the facet's best section (a passing mention: no heading or title naming it, one sentence
+ * in a note about something else) is graded partial for it — it supports the answer, it is not
+ * where the answer is. The best section of each facet stays relevant.
+ */
+function demoteWeakEvidence(scored: readonly Candidate[], facets: number): void {
+	for (let i = 0; i < facets; i++) {
+		let best = 0;
+		for (const c of scored) if (c.grades[i].grade === 'relevant') best = Math.max(best, c.facetScores[i]);
+		for (const c of scored) if (c.grades[i].grade === 'relevant' && c.facetScores[i] < RELEVANT_OF_BEST * best) c.grades[i] = { ...c.grades[i], grade: 'partial' };
+	}
+	for (const c of scored) c.best = c.grades.reduce<Grade>((b, g) => betterGrade(b, g.grade), 'off-topic');
 }
 
 /**
@@ -409,6 +430,7 @@ export async function retrieve(source: NoteSource, index: SearchIndex, parsed: P
 	const scored = await scoreSections(stage.order, loader, ctx);
 	await boostNeighbours(source, scored, stage.strong, loader, ctx);
 	await followPointers(source, scored, loader, ctx);
+	demoteWeakEvidence(scored, facets.length);
 	const candidates = rankSections(scored, pinned, facets);
 	return { candidates, keys: ctx.keys as KeyWord[][], excluded: loader.excluded, unresolved, unreadable: loader.unreadable, limitations: [...stage.limitations], allKeys: [...ctx.allKeys], counter: ctx.counter };
 }

@@ -42,6 +42,8 @@ export interface Candidate {
 	pointers: string[];
 	/** Per facet: whether the section asks it (heading, questions, pointers) without answering it. */
 	signposts: boolean[];
+	/** Per facet: the section's score for that facet alone (`score` is the best of these plus a share of the rest). */
+	facetScores: number[];
 }
 
 /** What every section is scored against. */
@@ -237,5 +239,5 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	});
 	const strongest = Math.max(0, ...perFacet);
 	const score = strongest + OTHER_FACETS_WEIGHT * (perFacet.reduce((a, b) => a + b, 0) - strongest);
-	return { path: note.path, text: note.text, meta: note.meta, section, units, terms, grades, best, score, pinned: false, pointers: signposts.some(Boolean) ? pointers : [], signposts };
+	return { path: note.path, text: note.text, meta: note.meta, section, units, terms, grades, best, score, pinned: false, pointers: signposts.some(Boolean) ? pointers : [], signposts, facetScores: perFacet };
 }
