@@ -39,6 +39,14 @@ describe('tokenize', () => {
 		expect(analyzeQueryText('ノートをリンクする方法').map((w) => w.text)).toEqual(['ノート', 'リンク']);
 	});
 
+	it('drops a lone hiragana character of a Japanese query: an inflection ending, never the topic', () => {
+		// したい ("want to") leaves い: searched as a word it matched every note with a lone い.
+		expect(analyzeQueryText('写真を編集したい').map((w) => w.text)).toEqual(['写真', '編集']);
+		expect(analyzeQueryText('メモを書きたい').map((w) => w.text)).not.toContain('い');
+		// A query of nothing else is still searched.
+		expect(analyzeQueryText('い').length).toBe(1);
+	});
+
 	it('segments Thai with Intl.Segmenter and keeps Hangul words with their bigrams', () => {
 		expect(termsOf('เชื่อมโยงโน้ต').length).toBeGreaterThan(1);
 		expect(termsOf('노트를')).toEqual(['노트를', '노트', '트를']);

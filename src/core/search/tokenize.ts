@@ -378,10 +378,13 @@ export function withoutQuestionFrame(run: string): string {
 	return s;
 }
 
+/** One hiragana character: an inflection ending or particle left by the segmenter (したい → い), never a topic. */
+const HIRAGANA_FRAGMENT = /^\p{sc=Hiragana}$/u;
+
 function cjkQueryWords(run: string, out: QueryWord[]): void {
 	const groups: string[][] = [[]];
 	for (const s of segmentBounded(wordSegmenter(), withoutQuestionFrame(run))) {
-		if (CJK_STOP_WORDS.has(s.segment)) groups.push([]);
+		if (CJK_STOP_WORDS.has(s.segment) || HIRAGANA_FRAGMENT.test(s.segment)) groups.push([]);
 		else groups[groups.length - 1].push(s.segment);
 	}
 	for (const group of groups) {
