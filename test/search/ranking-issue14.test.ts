@@ -68,4 +68,19 @@ describe('issue 14: sharper ranking', () => {
 		expect(r.terms.unmatched).toEqual(['quokka', 'zzzz']);
 		expect(r.limitations.join('\n')).toMatch(/Most query words matched nothing \(quokka, zzzz\); the results match only trampoline/);
 	});
+
+	it('an embedded image\'s file name is not text: a calendar icon does not make a note about calendars', async () => {
+		const source = new MemorySource({
+			'Daily notes.md': 'Click **Open today\'s daily note** ![[lucide-calendar.svg#icon]] in the ribbon. Daily notes plugin settings.\n',
+			'Release notes.md': 'Plugin views are no longer replaced when clicking a link, such as the Calendar plugin.\n',
+			'Photos.md': 'Our trip: ![kyoto calendar shrine](img/shrine.png) and ![[beach.jpg|300]]\n',
+		});
+		const index = await SearchIndex.build(source);
+		const r = await search(index, 'calendar plugin');
+		expect(r.results[0].path).toBe('Release notes.md');
+		expect(r.results.find((h) => h.path === 'Daily notes.md')?.matched_terms ?? []).not.toContain('calendar');
+		// A Markdown image keeps its alt text (it describes the image); the file name of either kind is not read.
+		expect((await search(index, 'shrine')).results.map((h) => h.path)).toEqual(['Photos.md']);
+		expect((await search(index, 'beach')).results).toEqual([]);
+	});
 });

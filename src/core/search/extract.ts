@@ -95,6 +95,34 @@ export function forwardLinksOf(meta: CachedMetadata | null): string[] {
 
 const NO_LINKS: string[] = [];
 
+/** Image embeds: `![[file.png|…]]` (group 1: the file) and `![alt](file.png)` (group 2: alt, group 3: the file). */
+const EMBED = /!\[\[([^\]|#^]*)[^\]]*\]\]|!\[([^\]]*)\]\(\s*<?([^)\s>]*)[^)]*\)/g;
+/** File types Obsidian embeds as images. */
+const IMAGE_FILE = /\.(?:avif|bmp|gif|jpe?g|png|svg|webp)$/i;
+
+/** `decodeURI`, or the text itself when it is not valid percent-encoding. */
+function safeDecode(s: string): string {
+	try {
+		return decodeURI(s);
+	} catch {
+		return s;
+	}
+}
+
+/**
+ * A text as the index reads it. An embedded image is seen, not read: its file name
+ * (`![[lucide-calendar.svg#icon]]` in every "click the calendar icon" step of a help vault) is
+ * an address, so it is blanked — a Markdown image keeps its alt text, which describes it.
+ */
+function withoutImageNames(text: string): string {
+	if (!text.includes('![')) return text;
+	return text.replace(EMBED, (m: string, wikiFile: string | undefined, alt: string | undefined, mdFile: string | undefined) => {
+		const file = wikiFile ?? safeDecode(mdFile ?? '');
+		if (!IMAGE_FILE.test(file.trim())) return m;
+		return ` ${alt ?? ''} `;
+	});
+}
+
 /**
  * Build the DocInfo and field texts of a note. With `keepDerived` false the abstract and
  * forward links are left empty: an index built from a NoteSource recomputes them for the few
@@ -138,8 +166,8 @@ export function extractNote(path: string, text: string, meta: CachedMetadata | n
 		aliases.join('\n'),
 		metaTexts.join('\n'),
 		(meta?.headings ?? []).map((h) => h.heading).join('\n'),
-		abstractRaw,
-		start === 0 ? text : text.slice(start),
+		withoutImageNames(abstractRaw),
+		withoutImageNames(start === 0 ? text : text.slice(start)),
 	];
 	return { info, fields };
 }

@@ -14,7 +14,7 @@ import { hasLossyNumber, tagNumbers, untag } from './metadata-codec';
 import type { CodecHost } from './port';
 
 /** Bumped when what the search part holds changes meaning. */
-export const SEARCH_PART_VERSION = 1;
+export const SEARCH_PART_VERSION = 2; // 2: image embeds' file names no longer indexed as body words
 
 interface SearchMeta {
 	terms: string[];
