@@ -19,7 +19,7 @@ import type { StructuredResult } from '../../src/core/query/run';
 import type { StructuredQuery } from '../../src/core/query/types';
 import type { SearchResult } from '../../src/core/search/search';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
-import { AGREEMENT_SETTINGS, deletes, expectAgreement, filesOf, KEYWORD_INDEX, noteSpec, pathOf, textOf, views, type Answering, type Views } from '../helpers/agreement';
+import { AGREEMENT_SETTINGS, applyEdits, expectAgreement, filesOf, KEYWORD_INDEX, noteSpec, views, type Answering, type Views } from '../helpers/agreement';
 import { MemorySource } from '../helpers/memory-source';
 import { REPO } from '../helpers/paths';
 
@@ -128,16 +128,7 @@ describe('cross-operation agreement through the CLI process (property)', () => {
 				expectAgreement(first, expect);
 				expect(first).toEqual(await views(engineOver(files)));
 				// Edits written to disk: the next CLI calls (from the snapshot the first ones left) must see them.
-				for (const e of edits) {
-					const path = pathOf(e);
-					if (deletes(e, Object.keys(files))) {
-						delete files[path];
-						unlinkSync(join(vault, path));
-					} else {
-						files[path] = textOf(e);
-						put(vault, path, files[path]);
-					}
-				}
+				applyEdits(edits, files, { write: (path, text) => put(vault, path, text), remove: (path) => unlinkSync(join(vault, path)) });
 				const edited = await cliViews(vault);
 				expectAgreement(edited, expect);
 				expect(edited).toEqual(await views(engineOver(files)));

@@ -54,6 +54,28 @@ export function deletes(edit: NoteSpec, existing: readonly string[]): boolean {
 	return edit.body === 0 && existing.includes(pathOf(edit));
 }
 
+/** A face's way to change one note of a vault on disk or in an app. */
+export interface EditTarget {
+	/** Write `text` at `path`; `existed` says whether the note was there before. */
+	write(path: string, text: string, existed: boolean): void;
+	remove(path: string): void;
+}
+
+/** Apply random edits to `files` (path → text) and tell the face about each change. */
+export function applyEdits(edits: readonly NoteSpec[], files: Record<string, string>, target: EditTarget): void {
+	for (const e of edits) {
+		const path = pathOf(e);
+		if (deletes(e, Object.keys(files))) {
+			delete files[path];
+			target.remove(path);
+		} else {
+			const existed = path in files;
+			files[path] = textOf(e);
+			target.write(path, files[path], existed);
+		}
+	}
+}
+
 /** What the views ask: the engine, or the plugin's engine (gated the way the plugin's faces are). */
 export interface Answering {
 	query(query: StructuredQuery): Promise<StructuredResult>;

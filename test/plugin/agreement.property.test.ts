@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
-import { AGREEMENT_SETTINGS, deletes, expectAgreement, filesOf, KEYWORD_INDEX, noteSpec, pathOf, textOf, views } from '../helpers/agreement';
+import { AGREEMENT_SETTINGS, applyEdits, expectAgreement, filesOf, KEYWORD_INDEX, noteSpec, views } from '../helpers/agreement';
 import { MemorySource } from '../helpers/memory-source';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
@@ -39,17 +39,7 @@ describe('cross-operation agreement through the plugin (property)', () => {
 					expectAgreement(loaded, expect);
 					expect(loaded).toEqual(await views(engineOver(files)));
 					// Edits arrive as Obsidian's events; the live index must equal a fresh build.
-					for (const e of edits) {
-						const path = pathOf(e);
-						if (deletes(e, Object.keys(files))) {
-							delete files[path];
-							app.delete(path);
-						} else {
-							if (path in files) app.modify(path, textOf(e));
-							else app.create(path, textOf(e));
-							files[path] = textOf(e);
-						}
-					}
+					applyEdits(edits, files, { write: (path, text, existed) => (existed ? app.modify(path, text) : app.create(path, text)), remove: (path) => app.delete(path) });
 					await plugin.engine.engine.settled();
 					await settle();
 					const edited = await views(plugin.engine);
