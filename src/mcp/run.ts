@@ -51,6 +51,8 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	options.log(`shutting down (${why})`);
 	trigrams.stop();
 	watcher.close();
+	// An index part being written is let finish (bounded), so the next start need not build it again.
+	await session.saves.settled(3000);
 	await handle.close();
 	return 0;
 }

@@ -8,6 +8,7 @@
  * arrive meanwhile wait, and the new state is swapped in with one assignment: no call sees a
  * half-updated vault, and an edit is seen by the next call.
  */
+import { clearTimeout, setTimeout } from 'node:timers';
 import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
@@ -88,22 +89,52 @@ function trigramsOnly(carried: SavedIndexes): SavedIndexes {
  * Builds one state from the vault on disk (the search index too, so no call pays for it): from the
  * saved index parts on the first open, from the previous state's indexes on a refresh.
  */
-async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null, log: (line: string) => void): Promise<VaultState> {
+async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null, log: (line: string) => void, saves: Saves): Promise<VaultState> {
 	const started = performance.now();
 	const { source, snapshot, parts, changed } = await open(first);
 	const engine = new VaultEngine(source, config);
 	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
 	if (carry !== null) {
+		// The previous index may still be loading (the first state's is, right after start): carry it once it is there.
+		await carry.previous.engine.searchIndex().catch(() => undefined);
 		const carried = carriedIndexes(carry.previous.engine, applied);
 		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
 	} else if (parts) engine.saved = searchPartOnly(parts);
-	await engine.searchIndex();
-	if (carry !== null) await engine.trigramIndex(false);
-	if (first && parts) {
-		const error = await parts.save(engine);
-		if (error !== null) log(`warning: ${error}`);
+	const indexed = engine.searchIndex();
+	if (carry !== null) {
+		await indexed;
+		await engine.trigramIndex(false);
+	} else {
+		// The server is ready before its search index is loaded (or built): the first search or pack waits for it, nothing else does.
+		saves.track(
+			indexed.then(
+				async () => {
+					const error = parts ? await parts.save(engine, ['search']) : null;
+					if (error !== null) log(`warning: ${error}`);
+				},
+				(error: unknown) => log(`search index failed: ${error instanceof Error ? error.message : String(error)}`),
+			),
+		);
 	}
 	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started), applied, parts: first ? (parts ?? null) : null };
+}
+
+/** Saves still being written, so shutdown can let them finish (a 50k trigram build is minutes of work). */
+export class Saves {
+	private readonly pending = new Set<Promise<unknown>>();
+
+	/** Remember `work` until it settles. */
+	track(work: Promise<unknown>): void {
+		this.pending.add(work);
+		void work.finally(() => this.pending.delete(work));
+	}
+
+	/** Resolves when every tracked save settled, or after `ms`. */
+	async settled(ms: number): Promise<void> {
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		await Promise.race([Promise.allSettled([...this.pending]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+		clearTimeout(timer);
+	}
 }
 
 /**
@@ -133,15 +164,18 @@ export class VaultSession {
 		private readonly config: EngineConfig,
 		initial: VaultState,
 		private readonly log: (line: string) => void,
+		/** Saves in flight (index parts written after start). */
+		readonly saves: Saves,
 	) {
 		this.state = initial;
 	}
 
 	/** Reads the vault with `open` and builds its index; throws `VaultError` when the folder cannot be opened. */
 	static async start(open: VaultOpener, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
-		const state = await buildState(open, true, config, null, log);
+		const saves = new Saves();
+		const state = await buildState(open, true, config, null, log, saves);
 		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`);
-		return new VaultSession(state.source.vaultPath, open, config, state, log);
+		return new VaultSession(state.source.vaultPath, open, config, state, log, saves);
 	}
 
 	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
@@ -201,7 +235,7 @@ export class VaultSession {
 		const rescope = paths.some((p) => p === '' || p === `${this.state.source.configDir}/app.json`);
 		const previous = this.state;
 		this.running = this.drained()
-			.then(() => buildState(this.open, false, this.config, { previous, paths, rescope }, this.log))
+			.then(() => buildState(this.open, false, this.config, { previous, paths, rescope }, this.log, this.saves))
 			.then((next) => {
 				this.state = next;
 				for (const listener of this.refreshListeners) listener(next.applied, next);

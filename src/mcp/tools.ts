@@ -118,7 +118,8 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 	input: queryInput,
 	run: async (args, session) => {
 		const query = structuredQuery(args);
-		const result = page(await session.use(({ engine }) => engine.query(query)), args.offset);
+		// Each state's engine reads one unchanging view of the vault: its link graph is built once, not per call.
+		const result = page(await session.use(({ engine }) => engine.query(query, { reuseGraph: true })), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call query again with offset: ${skip + kept}`) };
 	},

@@ -92,7 +92,11 @@ export class TrigramUpkeep {
 			this.status.ms = Math.round(performance.now() - started);
 			this.log(`trigram index ${this.status.from === 'saved' ? 'loaded' : 'built'}: ${index.size} notes in ${this.status.ms} ms`);
 			this.status.detail = parts ? 'saving as the snapshot\'s trigram part' : 'not saved (--no-cache)';
-			this.status.detail = parts ? ((await parts.save(state.engine, ['trigrams'])) ?? 'saved with the index snapshot when it changed') : 'not saved (--no-cache)';
+			if (parts) {
+				const saving = parts.save(state.engine, ['trigrams']);
+				this.session.saves.track(saving);
+				this.status.detail = (await saving) ?? 'saved with the index snapshot when it changed';
+			}
 		} catch (error) {
 			this.status.state = 'failed';
 			this.status.detail = error instanceof Error ? error.message : String(error);

@@ -57,13 +57,15 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 	it('refreshes update the running indexes incrementally, answering exactly like a fresh read of the vault', async () => {
 		const before = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
 		writeFileSync(join(vault, 'skill-lab', 'dcf-valuation.md'), '# DCF valuation\n\nquokkamatic margin of safety, position sizing\n');
-		writeFileSync(join(vault, 'sizing-extra.md'), '---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule\n');
+		writeFileSync(join(vault, 'sizing-extra.md'), '---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule, after [[dcf-valuation]]\n');
 		await sleep(1000);
 		const after = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
 		expect(after.incremental_refreshes).toBeGreaterThan(before.incremental_refreshes);
 		for (const [tool, args, cliArgs] of [
 			['search', { query: 'position sizing', limit: 10 }, ['search', 'position sizing', '--limit', '10']],
 			['query', { type: 'grep', pattern: 'quokkamatic' }, ['grep', 'quokkamatic']],
+			// The link graph is kept per refresh: a new link must show at once.
+			['query', { type: 'backlinks', note: 'dcf-valuation' }, ['backlinks', 'dcf-valuation']],
 			['pack', { question: 'how do I size a position?' }, ['pack', 'how do I size a position?']],
 		] as const) {
 			const fresh = JSON.parse((await cli([...cliArgs, '--vault', vault, '--json', '--no-cache'])).stdout) as { results?: unknown[]; pack?: unknown[] };

@@ -124,10 +124,15 @@ export class VaultEngine {
 		return this.rulesNow().ruleFor(path);
 	}
 
-	/** A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object. */
-	async query(query: StructuredQuery): Promise<StructuredResult> {
+	/**
+	 * A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object.
+	 * `reuseGraph`: answer from the engine's cached link graph (`linkGraph()`) instead of building
+	 * one for this query — for a host whose source never changes under this engine (the MCP
+	 * server makes a new engine per refresh).
+	 */
+	async query(query: StructuredQuery, options: { reuseGraph?: boolean } = {}): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
-		return runQuery(this.source, query, this.config.settings, trigrams);
+		return runQuery(this.source, query, this.config.settings, trigrams, options.reuseGraph === true ? this.linkGraph() : undefined);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */

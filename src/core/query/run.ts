@@ -1,4 +1,5 @@
 import type { LinkResult, NoteResult, QueryResult } from '../contract';
+import type { LinkGraph } from '../link-graph';
 import { describeNoteRef, findNote } from '../note-ref';
 import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
@@ -60,14 +61,14 @@ function subjectNote(ctx: QueryContext, name: string, parameter: string): { path
  * Run one structural query against a note source. Never throws for bad input: an invalid query
  * is a `failed` envelope naming the parameter; "nothing matched" is a `success` with no results.
  */
-export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null): Promise<StructuredResult> {
+export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, graph?: LinkGraph): Promise<StructuredResult> {
 	const limit = query.limit ?? settings.defaultLimit;
 	const echo = normalized(query, limit);
 	const invalid = validate(query, limit);
 	if (invalid !== null) return failed(echo, invalid);
 	let ctx: QueryContext;
 	try {
-		ctx = makeContext(source, settings, query.folders);
+		ctx = makeContext(source, settings, query.folders, graph);
 	} catch (error) {
 		if (error instanceof ScopeError) return failed(echo, error.message);
 		throw error;

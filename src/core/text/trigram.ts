@@ -48,6 +48,9 @@ function keysOf(text: string): Int32Array {
 	return keys.subarray(0, n);
 }
 
+/** Candidates few enough that an 'and' stops narrowing them (they are verified by the real matcher anyway). */
+const FEW_CANDIDATES = 16;
+
 /** The ids in both sets. */
 function intersect(a: Set<number>, b: Set<number>): Set<number> {
 	const out = new Set<number>();
@@ -161,9 +164,15 @@ export class TrigramIndex {
 				// Rarest first keeps the running intersection small.
 				const subs = [...query.subs].sort((a, b) => this.estimate(a) - this.estimate(b));
 				for (const sub of subs) {
-					const ids = this.evaluate(sub);
-					if (ids === null) continue;
-					acc = acc === null ? ids : intersect(acc, ids);
+					// A handful of candidates: the matcher verifies them faster than the larger lists left would narrow them.
+					if (acc !== null && acc.size <= FEW_CANDIDATES) break;
+					if (acc !== null && sub.op === 'tri') {
+						acc = this.within(acc, sub.key);
+					} else {
+						const ids = this.evaluate(sub);
+						if (ids === null) continue;
+						acc = acc === null ? ids : intersect(acc, ids);
+					}
 					if (acc.size === 0) break;
 				}
 				return acc;
@@ -178,6 +187,13 @@ export class TrigramIndex {
 				return acc;
 			}
 		}
+	}
+
+	/** The ids of `acc` that hold `key` (no set of the whole posting list is made). */
+	private within(acc: Set<number>, key: number): Set<number> {
+		const out = new Set<number>();
+		for (const id of this.list(key)) if (acc.has(id)) out.add(id);
+		return out;
 	}
 
 	/** About how many notes hold a condition (bytes of a loaded posting list stand in for its length). */
