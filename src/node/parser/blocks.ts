@@ -100,14 +100,45 @@ export class BlockParser extends LeafBlocks {
 		// A verbatim leaf (code, math, comment, HTML) takes the line whole unless it ends here.
 		if (allMatched && this.leaf >= L_FENCE && this.leaf <= L_COMMENT && this.verbatimLine(ln, ls, le, pos, q, v - logical)) return;
 		// 2. New containers opening on this line: only a `>`, a bullet or a digit, not indented as code, can start one.
-		if (q < le && v - logical < 4 && mayOpenContainer(text.charCodeAt(q))) {
+		let first = q;
+		let indent = v - logical;
+		let opened = false;
+		if (q < le && indent < 4 && mayOpenContainer(text, q, le)) {
 			const cur = this.cur;
-			const opened = this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
-			// 3. The rest of the line: lazy continuation, blank line, or leaf content.
-			this.restOfLine(ln, ls, le, allMatched, cur.q, cur.v - cur.logical, cur.matched, opened);
-			return;
+			opened = this.openPlainBullet(ln, ls, le, pos, q, v, matched) || this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
+			first = cur.q;
+			indent = cur.v - cur.logical;
+			matched = cur.matched;
 		}
-		this.restOfLine(ln, ls, le, allMatched, q, v - logical, matched, false);
+		// 3. The rest of the line: lazy continuation, blank line, or leaf content.
+		this.restOfLine(ln, ls, le, allMatched, first, indent, matched, opened);
+	}
+
+	/**
+	 * Phase 2's common case as one straight path instead of {@link openNewBlocks}' general loop: a
+	 * bullet, one space and text that cannot open another container, be a task box or make a
+	 * thematic break (`- word`) at `q` (column `v`). Opens the item exactly as the loop would and
+	 * returns true, or returns false having changed nothing.
+	 */
+	private openPlainBullet(ln: number, ls: number, le: number, pos: number, q: number, v: number, matched: number): boolean {
+		const text = this.text;
+		const stack = this.stack;
+		const ch = text.charCodeAt(q);
+		if ((ch !== CH.DASH && ch !== CH.STAR && ch !== CH.PLUS) || q + 2 >= le || text.charCodeAt(q + 1) !== CH.SPACE || stack.length > MAX_NESTING) return false;
+		// Up to `9` are the blanks, bullets and digits (and some punctuation, left to the general path).
+		const c = text.charCodeAt(q + 2);
+		if (c <= 57 || c === CH.GT || c === CH.LBRACKET) return false;
+		this.closeLeaf();
+		this.closeContainers(matched);
+		const parent = stack[stack.length - 1];
+		const atMarker = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT;
+		this.openItem(ln, ls, le, atMarker ? q : pos, ch, v + 2);
+		const cur = this.cur;
+		cur.q = q + 2;
+		cur.v = v + 2;
+		cur.logical = v + 2;
+		cur.matched = stack.length;
+		return true;
 	}
 
 	/**
@@ -208,8 +239,17 @@ export class BlockParser extends LeafBlocks {
 	/**
 	 * Phase 3: lazy paragraph continuation, a blank line, or the leaf's content (continued or
 	 * started) at `q`, indented `indent` columns past the content column, after `matched` containers.
+	 * Its common case — a non-blank line starting a leaf with no leaf open (most lines of notes
+	 * written a paragraph per line, every list item's text) — is kept small enough for V8 to inline
+	 * into `line()`; everything else is {@link restOfLineRest}.
 	 */
 	private restOfLine(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
+		if (q < le && this.leaf === L_NONE && (opened || allMatched)) this.startLeaf(ln, ls, le, q, indent);
+		else this.restOfLineRest(ln, ls, le, allMatched, q, indent, matched, opened);
+	}
+
+	/** Phase 3 for every line {@link restOfLine} does not start a leaf on directly (same arguments). */
+	private restOfLineRest(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
 		const text = this.text;
 		const stack = this.stack;
 		const blank = q >= le;

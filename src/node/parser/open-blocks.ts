@@ -21,9 +21,18 @@ export interface LineCursor {
 	v: number;
 }
 
-/** True for a character that may start a container on a line: `>`, a bullet, or a digit of an ordered marker. */
-export function mayOpenContainer(ch: number): boolean {
-	return ch === CH.GT || ch === CH.DASH || ch === CH.STAR || ch === CH.PLUS || isDigit(ch);
+/**
+ * True when the line part at `q` (before `le`) may start a container: `>`, a digit of an ordered
+ * marker, or a bullet followed by a blank or the line end. Small enough for V8 to inline into
+ * `line()`, so the many lines that cannot (`**bold**`, `-->`, words) never call phase 2.
+ */
+export function mayOpenContainer(text: string, q: number, le: number): boolean {
+	const ch = text.charCodeAt(q);
+	if (ch === CH.GT || isDigit(ch)) return true;
+	if (ch !== CH.DASH && ch !== CH.STAR && ch !== CH.PLUS) return false;
+	if (q + 1 >= le) return true;
+	const next = text.charCodeAt(q + 1);
+	return next === CH.SPACE || next === CH.TAB;
 }
 
 /** Phase 1: match line [ls, le) against the open containers of `stack`; sets `cur.pos/vcol/logical/matched`. */
