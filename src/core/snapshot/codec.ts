@@ -63,6 +63,11 @@ export interface SnapshotNote {
 	metadata: CachedMetadata | EncodedMetadata | null;
 	frontmatterError: string | null;
 	skipReason: string | null;
+	/**
+	 * The note's resolved links as saved (file index, count) pairs, carried as they are when the
+	 * file list is the one they index; else they are taken from `resolvedLinks`.
+	 */
+	resolvedPairs?: ArrayLike<number>;
 }
 
 /** Facts saved beside the notes; the loader checks them before trusting anything else. */
@@ -146,10 +151,14 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 			} else {
 				encodeMetadata(note.metadata, put);
 			}
-			for (const [dest, count] of Object.entries(input.resolvedLinks[note.path] ?? {})) {
-				const d = fileIndex.get(dest);
-				if (d === undefined) throw new SnapshotFormatError(`link destination not among the files: ${dest}`);
-				pairs.push(d, count);
+			if (note.resolvedPairs) {
+				for (let p = 0; p < note.resolvedPairs.length; p++) pairs.push(note.resolvedPairs[p]);
+			} else {
+				for (const [dest, count] of Object.entries(input.resolvedLinks[note.path] ?? {})) {
+					const d = fileIndex.get(dest);
+					if (d === undefined) throw new SnapshotFormatError(`link destination not among the files: ${dest}`);
+					pairs.push(d, count);
+				}
 			}
 			const misses = input.unresolvedLinks[note.path];
 			if (misses && Object.keys(misses).length > 0) unresolved.push([i, misses]);
@@ -352,7 +361,7 @@ export class DecodedSnapshot {
 			if (end > this.meta.length || start > end || fieldCheck(this.meta, start, end) !== this.ranges[r + 3]) return null;
 			try {
 				const tags: unknown = JSON.parse(this.utf8.decode(this.meta, start, end));
-				return Array.isArray(tags) && tags.every((t) => typeof t === 'string') ? (tags) : null;
+				return Array.isArray(tags) && tags.every((t) => typeof t === 'string') ? tags : null;
 			} catch {
 				return null;
 			}
@@ -384,6 +393,11 @@ export class DecodedSnapshot {
 	/** The (file index, count) pairs of note `i`'s resolved links are `resolvedPair(p)` for p in [from, to). */
 	resolvedSpan(i: number): [number, number] {
 		return [this.resolvedIndex[i], this.resolvedIndex[i + 1]];
+	}
+
+	/** Note `i`'s resolved links as saved: (file index, count) pairs into `files`. */
+	resolvedPairs(i: number): Uint32Array {
+		return this.resolved.subarray(2 * this.resolvedIndex[i], 2 * this.resolvedIndex[i + 1]);
 	}
 
 	/** Destination file index of resolved-link pair `p`. */

@@ -211,7 +211,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 				{
 					header: { tool: options.tool, settings, vaultPath: real, savedAt: now(), userIgnoreFilters: [...userIgnoreFilters], markdownBytes },
 					files,
-					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, fresh, plan.keep, snapshot, source)),
+					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, fresh, plan.keep, sameFiles ? snapshot : null, snapshot, source)),
 					resolvedLinks: source.resolvedLinks(),
 					unresolvedLinks: source.unresolvedLinks(),
 				},
@@ -234,11 +234,24 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	return { source, report, snapshot, key: real, settings, changed: [...plan.reread, ...plan.removed], fingerprints, saveLater: wanted && options.save === 'later' ? saveLater : null };
 }
 
-/** One note as the encoder takes it: fresh notes as parsed, kept ones still encoded (or, when found damaged, as read from disk). */
-function snapshotNote(path: string, fingerprint: NoteFingerprint, fresh: ReadonlyMap<string, NoteRecord>, keep: ReadonlyMap<string, number>, snapshot: DecodedSnapshot | null, source: CachedVaultSource): SnapshotNote {
+/**
+ * One note as the encoder takes it: fresh notes as parsed, kept ones still encoded (or, when found
+ * damaged, as read from disk), with their saved link pairs while the file list is unchanged.
+ */
+function snapshotNote(
+	path: string,
+	fingerprint: NoteFingerprint,
+	fresh: ReadonlyMap<string, NoteRecord>,
+	keep: ReadonlyMap<string, number>,
+	sameFilesAs: DecodedSnapshot | null,
+	snapshot: DecodedSnapshot | null,
+	source: CachedVaultSource,
+): SnapshotNote {
 	const record = fresh.get(path);
 	if (record) return { path, fingerprint, metadata: record.metadata, frontmatterError: record.frontmatterError, skipReason: record.skipReason };
 	const i = keep.get(path)!;
 	const [frontmatterError, skipReason] = snapshot!.problems(i);
-	return { path, fingerprint, metadata: source.damaged.has(path) ? source.getMetadata(path) : snapshot!.encodedMetadata(i), frontmatterError, skipReason };
+	const note: SnapshotNote = { path, fingerprint, metadata: source.damaged.has(path) ? source.getMetadata(path) : snapshot!.encodedMetadata(i), frontmatterError, skipReason };
+	if (sameFilesAs !== null) note.resolvedPairs = sameFilesAs.resolvedPairs(i);
+	return note;
 }
