@@ -153,9 +153,9 @@ async function main() {
 		process.stdout.write(`MCP bench on ${vault} (load ${load()})\n`);
 		const first = await startServer(vault, env);
 		try {
-			row('first start')('ready', `${first.readyMs} ms (snapshot and search index built)`);
+			row('first start')('ready', `${first.readyMs} ms (snapshot built; the search and trigram indexes follow in the background)`);
 			const during = await latencyOf(first.client, 'query', { type: 'tag', tag: 'desktop' }, 10);
-			row('first start')('query tag (building)', `p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms while the trigram index builds`);
+			row('first start')('query tag (building)', `p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms while the search and trigram indexes build`);
 			const trigrams = await trigramsReady(first.client, 30 * 60_000);
 			row('first start')('trigram index', `${trigrams?.state} (${trigrams?.from}) ${trigrams?.notes} notes after ${trigrams?.ms} ms; ${trigrams?.detail}`);
 			const memory = memoryMb(first.transport.pid);
