@@ -83,13 +83,16 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 	it('answers the same before the index exists, once built in the background, and from the saved part on the next start', async () => {
 		const truth = await fresh(vault);
 		expect((truth[0] as unknown[]).length).toBe(2);
-		await withServer(vault, { ...env, VAULT_QUERY_MCP_TRIGRAM_DELAY_MS: '600000' }, async (waiting) => {
+		// The server that never gets to its index has a cache of its own: the next two start from none.
+		await withServer(vault, { ...env, VAULT_QUERY_CACHE_DIR: `${cache}-waiting`, VAULT_QUERY_MCP_TRIGRAM_DELAY_MS: '600000' }, async (waiting) => {
 			expect((await call(waiting.client, 'status', {})).json.trigram_index).toMatchObject({ state: 'waiting' });
 			expect(await served(waiting)).toEqual(truth);
 		});
+		// A cache only these two starts use: the first builds the index, the second loads what it saved.
+		const own = { ...env, VAULT_QUERY_CACHE_DIR: `${cache}-own` };
 		for (const from of ['built', 'saved']) {
-			await withServer(vault, env, async (server) => {
-				expect(await trigramsReady(server)).toMatchObject({ state: 'ready', from });
+			await withServer(vault, own, async (server) => {
+				expect(await trigramsReady(server), server.stderr()).toMatchObject({ state: 'ready', from });
 				expect(await served(server)).toEqual(truth);
 			});
 		}
