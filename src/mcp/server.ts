@@ -5,6 +5,7 @@
  */
 import { McpServer, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { DEFAULT_BUDGET } from '../core/pack/types';
 import { boundLines, jsonBytes } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
 import type { VaultSession } from './session';
@@ -56,7 +57,7 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 			description: 'Builds a cited context pack from the vault for a question and hands it over as a message, ready for the model to answer from.',
 			argsSchema: z.strictObject({
 				question: z.string().min(1).describe('The question to gather evidence for.'),
-				budget: z.string().regex(/^\d+$/, 'budget: a whole number of tokens').optional().describe('Token budget of the pack (default 2000).'),
+				budget: z.string().regex(/^\d+$/, 'budget: a whole number of tokens').optional().describe(`Token budget of the pack (default ${DEFAULT_BUDGET}).`),
 			}),
 		},
 		async ({ question, budget }) => {

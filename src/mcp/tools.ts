@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
-import { ALL_QUERY_ARGUMENTS, missingArgument, QUERY_TYPE_NAMES, QUERY_TYPES, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
+import { DEFAULT_BUDGET } from '../core/pack/types';
+import { ALL_QUERY_ARGUMENTS, missingArgument, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH_LIMIT, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { boundList, boundNote } from './bound';
 import { confinementError } from './note-uri';
@@ -57,7 +58,7 @@ function page<T extends { results: unknown[]; query: Record<string, unknown> }>(
 
 const searchInput = z.strictObject({
 	query: z.string().min(1).describe('Plain-language question or keywords in any language, optionally with filters: tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/.'),
-	limit: z.number().int().min(1).max(200).optional().describe('At most this many ranked notes (default 10).'),
+	limit: z.number().int().min(1).max(200).optional().describe(`At most this many ranked notes (default ${SEARCH_LIMIT}).`),
 	offset,
 });
 
@@ -68,7 +69,7 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	description: 'Find the notes that best answer a question or match keywords, ranked, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with `note` or build a cited context with `pack`.',
 	input: searchInput,
 	run: async (args, session) => {
-		const result = page(await session.use(({ engine }) => engine.search(args.query, { limit: (args.limit ?? 10) + (args.offset ?? 0) })), args.offset);
+		const result = page(await session.use(({ engine }) => engine.search(args.query, { limit: (args.limit ?? SEARCH_LIMIT) + (args.offset ?? 0) })), args.offset);
 		const skip = args.offset ?? 0;
 		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
 	},
@@ -166,7 +167,7 @@ export const readTool: ToolSpec<typeof readInput> = {
 
 const packInput = z.strictObject({
 	question: z.string().min(1).describe('The question to gather evidence for, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters.'),
-	budget: z.number().int().min(200).max(32000).optional().describe('Token budget of the whole pack (default 2000).'),
+	budget: z.number().int().min(200).max(32000).optional().describe(`Token budget of the whole pack (default ${DEFAULT_BUDGET}).`),
 	task: z.string().optional().describe('What the downstream agent will do with the pack; passed on in the handoff.'),
 	include_drafts: z.boolean().optional().describe('Keep notes with status: draft.'),
 	include_archived: z.boolean().optional().describe('Keep archived notes.'),

@@ -1,4 +1,4 @@
-import type { PackRequest } from '../pack/types';
+import { DEFAULT_BUDGET, type PackRequest } from '../pack/types';
 import type { StructuredQuery } from './types';
 
 /**
@@ -263,7 +263,7 @@ export const PACK: RankedOperationSpec<'pack', PackRequest> = {
 	answeredBy: 'pack',
 	text: { name: 'query', help: 'the question, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters' },
 	options: [
-		{ name: 'budget', kind: 'number', value: 'N', range: [1, 1_000_000], help: 'token budget of the whole pack (default 2000; the handoff says when the default was used)' },
+		{ name: 'budget', kind: 'number', value: 'N', range: [1, 1_000_000], help: `token budget of the whole pack (default ${DEFAULT_BUDGET}; the handoff says when the default was used)` },
 		{ name: 'task', kind: 'text', value: 'TEXT', help: "the downstream agent's task, passed on in the handoff" },
 		{ name: 'include-drafts', kind: 'flag', help: 'keep notes with status: draft' },
 		{ name: 'include-archived', kind: 'flag', help: 'keep archived notes (status archived/archive, archived: true, #archive tags)' },
