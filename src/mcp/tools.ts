@@ -5,11 +5,11 @@
  */
 import * as z from 'zod';
 import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
-import { DEFAULT_BUDGET } from '../core/pack/types';
-import { ALL_QUERY_ARGUMENTS, missingArgument, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH_LIMIT, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
+import { ALL_QUERY_ARGUMENTS, missingArgument, PACK, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { boundList, boundNote } from './bound';
 import { confinementError } from './note-uri';
+import { describe, parameterName, rankedInput, rankedValues } from './ranked-input';
 import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
 import type { VaultSession } from './session';
 import { statusOf } from './status';
@@ -56,29 +56,22 @@ function page<T extends { results: unknown[]; query: Record<string, unknown> }>(
 	return { ...result, query: { ...result.query, offset: skip }, results: result.results.slice(skip) };
 }
 
-const searchInput = z.strictObject({
-	query: z.string().min(1).describe('Plain-language question or keywords in any language, optionally with filters: tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/.'),
-	limit: z.number().int().min(1).max(200).optional().describe(`At most this many ranked notes (default ${SEARCH_LIMIT}).`),
-	offset,
-});
+// Parameters, descriptions and defaults derive from the registry entry (ranked-input.ts); offset is this face's paging.
+const searchInput = rankedInput(SEARCH, { text: 'query', ranges: { limit: [1, 200] }, extra: { offset } });
 
 /** `search`: ranked search with the inline filter syntax (seed 003). */
 export const searchTool: ToolSpec<typeof searchInput> = {
-	name: 'search',
+	name: SEARCH.name,
 	title: 'Ranked vault search',
-	description: 'Find the notes that best answer a question or match keywords, ranked, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with `note` or build a cited context with `pack`.',
+	description: `${describe(SEARCH.summary)} Finds the notes that best answer a question or match keywords, with why each matched (tier, matched terms) and an abstract. Start here when you do not know which note holds the answer; then read one with \`note\` or build a cited context with \`pack\`.`,
 	input: searchInput,
 	run: async (args, session) => {
-		const result = page(await session.use(({ engine }) => engine.search(args.query, { limit: (args.limit ?? SEARCH_LIMIT) + (args.offset ?? 0) })), args.offset);
-		const skip = args.offset ?? 0;
+		const skip = typeof args.offset === 'number' ? args.offset : 0;
+		const { query, limit, folders } = SEARCH.build(args.query as string, rankedValues(SEARCH, args));
+		const result = page(await session.use(({ engine }) => engine.search(query, { limit: limit + skip, ...(folders ? { folders } : {}) })), skip);
 		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
 	},
 };
-
-/** An argument's MCP parameter name (snake case: `case-sensitive` → `case_sensitive`). */
-function parameterName(argument: string): string {
-	return argument.replace(/-/g, '_');
-}
 
 // The `query` parameters derive from the registry (core/query/registry.ts): one per argument any type takes.
 const argumentParameters = Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [
@@ -165,22 +158,17 @@ export const readTool: ToolSpec<typeof readInput> = {
 	},
 };
 
-const packInput = z.strictObject({
-	question: z.string().min(1).describe('The question to gather evidence for, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters.'),
-	budget: z.number().int().min(200).max(32000).optional().describe(`Token budget of the whole pack (default ${DEFAULT_BUDGET}).`),
-	task: z.string().optional().describe('What the downstream agent will do with the pack; passed on in the handoff.'),
-	include_drafts: z.boolean().optional().describe('Keep notes with status: draft.'),
-	include_archived: z.boolean().optional().describe('Keep archived notes.'),
-});
+// The question is this face's name for the pack's free text (the `handoff` prompt's too); budgets an agent reads stay small.
+const packInput = rankedInput(PACK, { text: 'question', ranges: { budget: [200, 32000] } });
 
 /** `pack`: a citation-ready context pack within a token budget (seed 004). */
 export const packTool: ToolSpec<typeof packInput> = {
-	name: 'pack',
+	name: PACK.name,
 	title: 'Context pack with citations',
-	description: 'Gather verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question within a token budget, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.',
+	description: `${describe(PACK.summary)} Gathers verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.`,
 	input: packInput,
 	run: async (args, session) => {
-		const pack = await session.use(({ engine }) => engine.pack({ query: args.question, budget: args.budget, task: args.task, includeDrafts: args.include_drafts, includeArchived: args.include_archived }));
+		const pack = await session.use(({ engine }) => engine.pack(PACK.build(args.question as string, rankedValues(PACK, args))));
 		return { structured: { ...pack }, text: renderPackText(pack), failed: pack.status === 'failed', bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget') };
 	},
 };

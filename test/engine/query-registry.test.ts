@@ -13,7 +13,7 @@ import { COMMANDS } from '../../src/cli/commands/index';
 import { failed } from '../../src/core/query/envelope';
 import { QUERY_TYPE_NAMES, QUERY_TYPES, RANKED_OPERATIONS, PACK, SEARCH, type ArgumentValues } from '../../src/core/query/registry';
 import type { StructuredQuery } from '../../src/core/query/types';
-import { queryTool } from '../../src/mcp/tools';
+import { packTool, queryTool, searchTool } from '../../src/mcp/tools';
 import type { VaultSession } from '../../src/mcp/session';
 import { registerCliHandlers, type CliHandlerHost } from '../../src/obsidian/cli-handlers';
 import { BLOCK_QUERY_KEYS, parseBlock } from '../../src/ui/code-block-syntax';
@@ -121,6 +121,31 @@ describe('one registry of query types', () => {
 		const pack = await cliJson<{ status: string; handoff: { built_at: string; task?: string; token_budget: number } }>(['pack', VALUE, '--budget', '900', '--today', '2026-02-03', '--task', 'check', '--vault', vault]);
 		expect([pack.code, pack.json.handoff.built_at, pack.json.handoff.token_budget]).toEqual([0, '2026-02-03', 900]);
 		expect(PACK.build('q', { 'include-drafts': false, 'include-archived': true })).toMatchObject({ query: 'q', includeDrafts: undefined, includeArchived: true });
+	});
+
+	it('search and pack: the MCP tools take their parameters, descriptions and defaults from the registry entries, and build the request the CLI does', async () => {
+		for (const [tool, op, text, extra] of [[searchTool, SEARCH, 'query', ['offset']], [packTool, PACK, 'question', []]] as const) {
+			const shape = tool.input.shape as Record<string, { description?: string }>;
+			expect(Object.keys(shape)).toEqual([text, ...op.options.map((o) => o.name.replace(/-/g, '_')), ...extra]);
+			expect(tool.name).toBe(op.name);
+			expect(tool.description.toLowerCase()).toContain(op.summary.toLowerCase());
+			expect(shape[text].description?.toLowerCase()).toContain(op.text.help.toLowerCase());
+			for (const option of op.options) expect(shape[option.name.replace(/-/g, '_')].description?.toLowerCase()).toContain(option.help.toLowerCase());
+			// Strict: a parameter the registry does not list is refused, by name.
+			expect(() => tool.input.parse({ [text]: 'x', colour: 'red' })).toThrow(/colour/);
+		}
+		const calls: unknown[][] = [];
+		const record = (...args: unknown[]) => {
+			calls.push(args);
+			return Promise.reject(new Error('recorded only'));
+		};
+		const state = { engine: { search: record, pack: record } };
+		const session = { use: <T>(call: (s: typeof state) => Promise<T>) => call(state) } as unknown as VaultSession;
+		await expect(searchTool.run(searchTool.input.parse({ query: 'x', folders: ['a'], offset: 2 }), session)).rejects.toThrow('recorded only');
+		expect(calls.at(-1)).toEqual(['x', { limit: SEARCH.build('x', {}).limit + 2, folders: ['a'] }]);
+		await expect(packTool.run(packTool.input.parse({ question: 'q', budget: 900, today: '2026-02-03', include_drafts: true, task: 't' }), session)).rejects.toThrow('recorded only');
+		expect(calls.at(-1)).toEqual([PACK.build('q', { budget: 900, today: '2026-02-03', 'include-drafts': true, task: 't' })]);
+		expect(() => packTool.input.parse({ question: 'q', today: 'tomorrow' })).toThrow();
 	});
 
 	it('search and pack: the code block keys and options and the pack prompt read their line through the registry entries', () => {

@@ -243,7 +243,7 @@ export const SEARCH: RankedOperationSpec<'search', SearchCall> = {
 	name: 'search',
 	summary: 'ranked search in any language: filters (tag:, path:, file:, [key:value], "phrase", -word, /regex/) plus free text',
 	answeredBy: 'search',
-	text: { name: 'query', help: 'what to find: words in any language and the search filters' },
+	text: { name: 'query', help: 'what to find: words in any language and the search filters (tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/)' },
 	options: [
 		{ name: 'limit', kind: 'number', value: 'N', range: LIMIT_RANGE, help: `at most N results (default ${SEARCH_LIMIT})` },
 		{ name: 'folders', kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
