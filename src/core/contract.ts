@@ -80,4 +80,6 @@ export interface QueryResult<R = NoteResult> {
 	error?: string;
 	/** Near misses worth telling the user ("did you mean …"). */
 	suggestions?: string[];
+	/** Set when a grep stopped at `limit` matching notes and more match: `matched` then counts only those found (MCP). */
+	more?: boolean;
 }

@@ -13,10 +13,10 @@ export interface Truncation {
 	field: string;
 	/** Items kept in this response. */
 	kept: number;
-	/** Items the full answer had. */
-	total: number;
-	/** The response budget in bytes. */
-	max_bytes: number;
+	/** Items the full answer had; null when the query stopped at its limit without counting the rest. */
+	total: number | null;
+	/** The response budget in bytes; null when the cut is the query's own limit, not the size. */
+	max_bytes: number | null;
 	/** How to get the rest, e.g. `call again with offset: 12`. */
 	next: string;
 }
@@ -36,9 +36,11 @@ export function boundList<T extends object>(value: T, field: keyof T & string, m
 	const list = value[field];
 	if (!Array.isArray(list)) return value;
 	const withCount = (kept: number): T => {
-		const truncated: Truncation = { field, kept, total: list.length, max_bytes: maxBytes, next: next(kept) };
+		// A list that is itself the head of a longer answer (`more`: a grep that stopped at its limit) has no known total.
+		const total = (value as { more?: unknown }).more === true ? null : list.length;
+		const truncated: Truncation = { field, kept, total, max_bytes: maxBytes, next: next(kept) };
 		const limitations = Array.isArray((value as { limitations?: unknown }).limitations) ? (value as { limitations: string[] }).limitations : [];
-		const note = `Response cut at ${kept} of ${list.length} ${field} to stay within ${maxBytes} bytes; ${truncated.next}`;
+		const note = `Response cut at ${kept} of ${total ?? `${list.length}+`} ${field} to stay within ${maxBytes} bytes; ${truncated.next}`;
 		return { ...value, [field]: list.slice(0, kept), limitations: [...limitations, note], truncated };
 	};
 	let lo = 0;

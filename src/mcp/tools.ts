@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
 import { ALL_QUERY_ARGUMENTS, missingArgument, PACK, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
-import { boundList, boundNote } from './bound';
+import { boundList, boundNote, type Truncation } from './bound';
 import { confinementError } from './note-uri';
 import { describe, parameterName, rankedInput, rankedValues } from './ranked-input';
 import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
@@ -73,6 +73,11 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	},
 };
 
+/** The `truncated` object of a grep that stopped at its limit: `kept` results, the total not counted. */
+function stoppedAt(kept: number, next: string): Truncation {
+	return { field: 'results', kept, total: null, max_bytes: null, next };
+}
+
 // The `query` parameters derive from the registry (core/query/registry.ts): one per argument any type takes.
 const argumentParameters = Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [
 	parameterName(arg.name),
@@ -113,9 +118,12 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 	run: async (args, session) => {
 		const query = structuredQuery(args);
 		// Each state's engine reads one unchanging view of the vault: its link graph is built once, not per call.
-		const result = page(await session.use(({ engine }) => engine.query(query, { reuseGraph: true })), args.offset);
+		// A grep stops at its limit (a word in most notes costs a few reads); `truncated` says how to get the rest.
+		const result = page(await session.use(({ engine }) => engine.query(query, { reuseGraph: true, stopAtLimit: true })), args.offset);
 		const skip = args.offset ?? 0;
-		return { structured: { ...result }, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call query again with offset: ${skip + kept}`) };
+		const next = (kept: number): string => `call query again with offset: ${skip + kept}`;
+		const structured: Record<string, unknown> = result.more === true ? { ...result, truncated: stoppedAt(result.results.length, next(result.results.length)) } : { ...result };
+		return { structured, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, next) };
 	},
 };
 

@@ -24,6 +24,24 @@ describe('VaultEngine answers every operation over one source', () => {
 		expect(pack.handoff.budget_note).toContain('default');
 	});
 
+	it('a grep that stops at its limit lists the same first notes as a full one, under tiers, sorts and folders', async () => {
+		const notes: Record<string, string> = {};
+		for (let i = 0; i < 12; i++) notes[`${['facts', 'notes', 'misc'][i % 3]}/n${11 - i}.md`] = `---\ntitle: T${i % 4}\n---\nA zebra line ${i}.\n`;
+		notes['notes/none.md'] = 'No such animal.\n';
+		for (const settings of [{}, { sort: 'title' as const }, { authorityOrder: [['facts'], ['misc']] }]) {
+			for (const folders of [undefined, ['notes', 'misc']]) {
+				const engine = new VaultEngine(new MemorySource(notes), { settings });
+				const full = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: 50 });
+				const stopped = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: 3 }, { reuseGraph: true, stopAtLimit: true });
+				expect(stopped.results, JSON.stringify({ settings, folders })).toEqual(full.results.slice(0, 3));
+				expect(stopped).toMatchObject({ matched: 3, more: true });
+				const all = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: full.matched }, { reuseGraph: true, stopAtLimit: true });
+				expect(all.results).toEqual(full.results);
+				expect(all.more).toBeUndefined();
+			}
+		}
+	});
+
 	it('reads a note, a heading section and a block verbatim with their line ranges', async () => {
 		const engine = new VaultEngine(vault());
 		const whole = await engine.note({ ref: 'Topic' });

@@ -79,6 +79,22 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		expect(grep.json.results?.[0]).toHaveProperty('matches');
 	});
 
+	it('a grep of a word in most notes stops at its limit, says more match, and offset continues in the CLI\'s order', async () => {
+		const all = JSON.parse((await cli(['grep', 'the', '--limit', '500', '--json', '--vault', EXAMPLE_VAULT, '--no-cache'])).stdout) as { matched: number; results: unknown[] };
+		expect(all.matched).toBeGreaterThan(10);
+		const first = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5 });
+		expect(first.json.results).toEqual(all.results.slice(0, 5));
+		expect(first.json).toMatchObject({ matched: 5, more: true, truncated: { field: 'results', kept: 5, total: null, next: 'call query again with offset: 5' } });
+		expect(first.json.limitations).toContain('Stopped at the first 5 matching notes in result order; more notes match (not counted)');
+		expect(first.text.split('\n')[0]).toBe('5+ notes match (stopped at the limit; more notes match)');
+		const next = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5, offset: 5 });
+		expect(next.json.results).toEqual(all.results.slice(5, 10));
+		const tail = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5, offset: all.matched - 3 });
+		expect(tail.json.results).toEqual(all.results.slice(all.matched - 3));
+		expect(tail.json).not.toHaveProperty('more');
+		expect(tail.json).not.toHaveProperty('truncated');
+	});
+
 	it('read runs the schema-strict reader with its retrieval report', async () => {
 		const out = await call(server.client, 'read', { operation: 'lookup', slug: 'dcf-valuation', folders: ['all'] });
 		expect(out.json).toEqual(JSON.parse((await cli(['lookup', 'dcf-valuation', '--folders', 'all', '--json', '--vault', EXAMPLE_VAULT])).stdout));

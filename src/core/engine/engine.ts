@@ -17,6 +17,7 @@ import { LinkGraph } from '../link-graph';
 import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
 import type { NoteSource } from '../port';
 import { runQuery, type StructuredResult } from '../query/run';
+import { resultOrder } from '../query/envelope';
 import type { StructuredQuery } from '../query/types';
 import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
 import { draftSchema } from '../schema/draft';
@@ -80,6 +81,8 @@ export class VaultEngine {
 	/** Incremental changes apply one after another, in the order they were made. */
 	private changes: Promise<void> = Promise.resolve();
 	private graph: LinkGraph | null = null;
+	/** Every note in scope in result order (`resultOrder`), kept with the graph for hosts that reuse it. */
+	private ordered: string[] | null = null;
 	/**
 	 * A trigram candidate index (core/text/trigram.ts) that grep and text-search use when set — the
 	 * persisted snapshot loads one. Every change the engine is told about forgets the paths it
@@ -115,6 +118,7 @@ export class VaultEngine {
 		const rebuild = !sameSearchIndex(this.config, next);
 		this.config = next;
 		this.graph = null;
+		this.ordered = null;
 		if (rebuild) this.dropSearchIndex();
 		return rebuild;
 	}
@@ -128,11 +132,13 @@ export class VaultEngine {
 	 * A structural query (tag, prop, backlinks, links, grep): the `vault-query <type> --json` object.
 	 * `reuseGraph`: answer from the engine's cached link graph (`linkGraph()`) instead of building
 	 * one for this query — for a host whose source never changes under this engine (the MCP
-	 * server makes a new engine per refresh).
+	 * server makes a new engine per refresh). `stopAtLimit` (with `reuseGraph`): a grep reads notes
+	 * in result order and stops past its limit, saying `more` instead of counting every match.
 	 */
-	async query(query: StructuredQuery, options: { reuseGraph?: boolean } = {}): Promise<StructuredResult> {
+	async query(query: StructuredQuery, options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {}): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
-		return runQuery(this.source, query, this.config.settings, trigrams, options.reuseGraph === true ? this.linkGraph() : undefined);
+		if (options.reuseGraph !== true) return runQuery(this.source, query, this.config.settings, trigrams);
+		return runQuery(this.source, query, this.config.settings, trigrams, this.linkGraph(), options.stopAtLimit === true ? this.resultOrder() : undefined);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
@@ -295,6 +301,12 @@ export class VaultEngine {
 		this.pending.clear();
 	}
 
+	/** Every note in scope in the order query results are listed (cached like the link graph). */
+	private resultOrder(): string[] {
+		this.ordered ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
+		return this.ordered;
+	}
+
 	/** The link graph over the notes in scope (rebuilt after any change). */
 	linkGraph(): LinkGraph {
 		if (this.graph === null) this.graph = new LinkGraph(this.source, resolveScope(this.source, this.config.settings).notes, this.config.settings.linksKey);
@@ -335,6 +347,7 @@ export class VaultEngine {
 	 */
 	private enqueue(paths: string[], step: () => Promise<void>): Promise<void> {
 		this.graph = null;
+		this.ordered = null;
 		for (const path of paths) this.trigrams?.forget(path);
 		if (this.index === null) {
 			if (this.building !== null) for (const path of paths) this.pending.add(path);

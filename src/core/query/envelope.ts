@@ -3,6 +3,8 @@ import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Statu
 import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
 import { byAuthority, type SortKey } from '../order';
 import { folderOf } from '../paths';
+import type { NoteSource } from '../port';
+import type { EngineSettings } from '../settings';
 import type { QueryContext } from './context';
 
 /** A note a query matched, before it is shaped into a `NoteResult`. */
@@ -19,6 +21,8 @@ export interface QueryOutcome {
 	suggestions?: string[];
 	/** Whether notes with unreadable frontmatter could have changed the answer. */
 	dependsOnFrontmatter: boolean;
+	/** The query stopped at its limit and more notes match (not counted): `matched` is a lower bound. */
+	more?: boolean;
 }
 
 /** Files the query could not fully read: not indexed at all, or frontmatter unparsable. */
@@ -61,7 +65,7 @@ export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteRes
 }
 
 /** The sort key of a path under the settings' order: the path, newest modification first, or the title (case-folded). */
-export function sortKeyOf(ctx: QueryContext): (path: string) => SortKey {
+export function sortKeyOf(ctx: Pick<QueryContext, 'source' | 'settings'>): (path: string) => SortKey {
 	switch (ctx.settings.sort) {
 		case 'mtime':
 			return (path) => ctx.source.getMtime(path) ?? 0;
@@ -72,12 +76,18 @@ export function sortKeyOf(ctx: QueryContext): (path: string) => SortKey {
 	}
 }
 
+/** `notes` in the order query results are listed: authority tiers when set, then the sort order. */
+export function resultOrder(source: NoteSource, settings: EngineSettings, notes: string[]): string[] {
+	return byAuthority(notes, (path) => path, settings.authorityOrder, sortKeyOf({ source, settings }));
+}
+
 /** Order hits (authority tiers when set, then the sort order), cap them, shape them, and wrap the envelope. */
 export async function finish(ctx: QueryContext, query: Record<string, unknown>, limit: number, outcome: QueryOutcome): Promise<QueryResult> {
 	const ordered = byAuthority(outcome.hits, (hit) => hit.path, ctx.settings.authorityOrder, sortKeyOf(ctx));
 	const kept = ordered.slice(0, limit);
 	const limitations = [...ctx.scope.exclusions, ...(outcome.limitations ?? [])];
 	if (ordered.length > kept.length) limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);
+	if (outcome.more === true) limitations.push(`Stopped at the first ${kept.length} matching notes in result order; more notes match (not counted)`);
 	const skipped = skippedFiles(ctx, outcome.dependsOnFrontmatter);
 	const lossy = skipped.some((s) => s.reason.startsWith('not searched') || outcome.dependsOnFrontmatter);
 	const status: Status = lossy ? 'partial' : 'success';
@@ -93,6 +103,7 @@ export async function finish(ctx: QueryContext, query: Record<string, unknown>, 
 		limitations,
 	};
 	if (outcome.suggestions && outcome.suggestions.length > 0) envelope.suggestions = outcome.suggestions;
+	if (outcome.more === true) envelope.more = true;
 	return envelope;
 }
 

@@ -43,15 +43,29 @@ export function matchLines(text: string, minLine: number, matcher: TextMatcher, 
 }
 
 /**
+ * Where a grep may stop early: `order` is every note of the whole scope in the order results are
+ * sorted (so the first matches found are the first results), `limit` the results wanted.
+ */
+export interface GrepStop {
+	order: readonly string[];
+	limit: number;
+}
+
+/**
  * Full-text search over the bodies of the notes in scope (frontmatter excluded). With a trigram
  * index only the notes it names as candidates are read; the matcher verifies each, so the answer
- * is the full scan's.
+ * is the full scan's. With `stop`, notes are read in result order and the scan ends at the first
+ * match past `limit`: a word in most notes costs a few reads, not the whole vault, and `more`
+ * says that further notes match (they are then not counted).
  */
-export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigrams?: TrigramIndex | null): Promise<QueryOutcome> {
+export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigrams?: TrigramIndex | null, stop?: GrepStop): Promise<QueryOutcome> {
 	const hits: Hit[] = [];
 	const limitations: string[] = [];
 	const candidates = trigrams ? trigrams.candidates(matcher.trigrams) : null;
-	for (const path of ctx.scope.notes) {
+	// A folder-narrowed scope walks the whole scope's order and keeps its own notes.
+	const narrowed = stop !== undefined && ctx.scope.folders.length > 0 ? new Set(ctx.scope.notes) : null;
+	for (const path of stop?.order ?? ctx.scope.notes) {
+		if (narrowed !== null && !narrowed.has(path)) continue;
 		// A note the index does not know (not yet indexed) is scanned, never skipped.
 		if (candidates !== null && trigrams?.has(path) === true && !candidates.has(path)) continue;
 		if (ctx.source.getSkipReason(path) !== null) continue;
@@ -62,6 +76,7 @@ export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigram
 		const { matches, total, cutLines } = matchLines(text, minLine, matcher, ctx.settings.contextLines);
 		if (cutLines > 0) limitations.push(`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`);
 		if (total === 0) continue;
+		if (stop !== undefined && hits.length === stop.limit) return { hits, limitations, dependsOnFrontmatter: false, more: true };
 		if (total > matches.length) limitations.push(`${path}: showing ${matches.length} of ${total} matching lines`);
 		hits.push({ path, matches });
 	}

@@ -100,6 +100,8 @@ function header(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLin
 	}
 	const searched = ` (searched ${result.searched.files} note${plural(result.searched.files)})`;
 	if (typeof result.query.target === 'string' && result.query.type === 'backlinks') return `${result.matched} note${plural(result.matched)} link to ${result.query.target}${searched}${showing}`;
+	// A grep that stopped at its limit knows only that more match (`more`, MCP): "20+ notes match".
+	if (result.more === true) return `${result.matched}+ notes match (stopped at the limit; more notes match)`;
 	return `${result.matched} note${plural(result.matched)} match${result.matched === 1 ? 'es' : ''}${searched}${showing}`;
 }
 

@@ -60,8 +60,10 @@ function subjectNote(ctx: QueryContext, name: string, parameter: string): { path
 /**
  * Run one structural query against a note source. Never throws for bad input: an invalid query
  * is a `failed` envelope naming the parameter; "nothing matched" is a `success` with no results.
+ * `order` (every note of the whole scope in result order, `resultOrder`): a grep stops at the
+ * first match past its limit instead of reading every note (the answer then says `more`).
  */
-export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, graph?: LinkGraph): Promise<StructuredResult> {
+export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, graph?: LinkGraph, order?: readonly string[]): Promise<StructuredResult> {
 	const limit = query.limit ?? settings.defaultLimit;
 	const echo = normalized(query, limit);
 	const invalid = validate(query, limit);
@@ -81,7 +83,7 @@ export async function runQuery(source: NoteSource, query: StructuredQuery, setti
 		case 'grep': {
 			const compiled = grepMatcher(query);
 			if (!compiled.ok) return failed(echo, compiled.error);
-			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher, trigrams));
+			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher, trigrams, order === undefined ? undefined : { order, limit }));
 		}
 		case 'backlinks': {
 			const subject = subjectNote(ctx, query.target, 'target');
