@@ -46,7 +46,7 @@ const partsOf = new WeakMap<NoteSource, IndexParts>();
 export async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
 	if (boolFlag(args, 'no-cache')) return openVault(path, openOptionsFrom(args));
 	const store = new FileSnapshotStore();
-	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later' });
+	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);

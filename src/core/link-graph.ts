@@ -157,12 +157,29 @@ export class LinkGraph {
 		const refs: BacklinkRef[] = [];
 		for (const path of candidates) {
 			if (path === target) continue;
-			if (!((resolved[path]?.[target] ?? 0) > 0) && !this.fieldTargets(path).has(target)) continue;
+			const count = resolved[path]?.[target] ?? 0;
+			const inField = this.fieldTargets(path).has(target);
+			if (!(count > 0) && !inField) continue;
 			let source: LinkSource | undefined;
-			for (const link of this.outgoing(path)) if (link.resolved === target) source = merge(source, link.source);
+			if (this.source.linkSourcesOf) {
+				// The source's counts come from the same resolution (frontmatter links, body links and
+				// embeds), so the frontmatter links alone tell body from frontmatter: no body link is decoded.
+				const fromFrontmatter = this.frontmatterLinksTo(path, target);
+				if (fromFrontmatter > 0 || inField) source = 'frontmatter';
+				if (count > fromFrontmatter) source = merge(source, 'body');
+			} else {
+				for (const link of this.outgoing(path)) if (link.resolved === target) source = merge(source, link.source);
+			}
 			if (source) refs.push({ path, source });
 		}
 		return refs;
+	}
+
+	/** How many of the `[[…]]` property values of `path` resolve to `target`. */
+	private frontmatterLinksTo(path: string, target: string): number {
+		let n = 0;
+		for (const link of this.source.getMetadata(path)?.frontmatterLinks ?? []) if (this.source.resolveLink(linkpathOf(link.link), path) === target) n++;
+		return n;
 	}
 
 	/** Where the bare names of a note's `links:` field resolve (they are not in Obsidian's link maps). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSnapshot, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
+import { decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
 import type { CachedMetadata } from '../../src/core/metadata';
+import { getAllTags } from '../../src/core/obsidian-rules';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
 import { parseNote } from '../../src/node/parser/index';
 import { openVault } from '../../src/node/vault-source';
@@ -119,16 +120,55 @@ describe('snapshot codec', () => {
 		expect(damaged).toEqual([`${decoded.notePaths.find((p) => metadata.get(p)?.frontmatter?.status === 'on-hold')} frontmatter`]);
 	});
 
-	it('tells from the bytes which notes cannot have a property', async () => {
+	it('tells from the saved key and tag lists which notes have a property and what tags each has', async () => {
 		const { input, metadata } = await exampleInput();
 		const decoded = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
 		for (const key of ['status', 'tags', 'links', '__proto__', 'no such key']) {
 			decoded.notePaths.forEach((path, i) => {
 				const has = Object.hasOwn(metadata.get(path)?.frontmatter ?? {}, key);
-				if (decoded.lacksKey(i, key)) expect(has, `${path} has ${key}`).toBe(false);
-				else if (key === 'no such key') expect.unreachable(`${path}: "${key}" cannot be found in any note`);
+				expect(decoded.lacksKey(i, key), `${path} ${key}`).toBe(!has);
 			});
 		}
+		decoded.notePaths.forEach((path, i) => {
+			const meta = metadata.get(path) ?? null;
+			expect(decoded.allTags(i)).toEqual(meta === null ? null : getAllTags(meta));
+			expect(decoded.keysOf(i)).toEqual(meta === null ? null : Object.keys(meta.frontmatter ?? {}));
+		});
+		expect(decoded.notePaths.some((_, i) => (decoded.allTags(i) ?? []).length > 0)).toBe(true);
+	});
+
+	it('reads the columns and the frontmatter heap whole, and body links only for the notes asked about', async () => {
+		const { input, metadata } = await exampleInput();
+		const bytes = encodeSnapshot(input, nodeCodecHost);
+		let read = 0;
+		const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => ((read += length), bytes.slice(offset, offset + length)) }, nodeCodecHost);
+		decoded.notePaths.forEach((path, i) => expect(JSON.stringify(decoded.metadata(i, noDeferred)?.frontmatter)).toBe(JSON.stringify(metadata.get(path)?.frontmatter)));
+		const columnsAndFrontmatter = read;
+		const i = decoded.notePaths.findIndex((path) => (metadata.get(path)?.links?.length ?? 0) > 1);
+		const links = metadata.get(decoded.notePaths[i])?.links;
+		expect(JSON.stringify(decoded.metadata(i, noDeferred)?.links)).toBe(JSON.stringify(links));
+		// One field's bytes (positions flattened: shorter than their JSON), not the heap of every note's body links.
+		expect(read - columnsAndFrontmatter).toBeGreaterThan(0);
+		expect(read - columnsAndFrontmatter).toBeLessThan(JSON.stringify(links).length);
+		expect(read).toBeLessThan(bytes.length);
+	});
+
+	it('takes a body-links field whose bytes fail their check from the callback, reading field by field', async () => {
+		const { input, metadata } = await exampleInput();
+		const bytes = encodeSnapshot(input, nodeCodecHost);
+		const i = input.notes.findIndex((n) => (n.metadata as CachedMetadata | null)?.links?.length);
+		const link = (metadata.get(input.notes[i].path)?.links ?? [])[0].link;
+		const at = Buffer.from(bytes).indexOf(`"link":${JSON.stringify(link)}`);
+		expect(at).toBeGreaterThan(0);
+		bytes[at + 1] ^= 0x20; // "link" → "Link": still JSON, another key
+		const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) }, nodeCodecHost);
+		const damaged: string[] = [];
+		const back = decoded.metadata(decoded.notePaths.indexOf(input.notes.find((n) => JSON.stringify((n.metadata as CachedMetadata | null)?.links ?? []).includes(`"link":${JSON.stringify(link)}`))!.path), (field, broken) => {
+			if (broken) damaged.push(field);
+			return (metadata.get(input.notes[i].path) as Record<string, unknown> | null)?.[field];
+		});
+		expect(back?.links?.length).toBeGreaterThan(0);
+		expect(damaged).toEqual(['links']);
 	});
 
 	it('refuses truncated, damaged and foreign bytes with a reason', async () => {

@@ -31,10 +31,12 @@ const noteText = fc
 		tags: fc.subarray(TAGS),
 		links: fc.array(fc.constantFrom('n0', 'n1', 'n2', 'n3', 'pic.png', 'f/n4'), { maxLength: 3 }),
 		related: fc.option(fc.constantFrom('n1', 'n2'), { nil: undefined }),
+		// A `[[…]]` property value: backlinks tell frontmatter from body links (and both) by it.
+		up: fc.option(fc.constantFrom('n0', 'n2'), { nil: undefined }),
 		// Frontmatter tags too (a nested one among them): the snapshot keeps each note's tag list beside its metadata.
 		fmTags: fc.subarray(['aa/sub', 'cc']),
 	})
-	.map((r) => `---\nstatus: ${r.status}\n${r.related ? `related:\n  - ${r.related}\n` : ''}${r.fmTags.length > 0 ? `tags: [${r.fmTags.join(', ')}]\n` : ''}---\n# Title\n\n${r.words.join(' ')} ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`);
+	.map((r) => `---\nstatus: ${r.status}\n${r.up ? `up: "[[${r.up}]]"\n` : ''}${r.related ? `related:\n  - ${r.related}\n` : ''}${r.fmTags.length > 0 ? `tags: [${r.fmTags.join(', ')}]\n` : ''}---\n# Title\n\n${r.words.join(' ')} ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`);
 
 type Op =
 	| { kind: 'write'; name: string; text: string }

@@ -11,7 +11,6 @@
  * recomputed on first read by a callback (the Node face re-parses the unchanged note).
  */
 import type { CachedMetadata, Pos } from '../metadata';
-import { getAllTags } from '../obsidian-rules';
 
 /** Field codes, in the order the parser emits the fields. */
 export const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'sections', 'listItems', 'blocks'] as const;
@@ -24,12 +23,6 @@ export const DEFERRED_FIELDS: ReadonlySet<string> = new Set(['sections', 'listIt
 export const TAGGED_FRONTMATTER = 100;
 /** A field of a newer parser, stored as `[name, value]`. */
 export const EXTRA_FIELD = 101;
-/**
- * Not a field: the note's `getAllTags` (frontmatter and body tags, as written), derived when the
- * note is encoded and carried with it, so a tag query reads one short array per note instead of
- * its frontmatter and its positioned tag list. Absent when the note has no tag.
- */
-export const ALL_TAGS = 102;
 /** The tag that carries a number JSON would lose. */
 const NUMBER_TAG = '\u0000vq-number';
 
@@ -123,8 +116,6 @@ export function encodeMetadata(metadata: CachedMetadata, put: (code: number, jso
 		const { code, json } = encodeField(name, value);
 		put(code, json ?? '');
 	}
-	const tags = getAllTags(metadata);
-	if (tags.length > 0) put(ALL_TAGS, JSON.stringify(tags));
 }
 
 /** Decode one stored field: its name and value (throws on bytes that are not its JSON). */
@@ -137,6 +128,14 @@ export function decodeField(code: number, json: string): [string, unknown] {
 	if (name === 'frontmatterPosition') return [name, expandPos(value as number[])];
 	if (name === 'links' || name === 'embeds' || name === 'tags' || name === 'headings') expandItems(value as Record<string, unknown>[]);
 	return [name, value];
+}
+
+/** Fields small enough to read whole for every note (frontmatter and its links, tags): kept apart from the bulk (body links, embeds, headings). */
+const HOT_CODES: ReadonlySet<number> = new Set([FRONTMATTER, TAGGED_FRONTMATTER, 1, 2, 5, 7, 8, 9]);
+
+/** Whether field `code` is stored in the hot heap (`meta`) rather than the cold one (`metaCold`). */
+export function isHot(code: number): boolean {
+	return HOT_CODES.has(code);
 }
 
 /** Field codes per value, quadruples of (code, start, end, check). */

@@ -36,4 +36,18 @@ export interface SnapshotStore {
 	clear(key: string): Promise<boolean>;
 	/** What is saved under `key`, or null. */
 	info(key: string): Promise<StoredSnapshotInfo | null>;
+	/**
+	 * Optional: the snapshot under `key` opened for reads at offsets (null when there is none), so
+	 * a caller reads only the parts it needs. The reader keeps seeing the snapshot it opened even
+	 * when a newer one replaces it.
+	 */
+	openReader?(key: string): SnapshotReader | null;
+}
+
+/** Random access to a saved snapshot's bytes: a file read at offsets, or bytes in memory. */
+export interface SnapshotReader {
+	/** Total size in bytes. */
+	readonly size: number;
+	/** `length` bytes from `offset` (throws when they cannot be read). */
+	read(offset: number, length: number): Uint8Array;
 }

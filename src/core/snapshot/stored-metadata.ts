@@ -13,10 +13,11 @@
 import type { CachedMetadata } from '../metadata';
 import { decodeField, DEFERRED_FIELDS, EXTRA_FIELD, FIELDS, RANGE_WIDTH, TAGGED_FRONTMATTER } from './metadata-codec';
 
-/** Where every note's stored fields are: (code, start, end, check) quadruples into `bytes`. */
+/** Where every note's stored fields are: (code, start, end, check) quadruples, and their bytes. */
 export interface FieldStore {
-	bytes: Uint8Array;
 	ranges: Uint32Array;
+	/** The bytes of the field at quadruple `r`, or null when its range is out of bounds or unreadable. */
+	piece(r: number): Uint8Array | null;
 	/** UTF-8 bytes to text. */
 	decode(bytes: Uint8Array, start: number, end: number): string;
 	/** The check of `bytes[start, end)` (see `fieldCheck`). */
@@ -61,15 +62,21 @@ function read(state: State, code: number): unknown {
 /** The field at quadruple `r`: from its bytes when they pass their check, else from disk. */
 function decodeStored(state: State, r: number, name: string): unknown {
 	const { store } = state;
-	const start = store.ranges[r + 1];
-	const end = store.ranges[r + 2];
-	if (DEFERRED_FIELDS.has(name) && start === end) return state.fromDisk(name, false);
-	if (end > store.bytes.length || start > end || store.check(store.bytes, start, end) !== store.ranges[r + 3]) return state.fromDisk(name, true);
+	if (DEFERRED_FIELDS.has(name) && store.ranges[r + 1] === store.ranges[r + 2]) return state.fromDisk(name, false);
+	const json = checkedText(store, r);
+	if (json === null) return state.fromDisk(name, true);
 	try {
-		return decodeField(store.ranges[r], store.decode(store.bytes, start, end))[1];
+		return decodeField(store.ranges[r], json)[1];
 	} catch {
 		return state.fromDisk(name, true);
 	}
+}
+
+/** The text of the field at quadruple `r` when its bytes pass their check, else null. */
+function checkedText(store: FieldStore, r: number): string | null {
+	const bytes = store.piece(r);
+	if (bytes === null || store.check(bytes, 0, bytes.length) !== store.ranges[r + 3]) return null;
+	return store.decode(bytes, 0, bytes.length);
 }
 
 /** See the module comment. */
@@ -99,12 +106,10 @@ class StoredMetadata {
 
 /** The name of the newer parser's field at quadruple `r`, or null when its bytes are damaged. */
 function extraName(state: State, r: number): string | null {
-	const { store } = state;
-	const start = store.ranges[r + 1];
-	const end = store.ranges[r + 2];
-	if (end > store.bytes.length || start > end || store.check(store.bytes, start, end) !== store.ranges[r + 3]) return null;
+	const json = checkedText(state.store, r);
+	if (json === null) return null;
 	try {
-		return decodeField(EXTRA_FIELD, store.decode(store.bytes, start, end))[0];
+		return decodeField(EXTRA_FIELD, json)[0];
 	} catch {
 		return null;
 	}
@@ -135,7 +140,7 @@ export function storedMetadata(store: FieldStore, from: number, to: number, from
 		if (store.ranges[r] !== EXTRA_FIELD) continue;
 		const name = extraName({ store, from, to, fromDisk, values }, r);
 		// A damaged field of a newer parser is left out: this build's re-parse would not produce it either.
-		if (name !== null) Object.defineProperty(meta, name, { value: decodeField(EXTRA_FIELD, store.decode(store.bytes, store.ranges[r + 1], store.ranges[r + 2]))[1], writable: true, enumerable: true, configurable: true });
+		if (name !== null) Object.defineProperty(meta, name, { value: decodeField(EXTRA_FIELD, checkedText(store, r)!)[1], writable: true, enumerable: true, configurable: true });
 	}
 	return meta as unknown as CachedMetadata;
 }

@@ -5,10 +5,10 @@
  * The folder's total size is bounded: after a save, the least recently written other snapshots
  * are deleted until it fits.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
+import type { SnapshotReader, SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
 import { errorCode } from '../note-reader';
 import { cacheDir, snapshotFileName } from './cache-dir';
 
@@ -31,6 +31,15 @@ export function cacheLimitBytes(env: Record<string, string | undefined> = proces
 	const mb = Number(env[CACHE_LIMIT_ENV]);
 	return Number.isFinite(mb) && mb > 0 ? mb * 1e6 : DEFAULT_CACHE_LIMIT_BYTES;
 }
+
+/** Closes a reader's file when the reader is no longer reachable (a long-lived process opens many). */
+const openFiles = new FinalizationRegistry<number>((fd) => {
+	try {
+		closeSync(fd);
+	} catch {
+		// already closed
+	}
+});
 
 /** Snapshot files in a cache folder. */
 export class FileSnapshotStore implements SnapshotStore {
@@ -58,6 +67,41 @@ export class FileSnapshotStore implements SnapshotStore {
 			if (errorCode(error) === 'ENOENT') return Promise.resolve(null);
 			return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 		}
+	}
+
+	/**
+	 * The snapshot file opened for positional reads, or null when there is none. The open file is
+	 * the one read from start to end: a save renames a new file over the name, never into this one.
+	 */
+	openReader(key: string): SnapshotReader | null {
+		let fd: number;
+		try {
+			fd = openSync(this.pathFor(key), 'r');
+		} catch (error) {
+			if (errorCode(error) === 'ENOENT') return null;
+			throw error;
+		}
+		let size: number;
+		try {
+			size = fstatSync(fd).size;
+		} catch (error) {
+			closeSync(fd);
+			throw error;
+		}
+		const reader: SnapshotReader = {
+			size,
+			read: (offset, length) => {
+				const out = new Uint8Array(length);
+				for (let done = 0; done < length; ) {
+					const n = readSync(fd, out, done, length - done, offset + done);
+					if (n === 0) throw new Error(`snapshot ended at ${offset + done} of ${size} bytes`);
+					done += n;
+				}
+				return out;
+			},
+		};
+		openFiles.register(reader, fd);
+		return reader;
 	}
 
 	/** Write to a private temporary file, then rename it over the snapshot. */

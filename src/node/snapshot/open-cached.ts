@@ -7,8 +7,8 @@
 import type { Stats } from 'node:fs';
 import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
-import type { SnapshotStore } from '../../core/snapshot/port';
+import { decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
+import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
 import { planReconcile, type ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
@@ -46,6 +46,12 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	now?: () => number;
 	/** Notes modified less than this many ms before they were stat'ed are re-read next time. Default 3 s (or VAULT_QUERY_RACY_MS). */
 	racyWindowMs?: number;
+	/**
+	 * Read the snapshot's columns now and each note's metadata when a query reads it, through the
+	 * store's open file (a one-shot CLI call); default false: read it whole (a server keeps the
+	 * state, and no file open, for its life).
+	 */
+	readPiecemeal?: boolean;
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -92,16 +98,18 @@ function settingsFingerprint(configDir: string, maxFileSize: number, parse: unkn
 }
 
 /** The saved snapshot, or null with the reason it cannot be used. */
-async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
-	let bytes: Uint8Array | null;
+async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string, piecemeal: boolean): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
+	let bytes: Uint8Array | null = null;
+	let reader: SnapshotReader | null = null;
 	try {
-		bytes = await store.load(key);
+		if (piecemeal && store.openReader) reader = store.openReader(key);
+		else bytes = await store.load(key);
 	} catch (error) {
 		return { snapshot: null, reason: `cache unreadable (${errorCode(error)})` };
 	}
-	if (bytes === null) return { snapshot: null, reason: null };
+	if (bytes === null && reader === null) return { snapshot: null, reason: null };
 	try {
-		const snapshot = decodeSnapshot(bytes, nodeCodecHost);
+		const snapshot = reader !== null ? decodeSnapshotFrom(reader, nodeCodecHost) : decodeSnapshot(bytes!, nodeCodecHost);
 		if (snapshot.header.tool !== tool) return { snapshot: null, reason: `saved by another build (${snapshot.header.tool})` };
 		if (snapshot.header.settings !== settings) return { snapshot: null, reason: 'saved with other settings' };
 		return { snapshot, reason: null };
@@ -149,7 +157,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const parse = options.parse ?? parseNote;
 	const settings = settingsFingerprint(configDir, maxFileSize, parse);
 	const { real, files, notes: listed, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
-	const { snapshot, reason } = await loadSnapshot(options.store, real, options.tool, settings);
+	const { snapshot, reason } = await loadSnapshot(options.store, real, options.tool, settings, options.readPiecemeal === true);
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const window = options.racyWindowMs ?? racyWindow();
