@@ -2,7 +2,9 @@
  * `vault-query mcp`: open the vault once, watch it, and serve MCP over stdio until stdin closes
  * or a SIGTERM/SIGINT arrives. stdout carries only the protocol; every log line goes to stderr.
  */
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EngineConfig } from '../core/engine/engine';
 import { createServer } from './server';
 import { VaultSession, type VaultOpener } from './session';
@@ -18,6 +20,29 @@ export interface McpRunOptions {
 	log: (line: string) => void;
 	/** The engine configuration (links key…); defaults otherwise. */
 	config?: EngineConfig;
+}
+
+/** The stdio transport, calling `first` once (on the next turn) after its first message is written, or when `answered()` is called. */
+class FirstAnswer extends StdioServerTransport {
+	private first: (() => void) | null;
+
+	constructor(first: () => void) {
+		super();
+		this.first = first;
+	}
+
+	/** Writes `message`, then runs the pending callback once. */
+	override async send(message: JSONRPCMessage): Promise<void> {
+		await super.send(message);
+		this.answered();
+	}
+
+	/** Runs the pending callback on the next turn of the event loop (once). */
+	answered(): void {
+		const first = this.first;
+		this.first = null;
+		if (first !== null) setImmediate(first);
+	}
 }
 
 /** Serves until the client goes away; resolves with the exit code (0 on a clean shutdown). */
@@ -41,12 +66,19 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	}, { configDir: session.peek().source.configDir });
 	session.watcher = { running: watcher.error === null, error: watcher.error };
 	if (watcher.error !== null) options.log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
-	const handle = serveStdio(() => createServer(session, options), { onerror: (error) => options.log(`protocol error: ${error.message}`) });
-	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
 	// After ready: calls answer by full scan until the trigram index is loaded or built.
 	const trigrams = new TrigramUpkeep(session, options.log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
 	session.trigrams = trigrams.status;
-	void trigrams.start();
+	// The saved indexes load once the first answer (the handshake) is written, or after a second
+	// without a client: each load is a long synchronous decode the handshake must not wait for.
+	// Search first (its calls wait for it; grep scans meanwhile), then the trigram index.
+	const wire = new FirstAnswer(() => {
+		clearTimeout(idle);
+		void session.loadSearchIndex().then(() => setImmediate(() => void trigrams.start()));
+	});
+	const idle = setTimeout(() => wire.answered(), 1000);
+	const handle = serveStdio(() => createServer(session, options), { transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) });
+	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
 	const why = await stop;
 	options.log(`shutting down (${why})`);
 	trigrams.stop();

@@ -89,7 +89,7 @@ function trigramsOnly(carried: SavedIndexes): SavedIndexes {
  * Builds one state from the vault on disk (the search index too, so no call pays for it): from the
  * saved index parts on the first open, from the previous state's indexes on a refresh.
  */
-async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null, log: (line: string) => void, saves: Saves): Promise<VaultState> {
+async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null): Promise<VaultState> {
 	const started = performance.now();
 	const { source, snapshot, parts, changed } = await open(first);
 	const engine = new VaultEngine(source, config);
@@ -100,21 +100,10 @@ async function buildState(open: VaultOpener, first: boolean, config: EngineConfi
 		const carried = carriedIndexes(carry.previous.engine, applied);
 		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
 	} else if (parts) engine.saved = searchPartOnly(parts);
-	const indexed = engine.searchIndex();
+	// The first state's search index is loaded after the server is ready (`loadSearchIndex`): the first search or pack waits for it, nothing else does.
 	if (carry !== null) {
-		await indexed;
+		await engine.searchIndex();
 		await engine.trigramIndex(false);
-	} else {
-		// The server is ready before its search index is loaded (or built): the first search or pack waits for it, nothing else does.
-		saves.track(
-			indexed.then(
-				async () => {
-					const error = parts ? await parts.save(engine, ['search']) : null;
-					if (error !== null) log(`warning: ${error}`);
-				},
-				(error: unknown) => log(`search index failed: ${error instanceof Error ? error.message : String(error)}`),
-			),
-		);
 	}
 	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started), applied, parts: first ? (parts ?? null) : null };
 }
@@ -173,9 +162,27 @@ export class VaultSession {
 	/** Reads the vault with `open` and builds its index; throws `VaultError` when the folder cannot be opened. */
 	static async start(open: VaultOpener, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
 		const saves = new Saves();
-		const state = await buildState(open, true, config, null, log, saves);
+		const state = await buildState(open, true, config, null);
 		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`);
 		return new VaultSession(state.source.vaultPath, open, config, state, log, saves);
+	}
+
+	/**
+	 * Loads (or builds) the first state's search index and saves it as the snapshot's search part;
+	 * resolves when done, never rejects. Called once the server is ready, so neither the handshake
+	 * nor a structural call waits for it (a search or pack arriving first starts the same load).
+	 */
+	async loadSearchIndex(): Promise<void> {
+		const { engine, parts } = this.state;
+		const saving = engine.searchIndex().then(
+			async () => {
+				const error = parts ? await parts.save(engine, ['search']) : null;
+				if (error !== null) this.log(`warning: ${error}`);
+			},
+			(error: unknown) => this.log(`search index failed: ${error instanceof Error ? error.message : String(error)}`),
+		);
+		this.saves.track(saving);
+		await saving;
 	}
 
 	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
@@ -235,7 +242,7 @@ export class VaultSession {
 		const rescope = paths.some((p) => p === '' || p === `${this.state.source.configDir}/app.json`);
 		const previous = this.state;
 		this.running = this.drained()
-			.then(() => buildState(this.open, false, this.config, { previous, paths, rescope }, this.log, this.saves))
+			.then(() => buildState(this.open, false, this.config, { previous, paths, rescope }))
 			.then((next) => {
 				this.state = next;
 				for (const listener of this.refreshListeners) listener(next.applied, next);
