@@ -37,11 +37,16 @@ export class LinkGraph {
 	private fieldLinking: Map<string, string[]> | null = null;
 	private position: Map<string, number> | null = null;
 
-	/** `notes` are the link sources that count (the query's scope). */
+	/**
+	 * `notes` are the link sources that count (the query's scope); `fieldHolders`, when given, names
+	 * the notes among them whose links field may hold names (the others certainly hold none), so
+	 * finding who links through that field need not look at every note.
+	 */
 	constructor(
 		private readonly source: NoteSource,
 		private readonly notes: readonly string[],
 		private readonly linksKey: string,
+		private readonly fieldHolders?: () => readonly string[],
 	) {}
 
 	/** Every outgoing link of `path` in document order: frontmatter first, then body. */
@@ -100,7 +105,7 @@ export class LinkGraph {
 	 * the source keeps `resolvedLinks` inverted, only the `links:` names are scanned (they are not
 	 * in Obsidian's maps) and the rest comes from the source, merged back into scope order.
 	 */
-	private linkersOf(target: string): readonly string[] {
+	linkersOf(target: string): readonly string[] {
 		if (this.linking || !this.source.linkSourcesOf) return this.linkingMap().get(target) ?? [];
 		this.position ??= new Map(this.notes.map((path, i) => [path, i]));
 		const found = new Set<string>();
@@ -113,7 +118,7 @@ export class LinkGraph {
 	private fieldLinkers(): Map<string, string[]> {
 		if (this.fieldLinking) return this.fieldLinking;
 		const linking = new Map<string, string[]>();
-		for (const path of this.notes) {
+		for (const path of this.fieldHolders?.() ?? this.notes) {
 			for (const target of this.fieldTargets(path)) {
 				const list = linking.get(target);
 				if (list) list.push(path);

@@ -9,19 +9,19 @@ import { stem } from '../../src/core/search/stem';
 import { foldWord, type QueryWord } from '../../src/core/search/tokenize';
 import { MemorySource } from '../helpers/memory-source';
 
-/** The rule of fuzzy.ts applied to every term: fewest edits, then most notes, then the older term. */
+/** The rule of fuzzy.ts applied to every term: fewest edits, then most notes, then the first in string order. */
 function bruteForce(index: InvertedIndex, text: string): string | null {
 	const typed = foldWord(text);
 	if (typed.length < 4 || !/^\p{L}+$/u.test(typed)) return null;
 	const max = typed.length >= 8 ? 2 : 1;
 	const forms = /^[a-z]+$/.test(typed) ? [typed, stem(typed)] : [typed];
 	let best: { term: string; dist: number; df: number } | null = null;
-	index.termList.forEach((term, t) => {
+	index.terms.all().forEach((term, t) => {
 		if (term.length < 3 || Math.abs(term.length - typed.length) > max + 2) return;
 		const dist = Math.min(...forms.map((f) => editDistance(f, term, max)));
 		const df = index.docFreq(t);
 		if (dist > max || dist === 0 || df === 0) return;
-		if (best === null || dist < best.dist || (dist === best.dist && df > best.df)) best = { term, dist, df };
+		if (best === null || dist < best.dist || (dist === best.dist && (df > best.df || (df === best.df && term < best.term)))) best = { term, dist, df };
 	});
 	return (best as { term: string } | null)?.term ?? null;
 }

@@ -24,6 +24,7 @@ import { draftSchema } from '../schema/draft';
 import { renderSchemaDraft } from '../schema/draft-text';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
 import { parseQuery, search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
+import { SavedIndexDamaged } from '../search/index-state';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
@@ -92,6 +93,8 @@ export class VaultEngine {
 	trigrams: TrigramIndex | null = null;
 	/** Indexes saved by an earlier process, used instead of a build (the CLI's index parts); null: build. */
 	saved: SavedIndexes | null = null;
+	/** The saved search index failed a check: build instead of loading it again. */
+	private savedSearchDamaged = false;
 	private trigramsLoading: Promise<TrigramIndex | null> | null = null;
 
 	/** A session over `source`; nothing is read until an operation asks. */
@@ -174,7 +177,10 @@ export class VaultEngine {
 
 	/** A ranked search over the engine's index (built first when needed); the query as text or already parsed (`parseQuery`). */
 	async search(query: string | ParsedQuery, options: EngineSearchOptions = {}): Promise<SearchResult> {
-		const index = await this.currentIndex();
+		return this.withIndex((index) => this.searchWith(index, query, options));
+	}
+
+	private async searchWith(index: SearchIndex, query: string | ParsedQuery, options: EngineSearchOptions): Promise<SearchResult> {
 		// Phrases and regexes read only the notes the trigram index names — when one is at hand: building one would read every note.
 		const parsed = typeof query === 'string' ? parseQuery(query) : query;
 		const trigrams = parsed.phrases.length > 0 || parsed.regexes.some((r) => !r.negate) ? await this.trigramIndex(false) : null;
@@ -190,7 +196,29 @@ export class VaultEngine {
 			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
 			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
 		};
-		return buildPack(this.source, await this.currentIndex(), full, { dateFields: this.config.settings.dateFields });
+		return this.withIndex((index) => buildPack(this.source, index, full, { dateFields: this.config.settings.dateFields }));
+	}
+
+	/**
+	 * Run `use` over the current search index. A saved index is read as queries ask; a read that
+	 * fails its check (SavedIndexDamaged) drops it, and the query runs again over one built from
+	 * the notes — a damaged cache never gives a wrong answer or an error.
+	 */
+	private async withIndex<T>(use: (index: SearchIndex) => Promise<T>): Promise<T> {
+		try {
+			return await use(await this.currentIndex());
+		} catch (error) {
+			if (!(error instanceof SavedIndexDamaged)) throw error;
+			this.dropDamagedIndex(error);
+			return use(await this.currentIndex());
+		}
+	}
+
+	/** Forget a saved search index found damaged; the next search builds one from the notes (and the host saves it). */
+	private dropDamagedIndex(error: SavedIndexDamaged): void {
+		this.saved?.damaged?.('search', error.message);
+		this.savedSearchDamaged = true;
+		this.dropSearchIndex();
 	}
 
 	/**
@@ -269,7 +297,7 @@ export class VaultEngine {
 		const generation = ++this.generation;
 		const building = (async (): Promise<SearchIndex> => {
 			this.pending.clear();
-			const loaded = (await this.saved?.searchIndex(this.config.search)) ?? null;
+			const loaded = this.savedSearchDamaged ? null : ((await this.saved?.searchIndex(this.config.search)) ?? null);
 			const index = loaded?.index ?? (await SearchIndex.build(this.source, this.config.search, options));
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
 			if (loaded !== null) {
@@ -361,7 +389,12 @@ export class VaultEngine {
 	private async change(path: string, text?: string): Promise<void> {
 		if (this.index === null) return;
 		this.index.invalidateLinks(); // Even an excluded or non-note file changes where links resolve.
-		await this.applyTo(this.index, path, text);
+		try {
+			await this.applyTo(this.index, path, text);
+		} catch (error) {
+			if (!(error instanceof SavedIndexDamaged)) throw error;
+			this.dropDamagedIndex(error); // The next search builds from the notes as they are now, this change included.
+		}
 	}
 
 	/** Bring `path` in `index` in line with the source: indexed when it is a readable note in scope, else removed. */

@@ -21,6 +21,8 @@ export interface SavedIndexes {
 	searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null>;
 	/** The saved trigram index, or null. */
 	trigramIndex(): Promise<SavedIndex<TrigramIndex> | null>;
+	/** The saved index of `kind` failed a check while in use (it was dropped and is being rebuilt): noted for `--verbose`. Optional. */
+	damaged?(kind: 'search', reason: string): void;
 	/** Whether the engine builds a trigram index when none is saved (reading every note once), to be saved for later calls. */
 	readonly buildTrigrams: boolean;
 }

@@ -26,13 +26,13 @@ export function buildMask(si: SearchIndex, parsed: ParsedQuery, source: NoteSour
 	if (parsed.filters.length === 0 && parsed.excluded.length === 0 && folders.length === 0) return null;
 	const mask = new Uint8Array(n);
 	// `folders` (vault-relative prefixes ending in "/") narrow the notes before any filter.
-	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs[d]?.path.startsWith(f) === true)) ? 1 : 0;
+	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs.path(d)?.startsWith(f) === true)) ? 1 : 0;
 	for (const f of parsed.filters) {
 		const test = filterTest(si, f, source, limitations);
 		if (!test) continue;
 		for (let d = 0; d < n; d++) {
 			if (mask[d] !== 1) continue;
-			const info = idx.docs[d];
+			const info = idx.docs.path(d);
 			if (!info) continue;
 			if (test(d) === f.negate) mask[d] = 0;
 		}
@@ -65,19 +65,19 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 	const docs = si.index.docs;
 	switch (f.kind) {
 		case 'tag':
-			return (d) => (docs[d]?.tags ?? []).some((t) => t === f.value || t.startsWith(`${f.value}/`));
+			return (d) => (docs.get(d)?.tags ?? []).some((t) => t === f.value || t.startsWith(`${f.value}/`));
 		case 'path': {
 			const v = normalKey(f.value);
-			return (d) => normalKey(docs[d]?.path ?? '').includes(v);
+			return (d) => normalKey(docs.path(d) ?? '').includes(v);
 		}
 		case 'file': {
 			const v = normalKey(f.value);
-			return (d) => normalKey(`${docs[d]?.basename ?? ''}.md`).includes(v);
+			return (d) => normalKey(`${docs.get(d)?.basename ?? ''}.md`).includes(v);
 		}
 		case 'property': {
 			const v = f.value === null ? null : normalKey(f.value);
 			return (d) => {
-				const values = flattenValue(propertyValue(docs[d]?.frontmatter, f.key)).map(normalKey);
+				const values = flattenValue(propertyValue(docs.get(d)?.frontmatter, f.key)).map(normalKey);
 				if (v === null) return values.some((x) => x.trim() !== '');
 				return values.some((x) => x.includes(v) || x.replace(/^#/, '') === v.replace(/^#/, ''));
 			};
@@ -89,10 +89,10 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
 			}
 			// The one resolver (note-ref.ts); search() has already failed on unknown and ambiguous names.
 			const ref = findNote(source, f.target);
-			const linking = new Set(ref.kind === 'found' ? (si.backlinkMap(source).get(ref.path) ?? []) : []);
+			const linking = new Set(ref.kind === 'found' ? si.linkGraph(source).linkersOf(ref.path) : []);
 			// Self-links are not backlinks, as in the backlinks query (found by the agreement property test).
 			if (ref.kind === 'found') linking.delete(ref.path);
-			return (d) => linking.has(docs[d]?.path ?? '');
+			return (d) => linking.has(docs.path(d) ?? '');
 		}
 	}
 }

@@ -123,8 +123,8 @@ function buildGrams(terms: readonly string[], minLength: number): GramIndex {
 /** The index's bigram postings, built or rebuilt when missing or too far behind the vocabulary. */
 function gramIndexOf(index: InvertedIndex, minLength: number): GramIndex {
 	let grams = built.get(index);
-	if (!grams || grams.minLength !== minLength || index.termList.length - grams.size > UNINDEXED_MAX) {
-		grams = buildGrams(index.termList, minLength);
+	if (!grams || grams.minLength !== minLength || index.terms.all().length - grams.size > UNINDEXED_MAX) {
+		grams = buildGrams(index.terms.all(), minLength);
 		built.set(index, grams);
 	}
 	return grams;
@@ -135,7 +135,7 @@ function gramIndexOf(index: InvertedIndex, minLength: number): GramIndex {
  * of `forms` (a superset: the caller measures the distance), in no particular order.
  */
 export function gramCandidates(index: InvertedIndex, forms: readonly string[], max: number, minLength: number): number[] {
-	const terms = index.termList;
+	const terms = index.terms.all();
 	const grams = gramIndexOf(index, minLength);
 	const picked = new Uint8Array(grams.size);
 	const out: number[] = [];

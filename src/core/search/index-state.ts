@@ -2,7 +2,10 @@
  * The inverted index as plain columns, for persisting it: the term dictionary, the frozen CSR
  * postings and one record per live note, with note ids dense (0…n-1) and no term that no note holds.
  */
+import type { SavedDocs } from './doc-table';
 import type { DocInfo } from './extract';
+import type { SavedPostings } from './frozen-postings';
+import type { SavedTerms } from './term-dictionary';
 import { FIELD_NAMES } from './settings';
 
 /** A compacted inverted index as columns (see the module comment). */
@@ -51,4 +54,32 @@ export function exportDense(raw: { termList: readonly string[]; termStart: Uint3
 		starts.push(w);
 	}
 	return { termList, termStart: Uint32Array.from(starts), postDocs: postDocs.slice(0, w), postTfs: postTfs.slice(0, w), docs, fieldLen };
+}
+
+/** A note's name keys: `canonicalKey` of its title, file name (when it differs) and aliases, and its lower-case file name. */
+export interface NoteNames {
+	aliasKeys: string[];
+	basenameKey: string;
+}
+
+/** A saved index read as queries ask (search-part.ts): dictionary, postings and records per term and per note. */
+export interface SavedIndexState {
+	terms: SavedTerms;
+	postings: SavedPostings;
+	docs: SavedDocs;
+	/** Field lengths in terms, FIELD_COUNT per note. */
+	fieldLen: Uint32Array;
+	/** Saved notes (ids ascending, removed ones included) with this alias/title key or lower-case file name. */
+	namedNotes(kind: 'alias' | 'basename', key: string): number[];
+	/** Saved notes whose links field (the settings' `linksKey`) names a note, by id. */
+	linkFieldDocs(): number[];
+}
+
+/** A read of a saved index that failed its check (the engine then rebuilds the index and answers again). */
+export class SavedIndexDamaged extends Error {
+	/** Creates the error with a reason. */
+	constructor(reason: string) {
+		super(reason);
+		this.name = 'SavedIndexDamaged';
+	}
 }

@@ -10,9 +10,12 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
-import { exportDense, type InvertedIndexState } from './index-state';
+import { DocTable } from './doc-table';
+import { FrozenPostings } from './frozen-postings';
+import { exportDense, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
 import { FIELD_TF_MASK, grow, TF_BITS, TF_MAX } from './packed-tf';
+import { TermDictionary } from './term-dictionary';
 import { forEachWord, normalizeText, termsOf, wordTerms } from './tokenize';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
@@ -23,10 +26,6 @@ export const FIELD_COUNT = FIELD_NAMES.length;
 const MIN_REMOVALS_BEFORE_COMPACT = 32;
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
-/** New terms tolerated outside the sorted dictionary before it is re-sorted. */
-const UNSORTED_TERMS_MAX = 20_000; // why: a linear startsWith scan of 20k strings is ~0.1 ms.
-/** Terms examined per prefix lookup. */
-const PREFIX_SCAN_MAX = 500; // why: a prefix with more completions is too short to be worth expanding.
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
 const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
 const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
@@ -45,16 +44,11 @@ export interface NoteInput {
  * `remove` and `rename`.
  */
 export class InvertedIndex {
-	/** Term → id. */
-	readonly termIds = new Map<string, number>();
-	/** Id → term. */
-	readonly termList: string[] = [];
+	/** Term ⇄ id. */
+	readonly terms: TermDictionary;
 
-	/** Frozen CSR segment: postings of term t are [termStart[t], termStart[t+1]). */
-	private termStart: Uint32Array<ArrayBufferLike> = new Uint32Array(1);
-	private frozenTerms = 0;
-	private postDocs: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
-	private postTfs: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+	/** Frozen CSR segment (frozen-postings.ts). */
+	private frozen = FrozenPostings.empty();
 
 	/** Pending doc-major segment: doc d's entries are [pendStart[d - pendFirstDoc], …next). */
 	private pendTerms = new Uint32Array(1024);
@@ -64,7 +58,7 @@ export class InvertedIndex {
 	private pendFirstDoc = 0;
 
 	/** Per-note records, by id; null for removed ids. */
-	readonly docs: (DocInfo | null)[] = [];
+	readonly docs: DocTable;
 	/** Vault path → live note id. */
 	readonly pathToDoc = new Map<string, number>();
 	private alive = new Uint8Array(16);
@@ -90,7 +84,14 @@ export class InvertedIndex {
 	/** Keep abstracts and forward links per note (false when a NoteSource can give them back on demand). */
 	keepDerived = true;
 
-	constructor(readonly settings: SearchSettings) {}
+	/** An empty index, or one over a saved part's columns (`fromSaved`). */
+	constructor(
+		readonly settings: SearchSettings,
+		saved: SavedIndexState | null = null,
+	) {
+		this.terms = new TermDictionary(saved?.terms ?? null);
+		this.docs = new DocTable(saved?.docs ?? null);
+	}
 
 	/** Live notes. */
 	get size(): number {
@@ -109,24 +110,25 @@ export class InvertedIndex {
 
 	/** Postings held in the frozen and pending segments. */
 	get postingCount(): number {
-		return this.postDocs.length + this.pendLen;
+		return this.frozen.length + this.pendLen;
+	}
+
+	/** Note `d`'s record, or null when removed. */
+	doc(d: number): DocInfo | null {
+		return this.docs.get(d);
 	}
 
 	private termId(term: string): number {
-		let id = this.termIds.get(term);
-		if (id === undefined) {
-			id = this.termList.length;
-			this.termIds.set(term, id);
-			this.termList.push(term);
-			if (id >= this.lastSeen.length) {
-				const n = this.lastSeen.length * 2;
-				const ls = new Int32Array(n).fill(-1);
-				ls.set(this.lastSeen);
-				this.lastSeen = ls;
-				const so = new Uint32Array(n);
-				so.set(this.slotOf);
-				this.slotOf = so;
-			}
+		const id = this.terms.add(term);
+		if (id >= this.lastSeen.length) {
+			let n = this.lastSeen.length * 2;
+			while (n <= id) n *= 2;
+			const ls = new Int32Array(n).fill(-1);
+			ls.set(this.lastSeen);
+			this.lastSeen = ls;
+			const so = new Uint32Array(n);
+			so.set(this.slotOf);
+			this.slotOf = so;
 		}
 		return id;
 	}
@@ -136,8 +138,7 @@ export class InvertedIndex {
 		const old = this.pathToDoc.get(note.path);
 		if (old !== undefined) this.removeId(old);
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
-		const d = this.docs.length;
-		this.docs.push(info);
+		const d = this.docs.push(info);
 		this.pathToDoc.set(note.path, d);
 		this.alive = grow(this.alive, d + 1, (n) => new Uint8Array(n));
 		this.alive[d] = 1;
@@ -214,9 +215,9 @@ export class InvertedIndex {
 		this.alive[d] = 0;
 		this.live--;
 		this.removedSinceCompact++;
-		const info = this.docs[d];
-		if (info) this.pathToDoc.delete(info.path);
-		this.docs[d] = null;
+		const path = this.docs.path(d);
+		if (path !== null) this.pathToDoc.delete(path);
+		this.docs.drop(d);
 		for (let f = 0; f < FIELD_COUNT; f++) this.totalLen[f] -= this.fieldLen[d * FIELD_COUNT + f];
 		this.normDirty = true;
 	}
@@ -240,12 +241,14 @@ export class InvertedIndex {
 	 * counting sort, O(postings). Ids are kept (removed ids stay holes).
 	 */
 	compact(): void {
-		const termCount = this.termList.length;
+		const termCount = this.terms.size;
 		const counts = new Uint32Array(termCount + 1);
 		const alive = this.alive;
-		for (let t = 0; t < this.frozenTerms; t++) {
+		const frozenTerms = this.frozen.terms;
+		const { termStart, postDocs, postTfs } = this.frozen.columns();
+		for (let t = 0; t < frozenTerms; t++) {
 			let c = 0;
-			for (let i = this.termStart[t]; i < this.termStart[t + 1]; i++) if (alive[this.postDocs[i]] === 1) c++;
+			for (let i = termStart[t]; i < termStart[t + 1]; i++) if (alive[postDocs[i]] === 1) c++;
 			counts[t] = c;
 		}
 		const pendDocs = this.pendDocStart.length;
@@ -261,13 +264,13 @@ export class InvertedIndex {
 		const docs = new Uint32Array(total);
 		const tfs = new Uint32Array(total);
 		const cursor = start.slice(0, termCount);
-		for (let t = 0; t < this.frozenTerms; t++) {
+		for (let t = 0; t < frozenTerms; t++) {
 			let w = cursor[t];
-			for (let i = this.termStart[t]; i < this.termStart[t + 1]; i++) {
-				const d = this.postDocs[i];
+			for (let i = termStart[t]; i < termStart[t + 1]; i++) {
+				const d = postDocs[i];
 				if (alive[d] !== 1) continue;
 				docs[w] = d;
-				tfs[w] = this.postTfs[i];
+				tfs[w] = postTfs[i];
 				w++;
 			}
 			cursor[t] = w;
@@ -283,10 +286,7 @@ export class InvertedIndex {
 				tfs[w] = this.pendTfs[i];
 			}
 		}
-		this.termStart = start;
-		this.frozenTerms = termCount;
-		this.postDocs = docs;
-		this.postTfs = tfs;
+		this.frozen = new FrozenPostings({ termStart: start, postDocs: docs, postTfs: tfs });
 		this.pendTerms = new Uint32Array(1024);
 		this.pendTfs = new Uint32Array(1024);
 		this.pendLen = 0;
@@ -321,7 +321,7 @@ export class InvertedIndex {
 
 	/** Document frequency of a term (removed notes counted until compaction, as Lucene does). */
 	docFreq(t: number): number {
-		let df = t < this.frozenTerms ? this.termStart[t + 1] - this.termStart[t] : 0;
+		let df = this.frozen.count(t);
 		if (this.pendLen > 0) for (let i = 0; i < this.pendLen; i++) if (this.pendTerms[i] === t) df++;
 		return df;
 	}
@@ -359,12 +359,12 @@ export class InvertedIndex {
 			}
 			return idf * sum;
 		};
-		if (t < this.frozenTerms) {
-			const end = this.termStart[t + 1];
-			for (let i = this.termStart[t]; i < end; i++) {
-				const d = this.postDocs[i];
+		if (t < this.frozen.terms) {
+			const [docs, tfs] = this.frozen.slice(t);
+			for (let i = 0; i < docs.length; i++) {
+				const d = docs[i];
 				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
-				const packed = this.postTfs[i];
+				const packed = tfs[i];
 				visit(d, score(d, packed), packed);
 			}
 		}
@@ -390,56 +390,32 @@ export class InvertedIndex {
 			for (let i = this.pendDocStart[k]; i < end; i++) if (this.pendTerms[i] === t) return this.pendTfs[i];
 			return 0;
 		}
-		if (t >= this.frozenTerms) return 0;
-		let lo = this.termStart[t];
-		let hi = this.termStart[t + 1] - 1;
+		if (t >= this.frozen.terms) return 0;
+		const [docs, tfs] = this.frozen.slice(t);
+		let lo = 0;
+		let hi = docs.length - 1;
 		while (lo <= hi) {
 			const mid = (lo + hi) >>> 1;
-			const v = this.postDocs[mid];
-			if (v === d) return this.postTfs[mid];
+			const v = docs[mid];
+			if (v === d) return tfs[mid];
 			if (v < d) lo = mid + 1;
 			else hi = mid - 1;
 		}
 		return 0;
 	}
 
-	/** Term ids sorted by term, built on the first prefix lookup; newer ids are scanned linearly. */
-	private sortedTerms: Uint32Array | null = null;
-
 	/**
 	 * Up to `max` terms that start with `prefix` (the prefix itself excluded), most frequent
-	 * first. The sorted dictionary is built lazily (one sort of the vocabulary) and refreshed when
-	 * more than UNSORTED_TERMS_MAX new terms have arrived since.
+	 * first; ties in dictionary order (term-dictionary.ts).
 	 */
 	termsWithPrefix(prefix: string, max: number): string[] {
-		const all = this.termList;
-		if (this.sortedTerms === null || all.length - this.sortedTerms.length > UNSORTED_TERMS_MAX) {
-			const ids = new Uint32Array(all.length);
-			for (let i = 0; i < ids.length; i++) ids[i] = i;
-			ids.sort((a, b) => (all[a] < all[b] ? -1 : all[a] > all[b] ? 1 : 0));
-			this.sortedTerms = ids;
-		}
-		const sorted = this.sortedTerms;
-		let lo = 0;
-		let hi = sorted.length;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			if (all[sorted[mid]] < prefix) lo = mid + 1;
-			else hi = mid;
-		}
-		const found: number[] = [];
-		for (let i = lo; i < sorted.length && found.length < PREFIX_SCAN_MAX; i++) {
-			const t = all[sorted[i]];
-			if (!t.startsWith(prefix)) break;
-			if (t !== prefix) found.push(sorted[i]);
-		}
-		for (let id = sorted.length; id < all.length; id++) if (all[id] !== prefix && all[id].startsWith(prefix)) found.push(id);
-		return found
+		return this.terms
+			.withPrefix(prefix)
 			.map((id) => ({ id, df: this.docFreq(id) }))
 			.filter((x) => x.df > 0) // Terms only removed notes held are gone, as in a fresh build.
 			.sort((a, b) => b.df - a.df)
 			.slice(0, max)
-			.map((x) => all[x.id]);
+			.map((x) => this.terms.term(x.id));
 	}
 
 	/**
@@ -447,7 +423,7 @@ export class InvertedIndex {
 	 * postings gone by compaction), so an edited index treats the word as a fresh build would.
 	 */
 	lookup(term: string): number {
-		const t = this.termIds.get(term);
+		const t = this.terms.id(term);
 		if (t === undefined) return -1;
 		return this.docFreq(t) === 0 ? -1 : t;
 	}
@@ -455,31 +431,21 @@ export class InvertedIndex {
 	/** The index as columns to persist (index-state.ts): compacted, ids dense, unused terms dropped. */
 	exportState(): InvertedIndexState {
 		this.compact();
-		return exportDense({ termList: this.termList, termStart: this.termStart, postDocs: this.postDocs, postTfs: this.postTfs, docs: this.docs, fieldLen: this.fieldLen });
+		return exportDense({ termList: this.terms.all(), ...this.frozen.columns(), docs: this.docs.all(), fieldLen: this.fieldLen });
 	}
 
-	/** An index holding `state` (as `exportState` gave it); the caller vouches for its consistency. */
-	static fromState(settings: SearchSettings, state: InvertedIndexState): InvertedIndex {
-		const index = new InvertedIndex(settings);
-		state.termList.forEach((term, t) => {
-			index.termIds.set(term, t);
-			index.termList.push(term); // one by one: a spread of a large vocabulary overflows the stack
-		});
-		index.termStart = state.termStart;
-		index.frozenTerms = state.termList.length;
-		index.postDocs = state.postDocs;
-		index.postTfs = state.postTfs;
-		const n = state.docs.length;
-		state.docs.forEach((info, d) => {
-			index.docs.push(info);
-			index.pathToDoc.set(info.path, d);
-		});
+	/** An index over a saved part (as `exportState` gave it): read per term and per note as queries ask; the caller vouches for its consistency. */
+	static fromSaved(settings: SearchSettings, saved: SavedIndexState): InvertedIndex {
+		const index = new InvertedIndex(settings, saved);
+		index.frozen = new FrozenPostings(null, saved.postings);
+		const n = saved.docs.count;
+		for (let d = 0; d < n; d++) index.pathToDoc.set(saved.docs.path(d), d);
 		index.alive = new Uint8Array(Math.max(16, n)).fill(1, 0, n);
-		index.fieldLen = state.fieldLen;
-		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += state.fieldLen[d * FIELD_COUNT + f];
+		index.fieldLen = saved.fieldLen;
+		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
 		index.live = n;
 		index.pendFirstDoc = n;
-		index.lastSeen = new Int32Array(Math.max(1024, state.termList.length)).fill(-1);
+		index.lastSeen = new Int32Array(Math.max(1024, saved.terms.count)).fill(-1);
 		index.slotOf = new Uint32Array(index.lastSeen.length);
 		index.trimScratch();
 		return index;
@@ -488,7 +454,7 @@ export class InvertedIndex {
 	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */
 	arrayBytes(): number {
 		return (
-			this.termStart.byteLength + this.postDocs.byteLength + this.postTfs.byteLength + this.pendTerms.byteLength + this.pendTfs.byteLength +
+			this.frozen.bytes + this.pendTerms.byteLength + this.pendTfs.byteLength +
 			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.lastSeen.byteLength + this.slotOf.byteLength
 		);
 	}

@@ -10,7 +10,9 @@ import type { NoteSource } from '../port';
 import { resolveScope } from '../scope';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
-import type { InvertedIndexState } from './index-state';
+import type { DocInfo } from './extract';
+import type { NoteNames, SavedIndexState } from './index-state';
+import { linksFieldNames } from '../note-info';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { Scorer } from './rank';
@@ -45,6 +47,14 @@ function now(): number {
 	return Date.now();
 }
 
+/** A note's name keys for the name maps: its title, file name and aliases as `canonicalKey`s, and its lower-case file name. */
+export function noteNames(info: DocInfo): NoteNames {
+	const aliasKeys = [canonicalKey(info.title)];
+	if (info.title !== info.basename) aliasKeys.push(canonicalKey(info.basename));
+	for (const a of info.aliases) aliasKeys.push(canonicalKey(a));
+	return { aliasKeys: aliasKeys.filter((k) => k !== ''), basenameKey: info.basename.toLowerCase() };
+}
+
 /** The search index of one vault, and the optional notes that steer it (keyword index, synonyms). */
 export class SearchIndex {
 	/** Resolved settings. */
@@ -70,16 +80,19 @@ export class SearchIndex {
 	private derivedBuilt = false;
 	private aliasMap = new Map<string, number[]>();
 	private basenameMap = new Map<string, number[]>();
+	/** The saved index this one was restored from: its notes' name keys and links-field holders are read from it. */
+	private readonly saved: SavedIndexState | null;
 	/** The link graph over the indexed notes, until the index or the source changes. */
 	private graph: { version: number; source: NoteSource; graph: LinkGraph } | null = null;
 	/** Scoring scratch space. */
 	readonly scorer: Scorer;
 
-	/** An empty index (fill it with `upsert`, or use `SearchIndex.build`), or one restored from a saved `state` (index-codec.ts). */
-	constructor(settings: Partial<SearchSettings> = {}, state?: InvertedIndexState) {
+	/** An empty index (fill it with `upsert`, or use `SearchIndex.build`), or one restored from a saved part (search-part.ts). */
+	constructor(settings: Partial<SearchSettings> = {}, saved?: SavedIndexState) {
 		this.settings = resolveSearchSettings(settings);
-		this.index = state ? InvertedIndex.fromState(this.settings, state) : new InvertedIndex(this.settings);
-		if (state) this.index.keepDerived = false;
+		this.saved = saved ?? null;
+		this.index = saved ? InvertedIndex.fromSaved(this.settings, saved) : new InvertedIndex(this.settings);
+		if (saved) this.index.keepDerived = false;
 		this.scorer = new Scorer(this.index);
 		this.vocabulary = new Vocabulary(this.settings.tagVocabulary);
 		this.keywordIndexStatus = this.settings.keywordIndexPath === '' ? 'disabled' : 'missing';
@@ -232,13 +245,11 @@ export class SearchIndex {
 	}
 
 	/** The alias/title keys and the basename key of note `d`. */
-	private namesOf(d: number): { aliasKeys: string[]; basenameKey: string } | null {
-		const info = this.index.docs[d];
-		if (!info) return null;
-		const aliasKeys = [canonicalKey(info.title)];
-		if (info.title !== info.basename) aliasKeys.push(canonicalKey(info.basename));
-		for (const a of info.aliases) aliasKeys.push(canonicalKey(a));
-		return { aliasKeys: aliasKeys.filter((k) => k !== ''), basenameKey: info.basename.toLowerCase() };
+	private namesOf(d: number): NoteNames | null {
+		// Saved notes are in the saved name tables (ids are never reused; lookups skip removed ones).
+		if (this.saved !== null && d < this.saved.docs.count) return null;
+		const info = this.index.doc(d);
+		return info ? noteNames(info) : null;
 	}
 
 	/** Add note `d` to the name maps (when they are built; they are built lazily on first search). */
@@ -269,50 +280,46 @@ export class SearchIndex {
 		for (const k of names.aliasKeys) drop(this.aliasMap, k);
 	}
 
-	/** Alias/title and basename maps: built once, then kept current by upsert/remove. */
+	/** Alias/title and basename maps (of the notes indexed since a restore, when restored): built once, then kept current by upsert/remove. */
 	private ensureDerived(): void {
 		if (this.derivedBuilt) return;
 		this.derivedBuilt = true;
 		this.aliasMap = new Map();
 		this.basenameMap = new Map();
-		this.index.docs.forEach((info, d) => {
-			if (info) this.mapNames(d);
-		});
+		for (let d = this.saved?.docs.count ?? 0; d < this.index.idSpace; d++) if (this.index.isAlive(d)) this.mapNames(d);
+	}
+
+	/** Note ids under `key` in a name map: the saved table's live ones, then the map's (ids ascending either way). */
+	private named(kind: 'alias' | 'basename', key: string): number[] {
+		this.ensureDerived();
+		const own = (kind === 'alias' ? this.aliasMap : this.basenameMap).get(key) ?? [];
+		if (this.saved === null) return own;
+		const saved = this.saved.namedNotes(kind, key).filter((d) => this.index.isAlive(d));
+		return saved.length === 0 ? own : [...saved, ...own];
 	}
 
 	/** Notes by alias/title key, for expansion. */
 	aliasLookup(): AliasLookup {
-		this.ensureDerived();
 		return {
 			namesFor: (key) => {
-				const ids = this.aliasMap.get(key);
-				if (!ids) return null;
-				return ids.map((d) => this.index.docs[d]).filter((x) => x !== null).map((i) => ({ title: i.title, aliases: i.aliases }));
+				const ids = this.named('alias', key);
+				if (ids.length === 0) return null;
+				return ids.map((d) => this.index.doc(d)).filter((x) => x !== null).map((i) => ({ title: i.title, aliases: i.aliases }));
 			},
 		};
 	}
 
 	/** Note ids whose title, file name or an alias has this name key (`canonicalKey`). */
 	notesWithName(key: string): number[] {
-		this.ensureDerived();
-		return this.aliasMap.get(key) ?? [];
+		return this.named('alias', key);
 	}
 
 	/** Note ids named by a wikilink name (basename, or a path with or without `.md`). */
 	notesNamed(name: string): number[] {
-		this.ensureDerived();
 		const n = name.trim().replace(/\.md$/i, '');
 		const byPath = this.index.pathToDoc.get(`${n}.md`);
 		if (byPath !== undefined) return [byPath];
-		return this.basenameMap.get(fileName(n).toLowerCase()) ?? [];
-	}
-
-	/**
-	 * Target → linking notes among the indexed ones: the link graph's one inversion of
-	 * `resolvedLinks` plus the `links:` field (core/link-graph.ts), cached until the index changes.
-	 */
-	backlinkMap(source: NoteSource): Map<string, string[]> {
-		return this.linkGraph(source).linkingMap();
+		return this.named('basename', fileName(n).toLowerCase());
 	}
 
 	/** Forget the cached link graph: any file created, renamed or deleted can change where links resolve. */
@@ -323,9 +330,25 @@ export class SearchIndex {
 	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
 	linkGraph(source: NoteSource): LinkGraph {
 		if (this.graph === null || this.graph.version !== this.version || this.graph.source !== source) {
-			this.graph = { version: this.version, source, graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey) };
+			this.graph = { version: this.version, source, graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey, () => this.linkFieldHolders()) };
 		}
 		return this.graph.graph;
+	}
+
+	/**
+	 * The indexed notes whose links field names a note (only they can link through it): from the
+	 * saved list for saved notes, from the record for notes indexed since — no pass over every
+	 * note's frontmatter.
+	 */
+	private linkFieldHolders(): string[] {
+		const holders: string[] = [];
+		const savedCount = this.saved?.docs.count ?? 0;
+		if (this.saved !== null) for (const d of this.saved.linkFieldDocs()) if (this.index.isAlive(d)) holders.push(this.index.docs.path(d)!);
+		for (let d = savedCount; d < this.index.idSpace; d++) {
+			const info = this.index.isAlive(d) ? this.index.doc(d) : null;
+			if (info !== null && linksFieldNames(info.frontmatter, this.settings.linksKey).length > 0) holders.push(info.path);
+		}
+		return holders;
 	}
 
 	/** Mean idf of a word's first alternative; a term the vault lacks counts as a word of one note (rare). */

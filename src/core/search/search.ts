@@ -176,7 +176,7 @@ function rankCandidates(si: SearchIndex, words: QueryWords, allowed: Uint8Array 
 	for (let d = 0; d < si.index.idSpace; d++) {
 		if (si.index.isAlive(d) && (allowed === null || allowed[d] === 1)) candidates.push({ doc: d, score: 0, coverage: 1 });
 	}
-	candidates.sort((a, b) => (si.index.docs[a.doc]?.path ?? '').localeCompare(si.index.docs[b.doc]?.path ?? ''));
+	candidates.sort((a, b) => (si.index.doc(a.doc)?.path ?? '').localeCompare(si.index.doc(b.doc)?.path ?? ''));
 	return { candidates, total: candidates.length };
 }
 
@@ -194,7 +194,7 @@ async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: read
 	const canHold = textCandidates(parsed, trigrams);
 	const kept: Candidate[] = [];
 	for (const c of candidates) {
-		const info = si.index.docs[c.doc];
+		const info = si.index.doc(c.doc);
 		if (!info || (possible !== null && !possible.has(c.doc)) || (canHold !== null && !canHold(info.path))) continue;
 		let text: string;
 		try {
@@ -215,7 +215,7 @@ async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: read
 function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: QueryWords, bonus: ReturnType<typeof keywordBonus>, limit: number): Explained[] {
 	const { scored, typed } = words;
 	const explained = candidates.slice(0, Math.max(limit * RERANK_FACTOR, limit)).map((c): Explained => {
-		const info = si.index.docs[c.doc];
+		const info = si.index.doc(c.doc);
 		const matches = scored.length > 0 ? matchedWords(si.index, c.doc, scored) : [];
 		let { tier, term } = scored.length > 0 || bonus.has(c.doc) ? tierOf(matches) : { tier: 'filter' as Tier, term: null };
 		let score = c.score;
@@ -229,7 +229,7 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 		}
 		return { c, matches, tier, term, score, synthesis };
 	});
-	explained.sort((a, b) => b.score - a.score || (si.index.docs[a.c.doc]?.path ?? '').localeCompare(si.index.docs[b.c.doc]?.path ?? ''));
+	explained.sort((a, b) => b.score - a.score || (si.index.doc(a.c.doc)?.path ?? '').localeCompare(si.index.doc(b.c.doc)?.path ?? ''));
 	return explained;
 }
 
@@ -237,11 +237,10 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, options: SearchOptions): Promise<SearchHit[]> {
 	const { withBacklinks = true, withExcerpts = true, dateFields } = options;
 	const hits: SearchHit[] = [];
-	const inverted = source && withBacklinks ? si.backlinkMap(source) : null;
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
 	const graph = source ? si.linkGraph(source) : null;
 	for (const e of head) {
-		const info = si.index.docs[e.c.doc];
+		const info = si.index.doc(e.c.doc);
 		if (!info) continue;
 		const words = e.matches.map((m) => m.sw);
 		const derived = !si.index.keepDerived;
@@ -267,7 +266,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
 			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
 			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
-			backlinks: inverted && graph ? graph.backlinksAmong(info.path, [...(inverted.get(info.path) ?? [])].sort()) : [],
+			backlinks: graph && withBacklinks ? graph.backlinksAmong(info.path, [...graph.linkersOf(info.path)].sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),
@@ -355,7 +354,7 @@ function folderPrefixes(si: SearchIndex, folders: readonly string[] | undefined)
 	const wanted = [...new Set((folders ?? []).map(folderPrefix))];
 	if (wanted.length === 0 || wanted.includes('')) return { prefixes: [] };
 	const paths: string[] = [];
-	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs[d]?.path ?? '');
+	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs.path(d) ?? '');
 	const missing = wanted.filter((prefix) => !paths.some((path) => path.startsWith(prefix)));
 	if (missing.length > 0) return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
 	return { prefixes: wanted };

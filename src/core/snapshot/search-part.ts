@@ -1,42 +1,146 @@
 /**
- * The ranked-search index ⇄ the sections of its saved part (part-codec.ts): the term dictionary
- * and note records as JSON, the postings and field lengths as typed arrays viewed in place when
- * read back. Side notes (keyword index, synonyms) are not saved: they are read fresh each time.
+ * The ranked-search index ⇄ the sections of its saved part (part-codec.ts), laid out so a warm
+ * search reads only what its query needs:
+ * - the dictionary as sorted terms in blocks of DICT_BLOCK (each block JSON `[term, id, …]`) with
+ *   every block's first term, so a lookup reads one block;
+ * - the postings as CSR columns, read one term's slice at a time;
+ * - each note's record as JSON of its own (found through an offset column), decoded when a hit
+ *   or a filter reads it; paths, name keys and the notes holding the links field as small
+ *   sections of their own.
+ * Side notes (keyword index, synonyms) are not saved: they are read fresh each time.
+ *
+ * Every read is checked (its blocks' checksums, then that it fits the rest); a read that fails
+ * throws SavedIndexDamaged, and the engine rebuilds the index and answers again.
  */
 import type { SkippedFile } from '../contract';
+import { linksFieldNames } from '../note-info';
 import type { DocInfo } from '../search/extract';
-import type { InvertedIndexState } from '../search/index-state';
-import { SearchIndex } from '../search/search-index';
+import type { PostingColumns, SavedPostings } from '../search/frozen-postings';
+import { SavedIndexDamaged, type InvertedIndexState, type SavedIndexState } from '../search/index-state';
+import { noteNames, SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
+import { compareTerms, type SavedTerms } from '../search/term-dictionary';
 import { bytesOf } from './bytes';
-import { SnapshotFormatError } from './codec';
 import { hasLossyNumber, tagNumbers, untag } from './metadata-codec';
+import type { DecodedPart } from './part-codec';
 import type { CodecHost } from './port';
 
 /** Bumped when what the search part holds changes meaning. */
-export const SEARCH_PART_VERSION = 2; // 2: image embeds' file names no longer indexed as body words
+export const SEARCH_PART_VERSION = 3; // 3: dictionary in sorted blocks, records per note, read lazily (2: image embeds' file names no longer indexed)
+
+/** Terms per dictionary block. */
+const DICT_BLOCK = 64; // why: one block is ~1 kB of JSON — a lookup parses that, and 210k terms make 3.3k first terms to search.
+/** Entries per cached chunk of the term-start column. */
+const START_CHUNK = 4096; // why: one 16 kB part block.
+const FIELDS = 6;
+
+export { SavedIndexDamaged } from '../search/index-state';
 
 interface SearchMeta {
-	terms: string[];
-	docs: DocInfo[];
-	/** Notes whose frontmatter holds numbers JSON cannot carry (tagged, see metadata-codec). */
-	lossy: number[];
 	skipped: SkippedFile[];
 	exclusions: string[];
+	/** Notes whose frontmatter holds numbers JSON cannot carry (tagged, see metadata-codec). */
+	lossy: number[];
+	terms: number;
+	docs: number;
+	/** Notes whose links field names a note. */
+	linkFieldDocs: number[];
+}
+
+/**
+ * A table of keys in string order with a value each, in blocks of DICT_BLOCK (`<name>Text`, each
+ * block JSON `[key, value, …]`, found through `<name>Offsets`) and every block's first key
+ * (`<name>Firsts`): a lookup reads one block.
+ */
+function sortedTableSections(name: string, entries: [string, unknown][], utf8: CodecHost): Record<string, Uint8Array> {
+	entries.sort((a, b) => compareTerms(a[0], b[0]));
+	const firsts: string[] = [];
+	const blocks: string[] = [];
+	for (let at = 0; at < entries.length; at += DICT_BLOCK) {
+		firsts.push(entries[at][0]);
+		blocks.push(JSON.stringify(entries.slice(at, at + DICT_BLOCK).flat(1)));
+	}
+	return { [`${name}Firsts`]: utf8.encode(JSON.stringify(firsts)), ...recordSections(name, blocks, utf8) };
+}
+
+/** The dictionary, terms already in string order (`termsInOrder`): blocks of DICT_BLOCK terms (ids by position) and each block's first term. */
+function dictionarySections(terms: readonly string[], utf8: CodecHost): Record<string, Uint8Array> {
+	const firsts: string[] = [];
+	const blocks: string[] = [];
+	for (let at = 0; at < terms.length; at += DICT_BLOCK) {
+		firsts.push(terms[at]);
+		blocks.push(JSON.stringify(terms.slice(at, at + DICT_BLOCK)));
+	}
+	return { dictFirsts: utf8.encode(JSON.stringify(firsts)), ...recordSections('dict', blocks, utf8) };
+}
+
+/** The name tables: alias/title key → notes, lower-case file name → notes (ids ascending). */
+function nameSections(docs: readonly DocInfo[], utf8: CodecHost): Record<string, Uint8Array> {
+	const aliases = new Map<string, number[]>();
+	const basenames = new Map<string, number[]>();
+	const add = (map: Map<string, number[]>, key: string, d: number): void => {
+		const list = map.get(key);
+		if (!list) map.set(key, [d]);
+		else if (list[list.length - 1] !== d) list.push(d);
+	};
+	docs.forEach((info, d) => {
+		const names = noteNames(info);
+		add(basenames, names.basenameKey, d);
+		for (const key of names.aliasKeys) add(aliases, key, d);
+	});
+	return { ...sortedTableSections('aliasNames', [...aliases], utf8), ...sortedTableSections('baseNames', [...basenames], utf8) };
+}
+
+/** Strings stored one after another (`<name>Text`) with their byte offsets (`<name>Offsets`). */
+function recordSections(name: string, records: readonly string[], utf8: CodecHost): Record<string, Uint8Array> {
+	const encoded = records.map((r) => utf8.encode(r));
+	const offsets = new Uint32Array(encoded.length + 1);
+	encoded.forEach((bytes, i) => (offsets[i + 1] = offsets[i] + bytes.length));
+	const text = new Uint8Array(offsets[encoded.length]);
+	encoded.forEach((bytes, i) => text.set(bytes, offsets[i]));
+	return { [`${name}Text`]: text, [`${name}Offsets`]: bytesOf(offsets) };
+}
+
+/** The state with term ids renumbered in string order (the dictionary then needs no ids), postings moved with them. */
+function termsInOrder(state: InvertedIndexState): InvertedIndexState {
+	const { termList, termStart, postDocs, postTfs } = state;
+	const order = new Uint32Array(termList.length);
+	for (let i = 0; i < order.length; i++) order[i] = i;
+	order.sort((a, b) => compareTerms(termList[a], termList[b]));
+	const start = new Uint32Array(termList.length + 1);
+	const docs = new Uint32Array(postDocs.length);
+	const tfs = new Uint32Array(postTfs.length);
+	order.forEach((t, i) => {
+		const from = termStart[t];
+		const to = termStart[t + 1];
+		docs.set(postDocs.subarray(from, to), start[i]);
+		tfs.set(postTfs.subarray(from, to), start[i]);
+		start[i + 1] = start[i] + to - from;
+	});
+	return { ...state, termList: Array.from(order, (t) => termList[t]), termStart: start, postDocs: docs, postTfs: tfs };
 }
 
 /** The sections of a built index's part. */
 export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string, Uint8Array> {
-	const state = si.index.exportState();
+	const state = termsInOrder(si.index.exportState());
 	const lossy: number[] = [];
-	const docs = state.docs.map((info, d) => {
-		if (!hasLossyNumber(info.frontmatter)) return info;
-		lossy.push(d);
-		return { ...info, frontmatter: tagNumbers(info.frontmatter) as DocInfo['frontmatter'] };
+	const linkFieldDocs: number[] = [];
+	const records = state.docs.map((info, d) => {
+		if (linksFieldNames(info.frontmatter, si.settings.linksKey).length > 0) linkFieldDocs.push(d);
+		const record: Partial<DocInfo> = { ...info, path: undefined };
+		if (hasLossyNumber(info.frontmatter)) {
+			lossy.push(d);
+			record.frontmatter = tagNumbers(info.frontmatter) as DocInfo['frontmatter'];
+		}
+		return JSON.stringify(record);
 	});
-	const meta: SearchMeta = { terms: state.termList, docs, lossy, skipped: si.skipped, exclusions: si.exclusions };
+	const meta: SearchMeta = { skipped: si.skipped, exclusions: si.exclusions, lossy, terms: state.termList.length, docs: state.docs.length, linkFieldDocs };
 	return {
 		searchMeta: utf8.encode(JSON.stringify(meta)),
+		docPaths: utf8.encode(JSON.stringify(state.docs.map((info) => info.path))),
+		...nameSections(state.docs, utf8),
+		...recordSections('doc', records, utf8),
+		...dictionarySections(state.termList, utf8),
 		termStart: bytesOf(state.termStart),
 		postDocs: bytesOf(state.postDocs),
 		postTfs: bytesOf(state.postTfs),
@@ -44,24 +148,185 @@ export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string,
 	};
 }
 
-/** A Uint32Array over a section's bytes (8-byte aligned by the part codec, so no copy). */
+/** A Uint32Array over a section's bytes (4-aligned by the part codec, so no copy). */
 function u32(bytes: Uint8Array): Uint32Array {
-	if (bytes.length % 4 !== 0) throw new SnapshotFormatError('search part: a column is not whole');
+	if (bytes.length % 4 !== 0 || bytes.byteOffset % 4 !== 0) throw new SavedIndexDamaged('search part: a column is not whole');
 	return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
 }
 
-/** The index a part's sections describe, checked for consistency; throws SnapshotFormatError when they do not fit together. */
-export function restoreSearchIndex(section: (name: string) => Uint8Array, settings: SearchSettings, utf8: CodecHost): SearchIndex {
-	const metaBytes = section('searchMeta');
-	const meta = JSON.parse(utf8.decode(metaBytes, 0, metaBytes.length)) as SearchMeta;
-	for (const d of meta.lossy) meta.docs[d] = { ...meta.docs[d], frontmatter: untag(meta.docs[d].frontmatter) as DocInfo['frontmatter'] };
-	const state: InvertedIndexState = { termList: meta.terms, docs: meta.docs, termStart: u32(section('termStart')), postDocs: u32(section('postDocs')), postTfs: u32(section('postTfs')), fieldLen: u32(section('fieldLen')) };
-	const n = state.docs.length;
-	const last = state.termStart[state.termStart.length - 1];
-	if (state.termStart.length !== state.termList.length + 1 || last !== state.postDocs.length || state.postTfs.length !== last || state.fieldLen.length !== n * 6) {
-		throw new SnapshotFormatError('search part: columns do not fit together');
+/** Run a lazy read; any failure (a block's check, a record that does not parse or fit) becomes SavedIndexDamaged. */
+function guarded<T>(what: string, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		if (error instanceof SavedIndexDamaged) throw error;
+		throw new SavedIndexDamaged(`search part: ${what} unreadable (${error instanceof Error ? error.message : String(error)})`);
 	}
-	for (let i = 0; i < state.postDocs.length; i++) if (state.postDocs[i] >= n) throw new SnapshotFormatError('search part: a posting names no note');
+}
+
+/** Reads of one part (see the module comment). */
+class PartReader {
+	private readonly startChunks = new Map<number, Uint32Array>();
+
+	constructor(
+		readonly part: DecodedPart,
+		private readonly utf8: CodecHost,
+	) {}
+
+	/** A whole section as JSON. */
+	json<T>(name: string): T {
+		return guarded(name, () => {
+			const bytes = this.part.section(name);
+			return JSON.parse(this.utf8.decode(bytes, 0, bytes.length)) as T;
+		});
+	}
+
+	/** A whole u32 section. */
+	column(name: string): Uint32Array {
+		return guarded(name, () => u32(this.part.section(name)));
+	}
+
+	/** Record `i` of `<name>Text` as JSON, through the offsets column `offsets`. */
+	record<T>(name: string, offsets: Uint32Array, i: number): T {
+		return guarded(name, () => {
+			const from = offsets[i];
+			const to = offsets[i + 1];
+			const bytes = this.part.range(`${name}Text`, from, to);
+			return JSON.parse(this.utf8.decode(bytes, 0, bytes.length)) as T;
+		});
+	}
+
+	/** Entry `i` of the term-start column, read a chunk at a time. */
+	termStart(i: number): number {
+		const chunk = Math.floor(i / START_CHUNK);
+		let values = this.startChunks.get(chunk);
+		if (values === undefined) {
+			const length = this.part.sectionLength('termStart');
+			values = guarded('termStart', () => u32(this.part.range('termStart', chunk * START_CHUNK * 4, Math.min(length, (chunk + 1) * START_CHUNK * 4))));
+			this.startChunks.set(chunk, values);
+		}
+		return values[i - chunk * START_CHUNK];
+	}
+
+	/** Elements [from, to) of a u32 section. */
+	u32Range(name: string, from: number, to: number): Uint32Array {
+		return guarded(name, () => u32(this.part.range(name, from * 4, to * 4)));
+	}
+}
+
+/** The saved postings of `reader`'s part over `docs` notes. */
+function savedPostings(reader: PartReader, terms: number, docs: number): SavedPostings {
+	const total = reader.termStart(terms);
+	const span = (t: number): [number, number] => {
+		const from = reader.termStart(t);
+		const to = reader.termStart(t + 1);
+		if (from > to || to > total) throw new SavedIndexDamaged('search part: postings out of order');
+		return [from, to];
+	};
+	return {
+		terms,
+		total,
+		count: (t) => {
+			const [from, to] = span(t);
+			return to - from;
+		},
+		slice: (t) => {
+			const [from, to] = span(t);
+			const ids = reader.u32Range('postDocs', from, to);
+			for (let i = 0; i < ids.length; i++) if (ids[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			return [ids, reader.u32Range('postTfs', from, to)];
+		},
+		columns: (): PostingColumns => {
+			const columns = { termStart: reader.column('termStart'), postDocs: reader.column('postDocs'), postTfs: reader.column('postTfs') };
+			for (let i = 0; i < columns.postDocs.length; i++) if (columns.postDocs[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			return columns;
+		},
+	};
+}
+
+/** A saved sorted table (sortedTableSections): its first keys and a reader of its blocks. */
+function sortedTable(reader: PartReader, name: string): { firsts: string[]; block: (k: number) => unknown[] } {
+	const firsts = reader.json<string[]>(`${name}Firsts`);
+	const offsets = reader.column(`${name}Offsets`);
+	if (!Array.isArray(firsts) || offsets.length !== firsts.length + 1) throw new SavedIndexDamaged(`search part: ${name} does not fit`);
+	return { firsts, block: (k) => reader.record<unknown[]>(name, offsets, k) };
+}
+
+/** The value under `key` in a saved sorted table, or undefined. */
+function lookUp(table: { firsts: string[]; block: (k: number) => unknown[] }, key: string): unknown {
+	let lo = 0;
+	let hi = table.firsts.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (table.firsts[mid] <= key) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo === 0) return undefined;
+	const block = table.block(lo - 1);
+	for (let i = 0; i < block.length; i += 2) if (block[i] === key) return block[i + 1];
+	return undefined;
+}
+
+/** The saved dictionary of `reader`'s part. */
+function savedTerms(reader: PartReader, count: number): SavedTerms {
+	const table = sortedTable(reader, 'dict');
+	const { firsts } = table;
+	if (firsts.length !== Math.ceil(count / DICT_BLOCK)) throw new SavedIndexDamaged('search part: the dictionary does not fit');
+	const terms = (k: number): string[] => {
+		const block = table.block(k);
+		if (!Array.isArray(block) || block.length !== Math.min(DICT_BLOCK, count - k * DICT_BLOCK)) throw new SavedIndexDamaged('search part: a dictionary block does not fit');
+		return block as string[];
+	};
+	return {
+		count,
+		firsts,
+		block: (k) => terms(k).flatMap((term, i) => [term, k * DICT_BLOCK + i]),
+		decodeAll: () => {
+			const list: string[] = [];
+			for (let k = 0; k < firsts.length; k++) for (const term of terms(k)) list.push(term);
+			return list;
+		},
+	};
+}
+
+/** The index a part's sections describe, read lazily; throws SnapshotFormatError when what it reads up front does not fit together. */
+export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost): SearchIndex {
+	const reader = new PartReader(part, utf8);
+	const meta = reader.json<SearchMeta>('searchMeta');
+	const n = meta.docs;
+	const paths = reader.json<string[]>('docPaths');
+	const docOffsets = reader.column('docOffsets');
+	const fieldLen = reader.column('fieldLen');
+	if (!Array.isArray(paths) || paths.length !== n || docOffsets.length !== n + 1 || fieldLen.length !== n * FIELDS || part.sectionLength('termStart') !== (meta.terms + 1) * 4) {
+		throw new SavedIndexDamaged('search part: columns do not fit together');
+	}
+	const lossy = new Set(meta.lossy);
+	const tables: Record<string, ReturnType<typeof sortedTable>> = {};
+	const state: SavedIndexState = {
+		terms: savedTerms(reader, meta.terms),
+		postings: savedPostings(reader, meta.terms, n),
+		docs: {
+			count: n,
+			path: (d) => paths[d],
+			record: (d) => {
+				const info = reader.record<DocInfo>('doc', docOffsets, d);
+				info.path = paths[d];
+				if (lossy.has(d)) info.frontmatter = untag(info.frontmatter) as DocInfo['frontmatter'];
+				return info;
+			},
+		},
+		fieldLen,
+		namedNotes: (kind, key) => {
+			const name = kind === 'alias' ? 'aliasNames' : 'baseNames';
+			const table = (tables[name] ??= sortedTable(reader, name));
+			const ids = guarded(name, () => lookUp(table, key));
+			if (ids === undefined) return [];
+			if (!Array.isArray(ids) || ids.some((d) => typeof d !== 'number' || d >= n)) throw new SavedIndexDamaged(`search part: ${name} names no note`);
+			return ids as number[];
+		},
+		linkFieldDocs: () => meta.linkFieldDocs.filter((d) => d < n),
+	};
+	if (part.sectionLength('postDocs') !== state.postings.total * 4 || part.sectionLength('postTfs') !== state.postings.total * 4) throw new SavedIndexDamaged('search part: columns do not fit together');
 	const si = new SearchIndex(settings, state);
 	si.skipped.push(...meta.skipped);
 	si.exclusions.push(...meta.exclusions);

@@ -9,9 +9,9 @@ import type { SavedIndex, SavedIndexes, VaultEngine } from '../../core/engine/en
 import type { NoteFingerprint } from '../../core/snapshot/codec';
 import { SnapshotFormatError } from '../../core/snapshot/codec';
 import { decodePart, encodePart, type DecodedPart } from '../../core/snapshot/part-codec';
-import type { SnapshotStore } from '../../core/snapshot/port';
+import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
 import { planReconcile } from '../../core/snapshot/reconcile';
-import { restoreSearchIndex, SEARCH_PART_VERSION, searchSections } from '../../core/snapshot/search-part';
+import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSections } from '../../core/snapshot/search-part';
 import type { SearchIndex } from '../../core/search/search-index';
 import type { SearchSettings } from '../../core/search/settings';
 import { restoreTrigrams, trigramSections } from '../../core/snapshot/trigram-part';
@@ -66,9 +66,11 @@ export class IndexParts implements SavedIndexes {
 
 	/** The saved part of `kind`, when it is this build's and has these settings. */
 	private async load(kind: PartKind, settings: string): Promise<DecodedPart | null> {
-		let bytes: Uint8Array | null;
+		let bytes: Uint8Array | SnapshotReader | null;
 		try {
-			bytes = await this.init.store.load(partKey(this.init.vaultKey, kind));
+			const key = partKey(this.init.vaultKey, kind);
+			// Read in place where the store can: a search reads a few blocks of its part, not all of it.
+			bytes = this.init.store.openReader ? checkedReads(this.init.store.openReader(key)) : await this.init.store.load(key);
 		} catch {
 			return null;
 		}
@@ -106,11 +108,16 @@ export class IndexParts implements SavedIndexes {
 		const part = await this.load('search', this.settingsOf('search', settings));
 		if (part === null) return null;
 		try {
-			return this.hand('search', restoreSearchIndex((name) => part.section(name), settings, nodeCodecHost), this.changedSince(part));
+			return this.hand('search', restoreSearchIndex(part, settings, nodeCodecHost), this.changedSince(part));
 		} catch (error) {
-			if (error instanceof SnapshotFormatError || error instanceof SyntaxError) return this.skip('search', error.message);
+			if (error instanceof SnapshotFormatError || error instanceof SavedIndexDamaged || error instanceof SyntaxError) return this.skip('search', error.message);
 			throw error;
 		}
+	}
+
+	/** A saved search index failed a check in use: say so (the engine builds a new one, saved in its place). */
+	damaged(kind: 'search', reason: string): void {
+		this.skip(kind, reason);
 	}
 
 	/** The saved trigram index, or null. */
@@ -150,6 +157,21 @@ export class IndexParts implements SavedIndexes {
 		}
 		return null;
 	}
+}
+
+/** A file read whose failure (the file cut short under it) reads as a damaged part. */
+function checkedReads(bytes: SnapshotReader | null): SnapshotReader | null {
+	if (bytes === null) return null;
+	return {
+		size: bytes.size,
+		read: (offset, length) => {
+			try {
+				return bytes.read(offset, length);
+			} catch (error) {
+				throw new SnapshotFormatError(`part unreadable (${error instanceof Error ? error.message : String(error)})`);
+			}
+		},
+	};
 }
 
 /** The index parts of a vault just opened through its snapshot. */

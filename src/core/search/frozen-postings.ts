@@ -1,0 +1,90 @@
+/**
+ * The inverted index's frozen segment: term t's postings (note ids ascending, packed tf words) in
+ * CSR columns. Built in memory by compaction, or restored from a saved part whose columns are read
+ * one term's slice at a time — a warm search reads the postings of its query's terms only.
+ */
+
+/** CSR columns: term t's postings are [termStart[t], termStart[t+1]). */
+export interface PostingColumns {
+	termStart: Uint32Array;
+	postDocs: Uint32Array;
+	postTfs: Uint32Array;
+}
+
+/** Saved postings (search-part.ts), each read checked. */
+export interface SavedPostings {
+	/** Terms covered. */
+	readonly terms: number;
+	/** Postings in all. */
+	readonly total: number;
+	/** How many postings term t has (its slice's length, without reading the slice). */
+	count(t: number): number;
+	/** Term t's note ids and tf words. */
+	slice(t: number): [docs: Uint32Array, tfs: Uint32Array];
+	/** The whole columns. */
+	columns(): PostingColumns;
+}
+
+/** The frozen segment (see the module comment). */
+export class FrozenPostings {
+	private readonly slices = new Map<number, [Uint32Array, Uint32Array]>();
+
+	/** Columns in memory, or saved ones read per term. */
+	constructor(
+		private arrays: PostingColumns | null,
+		private saved: SavedPostings | null = null,
+	) {}
+
+	/** An empty segment. */
+	static empty(): FrozenPostings {
+		return new FrozenPostings({ termStart: new Uint32Array(1), postDocs: new Uint32Array(0), postTfs: new Uint32Array(0) });
+	}
+
+	/** Terms covered (ids below this have a slice). */
+	get terms(): number {
+		return this.arrays !== null ? this.arrays.termStart.length - 1 : this.saved!.terms;
+	}
+
+	/** Postings in all. */
+	get length(): number {
+		return this.arrays !== null ? this.arrays.postDocs.length : this.saved!.total;
+	}
+
+	/** Term t's note ids and tf words (empty beyond the covered terms). */
+	slice(t: number): [docs: Uint32Array, tfs: Uint32Array] {
+		if (t >= this.terms) return [new Uint32Array(0), new Uint32Array(0)];
+		if (this.arrays !== null) {
+			const { termStart, postDocs, postTfs } = this.arrays;
+			return [postDocs.subarray(termStart[t], termStart[t + 1]), postTfs.subarray(termStart[t], termStart[t + 1])];
+		}
+		let slice = this.slices.get(t);
+		if (slice === undefined) {
+			slice = this.saved!.slice(t);
+			this.slices.set(t, slice);
+		}
+		return slice;
+	}
+
+	/** How many postings term t has in this segment. */
+	count(t: number): number {
+		if (t >= this.terms) return 0;
+		if (this.arrays !== null) return this.arrays.termStart[t + 1] - this.arrays.termStart[t];
+		return this.slices.get(t)?.[0].length ?? this.saved!.count(t);
+	}
+
+	/** The whole columns (reads saved ones once). */
+	columns(): PostingColumns {
+		if (this.arrays === null) {
+			this.arrays = this.saved!.columns();
+			this.saved = null;
+			this.slices.clear();
+		}
+		return this.arrays;
+	}
+
+	/** Bytes held in memory. */
+	get bytes(): number {
+		if (this.arrays === null) return 0;
+		return this.arrays.termStart.byteLength + this.arrays.postDocs.byteLength + this.arrays.postTfs.byteLength;
+	}
+}

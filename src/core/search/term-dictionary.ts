@@ -1,0 +1,183 @@
+/**
+ * The index's vocabulary: term ⇄ id, ids in order of first sight, plus the sorted order that
+ * prefix lookups walk. Built in memory, or restored from a saved part whose sorted terms are in
+ * blocks read when a lookup lands in them — a warm search looks up a handful of its 210k terms
+ * and never decodes the rest (the whole list is decoded only for typo correction or a save).
+ */
+
+/** The saved dictionary (search-part.ts): ids 0…count-1, sorted in blocks (saved ids are in string order). */
+export interface SavedTerms {
+	/** Terms saved. */
+	readonly count: number;
+	/** The first term of each block, in sorted order. */
+	readonly firsts: readonly string[];
+	/** Block `k`: its terms in sorted order, each followed by its id. */
+	block(k: number): readonly (string | number)[];
+	/** Every saved term by id, which is string order (one read of all blocks). */
+	decodeAll(): string[];
+}
+
+/** New terms tolerated outside the sorted order before it is re-sorted. */
+const UNSORTED_TERMS_MAX = 20_000; // why: a linear startsWith scan of 20k strings is ~0.1 ms.
+/** Terms examined per prefix lookup. */
+export const PREFIX_SCAN_MAX = 500; // why: a prefix with more completions is too short to be worth expanding.
+
+/** JavaScript's string order (UTF-16 code units), the one every sorted view of the vocabulary uses. */
+export function compareTerms(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The vocabulary of one index (see the module comment). */
+export class TermDictionary {
+	/** Terms added in memory, and saved terms once looked up. */
+	private readonly ids = new Map<string, number>();
+	/** Saved terms found absent, so a repeated lookup costs no block. */
+	private readonly absent = new Set<string>();
+	/** Id → term; null while the saved terms are not decoded. */
+	private list: string[] | null;
+	/** Terms added after restoring (ids from `saved.count`), while `list` is null. */
+	private readonly added: string[] = [];
+	/** Ids in sorted order over the first `sorted.length` ids (in-memory mode), built on the first prefix lookup. */
+	private sorted: Uint32Array | null = null;
+	private readonly blocks = new Map<number, readonly (string | number)[]>();
+
+	/** An empty dictionary, or one over saved terms. */
+	constructor(private saved: SavedTerms | null = null) {
+		this.list = saved === null ? [] : null;
+	}
+
+	/** Number of terms (ids 0…size-1). */
+	get size(): number {
+		return this.list !== null ? this.list.length : this.saved!.count + this.added.length;
+	}
+
+	/** The id of `term`, or undefined. */
+	id(term: string): number | undefined {
+		const known = this.ids.get(term);
+		if (known !== undefined || this.list !== null || this.absent.has(term)) return known;
+		const found = this.findSaved(term);
+		if (found === undefined) this.absent.add(term);
+		else this.ids.set(term, found);
+		return found;
+	}
+
+	/** The id of `term`, given a new one when unseen. */
+	add(term: string): number {
+		const known = this.id(term);
+		if (known !== undefined) return known;
+		const id = this.size;
+		this.ids.set(term, id);
+		this.absent.delete(term);
+		if (this.list !== null) this.list.push(term);
+		else this.added.push(term);
+		return id;
+	}
+
+	/** The term of id `id`. */
+	term(id: number): string {
+		if (this.list === null && id >= this.saved!.count) return this.added[id - this.saved!.count];
+		return this.all()[id];
+	}
+
+	/** Every term by id (decodes the saved ones once). */
+	all(): readonly string[] {
+		if (this.list !== null) return this.list;
+		const saved = this.saved!;
+		const list = saved.decodeAll();
+		for (const term of this.added) list.push(term);
+		// Saved ids are in string order: that is the sorted view, newer terms merged in per lookup.
+		const sorted = new Uint32Array(saved.count);
+		for (let i = 0; i < sorted.length; i++) sorted[i] = i;
+		this.blocks.clear();
+		this.absent.clear();
+		this.list = list;
+		this.ids.clear();
+		list.forEach((term, id) => this.ids.set(term, id));
+		this.sorted = sorted;
+		this.saved = null;
+		return list;
+	}
+
+	private block(k: number): readonly (string | number)[] {
+		let block = this.blocks.get(k);
+		if (block === undefined) {
+			block = this.saved!.block(k);
+			this.blocks.set(k, block);
+		}
+		return block;
+	}
+
+	/** The saved block a term at or after `term` would start in (the last whose first term is ≤ it). */
+	private blockOf(term: string): number {
+		const firsts = this.saved!.firsts;
+		let lo = 0;
+		let hi = firsts.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (firsts[mid] <= term) lo = mid + 1;
+			else hi = mid;
+		}
+		return Math.max(0, lo - 1);
+	}
+
+	private findSaved(term: string): number | undefined {
+		if (this.saved!.firsts.length === 0) return undefined;
+		const block = this.block(this.blockOf(term));
+		for (let i = 0; i < block.length; i += 2) if (block[i] === term) return block[i + 1] as number;
+		return undefined;
+	}
+
+	/**
+	 * Ids of the first PREFIX_SCAN_MAX terms in sorted order that start with `prefix` (the prefix
+	 * itself excluded): what a sort of every term gives, whatever was added since the sorted view
+	 * was made (an edited index completes a prefix as a fresh build does). In memory the sorted
+	 * view is built on the first lookup and remade when more than UNSORTED_TERMS_MAX terms came since.
+	 */
+	withPrefix(prefix: string): number[] {
+		const found: [string, number][] = [];
+		const wanted = (term: string): boolean => term !== prefix && term.startsWith(prefix);
+		let tailFrom: number;
+		if (this.list === null && this.added.length <= UNSORTED_TERMS_MAX) {
+			const saved = this.saved!;
+			tailFrom = saved.count;
+			scan: for (let k = this.blockOf(prefix); k < saved.firsts.length; k++) {
+				const block = this.block(k);
+				for (let i = 0; i < block.length; i += 2) {
+					const term = block[i] as string;
+					if (term < prefix) continue;
+					if (!term.startsWith(prefix) || found.length >= PREFIX_SCAN_MAX) break scan;
+					if (term !== prefix) found.push([term, block[i + 1] as number]);
+				}
+			}
+		} else {
+			const all = this.all();
+			if (this.sorted === null || all.length - this.sorted.length > UNSORTED_TERMS_MAX) {
+				const ids = new Uint32Array(all.length);
+				for (let i = 0; i < ids.length; i++) ids[i] = i;
+				ids.sort((a, b) => compareTerms(all[a], all[b]));
+				this.sorted = ids;
+			}
+			const sorted = this.sorted;
+			tailFrom = sorted.length;
+			let lo = 0;
+			let hi = sorted.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >>> 1;
+				if (all[sorted[mid]] < prefix) lo = mid + 1;
+				else hi = mid;
+			}
+			for (let i = lo; i < sorted.length && found.length < PREFIX_SCAN_MAX; i++) {
+				const t = all[sorted[i]];
+				if (!t.startsWith(prefix)) break;
+				if (t !== prefix) found.push([t, sorted[i]]);
+			}
+		}
+		const before = found.length;
+		for (let id = tailFrom; id < this.size; id++) {
+			const term = this.term(id);
+			if (wanted(term)) found.push([term, id]);
+		}
+		if (found.length > before) found.sort((a, b) => compareTerms(a[0], b[0]));
+		return found.slice(0, PREFIX_SCAN_MAX).map(([, id]) => id);
+	}
+}
