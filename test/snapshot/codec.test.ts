@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
+import { CarriedNote, decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
 import type { CachedMetadata } from '../../src/core/metadata';
 import { getAllTags } from '../../src/core/obsidian-rules';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
@@ -99,6 +99,29 @@ describe('snapshot codec', () => {
 		expect(second.problems(0)).toEqual([null, 'binary content']);
 		expect(JSON.stringify(second.metadata(1, (f) => (metadata as Record<string, unknown>)[f]))).toBe(JSON.stringify(metadata));
 		expect(second.resolvedOf(1)).toEqual({ 'b.md': 1 });
+	});
+
+	it('carries the saved heaps whole when one note changes, appends its fields, and writes them afresh once a quarter is garbage', async () => {
+		const { input, metadata } = await exampleInput();
+		const first = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
+		const changed = input.notes.findIndex((n) => n.metadata !== null && (n.metadata as CachedMetadata).links?.length);
+		const edited = parseNote('---\nstatus: new\ntags: [fresh]\n---\n# New\n\n[[conventions]] #inline\n').metadata;
+		const carry = first.carried(0.25)!;
+		expect(carry).not.toBeNull();
+		const notes = input.notes.map((note, i) => (i === changed ? { ...note, metadata: edited } : { ...note, metadata: note.metadata === null ? null : new CarriedNote(i) }));
+		const bytes = encodeSnapshot({ ...input, notes, carry }, nodeCodecHost);
+		const second = decodeSnapshot(bytes, nodeCodecHost);
+		second.notePaths.forEach((path, i) => {
+			const expected = i === changed ? edited : (metadata.get(path) ?? null);
+			expect(JSON.stringify(second.metadata(i, (field) => (expected as Record<string, unknown> | null)?.[field]))).toBe(JSON.stringify(expected));
+			expect(second.allTags(i)).toEqual(expected === null ? null : getAllTags(expected));
+			expect(second.lacksKey(i, 'status')).toBe(!Object.hasOwn(expected?.frontmatter ?? {}, 'status'));
+		});
+		// The changed note's old fields stay behind as garbage; more than a quarter of it makes the next save write the heaps afresh.
+		expect(second.header.garbageBytes).toBeGreaterThan(0);
+		expect(second.header.heapBytes).toBeGreaterThan(first.header.heapBytes!);
+		expect(second.carried(1)).not.toBeNull();
+		expect(second.carried(second.header.garbageBytes! / second.header.heapBytes! / 2)).toBeNull();
 	});
 
 	it('takes a field whose bytes fail their check from the callback, and only that field', async () => {

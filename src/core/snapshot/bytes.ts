@@ -75,6 +75,49 @@ export class ByteWriter {
 	}
 }
 
+/** A growable column of u32: copying a kept note's saved quadruples is one `set`, not a push per number. */
+export class U32Builder {
+	private buf: Uint32Array;
+	/** Numbers written so far. */
+	length = 0;
+
+	/** A builder with room for `capacity` numbers before it grows. */
+	constructor(capacity = 1024) {
+		this.buf = new Uint32Array(Math.max(16, capacity));
+	}
+
+	private ensure(extra: number): void {
+		if (this.length + extra <= this.buf.length) return;
+		let n = this.buf.length * 2;
+		while (n < this.length + extra) n *= 2;
+		const next = new Uint32Array(n);
+		next.set(this.buf.subarray(0, this.length));
+		this.buf = next;
+	}
+
+	/** Append two or four numbers (a link pair, a field quadruple). */
+	push(a: number, b: number, c?: number, d?: number): void {
+		this.ensure(4);
+		this.buf[this.length++] = a;
+		this.buf[this.length++] = b;
+		if (c !== undefined) this.buf[this.length++] = c;
+		if (d !== undefined) this.buf[this.length++] = d;
+	}
+
+	/** Append every number of `values`. */
+	append(values: ArrayLike<number>): void {
+		this.ensure(values.length);
+		if (values instanceof Uint32Array) this.buf.set(values, this.length);
+		else for (let k = 0; k < values.length; k++) this.buf[this.length + k] = values[k];
+		this.length += values.length;
+	}
+
+	/** The numbers written, as a view. */
+	finish(): Uint32Array {
+		return this.buf.subarray(0, this.length);
+	}
+}
+
 /** Bytes of a typed array, as a view. */
 export function bytesOf(array: Uint32Array | Int32Array | Float64Array): Uint8Array {
 	return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
@@ -143,33 +186,68 @@ export function fieldCheck(bytes: Uint8Array, start: number, end: number): numbe
  * verified piece by piece when read, so a call does not hash megabytes it never reads.
  */
 export function frame(magic: number, version: number, header: object, sections: readonly [string, Uint8Array][], host: FrameHost, uncheckedTail = 0): Uint8Array {
+	const chunks = frameChunks(magic, version, header, sections, host, uncheckedTail);
+	return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
+}
+
+/** The bytes of `chunks` one after another. */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+	const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+	let at = 0;
+	for (const c of chunks) {
+		out.set(c, at);
+		at += c.length;
+	}
+	return out;
+}
+
+/**
+ * `frame` as a list of chunks to write one after another: the preamble, header and checked
+ * sections in one buffer, then each unchecked section's pieces as given (a section may be several
+ * pieces, e.g. a heap carried from the previous snapshot and what was appended to it) — megabytes
+ * of metadata are written where they are, never copied into one buffer first.
+ */
+export function frameChunks(magic: number, version: number, header: object, sections: readonly [string, Uint8Array | readonly Uint8Array[]][], host: FrameHost, uncheckedTail = 0): Uint8Array[] {
 	const table: Record<string, [number, number]> = {};
 	let offset = 0;
 	let checkedTo = 0;
-	sections.forEach(([name, bytes], i) => {
-		table[name] = [offset, bytes.length];
-		offset += Math.ceil(bytes.length / 8) * 8;
+	const pieces = sections.map(([name, bytes]): [string, readonly Uint8Array[]] => [name, bytes instanceof Uint8Array ? [bytes] : bytes]);
+	pieces.forEach(([name, list], i) => {
+		const length = list.reduce((n, b) => n + b.length, 0);
+		table[name] = [offset, length];
+		offset += Math.ceil(length / 8) * 8;
 		if (i < sections.length - uncheckedTail) checkedTo = offset;
 	});
 	const headerBytes = host.encode(JSON.stringify({ ...header, sections: table, ...(uncheckedTail > 0 ? { checkedTo } : {}) }));
-	// 16 bytes of preamble, filled in last, keep the body 8-byte aligned; one buffer, no copy of the body.
-	const out = new ByteWriter(16 + 4 + headerBytes.length + 8 + offset);
+	const checkedCount = sections.length - uncheckedTail;
+	// 16 bytes of preamble, filled in last, keep the body 8-byte aligned.
+	const out = new ByteWriter(16 + 4 + headerBytes.length + 8 + checkedTo);
 	for (let k = 0; k < 4; k++) out.u32(0);
 	out.u32(headerBytes.length);
 	out.bytes(headerBytes);
 	out.align();
 	const base = out.length - 16;
-	for (const [, bytes] of sections) {
-		out.bytes(bytes);
+	for (const [, list] of pieces.slice(0, checkedCount)) {
+		for (const bytes of list) out.bytes(bytes);
 		out.align();
 	}
-	const all = out.finish();
-	const body = all.subarray(16);
-	const checked = uncheckedTail > 0 ? body.subarray(0, base + checkedTo) : body;
-	const preamble = new DataView(all.buffer, all.byteOffset, 16);
+	const first = out.finish();
+	const chunks: Uint8Array[] = [first];
+	let bodyLength = first.length - 16;
+	for (const [, list] of pieces.slice(checkedCount)) {
+		let length = 0;
+		for (const bytes of list) {
+			if (bytes.length > 0) chunks.push(bytes);
+			length += bytes.length;
+		}
+		const pad = (8 - (length % 8)) % 8;
+		if (pad > 0) chunks.push(new Uint8Array(pad));
+		bodyLength += length + pad;
+	}
+	const preamble = new DataView(first.buffer, first.byteOffset, 16);
 	preamble.setUint32(0, magic, true);
 	preamble.setUint32(4, version, true);
-	preamble.setUint32(8, (host.checksum ?? checksum)(checked), true);
-	preamble.setUint32(12, body.length, true);
-	return all;
+	preamble.setUint32(8, (host.checksum ?? checksum)(first.subarray(16, 16 + base + checkedTo)), true);
+	preamble.setUint32(12, bodyLength, true);
+	return chunks;
 }

@@ -44,11 +44,32 @@ export class EncodedMetadata {
 	) {}
 }
 
+/** A note kept as saved: note number `index` of the snapshot whose heaps are carried (`SnapshotInput.carry`). */
+export class CarriedNote {
+	/** Note `index` of the carried snapshot. */
+	constructor(readonly index: number) {}
+}
+
+/**
+ * The previous snapshot's metadata heaps, carried whole into the next one: kept notes keep their
+ * byte ranges, changed notes' fields are appended, and what no note points at any more stays as
+ * garbage until a save finds too much of it and writes the heaps afresh.
+ */
+export interface CarriedHeaps {
+	hot: Uint8Array;
+	cold: Uint8Array;
+	/** Note `i`'s field quadruples, offsets into the heaps above. */
+	ranges(i: number): ArrayLike<number>;
+	/** Note `i`'s frontmatter keys and tags, as saved. */
+	keys(i: number): readonly string[];
+	tags(i: number): readonly string[];
+}
+
 /** One note as the encoder takes it. */
 export interface SnapshotNote {
 	path: string;
 	fingerprint: NoteFingerprint;
-	metadata: CachedMetadata | EncodedMetadata | null;
+	metadata: CachedMetadata | EncodedMetadata | CarriedNote | null;
 	frontmatterError: string | null;
 	skipReason: string | null;
 	/**
@@ -56,6 +77,8 @@ export interface SnapshotNote {
 	 * file list is the one they index; else they are taken from `resolvedLinks`.
 	 */
 	resolvedPairs?: ArrayLike<number>;
+	/** The note's unresolved links as saved, carried like `resolvedPairs`; else taken from `unresolvedLinks`. */
+	unresolved?: Record<string, number>;
 }
 
 /** Facts saved beside the notes; the loader checks them before trusting anything else. */
@@ -75,6 +98,9 @@ export interface SnapshotHeader {
 	files: number;
 	/** Byte size of the vault's notes as last read (for the size report). */
 	markdownBytes: number;
+	/** Bytes of the two metadata heaps, and how many of them no note points at (left by carried saves). */
+	heapBytes?: number;
+	garbageBytes?: number;
 }
 
 /** Everything the encoder needs. */
@@ -86,6 +112,8 @@ export interface SnapshotInput {
 	unresolvedLinks: LinkMap;
 	/** Opaque sections (e.g. `search`), stored as given. */
 	extra?: Record<string, Uint8Array>;
+	/** The previous snapshot's heaps, when notes are passed as `CarriedNote`s. */
+	carry?: CarriedHeaps;
 }
 
 /** Raised for bytes that are not a usable snapshot; the message says why (for `--verbose`). */

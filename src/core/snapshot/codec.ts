@@ -28,13 +28,13 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { getAllTags } from '../obsidian-rules';
-import { ByteWriter, bytesOf, fieldCheck, frame } from './bytes';
-import { EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type SnapshotInput } from './codec-format';
+import { ByteWriter, bytesOf, concatBytes, fieldCheck, frameChunks, U32Builder } from './bytes';
+import { CarriedNote, EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type SnapshotInput } from './codec-format';
 import { encodeMetadata, isHot, RANGE_WIDTH } from './metadata-codec';
 import type { CodecHost } from './port';
 import { StringListsWriter } from './string-lists';
 
-export { EncodedMetadata, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, setOwn, type NoteFingerprint, type SnapshotHeader, type SnapshotInput, type SnapshotNote } from './codec-format';
+export { CarriedNote, EncodedMetadata, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, setOwn, type CarriedHeaps, type NoteFingerprint, type SnapshotHeader, type SnapshotInput, type SnapshotNote } from './codec-format';
 export { DecodedSnapshot, decodeSnapshot, decodeSnapshotFrom, memoryReader, peekSnapshotHeader } from './decoded-snapshot';
 
 /** A note's own frontmatter keys. */
@@ -45,8 +45,13 @@ function keysOf(metadata: CachedMetadata): string[] {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Encode a vault's state. */
+/** Encode a vault's state as one array. */
 export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Array {
+	return concatBytes(encodeSnapshotChunks(input, utf8));
+}
+
+/** Encode a vault's state as chunks to write one after another (see `frameChunks`). */
+export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uint8Array[] {
 	if (!LITTLE_ENDIAN) throw new SnapshotFormatError('big-endian hosts are not supported');
 	const fileIndex = new Map<string, number>();
 	input.files.forEach((f, i) => fileIndex.set(f, i));
@@ -54,17 +59,24 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 	const columns = new Float64Array(n * NOTE_COLUMNS);
 	const errors: [number, string | null, string | null][] = [];
 	const noteRanges = new Uint32Array(n + 1);
-	const ranges: number[] = [];
-	const meta = new ByteWriter(1 << 20);
-	const cold = new ByteWriter(1 << 22);
+	const ranges = new U32Builder(n * 32);
+	const carry = input.carry;
+	// Appended after the carried heaps, if any: offsets count from the start of the whole heap.
+	const hotBase = carry?.hot.length ?? 0;
+	const coldBase = carry?.cold.length ?? 0;
+	const fresh = input.notes.reduce((k, note) => k + (note.metadata instanceof CarriedNote ? 0 : 1), 0);
+	const meta = new ByteWriter(fresh * 256);
+	const cold = new ByteWriter(fresh * 2048);
 	const put = (code: number, json: string): void => {
-		const heap = isHot(code) ? meta : cold;
+		const hot = isHot(code);
+		const heap = hot ? meta : cold;
 		const start = heap.length;
 		heap.text(json, utf8);
-		ranges.push(code, start, heap.length, fieldCheck(heap.peek(), start, heap.length));
+		const base = hot ? hotBase : coldBase;
+		ranges.push(code, base + start, base + heap.length, fieldCheck(heap.peek(), start, heap.length));
 	};
 	const resolvedIndex = new Uint32Array(n + 1);
-	const pairs: number[] = [];
+	const pairs = new U32Builder(n * 16);
 	const unresolved: [number, Record<string, number>][] = [];
 	const keys = new StringListsWriter(n);
 	const tags = new StringListsWriter(n);
@@ -81,14 +93,19 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 		columns[at + 5] = (fp.racy ? FLAG_RACY : 0) | (note.metadata !== null ? FLAG_INDEXED : 0);
 		if (note.frontmatterError !== null || note.skipReason !== null) errors.push([i, note.frontmatterError, note.skipReason]);
 		if (note.metadata !== null) {
-			if (note.metadata instanceof EncodedMetadata) {
+			if (note.metadata instanceof CarriedNote) {
+				if (!carry) throw new SnapshotFormatError('a carried note without carried heaps');
+				ranges.append(carry.ranges(note.metadata.index));
+				keys.add(carry.keys(note.metadata.index));
+				tags.add(carry.tags(note.metadata.index));
+			} else if (note.metadata instanceof EncodedMetadata) {
 				const kept = note.metadata;
-				const hotBase = meta.length;
-				const coldBase = cold.length;
+				const hotAt = hotBase + meta.length;
+				const coldAt = coldBase + cold.length;
 				meta.bytes(kept.hot);
 				cold.bytes(kept.cold);
 				for (let r = 0; r < kept.ranges.length; r += RANGE_WIDTH) {
-					const base = isHot(kept.ranges[r]) ? hotBase : coldBase;
+					const base = isHot(kept.ranges[r]) ? hotAt : coldAt;
 					ranges.push(kept.ranges[r], kept.ranges[r + 1] + base, kept.ranges[r + 2] + base, kept.ranges[r + 3]);
 				}
 				keys.add(kept.keys);
@@ -99,7 +116,7 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 				tags.add(getAllTags(note.metadata));
 			}
 			if (note.resolvedPairs) {
-				for (let p = 0; p < note.resolvedPairs.length; p++) pairs.push(note.resolvedPairs[p]);
+				pairs.append(note.resolvedPairs);
 			} else {
 				for (const [dest, count] of Object.entries(input.resolvedLinks[note.path] ?? {})) {
 					const d = fileIndex.get(dest);
@@ -107,7 +124,7 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 					pairs.push(d, count);
 				}
 			}
-			const misses = input.unresolvedLinks[note.path];
+			const misses = note.unresolved ?? input.unresolvedLinks[note.path];
 			if (misses && Object.keys(misses).length > 0) unresolved.push([i, misses]);
 		} else {
 			keys.add([]);
@@ -121,17 +138,22 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 		['notes', bytesOf(columns)],
 		['noteErrors', utf8.encode(JSON.stringify(errors))],
 		['noteRanges', bytesOf(noteRanges)],
-		['ranges', bytesOf(Uint32Array.from(ranges))],
+		['ranges', bytesOf(ranges.finish())],
 		['resolvedIndex', bytesOf(resolvedIndex)],
-		['resolved', bytesOf(Uint32Array.from(pairs))],
+		['resolved', bytesOf(pairs.finish())],
 		['unresolved', utf8.encode(JSON.stringify(unresolved))],
 		...listSections('key', keys, utf8),
 		...listSections('tag', tags, utf8),
 		...Object.entries(input.extra ?? {}),
-		['meta', meta.finish()],
-		['metaCold', cold.finish()],
 	];
-	return frame(MAGIC, SNAPSHOT_FORMAT_VERSION, { ...input.header, notes: n, files: input.files.length }, sections, utf8, 2);
+	const hot = carry ? [carry.hot, meta.finish()] : [meta.finish()];
+	const coldHeap = carry ? [carry.cold, cold.finish()] : [cold.finish()];
+	const heapBytes = hotBase + meta.length + coldBase + cold.length;
+	let live = 0;
+	const all = ranges.finish();
+	for (let r = 0; r < all.length; r += RANGE_WIDTH) live += Math.max(0, all[r + 2] - all[r + 1]);
+	const header = { ...input.header, notes: n, files: input.files.length, heapBytes, garbageBytes: heapBytes - live };
+	return frameChunks(MAGIC, SNAPSHOT_FORMAT_VERSION, header, [...sections, ['meta', hot], ['metaCold', coldHeap]], utf8, 2);
 }
 
 

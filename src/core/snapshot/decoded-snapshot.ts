@@ -8,7 +8,7 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { checksum, fieldCheck } from './bytes';
-import { EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, setOwn, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type NoteFingerprint, type SnapshotHeader } from './codec-format';
+import { EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, setOwn, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type CarriedHeaps, type NoteFingerprint, type SnapshotHeader } from './codec-format';
 import { isHot, RANGE_WIDTH } from './metadata-codec';
 import type { CodecHost, SnapshotReader } from './port';
 import { storedMetadata, type FieldStore, type FromDisk } from './stored-metadata';
@@ -254,6 +254,22 @@ export class DecodedSnapshot {
 			ranges[r + 2] -= Math.min(start, ranges[r + 2]);
 		}
 		return new EncodedMetadata(hot, cold, ranges, this.keys.of(i), this.tags.of(i));
+	}
+
+	/**
+	 * Both heaps whole, for the next snapshot to carry (kept notes keep their ranges); null when
+	 * too much of them is garbage already (`maxGarbage`, a fraction): the next save writes them afresh.
+	 */
+	carried(maxGarbage: number): CarriedHeaps | null {
+		const garbage = this.header.garbageBytes ?? Infinity;
+		if (!(garbage <= maxGarbage * this.hot.length + maxGarbage * this.cold.length)) return null;
+		return {
+			hot: this.whole(this.hot),
+			cold: this.whole(this.cold),
+			ranges: (i) => this.ranges.subarray(RANGE_WIDTH * this.noteRanges[i], RANGE_WIDTH * this.noteRanges[i + 1]),
+			keys: (i) => this.keys.of(i),
+			tags: (i) => this.tags.of(i),
+		};
 	}
 
 	/** The (file index, count) pairs of note `i`'s resolved links are `resolvedPair(p)` for p in [from, to). */

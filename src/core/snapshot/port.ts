@@ -30,8 +30,8 @@ export interface StoredSnapshotInfo {
 export interface SnapshotStore {
 	/** The bytes saved under `key`, or null when there are none. */
 	load(key: string): Promise<Uint8Array | null>;
-	/** Replace the snapshot under `key` atomically (a reader sees the old or the new one, never half). */
-	save(key: string, bytes: Uint8Array): Promise<void>;
+	/** Replace the snapshot under `key` atomically (a reader sees the old or the new one, never half); chunks are written one after another. */
+	save(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void>;
 	/** Forget the snapshot under `key`; true when there was one. */
 	clear(key: string): Promise<boolean>;
 	/** What is saved under `key`, or null. */

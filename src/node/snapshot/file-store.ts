@@ -105,8 +105,10 @@ export class FileSnapshotStore implements SnapshotStore {
 	}
 
 	/** Write to a private temporary file, then rename it over the snapshot. */
-	async save(key: string, bytes: Uint8Array): Promise<void> {
-		if (bytes.length > this.limit) throw new SnapshotTooLargeError(bytes.length, this.limit);
+	async save(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
+		const chunks = bytes instanceof Uint8Array ? [bytes] : bytes;
+		const size = chunks.reduce((n, c) => n + c.length, 0);
+		if (size > this.limit) throw new SnapshotTooLargeError(size, this.limit);
 		await mkdir(this.dir, { recursive: true, mode: 0o700 });
 		// mkdir's mode does not apply to a folder that already existed (or under a wide umask): make sure.
 		await chmod(this.dir, 0o700);
@@ -114,7 +116,9 @@ export class FileSnapshotStore implements SnapshotStore {
 		const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 		const handle = await open(temp, 'wx', 0o600);
 		try {
-			await handle.writeFile(bytes);
+			for (const chunk of chunks) {
+				for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done, chunk.length - done)).bytesWritten;
+			}
 			await handle.close();
 			await rename(temp, target);
 		} catch (error) {

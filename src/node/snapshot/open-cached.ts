@@ -7,7 +7,7 @@
 import type { Stats } from 'node:fs';
 import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
+import { CarriedNote, decodeSnapshot, decodeSnapshotFrom, encodeSnapshotChunks, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type CarriedHeaps, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
 import { planReconcile, type ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
@@ -25,6 +25,8 @@ import { nodeCodecHost } from './codec-host';
  * 3 s covers file systems with 2 s timestamps (FAT) and coarse kernel clocks.
  */
 export const DEFAULT_RACY_WINDOW_MS = 3000;
+/** The share of the saved heaps that may be garbage (bytes of notes changed since) before a save writes them afresh. */
+const MAX_GARBAGE = 0.25;
 /** Environment override of the racy window (ms): tests set 0 so that unchanged notes are kept between quick calls. */
 export const RACY_WINDOW_ENV = 'VAULT_QUERY_RACY_MS';
 
@@ -215,18 +217,21 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	};
 	const persist = async (): Promise<void> => {
 		try {
-			const bytes = encodeSnapshot(
+			// Unchanged notes keep their bytes where they are in the saved heaps (a one-note change appends one note); a damaged note means writing them afresh.
+			const carry = snapshot !== null && source.damaged.size === 0 ? snapshot.carried(MAX_GARBAGE) : null;
+			const chunks = encodeSnapshotChunks(
 				{
 					header: { tool: options.tool, settings, vaultPath: real, savedAt: now(), userIgnoreFilters: [...userIgnoreFilters], markdownBytes },
 					files,
-					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, fresh, plan.keep, sameFiles ? snapshot : null, snapshot, source)),
+					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, { fresh, keep: plan.keep, sameFilesAs: sameFiles ? snapshot : null, snapshot, source, carry })),
 					resolvedLinks: source.resolvedLinks(),
 					unresolvedLinks: source.unresolvedLinks(),
+					carry: carry ?? undefined,
 				},
 				nodeCodecHost,
 			);
-			await options.store.save(real, bytes);
-			report.savedBytes = bytes.length;
+			await options.store.save(real, chunks);
+			report.savedBytes = chunks.reduce((n, c) => n + c.length, 0);
 		} catch (error) {
 			report.saveError = error instanceof Error ? error.message : String(error);
 		}
@@ -242,24 +247,34 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	return { source, report, snapshot, key: real, settings, changed: [...plan.reread, ...plan.removed], fingerprints, saveLater: wanted && options.save === 'later' ? saveLater : null };
 }
 
+/** What `snapshotNote` draws from. */
+interface NoteOrigins {
+	fresh: ReadonlyMap<string, NoteRecord>;
+	keep: ReadonlyMap<string, number>;
+	/** The snapshot whose link pairs are still valid (same file list), or null. */
+	sameFilesAs: DecodedSnapshot | null;
+	snapshot: DecodedSnapshot | null;
+	source: CachedVaultSource;
+	/** The saved heaps carried into the next snapshot, or null when it is written afresh. */
+	carry: CarriedHeaps | null;
+}
+
 /**
- * One note as the encoder takes it: fresh notes as parsed, kept ones still encoded (or, when found
- * damaged, as read from disk), with their saved link pairs while the file list is unchanged.
+ * One note as the encoder takes it: fresh notes as parsed, kept ones where they are in the carried
+ * heaps (or still encoded, or, when found damaged, as read from disk), with their saved link pairs
+ * while the file list is unchanged.
  */
-function snapshotNote(
-	path: string,
-	fingerprint: NoteFingerprint,
-	fresh: ReadonlyMap<string, NoteRecord>,
-	keep: ReadonlyMap<string, number>,
-	sameFilesAs: DecodedSnapshot | null,
-	snapshot: DecodedSnapshot | null,
-	source: CachedVaultSource,
-): SnapshotNote {
-	const record = fresh.get(path);
+function snapshotNote(path: string, fingerprint: NoteFingerprint, from: NoteOrigins): SnapshotNote {
+	const record = from.fresh.get(path);
 	if (record) return { path, fingerprint, metadata: record.metadata, frontmatterError: record.frontmatterError, skipReason: record.skipReason };
-	const i = keep.get(path)!;
-	const [frontmatterError, skipReason] = snapshot!.problems(i);
-	const note: SnapshotNote = { path, fingerprint, metadata: source.damaged.has(path) ? source.getMetadata(path) : snapshot!.encodedMetadata(i), frontmatterError, skipReason };
-	if (sameFilesAs !== null) note.resolvedPairs = sameFilesAs.resolvedPairs(i);
+	const i = from.keep.get(path)!;
+	const snapshot = from.snapshot!;
+	const [frontmatterError, skipReason] = snapshot.problems(i);
+	const metadata = !snapshot.indexed(i) ? null : from.source.damaged.has(path) ? from.source.getMetadata(path) : from.carry !== null ? new CarriedNote(i) : snapshot.encodedMetadata(i);
+	const note: SnapshotNote = { path, fingerprint, metadata, frontmatterError, skipReason };
+	if (from.sameFilesAs !== null) {
+		note.resolvedPairs = from.sameFilesAs.resolvedPairs(i);
+		note.unresolved = from.sameFilesAs.unresolvedByNote().get(i) ?? {};
+	}
 	return note;
 }
