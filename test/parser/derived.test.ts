@@ -198,6 +198,28 @@ describe('derived, not recorded: block ids and lists', () => {
 		// is a lazy continuation of "d".
 		expect(sections('1. d\n2) e\n')).toEqual(['list']);
 	});
+	it('item lines at the edges of the block pass\'s straight path for `- text` and `1. text` open what CommonMark says', () => {
+		/** Each list item as [line, parent, task]. */
+		const items = (md: string) => (parseNote(md).metadata.listItems ?? []).map((i) => [i.position.start.line, i.parent, i.task]);
+		// The marker's character again can make the line a thematic break, not an item.
+		expect([sections('* **\n'), items('* **\n')]).toEqual([['thematicBreak'], []]);
+		expect([sections('- - -\n'), items('- - -\n')]).toEqual([['thematicBreak'], []]);
+		expect(items('- -x\n')).toEqual([[0, -1, undefined]]);
+		// A bullet and a blank after the marker opens a nested item; without the blank it is text.
+		expect(items('- + x\n')).toEqual([[0, -1, undefined], [0, 0, undefined]]);
+		expect(items('- +x\n- **bold**\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
+		expect(items('1. 2. x\n')).toEqual([[0, -1, undefined], [0, 0, undefined]]);
+		// `[c]` and a blank is a task box; a wikilink is not.
+		expect(items('- [x] done\n- [[Note]]\n')).toEqual([[0, -1, 'x'], [1, -1, undefined]]);
+		expect(links('- [[Note]]\n')).toEqual(['Note']);
+		// Under a paragraph only a list starting at 1 interrupts it; longer numbers take the general path.
+		expect(sections('para\n2. x\n')).toEqual(['paragraph']);
+		expect(sections('para\n1) x\n')).toEqual(['paragraph', 'list']);
+		expect(items('10. x\n11. y\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
+		expect(items('1.x\n')).toEqual([]);
+		// A line not indented to an item's content after a blank line ends the list.
+		expect(sections('- a\n\nnext\n')).toEqual(['list', 'paragraph']);
+	});
 });
 
 describe('derived, not recorded: core helpers', () => {

@@ -12,7 +12,7 @@ import { CH, columnAfter, isAsciiLetter, isDigit, isSpaceOrTab, skipBlanks } fro
 import { Container, ITEM, QUOTE, ROOT } from './containers';
 import { isFootnoteDef, setextLevel } from './leaf-starts';
 import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_NONE, L_PARA, L_TABLE, LeafBlocks, MAX_NESTING } from './leaf-blocks';
-import { afterQuoteMarker, continueOpenBlocks, listMarkerEnd, mayOpenContainer, type LineCursor } from './open-blocks';
+import { afterQuoteMarker, continueOpenBlocks, listMarkerEnd, mayOpenContainer, plainItemText, type LineCursor } from './open-blocks';
 import type { MetadataSink } from './sink';
 
 export { MAX_NESTING } from './leaf-blocks';
@@ -105,7 +105,7 @@ export class BlockParser extends LeafBlocks {
 		let opened = false;
 		if (q < le && indent < 4 && mayOpenContainer(text, q, le)) {
 			const cur = this.cur;
-			opened = this.openPlainBullet(ln, ls, le, pos, q, v, matched) || this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
+			opened = this.openSimpleItem(ln, ls, le, pos, q, v, matched) || this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
 			first = cur.q;
 			indent = cur.v - cur.logical;
 			matched = cur.matched;
@@ -116,27 +116,36 @@ export class BlockParser extends LeafBlocks {
 
 	/**
 	 * Phase 2's common case as one straight path instead of {@link openNewBlocks}' general loop: a
-	 * bullet, one space and text that cannot open another container, be a task box or make a
-	 * thematic break (`- word`) at `q` (column `v`). Opens the item exactly as the loop would and
-	 * returns true, or returns false having changed nothing.
+	 * list marker at `q` (column `v`) — a bullet, or a digit and `.`/`)` — then one space and
+	 * text that cannot open another container, be a task box or make the line a thematic break
+	 * (`- word`, `1. **word**`, `- [[link]]`). Opens the item exactly as the loop would and returns
+	 * true, or returns false having changed nothing.
 	 */
-	private openPlainBullet(ln: number, ls: number, le: number, pos: number, q: number, v: number, matched: number): boolean {
+	private openSimpleItem(ln: number, ls: number, le: number, pos: number, q: number, v: number, matched: number): boolean {
 		const text = this.text;
 		const stack = this.stack;
 		const ch = text.charCodeAt(q);
-		if ((ch !== CH.DASH && ch !== CH.STAR && ch !== CH.PLUS) || q + 2 >= le || text.charCodeAt(q + 1) !== CH.SPACE || stack.length > MAX_NESTING) return false;
-		// Up to `9` are the blanks, bullets and digits (and some punctuation, left to the general path).
-		const c = text.charCodeAt(q + 2);
-		if (c <= 57 || c === CH.GT || c === CH.LBRACKET) return false;
+		// `mayOpenContainer` let through only `>`, a digit or a bullet.
+		if (ch === CH.GT) return false;
+		let end = q + 1;
+		if (isDigit(ch)) {
+			// One digit (longer numbers take the loop). Under a paragraph only a list starting at 1
+			// may interrupt it (or a sibling item: the loop's case).
+			const d = text.charCodeAt(q + 1);
+			if ((d !== CH.DOT && d !== CH.RPAREN) || (ch !== 49 && this.leaf === L_PARA)) return false;
+			end = q + 2;
+		}
+		if (end + 1 >= le || text.charCodeAt(end) !== CH.SPACE || stack.length > MAX_NESTING || !plainItemText(text, end + 1, le, ch)) return false;
 		this.closeLeaf();
 		this.closeContainers(matched);
 		const parent = stack[stack.length - 1];
 		const atMarker = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT;
-		this.openItem(ln, ls, le, atMarker ? q : pos, ch, v + 2);
+		const col = v + (end - q) + 1;
+		this.openItem(ln, ls, le, atMarker ? q : pos, end === q + 1 ? ch : text.charCodeAt(end - 1), col);
 		const cur = this.cur;
-		cur.q = q + 2;
-		cur.v = v + 2;
-		cur.logical = v + 2;
+		cur.q = end + 1;
+		cur.v = col;
+		cur.logical = col;
 		cur.matched = stack.length;
 		return true;
 	}
@@ -244,8 +253,11 @@ export class BlockParser extends LeafBlocks {
 	 * into `line()`; everything else is {@link restOfLineRest}.
 	 */
 	private restOfLine(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
-		if (q < le && this.leaf === L_NONE && (opened || allMatched)) this.startLeaf(ln, ls, le, q, indent);
-		else this.restOfLineRest(ln, ls, le, allMatched, q, indent, matched, opened);
+		if (q < le && this.leaf === L_NONE) {
+			// No leaf to continue lazily: the containers the line did not match end here.
+			if (!opened && !allMatched) this.closeContainers(matched);
+			this.startLeaf(ln, ls, le, q, indent);
+		} else this.restOfLineRest(ln, ls, le, allMatched, q, indent, matched, opened);
 	}
 
 	/** Phase 3 for every line {@link restOfLine} does not start a leaf on directly (same arguments). */

@@ -3,7 +3,7 @@
  * line continues, consuming their markers and indentation. Kept free of the parser's state so
  * the hot loop works on locals only.
  */
-import { CH, columnAfter, isDigit, skipBlanks } from './chars';
+import { CH, columnAfter, isDigit, isSpaceOrTab, skipBlanks } from './chars';
 import { QUOTE, type Container } from './containers';
 
 /** Where a line stands while the phases of `BlockParser.line` consume it; one per parser, reused. */
@@ -33,6 +33,32 @@ export function mayOpenContainer(text: string, q: number, le: number): boolean {
 	if (q + 1 >= le) return true;
 	const next = text.charCodeAt(q + 1);
 	return next === CH.SPACE || next === CH.TAB;
+}
+
+// What an item's first character after its marker and one space means for phase 2's straight
+// path: 0 text; 1 blank, digit or `>` (may open a container: the general loop decides); 2 a
+// bullet character (a nested item when a blank follows); 3 `[` (maybe a task box).
+const ITEM_TEXT_START = new Uint8Array(128);
+for (let c = 0; c <= CH.SPACE; c++) ITEM_TEXT_START[c] = 1;
+for (let c = CH.ZERO; c <= CH.NINE; c++) ITEM_TEXT_START[c] = 1;
+ITEM_TEXT_START[CH.GT] = 1;
+ITEM_TEXT_START[CH.DASH] = 2;
+ITEM_TEXT_START[CH.STAR] = 2;
+ITEM_TEXT_START[CH.PLUS] = 2;
+ITEM_TEXT_START[CH.LBRACKET] = 3;
+
+/**
+ * True when an item's text starting at `p` (before `le`) after its marker `marker` (a char code)
+ * and one space can neither open a nested container (`>`, a digit, a bullet and a blank) nor be a
+ * task box (`[c]`), nor make the whole line a thematic break (the marker's character again), so
+ * the item's text is a leaf for phase 3 to start.
+ */
+export function plainItemText(text: string, p: number, le: number, marker: number): boolean {
+	const c = text.charCodeAt(p);
+	const kind = c < 128 ? ITEM_TEXT_START[c] : 0;
+	if (kind === 0) return true;
+	if (kind === 3) return text.charCodeAt(p + 2) !== CH.RBRACKET;
+	return kind === 2 && c !== marker && p + 1 < le && !isSpaceOrTab(text.charCodeAt(p + 1));
 }
 
 /** Phase 1: match line [ls, le) against the open containers of `stack`; sets `cur.pos/vcol/logical/matched`. */
