@@ -193,6 +193,13 @@ export class DecodedSnapshot {
 		return { size: c[k + 1], mtimeMs: c[k + 2], ctimeMs: c[k + 3], ino: c[k + 4], racy: (c[k + 5] & FLAG_RACY) !== 0 };
 	}
 
+	/** Whether note `i` was saved with fingerprint `now` and not racy (`sameFingerprint` without an object). */
+	same(i: number, now: NoteFingerprint): boolean {
+		const c = this.columns;
+		const k = i * NOTE_COLUMNS;
+		return (c[k + 5] & FLAG_RACY) === 0 && c[k + 1] === now.size && c[k + 2] === now.mtimeMs && c[k + 3] === now.ctimeMs && c[k + 4] === now.ino;
+	}
+
 	/** Note `i`'s frontmatter error and skip reason. */
 	problems(i: number): [string | null, string | null] {
 		return this.errors.get(i) ?? [null, null];

@@ -188,7 +188,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		let totalBytes = 0;
 		for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
 		if (totalBytes > limit) throw tooMuchText(abs, limit);
-		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i) }, current);
+		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same: (i, fp) => snapshot.same(i, fp) }, current);
 		for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
 	}
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
