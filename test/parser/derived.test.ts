@@ -215,6 +215,9 @@ describe('derived, not recorded: block ids and lists', () => {
 		// Under a paragraph only a list starting at 1 interrupts it; longer numbers take the general path.
 		expect(sections('para\n2. x\n')).toEqual(['paragraph']);
 		expect(sections('para\n1) x\n')).toEqual(['paragraph', 'list']);
+		// …or the next item of the list the paragraph is in, with the same delimiter.
+		expect(items('1. a\n2. b\n3) c\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
+		expect(items('- 1. a\n  2. b\n')).toEqual([[0, -1, undefined], [0, 0, undefined], [1, 0, undefined]]);
 		expect(items('10. x\n11. y\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
 		expect(items('1.x\n')).toEqual([]);
 		// A line not indented to an item's content after a blank line ends the list.

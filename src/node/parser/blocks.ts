@@ -129,10 +129,14 @@ export class BlockParser extends LeafBlocks {
 		if (ch === CH.GT) return false;
 		let end = q + 1;
 		if (isDigit(ch)) {
-			// One digit (longer numbers take the loop). Under a paragraph only a list starting at 1
-			// may interrupt it (or a sibling item: the loop's case).
+			// One digit (longer numbers take the loop). Under a paragraph only a list starting at 1,
+			// or the next item of the list the line left (`2.` after item 1's text), may interrupt it.
 			const d = text.charCodeAt(q + 1);
-			if ((d !== CH.DOT && d !== CH.RPAREN) || (ch !== 49 && this.leaf === L_PARA)) return false;
+			if (d !== CH.DOT && d !== CH.RPAREN) return false;
+			if (ch !== 49 && this.leaf === L_PARA) {
+				const next = matched < stack.length ? stack[matched] : null;
+				if (next === null || next.kind !== ITEM || next.list === null || next.list.marker !== d) return false;
+			}
 			end = q + 2;
 		}
 		if (end + 1 >= le || text.charCodeAt(end) !== CH.SPACE || stack.length > MAX_NESTING || !plainItemText(text, end + 1, le, ch)) return false;
