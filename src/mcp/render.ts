@@ -62,6 +62,7 @@ export function renderStatusText(status: ServerStatus): string {
 		`Last refresh: ${status.last_refresh} (${status.refresh_ms} ms; ${status.builds} builds, ${status.changes_seen} changes seen${status.pending ? ', changes pending' : ''})`,
 		`Watcher: ${status.watcher.running ? 'running' : `not running${status.watcher.error !== null ? ` (${status.watcher.error})` : ''}`}`,
 		`Snapshot: ${status.snapshot.detail}`,
+		`Memory: ${status.memory.rss_mb} MB resident (${status.memory.heap_used_mb} MB heap, ${status.memory.external_mb} MB outside it)`,
 	];
 	if (status.last_error !== null) lines.push(`Last refresh error: ${status.last_error}`);
 	for (const skip of status.skipped.slice(0, 10)) lines.push(`  skipped ${skip.path}: ${skip.reason}`);

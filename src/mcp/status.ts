@@ -27,7 +27,16 @@ export interface ServerStatus extends EngineStatus {
 	trigram_index: TrigramStatus;
 	/** What the index snapshot did for the state in use: `warm`, `refreshed`, `built`, or `off` (--no-cache). */
 	snapshot: { state: 'warm' | 'refreshed' | 'built' | 'off'; detail: string };
+	/** The server process's memory in MB: resident, JavaScript heap in use, and outside the heap (file bytes, typed arrays). */
+	memory: { rss_mb: number; heap_used_mb: number; external_mb: number };
 	limitations: string[];
+}
+
+/** This process's memory in MB. */
+function memoryOf(): ServerStatus['memory'] {
+	const usage = process.memoryUsage();
+	const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
+	return { rss_mb: mb(usage.rss), heap_used_mb: mb(usage.heapUsed), external_mb: mb(usage.external) };
 }
 
 /** The snapshot part of the status, in words an agent can pass on. */
@@ -61,6 +70,7 @@ export function statusOf(session: VaultSession): ServerStatus {
 		watcher: { ...session.watcher },
 		trigram_index: { ...(session.trigrams ?? { state: 'off', from: null, notes: null, ms: null, detail: 'not started' }) },
 		snapshot: snapshotOf(state.snapshot),
+		memory: memoryOf(),
 		limitations,
 	};
 }

@@ -132,6 +132,10 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		for (const key of ['notes', 'in_scope', 'indexed', 'exclusions']) expect(out.json[key], key).toEqual(printed[key]);
 		expect(out.json).toHaveProperty('last_refresh');
 		expect(out.json).toHaveProperty('snapshot');
+		const memory = out.json.memory as { rss_mb: number; heap_used_mb: number; external_mb: number };
+		expect(memory.rss_mb).toBeGreaterThan(0);
+		expect(memory.heap_used_mb).toBeLessThanOrEqual(memory.rss_mb);
+		expect(out.text).toMatch(/^Memory: \d+ MB resident \(\d+ MB heap, \d+ MB outside it\)$/m);
 	});
 
 	it('a second server on the vault starts from the saved index snapshot; --no-cache reads it whole', async () => {

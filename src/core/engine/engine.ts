@@ -18,6 +18,7 @@ import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
 import type { NoteSource } from '../port';
 import { runQuery, type StructuredResult } from '../query/run';
 import { resultOrder } from '../query/envelope';
+import type { QueryReuse } from '../query/context';
 import type { StructuredQuery } from '../query/types';
 import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
 import { draftSchema } from '../schema/draft';
@@ -82,8 +83,8 @@ export class VaultEngine {
 	/** Incremental changes apply one after another, in the order they were made. */
 	private changes: Promise<void> = Promise.resolve();
 	private graph: LinkGraph | null = null;
-	/** Every note in scope in result order (`resultOrder`), kept with the graph for hosts that reuse it. */
-	private ordered: string[] | null = null;
+	/** What `reuseGraph` queries share (query/context.ts): the graph, result order and skipped lists, dropped with the graph. */
+	private reuse: QueryReuse | null = null;
 	/**
 	 * A trigram candidate index (core/text/trigram.ts) that grep and text-search use when set — the
 	 * persisted snapshot loads one. Every change the engine is told about forgets the paths it
@@ -121,7 +122,7 @@ export class VaultEngine {
 		const rebuild = !sameSearchIndex(this.config, next);
 		this.config = next;
 		this.graph = null;
-		this.ordered = null;
+		this.reuse = null;
 		if (rebuild) this.dropSearchIndex();
 		return rebuild;
 	}
@@ -141,7 +142,10 @@ export class VaultEngine {
 	async query(query: StructuredQuery, options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {}): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
 		if (options.reuseGraph !== true) return runQuery(this.source, query, this.config.settings, trigrams);
-		return runQuery(this.source, query, this.config.settings, trigrams, this.linkGraph(), options.stopAtLimit === true ? this.resultOrder() : undefined);
+		const reuse: QueryReuse = (this.reuse ??= { graph: this.linkGraph(), skipped: new Map() });
+		if (options.stopAtLimit !== true) return runQuery(this.source, query, this.config.settings, trigrams, { ...reuse, order: undefined });
+		reuse.order ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
+		return runQuery(this.source, query, this.config.settings, trigrams, reuse);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
@@ -329,12 +333,6 @@ export class VaultEngine {
 		this.pending.clear();
 	}
 
-	/** Every note in scope in the order query results are listed (cached like the link graph). */
-	private resultOrder(): string[] {
-		this.ordered ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
-		return this.ordered;
-	}
-
 	/** The link graph over the notes in scope (rebuilt after any change). */
 	linkGraph(): LinkGraph {
 		if (this.graph === null) this.graph = new LinkGraph(this.source, resolveScope(this.source, this.config.settings).notes, this.config.settings.linksKey);
@@ -375,7 +373,7 @@ export class VaultEngine {
 	 */
 	private enqueue(paths: string[], step: () => Promise<void>): Promise<void> {
 		this.graph = null;
-		this.ordered = null;
+		this.reuse = null;
 		for (const path of paths) this.trigrams?.forget(path);
 		if (this.index === null) {
 			if (this.building !== null) for (const path of paths) this.pending.add(path);

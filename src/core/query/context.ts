@@ -1,4 +1,5 @@
 import { LinkGraph } from '../link-graph';
+import type { SkippedFile } from '../contract';
 import type { NoteSource } from '../port';
 import { resolveScope, type Scope } from '../scope';
 import type { EngineSettings } from '../settings';
@@ -9,15 +10,28 @@ export interface QueryContext {
 	settings: EngineSettings;
 	scope: Scope;
 	graph: LinkGraph;
+	/** What a host reuses between queries on an unchanging source (see `makeContext`). */
+	reuse?: QueryReuse;
 }
 
 /**
- * Build the context for one query (throws `ScopeError` for unknown folders). `graph`: a link graph
- * over the whole scope that the caller keeps between queries on an unchanging source (the MCP
- * server's state); used when no folders narrow the scope, since a graph's notes are its scope.
+ * What a host whose source never changes under it (the MCP server's state) keeps between
+ * queries: the link graph over the whole scope, every note in result order (a grep then stops at
+ * its limit), and the skipped-files lists of the whole scope, each computed once.
  */
-export function makeContext(source: NoteSource, settings: EngineSettings, folders?: string[], graph?: LinkGraph): QueryContext {
+export interface QueryReuse {
+	graph: LinkGraph;
+	order?: readonly string[];
+	skipped?: Map<boolean, SkippedFile[]>;
+}
+
+/**
+ * Build the context for one query (throws `ScopeError` for unknown folders). `reuse`: what the
+ * caller keeps between queries on an unchanging source (the MCP server's state); its graph is
+ * used when no folders narrow the scope, since a graph's notes are its scope.
+ */
+export function makeContext(source: NoteSource, settings: EngineSettings, folders?: string[], reuse?: QueryReuse): QueryContext {
 	const scope = resolveScope(source, settings, folders);
 	const whole = folders === undefined || folders.length === 0;
-	return { source, settings, scope, graph: whole && graph !== undefined ? graph : new LinkGraph(source, scope.notes, settings.linksKey) };
+	return { source, settings, scope, graph: whole && reuse !== undefined ? reuse.graph : new LinkGraph(source, scope.notes, settings.linksKey), ...(reuse ? { reuse } : {}) };
 }

@@ -27,6 +27,10 @@ export interface QueryOutcome {
 
 /** Files the query could not fully read: not indexed at all, or frontmatter unparsable. */
 export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): SkippedFile[] {
+	// The whole scope's lists are kept by a host that reuses them (every note is asked, per query, otherwise).
+	const memo = ctx.scope.folders.length === 0 ? ctx.reuse?.skipped : undefined;
+	const kept = memo?.get(dependsOnFrontmatter);
+	if (kept !== undefined) return [...kept];
 	const skipped: SkippedFile[] = [];
 	for (const path of ctx.scope.notes) {
 		const reason = ctx.source.getSkipReason(path);
@@ -39,6 +43,7 @@ export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): 
 			skipped.push({ path, reason: `frontmatter not parsed (${yamlError}); ${dependsOnFrontmatter ? 'its properties and frontmatter tags/links were not searched, its body was' : 'its body was still searched'}` });
 		}
 	}
+	memo?.set(dependsOnFrontmatter, [...skipped]);
 	return skipped;
 }
 

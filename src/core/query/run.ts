@@ -1,11 +1,10 @@
 import type { LinkResult, NoteResult, QueryResult } from '../contract';
-import type { LinkGraph } from '../link-graph';
 import { describeNoteRef, findNote } from '../note-ref';
 import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
 import type { EngineSettings } from '../settings';
 import { backlinksQuery, linksQuery } from './backlinks';
-import { makeContext, type QueryContext } from './context';
+import { makeContext, type QueryContext, type QueryReuse } from './context';
 import { failed, finish, skippedFiles } from './envelope';
 import type { TrigramIndex } from '../text/trigram';
 import { grepMatcher, grepQuery } from './grep';
@@ -60,17 +59,19 @@ function subjectNote(ctx: QueryContext, name: string, parameter: string): { path
 /**
  * Run one structural query against a note source. Never throws for bad input: an invalid query
  * is a `failed` envelope naming the parameter; "nothing matched" is a `success` with no results.
- * `order` (every note of the whole scope in result order, `resultOrder`): a grep stops at the
- * first match past its limit instead of reading every note (the answer then says `more`).
+ * `reuse` (context.ts): kept between queries on an unchanging source; with its `order` (every note
+ * of the whole scope in result order, `resultOrder`) a grep stops at the first match past its
+ * limit instead of reading every note (the answer then says `more`).
  */
-export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, graph?: LinkGraph, order?: readonly string[]): Promise<StructuredResult> {
+export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, reuse?: QueryReuse): Promise<StructuredResult> {
+	const order = reuse?.order;
 	const limit = query.limit ?? settings.defaultLimit;
 	const echo = normalized(query, limit);
 	const invalid = validate(query, limit);
 	if (invalid !== null) return failed(echo, invalid);
 	let ctx: QueryContext;
 	try {
-		ctx = makeContext(source, settings, query.folders, graph);
+		ctx = makeContext(source, settings, query.folders, reuse);
 	} catch (error) {
 		if (error instanceof ScopeError) return failed(echo, error.message);
 		throw error;
