@@ -166,14 +166,14 @@ async function searchStage(source: NoteSource, index: SearchIndex, parsed: Parse
 		}
 	};
 	if (parsed.raw === '') return stage;
-	// No backlinks or excerpts: the pack shows neither (it quotes sections itself).
-	const main = await search(index, parsed, { limit: MAIN_LIMIT, withBacklinks: false, withExcerpts: false, source });
+	// No links, backlinks or excerpts: the pack shows none of them (it quotes sections itself).
+	const main = await search(index, parsed, { limit: MAIN_LIMIT, withBacklinks: false, withExcerpts: false, withLinks: false, source });
 	if (main.status === 'failed') return { error: main.error ?? 'query: the search failed' };
 	take(main, null);
 	for (const hit of main.results.slice(0, STRONG_HITS)) if (hit.tier !== 'filter') stage.strong.push(hit.path);
 	if (facets.length > 1) {
 		for (const [i, f] of facets.entries()) {
-			const r = await search(index, facetQuery(f, parsed), { limit: FACET_LIMIT, withBacklinks: false, withExcerpts: false, source });
+			const r = await search(index, facetQuery(f, parsed), { limit: FACET_LIMIT, withBacklinks: false, withExcerpts: false, withLinks: false, source });
 			if (r.status !== 'failed') take(r, i);
 		}
 	}

@@ -235,10 +235,10 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 
 /** Phase 6: the hits of the head — excerpt, section and line, abstract, tags, links and backlinks. */
 async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, options: SearchOptions): Promise<SearchHit[]> {
-	const { withBacklinks = true, withExcerpts = true, dateFields } = options;
+	const { withBacklinks = true, withExcerpts = true, withLinks = true, dateFields } = options;
 	const hits: SearchHit[] = [];
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
-	const graph = source ? si.linkGraph(source) : null;
+	const graph = source && withLinks ? si.linkGraph(source) : null;
 	for (const e of head) {
 		const info = si.index.doc(e.c.doc);
 		if (!info) continue;
@@ -252,7 +252,8 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 				text = undefined;
 			}
 		}
-		const meta = source ? source.getMetadata(info.path) : null;
+		// Without excerpts or links nothing needs the note's metadata: tags come from the index's record.
+		const meta = source && (withExcerpts || withLinks) ? source.getMetadata(info.path) : null;
 		const abstract = derived && text !== undefined ? excerptOf(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
 		const found = !withExcerpts || text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
 		const matchedTerms: string[] = [];
@@ -265,7 +266,7 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			...dateFieldsOf(noteDate(info.frontmatter, source ? source.getMtime(info.path) : null, dateFields)),
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
 			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
-			forward_links: graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
+			forward_links: !withLinks ? [] : graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
 			backlinks: graph && withBacklinks ? graph.backlinksAmong(info.path, [...graph.linkersOf(info.path)].sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,

@@ -15,6 +15,8 @@ export interface SearchOptions {
 	withBacklinks?: boolean;
 	/** Find each hit's excerpt, section and line in its text (default true; a context pack quotes sections itself and skips it: hits then carry their abstract as excerpt and no section or line). */
 	withExcerpts?: boolean;
+	/** Fill `forward_links` and `backlinks` (default true; a context pack ranks notes by their hits and skips them: with no excerpts either, no hit's metadata is read and tags come from the index). */
+	withLinks?: boolean;
 	/** Complete the last word as a prefix (search-as-you-type in a modal; default false). */
 	prefixLast?: boolean;
 	/** Search only notes under these folders (vault-relative); a folder holding no note is an error. */
