@@ -10,6 +10,7 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
+import { ChunkedU32 } from './chunked-column';
 import { DocTable } from './doc-table';
 import { FrozenPostings } from './frozen-postings';
 import { exportDense, type InvertedIndexState, type SavedIndexState } from './index-state';
@@ -24,6 +25,8 @@ export { fieldMaskOf, fieldTf } from './packed-tf';
 export const FIELD_COUNT = FIELD_NAMES.length;
 /** Removals that always wait for a compaction; beyond this, one per 16 live notes triggers it (cheap on small vaults, rare on large ones). */
 const MIN_REMOVALS_BEFORE_COMPACT = 32;
+/** Postings a compaction step handles before it may pause (compactInSlices). */
+const COMPACT_STEP = 1 << 16; // why: ~1 ms of work, so a slice overshoots its budget by about that.
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
@@ -51,9 +54,8 @@ export class InvertedIndex {
 	private frozen = FrozenPostings.empty();
 
 	/** Pending doc-major segment: doc d's entries are [pendStart[d - pendFirstDoc], …next). */
-	private pendTerms = new Uint32Array(1024);
-	private pendTfs = new Uint32Array(1024);
-	private pendLen = 0;
+	private readonly pendTerms = new ChunkedU32();
+	private readonly pendTfs = new ChunkedU32();
 	private pendDocStart: number[] = [];
 	private pendFirstDoc = 0;
 
@@ -110,7 +112,7 @@ export class InvertedIndex {
 
 	/** Postings held in the frozen and pending segments. */
 	get postingCount(): number {
-		return this.frozen.length + this.pendLen;
+		return this.frozen.length + this.pendTerms.length;
 	}
 
 	/** Note `d`'s record, or null when removed. */
@@ -189,15 +191,11 @@ export class InvertedIndex {
 			this.totalLen[f] += len;
 		}
 		if (this.pendDocStart.length === 0) this.pendFirstDoc = d;
-		while (this.pendFirstDoc + this.pendDocStart.length < d) this.pendDocStart.push(this.pendLen);
-		this.pendDocStart.push(this.pendLen);
-		const need = this.pendLen + docTerms.length;
-		this.pendTerms = grow(this.pendTerms, need, (n) => new Uint32Array(n));
-		this.pendTfs = grow(this.pendTfs, need, (n) => new Uint32Array(n));
+		while (this.pendFirstDoc + this.pendDocStart.length < d) this.pendDocStart.push(this.pendTerms.length);
+		this.pendDocStart.push(this.pendTerms.length);
 		for (let i = 0; i < docTerms.length; i++) {
-			this.pendTerms[this.pendLen] = docTerms[i];
-			this.pendTfs[this.pendLen] = docTfs[i] >>> 0;
-			this.pendLen++;
+			this.pendTerms.push(docTerms[i]);
+			this.pendTfs.push(docTfs[i] >>> 0);
 		}
 		return d;
 	}
@@ -233,7 +231,7 @@ export class InvertedIndex {
 	 * document frequencies — a small vault edited many times must not drift.
 	 */
 	get needsCompaction(): boolean {
-		return this.pendLen > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
+		return this.pendTerms.length > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
 	}
 
 	/**
@@ -241,6 +239,27 @@ export class InvertedIndex {
 	 * counting sort, O(postings). Ids are kept (removed ids stay holes).
 	 */
 	compact(): void {
+		for (const step of this.compactSteps()) void step;
+	}
+
+	/**
+	 * `compact()` in slices of about `sliceMs`, awaiting `pause()` between them, so a host's main
+	 * thread is never held for the whole pass (at 50k notes one pass is over a second). The index
+	 * must not be read or changed until it resolves (a bulk build compacts before handing it out).
+	 */
+	async compactInSlices(sliceMs: number, pause: () => Promise<void>, clock: () => number): Promise<void> {
+		let sliceStart = clock();
+		for (const step of this.compactSteps()) {
+			void step;
+			if (clock() - sliceStart < sliceMs) continue;
+			await pause();
+			sliceStart = clock();
+		}
+	}
+
+	/** The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. */
+	private *compactSteps(): Generator<void, void, void> {
+		let work = 0;
 		const termCount = this.terms.size;
 		const counts = new Uint32Array(termCount + 1);
 		const alive = this.alive;
@@ -250,13 +269,23 @@ export class InvertedIndex {
 			let c = 0;
 			for (let i = termStart[t]; i < termStart[t + 1]; i++) if (alive[postDocs[i]] === 1) c++;
 			counts[t] = c;
+			work += termStart[t + 1] - termStart[t] + 1;
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
+			}
 		}
 		const pendDocs = this.pendDocStart.length;
 		for (let k = 0; k < pendDocs; k++) {
 			const d = this.pendFirstDoc + k;
 			if (alive[d] !== 1) continue;
-			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendLen;
-			for (let i = this.pendDocStart[k]; i < end; i++) counts[this.pendTerms[i]]++;
+			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendTerms.length;
+			for (let i = this.pendDocStart[k]; i < end; i++) counts[this.pendTerms.get(i)]++;
+			work += end - this.pendDocStart[k] + 1;
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
+			}
 		}
 		const start = new Uint32Array(termCount + 1);
 		for (let t = 0; t < termCount; t++) start[t + 1] = start[t] + counts[t];
@@ -274,22 +303,31 @@ export class InvertedIndex {
 				w++;
 			}
 			cursor[t] = w;
+			work += termStart[t + 1] - termStart[t] + 1;
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
+			}
 		}
 		for (let k = 0; k < pendDocs; k++) {
 			const d = this.pendFirstDoc + k;
 			if (alive[d] !== 1) continue;
-			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendLen;
+			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendTerms.length;
 			for (let i = this.pendDocStart[k]; i < end; i++) {
-				const t = this.pendTerms[i];
+				const t = this.pendTerms.get(i);
 				const w = cursor[t]++;
 				docs[w] = d;
-				tfs[w] = this.pendTfs[i];
+				tfs[w] = this.pendTfs.get(i);
+			}
+			work += end - this.pendDocStart[k] + 1;
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
 			}
 		}
 		this.frozen = new FrozenPostings({ termStart: start, postDocs: docs, postTfs: tfs });
-		this.pendTerms = new Uint32Array(1024);
-		this.pendTfs = new Uint32Array(1024);
-		this.pendLen = 0;
+		this.pendTerms.clear();
+		this.pendTfs.clear();
 		this.pendDocStart = [];
 		this.pendFirstDoc = this.docs.length;
 		this.removedSinceCompact = 0;
@@ -322,7 +360,7 @@ export class InvertedIndex {
 	/** Document frequency of a term (removed notes counted until compaction, as Lucene does). */
 	docFreq(t: number): number {
 		let df = this.frozen.count(t);
-		if (this.pendLen > 0) for (let i = 0; i < this.pendLen; i++) if (this.pendTerms[i] === t) df++;
+		if (this.pendTerms.length > 0) for (let i = 0; i < this.pendTerms.length; i++) if (this.pendTerms.get(i) === t) df++;
 		return df;
 	}
 
@@ -368,15 +406,15 @@ export class InvertedIndex {
 				visit(d, score(d, packed), packed);
 			}
 		}
-		if (this.pendLen > 0) {
+		if (this.pendTerms.length > 0) {
 			const starts = this.pendDocStart;
 			let k = 0;
-			for (let i = 0; i < this.pendLen; i++) {
-				if (this.pendTerms[i] !== t) continue;
+			for (let i = 0; i < this.pendTerms.length; i++) {
+				if (this.pendTerms.get(i) !== t) continue;
 				while (k + 1 < starts.length && starts[k + 1] <= i) k++;
 				const d = this.pendFirstDoc + k;
 				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
-				visit(d, score(d, this.pendTfs[i]), this.pendTfs[i]);
+				visit(d, score(d, this.pendTfs.get(i)), this.pendTfs.get(i));
 			}
 		}
 	}
@@ -386,8 +424,8 @@ export class InvertedIndex {
 		if (d >= this.pendFirstDoc && this.pendDocStart.length > 0) {
 			const k = d - this.pendFirstDoc;
 			if (k >= this.pendDocStart.length) return 0;
-			const end = k + 1 < this.pendDocStart.length ? this.pendDocStart[k + 1] : this.pendLen;
-			for (let i = this.pendDocStart[k]; i < end; i++) if (this.pendTerms[i] === t) return this.pendTfs[i];
+			const end = k + 1 < this.pendDocStart.length ? this.pendDocStart[k + 1] : this.pendTerms.length;
+			for (let i = this.pendDocStart[k]; i < end; i++) if (this.pendTerms.get(i) === t) return this.pendTfs.get(i);
 			return 0;
 		}
 		if (t >= this.frozen.terms) return 0;

@@ -130,7 +130,7 @@ export class SearchIndex {
 				sliceStart = now();
 			}
 		}
-		si.index.compact();
+		await si.index.compactInSlices(sliceMs, yieldFn, now);
 		si.index.trimScratch();
 		si.version++;
 		await si.loadSideNotes(source);
