@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { INDEX_BUILDING, STILL_INDEXING } from '../../src/obsidian/index-lifecycle';
-import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, byWalkOrder, isBlankFrontmatterBlock } from '../../src/obsidian/source';
+import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, byWalkOrder, isBlankFrontmatterBlock, sortedByWalkOrder } from '../../src/obsidian/source';
 import { FakeApp, asApp } from './fake-app';
 import { SMALL_VAULT, loadPlugin, settle } from './harness';
 
@@ -209,6 +209,8 @@ describe('ObsidianNoteSource', () => {
 		expect(source.listNotes()).toEqual(['B.md', 'a/b/c.md', 'a/z.md', 'a-b.md']);
 		expect(source.listFiles()).toEqual(['B.md', 'a/b/c.md', 'a/z.md', 'a-b.md', 'x.png']);
 		expect(['a-b.md', 'a/z.md'].sort(byWalkOrder)).toEqual(['a/z.md', 'a-b.md']);
+		const paths = ['b.md', 'a/z.md', 'a-b.md', 'a/b/c.md', 'a.md', 'A/x.md', 'a/b.md', 'é.md'];
+		expect(sortedByWalkOrder(paths)).toEqual([...paths].sort(byWalkOrder));
 	});
 
 	it('wraps vault and metadataCache: metadata, mtime, text, resolution and the link maps', async () => {
