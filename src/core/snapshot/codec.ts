@@ -65,8 +65,11 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 	const hotBase = carry?.hot.length ?? 0;
 	const coldBase = carry?.cold.length ?? 0;
 	const fresh = input.notes.reduce((k, note) => k + (note.metadata instanceof CarriedNote ? 0 : 1), 0);
-	const meta = new ByteWriter(fresh * 256);
-	const cold = new ByteWriter(fresh * 2048);
+	// Sized from the Markdown being encoded (the heaps come to ~5 % and ~47 % of it on i18n and at
+	// 50k), so a full build does not grow and copy a 100 MB buffer on the way.
+	const markdown = n > 0 ? (input.header.markdownBytes * fresh) / n : 0;
+	const meta = new ByteWriter(Math.max(fresh * 128, Math.ceil(markdown * 0.06)));
+	const cold = new ByteWriter(Math.max(fresh * 1024, Math.ceil(markdown * 0.5)));
 	const put = (code: number, json: string): void => {
 		const hot = isHot(code);
 		const heap = hot ? meta : cold;
