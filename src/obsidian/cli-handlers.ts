@@ -9,7 +9,7 @@ import type { CliData, CliFlags, CliHandler, Plugin } from 'obsidian';
 import type { ContextPack, PackRequest } from '../core/pack/pack';
 import type { StructuredResult } from '../core/query/run';
 import { renderText } from '../core/query/render-text';
-import { ALL_QUERY_ARGUMENTS, QUERY_TYPE_NAMES, QUERY_TYPES, typesTaking, type ArgumentValues } from '../core/query/registry';
+import { ALL_QUERY_ARGUMENTS, PACK, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH, typesTaking, type ArgumentValues, type OperationOption, type OptionValues, type RankedOperationSpec } from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { READER_OPERATIONS, renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
 import { renderSearchMarkdown, type SearchResult } from '../core/search/search';
@@ -18,7 +18,7 @@ import type { PluginEngine } from './plugin-engine';
 
 /** What the handlers call: the plugin's JSON answers (each already a copy). */
 export interface CliHandlerHost {
-	search(query: string, options: { limit?: number }): Promise<SearchResult>;
+	search(query: string, options: { limit?: number; folders?: string[] }): Promise<SearchResult>;
 	query(query: StructuredQuery): Promise<StructuredResult>;
 	read(request: ReaderRequest): Promise<ReaderReport>;
 	pack(request: PackRequest): Promise<ContextPack>;
@@ -98,13 +98,44 @@ function structuralText(result: StructuredResult): string {
 	return renderText(result, result.query.type === 'links', { more: 'raise limit= to see more' });
 }
 
+/**
+ * A ranked operation's flags, derived from its registry entry (`SEARCH`, `PACK`): `query=` for
+ * its text and one flag per option, so a new option there is a new flag here with no edit.
+ */
+function rankedFlags(spec: RankedOperationSpec<'search' | 'pack', unknown>): CliFlags {
+	const flags: CliFlags = { query: { value: `<${spec.text.name}>`, description: spec.text.help, required: true } };
+	for (const option of spec.options) flags[option.name] = { ...(option.kind === 'flag' ? {} : { value: `<${option.value ?? option.name}>` }), description: option.help };
+	return { ...flags, ...FORMAT };
+}
+
+/** One option's value from the flags, checked as its kind says (numbers whole and within range). */
+function optionValue(option: OperationOption, f: Flags): OptionValues[string] {
+	if (option.kind === 'flag') return f.bool(option.name) || undefined;
+	if (option.kind === 'list') return f.list(option.name).length > 0 ? f.list(option.name) : undefined;
+	if (option.kind === 'text') {
+		const text = f.text(option.name);
+		if (text !== undefined && option.value === 'YYYY-MM-DD' && !/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new FlagError(`${option.name}: a day (YYYY-MM-DD), got "${text}"`);
+		return text;
+	}
+	const value = f.number(option.name, option.range?.[0] ?? 1);
+	const max = option.range?.[1];
+	if (value !== undefined && max !== undefined && value > max) throw new FlagError(`${option.name}: at most ${max}, got ${value}`);
+	return value;
+}
+
+/** A ranked operation's option values from the flags, by their registry names. */
+function rankedValues(spec: RankedOperationSpec<'search' | 'pack', unknown>, f: Flags): OptionValues {
+	return Object.fromEntries(spec.options.map((option) => [option.name, optionValue(option, f)]));
+}
+
 const HANDLERS: HandlerSpec[] = [
 	{
 		id: 'search',
-		description: 'Ranked search of the vault (filters: tag:, path:, file:, [key:value], "phrase", -word)',
-		flags: { query: { value: '<text>', description: 'what to search for', required: true }, limit: LIMIT, ...FORMAT },
+		description: `Ranked search: ${SEARCH.summary}`,
+		flags: rankedFlags(SEARCH),
 		answer: async (f, host) => {
-			const result = await host.search(f.required('query'), { limit: f.number('limit') });
+			const call = SEARCH.build(f.required('query'), rankedValues(SEARCH, f));
+			const result = await host.search(call.query, { limit: f.text('limit') === undefined ? undefined : call.limit, folders: call.folders });
 			return { json: result, text: result.status === 'failed' ? `Error: ${result.error ?? 'failed'}` : renderSearchMarkdown(result, { vaultLabel: host.vaultPath() }).trimEnd() };
 		},
 	},
@@ -166,17 +197,10 @@ const HANDLERS: HandlerSpec[] = [
 	},
 	{
 		id: 'pack',
-		description: 'A cited context pack for a question within a token budget, with its handoff',
-		flags: {
-			query: { value: '<question>', description: 'the question', required: true },
-			budget: { value: '<tokens>', description: 'token budget (default: the plugin setting)' },
-			task: { value: '<text>', description: 'the downstream agent\'s task, for the handoff' },
-			'include-drafts': { description: 'keep draft notes' },
-			'include-archived': { description: 'keep archived notes' },
-			...FORMAT,
-		},
+		description: `Context pack: ${PACK.summary}`,
+		flags: rankedFlags(PACK),
 		answer: async (f, host) => {
-			const pack = await host.pack({ query: f.required('query'), budget: f.number('budget', 100), task: f.text('task'), includeDrafts: f.bool('include-drafts') || undefined, includeArchived: f.bool('include-archived') || undefined });
+			const pack = await host.pack(PACK.build(f.required('query'), rankedValues(PACK, f)));
 			return { json: pack, text: pack.status === 'failed' ? `Error: ${pack.error ?? 'failed'}` : pack.markdown.trimEnd() };
 		},
 	},

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACK, SEARCH } from '../../src/core/query/registry';
 import { cli } from '../helpers/cli';
 import { cliHandlers, Plugin } from '../obsidian-stub/index';
 import { FakeApp } from './fake-app';
@@ -89,6 +90,21 @@ describe('Obsidian CLI handlers', () => {
 		expect(pack.handoff).toMatchObject({ token_budget: 500, task: 'answer a user' });
 		expect(pack.pack.length).toBeGreaterThan(0);
 		expect(await run('vault-query:pack', { query: 'is sync encrypted?' })).toContain('## HANDOFF');
+	});
+
+	it('search and pack take every option their registry entry lists, as the CLI does', async () => {
+		for (const spec of [SEARCH, PACK]) {
+			const flags = cliHandlers.get(`vault-query:${spec.name}`)?.flags ?? {};
+			expect(Object.keys(flags).sort()).toEqual(['format', 'query', ...spec.options.map((option) => option.name)].sort());
+		}
+		const inFolder = JSON.parse(await run('vault-query:search', { query: 'sync', folders: 'projects', format: 'json' })) as { results: { path: string }[] };
+		const printed = JSON.parse((await cli(['search', 'sync', '--folders', 'projects', '--json', '--vault', dir])).stdout) as { results: { path: string }[] };
+		expect(inFolder.results.map((r) => r.path)).toEqual(['projects/alpha.md']);
+		expect(inFolder.results.map((r) => r.path)).toEqual(printed.results.map((r) => r.path));
+		const dated = JSON.parse(await run('vault-query:pack', { query: 'is sync encrypted?', today: '2026-01-02', 'include-drafts': 'true', format: 'json' })) as { handoff: Record<string, unknown> };
+		expect(dated.handoff.built_at).toBe('2026-01-02');
+		expect(await run('vault-query:pack', { query: 'x', today: 'tomorrow' })).toMatch(/^Error: today: a day \(YYYY-MM-DD\)/);
+		expect(await run('vault-query:search', { query: 'x', limit: '100001' })).toMatch(/^Error: limit: at most 100000/);
 	});
 
 	it('unknown flags, missing and malformed values are errors naming the flag', async () => {
