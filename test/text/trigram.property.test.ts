@@ -53,6 +53,13 @@ function check(notes: string[], index: TrigramIndex, query: TrigramQuery, test: 
 	const truth = notes.flatMap((note, i) => (test(note) ? [`n${i}.md`] : []));
 	const verified = candidates === null ? truth : notes.flatMap((note, i) => (candidates.has(`n${i}.md`) && test(note) ? [`n${i}.md`] : []));
 	expect(verified).toEqual(truth);
+	// The bitmap form grep and search use names the same notes (and passes notes it does not know).
+	const mayHold = index.mayHold(query);
+	expect(mayHold === null).toBe(candidates === null);
+	if (mayHold !== null && candidates !== null) {
+		expect(notes.map((_, i) => mayHold(`n${i}.md`))).toEqual(notes.map((_, i) => candidates.has(`n${i}.md`)));
+		expect(mayHold('unknown.md')).toBe(true);
+	}
 }
 
 const RUNS = { numRuns: 400, seed: 20261201 };
@@ -134,6 +141,8 @@ describe('trigram candidates hold every true match', () => {
 					const candidates = current.candidates(literalQuery(literal));
 					const verified = [...notes].filter(([p, body]) => (candidates === null || candidates.has(p)) && compiled.matcher.test(body)).map(([p]) => p).sort();
 					expect(verified).toEqual(truth);
+					const mayHold = current.mayHold(literalQuery(literal));
+					if (mayHold !== null && candidates !== null) expect([...notes.keys()].filter(mayHold).sort()).toEqual([...candidates].sort());
 				};
 				apply(before);
 				check(index);

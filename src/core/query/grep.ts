@@ -61,13 +61,13 @@ export interface GrepStop {
 export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigrams?: TrigramIndex | null, stop?: GrepStop): Promise<QueryOutcome> {
 	const hits: Hit[] = [];
 	const limitations: string[] = [];
-	const candidates = trigrams ? trigrams.candidates(matcher.trigrams) : null;
+	const mayHold = trigrams ? trigrams.mayHold(matcher.trigrams) : null;
 	// A folder-narrowed scope walks the whole scope's order and keeps its own notes.
 	const narrowed = stop !== undefined && ctx.scope.folders.length > 0 ? new Set(ctx.scope.notes) : null;
 	for (const path of stop?.order ?? ctx.scope.notes) {
 		if (narrowed !== null && !narrowed.has(path)) continue;
 		// A note the index does not know (not yet indexed) is scanned, never skipped.
-		if (candidates !== null && trigrams?.has(path) === true && !candidates.has(path)) continue;
+		if (mayHold !== null && !mayHold(path)) continue;
 		if (ctx.source.getSkipReason(path) !== null) continue;
 		const meta = ctx.source.getMetadata(path);
 		const text = await ctx.source.read(path);

@@ -109,6 +109,5 @@ export function textCandidates(parsed: ParsedQuery, trigrams: TrigramIndex | nul
 		const compiled = r.negate ? null : regexClauseMatcher(r.source);
 		return compiled?.ok === true ? [compiled.matcher.trigrams] : [];
 	});
-	const candidates = trigrams.candidates(and([...parsed.phrases.map(phraseQuery), ...regexes]));
-	return candidates === null ? null : (path) => !trigrams.has(path) || candidates.has(path);
+	return trigrams.mayHold(and([...parsed.phrases.map(phraseQuery), ...regexes]));
 }

@@ -155,6 +155,22 @@ export class TrigramIndex {
 		return out;
 	}
 
+	/**
+	 * Whether a note can satisfy `query` — true for a note the index does not know, which must be
+	 * scanned — or null when the query requires nothing. Answers from a bitmap over note ids, so a
+	 * word in most notes costs no set of their paths.
+	 */
+	mayHold(query: TrigramQuery): ((path: string) => boolean) | null {
+		const ids = this.evaluate(query);
+		if (ids === null) return null;
+		const hit = new Uint8Array(this.paths.length);
+		for (const id of ids) hit[id] = 1;
+		return (path) => {
+			const id = this.ids.get(path);
+			return id === undefined || hit[id] === 1;
+		};
+	}
+
 	/** Note ids (live or not) holding `key`, ascending. */
 	private list(key: number): number[] {
 		const added = this.postings.get(key) ?? [];
