@@ -258,7 +258,7 @@ export class InvertedIndex {
 	}
 
 	/** The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. */
-	private *compactSteps(): Generator<void, void, void> {
+	private *compactSteps(): Generator<number, void, void> {
 		let work = 0;
 		const termCount = this.terms.size;
 		const counts = new Uint32Array(termCount + 1);
@@ -270,10 +270,7 @@ export class InvertedIndex {
 			for (let i = termStart[t]; i < termStart[t + 1]; i++) if (alive[postDocs[i]] === 1) c++;
 			counts[t] = c;
 			work += termStart[t + 1] - termStart[t] + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
+			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
 		const pendDocs = this.pendDocStart.length;
 		for (let k = 0; k < pendDocs; k++) {
@@ -282,10 +279,7 @@ export class InvertedIndex {
 			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendTerms.length;
 			for (let i = this.pendDocStart[k]; i < end; i++) counts[this.pendTerms.get(i)]++;
 			work += end - this.pendDocStart[k] + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
+			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
 		const start = new Uint32Array(termCount + 1);
 		for (let t = 0; t < termCount; t++) start[t + 1] = start[t] + counts[t];
@@ -304,10 +298,7 @@ export class InvertedIndex {
 			}
 			cursor[t] = w;
 			work += termStart[t + 1] - termStart[t] + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
+			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
 		for (let k = 0; k < pendDocs; k++) {
 			const d = this.pendFirstDoc + k;
@@ -320,10 +311,7 @@ export class InvertedIndex {
 				tfs[w] = this.pendTfs.get(i);
 			}
 			work += end - this.pendDocStart[k] + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
+			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
 		this.frozen = new FrozenPostings({ termStart: start, postDocs: docs, postTfs: tfs });
 		this.pendTerms.clear();
