@@ -82,7 +82,7 @@ async function benchVault(label, dir) {
 			ours.rename(probe, { path: `renamed/${probe}`, text, metadata: source.getMetadata(probe) });
 			ours.remove(`renamed/${probe}`);
 			updateMs = (performance.now() - t) / 3;
-			stats = { terms: ours.index.termList.length, postings: ours.index.postingCount };
+			stats = { terms: ours.index.terms.size, postings: ours.index.postingCount };
 		}
 		ours = null;
 		settle();
