@@ -176,6 +176,40 @@ describe('snapshot codec', () => {
 		expect(read).toBeLessThan(bytes.length);
 	});
 
+	it('a lean reader (the MCP server) reads body links a field at a time however many it reads, and lets go of a heap a save read whole', async () => {
+		const { input, metadata } = await exampleInput();
+		const bytes = encodeSnapshot(input, nodeCodecHost);
+		const open = (lean: boolean) => {
+			const reads: number[] = [];
+			const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => (reads.push(length), bytes.slice(offset, offset + length)) }, nodeCodecHost, { lean });
+			// What opening read (preamble, header, columns) is the same for both; the rest is what queries read.
+			reads.length = 0;
+			return { decoded, reads };
+		};
+		const readAllLinks = (decoded: ReturnType<typeof open>['decoded']) => {
+			// More field reads than the one-shot threshold (500), as a server answering many calls makes.
+			for (let round = 0; round < 60; round++) {
+				decoded.notePaths.forEach((path, i) => expect(JSON.stringify(decoded.metadata(i, noDeferred)?.links)).toBe(JSON.stringify(metadata.get(path)?.links)));
+			}
+		};
+		const oneShot = open(false);
+		readAllLinks(oneShot.decoded);
+		const lean = open(true);
+		readAllLinks(lean.decoded);
+		const largest = (reads: number[]) => Math.max(...reads);
+		// Past 500 fields the one-shot reader reads the body-links heap whole; the lean one reads
+		// fields and the small frontmatter heap only, however many calls ask.
+		expect(oneShot.reads.length).toBeLessThan(lean.reads.length);
+		expect(largest(lean.reads)).toBeLessThan(largest(oneShot.reads));
+		const before = lean.reads.length;
+		lean.decoded.encodedMetadata(0);
+		lean.decoded.afterSave();
+		const afterSave = lean.reads.length;
+		expect(afterSave).toBeGreaterThan(before);
+		readAllLinks(lean.decoded);
+		expect(lean.reads.length).toBeGreaterThan(afterSave);
+	});
+
 	it('takes a body-links field whose bytes fail their check from the callback, reading field by field', async () => {
 		const { input, metadata } = await exampleInput();
 		const bytes = encodeSnapshot(input, nodeCodecHost);

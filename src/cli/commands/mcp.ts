@@ -31,7 +31,8 @@ export const mcpCommand: Command = {
 			? async () => ({ source: await openVault(vaultPath, bounds), snapshot: null })
 			: async (first) => {
 					const store = new FileSnapshotStore();
-					const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first });
+					// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
+					const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first, readPiecemeal: true, lean: true });
 					const { source, report } = opened;
 					if (report.saveError !== null) io.stderr(`vault-query mcp: warning: the index snapshot could not be saved (${report.saveError})`);
 					// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.

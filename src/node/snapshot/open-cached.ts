@@ -54,6 +54,11 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * state, and no file open, for its life).
 	 */
 	readPiecemeal?: boolean;
+	/**
+	 * With `readPiecemeal`, a long-lived process (the MCP server): metadata fields are read one at
+	 * a time for its whole life, never a heap whole, so the snapshot costs memory for what was read.
+	 */
+	lean?: boolean;
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -100,7 +105,7 @@ function settingsFingerprint(configDir: string, maxFileSize: number, parse: unkn
 }
 
 /** The saved snapshot, or null with the reason it cannot be used. */
-async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string, piecemeal: boolean): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
+async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string, piecemeal: boolean, lean: boolean): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
 	let bytes: Uint8Array | null = null;
 	let reader: SnapshotReader | null = null;
 	try {
@@ -111,7 +116,7 @@ async function loadSnapshot(store: SnapshotStore, key: string, tool: string, set
 	}
 	if (bytes === null && reader === null) return { snapshot: null, reason: null };
 	try {
-		const snapshot = reader !== null ? decodeSnapshotFrom(reader, nodeCodecHost) : decodeSnapshot(bytes!, nodeCodecHost);
+		const snapshot = reader !== null ? decodeSnapshotFrom(reader, nodeCodecHost, { lean }) : decodeSnapshot(bytes!, nodeCodecHost);
 		if (snapshot.header.tool !== tool) return { snapshot: null, reason: `saved by another build (${snapshot.header.tool})` };
 		if (snapshot.header.settings !== settings) return { snapshot: null, reason: 'saved with other settings' };
 		return { snapshot, reason: null };
@@ -159,7 +164,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const parse = options.parse ?? parseNote;
 	const settings = settingsFingerprint(configDir, maxFileSize, parse);
 	const { real, files, notes: listed, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
-	const { snapshot, reason } = await loadSnapshot(options.store, real, options.tool, settings, options.readPiecemeal === true);
+	const { snapshot, reason } = await loadSnapshot(options.store, real, options.tool, settings, options.readPiecemeal === true, options.lean === true);
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const window = options.racyWindowMs ?? racyWindow();
@@ -234,6 +239,8 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 			report.savedBytes = chunks.reduce((n, c) => n + c.length, 0);
 		} catch (error) {
 			report.saveError = error instanceof Error ? error.message : String(error);
+		} finally {
+			snapshot?.afterSave();
 		}
 	};
 	// A note whose saved metadata failed its check while answering is saved again from disk.
