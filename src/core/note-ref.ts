@@ -44,6 +44,12 @@ function namesOf(notes: readonly string[]): NoteNames | null {
 	return names;
 }
 
+/** Build the name index of `notes` now (a server warming up: its first lookup then scans nothing). */
+export function primeNoteNames(notes: readonly string[]): void {
+	if (noteNames.get(notes) === undefined) noteNames.set(notes, null);
+	namesOf(notes);
+}
+
 /**
  * Find the note a user names the way a wikilink would: a bare name (`conventions`), or a vault
  * path with or without `.md` (`decisions/2026-06-20-adopt…`). Unlike link resolution inside a

@@ -71,10 +71,16 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	session.trigrams = trigrams.status;
 	// The saved indexes load once the first answer (the handshake) is written, or after a second
 	// without a client: each load is a long synchronous decode the handshake must not wait for.
-	// Search first (its calls wait for it; grep scans meanwhile), then the trigram index.
+	// Search first (its calls wait for it; grep scans meanwhile), then what structural queries
+	// share, then the trigram index.
 	const wire = new FirstAnswer(() => {
 		clearTimeout(idle);
-		void session.loadSearchIndex().then(() => setImmediate(() => void trigrams.start()));
+		void session.loadSearchIndex().then(() =>
+			setImmediate(() => {
+				session.warmQueries();
+				setImmediate(() => void trigrams.start());
+			}),
+		);
 	});
 	const idle = setTimeout(() => wire.answered(), 1000);
 	const handle = serveStdio(() => createServer(session, options), { transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) });

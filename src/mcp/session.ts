@@ -185,6 +185,15 @@ export class VaultSession {
 		await saving;
 	}
 
+	/** Builds the current engine's shared structural-query state now (after ready, between loads), so no first call pays for it. */
+	warmQueries(): void {
+		try {
+			this.state.engine.warmQueries();
+		} catch (error) {
+			this.log(`warm-up skipped: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+
 	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
 	async current(): Promise<VaultState> {
 		while (this.dirty || this.running) await (this.running ?? this.refresh());

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { MemorySource } from '../helpers/memory-source';
 
@@ -40,6 +40,24 @@ describe('VaultEngine answers every operation over one source', () => {
 				expect(all.more).toBeUndefined();
 			}
 		}
+	});
+
+	it('a warmed engine (the MCP server after ready) answers as a cold one, building the shared link graph before the first call', async () => {
+		const queries = [
+			{ type: 'backlinks', target: 'Topic' },
+			{ type: 'links', source: 'notes/a' },
+			{ type: 'grep', pattern: 'zebra', limit: 1 },
+			{ type: 'backlinks', target: 'nowhere' },
+		] as const;
+		const cold = new VaultEngine(vault());
+		const warm = new VaultEngine(vault());
+		const graphs = vi.spyOn(warm, 'linkGraph');
+		warm.warmQueries();
+		expect(graphs).toHaveBeenCalledTimes(1);
+		for (const query of queries) {
+			expect(await warm.query(query, { reuseGraph: true, stopAtLimit: true })).toEqual(await cold.query(query, { reuseGraph: true, stopAtLimit: true }));
+		}
+		expect(graphs).toHaveBeenCalledTimes(1);
 	});
 
 	it('reads a note, a heading section and a block verbatim with their line ranges', async () => {
