@@ -13,6 +13,9 @@ import { dayString, parseDate } from './schema/dates';
 /** Where a note's date came from. */
 export type DateSource = 'frontmatter' | 'mtime';
 
+/** A day as the faces accept it (`YYYY-MM-DD`): `--today`, `today=`, the handoff's `built_at`. */
+export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
 /** A note's date (`YYYY-MM-DD`, UTC), where it came from, and the property that gave it. */
 export interface NoteDate {
 	date: string;

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import type { OperationOption, OptionValues, RankedOperationSpec } from '../core/query/registry';
+import { DAY_PATTERN } from '../core/note-date';
 
 /** An argument's or option's MCP parameter name (snake case: `include-drafts` → `include_drafts`). */
 export function parameterName(name: string): string {
@@ -37,7 +38,7 @@ function optionSchema(option: OperationOption, range: readonly [number, number] 
 	}
 	if (option.kind === 'list') return z.array(z.string());
 	if (option.kind === 'flag') return z.boolean();
-	return option.value === 'YYYY-MM-DD' ? z.string().regex(/^\d{4}-\d{2}-\d{2}$/) : z.string();
+	return option.value === 'YYYY-MM-DD' ? z.string().regex(DAY_PATTERN) : z.string();
 }
 
 /** The strict input schema of a ranked operation's tool: unknown parameters are errors naming them. */

@@ -13,6 +13,7 @@ import { describe, parameterName, rankedInput, rankedValues } from './ranked-inp
 import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
 import type { VaultSession } from './session';
 import { statusOf } from './status';
+import { DAY_PATTERN } from '../core/note-date';
 
 /** What a handler returns: the contract JSON, a short text rendering, and the list a bound may cut. */
 export interface ToolAnswer {
@@ -142,7 +143,7 @@ const readInput = z.strictObject({
 	include_archived: z.boolean().optional().describe('Keep notes with status: archived (left out by default).'),
 	min_confidence: z.string().optional().describe('Keep notes whose confidence is this or stronger (the schema\'s ordered enum).'),
 	max_staleness_days: z.number().int().min(0).optional().describe('Keep notes verified within this many days of today (never-verified notes pass).'),
-	today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('The day staleness counts from (YYYY-MM-DD; default today, UTC).'),
+	today: z.string().regex(DAY_PATTERN).optional().describe('The day staleness counts from (YYYY-MM-DD; default today, UTC).'),
 	known_skill_refs: z.array(z.string()).optional().describe('graph: link names to tag skill-library-ref instead of unresolved.'),
 	resolve_wikilinks: z.boolean().optional().describe('graph: include the vault path of each resolved link (default true).'),
 	schema: z.string().optional().describe('The schema note, a vault path (default _meta/frontmatter-schema.md).'),

@@ -15,6 +15,7 @@ import { READER_OPERATIONS, renderReport, splitWhereText, type ReaderReport, typ
 import { renderSearchMarkdown, type SearchResult } from '../core/search/search';
 import type { VaultQueryApi } from './api';
 import type { PluginEngine } from './plugin-engine';
+import { DAY_PATTERN } from '../core/note-date';
 
 /** What the handlers call: the plugin's JSON answers (each already a copy). */
 export interface CliHandlerHost {
@@ -65,12 +66,13 @@ class Flags {
 		return value;
 	}
 
-	/** A whole-number flag ≥ `min`. */
-	number(name: string, min = 1): number | undefined {
+	/** A whole-number flag from `min` to `max`. */
+	number(name: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
 		const raw = this.text(name);
 		if (raw === undefined) return undefined;
 		const value = Number(raw);
 		if (!Number.isInteger(value) || value < min) throw new FlagError(`${name}: a whole number of at least ${min}, got "${raw}"`);
+		if (value > max) throw new FlagError(`${name}: at most ${max}, got ${value}`);
 		return value;
 	}
 
@@ -114,13 +116,10 @@ function optionValue(option: OperationOption, f: Flags): OptionValues[string] {
 	if (option.kind === 'list') return f.list(option.name).length > 0 ? f.list(option.name) : undefined;
 	if (option.kind === 'text') {
 		const text = f.text(option.name);
-		if (text !== undefined && option.value === 'YYYY-MM-DD' && !/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new FlagError(`${option.name}: a day (YYYY-MM-DD), got "${text}"`);
+		if (text !== undefined && option.value === 'YYYY-MM-DD' && !DAY_PATTERN.test(text)) throw new FlagError(`${option.name}: a day (YYYY-MM-DD), got "${text}"`);
 		return text;
 	}
-	const value = f.number(option.name, option.range?.[0] ?? 1);
-	const max = option.range?.[1];
-	if (value !== undefined && max !== undefined && value > max) throw new FlagError(`${option.name}: at most ${max}, got ${value}`);
-	return value;
+	return f.number(option.name, option.range?.[0], option.range?.[1]);
 }
 
 /** A ranked operation's option values from the flags, by their registry names. */

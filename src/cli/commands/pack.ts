@@ -2,6 +2,7 @@ import { PACK } from '../../core/query/registry';
 import { boolFlag, queryText, stringFlag, UsageError } from '../args';
 import { EXIT, optionFlags, optionValues, type Command } from '../command';
 import { ENGINE_FLAGS, openEngineForCli } from '../vault';
+import { DAY_PATTERN } from '../../core/note-date';
 
 /**
  * `vault-query pack "<query>" [--budget N] [--task "…"] [--include-drafts] [--include-archived]
@@ -22,7 +23,7 @@ export const packCommand: Command = {
 	run: async (args, io) => {
 		const query = queryText(args);
 		const today = stringFlag(args, 'today');
-		if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
+		if (today !== undefined && !DAY_PATTERN.test(today)) throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
 		const engine = await openEngineForCli(args, io);
 		const pack = await engine.pack(PACK.build(query, optionValues(args, PACK.options)));
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(pack, null, 2));

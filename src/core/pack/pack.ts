@@ -18,7 +18,7 @@ import { parseQuery, type SearchIndex } from '../search/search';
 import { fillBudget, placement, sourceId, type Chosen } from './budget';
 import { splitFacets, type Facet } from './facets';
 import { holdsKeyWord, type KeyWord } from './grade';
-import { noteDate, type DateSource, type NoteDate } from '../note-date';
+import { type DateSource, DAY_PATTERN, noteDate, type NoteDate } from '../note-date';
 import { lineRange, renderFrame, renderPackMarkdown, renderSourceBlock, type SourceView } from './render';
 import { isPointer, isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
 import { retrieve, scopeSyntax, type Candidate, type Retrieval } from './retrieve';
@@ -258,7 +258,7 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	const builtAt = handoff.built_at;
 	if (raw === '') return failedPack(query, handoff, 'query: empty — ask a question, e.g. "how do I link to a heading?"');
 	if (!Number.isInteger(budget) || budget < 1) return failedPack(query, handoff, `budget: a whole number of tokens (1 or more), got ${budget}`);
-	const day = /^\d{4}-\d{2}-\d{2}$/.test(builtAt) ? parseDate(builtAt) : null;
+	const day = DAY_PATTERN.test(builtAt) ? parseDate(builtAt) : null;
 	if (day === null) return failedPack(query, handoff, `built_at: "${builtAt}" is not a day (YYYY-MM-DD)`);
 
 	const refs = linkRefsIn(raw);

@@ -171,28 +171,11 @@ export class TrigramIndex {
 		};
 	}
 
-	/** Note ids (live or not) holding `key`, ascending. */
-	private list(key: number): number[] {
-		const added = this.postings.get(key) ?? [];
-		const base = this.base;
-		const at = base === null ? -1 : find(base.keys, key);
-		if (base === null || at < 0) return added;
-		const out: number[] = [];
-		const reader = new VarintReader(base.postings, base.starts[at], base.starts[at + 1]);
-		let id = 0;
-		while (!reader.done()) {
-			id += reader.uint();
-			if (id < this.baseCount) out.push(id);
-		}
-		for (const a of added) out.push(a);
-		return out;
-	}
-
 	/**
-	 * Note ids holding `key`, ascending, as a typed array: the query path's decoder. It reads the
-	 * varints in one loop into a list sized from the bytes (each id takes at least one), where
-	 * `list` pushes through the reader one call at a time — at 50k notes a word's trigrams are
-	 * lists of ~40k ids, decoded on every call.
+	 * Note ids (live or not) holding `key`, ascending. The varints are read in one loop into a
+	 * typed array sized from the bytes (each id takes at least one) rather than through the
+	 * reader one call per id: at 50k notes a word's trigrams are lists of ~40k ids, decoded on
+	 * every query.
 	 */
 	private idsOf(key: number): Int32Array {
 		const added = this.postings.get(key);
@@ -278,7 +261,7 @@ export class TrigramIndex {
 		const remap = this.remap();
 		const postings = new Map<number, number[]>();
 		for (const key of this.allKeys()) {
-			const kept = this.list(key).map((id) => remap[id]).filter((id) => id >= 0);
+			const kept = Array.from(this.idsOf(key), (id) => remap[id]).filter((id) => id >= 0);
 			if (kept.length > 0) postings.set(key, kept);
 		}
 		this.paths = this.paths.filter((p) => p !== null);
@@ -310,7 +293,7 @@ export class TrigramIndex {
 		for (const key of this.allKeys()) {
 			let previous = 0;
 			const from = out.length;
-			for (const old of this.list(key)) {
+			for (const old of this.idsOf(key)) {
 				const id = remap[old];
 				if (id < 0) continue;
 				out.uint(id - previous);
