@@ -29,6 +29,11 @@ function namesOf(notes: readonly string[]): NoteNames | null {
 		noteNames.set(notes, null);
 		return null;
 	}
+	return indexNames(notes);
+}
+
+/** Index `notes` by lower-cased path and file name, and remember it for this list. */
+function indexNames(notes: readonly string[]): NoteNames {
 	const names: NoteNames = { byPath: new Map(), byName: new Map() };
 	const add = (map: Map<string, string[]>, key: string, path: string): void => {
 		const list = map.get(key);
@@ -46,8 +51,7 @@ function namesOf(notes: readonly string[]): NoteNames | null {
 
 /** Build the name index of `notes` now (a server warming up: its first lookup then scans nothing). */
 export function primeNoteNames(notes: readonly string[]): void {
-	if (noteNames.get(notes) === undefined) noteNames.set(notes, null);
-	namesOf(notes);
+	if (!noteNames.get(notes)) indexNames(notes);
 }
 
 /**

@@ -143,14 +143,19 @@ export class VaultEngine {
 	async query(query: StructuredQuery, options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {}): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
 		if (options.reuseGraph !== true) return runQuery(this.source, query, this.config.settings, trigrams);
-		const reuse = this.sharedReuse();
-		if (options.stopAtLimit !== true) return runQuery(this.source, query, this.config.settings, trigrams, { ...reuse, order: undefined });
-		reuse.order ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
-		return runQuery(this.source, query, this.config.settings, trigrams, reuse);
+		if (options.stopAtLimit !== true) return runQuery(this.source, query, this.config.settings, trigrams, { ...this.sharedReuse(), order: undefined });
+		return runQuery(this.source, query, this.config.settings, trigrams, this.orderedReuse());
 	}
 
 	private sharedReuse(): QueryReuse {
 		return (this.reuse ??= { graph: this.linkGraph(), skipped: new Map() });
+	}
+
+	/** The shared state with the whole scope's result order, which a grep that stops at its limit reads in. */
+	private orderedReuse(): QueryReuse {
+		const reuse = this.sharedReuse();
+		reuse.order ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
+		return reuse;
 	}
 
 	/**
@@ -159,9 +164,8 @@ export class VaultEngine {
 	 * pay for it (at 50k notes the first backlinks call took ~700 ms and the second ~180 ms).
 	 */
 	warmQueries(): void {
-		const reuse = this.sharedReuse();
+		const reuse = this.orderedReuse();
 		const notes = this.source.listNotes();
-		reuse.order ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
 		primeNoteNames(notes);
 		if (notes.length > 0) reuse.graph.linkersOf(notes[0]);
 	}
