@@ -33,7 +33,7 @@ const plugin = {
  * what it runs.
  */
 const cli = {
-	entryPoints: { cli: 'src/cli/main.ts' },
+	entryPoints: { cli: 'src/cli/bin.ts' },
 	bundle: true,
 	format: 'esm',
 	platform: 'node',

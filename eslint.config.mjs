@@ -35,7 +35,7 @@ export default defineConfig([
 	},
 	{
 		files: ['src/ui/**/*.ts', 'src/main.ts'],
-		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*', '**/mcp/*']) },
+		rules: { '@typescript-eslint/no-restricted-imports': bans(['js-yaml', ...NODE_BUILTINS, '**/node/*', '**/cli/*', '**/mcp/*', '**/warm/*']) },
 	},
 	{
 		// The Node adapter sits under the CLI and the MCP server: it may not reach up into either.
@@ -43,14 +43,14 @@ export default defineConfig([
 		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*', '**/cli/*', '**/mcp/*']) },
 	},
 	{
-		// The Node faces (CLI, MCP server) stand on core and the Node adapter, never on Obsidian or the UI.
-		files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],
+		// The Node faces (CLI, MCP server, the warm vault they share) stand on core and the Node adapter, never on Obsidian or the UI.
+		files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/warm/**/*.ts'],
 		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*']) },
 	},
 	{
 		// The Node faces (CLI, MCP server, their adapter, tests, scripts) never ships in main.js — a test scans the
 		// bundle for Node modules — so the mobile-safety rule does not apply to these files.
-		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
+		files: ['src/node/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/warm/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
 		// Likewise `hardcoded-config-path` (its fix, Vault#configDir, only exists inside Obsidian) and
 		// `no-global-this` (Node has no window). Bench and eval scripts import the bundles they just
 		// built from computed paths, which `no-unsanitized/method` cannot tell from user input.

@@ -1,5 +1,18 @@
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import type { OperationOption, OptionValues } from '../core/query/registry';
+import type { EngineConfig, VaultEngine } from '../core/engine/engine';
+import type { NoteSource } from '../core/port';
+import type { OpenVaultOptions } from '../node/vault-source';
+
+/** A warm vault a long-lived process lends to a call (the background server, cli/server/serve.ts). */
+export interface WarmLoan {
+	/** The warm source when the call's vault folder and walk bounds are the server's; else null (the call opens the vault itself). */
+	source(vaultPath: string, options: OpenVaultOptions): NoteSource | null;
+	/** The warm engine over `source` when `config` is the server's; else null (the call gets an engine of its own over the warm source). */
+	engine(source: NoteSource, config: EngineConfig): VaultEngine | null;
+	/** The `--verbose` line that says the call was answered warm. */
+	readonly line: string;
+}
 
 /** Where a command writes: injectable so tests can capture output without spawning a process. */
 export interface CommandIO {
@@ -9,6 +22,8 @@ export interface CommandIO {
 	cwd: string;
 	/** Run `task` once the command has answered (runCli sets it; without it the task runs at once). */
 	afterAnswer?: (task: () => Promise<void>) => void;
+	/** A warm vault to answer from, when a server runs the call. */
+	warm?: WarmLoan;
 }
 
 /** A CLI command: its flags, its help, and what it does. Returns the exit code. */
@@ -44,7 +59,8 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },
 	'max-total-mb': { kind: 'number', value: 'N', help: 'stop when the notes hold more than N MB (default 2048)' },
 	'allow-any-folder': { kind: 'boolean', help: 'open the file-system root or the home folder as a vault (refused otherwise)' },
-	'no-cache': { kind: 'boolean', help: 'read the whole vault and leave the index snapshot alone (see vault-query index)' },
+	'no-cache': { kind: 'boolean', help: 'read the whole vault and leave the index snapshot alone (see vault-query index); implies --no-server' },
+	'no-server': { kind: 'boolean', help: "answer in this call, not from the vault's background server, and start none (see vault-query server)" },
 };
 
 /** `--limit N` with its default, and `--max-results` (the seed's name) as an alias of it. */

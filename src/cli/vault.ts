@@ -7,9 +7,10 @@ import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
-import { DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
+import { assertVaultFolder, DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
+import { realpath } from 'node:fs/promises';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
-import { CommandFailure, type CommandIO } from './command';
+import { CommandFailure, type CommandIO, type WarmLoan } from './command';
 import { checkSettingsFlags, loadCliConfig, type CliConfig } from './config';
 import { VERSION } from './version';
 
@@ -45,6 +46,12 @@ const partsOf = new WeakMap<NoteSource, IndexParts>();
  */
 export async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
 	if (boolFlag(args, 'no-cache')) return openVault(path, openOptionsFrom(args));
+	const warm = io.warm?.source(path, openOptionsFrom(args)) ?? null;
+	if (warm !== null && io.warm) {
+		loansOf.set(warm, io.warm);
+		if (boolFlag(args, 'verbose')) io.stderr(io.warm.line);
+		return warm;
+	}
 	const store = new FileSnapshotStore();
 	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
 	const { source, report } = opened;
@@ -70,8 +77,17 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 /** The engine made over each source, whose indexes are saved after the answer. */
 const enginesOf = new WeakMap<NoteSource, VaultEngine>();
 
-/** An engine over `source` that starts from the indexes saved by earlier calls (when it was opened through its snapshot) and leaves its own to be saved. */
+/** The warm vault each lent source came from. */
+const loansOf = new WeakMap<NoteSource, WarmLoan>();
+
+/**
+ * An engine over `source`: a lent source's warm engine when the settings are the server's;
+ * else one that starts from the indexes saved by earlier calls (when it was opened through its
+ * snapshot) and leaves its own to be saved.
+ */
 export function engineOver(source: NoteSource, config: EngineConfig): VaultEngine {
+	const loan = loansOf.get(source);
+	if (loan) return loan.engine(source, config) ?? new VaultEngine(source, config);
 	const engine = new VaultEngine(source, config);
 	const parts = partsOf.get(source);
 	if (parts) {
@@ -127,6 +143,18 @@ export async function engineConfigFrom(args: ParsedArgs, io: CommandIO): Promise
 /** The vault folder `--vault` names (default: the working directory), resolved against the working directory. */
 export function vaultPathOf(args: ParsedArgs, io: CommandIO): string {
 	return resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
+}
+
+/** The `--vault` folder and its real path (the key of its snapshot and server); a folder that cannot be opened is a CommandFailure saying why. */
+export async function vaultKeyOf(args: ParsedArgs, io: CommandIO): Promise<{ path: string; key: string }> {
+	const path = vaultPathOf(args, io);
+	try {
+		await assertVaultFolder(path);
+	} catch (error) {
+		if (error instanceof VaultError) throw new CommandFailure(error.message);
+		throw error;
+	}
+	return { path, key: await realpath(path) };
 }
 
 /** Open the vault named by `--vault`; a path that is not a readable folder is a `CommandFailure` naming it. */

@@ -7,14 +7,16 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EngineConfig } from '../core/engine/engine';
 import { createServer } from './server';
-import { VaultSession, type VaultOpener } from './session';
-import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
-import { watchVault } from './watcher';
+import { startWarmVault } from '../warm/host';
+import type { VaultOpener } from '../warm/session';
 
 /** What the stdio server needs. */
 export interface McpRunOptions {
 	/** Reads the vault (through the index snapshot unless --no-cache). */
 	open: VaultOpener;
+	/** The vault folder and Obsidian's config folder in it (watched from before the first read). */
+	vaultPath: string;
+	configDir: string;
 	maxBytes: number;
 	version: string;
 	log: (line: string) => void;
@@ -55,42 +57,25 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		process.once('SIGTERM', () => resolve('SIGTERM'));
 		process.once('SIGINT', () => resolve('SIGINT'));
 	});
-	const session = await Promise.race([VaultSession.start(options.open, options.config ?? {}, options.log), stop]);
-	if (typeof session === 'string') {
-		options.log(`stopped before the vault was open (${session})`);
+	const warm = await Promise.race([startWarmVault({ vaultPath: options.vaultPath, configDir: options.configDir, open: options.open, config: options.config ?? {}, log: options.log }), stop]);
+	if (typeof warm === 'string') {
+		options.log(`stopped before the vault was open (${warm})`);
 		return 0;
 	}
-	const watcher = watchVault(session.vaultPath, (paths) => {
-		session.changed(paths);
-		void session.refresh();
-	}, { configDir: session.peek().source.configDir });
-	session.watcher = { running: watcher.error === null, error: watcher.error };
-	if (watcher.error !== null) options.log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
-	// After ready: calls answer by full scan until the trigram index is loaded or built.
-	const trigrams = new TrigramUpkeep(session, options.log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
-	session.trigrams = trigrams.status;
+	const { session } = warm;
 	// The saved indexes load once the first answer (the handshake) is written, or after a second
-	// without a client: each load is a long synchronous decode the handshake must not wait for.
-	// Search first (its calls wait for it; grep scans meanwhile), then what structural queries
-	// share, then the trigram index.
+	// without a client.
 	const wire = new FirstAnswer(() => {
 		clearTimeout(idle);
-		void session.loadSearchIndex().then(() =>
-			setImmediate(() => {
-				session.warmQueries();
-				setImmediate(() => void trigrams.start());
-			}),
-		);
+		warm.loadIndexes();
 	});
 	const idle = setTimeout(() => wire.answered(), 1000);
 	const handle = serveStdio(() => createServer(session, options), { transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) });
 	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
 	const why = await stop;
 	options.log(`shutting down (${why})`);
-	trigrams.stop();
-	watcher.close();
 	// An index part being written is let finish (bounded), so the next start need not build it again.
-	await session.saves.settled(3000);
+	await warm.close();
 	await handle.close();
 	return 0;
 }

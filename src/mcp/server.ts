@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { DEFAULT_BUDGET } from '../core/pack/types';
 import { boundLines, jsonBytes } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
-import type { VaultSession } from './session';
+import type { VaultSession } from '../warm/session';
 import { ParameterError, TOOLS, type ToolSpec } from './tools';
 
 /** Server options: the response budget. */

@@ -1,8 +1,8 @@
 import type { SkippedFile } from '../core/contract';
 import type { EngineStatus } from '../core/engine/engine';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
-import type { VaultSession } from './session';
-import type { TrigramStatus } from './trigrams';
+import type { VaultSession } from '../warm/session';
+import type { TrigramStatus } from '../warm/trigrams';
 
 /**
  * The `status` tool's answer: `vault-query status --json` (the engine's status) plus what only a

@@ -11,7 +11,7 @@ import { boundList, boundNote, type Truncation } from './bound';
 import { confinementError } from './note-uri';
 import { describe, parameterName, rankedInput, rankedValues } from './ranked-input';
 import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
-import type { VaultSession } from './session';
+import type { VaultSession } from '../warm/session';
 import { statusOf } from './status';
 import { DAY_PATTERN } from '../core/note-date';
 

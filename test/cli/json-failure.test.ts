@@ -27,6 +27,7 @@ const WORKING: Record<string, string[]> = {
 	status: [],
 	index: ['--status'],
 	mcp: [],
+	server: ['--status'],
 	config: [],
 	schema: ['draft'],
 };
@@ -35,7 +36,7 @@ const WORKING: Record<string, string[]> = {
 const MISSING: Record<string, string[]> = { tag: [], prop: [], backlinks: [], links: [], grep: [], search: [], lookup: [], filter: [], graph: [], 'text-search': [], pack: [], note: [], schema: [] };
 
 /** Each command's numeric flag, to feed a hexadecimal number. */
-const NUMBER_FLAG: Record<string, string | null> = { pack: '--budget', lookup: '--excerpt-chars', note: '--from', status: null, index: null, mcp: '--max-bytes', config: null, schema: null };
+const NUMBER_FLAG: Record<string, string | null> = { pack: '--budget', lookup: '--excerpt-chars', note: '--from', status: null, index: null, server: '--idle-minutes', mcp: '--max-bytes', config: null, schema: null };
 
 /** Run with --json and check the contract: exit 2, one parsable object, status failed with an error. */
 async function expectJsonFailure(args: string[], why: string): Promise<{ status: string; error: string }> {

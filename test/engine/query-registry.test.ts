@@ -14,7 +14,7 @@ import { failed } from '../../src/core/query/envelope';
 import { QUERY_TYPE_NAMES, QUERY_TYPES, RANKED_OPERATIONS, PACK, SEARCH, type ArgumentValues } from '../../src/core/query/registry';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { packTool, queryTool, searchTool } from '../../src/mcp/tools';
-import type { VaultSession } from '../../src/mcp/session';
+import type { VaultSession } from '../../src/warm/session';
 import { registerCliHandlers, type CliHandlerHost } from '../../src/obsidian/cli-handlers';
 import { BLOCK_QUERY_KEYS, parseBlock } from '../../src/ui/code-block-syntax';
 import { QUERY_COMMANDS } from '../../src/ui/query-commands';

@@ -7,3 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 process.env.VAULT_QUERY_CACHE_DIR = mkdtempSync(join(tmpdir(), 'vq-test-cache-'));
+
+// CLI runs in tests answer in their own process and start no background server; the tests of
+// the server itself (test/cli/server.test.ts) turn it on for the processes they start.
+process.env.VAULT_QUERY_SERVER = 'off';

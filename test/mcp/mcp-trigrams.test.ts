@@ -1,5 +1,5 @@
 /**
- * The MCP server's trigram index (src/mcp/trigrams.ts), through the official client SDK: grep,
+ * The MCP server's trigram index (src/warm/trigrams.ts), through the official client SDK: grep,
  * text-search and search's phrases and regexes answer the same before the index exists (full
  * scans), once it is built in the background, after edits, and from the saved trigram part the
  * next start loads — each time equal to a fresh `--no-cache` read of the vault by the CLI.

@@ -1,31 +1,18 @@
-import { resolve } from 'node:path';
-import { realpath } from 'node:fs/promises';
 import { peekSnapshotHeader, SnapshotFormatError } from '../../core/snapshot/codec';
 import { nodeCodecHost } from '../../node/snapshot/codec-host';
 import { FileSnapshotStore } from '../../node/snapshot/file-store';
 import { openCachedVault } from '../../node/snapshot/open-cached';
-import { assertVaultFolder, VaultError } from '../../node/vault-source';
-import { boolFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
+import { boolFlag, UsageError, type ParsedArgs } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
-import { describeSnapshot, engineConfigFrom, TOOL_STAMP } from '../vault';
+import { describeSnapshot, engineConfigFrom, TOOL_STAMP, vaultKeyOf } from '../vault';
 import { VaultEngine } from '../../core/engine/engine';
 import { indexPartsOf, PART_KINDS, partKey } from '../../node/snapshot/index-parts';
+import { describeServer, serverStatus, stopServer } from './server';
+import { SERVER_ENV, serverOff } from '../server/protocol';
 
 /** `12.3 MB` (10^6 bytes). */
 function mb(bytes: number): string {
 	return `${(bytes / 1e6).toFixed(1)} MB`;
-}
-
-/** The vault's real path (the snapshot's key); a folder that cannot be opened is a CommandFailure (runCli says why, in JSON too). */
-async function vaultKey(args: ParsedArgs, io: CommandIO): Promise<{ path: string; key: string }> {
-	const path = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
-	try {
-		await assertVaultFolder(path);
-	} catch (error) {
-		if (error instanceof VaultError) throw new CommandFailure(error.message);
-		throw error;
-	}
-	return { path, key: await realpath(path) };
 }
 
 /** `index --status`: where the snapshot is, how big, what it holds, whether this build can use it. */
@@ -47,7 +34,7 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 	}
 	if (header !== null && header.tool !== TOOL_STAMP) problem = `saved by another build (${header.tool}); the next query rebuilds it`;
 	if (boolFlag(args, 'json')) {
-		io.stdout(JSON.stringify({ vault: key, snapshot: { ...info, savedAt: new Date(info.savedAt).toISOString(), notes: header?.notes ?? null, files: header?.files ?? null, markdownBytes: header?.markdownBytes ?? null, problem }, cacheDir: store.dir, cacheLimitBytes: store.limit }, null, 2));
+		io.stdout(JSON.stringify({ vault: key, server: await serverStatus(key), snapshot: { ...info, savedAt: new Date(info.savedAt).toISOString(), notes: header?.notes ?? null, files: header?.files ?? null, markdownBytes: header?.markdownBytes ?? null, problem }, cacheDir: store.dir, cacheLimitBytes: store.limit }, null, 2));
 		return EXIT.results;
 	}
 	const lines = [
@@ -62,6 +49,8 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 		lines.push(`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : `not built yet (${kind === 'search' ? 'the first search or pack' : 'the first grep or text-search'} builds it)`}`);
 	}
 	if (problem) lines.push(`  unusable: ${problem}`);
+	const server = await serverStatus(key);
+	lines.push(`  server:   ${server ? describeServer(server) : serverOff() ? `off (${SERVER_ENV}=off)` : 'none running (the next query starts one; see vault-query server)'}`);
 	io.stdout(lines.join('\n'));
 	return EXIT.results;
 }
@@ -80,10 +69,13 @@ export const indexCommand: Command = {
 		if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
 		if (boolFlag(args, 'status') && boolFlag(args, 'clear')) throw new UsageError('give --status or --clear, not both');
 		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache leaves the snapshot alone; index is the command that builds it');
-		const vault = await vaultKey(args, io);
+		const vault = await vaultKeyOf(args, io);
 		const store = new FileSnapshotStore();
 		if (boolFlag(args, 'status')) return status(store, vault.key, args, io);
 		if (boolFlag(args, 'clear')) {
+			// The server holds the snapshot open and saves index parts: it goes first, or it would write them back.
+			const serverStopped = await stopServer(vault.key);
+			if (serverStopped) io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
 			const removed = await store.clear(vault.key);
 			for (const kind of PART_KINDS) await store.clear(partKey(vault.key, kind));
 			io.stdout(removed ? `Deleted the index snapshot of ${vault.key}.` : `No index snapshot of ${vault.key} to delete.`);

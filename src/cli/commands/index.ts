@@ -7,7 +7,8 @@ import { packCommand } from './pack';
 import { filterCommand, graphCommand, lookupCommand, textSearchCommand } from './reader';
 import { schemaCommand } from './schema';
 import { searchCommand } from './search';
+import { serverCommand } from './server';
 import { STRUCTURAL_COMMANDS } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [...STRUCTURAL_COMMANDS, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, indexCommand, mcpCommand, configCommand, schemaCommand];
+export const COMMANDS: Command[] = [...STRUCTURAL_COMMANDS, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, indexCommand, serverCommand, mcpCommand, configCommand, schemaCommand];

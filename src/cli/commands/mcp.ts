@@ -1,14 +1,11 @@
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
-import { FileSnapshotStore } from '../../node/snapshot/file-store';
-import { indexPartsOf } from '../../node/snapshot/index-parts';
-import { openCachedVault } from '../../node/snapshot/open-cached';
-import { openVault, VaultError } from '../../node/vault-source';
-import type { VaultOpener } from '../../mcp/session';
+import { DEFAULT_CONFIG_DIR, VaultError } from '../../node/vault-source';
+import { warmOpener } from '../warm-opener';
 import { boolFlag, numberFlag, positionals, stringFlag, UsageError } from '../args';
 import { CommandFailure, type Command } from '../command';
 import { VERSION } from '../version';
-import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom, TOOL_STAMP } from '../vault';
+import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom } from '../vault';
 
 /** `vault-query mcp [--vault PATH] [--max-bytes N]`: an MCP server on stdio over a warm, watched vault. */
 export const mcpCommand: Command = {
@@ -25,25 +22,12 @@ export const mcpCommand: Command = {
 		const maxBytes = numberFlag(args, 'max-bytes') ?? DEFAULT_MAX_BYTES;
 		if (maxBytes < 4096) throw new UsageError(`--max-bytes must be at least 4096 (one result needs room), got ${maxBytes}`);
 		const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
-		const bounds = openOptionsFrom(args);
-		// The start goes through the index snapshot (and saves it); refreshes reuse it for unchanged notes without rewriting it.
-		const open: VaultOpener = boolFlag(args, 'no-cache')
-			? async () => ({ source: await openVault(vaultPath, bounds), snapshot: null })
-			: async (first) => {
-					const store = new FileSnapshotStore();
-					// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
-					const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first, readPiecemeal: true, lean: true });
-					const { source, report } = opened;
-					if (report.saveError !== null) io.stderr(`vault-query mcp: warning: the index snapshot could not be saved (${report.saveError})`);
-					// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
-					const parts = first ? indexPartsOf(opened, store, TOOL_STAMP, false) : undefined;
-					return { source, snapshot: report, parts, changed: opened.changed };
-				};
+		const open = warmOpener(vaultPath, openOptionsFrom(args), boolFlag(args, 'no-cache'), (line) => io.stderr(`vault-query mcp: ${line}`));
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
 		// Loaded here, not at the top: the MCP SDK and zod are half the CLI's code, and no other command needs them.
 		const { runMcpServer } = await import('../../mcp/run');
 		try {
-			return await runMcpServer({ open, maxBytes, version: VERSION, config, log: (line) => io.stderr(`vault-query mcp: ${line}`) });
+			return await runMcpServer({ open, vaultPath, configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR, maxBytes, version: VERSION, config, log: (line) => io.stderr(`vault-query mcp: ${line}`) });
 		} catch (error) {
 			// Before the server starts stdout is still ours: runCli reports it, as JSON too with --json.
 			if (error instanceof VaultError) throw new CommandFailure(error.message);

@@ -206,10 +206,10 @@ export class DecodedSnapshot {
 	}
 
 	/** Whether note `i` was saved with fingerprint `now` and not racy (`sameFingerprint` without an object). */
-	same(i: number, now: NoteFingerprint): boolean {
+	same(i: number, now: NoteFingerprint, racyOk = false): boolean {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
-		return (c[k + 5] & FLAG_RACY) === 0 && c[k + 1] === now.size && c[k + 2] === now.mtimeMs && c[k + 3] === now.ctimeMs && c[k + 4] === now.ino;
+		return (racyOk || (c[k + 5] & FLAG_RACY) === 0) && c[k + 1] === now.size && c[k + 2] === now.mtimeMs && c[k + 3] === now.ctimeMs && c[k + 4] === now.ino;
 	}
 
 	/** Note `i`'s frontmatter error and skip reason. */

@@ -59,7 +59,31 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * a time for its whole life, never a heap whole, so the snapshot costs memory for what was read.
 	 */
 	lean?: boolean;
+	/**
+	 * For a process that has watched the vault since its previous open (the servers): that open's
+	 * fingerprints and the paths (notes or folders) the watcher reported since. Other notes are
+	 * taken as unchanged without a stat, and a saved racy note that matches them is kept — the
+	 * watcher saw every write since; the reported ones are always read again.
+	 */
+	watched?: WatchedSince;
 }
+
+/** What a watching process knows since its previous open (see `OpenCachedOptions.watched`). */
+export interface WatchedSince {
+	fingerprints: ReadonlyMap<string, NoteFingerprint>;
+	changed: readonly string[];
+}
+
+/** Whether `path` is, or lies under, a path the watcher reported (`''` is the whole vault). */
+function reportedBy(changed: ReadonlySet<string>): (path: string) => boolean {
+	if (changed.has('')) return () => true;
+	return (path) => {
+		if (changed.has(path)) return true;
+		for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) if (changed.has(path.slice(0, slash))) return true;
+		return false;
+	};
+}
+
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
 export interface SnapshotReport {
@@ -151,6 +175,17 @@ function fingerprintAll(abs: string, notes: readonly string[], now: number, wind
 	return out;
 }
 
+/** Fingerprints for a watched open: the previous open's for notes the watcher did not report, a stat for the rest. */
+function watchedFingerprints(abs: string, notes: readonly string[], previous: ReadonlyMap<string, NoteFingerprint>, reported: (path: string) => boolean, now: number, window: number): Map<string, NoteFingerprint | null> {
+	const out = new Map<string, NoteFingerprint | null>();
+	for (const path of notes) {
+		const known = reported(path) ? undefined : previous.get(path);
+		if (known !== undefined && known.size >= 0) out.set(path, known.racy ? { ...known, racy: false } : known);
+		else out.set(path, fingerprintAll(abs, [path], now, window).get(path) ?? null);
+	}
+	return out;
+}
+
 /**
  * Open the vault at `vaultPath` through its snapshot (see the module comment). Throws VaultError
  * when the folder is missing; never throws for a bad or unwritable cache.
@@ -189,11 +224,13 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		}
 		plan = { keep: new Map(), reread: [...notes], removed: [] };
 	} else {
-		current = fingerprintAll(abs, notes, now(), window);
+		const reported = options.watched ? reportedBy(new Set(options.watched.changed)) : null;
+		current = options.watched && reported ? watchedFingerprints(abs, notes, options.watched.fingerprints, reported, now(), window) : fingerprintAll(abs, notes, now(), window);
 		let totalBytes = 0;
 		for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
 		if (totalBytes > limit) throw tooMuchText(abs, limit);
-		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same: (i, fp) => snapshot.same(i, fp) }, current);
+		const same = reported === null ? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp) : (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
+		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same }, current);
 		for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
 	}
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));

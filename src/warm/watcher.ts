@@ -21,6 +21,8 @@ export interface WatchOptions {
 /** A running watcher: `close()` stops it; `error` says why it could not start (then nothing is watched). */
 export interface VaultWatcher {
 	close(): void;
+	/** Hand over the changes seen so far now, without waiting for the burst to end (a call is about to be answered). */
+	flush(): void;
 	readonly error: string | null;
 }
 
@@ -160,9 +162,10 @@ export function watchVault(root: string, onBatch: (paths: string[]) => void, opt
 			errorOf = () => state.error;
 		}
 	} catch (error) {
-		return { close: () => undefined, error: error instanceof Error ? error.message : String(error) };
+		return { close: () => undefined, flush: () => undefined, error: error instanceof Error ? error.message : String(error) };
 	}
 	return {
+		flush,
 		close: () => {
 			if (quiet) clearTimeout(quiet);
 			if (deadline) clearTimeout(deadline);

@@ -20,9 +20,11 @@ export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
 
 /**
  * Reads the vault: `first` is the start (through the saved snapshot, saving it), later calls are
- * refreshes. `snapshot` is null when no snapshot is used (`--no-cache`).
+ * refreshes, given the paths the watcher reported since the previous read (the watcher started
+ * before the first read, so every other note is as that read found it). `snapshot` is null when
+ * no snapshot is used (`--no-cache`).
  */
-export type VaultOpener = (first: boolean) => Promise<OpenedVault>;
+export type VaultOpener = (first: boolean, changed?: readonly string[]) => Promise<OpenedVault>;
 
 /** What an opener gives: the source, the snapshot report, and on the first open the saved index parts. */
 export interface OpenedVault {
@@ -91,7 +93,7 @@ function trigramsOnly(carried: SavedIndexes): SavedIndexes {
  */
 async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null): Promise<VaultState> {
 	const started = performance.now();
-	const { source, snapshot, parts, changed } = await open(first);
+	const { source, snapshot, parts, changed } = await open(first, carry?.paths);
 	const engine = new VaultEngine(source, config);
 	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
 	if (carry !== null) {

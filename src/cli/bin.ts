@@ -1,0 +1,23 @@
+/**
+ * The `vault-query` executable. A query is first offered to the vault's background server, which
+ * answers from a warm engine (cli/server); only when none answers is the rest of the CLI loaded
+ * and the call run here — after which a server is started for the next call. This file and what
+ * it imports are kept small: they are compiled on every call.
+ */
+import { askServer } from './server/client';
+import { settleOutput, writeStderr, writeStdout } from './process-output';
+
+const argv = process.argv.slice(2);
+const asked = await askServer(argv, process.cwd());
+let code: number;
+if (asked.kind === 'answered') {
+	for (const line of asked.stderr) writeStderr(line);
+	for (const line of asked.stdout) writeStdout(line);
+	code = asked.code;
+} else {
+	const { runHere } = await import('./main');
+	code = await runHere(argv);
+	// why: a call that could not search (exit 2: a bad flag, a missing folder) is no reason to start a server.
+	if (asked.kind === 'absent' && code !== 2) (await import('./server/spawn')).startServer(asked.vault);
+}
+process.exitCode = await settleOutput(code);

@@ -1,0 +1,69 @@
+import { VaultError } from '../../node/vault-source';
+import { boolFlag, numberFlag, positionals, UsageError } from '../args';
+import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
+import { exchange } from '../server/client';
+import { SERVER_STAMP, socketPathFor, type ServerStatus } from '../server/protocol';
+import { serverLogPath } from '../server/spawn';
+import { vaultKeyOf } from '../vault';
+
+/** The running server's status, or null when none answers for the vault at `vaultRealPath`. */
+export async function serverStatus(vaultRealPath: string): Promise<ServerStatus | null> {
+	const socket = socketPathFor(vaultRealPath);
+	if (socket === null) return null;
+	const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'status' }, 5000);
+	return reply !== null && 'status' in reply ? reply.status : null;
+}
+
+/** Asks the vault's server to stop; true when one was running. */
+export async function stopServer(vaultRealPath: string): Promise<boolean> {
+	const socket = socketPathFor(vaultRealPath);
+	if (socket === null) return false;
+	const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 5000);
+	return reply !== null && ('stopping' in reply || 'declined' in reply);
+}
+
+/** One line on a running server, for `server --status` and `index --status`. */
+export function describeServer(status: ServerStatus): string {
+	return `background server pid ${status.pid}${status.ready ? '' : ' (starting)'}, up since ${status.startedAt}: ${status.calls} calls, ${status.refreshes} refreshes, ${(status.rssBytes / 1e6).toFixed(0)} MB, trigram index ${status.trigrams}; stops after ${status.idleExitMinutes} min without a call`;
+}
+
+/** `--status` and `--stop`: talk to the running server. */
+async function control(vault: string, stop: boolean, json: boolean, io: CommandIO): Promise<number> {
+	if (stop) {
+		const was = await stopServer(vault);
+		if (json) io.stdout(JSON.stringify({ vault, stopped: was }, null, 2));
+		else io.stdout(was ? `Stopped the background server of ${vault}.` : `No background server runs for ${vault}.`);
+		return was ? EXIT.results : EXIT.nothingMatched;
+	}
+	const status = await serverStatus(vault);
+	if (json) io.stdout(JSON.stringify({ vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) }, null, 2));
+	else io.stdout(status ? `${describeServer(status)}\n  socket: ${socketPathFor(vault)}\n  log:    ${serverLogPath(vault)}` : `No background server runs for ${vault}; the next query starts one.`);
+	return status ? EXIT.results : EXIT.nothingMatched;
+}
+
+/** `vault-query server [--status | --stop]`: the vault's background server, which keeps the engine warm for CLI calls. */
+export const serverCommand: Command = {
+	name: 'server',
+	summary: 'the background server that keeps the vault warm for CLI calls (started by the first query); --status, --stop',
+	usage: '[--status | --stop] [--idle-minutes N]',
+	examples: ['vault-query server --status', 'vault-query server --stop', 'vault-query server --idle-minutes 60   # serve in the foreground, logging to stderr'],
+	flags: {
+		status: { kind: 'boolean', help: 'say whether a server runs for the vault, since when, and what it holds' },
+		stop: { kind: 'boolean', help: "stop the vault's server (the next query starts a new one unless VAULT_QUERY_SERVER=off)" },
+		'idle-minutes': { kind: 'number', value: 'N', range: [1, 10_080], help: 'stop after N minutes without a call (default 10)' },
+	},
+	run: async (args, io) => {
+		positionals(args, []);
+		if (boolFlag(args, 'status') && boolFlag(args, 'stop')) throw new UsageError('give --status or --stop, not both');
+		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache reads the vault in the call itself; the server always keeps the index snapshot');
+		const vault = (await vaultKeyOf(args, io)).key;
+		if (boolFlag(args, 'status') || boolFlag(args, 'stop')) return control(vault, boolFlag(args, 'stop'), boolFlag(args, 'json'), io);
+		const { runCliServer, DEFAULT_IDLE_MINUTES } = await import('../server/serve');
+		try {
+			return await runCliServer({ vaultPath: vault, args, io, idleMinutes: numberFlag(args, 'idle-minutes') ?? DEFAULT_IDLE_MINUTES });
+		} catch (error) {
+			if (error instanceof VaultError) throw new CommandFailure(error.message);
+			throw error;
+		}
+	},
+};

@@ -1,0 +1,68 @@
+/**
+ * The wire between a CLI call and the vault's background server: the call sends one JSON line,
+ * the server answers with one JSON line. Kept small and free of the engine, because the CLI's
+ * entry loads it before it knows whether it needs anything else.
+ */
+import { join } from 'node:path';
+import { buildStamp } from '../../node/snapshot/build-stamp';
+import { cacheDir, snapshotFileName } from '../../node/snapshot/cache-dir';
+import { VERSION } from '../version';
+
+/** The environment variable that turns the background server off (`off`): every call reads the snapshot itself. */
+export const SERVER_ENV = 'VAULT_QUERY_SERVER';
+
+/** This build's identity: a call is answered only by a server of the very same build. */
+export const SERVER_STAMP = buildStamp(VERSION);
+
+/**
+ * The commands a server answers: every command that reads the vault and answers once. `mcp` is a
+ * server itself; `index` and `server` manage the snapshot and the server, so they run in the call.
+ */
+export const SERVED_COMMANDS: readonly string[] = ['tag', 'prop', 'backlinks', 'links', 'grep', 'search', 'lookup', 'filter', 'graph', 'text-search', 'pack', 'note', 'status', 'config', 'schema'];
+
+/** A call for the server: run `argv` as if typed in `cwd`. */
+export interface CallRequest {
+	stamp: string;
+	argv: string[];
+	cwd: string;
+}
+
+/** A request to the server itself: stop, or say how it is. */
+export interface ControlRequest {
+	stamp: string;
+	control: 'stop' | 'status';
+}
+
+/** What the server is and has done, for `vault-query server --status` and `index --status`. */
+export interface ServerStatus {
+	pid: number;
+	vault: string;
+	/** Whether the vault is open and calls are answered (until then they run on their own). */
+	ready: boolean;
+	startedAt: string;
+	calls: number;
+	refreshes: number;
+	rssBytes: number;
+	idleExitMinutes: number;
+	trigrams: string;
+}
+
+/**
+ * The server's answer: the call's output and exit code; `declined` when the call must run on its
+ * own (other walk bounds, the server still starting; `stopped`: another build, and this server has
+ * stopped, so the call may start a new one); `stopping` after a stop.
+ */
+export type ServerReply = { stdout: string[]; stderr: string[]; code: number } | { declined: string; stopped?: boolean } | { status: ServerStatus } | { stopping: true };
+
+/** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, or a path too long for a socket). */
+export function socketPathFor(vaultRealPath: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
+	if (platform === 'win32') return null; // why: a named pipe is readable by other local users by default; the cache folder's 0700 guards a socket
+	const path = join(cacheDir(env, platform), snapshotFileName(vaultRealPath).replace(/\.vqs$/, '.sock'));
+	// Unix socket paths are limited to 104 (macOS) or 108 (Linux) bytes.
+	return Buffer.byteLength(path) < 104 ? path : null;
+}
+
+/** Whether the environment turned the server off. */
+export function serverOff(env: Record<string, string | undefined> = process.env): boolean {
+	return env[SERVER_ENV] === 'off' || env[SERVER_ENV] === '0';
+}

@@ -1,0 +1,268 @@
+/**
+ * The vault's background server: one warm vault (src/warm) that CLI calls connect to over a Unix
+ * socket beside the snapshot, so a call pays for Node's start and its answer, not for reading the
+ * snapshot and stat'ing every note. Every call is answered from a state with every change the
+ * watcher has seen applied (`WarmVault.fresh`). The server stops after a stretch with no call, when
+ * a call comes from another build, when the plugin's settings change, when its watcher fails
+ * (it could no longer promise a current answer), and on SIGTERM or SIGINT.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
+import type { EngineConfig, VaultEngine } from '../../core/engine/engine';
+import type { NoteSource } from '../../core/port';
+import { DEFAULT_CONFIG_DIR, type OpenVaultOptions } from '../../node/vault-source';
+import { startWarmVault, type WarmVault } from '../../warm/host';
+import type { VaultState } from '../../warm/session';
+import type { ParsedArgs } from '../args';
+import { CommandFailure, type CommandIO, type WarmLoan } from '../command';
+import { runCli } from '../run';
+import { engineConfigFrom, openOptionsFrom } from '../vault';
+import { warmOpener } from '../warm-opener';
+import { exchange } from './client';
+import { SERVER_STAMP, socketPathFor, type CallRequest, type ControlRequest, type ServerReply, type ServerStatus } from './protocol';
+
+/** Default minutes without a call before the server stops. */
+export const DEFAULT_IDLE_MINUTES = 10;
+
+/** What `runCliServer` needs. */
+export interface CliServerOptions {
+	vaultPath: string;
+	/** The `server` command's arguments (walk bounds, `--config-dir`, `--profile`): the settings calls are matched against. */
+	args: ParsedArgs;
+	io: CommandIO;
+	idleMinutes: number;
+}
+
+/** Listens on `path`; a stale socket file (nobody answers) is replaced, a live server is left alone (resolves false). */
+async function listenOn(server: Server, path: string): Promise<boolean> {
+	for (let attempt = 0; attempt < 2; attempt++) {
+		const error = await new Promise<(Error & { code?: string }) | null>((done) => {
+			server.once('error', done);
+			server.listen(path, () => {
+				server.off('error', done);
+				done(null);
+			});
+		});
+		if (error === null) return true;
+		if (error.code !== 'EADDRINUSE') throw error;
+		const probe = await exchange(path, { stamp: SERVER_STAMP, control: 'status' }, 2000);
+		if (probe.reply !== null) return false;
+		await unlink(path).catch(() => undefined);
+	}
+	return false;
+}
+
+/** Reads one request line from `socket` (the caller ends its side after writing it). */
+function readRequest(socket: Socket): Promise<unknown> {
+	return new Promise((done) => {
+		const chunks: Buffer[] = [];
+		socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+		socket.on('error', () => done(null));
+		socket.on('end', () => {
+			try {
+				done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+			} catch {
+				done(null);
+			}
+		});
+	});
+}
+
+/** The folder's device and inode, or null when it is gone: a vault moved away and another put in its place is not the one watched. */
+function folderIdentity(path: string): string | null {
+	try {
+		const s = statSync(path);
+		return `${s.dev}:${s.ino}`;
+	} catch {
+		return null;
+	}
+}
+
+/** The real path of `path`, or the path itself when it cannot be resolved. */
+function realOf(path: string): string {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return path;
+	}
+}
+
+/** One server's state and rules (see the module comment); `run()` serves until it stops. */
+class CliServer {
+	private readonly vault: string;
+	private readonly socketPath: string;
+	private readonly bounds: OpenVaultOptions;
+	private readonly boundsKey: string;
+	private readonly startedAt = new Date();
+	private readonly identity: string | null;
+	private readonly server: Server;
+	private config: EngineConfig = {};
+	private configKey = '';
+	private warm: WarmVault | null = null;
+	private calls = 0;
+	private stopping = false;
+	private idle: ReturnType<typeof setTimeout> | null = null;
+	private stopped: () => void = () => undefined;
+	private readonly done = new Promise<void>((resolve) => (this.stopped = resolve));
+
+	constructor(private readonly options: CliServerOptions) {
+		this.vault = realOf(options.vaultPath);
+		const socketPath = socketPathFor(this.vault);
+		if (socketPath === null) throw new CommandFailure(process.platform === 'win32' ? 'the background server is not available on Windows; every call reads the index snapshot itself' : 'the cache folder path is too long for a socket; set VAULT_QUERY_CACHE_DIR to a shorter one');
+		this.socketPath = socketPath;
+		this.bounds = openOptionsFrom(options.args);
+		this.boundsKey = JSON.stringify(this.bounds);
+		this.identity = folderIdentity(this.vault);
+		// why: the caller ends its side after the request; the reply still has to go back on ours.
+		this.server = createServer({ allowHalfOpen: true });
+	}
+
+	private log(line: string): void {
+		this.options.io.stderr(`vault-query server: ${new Date().toISOString()} ${line}`);
+	}
+
+	/** Serves until stopped; resolves with the exit code. */
+	async run(): Promise<number> {
+		const { io, args } = this.options;
+		await mkdir(dirname(this.socketPath), { recursive: true, mode: 0o700 });
+		await chmod(dirname(this.socketPath), 0o700); // the socket answers with note text: only this user may connect
+		this.config = await engineConfigFrom(args, io);
+		this.configKey = JSON.stringify(this.config);
+		this.server.on('connection', (socket) => void this.serve(socket));
+		if (!(await listenOn(this.server, this.socketPath))) {
+			this.log('another server already serves this vault');
+			return 0;
+		}
+		await chmod(this.socketPath, 0o600).catch(() => undefined);
+		process.once('SIGTERM', () => this.stop('SIGTERM'));
+		process.once('SIGINT', () => this.stop('SIGINT'));
+		this.rearm();
+		try {
+			this.warm = await startWarmVault({ vaultPath: this.vault, configDir: this.bounds.configDir ?? DEFAULT_CONFIG_DIR, open: warmOpener(this.vault, this.bounds, false, (line) => this.log(line)), config: this.config, log: (line) => this.log(line) });
+		} catch (error) {
+			this.stop(`the vault could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+			await unlink(this.socketPath).catch(() => undefined);
+			throw error;
+		}
+		this.warm.loadIndexes();
+		this.log(`ready: ${this.vault} (${this.warm.session.peek().source.listNotes().length} notes) on ${this.socketPath}`);
+		await this.done;
+		await unlink(this.socketPath).catch(() => undefined);
+		await this.warm.close();
+		return 0;
+	}
+
+	/** Stops listening and ends `run()`; calls in flight finish. */
+	private stop(why: string): void {
+		if (this.stopping) return;
+		this.stopping = true;
+		this.log(`stopping (${why})`);
+		if (this.idle) clearTimeout(this.idle);
+		this.server.close();
+		this.stopped();
+	}
+
+	/** Restarts the idle countdown. */
+	private rearm(): void {
+		if (this.idle) clearTimeout(this.idle);
+		this.idle = setTimeout(() => this.stop(`no call for ${this.options.idleMinutes} min`), this.options.idleMinutes * 60_000);
+	}
+
+	/** Reads one request from `socket` and writes the one reply. */
+	private async serve(socket: Socket): Promise<void> {
+		const request = await readRequest(socket);
+		let reply: ServerReply;
+		try {
+			reply = await this.answer(request);
+		} catch (error) {
+			reply = { declined: `the server failed: ${error instanceof Error ? error.message : String(error)}` };
+			this.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		}
+		socket.end(`${JSON.stringify(reply)}\n`);
+	}
+
+	/** The reply to one request. */
+	private async answer(request: unknown): Promise<ServerReply> {
+		const asked = request as Partial<CallRequest & ControlRequest> | null;
+		if (asked === null || typeof asked !== 'object') return { declined: 'an unreadable request' };
+		// Status and stop are answered for any build: after an upgrade, `server --stop` must still reach the old server.
+		if (asked.control === 'status') return { status: this.status() };
+		if (asked.control === 'stop') {
+			this.stop('asked to stop');
+			return { stopping: true };
+		}
+		if (asked.stamp !== SERVER_STAMP) {
+			this.stop('a call from another build');
+			await unlink(this.socketPath).catch(() => undefined);
+			return { declined: 'this server is another build', stopped: true };
+		}
+		if (!Array.isArray(asked.argv) || typeof asked.cwd !== 'string') return { declined: 'an unreadable request' };
+		const warm = this.warm;
+		if (warm === null || this.stopping) return { declined: 'the server is starting or stopping' };
+		if (folderIdentity(this.vault) !== this.identity) {
+			this.stop('the vault folder was moved, removed or replaced');
+			return { declined: 'the vault folder is not the one this server watches' };
+		}
+		if (warm.watcher.error !== null) {
+			this.stop(`the file watcher failed (${warm.watcher.error})`);
+			return { declined: 'the server cannot watch the vault' };
+		}
+		return this.call(warm, asked.argv.map(String), asked.cwd);
+	}
+
+	/** Runs one command line on the current state, with every change the watcher saw applied. */
+	private async call(warm: WarmVault, argv: string[], cwd: string): Promise<ServerReply> {
+		this.calls++;
+		this.rearm();
+		await warm.fresh();
+		const stdout: string[] = [];
+		const stderr: string[] = [];
+		const settingsDiffer = { seen: false };
+		const code = await warm.session.use((state) => runCli(argv, { cwd, stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text), warm: this.loanOf(state, settingsDiffer) }));
+		// A call with other settings got an engine of its own; when the plugin's settings changed, the next call starts a server with them.
+		if (settingsDiffer.seen && !(await this.settingsUnchanged())) this.stop('the plugin settings changed');
+		return { stdout, stderr, code };
+	}
+
+	/** The loan of one state to one call: the warm source and engine when the call's bounds and settings are the server's. */
+	private loanOf(state: VaultState, settingsDiffer: { seen: boolean }): WarmLoan {
+		return {
+			source: (path: string, callBounds: OpenVaultOptions): NoteSource | null => (realOf(path) === this.vault && JSON.stringify(callBounds) === this.boundsKey ? state.source : null),
+			engine: (source: NoteSource, callConfig: EngineConfig): VaultEngine | null => {
+				if (source !== state.source) return null;
+				if (JSON.stringify(callConfig) === this.configKey) return state.engine;
+				settingsDiffer.seen = true;
+				return null;
+			},
+			line: `vault-query: answered by the background server (pid ${process.pid}, up ${Math.round((Date.now() - this.startedAt.getTime()) / 1000)} s, call ${this.calls}), which watches the vault for changes`,
+		};
+	}
+
+	/** Whether the plugin's settings (data.json, read as at the start) still make the server's configuration. */
+	private async settingsUnchanged(): Promise<boolean> {
+		return JSON.stringify(await engineConfigFrom(this.options.args, { ...this.options.io, stderr: () => undefined })) === this.configKey;
+	}
+
+	/** What `server --status` shows. */
+	private status(): ServerStatus {
+		return {
+			pid: process.pid,
+			vault: this.vault,
+			ready: this.warm !== null && !this.stopping,
+			startedAt: this.startedAt.toISOString(),
+			calls: this.calls,
+			refreshes: this.warm ? this.warm.session.refreshInfo().builds - 1 : 0,
+			rssBytes: process.memoryUsage.rss(),
+			idleExitMinutes: this.options.idleMinutes,
+			trigrams: this.warm?.trigrams.status.state ?? 'waiting',
+		};
+	}
+}
+
+/** Serves the vault until idle or stopped; resolves with the exit code. */
+export function runCliServer(options: CliServerOptions): Promise<number> {
+	return new CliServer(options).run();
+}

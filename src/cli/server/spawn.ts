@@ -1,0 +1,35 @@
+/**
+ * Starting a vault's background server after a call that found none: detached, so it outlives
+ * the call; its log beside its socket (private, rewritten at each start), because a server that
+ * fails must be able to say why to someone who looks.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { socketPathFor } from './protocol';
+
+/** Where the server of the vault at `vaultRealPath` logs, or null when it has no socket. */
+export function serverLogPath(vaultRealPath: string): string | null {
+	const socket = socketPathFor(vaultRealPath);
+	return socket === null ? null : socket.replace(/\.sock$/, '.log');
+}
+
+/** Starts the server of the vault at `vaultRealPath` in the background; a failure to start costs nothing but the warm path. */
+export function startServer(vaultRealPath: string, entry: string = process.argv[1]): void {
+	const log = serverLogPath(vaultRealPath);
+	if (log === null) return;
+	let fd: number | null = null;
+	try {
+		mkdirSync(dirname(log), { recursive: true, mode: 0o700 });
+		fd = openSync(log, 'w', 0o600);
+		// why: the server's working folder is not the caller's, so it never holds a folder someone wants to remove or unmount.
+		const child = spawn(process.execPath, [entry, 'server', '--vault', vaultRealPath], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: process.env });
+		child.on('error', () => undefined);
+		child.unref();
+	} catch {
+		// No server: the next call reads the snapshot itself, as this one did.
+	} finally {
+		if (fd !== null) closeSync(fd);
+	}
+}

@@ -1,0 +1,105 @@
+/**
+ * A warm vault for a long-lived process (the MCP server, the CLI's background server): the
+ * session over the vault, the watcher that keeps it current, and the trigram upkeep, started in
+ * the order that keeps the first answer fast. Both servers start it the same way, so they answer
+ * from the same state by the same rules.
+ */
+import { setImmediate } from 'node:timers';
+import type { EngineConfig } from '../core/engine/engine';
+import { VaultSession, type VaultOpener, type VaultState } from './session';
+import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
+import { watchVault, type VaultWatcher } from './watcher';
+
+/** A started warm vault (see the module comment). */
+export interface WarmVault {
+	readonly session: VaultSession;
+	readonly watcher: VaultWatcher;
+	readonly trigrams: TrigramUpkeep;
+	/**
+	 * Loads the saved indexes, once: search first (its calls wait for it; grep scans meanwhile),
+	 * then what structural queries share, then the trigram index. Called after the first answer
+	 * is out, because each load is a long synchronous decode that answer must not wait for.
+	 */
+	loadIndexes(): void;
+	/**
+	 * The state a call should use: every change the watcher has seen — including one whose event
+	 * is queued this very turn — applied first. This is what makes a warm answer never stale.
+	 */
+	fresh(): Promise<VaultState>;
+	/** Stops watching and building; lets an index part being written finish (bounded). */
+	close(): Promise<void>;
+}
+
+/** What a warm vault is made of. */
+export interface WarmVaultOptions {
+	/** The vault folder (watched) and Obsidian's config folder in it. */
+	vaultPath: string;
+	configDir: string;
+	open: VaultOpener;
+	config: EngineConfig;
+	log: (line: string) => void;
+}
+
+/**
+ * Starts watching the vault, then opens it, and returns the warm vault; throws `VaultError` when
+ * the folder cannot be opened. The watch comes first so that no write is missed between the
+ * first read and the watch: a refresh trusts it for every note it did not report.
+ */
+export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVault> {
+	const { open, config, log } = options;
+	let session: VaultSession | null = null;
+	const early: string[] = [];
+	const watcher = watchVault(
+		options.vaultPath,
+		(paths) => {
+			if (session === null) return void early.push(...paths);
+			session.changed(paths);
+			void session.refresh();
+		},
+		{ configDir: options.configDir },
+	);
+	try {
+		session = await VaultSession.start(open, config, log);
+	} catch (error) {
+		watcher.close();
+		throw error;
+	}
+	if (early.length > 0) {
+		// Written while the first read ran: that read may have seen them or not; read them again.
+		session.changed(early);
+		void session.refresh();
+	}
+	session.watcher = { running: watcher.error === null, error: watcher.error };
+	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
+	// Until the trigram index is loaded or built, calls answer by full scan.
+	const trigrams = new TrigramUpkeep(session, log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
+	session.trigrams = trigrams.status;
+	let loading = false;
+	return {
+		session,
+		watcher,
+		trigrams,
+		loadIndexes: () => {
+			if (loading) return;
+			loading = true;
+			void session.loadSearchIndex().then(() =>
+				setImmediate(() => {
+					session.warmQueries();
+					setImmediate(() => void trigrams.start());
+				}),
+			);
+		},
+		fresh: async () => {
+			// why: an event queued before the call arrived is delivered in this turn's poll phase;
+			// the check phase after it sees it, and flush() hands it over without the burst delay.
+			await new Promise((resolve) => setImmediate(resolve));
+			watcher.flush();
+			return session.current();
+		},
+		close: async () => {
+			trigrams.stop();
+			watcher.close();
+			await session.saves.settled(3000);
+		},
+	};
+}

@@ -1,0 +1,228 @@
+/**
+ * The vault's background server (src/cli/server): the built `vault-query` starts one after a
+ * call that found none and lets it answer the next calls, byte for byte what a call of its own
+ * prints; it is never stale across random edits; and it steps aside — for `--no-server`, another
+ * build, changed settings, a moved vault, a stale socket, a second server — without a wrong answer.
+ */
+import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exchange } from '../../src/cli/server/client';
+import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
+import { cli } from '../helpers/cli';
+import { hashTree } from '../helpers/hash';
+import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
+
+const run = promisify(execFile);
+const BIN = join(REPO, 'dist', 'cli.mjs');
+let cache: string;
+let vault: string;
+let previousCache: string | undefined;
+
+beforeEach(() => {
+	previousCache = process.env.VAULT_QUERY_CACHE_DIR;
+	cache = mkdtempSync(join(tmpdir(), 'vq-server-cache-'));
+	process.env.VAULT_QUERY_CACHE_DIR = cache;
+	vault = join(mkdtempSync(join(tmpdir(), 'vq-server-vault-')), 'vault');
+	cpSync(EXAMPLE_VAULT, vault, { recursive: true });
+});
+afterEach(async () => {
+	await cli(['server', '--stop', '--vault', vault]).catch(() => undefined);
+	process.env.VAULT_QUERY_CACHE_DIR = previousCache;
+	rmSync(cache, { recursive: true, force: true });
+	rmSync(join(vault, '..'), { recursive: true, force: true });
+});
+
+/** The environment of a process that may use and start servers, with this test's cache folder. */
+function serverEnv(): Record<string, string | undefined> {
+	return { ...process.env, VAULT_QUERY_SERVER: 'on', VAULT_QUERY_CACHE_DIR: cache };
+}
+
+/** Runs the built CLI as a user would; exit codes 1 and 2 are answers too. */
+async function bin(args: string[], env: Record<string, string | undefined> = serverEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+	try {
+		const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const e = error as { code: number; stdout: string; stderr: string };
+		return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+	}
+}
+
+/** Waits until the vault's server answers a status request. */
+async function serverUp(ms = 20_000): Promise<void> {
+	const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache });
+	expect(socket).not.toBeNull();
+	const until = Date.now() + ms;
+	while (Date.now() < until) {
+		const { reply } = await exchange(socket!, { stamp: SERVER_STAMP, control: 'status' }, 2000);
+		if (reply !== null && 'status' in reply && reply.status.ready) return;
+		await sleep(100);
+	}
+	throw new Error('the server did not come up');
+}
+
+/** The real path (tmpdir may be a symlink on macOS). */
+function realpathOf(path: string): string {
+	return realpathSync.native(path);
+}
+
+/** Starts a server in this process (the `server` command, as the spawned one runs it); resolves the stop. */
+async function serverInProcess(): Promise<{ stopped: Promise<unknown>; stderr: string[] }> {
+	const stderr: string[] = [];
+	const { runCli } = await import('../../src/cli/run');
+	const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], { stdout: () => undefined, stderr: (t) => stderr.push(t), cwd: REPO });
+	await serverUp();
+	return { stopped, stderr };
+}
+
+/** What the in-process server answers for `argv`; a declined call fails the test with the server's reason. */
+async function served(argv: string[], mayDecline = false): Promise<{ code: number; stdout: string } | null> {
+	const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
+	const { reply, error } = await exchange(socket, { stamp: SERVER_STAMP, argv: [...argv, '--vault', vault], cwd: REPO });
+	if (reply !== null && 'code' in reply) return { code: reply.code, stdout: reply.stdout.join('\n') };
+	if (mayDecline && reply !== null && 'declined' in reply) return null;
+	throw new Error(`the server did not answer ${argv.join(' ')}: ${JSON.stringify(reply) ?? error}`);
+}
+
+describe('the background server', () => {
+	it('is started by the first call, answers the next ones exactly as a call of its own would, and stops when asked', async () => {
+		const before = hashTree(vault);
+		const first = await bin(['backlinks', 'conventions', '--vault', vault, '--json', '--verbose']);
+		expect(first.code).toBe(0);
+		expect(first.stderr).not.toMatch(/background server/);
+		await serverUp();
+		for (const query of [['backlinks', 'conventions'], ['tag', 'decision'], ['search', 'obsidian plugin'], ['grep', 'OB1'], ['pack', 'why obsidian'], ['lookup', 'conventions'], ['note', 'conventions']]) {
+			const warm = await bin([...query, '--vault', vault, '--json', '--verbose']);
+			const alone = await bin([...query, '--vault', vault, '--json', '--no-server']);
+			expect(warm.stderr, query.join(' ')).toMatch(/answered by the background server/);
+			expect({ code: warm.code, out: warm.stdout }).toEqual({ code: alone.code, out: alone.stdout });
+		}
+		// `status` says what the answering process holds: the server has its search index ready.
+		expect(JSON.parse((await bin(['status', '--vault', vault, '--json'])).stdout)).toMatchObject({ search_index: 'ready' });
+		const status = await bin(['server', '--status', '--vault', vault]);
+		expect(status.stdout).toMatch(/background server pid \d+/);
+		expect((await bin(['index', '--status', '--vault', vault])).stdout).toMatch(/server: +background server pid/);
+		const stop = await bin(['server', '--stop', '--vault', vault]);
+		expect(stop.stdout).toMatch(/Stopped the background server/);
+		expect((await bin(['server', '--status', '--vault', vault])).code).toBe(1);
+		// The socket and its log live in the private cache folder, never in the vault.
+		expect(hashTree(vault)).toBe(before);
+	}, 60_000);
+
+	it('is neither used nor started with --no-server, --no-cache or VAULT_QUERY_SERVER=off', async () => {
+		await bin(['tag', 'decision', '--vault', vault, '--no-server']);
+		await bin(['tag', 'decision', '--vault', vault, '--no-cache']);
+		await bin(['tag', 'decision', '--vault', vault], { ...serverEnv(), VAULT_QUERY_SERVER: 'off' });
+		await sleep(1500);
+		expect(readdirSync(cache).filter((f) => f.endsWith('.sock'))).toEqual([]);
+	});
+
+	it('answers every query like a full read after random edits, with no wait between edit and call', async () => {
+		const { stopped, stderr } = await serverInProcess();
+		const names = ['a.md', 'b.md', 'sub/c.md'];
+		const text = fc.record({ word: fc.constantFrom('alpha', 'gamma'), tag: fc.constantFrom('#aa', '#bb'), link: fc.constantFrom('a', 'b', 'c', 'conventions') }).map((r) => `---\nstatus: ${r.word}\n---\n# T\n\n${r.word} ${r.tag} [[${r.link}]]\n`);
+		const edit = fc.oneof(
+			fc.record({ kind: fc.constant('write' as const), name: fc.constantFrom(...names), text }),
+			fc.record({ kind: fc.constant('delete' as const), name: fc.constantFrom(...names) }),
+			fc.record({ kind: fc.constant('rename' as const), name: fc.constantFrom(...names), to: fc.constantFrom('d.md', 'sub/e.md', 'new/f.md') }),
+			fc.record({ kind: fc.constant('exclude' as const), folders: fc.subarray(['sub/', 'decisions/']) }),
+		);
+		const queries = [['tag', 'aa'], ['backlinks', 'a'], ['links', 'b'], ['grep', 'gamma'], ['prop', 'status', 'alpha'], ['search', 'alpha'], ['pack', 'gamma alpha'], ['search', 'gamma', '--links-key', 'related']];
+		let answered = 0;
+		await fc.assert(
+			fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 4 }), fc.nat(queries.length - 1), async (edits, k) => {
+				for (const e of edits) {
+					const at = (n: string): string => join(vault, n);
+					if (e.kind === 'write') {
+						mkdirSync(join(at(e.name), '..'), { recursive: true });
+						writeFileSync(at(e.name), e.text);
+					} else if (e.kind === 'delete') rmSync(at(e.name), { force: true });
+					else if (e.kind === 'rename' && existsSync(at(e.name)) && !existsSync(at(e.to))) {
+						mkdirSync(join(at(e.to), '..'), { recursive: true });
+						renameSync(at(e.name), at(e.to));
+					} else if (e.kind === 'exclude') writeFileSync(at('.obsidian/app.json'), JSON.stringify({ userIgnoreFilters: e.folders }));
+				}
+				for (const q of [queries[k], queries[(k + 3) % queries.length]]) {
+					const warm = await served([...q, '--json']);
+					const full = await cli([...q, '--vault', vault, '--json', '--no-cache']);
+					expect({ q, code: warm!.code, out: warm!.stdout }).toEqual({ q, code: full.code, out: full.stdout });
+					answered++;
+				}
+			}),
+			{ numRuns: 25, endOnFailure: true },
+		).catch((error: unknown) => {
+			throw new Error(`${String((error as Error).cause ?? error)}\nserver log:\n${stderr.join('\n')}`);
+		});
+		expect(answered).toBe(50);
+		await exchange(socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!, { stamp: SERVER_STAMP, control: 'stop' });
+		await stopped;
+	}, 180_000);
+
+	it('answers many calls at once, each correctly', async () => {
+		const { stopped } = await serverInProcess();
+		const queries = [['backlinks', 'conventions'], ['tag', 'decision'], ['search', 'obsidian'], ['grep', 'OB1'], ['links', 'conventions'], ['prop', 'status', 'accepted']];
+		const truths = await Promise.all(queries.map((q) => cli([...q, '--vault', vault, '--json', '--no-cache'])));
+		const answers = await Promise.all([...queries, ...queries].map((q) => served([...q, '--json'])));
+		answers.forEach((a, i) => expect(a?.stdout).toBe(truths[i % queries.length].stdout));
+		await cli(['server', '--stop', '--vault', vault]);
+		await stopped;
+	}, 60_000);
+
+	it('steps aside for a call from another build, and stops', async () => {
+		const { stopped, stderr } = await serverInProcess();
+		const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
+		const { reply } = await exchange(socket, { stamp: 'another-build', argv: ['tag', 'decision'], cwd: REPO });
+		expect(reply).toEqual({ declined: 'this server is another build', stopped: true });
+		await stopped;
+		expect(stderr.join('\n')).toMatch(/stopping \(a call from another build\)/);
+		expect(existsSync(socket)).toBe(false);
+	}, 60_000);
+
+	it('stops when the vault folder is moved away and another is put in its place; the call still answers correctly', async () => {
+		const { stopped } = await serverInProcess();
+		renameSync(vault, `${vault}-moved`);
+		cpSync(`${vault}-moved`, vault, { recursive: true });
+		writeFileSync(join(vault, 'only-here.md'), '#fresh\n');
+		expect(await served(['tag', 'fresh', '--json'], true)).toBeNull();
+		await stopped;
+		const alone = await bin(['tag', 'fresh', '--vault', vault, '--json']);
+		expect((JSON.parse(alone.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(['only-here.md']);
+		rmSync(`${vault}-moved`, { recursive: true, force: true });
+	}, 60_000);
+
+	it('stops once the plugin settings change, after answering with them', async () => {
+		const { stopped } = await serverInProcess();
+		const settings = join(vault, '.obsidian', 'plugins', 'vault-query');
+		mkdirSync(settings, { recursive: true });
+		writeFileSync(join(settings, 'data.json'), JSON.stringify({ linksKey: 'related' }));
+		const warm = await served(['backlinks', 'conventions', '--json']);
+		const full = await cli(['backlinks', 'conventions', '--vault', vault, '--json', '--no-cache']);
+		expect(warm?.stdout).toBe(full.stdout);
+		await stopped;
+	}, 60_000);
+
+	it('replaces a stale socket file, and a second server leaves the vault to the first', async () => {
+		const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
+		// A socket file nobody listens on: what a server killed with SIGKILL leaves behind.
+		const dead = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+		await new Promise((resolve) => dead.stdout.once('data', resolve));
+		dead.kill('SIGKILL');
+		await new Promise((resolve) => dead.once('exit', resolve));
+		expect(existsSync(socket)).toBe(true);
+		const first = await bin(['tag', 'decision', '--vault', vault, '--json']);
+		expect(first.code).toBe(0);
+		await serverUp();
+		const second: string[] = [];
+		const { runCli } = await import('../../src/cli/run');
+		expect(await runCli(['server', '--vault', vault], { stdout: () => undefined, stderr: (t) => second.push(t), cwd: REPO })).toBe(0);
+		expect(second.join('\n')).toMatch(/another server already serves this vault/);
+		expect((await bin(['tag', 'decision', '--vault', vault, '--json', '--verbose'])).stderr).toMatch(/answered by the background server/);
+	}, 60_000);
+});
