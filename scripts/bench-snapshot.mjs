@@ -79,6 +79,52 @@ function timed(args, vault, env, before = () => {}) {
 	return { medianMs: Math.round(median(ms)), minMs: Math.round(Math.min(...ms)), cpuMs: Math.round(median(cpu)), peakRssMb: Math.round(rss / 1024) };
 }
 
+/** The vault's server status (`server --status --json`), or null when none runs. */
+function serverStatus(vault, env) {
+	const run = spawnSync(process.execPath, [CLI, 'server', '--status', '--vault', vault, '--json'], { env, encoding: 'utf8' });
+	return JSON.parse(run.stdout).server;
+}
+
+/** Waits until the server is ready and its trigram index loaded or built (what a call finds a while after the first). */
+async function serverWarm(vault, env) {
+	const until = Date.now() + 15 * 60_000;
+	for (;;) {
+		const status = serverStatus(vault, env);
+		if (status?.ready && status.trigrams === 'ready') return status;
+		if (Date.now() > until) throw new Error(`the server did not get warm: ${JSON.stringify(status)}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/**
+ * The same calls answered by the vault's background server: the first call starts it; once it is
+ * warm, every call is a fresh process (Node's start included) that connects to it.
+ */
+async function benchServer(label, vault, qs, touchable, env) {
+	const serverEnv = { ...env, VAULT_QUERY_SERVER: 'on' };
+	const out = { commands: {} };
+	try {
+		say(`… ${label}: the background server (started by a first call)`);
+		once(qs.backlinks, vault, serverEnv);
+		await serverWarm(vault, serverEnv);
+		for (const [name, args] of Object.entries(qs)) {
+			say(`… ${label}: ${name} through the server`);
+			once(args, vault, serverEnv);
+			out.commands[name] = timed(args, vault, serverEnv);
+		}
+		say(`… ${label}: after one note changed, through the server`);
+		let tick = 0;
+		out.oneChanged = timed(qs.backlinks, vault, serverEnv, () => {
+			const when = new Date(Date.now() - 30_000 + tick++ * 1000);
+			utimesSync(touchable, when, when);
+		});
+		out.serverRssMb = Math.round((serverStatus(vault, serverEnv)?.rssBytes ?? 0) / 1e6);
+	} finally {
+		spawnSync(process.execPath, [CLI, 'server', '--stop', '--vault', vault], { env: serverEnv });
+	}
+	return out;
+}
+
 /** Every figure for one vault. */
 async function benchVault(label, vault, k, touchable) {
 	const cache = mkdtempSync(join(tmpdir(), 'vq-bench-cache-'));
@@ -99,6 +145,7 @@ async function benchVault(label, vault, k, touchable) {
 			once(args, vault, env); // warm-up: page cache, and a first save if anything was racy
 			out.commands[name] = timed(args, vault, env);
 		}
+		out.nodeStart = Math.round(median(Array.from({ length: runs }, () => timeSpawn(process.execPath, ['-e', '0'], {}).ms)));
 		say(`… ${label}: rg for the same literals`);
 		for (const [name, literal] of [['rg rare', RARE], ['rg common', COMMON]]) {
 			const ms = [];
@@ -123,6 +170,7 @@ async function benchVault(label, vault, k, touchable) {
 			utimesSync(touchable, when, when);
 		});
 		out.unchanged = out.commands.backlinks;
+		out.server = await benchServer(label, vault, qs, touchable, env);
 	} finally {
 		rmSync(cache, { recursive: true, force: true });
 	}
@@ -159,6 +207,16 @@ for (const r of results) {
 	const rgTarget = r.size === 'i18n' ? 0.5 : 0.3;
 	row(`grep rare literal / rg (${r['rg rare']} ms)`, `${(r.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`, `≤ ${rgTarget}× rg`, r.commands['grep rare'].medianMs <= rgTarget * r['rg rare']);
 	row(`grep common word / rg (${r['rg common']} ms)`, `${(r.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`, '≤ 1.5× rg', r.commands['grep common'].medianMs <= 1.5 * r['rg common']);
+	const s = r.server;
+	for (const [name, c] of Object.entries(s.commands)) {
+		const limit = name.startsWith('grep') ? undefined : RANKED.has(name) ? t.ranked : t.structural;
+		row(`${name} through the server`, `${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`, limit ? `≤ ${limit} ms` : '', limit ? c.medianMs <= limit : undefined);
+	}
+	row(`grep rare literal through the server / rg (${r['rg rare']} ms)`, `${(s.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`, `≤ ${rgTarget}× rg`, s.commands['grep rare'].medianMs <= rgTarget * r['rg rare']);
+	row(`grep common word through the server / rg (${r['rg common']} ms)`, `${(s.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`, '≤ 1.5× rg', s.commands['grep common'].medianMs <= 1.5 * r['rg common']);
+	row('backlinks after one note changed, through the server', `${s.oneChanged.medianMs} ms (CPU ${s.oneChanged.cpuMs})`, `≤ ${s.commands.backlinks.medianMs + 100} ms`, s.oneChanged.medianMs <= s.commands.backlinks.medianMs + 100);
+	row('the server process: RSS after the runs', `${s.serverRssMb} MB`, r.size === 'i18n' ? '' : '≤ 400 MB (as the MCP server)', r.size === 'i18n' ? undefined : s.serverRssMb <= 400);
+	row('Node\'s own start (node -e 0)', `${r.nodeStart} ms`, '', undefined);
 	const m = r.mcp;
 	const p95 = (name) => m.latency[name].p95;
 	row('MCP ready with saved snapshot', `${m.readyMs} ms`, r.size === 'i18n' ? '' : '≤ 2000 ms', r.size === 'i18n' ? undefined : m.readyMs <= 2000);

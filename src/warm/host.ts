@@ -6,7 +6,7 @@
  */
 import { setImmediate } from 'node:timers';
 import type { EngineConfig } from '../core/engine/engine';
-import { VaultSession, type VaultOpener, type VaultState } from './session';
+import { VaultSession, type VaultOpener } from './session';
 import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
 import { watchVault, type VaultWatcher } from './watcher';
 
@@ -21,11 +21,6 @@ export interface WarmVault {
 	 * is out, because each load is a long synchronous decode that answer must not wait for.
 	 */
 	loadIndexes(): void;
-	/**
-	 * The state a call should use: every change the watcher has seen — including one whose event
-	 * is queued this very turn — applied first. This is what makes a warm answer never stale.
-	 */
-	fresh(): Promise<VaultState>;
 	/** Stops watching and building; lets an index part being written finish (bounded). */
 	close(): Promise<void>;
 }
@@ -69,6 +64,13 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 		session.changed(early);
 		void session.refresh();
 	}
+	// Every call's state has every change the watcher has seen applied — including one whose event
+	// is queued this very turn: it is delivered in this turn's poll phase, the check phase after it
+	// sees it, and flush() hands it over without the burst delay. This is what makes a warm answer never stale.
+	session.settle = async () => {
+		await new Promise((resolve) => setImmediate(resolve));
+		watcher.flush();
+	};
 	session.watcher = { running: watcher.error === null, error: watcher.error };
 	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
 	// Until the trigram index is loaded or built, calls answer by full scan.
@@ -88,13 +90,6 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 					setImmediate(() => void trigrams.start());
 				}),
 			);
-		},
-		fresh: async () => {
-			// why: an event queued before the call arrived is delivered in this turn's poll phase;
-			// the check phase after it sees it, and flush() hands it over without the burst delay.
-			await new Promise((resolve) => setImmediate(resolve));
-			watcher.flush();
-			return session.current();
 		},
 		close: async () => {
 			trigrams.stop();

@@ -196,8 +196,15 @@ export class VaultSession {
 		}
 	}
 
-	/** The state a call should use: after any pending refresh, so an edit the watcher saw is answered. */
+	/**
+	 * Hands over the changes the watcher has seen but not yet reported (set by the host, warm/host.ts),
+	 * so a call never waits out the watcher's burst delay, nor misses an edit made just before it.
+	 */
+	settle: (() => Promise<void>) | null = null;
+
+	/** The state a call should use: after every change the watcher has seen is applied. */
 	async current(): Promise<VaultState> {
+		if (this.settle !== null) await this.settle();
 		while (this.dirty || this.running) await (this.running ?? this.refresh());
 		return this.state;
 	}

@@ -217,7 +217,6 @@ class CliServer {
 	private async call(warm: WarmVault, argv: string[], cwd: string): Promise<ServerReply> {
 		this.calls++;
 		this.rearm();
-		await warm.fresh();
 		const stdout: string[] = [];
 		const stderr: string[] = [];
 		const settingsDiffer = { seen: false };
