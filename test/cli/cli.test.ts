@@ -70,6 +70,17 @@ describe('CLI contract', () => {
 		expect(links.stdout).toContain('[[budget-2027]] → (unresolved)  [body]');
 		expect(links.stdout).toContain('[[attachments/pipeline.png]] → attachments/pipeline.png  [body]');
 	});
+
+	it('grep stops past its limit and says more notes match; a higher limit lists them all, the first ones the same', async () => {
+		const all = JSON.parse((await cli(['grep', 'the', ...V, '--limit', '1000', '--json'])).stdout) as { matched: number; more?: boolean; results: { path: string }[] };
+		expect(all.more).toBeUndefined();
+		expect(all.matched).toBeGreaterThan(3);
+		const first = await cli(['grep', 'the', ...V, '--limit', '3']);
+		expect(first.stdout.split('\n')[0]).toBe('3+ notes match (stopped at the limit; more notes match)');
+		const json = JSON.parse((await cli(['grep', 'the', ...V, '--limit', '3', '--json'])).stdout) as typeof all;
+		expect(json).toMatchObject({ matched: 3, more: true });
+		expect(json.results.map((r) => r.path)).toEqual(all.results.slice(0, 3).map((r) => r.path));
+	});
 });
 
 describe('the built bin', () => {

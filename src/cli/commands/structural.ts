@@ -24,7 +24,8 @@ async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery):
 		if (!compiled.ok) throw new UsageError(compiled.error);
 	}
 	const engine = await openEngineForCli(args, io);
-	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query);
+	// One process, one source: the link graph is built once and shared, and a grep stops past its limit (as in the MCP server).
+	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query, { reuseGraph: true, stopAtLimit: true });
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
 	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }));
 	if (result.status === 'failed') {
