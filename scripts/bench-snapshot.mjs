@@ -9,6 +9,7 @@
 //
 //   node scripts/bench-snapshot.mjs [--sizes i18n,50000] [--runs 5] [--json]
 import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cpSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,7 +93,7 @@ async function serverWarm(vault, env) {
 		const status = serverStatus(vault, env);
 		if (status?.ready && status.trigrams === 'ready') return status;
 		if (Date.now() > until) throw new Error(`the server did not get warm: ${JSON.stringify(status)}`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await sleep(500);
 	}
 }
 
