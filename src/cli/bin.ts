@@ -16,7 +16,8 @@ if (asked.kind === 'answered') {
 	code = asked.code;
 } else {
 	const { runHere } = await import('./main');
-	code = await runHere(argv);
+	// A server starts after this call and saves the snapshot itself: the call need not pay for it.
+	code = await runHere(argv, asked.kind === 'absent');
 	// why: a call that could not search (exit 2: a bad flag, a missing folder) is no reason to start a server.
 	if (asked.kind === 'absent' && code !== 2) (await import('./server/spawn')).startServer(asked.vault);
 }

@@ -24,6 +24,8 @@ export interface CommandIO {
 	afterAnswer?: (task: () => Promise<void>) => void;
 	/** A warm vault to answer from, when a server runs the call. */
 	warm?: WarmLoan;
+	/** A server starts right after this call and reads and saves the snapshot itself: this call saves nothing. */
+	serverSaves?: boolean;
 }
 
 /** A CLI command: its flags, its help, and what it does. Returns the exit code. */

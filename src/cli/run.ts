@@ -28,7 +28,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const json = wantsJson(argv);
 	// A safety net under the renderers: no vault text reaches the terminal as a control sequence (JSON escapes its own).
 	const later: (() => Promise<void>)[] = [];
-	const io: CommandIO = { cwd: raw.cwd, warm: raw.warm, afterAnswer: (task) => later.push(task), stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
+	const io: CommandIO = { cwd: raw.cwd, warm: raw.warm, serverSaves: raw.serverSaves, afterAnswer: (task) => later.push(task), stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
 	if (name === undefined) {
 		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.
 		io.stderr(globalHelp(COMMANDS));

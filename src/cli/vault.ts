@@ -59,6 +59,11 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
 	partsOf.set(source, parts);
 	const after = async (): Promise<void> => {
+		if (io.serverSaves === true) {
+			// The server about to start opens the vault through the snapshot and saves it (and the index parts) itself.
+			if (verbose) io.stderr(`${describeSnapshot(report)}; left for the background server to save`);
+			return;
+		}
 		await opened.saveLater?.();
 		const engine = enginesOf.get(source);
 		const partError = engine ? await parts.save(engine) : null;

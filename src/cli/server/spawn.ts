@@ -24,7 +24,8 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 		mkdirSync(dirname(log), { recursive: true, mode: 0o700 });
 		fd = openSync(log, 'w', 0o600);
 		// why: the server's working folder is not the caller's, so it never holds a folder someone wants to remove or unmount.
-		const child = spawn(process.execPath, [entry, 'server', '--vault', vaultRealPath], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: process.env });
+		// --expose-gc: the server collects between bursts of calls (serve.ts, collectWhenQuiet).
+		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: process.env });
 		child.on('error', () => undefined);
 		child.unref();
 	} catch {

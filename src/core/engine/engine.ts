@@ -335,7 +335,8 @@ export class VaultEngine {
 			// What the rules leave out and which notes are skipped may have changed since it was saved.
 			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes);
 			index.invalidateLinks();
-			if (this.pending.size > 0) index.index.compact(); // A fresh build holds no tombstones; neither may this one.
+			// Tombstones of the notes applied here are folded away by the first search that reads the index
+			// (currentIndex), not now: a refresh followed only by structural calls never pays the O(postings) pass.
 			this.pending.clear();
 			this.index = index;
 			this.building = null;

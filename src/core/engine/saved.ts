@@ -58,12 +58,13 @@ export async function buildTrigramIndex(source: NoteSource): Promise<TrigramInde
  * building anew. The predecessor must no longer be used: its indexes change.
  */
 export function carriedIndexes(from: VaultEngine, changed: readonly string[]): SavedIndexes {
+	// why: the indexes are taken now, not the engine: a closure over `from` would keep every earlier
+	// engine (and its source) alive through each new engine's `saved`, one more per refresh.
+	const search = from.builtSearchIndex;
+	const trigrams = from.trigrams;
 	return {
 		buildTrigrams: false,
-		searchIndex: (settings) => {
-			const index = from.builtSearchIndex;
-			return Promise.resolve(index !== null && JSON.stringify(index.settings) === JSON.stringify(settings) ? { index, changed } : null);
-		},
-		trigramIndex: () => Promise.resolve(from.trigrams !== null ? { index: from.trigrams, changed } : null),
+		searchIndex: (settings) => Promise.resolve(search !== null && JSON.stringify(search.settings) === JSON.stringify(settings) ? { index: search, changed } : null),
+		trigramIndex: () => Promise.resolve(trigrams !== null ? { index: trigrams, changed } : null),
 	};
 }
