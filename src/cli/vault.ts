@@ -9,6 +9,7 @@ import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import { assertVaultFolder, DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
 import { realpath } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO, type WarmLoan } from './command';
 import { checkSettingsFlags, loadCliConfig, type CliConfig } from './config';
@@ -35,6 +36,15 @@ export function openOptionsFrom(args: ParsedArgs): OpenVaultOptions {
 	};
 }
 
+/** Whether the vault at `path` has a snapshot file (false when the path cannot be resolved: the open says why). */
+function snapshotExists(store: FileSnapshotStore, path: string): boolean {
+	try {
+		return existsSync(store.pathFor(realpathSync.native(path)));
+	} catch {
+		return false;
+	}
+}
+
 /** The index parts of each source opened through its snapshot, for the engine made over it. */
 const partsOf = new WeakMap<NoteSource, IndexParts>();
 
@@ -53,6 +63,11 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 		return warm;
 	}
 	const store = new FileSnapshotStore();
+	// No snapshot yet and a server about to build one: this call reads the vault as --no-cache does (the cheapest read).
+	if (io.serverSaves === true && !snapshotExists(store, path)) {
+		if (boolFlag(args, 'verbose')) io.stderr('vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it');
+		return openVault(path, openOptionsFrom(args));
+	}
 	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');

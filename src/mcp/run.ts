@@ -67,7 +67,7 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	// without a client.
 	const wire = new FirstAnswer(() => {
 		clearTimeout(idle);
-		warm.loadIndexes();
+		void warm.loadIndexes();
 	});
 	const idle = setTimeout(() => wire.answered(), 1000);
 	const handle = serveStdio(() => createServer(session, options), { transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) });

@@ -19,8 +19,9 @@ export interface WarmVault {
 	 * Loads the saved indexes, once: search first (its calls wait for it; grep scans meanwhile),
 	 * then what structural queries share, then the trigram index. Called after the first answer
 	 * is out, because each load is a long synchronous decode that answer must not wait for.
+	 * Resolves when all three are done (a built index saved).
 	 */
-	loadIndexes(): void;
+	loadIndexes(): Promise<void>;
 	/** Stops watching and building; lets an index part being written finish (bounded). */
 	close(): Promise<void>;
 }
@@ -76,21 +77,20 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 	// Until the trigram index is loaded or built, calls answer by full scan.
 	const trigrams = new TrigramUpkeep(session, log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
 	session.trigrams = trigrams.status;
-	let loading = false;
+	let loading: Promise<void> | null = null;
+	const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 	return {
 		session,
 		watcher,
 		trigrams,
-		loadIndexes: () => {
-			if (loading) return;
-			loading = true;
-			void session.loadSearchIndex().then(() =>
-				setImmediate(() => {
-					session.warmQueries();
-					setImmediate(() => void trigrams.start());
-				}),
-			);
-		},
+		loadIndexes: () =>
+			(loading ??= (async () => {
+				await session.loadSearchIndex();
+				await turn();
+				session.warmQueries();
+				await turn();
+				await trigrams.start();
+			})()),
 		close: async () => {
 			trigrams.stop();
 			watcher.close();

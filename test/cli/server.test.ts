@@ -62,7 +62,7 @@ async function serverUp(ms = 20_000): Promise<void> {
 	const until = Date.now() + ms;
 	while (Date.now() < until) {
 		const { reply } = await exchange(socket!, { stamp: SERVER_STAMP, control: 'status' }, 2000);
-		if (reply !== null && 'status' in reply && reply.status.ready) return;
+		if (reply !== null && 'status' in reply && reply.status.ready && !reply.status.handsOver) return;
 		await sleep(100);
 	}
 	throw new Error('the server did not come up');
@@ -98,7 +98,7 @@ describe('the background server', () => {
 		expect(first.code).toBe(0);
 		// It answered on its own, and left the snapshot to the server it started.
 		expect(first.stderr).not.toMatch(/answered by the background server/);
-		expect(first.stderr).toMatch(/index snapshot built .*; left for the background server to save/);
+		expect(first.stderr).toMatch(/no index snapshot yet: read the whole vault; the background server starting now builds it/);
 		await serverUp();
 		for (const query of [['backlinks', 'conventions'], ['tag', 'decision'], ['search', 'obsidian plugin'], ['grep', 'OB1'], ['pack', 'why obsidian'], ['lookup', 'conventions'], ['note', 'conventions']]) {
 			const warm = await bin([...query, '--vault', vault, '--json', '--verbose']);
@@ -114,6 +114,10 @@ describe('the background server', () => {
 		const stop = await bin(['server', '--stop', '--vault', vault]);
 		expect(stop.stdout).toMatch(/Stopped the background server/);
 		expect((await bin(['server', '--status', '--vault', vault])).code).toBe(1);
+		// With a snapshot saved, the next call reads through it, and starts a server again.
+		const again = await bin(['tag', 'decision', '--vault', vault, '--verbose']);
+		expect(again.stderr).toMatch(/index snapshot used as saved .*; left for the background server to save/);
+		await serverUp();
 		// The socket and its log live in the private cache folder, never in the vault.
 		expect(hashTree(vault)).toBe(before);
 	}, 60_000);
@@ -124,6 +128,18 @@ describe('the background server', () => {
 		await bin(['tag', 'decision', '--vault', vault], { ...serverEnv(), VAULT_QUERY_SERVER: 'off' });
 		await sleep(1500);
 		expect(readdirSync(cache).filter((f) => f.endsWith('.sock'))).toEqual([]);
+	});
+
+	it('with a cache folder that cannot be written, calls answer on their own with one warning and start no server', async () => {
+		const blocker = join(cache, 'a-file');
+		writeFileSync(blocker, 'not a folder');
+		const env = { ...serverEnv(), VAULT_QUERY_CACHE_DIR: join(blocker, 'cache') };
+		const truth = await bin(['backlinks', 'conventions', '--vault', vault, '--json', '--no-cache'], env);
+		for (let i = 0; i < 2; i++) {
+			const call = await bin(['backlinks', 'conventions', '--vault', vault, '--json'], env);
+			expect({ code: call.code, out: call.stdout }).toEqual({ code: 0, out: truth.stdout });
+			expect(call.stderr.trim().split('\n')).toEqual([expect.stringMatching(/warning: the index snapshot could not be saved/)]);
+		}
 	});
 
 	it('answers every query like a full read after random edits, with no wait between edit and call', async () => {

@@ -24,7 +24,7 @@ export async function stopServer(vaultRealPath: string): Promise<boolean> {
 
 /** One line on a running server, for `server --status` and `index --status`. */
 export function describeServer(status: ServerStatus): string {
-	return `background server pid ${status.pid}${status.ready ? '' : ' (starting)'}, up since ${status.startedAt}: ${status.calls} calls, ${status.refreshes} refreshes, ${(status.rssBytes / 1e6).toFixed(0)} MB, trigram index ${status.trigrams}; stops after ${status.idleExitMinutes} min without a call`;
+	return `background server pid ${status.pid}${status.ready ? (status.handsOver ? ' (indexing from scratch; hands over to a new server once saved)' : '') : ' (starting)'}, up since ${status.startedAt}: ${status.calls} calls, ${status.refreshes} refreshes, ${(status.rssBytes / 1e6).toFixed(0)} MB, trigram index ${status.trigrams}; stops after ${status.idleExitMinutes} min without a call`;
 }
 
 /** `--status` and `--stop`: talk to the running server. */

@@ -39,6 +39,8 @@ export interface ServerStatus {
 	vault: string;
 	/** Whether the vault is open and calls are answered (until then they run on their own). */
 	ready: boolean;
+	/** This server indexed the vault from scratch and hands over to a successor once its indexes are saved. */
+	handsOver: boolean;
 	startedAt: string;
 	calls: number;
 	refreshes: number;
