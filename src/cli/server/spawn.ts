@@ -12,6 +12,9 @@ import { socketPathFor } from './protocol';
 /** Set in the environment of a server this module started (only such a server starts its own successor). */
 export const SPAWNED_ENV = 'VAULT_QUERY_SERVER_SPAWNED';
 
+/** Minutes without a call before a started server stops (default: the server's own, 10). */
+export const IDLE_ENV = 'VAULT_QUERY_SERVER_IDLE_MINUTES';
+
 /** Where the server of the vault at `vaultRealPath` logs, or null when it has no socket. */
 export function serverLogPath(vaultRealPath: string): string | null {
 	const socket = socketPathFor(vaultRealPath);
@@ -28,7 +31,9 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 		fd = openSync(log, 'w', 0o600);
 		// why: the server's working folder is not the caller's, so it never holds a folder someone wants to remove or unmount.
 		// --expose-gc: the server collects between bursts of calls (serve.ts, collectWhenQuiet).
-		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: { ...process.env, [SPAWNED_ENV]: '1' } });
+		const idle = process.env[IDLE_ENV];
+		const idleArgs = idle !== undefined && /^[0-9]{1,5}$/.test(idle) ? ['--idle-minutes', idle] : [];
+		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath, ...idleArgs], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: { ...process.env, [SPAWNED_ENV]: '1' } });
 		child.on('error', () => undefined);
 		child.unref();
 	} catch {
