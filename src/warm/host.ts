@@ -4,7 +4,7 @@
  * the order that keeps the first answer fast. Both servers start it the same way, so they answer
  * from the same state by the same rules.
  */
-import { setImmediate } from 'node:timers';
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { EngineConfig } from '../core/engine/engine';
 import { VaultSession, type VaultOpener } from './session';
 import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
@@ -74,6 +74,14 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 	};
 	session.watcher = { running: watcher.error === null, error: watcher.error };
 	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
+	// A refresh leaves the edited notes' old postings in the search index until a search folds them
+	// (O(postings): 0.7 s at 50k); folding them once the refreshes pause keeps that off the next search.
+	let fold: ReturnType<typeof setTimeout> | null = null;
+	session.onRefresh(() => {
+		if (fold) clearTimeout(fold);
+		fold = setTimeout(() => void session.use((state) => Promise.resolve(state.engine.foldSearchEdits())), 500);
+		fold.unref();
+	});
 	// Until the trigram index is loaded or built, calls answer by full scan.
 	const trigrams = new TrigramUpkeep(session, log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
 	session.trigrams = trigrams.status;
@@ -92,6 +100,7 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 				await trigrams.start();
 			})()),
 		close: async () => {
+			if (fold) clearTimeout(fold);
 			trigrams.stop();
 			watcher.close();
 			await session.saves.settled(3000);

@@ -103,6 +103,19 @@ describe('VaultEngine answers every operation over one source', () => {
 		expect(paths).not.toContain('notes/a.md');
 		expect(paths).not.toContain('notes/b.md');
 	});
+
+	it('folds an edit into the search index on request (a server while idle), answering as a fresh build', async () => {
+		const source = vault();
+		const engine = new VaultEngine(source);
+		await engine.searchIndex();
+		expect(engine.foldSearchEdits()).toBe(false);
+		source.set('notes/a.md', 'Links to [[Topic]] about zebras and giraffes.\n');
+		await engine.upsert('notes/a.md');
+		expect(engine.foldSearchEdits()).toBe(true);
+		expect(engine.foldSearchEdits()).toBe(false);
+		const fresh = new VaultEngine(source);
+		for (const q of ['zebras', 'giraffes', 'topic']) expect(await engine.search(q)).toEqual(await fresh.search(q));
+	});
 });
 
 describe('issue 9 case 3: Excluded files are honoured on upsert', () => {

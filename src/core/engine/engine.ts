@@ -248,6 +248,17 @@ export class VaultEngine {
 	}
 
 	/**
+	 * Folds the built search index's tombstones now (what the next search would do first), so a
+	 * host can pay for it while idle; false when there was nothing to fold.
+	 */
+	foldSearchEdits(): boolean {
+		const index = this.index;
+		if (index === null || !index.index.hasStalePostings) return false;
+		index.index.compact();
+		return true;
+	}
+
+	/**
 	 * The index as a fresh build would be: an edit leaves the old version's postings counted in
 	 * document frequencies until compaction, which shifts scores (and a pack's cut-offs). The first
 	 * search after edits folds them away — O(postings), once per burst of edits — so the live
