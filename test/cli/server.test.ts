@@ -13,7 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exchange } from '../../src/cli/server/client';
+import { createServer } from 'node:net';
+import { askServer, exchange } from '../../src/cli/server/client';
 import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
 import { cli } from '../helpers/cli';
 import { hashTree } from '../helpers/hash';
@@ -134,6 +135,20 @@ describe('the background server', () => {
 		await bin(['tag', 'decision', '--vault', vault], { ...serverEnv(), VAULT_QUERY_SERVER: 'off' });
 		await sleep(1500);
 		expect(readdirSync(cache).filter((f) => f.endsWith('.sock'))).toEqual([]);
+	});
+
+	it('a server that accepts a call and never answers does not hang the call: it answers on its own', async () => {
+		const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
+		const silent = createServer({ allowHalfOpen: true }, () => undefined);
+		await new Promise<void>((resolve) => silent.listen(socket, resolve));
+		try {
+			const started = Date.now();
+			const asked = await askServer(['tag', 'decision', '--vault', vault], REPO, serverEnv(), 300);
+			expect(asked.kind).toBe('skipped');
+			expect(Date.now() - started).toBeLessThan(5000);
+		} finally {
+			silent.close();
+		}
 	});
 
 	it('with a cache folder that cannot be written, calls answer on their own with one warning and start no server', async () => {

@@ -57,8 +57,14 @@ export function exchange(socketPath: string, request: object, timeoutMs = 0): Pr
 	});
 }
 
+/**
+ * How long a call waits for the server's answer before answering on its own. Far above any
+ * answer (a first search at 50k notes takes seconds), but a server that hangs must not hang its callers.
+ */
+export const CALL_TIMEOUT_MS = 300_000;
+
 /** Let the vault's server answer `argv` when there is one (see the module comment). */
-export async function askServer(argv: readonly string[], cwd: string, env: Record<string, string | undefined> = process.env): Promise<Asked> {
+export async function askServer(argv: readonly string[], cwd: string, env: Record<string, string | undefined> = process.env, timeoutMs = CALL_TIMEOUT_MS): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };
 	const named = servedVaultOf(argv, cwd);
 	if (named === null) return { kind: 'skipped' };
@@ -70,7 +76,7 @@ export async function askServer(argv: readonly string[], cwd: string, env: Recor
 	}
 	const socketPath = socketPathFor(vault, env);
 	if (socketPath === null) return { kind: 'skipped' };
-	const { reply, error } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd });
+	const { reply, error } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd }, timeoutMs);
 	if (reply !== null && 'code' in reply) return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
 	// No socket, one nobody listens on, or a server of another build that just stopped: none runs now.
 	const gone = error === 'ENOENT' || error === 'ECONNREFUSED' || (reply !== null && 'declined' in reply && reply.stopped === true);
