@@ -129,8 +129,9 @@ describe('the background server', () => {
 		expect(hashTree(vault)).toBe(before);
 	}, 60_000);
 
-	it('is neither used nor started with --no-server, --no-cache or VAULT_QUERY_SERVER=off', async () => {
+	it('is neither used nor started with --no-server, --no-cache, --help or VAULT_QUERY_SERVER=off', async () => {
 		await bin(['tag', 'decision', '--vault', vault, '--no-server']);
+		expect((await bin(['tag', '--help', '--vault', vault])).stdout).toMatch(/vault-query tag/);
 		await bin(['tag', 'decision', '--vault', vault, '--no-cache']);
 		await bin(['tag', 'decision', '--vault', vault], { ...serverEnv(), VAULT_QUERY_SERVER: 'off' });
 		await sleep(1500);

@@ -14,7 +14,8 @@ export type Asked = { kind: 'answered'; stdout: string[]; stderr: string[]; code
 
 /**
  * The vault folder a command line names (`--vault P` or `--vault=P` before `--`, else `cwd`), or
- * null when the line does not go to a server (`--no-cache`, `--no-server`). A hint only: the
+ * null when the line does not go to a server (`--no-cache`, `--no-server`, or `--help`: asking
+ * how a command works must not start a server for whatever folder one stands in). A hint only: the
  * server parses the line again, and declines it if it names another vault.
  */
 export function servedVaultOf(argv: readonly string[], cwd: string): string | null {
@@ -22,7 +23,7 @@ export function servedVaultOf(argv: readonly string[], cwd: string): string | nu
 	for (let i = 1; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--') break;
-		if (arg === '--no-cache' || arg === '--no-server') return null;
+		if (arg === '--no-cache' || arg === '--no-server' || arg === '--help' || arg === '-h') return null;
 		if (arg === '--vault' && i + 1 < argv.length) vault = argv[++i];
 		else if (arg.startsWith('--vault=')) vault = arg.slice('--vault='.length);
 	}
