@@ -55,20 +55,22 @@ const partsOf = new WeakMap<NoteSource, IndexParts>();
  * fails costs one warning; `--verbose` says what the snapshot did and why one was rebuilt.
  */
 export async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
-	if (boolFlag(args, 'no-cache')) return openVault(path, openOptionsFrom(args));
-	const warm = io.warm?.source(path, openOptionsFrom(args)) ?? null;
-	if (warm !== null && io.warm) {
-		loansOf.set(warm, io.warm);
-		if (boolFlag(args, 'verbose')) io.stderr(io.warm.line);
+	const options = openOptionsFrom(args);
+	if (boolFlag(args, 'no-cache')) return openVault(path, options);
+	const loan = io.warm;
+	const warm = loan?.source(path, options) ?? null;
+	if (warm !== null && loan) {
+		loansOf.set(warm, loan);
+		if (boolFlag(args, 'verbose')) io.stderr(loan.line);
 		return warm;
 	}
 	const store = new FileSnapshotStore();
 	// No snapshot yet and a server about to build one: this call reads the vault as --no-cache does (the cheapest read).
 	if (io.serverSaves === true && !snapshotExists(store, path)) {
 		if (boolFlag(args, 'verbose')) io.stderr('vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it');
-		return openVault(path, openOptionsFrom(args));
+		return openVault(path, options);
 	}
-	const opened = await openCachedVault(path, { ...openOptionsFrom(args), store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
+	const opened = await openCachedVault(path, { ...options, store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);

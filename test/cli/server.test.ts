@@ -99,6 +99,13 @@ async function served(argv: string[], mayDecline = false): Promise<{ code: numbe
 }
 
 describe('the background server', () => {
+	it('the client sends every command that reads the vault and answers once; the server manages no other', async () => {
+		const { COMMANDS } = await import('../../src/cli/commands/index');
+		const { SERVED_COMMANDS } = await import('../../src/cli/server/protocol');
+		// mcp is a server itself; index and server manage the snapshot and the server: they run in the call.
+		expect([...SERVED_COMMANDS].sort()).toEqual(COMMANDS.map((c) => c.name).filter((n) => !['mcp', 'index', 'server'].includes(n)).sort());
+	});
+
 	it('is started by the first call, answers the next ones exactly as a call of its own would, and stops when asked', async () => {
 		const before = hashTree(vault);
 		const first = await bin(['backlinks', 'conventions', '--vault', vault, '--json', '--verbose']);

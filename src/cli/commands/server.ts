@@ -2,23 +2,25 @@ import { VaultError } from '../../node/vault-source';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { exchange } from '../server/client';
-import { SERVER_STAMP, socketPathFor, type ServerStatus } from '../server/protocol';
+import { SERVER_STAMP, socketPathFor, type ServerReply, type ServerStatus } from '../server/protocol';
 import { serverLogPath } from '../server/spawn';
 import { vaultKeyOf } from '../vault';
 
+/** The reply of the vault's server to a control request, or null when none answers. */
+async function ask(vaultRealPath: string, control: 'status' | 'stop'): Promise<ServerReply | null> {
+	const socket = socketPathFor(vaultRealPath);
+	return socket === null ? null : (await exchange(socket, { stamp: SERVER_STAMP, control }, 5000)).reply;
+}
+
 /** The running server's status, or null when none answers for the vault at `vaultRealPath`. */
 export async function serverStatus(vaultRealPath: string): Promise<ServerStatus | null> {
-	const socket = socketPathFor(vaultRealPath);
-	if (socket === null) return null;
-	const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'status' }, 5000);
+	const reply = await ask(vaultRealPath, 'status');
 	return reply !== null && 'status' in reply ? reply.status : null;
 }
 
 /** Asks the vault's server to stop; true when one was running. */
 export async function stopServer(vaultRealPath: string): Promise<boolean> {
-	const socket = socketPathFor(vaultRealPath);
-	if (socket === null) return false;
-	const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 5000);
+	const reply = await ask(vaultRealPath, 'stop');
 	return reply !== null && ('stopping' in reply || 'declined' in reply);
 }
 

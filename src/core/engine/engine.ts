@@ -143,7 +143,8 @@ export class VaultEngine {
 	async query(query: StructuredQuery, options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {}): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
 		if (options.reuseGraph !== true) return runQuery(this.source, query, this.config.settings, trigrams);
-		if (options.stopAtLimit !== true) return runQuery(this.source, query, this.config.settings, trigrams, { ...this.sharedReuse(), order: undefined });
+		// Only a grep reads in result order: other types need not have the whole scope sorted first.
+		if (options.stopAtLimit !== true || query.type !== 'grep') return runQuery(this.source, query, this.config.settings, trigrams, { ...this.sharedReuse(), order: undefined });
 		return runQuery(this.source, query, this.config.settings, trigrams, this.orderedReuse());
 	}
 
