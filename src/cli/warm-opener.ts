@@ -1,12 +1,13 @@
 /**
  * How a long-lived CLI process (the MCP server, the background server) reads the vault: the
- * start goes through the index snapshot and saves it; refreshes reuse it for unchanged notes
- * without rewriting it; `--no-cache` reads the vault whole every time.
+ * start goes through the index snapshot and saves it; a refresh that only saw notes written is a
+ * patch of the previous open (patch-cached.ts), any other goes through the snapshot again, reusing
+ * it for unchanged notes without rewriting it; `--no-cache` reads the vault whole every time.
  */
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf } from '../node/snapshot/index-parts';
-import { openCachedVault } from '../node/snapshot/open-cached';
-import type { NoteFingerprint } from '../core/snapshot/codec';
+import { openCachedVault, type CachedVault } from '../node/snapshot/open-cached';
+import { patchCachedVault } from '../node/snapshot/patch-cached';
 import { openVault, type OpenVaultOptions } from '../node/vault-source';
 import type { VaultOpener } from '../warm/session';
 import { TOOL_STAMP } from './vault';
@@ -14,14 +15,21 @@ import { TOOL_STAMP } from './vault';
 /** The opener of the vault at `vaultPath` with these walk bounds; `warn` takes a failed save's warning. */
 export function warmOpener(vaultPath: string, bounds: OpenVaultOptions, noCache: boolean, warn: (line: string) => void): VaultOpener {
 	if (noCache) return async () => ({ source: await openVault(vaultPath, bounds), snapshot: null });
-	let previous: ReadonlyMap<string, NoteFingerprint> | null = null;
+	let previous: CachedVault | null = null;
 	return async (first, changed) => {
+		if (!first && previous !== null && changed !== undefined) {
+			const patched = patchCachedVault(previous, changed, bounds);
+			if (patched !== null) {
+				previous = patched;
+				return { source: patched.source, snapshot: patched.report, changed: patched.changed };
+			}
+		}
 		const store = new FileSnapshotStore();
 		// A refresh stats only what the watcher reported; the rest is as the previous read found it.
-		const watched = !first && previous !== null && changed !== undefined ? { fingerprints: previous, changed } : undefined;
+		const watched = !first && previous !== null && changed !== undefined ? { fingerprints: previous.fingerprints, changed } : undefined;
 		// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
 		const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first, readPiecemeal: true, lean: true, watched });
-		previous = opened.fingerprints;
+		previous = opened;
 		const { source, report } = opened;
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.

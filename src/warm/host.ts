@@ -74,8 +74,9 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 	};
 	session.watcher = { running: watcher.error === null, error: watcher.error };
 	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
-	// A refresh leaves the edited notes' old postings in the search index until a search folds them
-	// (O(postings): 0.7 s at 50k); folding them once the refreshes pause keeps that off the next search.
+	// Edited notes' old postings stay in the search index (skipped, never counted) until enough pile up
+	// that a search would compact first (O(postings): 0.7 s at 50k); compacting once the refreshes
+	// pause keeps that off the next search.
 	let fold: ReturnType<typeof setTimeout> | null = null;
 	session.onRefresh(() => {
 		if (fold) clearTimeout(fold);

@@ -27,6 +27,29 @@ describe('an index edited many times', () => {
 		const b = await search(fresh, 'sync conflicts');
 		expect(a.results.map((r) => [r.path, r.score])).toEqual(b.results.map((r) => [r.path, r.score]));
 	});
+
+	it('answers as a fresh build right after a few edits, without compacting first', async () => {
+		const texts: Record<string, string> = {};
+		for (let i = 0; i < 60; i++) texts[`n${i}.md`] = `# Note ${i}\n\nsync ${i % 3 === 0 ? 'conflicts' : 'works'} ${i % 5 === 0 ? 'encryption' : ''}`;
+		const edited = new SearchIndex();
+		for (const [path, text] of Object.entries(texts)) edited.upsert(note(path, text));
+		edited.index.compact();
+		// A few edits: one drops the only note with "vanishing", others move words between notes.
+		edited.upsert(note('n1.md', 'temporary vanishing word'));
+		texts['n1.md'] = '# Note 1\n\nsync encryption now';
+		texts['n2.md'] = 'conflicts conflicts';
+		for (const path of ['n1.md', 'n2.md']) edited.upsert(note(path, texts[path]));
+		const fresh = new SearchIndex();
+		for (const [path, text] of Object.entries(texts)) fresh.upsert(note(path, text));
+		for (const query of ['sync conflicts', 'encryption', 'conf', 'vanishing', 'sycn']) {
+			const a = await search(edited, query, { prefixLast: true });
+			const b = await search(fresh, query, { prefixLast: true });
+			expect(a.results.map((r) => [r.path, r.score]), query).toEqual(b.results.map((r) => [r.path, r.score]));
+		}
+		// The old versions' postings are still stored: the answers above did not need a compaction.
+		expect(edited.index.hasStalePostings).toBe(true);
+		expect(edited.index.lookup('vanish')).toBe(-1);
+	});
 });
 
 describe('regex clauses', () => {

@@ -249,27 +249,22 @@ export class VaultEngine {
 	}
 
 	/**
-	 * Folds the built search index's tombstones now (what the next search would do first), so a
-	 * host can pay for it while idle; false when there was nothing to fold.
+	 * Compacts the built search index now when the next search would (many edits since the last
+	 * compaction, see `InvertedIndex.needsCompaction`), so a host can pay for it while idle; false
+	 * when there was nothing to do. Edits never change answers before it: removed notes' postings
+	 * are skipped and never counted (issue 15: the live index answers exactly as a rebuild).
 	 */
 	foldSearchEdits(): boolean {
 		const index = this.index;
-		if (index === null || !index.index.hasStalePostings) return false;
+		if (index === null || !index.index.needsCompaction) return false;
 		index.index.compact();
 		return true;
 	}
 
-	/**
-	 * The index as a fresh build would be: an edit leaves the old version's postings counted in
-	 * document frequencies until compaction, which shifts scores (and a pack's cut-offs). The first
-	 * search after edits folds them away — O(postings), once per burst of edits — so the live
-	 * index answers exactly as a rebuild (issue 15).
-	 */
+	/** The search index with every change made so far applied. */
 	private async currentIndex(): Promise<SearchIndex> {
 		await this.changes;
-		const index = await this.searchIndex();
-		if (index.index.hasStalePostings) index.index.compact();
-		return index;
+		return this.searchIndex();
 	}
 
 	/**
@@ -347,8 +342,8 @@ export class VaultEngine {
 			// What the rules leave out and which notes are skipped may have changed since it was saved.
 			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes);
 			index.invalidateLinks();
-			// Tombstones of the notes applied here are folded away by the first search that reads the index
-			// (currentIndex), not now: a refresh followed only by structural calls never pays the O(postings) pass.
+			// The old postings of the notes applied here stay until a compaction (they are never read or counted):
+			// neither a refresh nor the search after it pays the O(postings) pass.
 			this.pending.clear();
 			this.index = index;
 			this.building = null;

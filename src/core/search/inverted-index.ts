@@ -71,8 +71,10 @@ export class InvertedIndex {
 	private normDirty = true;
 	private readonly totalLen = new Float64Array(FIELD_COUNT);
 	private live = 0;
-	/** Notes removed since the last compaction: their postings still count in `docFreq`. */
+	/** Notes removed since the last compaction: their postings are still stored (skipped when read). */
 	private removedSinceCompact = 0;
+	/** While removed notes' postings are stored: term → its live document frequency, counted when first asked (cleared by every change). */
+	private readonly liveDf = new Map<number, number>();
 
 	/** Scratch for one note's terms during indexing. */
 	private lastSeen = new Int32Array(1024).fill(-1);
@@ -139,6 +141,7 @@ export class InvertedIndex {
 	upsert(note: NoteInput): number {
 		const old = this.pathToDoc.get(note.path);
 		if (old !== undefined) this.removeId(old);
+		this.liveDf.clear();
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
 		const d = this.docs.push(info);
 		this.pathToDoc.set(note.path, d);
@@ -213,6 +216,7 @@ export class InvertedIndex {
 		this.alive[d] = 0;
 		this.live--;
 		this.removedSinceCompact++;
+		this.liveDf.clear();
 		const path = this.docs.path(d);
 		if (path !== null) this.pathToDoc.delete(path);
 		this.docs.drop(d);
@@ -220,7 +224,7 @@ export class InvertedIndex {
 		this.normDirty = true;
 	}
 
-	/** Whether removed notes' postings still count in document frequencies (any removal since the last compaction). */
+	/** Whether removed notes' postings are still stored (any removal since the last compaction); they never count, see `docFreq`. */
 	get hasStalePostings(): boolean {
 		return this.removedSinceCompact > 0;
 	}
@@ -345,16 +349,47 @@ export class InvertedIndex {
 		this.normDirty = false;
 	}
 
-	/** Document frequency of a term (removed notes counted until compaction, as Lucene does). */
+	/**
+	 * Document frequency of a term: the live notes that hold it, exactly what a fresh build counts.
+	 * Removed notes' postings stay stored until a compaction, so while there are any, the live ones
+	 * are counted (once per term until the next change): O(the term's postings), which a query
+	 * reads anyway — where folding them away is O(every posting), 0.7 s at 50k notes, after each edit.
+	 */
 	docFreq(t: number): number {
-		let df = this.frozen.count(t);
-		if (this.pendTerms.length > 0) for (let i = 0; i < this.pendTerms.length; i++) if (this.pendTerms.get(i) === t) df++;
+		if (this.removedSinceCompact === 0) {
+			let df = this.frozen.count(t);
+			if (this.pendTerms.length > 0) for (let i = 0; i < this.pendTerms.length; i++) if (this.pendTerms.get(i) === t) df++;
+			return df;
+		}
+		let df = this.liveDf.get(t);
+		if (df === undefined) {
+			df = this.countLive(t);
+			this.liveDf.set(t, df);
+		}
 		return df;
 	}
 
-	/** BM25 idf of a term id; df is capped at the live count so stale postings can never make it vanish. */
+	/** The live notes holding term `t`, postings of removed notes skipped. */
+	private countLive(t: number): number {
+		const alive = this.alive;
+		let df = 0;
+		if (t < this.frozen.terms) {
+			const [docs] = this.frozen.slice(t);
+			for (let i = 0; i < docs.length; i++) if (alive[docs[i]] === 1) df++;
+		}
+		const starts = this.pendDocStart;
+		let k = 0;
+		for (let i = 0; i < this.pendTerms.length; i++) {
+			if (this.pendTerms.get(i) !== t) continue;
+			while (k + 1 < starts.length && starts[k + 1] <= i) k++;
+			if (alive[this.pendFirstDoc + k] === 1) df++;
+		}
+		return df;
+	}
+
+	/** BM25 idf of a term id. */
 	idf(t: number): number {
-		const df = Math.min(this.docFreq(t), this.live);
+		const df = this.docFreq(t);
 		return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
 	}
 

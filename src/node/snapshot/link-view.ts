@@ -8,6 +8,7 @@
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import type { LinkMaps } from '../link-maps';
 import type { DecodedSnapshot } from '../../core/snapshot/codec';
+import { LayeredMap } from './layered-map';
 
 /** Where one note's link-map entries come from. */
 export type LinkEntry = { saved: number } | { resolved: Record<string, number>; unresolved: Record<string, number> };
@@ -81,6 +82,33 @@ export class SnapshotLinks {
 				return Reflect.deleteProperty(t, key);
 			},
 		});
+	}
+
+	/**
+	 * These maps after some notes' links were resolved anew (`updates`: path → its entry, or null
+	 * when it has none now), the file list unchanged; `notes` is every note in walk order. The
+	 * entries of other notes carry over; the inversion is made again when first read.
+	 */
+	withEntries(updates: ReadonlyMap<string, LinkEntry | null>, notes: readonly string[]): SnapshotLinks {
+		const moved = [...updates].some(([path, entry]) => this.entries.has(path) !== (entry !== null));
+		if (!moved) {
+			// Presence unchanged: a null update is a note that had no entry and still has none.
+			const changes = new Map<string, LinkEntry>();
+			for (const [path, entry] of updates) if (entry !== null) changes.set(path, entry);
+			return new SnapshotLinks(this.order, LayeredMap.over(this.entries, changes), this.snapshot, this.files);
+		}
+		// A note that gained or lost its entry (became readable, or not) changes the order: copied, rare.
+		const entries = new Map(this.entries);
+		for (const [path, entry] of updates) {
+			if (entry === null) entries.delete(path);
+			else entries.set(path, entry);
+		}
+		return new SnapshotLinks(
+			notes.filter((path) => entries.has(path)),
+			entries,
+			this.snapshot,
+			this.files,
+		);
 	}
 
 	/** The notes whose `resolvedLinks` entry names `target`, in walk order (what inverting the map would give). */
