@@ -3,6 +3,7 @@ import type { CachedMetadata } from './metadata';
 import { linksFieldNames } from './note-info';
 import { parseLinktext } from './obsidian-rules';
 import type { NoteSource } from './port';
+import { positionsIn } from './scope';
 
 /** The linkpath of a link: the part before the first `#` (Obsidian's `parseLinktext(...).path`). */
 export function linkpathOf(link: string): string {
@@ -35,7 +36,7 @@ export class LinkGraph {
 	private readonly fieldTargetCache = new Map<string, Set<string>>();
 	private linking: Map<string, string[]> | null = null;
 	private fieldLinking: Map<string, string[]> | null = null;
-	private position: Map<string, number> | null = null;
+	private position: ReadonlyMap<string, number> | null = null;
 
 	/**
 	 * `notes` are the link sources that count (the query's scope); `fieldHolders`, when given, names
@@ -107,7 +108,7 @@ export class LinkGraph {
 	 */
 	linkersOf(target: string): readonly string[] {
 		if (this.linking || !this.source.linkSourcesOf) return this.linkingMap().get(target) ?? [];
-		this.position ??= new Map(this.notes.map((path, i) => [path, i]));
+		this.position ??= positionsIn(this.notes);
 		const found = new Set<string>();
 		for (const path of this.source.linkSourcesOf(target)) if (this.position.has(path)) found.add(path);
 		for (const path of this.fieldLinkers().get(target) ?? []) found.add(path);

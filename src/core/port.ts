@@ -12,7 +12,11 @@ export interface NoteSource {
 	readonly configDir: string;
 	/** Obsidian's "Excluded files" (`userIgnoreFilters`): folder prefixes or `/regex/`. */
 	readonly userIgnoreFilters: readonly string[];
-	/** Every Markdown note path, vault-relative with `/` separators, in walk order. */
+	/**
+	 * Every Markdown note path, vault-relative with `/` separators, in walk order. A list once
+	 * handed out is never changed in place (a new list when notes come or go): what is worked out
+	 * from a list — the scope (core/scope.ts) — is kept per list.
+	 */
 	listNotes(): readonly string[];
 	/** Every file path in the vault (notes and attachments); link resolution needs them all. */
 	listFiles(): readonly string[];

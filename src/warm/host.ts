@@ -10,6 +10,11 @@ import { VaultSession, type VaultOpener } from './session';
 import { TRIGRAM_DELAY_ENV, TrigramUpkeep } from './trigrams';
 import { watchVault, type VaultWatcher } from './watcher';
 
+/** Quiet after a refresh before the search index takes its changes in the background, ms. */
+const CATCH_UP_QUIET_MS = 500;
+/** Longest a stream of refreshes may put that off, ms. */
+const CATCH_UP_AT_LATEST_MS = 5000;
+
 /** A started warm vault (see the module comment). */
 export interface WarmVault {
 	readonly session: VaultSession;
@@ -74,14 +79,24 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 	};
 	session.watcher = { running: watcher.error === null, error: watcher.error };
 	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
-	// Edited notes' old postings stay in the search index (skipped, never counted) until enough pile up
-	// that a search would compact first (O(postings): 0.7 s at 50k); compacting once the refreshes
-	// pause keeps that off the next search.
-	let fold: ReturnType<typeof setTimeout> | null = null;
+	// After a refresh the search index takes the changes when a search first asks (session.ts); once
+	// refreshes pause, it takes them here instead — and compacts when enough edits piled up that a
+	// search would first (O(postings): 0.7 s at 50k) — so neither lands on a later call. A steady
+	// stream of edits still catches up every few seconds.
+	let catchUp: ReturnType<typeof setTimeout> | null = null;
+	let waitingSince: number | null = null;
 	session.onRefresh(() => {
-		if (fold) clearTimeout(fold);
-		fold = setTimeout(() => void session.use((state) => Promise.resolve(state.engine.foldSearchEdits())), 500);
-		fold.unref();
+		waitingSince ??= Date.now();
+		if (catchUp && Date.now() - waitingSince < CATCH_UP_AT_LATEST_MS) clearTimeout(catchUp);
+		else if (catchUp) return;
+		catchUp = setTimeout(() => {
+			catchUp = waitingSince = null;
+			void session.use(async (state) => {
+				await state.engine.searchIndex();
+				state.engine.foldSearchEdits();
+			}).catch((error: unknown) => log(`search index catch-up failed: ${error instanceof Error ? error.message : String(error)}`));
+		}, CATCH_UP_QUIET_MS);
+		catchUp.unref();
 	});
 	// Until the trigram index is loaded or built, calls answer by full scan.
 	const trigrams = new TrigramUpkeep(session, log, { delayMs: Number(process.env[TRIGRAM_DELAY_ENV] ?? 0) || 0 });
@@ -101,7 +116,7 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 				await trigrams.start();
 			})()),
 		close: async () => {
-			if (fold) clearTimeout(fold);
+			if (catchUp) clearTimeout(catchUp);
 			trigrams.stop();
 			watcher.close();
 			await session.saves.settled(3000);

@@ -98,15 +98,14 @@ async function buildState(open: VaultOpener, first: boolean, config: EngineConfi
 	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
 	if (carry !== null) {
 		// The previous index may still be loading (the first state's is, right after start): carry it once it is there.
-		await carry.previous.engine.searchIndex().catch(() => undefined);
+		if (carry.previous.engine.searchState === 'building') await carry.previous.engine.searchIndex().catch(() => undefined);
 		const carried = carriedIndexes(carry.previous.engine, applied);
 		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
 	} else if (parts) engine.saved = searchPartOnly(parts);
-	// The first state's search index is loaded after the server is ready (`loadSearchIndex`): the first search or pack waits for it, nothing else does.
-	if (carry !== null) {
-		await engine.searchIndex();
-		await engine.trigramIndex(false);
-	}
+	// The search index takes the changes when a search or pack first asks, or when the host catches
+	// up once refreshes pause (warm/host.ts): a structural call right after an edit does not wait for
+	// it. The first state's is loaded after the server is ready (`loadSearchIndex`).
+	if (carry !== null) await engine.trigramIndex(false);
 	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started), applied, parts: first ? (parts ?? null) : null };
 }
 

@@ -197,6 +197,14 @@ export class VaultEngine {
 		return this.trigrams;
 	}
 
+	/**
+	 * The saved indexes this engine was handed and has not started to use for search (none built,
+	 * none building, none found damaged), for a successor to take over unchanged; else null.
+	 */
+	get unusedSavedIndexes(): SavedIndexes | null {
+		return this.index === null && this.building === null && !this.savedSearchDamaged ? this.saved : null;
+	}
+
 	/** The ranked-search index when built or loaded, without building it (what a host saves). */
 	get builtSearchIndex(): SearchIndex | null {
 		return this.index;
@@ -305,7 +313,7 @@ export class VaultEngine {
 			build_ms: this.buildMs,
 			keyword_index: this.index?.keywordIndexStatus ?? null,
 			skipped,
-			exclusions: scope.exclusions,
+			exclusions: [...scope.exclusions],
 		};
 	}
 
@@ -340,7 +348,7 @@ export class VaultEngine {
 			}
 			for (const path of this.pending) await this.applyTo(index, path);
 			// What the rules leave out and which notes are skipped may have changed since it was saved.
-			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes);
+			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes, loaded.changed);
 			index.invalidateLinks();
 			// The old postings of the notes applied here stay until a compaction (they are never read or counted):
 			// neither a refresh nor the search after it pays the O(postings) pass.

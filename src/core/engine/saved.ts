@@ -55,16 +55,23 @@ export async function buildTrigramIndex(source: NoteSource): Promise<TrigramInde
 /**
  * An engine's indexes handed to its successor over a newer read of the vault (a server's refresh):
  * the successor applies `changed` to them through the same path as a saved index, instead of
- * building anew. The predecessor must no longer be used: its indexes change.
+ * building anew. The predecessor must no longer be used: its indexes change. A search index the
+ * predecessor was handed but never used (no search came between two refreshes) is handed on as
+ * it was, these changes added: a refresh followed only by structural calls never pays for it.
  */
 export function carriedIndexes(from: VaultEngine, changed: readonly string[]): SavedIndexes {
 	// why: the indexes are taken now, not the engine: a closure over `from` would keep every earlier
 	// engine (and its source) alive through each new engine's `saved`, one more per refresh.
 	const search = from.builtSearchIndex;
+	const unused = search === null ? from.unusedSavedIndexes : null;
 	const trigrams = from.trigrams;
 	return {
 		buildTrigrams: false,
-		searchIndex: (settings) => Promise.resolve(search !== null && JSON.stringify(search.settings) === JSON.stringify(settings) ? { index: search, changed } : null),
+		searchIndex: async (settings) => {
+			if (search !== null) return JSON.stringify(search.settings) === JSON.stringify(settings) ? { index: search, changed } : null;
+			const before = (await unused?.searchIndex(settings)) ?? null;
+			return before === null ? null : { index: before.index, changed: [...new Set([...before.changed, ...changed])] };
+		},
 		trigramIndex: () => Promise.resolve(trigrams !== null ? { index: trigrams, changed } : null),
 	};
 }

@@ -82,7 +82,7 @@ export function sortKeyOf(ctx: Pick<QueryContext, 'source' | 'settings'>): (path
 }
 
 /** `notes` in the order query results are listed: authority tiers when set, then the sort order. */
-export function resultOrder(source: NoteSource, settings: EngineSettings, notes: string[]): string[] {
+export function resultOrder(source: NoteSource, settings: EngineSettings, notes: readonly string[]): string[] {
 	return byAuthority(notes, (path) => path, settings.authorityOrder, sortKeyOf({ source, settings }));
 }
 
@@ -101,7 +101,7 @@ export async function finish(ctx: QueryContext, query: Record<string, unknown>, 
 	const envelope: QueryResult = {
 		status,
 		query,
-		searched: { files: ctx.scope.notes.length, folders: ctx.scope.folders.length > 0 ? ctx.scope.folders : ['(whole vault)'] },
+		searched: { files: ctx.scope.notes.length, folders: ctx.scope.folders.length > 0 ? [...ctx.scope.folders] : ['(whole vault)'] },
 		matched: ordered.length,
 		results,
 		skipped,

@@ -65,5 +65,5 @@ export function readerScope(source: NoteSource, settings: ReaderSettings, folder
 	const outside = notSearched(source, ctx.scope.notes);
 	if (outside.length > 0) limitations.push(`Folders not searched: ${outside.join(', ')}`);
 	limitations.push(...ctx.scope.exclusions);
-	return { ctx, folders: ctx.scope.folders, limitations };
+	return { ctx, folders: [...ctx.scope.folders], limitations };
 }

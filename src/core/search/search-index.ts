@@ -7,7 +7,7 @@ import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
 import { fileName } from '../paths';
 import type { NoteSource } from '../port';
-import { resolveScope } from '../scope';
+import { positionsIn, resolveScope } from '../scope';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
@@ -73,6 +73,8 @@ export class SearchIndex {
 	readonly vocabulary: Vocabulary;
 	/** Notes left out of the index, and why. */
 	readonly skipped: SkippedFile[] = [];
+	/** The scope list `recountSkipped` last counted over (an unchanged list needs only the changed notes counted again). */
+	private countedScope: readonly string[] | null = null;
 	/** What the scope rules left out (folders, "Excluded files"), for `limitations`. */
 	readonly exclusions: string[] = [];
 	/** Bumped on every change, to invalidate derived maps. */
@@ -147,17 +149,28 @@ export class SearchIndex {
 	/**
 	 * Recompute the skipped notes, in scope order, as a build over `source` would list them now: the
 	 * source's skip reasons, and notes that could not be read before and are still not indexed.
+	 * `changed`: the only notes that changed since the last count; when the scope is the very list
+	 * counted last time (the file list and rules unchanged, core/scope.ts), only they are looked at.
 	 */
-	recountSkipped(source: NoteSource, scope: readonly string[]): void {
+	recountSkipped(source: NoteSource, scope: readonly string[], changed?: readonly string[]): void {
 		const unreadable = new Map(this.skipped.filter((s) => s.reason.startsWith('unreadable: ')).map((s) => [s.path, s]));
+		const incremental = changed !== undefined && scope === this.countedScope;
 		const skipped: SkippedFile[] = [];
-		for (const path of scope) {
-			if (this.isExcluded(path, source.configDir)) continue;
+		const count = (path: string): void => {
+			if (this.isExcluded(path, source.configDir)) return;
 			const reason = source.getSkipReason(path);
 			const before = unreadable.get(path);
 			if (reason !== null) skipped.push({ path, reason });
 			else if (before !== undefined && !this.index.pathToDoc.has(path)) skipped.push(before);
-		}
+		};
+		if (incremental) {
+			const positions = positionsIn(scope);
+			const touched = new Set(changed);
+			for (const s of this.skipped) if (!touched.has(s.path)) skipped.push(s);
+			for (const path of touched) if (positions.has(path)) count(path);
+			skipped.sort((a, b) => positions.get(a.path)! - positions.get(b.path)!);
+		} else for (const path of scope) count(path);
+		this.countedScope = scope;
 		this.skipped.splice(0, this.skipped.length, ...skipped);
 	}
 

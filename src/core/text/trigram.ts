@@ -140,7 +140,8 @@ export class TrigramIndex {
 	forget(path: string): void {
 		this.remove(path);
 		const prefix = `${path}/`;
-		for (const known of [...this.ids.keys()]) if (known.startsWith(prefix)) this.remove(known);
+		// A Map tolerates deletion while iterated: no copy of 50k keys for each edited note.
+		for (const known of this.ids.keys()) if (known.startsWith(prefix)) this.remove(known);
 	}
 
 	/** Paths of the notes that can satisfy `query`, or null when it requires nothing (scan every note). */

@@ -19,17 +19,22 @@ export class SnapshotLinks {
 	private unresolvedMap: LinkMap | null = null;
 	private inverted: { offsets: Uint32Array; sources: Uint32Array } | null = null;
 	private fileIndex: Map<string, number> | null = null;
+	/** Note path → position in `order`, shared along a chain of `withEntries`. */
+	private positionIndex: Map<string, number> | null = null;
 
 	/**
 	 * `order`: the notes with entries, walk order; `entries`: each one's source; `files`: every
 	 * vault file, in the file-index order of the snapshot's columns (the same list when a saved
-	 * entry is used at all).
+	 * entry is used at all). `base`: maps these were made from by `withEntries` (same order and
+	 * files), whose inversion this one reads, with `edited` (position → destination file indexes)
+	 * standing in for the notes whose links changed since — so an edit does not invert every link again.
 	 */
 	constructor(
 		private readonly order: readonly string[],
 		private readonly entries: ReadonlyMap<string, LinkEntry>,
 		private readonly snapshot: DecodedSnapshot | null,
 		private readonly files: readonly string[],
+		private readonly base: { links: SnapshotLinks; edited: ReadonlyMap<number, readonly number[]> } | null = null,
 	) {}
 
 	/** source → destination → count, each entry decoded when first read. */
@@ -95,7 +100,12 @@ export class SnapshotLinks {
 			// Presence unchanged: a null update is a note that had no entry and still has none.
 			const changes = new Map<string, LinkEntry>();
 			for (const [path, entry] of updates) if (entry !== null) changes.set(path, entry);
-			return new SnapshotLinks(this.order, LayeredMap.over(this.entries, changes), this.snapshot, this.files);
+			const edited = new Map(this.base?.edited ?? []);
+			this.positionIndex ??= new Map(this.order.map((path, i) => [path, i]));
+			for (const [path, entry] of changes) edited.set(this.positionIndex.get(path)!, this.destinationsOf(entry));
+			const next = new SnapshotLinks(this.order, LayeredMap.over(this.entries, changes), this.snapshot, this.files, { links: this.base?.links ?? this, edited });
+			next.positionIndex = this.positionIndex;
+			return next;
 		}
 		// A note that gained or lost its entry (became readable, or not) changes the order: copied, rare.
 		const entries = new Map(this.entries);
@@ -113,19 +123,42 @@ export class SnapshotLinks {
 
 	/** The notes whose `resolvedLinks` entry names `target`, in walk order (what inverting the map would give). */
 	linkSourcesOf(target: string): string[] {
-		this.fileIndex ??= new Map(this.files.map((f, i) => [f, i]));
-		const d = this.fileIndex.get(target);
+		const d = this.fileIndexOf().get(target);
 		if (d === undefined) return [];
-		const { offsets, sources } = this.invert();
-		const out: string[] = [];
-		for (let k = offsets[d]; k < offsets[d + 1]; k++) out.push(this.order[sources[k]]);
-		return out;
+		const { offsets, sources } = (this.base?.links ?? this).invert();
+		const edited = this.base?.edited;
+		const positions: number[] = [];
+		for (let k = offsets[d]; k < offsets[d + 1]; k++) if (edited === undefined || !edited.has(sources[k])) positions.push(sources[k]);
+		if (edited !== undefined) {
+			for (const [position, dests] of edited) if (dests.includes(d)) positions.push(position);
+			positions.sort((a, b) => a - b);
+		}
+		return positions.map((position) => this.order[position]);
+	}
+
+	/** Path → position in the file list (the snapshot's destination numbering), built once per file list. */
+	private fileIndexOf(): Map<string, number> {
+		this.fileIndex ??= this.base?.links.fileIndexOf() ?? new Map(this.files.map((f, i) => [f, i]));
+		return this.fileIndex;
+	}
+
+	/** The file indexes a fresh entry links to. */
+	private destinationsOf(entry: LinkEntry): number[] {
+		if ('saved' in entry) {
+			const [from, to] = this.snapshot!.resolvedSpan(entry.saved);
+			const out: number[] = [];
+			for (let p = from; p < to; p++) out.push(this.snapshot!.resolvedDest(p));
+			return out;
+		}
+		const index = this.fileIndexOf();
+		return Object.keys(entry.resolved).flatMap((dest) => index.get(dest) ?? []);
 	}
 
 	/** Destination file index → note positions (in `order`) linking there: a counting sort over every link once. */
 	private invert(): { offsets: Uint32Array; sources: Uint32Array } {
 		if (this.inverted) return this.inverted;
 		const offsets = new Uint32Array(this.files.length + 2);
+		const fileIndex = this.fileIndexOf();
 		const visit = (each: (dest: number, position: number) => void): void => {
 			this.order.forEach((path, position) => {
 				const entry = this.entries.get(path)!;
@@ -134,7 +167,7 @@ export class SnapshotLinks {
 					for (let p = from; p < to; p++) each(this.snapshot!.resolvedDest(p), position);
 				} else {
 					for (const dest in entry.resolved) {
-						const d = this.fileIndex!.get(dest);
+						const d = fileIndex.get(dest);
 						if (d !== undefined) each(d, position);
 					}
 				}
