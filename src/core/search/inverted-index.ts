@@ -10,9 +10,9 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
-import { ChunkedU32 } from './chunked-column';
 import { DocTable } from './doc-table';
 import { FrozenPostings } from './frozen-postings';
+import { PendingPostings } from './pending-postings';
 import { exportDense, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
 import { FIELD_TF_MASK, grow, TF_BITS, TF_MAX } from './packed-tf';
@@ -53,11 +53,8 @@ export class InvertedIndex {
 	/** Frozen CSR segment (frozen-postings.ts). */
 	private frozen = FrozenPostings.empty();
 
-	/** Pending doc-major segment: doc d's entries are [pendStart[d - pendFirstDoc], …next). */
-	private readonly pendTerms = new ChunkedU32();
-	private readonly pendTfs = new ChunkedU32();
-	private pendDocStart: number[] = [];
-	private pendFirstDoc = 0;
+	/** Pending doc-major segment (pending-postings.ts). */
+	private readonly pending = new PendingPostings();
 
 	/** Per-note records, by id; null for removed ids. */
 	readonly docs: DocTable;
@@ -114,7 +111,7 @@ export class InvertedIndex {
 
 	/** Postings held in the frozen and pending segments. */
 	get postingCount(): number {
-		return this.frozen.length + this.pendTerms.length;
+		return this.frozen.length + this.pending.length;
 	}
 
 	/** Note `d`'s record, or null when removed. */
@@ -193,13 +190,7 @@ export class InvertedIndex {
 			this.fieldLen[d * FIELD_COUNT + f] = len;
 			this.totalLen[f] += len;
 		}
-		if (this.pendDocStart.length === 0) this.pendFirstDoc = d;
-		while (this.pendFirstDoc + this.pendDocStart.length < d) this.pendDocStart.push(this.pendTerms.length);
-		this.pendDocStart.push(this.pendTerms.length);
-		for (let i = 0; i < docTerms.length; i++) {
-			this.pendTerms.push(docTerms[i]);
-			this.pendTfs.push(docTfs[i] >>> 0);
-		}
+		this.pending.add(d, docTerms, docTfs);
 		return d;
 	}
 
@@ -235,7 +226,7 @@ export class InvertedIndex {
 	 * document frequencies — a small vault edited many times must not drift.
 	 */
 	get needsCompaction(): boolean {
-		return this.pendTerms.length > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
+		return this.pending.length > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
 	}
 
 	/**
@@ -276,15 +267,7 @@ export class InvertedIndex {
 			work += termStart[t + 1] - termStart[t] + 1;
 			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
-		const pendDocs = this.pendDocStart.length;
-		for (let k = 0; k < pendDocs; k++) {
-			const d = this.pendFirstDoc + k;
-			if (alive[d] !== 1) continue;
-			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendTerms.length;
-			for (let i = this.pendDocStart[k]; i < end; i++) counts[this.pendTerms.get(i)]++;
-			work += end - this.pendDocStart[k] + 1;
-			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
-		}
+		yield* this.pending.eachLive(alive, COMPACT_STEP, (_d, t) => counts[t]++);
 		const start = new Uint32Array(termCount + 1);
 		for (let t = 0; t < termCount; t++) start[t + 1] = start[t] + counts[t];
 		const total = start[termCount];
@@ -304,24 +287,13 @@ export class InvertedIndex {
 			work += termStart[t + 1] - termStart[t] + 1;
 			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
 		}
-		for (let k = 0; k < pendDocs; k++) {
-			const d = this.pendFirstDoc + k;
-			if (alive[d] !== 1) continue;
-			const end = k + 1 < pendDocs ? this.pendDocStart[k + 1] : this.pendTerms.length;
-			for (let i = this.pendDocStart[k]; i < end; i++) {
-				const t = this.pendTerms.get(i);
-				const w = cursor[t]++;
-				docs[w] = d;
-				tfs[w] = this.pendTfs.get(i);
-			}
-			work += end - this.pendDocStart[k] + 1;
-			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
-		}
+		yield* this.pending.eachLive(alive, COMPACT_STEP, (d, t, packed) => {
+			const w = cursor[t]++;
+			docs[w] = d;
+			tfs[w] = packed;
+		});
 		this.frozen = new FrozenPostings({ termStart: start, postDocs: docs, postTfs: tfs });
-		this.pendTerms.clear();
-		this.pendTfs.clear();
-		this.pendDocStart = [];
-		this.pendFirstDoc = this.docs.length;
+		this.pending.clear(this.docs.length);
 		this.removedSinceCompact = 0;
 	}
 
@@ -358,8 +330,7 @@ export class InvertedIndex {
 	docFreq(t: number): number {
 		if (this.removedSinceCompact === 0) {
 			let df = this.frozen.count(t);
-			if (this.pendTerms.length > 0) for (let i = 0; i < this.pendTerms.length; i++) if (this.pendTerms.get(i) === t) df++;
-			return df;
+			return df + this.pending.count(t);
 		}
 		let df = this.liveDf.get(t);
 		if (df === undefined) {
@@ -377,13 +348,9 @@ export class InvertedIndex {
 			const [docs] = this.frozen.slice(t);
 			for (let i = 0; i < docs.length; i++) if (alive[docs[i]] === 1) df++;
 		}
-		const starts = this.pendDocStart;
-		let k = 0;
-		for (let i = 0; i < this.pendTerms.length; i++) {
-			if (this.pendTerms.get(i) !== t) continue;
-			while (k + 1 < starts.length && starts[k + 1] <= i) k++;
-			if (alive[this.pendFirstDoc + k] === 1) df++;
-		}
+		this.pending.forTerm(t, (d) => {
+			if (alive[d] === 1) df++;
+		});
 		return df;
 	}
 
@@ -429,28 +396,15 @@ export class InvertedIndex {
 				visit(d, score(d, packed), packed);
 			}
 		}
-		if (this.pendTerms.length > 0) {
-			const starts = this.pendDocStart;
-			let k = 0;
-			for (let i = 0; i < this.pendTerms.length; i++) {
-				if (this.pendTerms.get(i) !== t) continue;
-				while (k + 1 < starts.length && starts[k + 1] <= i) k++;
-				const d = this.pendFirstDoc + k;
-				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
-				visit(d, score(d, this.pendTfs.get(i)), this.pendTfs.get(i));
-			}
-		}
+		this.pending.forTerm(t, (d, packed) => {
+			if (alive[d] === 1 && (allowed === null || allowed[d] === 1)) visit(d, score(d, packed), packed);
+		});
 	}
 
 	/** The packed tf word of term `t` in note `d`, or 0 (binary search in the frozen slice). */
 	packedTf(t: number, d: number): number {
-		if (d >= this.pendFirstDoc && this.pendDocStart.length > 0) {
-			const k = d - this.pendFirstDoc;
-			if (k >= this.pendDocStart.length) return 0;
-			const end = k + 1 < this.pendDocStart.length ? this.pendDocStart[k + 1] : this.pendTerms.length;
-			for (let i = this.pendDocStart[k]; i < end; i++) if (this.pendTerms.get(i) === t) return this.pendTfs.get(i);
-			return 0;
-		}
+		const pending = this.pending.packedTf(t, d);
+		if (pending !== null) return pending;
 		if (t >= this.frozen.terms) return 0;
 		const [docs, tfs] = this.frozen.slice(t);
 		let lo = 0;
@@ -505,7 +459,7 @@ export class InvertedIndex {
 		index.fieldLen = saved.fieldLen;
 		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
 		index.live = n;
-		index.pendFirstDoc = n;
+		index.pending.clear(n);
 		index.lastSeen = new Int32Array(Math.max(1024, saved.terms.count)).fill(-1);
 		index.slotOf = new Uint32Array(index.lastSeen.length);
 		index.trimScratch();
@@ -515,7 +469,7 @@ export class InvertedIndex {
 	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */
 	arrayBytes(): number {
 		return (
-			this.frozen.bytes + this.pendTerms.byteLength + this.pendTfs.byteLength +
+			this.frozen.bytes + this.pending.byteLength +
 			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.lastSeen.byteLength + this.slotOf.byteLength
 		);
 	}

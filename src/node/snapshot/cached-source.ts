@@ -13,6 +13,7 @@ import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec
 import { readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
 import { readConfigFileIn, readSideFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
+import { LayeredMap } from './layered-map';
 import type { SnapshotLinks } from './link-view';
 
 /** Everything the source is built from (see `openCachedVault`). */
@@ -196,9 +197,8 @@ export class CachedVaultSource implements NoteSource {
 	 * kept notes' decoded metadata and the resolver (it depends on the file list only).
 	 */
 	edited(records: ReadonlyMap<string, NoteRecord>, fingerprints: ReadonlyMap<string, NoteFingerprint>): CachedVaultSource {
-		const fresh = new Map(this.init.fresh);
-		for (const [path, record] of records) fresh.set(path, record);
-		return new CachedVaultSource({ ...this.init, fresh, fingerprints }, this.caches, this.resolver);
+		// Layered, not copied: after a build from scratch every note is fresh, and a copy is ~25 ms at 50k.
+		return new CachedVaultSource({ ...this.init, fresh: LayeredMap.over(this.init.fresh, records), fingerprints }, this.caches, this.resolver);
 	}
 
 	/** The link maps, for a source `edited` from this one. */
