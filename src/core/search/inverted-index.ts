@@ -138,7 +138,6 @@ export class InvertedIndex {
 	upsert(note: NoteInput): number {
 		const old = this.pathToDoc.get(note.path);
 		if (old !== undefined) this.removeId(old);
-		this.liveDf.clear();
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
 		const d = this.docs.push(info);
 		this.pathToDoc.set(note.path, d);
@@ -191,6 +190,7 @@ export class InvertedIndex {
 			this.totalLen[f] += len;
 		}
 		this.pending.add(d, docTerms, docTfs);
+		this.liveDf.clear(); // The note's terms now count: live frequencies counted before are stale.
 		return d;
 	}
 
