@@ -15,6 +15,16 @@ import { stem } from './stem';
 const MAX_TOKEN_LENGTH = 40; // why: the longest English/German words in real vaults stay well under 40.
 /** More parts than this in a kebab/snake/camel compound and the joined form is not indexed. */
 const MAX_COMPOUND_PARTS = 6; // why: identifiers like a-b-c-d-e-f-g are slugs, not compounds anyone types joined.
+/** Characters a resumable tokenizer handles between two pauses (`wordTermSteps`, the index's `upsertSteps`). */
+export const TOKENIZE_STEP = 4096; // why: ~1–8 ms of the slowest script (dictionary-segmented Thai), so a 12 ms slice overshoots by little.
+
+/** Run a resumable step function to its end (the one-go form of a `…Steps` generator). */
+export function drain<T>(steps: Generator<void, T, void>): T {
+	for (;;) {
+		const r = steps.next();
+		if (r.done === true) return r.value;
+	}
+}
 
 /** Words searched for but never indexed: English function and question words, and the commonest Romance/German ones. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -132,41 +142,82 @@ function isHiragana(code: number): boolean {
  * any bigram (a lone kanji between kana, a one-character run) becomes a unigram.
  */
 export function cjkTerms(run: string, emit: (term: string) => void): void {
-	const chars = run.length === [...run].length ? null : [...run];
-	const n = chars ? chars.length : run.length;
-	const at = (i: number): string => (chars ? chars[i] : run[i]);
-	if (n === 1) {
+	drain(cjkTermSteps(run, emit));
+}
+
+/** The length in UTF-16 units of the code point at `i`: 2 for a surrogate pair, else 1 (as string iteration splits). */
+function charLength(text: string, i: number): number {
+	const c = text.charCodeAt(i);
+	if (c < 0xd800 || c > 0xdbff) return 1;
+	const d = text.charCodeAt(i + 1);
+	return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+}
+
+/** {@link cjkTerms}, pausing after every {@link TOKENIZE_STEP} characters of the run. */
+function* cjkTermSteps(run: string, emit: (term: string) => void): Generator<void, void, void> {
+	const n = run.length;
+	if (charLength(run, 0) === n) {
 		emit(run);
 		return;
 	}
 	let prevCovered = false;
-	for (let i = 0; i < n; i++) {
+	let pauseAt = TOKENIZE_STEP;
+	for (let i = 0, len = charLength(run, 0); i < n; ) {
+		const next = i + len;
 		let covered = prevCovered;
 		prevCovered = false;
-		if (i + 1 < n) {
-			const a = at(i).codePointAt(0) ?? 0;
-			const b = at(i + 1).codePointAt(0) ?? 0;
-			if (isHiragana(a) === isHiragana(b)) {
-				emit(at(i) + at(i + 1));
+		const hiragana = isHiragana(run.codePointAt(i) ?? 0);
+		let nextLen = 0;
+		if (next < n) {
+			nextLen = charLength(run, next);
+			if (hiragana === isHiragana(run.codePointAt(next) ?? 0)) {
+				emit(run.slice(i, next + nextLen));
 				covered = true;
 				prevCovered = true;
 			}
 		}
-		if (!covered && !isHiragana(at(i).codePointAt(0) ?? 0)) emit(at(i));
+		if (!covered && !hiragana) emit(run.slice(i, next));
+		i = next;
+		len = nextLen;
+		if (i >= pauseAt) {
+			yield;
+			pauseAt = i + TOKENIZE_STEP;
+		}
 	}
 }
 
 /** Index terms of a Hangul word: the word itself and, from three syllables on, its bigrams (particles attach to words). */
 function hangulTerms(run: string, emit: (term: string) => void): void {
+	drain(hangulTermSteps(run, emit));
+}
+
+/** {@link hangulTerms}, pausing after every {@link TOKENIZE_STEP} characters of the run. */
+function* hangulTermSteps(run: string, emit: (term: string) => void): Generator<void, void, void> {
 	if (run.length <= MAX_TOKEN_LENGTH) emit(run);
-	if (run.length >= 3) for (let i = 0; i + 1 < run.length; i++) emit(run.slice(i, i + 2));
+	if (run.length < 3) return;
+	for (let i = 0; i + 1 < run.length; i++) {
+		emit(run.slice(i, i + 2));
+		if (i % TOKENIZE_STEP === TOKENIZE_STEP - 1) yield;
+	}
 }
 
 /** Words of a Thai/Lao/Khmer/Myanmar run, by the ICU dictionary behind `Intl.Segmenter`. */
 function segmentWords(run: string): string[] {
 	const out: string[] = [];
-	for (const s of segmentBounded(wordSegmenter(), run)) if (s.isWordLike !== false && s.segment.trim() !== '') out.push(s.segment);
+	drain(segmentWordSteps(run, (w) => out.push(w)));
 	return out;
+}
+
+/** {@link segmentWords} through `emit`, pausing after every {@link TOKENIZE_STEP} characters of the run (the dictionary segmenter is the slowest tokenizer: ~1 µs a character). */
+function* segmentWordSteps(run: string, emit: (word: string) => void): Generator<void, void, void> {
+	let pauseAt = TOKENIZE_STEP;
+	for (const s of segmentBounded(wordSegmenter(), run)) {
+		if (s.isWordLike !== false && s.segment.trim() !== '') emit(s.segment);
+		if (s.index >= pauseAt) {
+			yield;
+			pauseAt = s.index + TOKENIZE_STEP;
+		}
+	}
 }
 
 /** The parts of a compound word (`front-end`, `snake_case`, `camelCase`), or null when it is simple. */
@@ -195,18 +246,30 @@ function plainWordTerms(word: string, emit: (term: string) => void): void {
 	}
 }
 
-/** Emit the terms of a word-regex match that contains CJK or South-East Asian letters. */
-function specialWordTerms(word: string, emit: (term: string) => void): void {
+/**
+ * Emit the terms of a word that contains CJK or South-East Asian letters, run by run, pausing
+ * inside long runs. The shared regex's position is put back after each pause: other words may
+ * be tokenized (synchronously) while this one waits.
+ */
+function* specialWordTermSteps(word: string, emit: (term: string) => void): Generator<void, void, void> {
 	SPLIT_SPECIAL_RE.lastIndex = 0;
+	let pauseAt = TOKENIZE_STEP;
 	let m: RegExpExecArray | null;
 	while ((m = SPLIT_SPECIAL_RE.exec(word)) !== null) {
-		if (m[1] !== undefined) cjkTerms(m[1], emit);
-		else if (m[2] !== undefined) hangulTerms(m[2], emit);
-		else if (m[3] !== undefined) for (const w of segmentWords(m[3])) emit(w);
+		const at = SPLIT_SPECIAL_RE.lastIndex;
+		if (m[1] !== undefined) yield* cjkTermSteps(m[1], emit);
+		else if (m[2] !== undefined) yield* hangulTermSteps(m[2], emit);
+		else if (m[3] !== undefined) yield* segmentWordSteps(m[3], emit);
 		else if (m[4] !== undefined) {
 			const rest = m[4].replace(/^[-_]+|[-_]+$/g, '');
 			if (rest !== '') plainWordTerms(rest, emit);
 		}
+		if (at >= pauseAt) {
+			// A word of many short runs (Han and Latin alternating) pauses between runs.
+			yield;
+			pauseAt = at + TOKENIZE_STEP;
+		}
+		SPLIT_SPECIAL_RE.lastIndex = at;
 	}
 }
 
@@ -225,17 +288,31 @@ function isWordUnit(code: number): boolean {
 }
 
 /**
- * Call `onWord` for every word of `text`: a run of letters, digits and marks, with single inner
+ * The words of a text, one at a time: runs of letters, digits and marks, with single inner
  * `-`/`_` connectors (`front-end`, `snake_case`). A hand-written scanner: the equivalent global
- * regex allocates a match array per word, and vault builds tokenize millions of words.
+ * regex allocates a match array per word, and vault builds tokenize millions of words. A cursor
+ * rather than a callback so a resumable caller can pause between two words.
  */
-export function forEachWord(text: string, onWord: (word: string) => void): void {
-	const n = text.length;
-	let i = 0;
-	while (i < n) {
+export class WordCursor {
+	/** Start of the current word. */
+	start = 0;
+	/** End (exclusive) of the current word; where the next search starts. */
+	end = 0;
+
+	/** A cursor before the first word of `text`. */
+	constructor(readonly text: string) {}
+
+	/** Move to the next word; false at the end of the text. */
+	next(): boolean {
+		const text = this.text;
+		const n = text.length;
+		let i = this.end;
 		while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
-		if (i >= n) return;
-		const start = i;
+		if (i >= n) {
+			this.start = this.end = n;
+			return false;
+		}
+		this.start = i;
 		for (;;) {
 			while (i < n && isWordUnit(text.charCodeAt(i))) i++;
 			const c = text.charCodeAt(i);
@@ -245,8 +322,20 @@ export function forEachWord(text: string, onWord: (word: string) => void): void 
 			}
 			break;
 		}
-		onWord(text.slice(start, i));
+		this.end = i;
+		return true;
 	}
+
+	/** The current word. */
+	word(): string {
+		return this.text.slice(this.start, this.end);
+	}
+}
+
+/** Call `onWord` for every word of `text` ({@link WordCursor}). */
+export function forEachWord(text: string, onWord: (word: string) => void): void {
+	const words = new WordCursor(text);
+	while (words.next()) onWord(words.word());
 }
 
 /** Below this code unit no script needs the special path (Thai starts here; CJK, Hangul… far above). */
@@ -305,7 +394,18 @@ export function forEachWordStartingWith(text: string, firstWanted: Uint8Array, o
 /** Emit the index terms of one word-regex match (a pure function of the word: cacheable). */
 export function wordTerms(word: string, emit: (term: string) => void): void {
 	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
-	else if (SPECIAL_RE.test(word)) specialWordTerms(word, emit);
+	else if (SPECIAL_RE.test(word)) drain(specialWordTermSteps(word, emit));
+	else plainWordTerms(word, emit);
+}
+
+/**
+ * {@link wordTerms}, resumable: the same terms in the same order, pausing (yielding) after about
+ * every {@link TOKENIZE_STEP} characters of a long Han/kana, Hangul or Thai/Lao/Khmer/Myanmar run —
+ * one such run can be a whole note (a 300k-character Thai run takes ~0.4 s to segment).
+ */
+export function* wordTermSteps(word: string, emit: (term: string) => void): Generator<void, void, void> {
+	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
+	else if (SPECIAL_RE.test(word)) yield* specialWordTermSteps(word, emit);
 	else plainWordTerms(word, emit);
 }
 
