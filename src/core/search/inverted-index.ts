@@ -15,9 +15,10 @@ import { FrozenPostings } from './frozen-postings';
 import { PendingPostings } from './pending-postings';
 import { exportDense, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
-import { FIELD_TF_MASK, grow, TF_BITS, TF_MAX } from './packed-tf';
+import { NoteTermCounter } from './note-terms';
+import { FIELD_TF_MASK, grow, TF_BITS } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
-import { forEachWord, normalizeText, termsOf, wordTerms } from './tokenize';
+import { drain, termsOf } from './tokenize';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
 
@@ -29,10 +30,6 @@ const MIN_REMOVALS_BEFORE_COMPACT = 32;
 const COMPACT_STEP = 1 << 16; // why: ~1 ms of work, so a slice overshoots its budget by about that.
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
-/** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
-const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
-const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
-const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
 
 /** A note to index: its vault path, full text and Obsidian metadata. */
 export interface NoteInput {
@@ -73,14 +70,8 @@ export class InvertedIndex {
 	/** While removed notes' postings are stored: term → its live document frequency, counted when first asked (cleared by every change). */
 	private readonly liveDf = new Map<number, number>();
 
-	/** Scratch for one note's terms during indexing. */
-	private lastSeen = new Int32Array(1024).fill(-1);
-	private slotOf = new Uint32Array(1024);
-	private readonly docTerms: number[] = [];
-	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
-	private wordCache = new Map<string, number | number[]>();
-	private cacheLimit = BULK_CACHE_LIMIT;
-	private readonly docTfs: number[] = [];
+	/** Counts one note's terms (the scratch of indexing, and the word cache). */
+	private counter: NoteTermCounter;
 
 	/** Keep abstracts and forward links per note (false when a NoteSource can give them back on demand). */
 	keepDerived = true;
@@ -92,6 +83,7 @@ export class InvertedIndex {
 	) {
 		this.terms = new TermDictionary(saved?.terms ?? null);
 		this.docs = new DocTable(saved?.docs ?? null);
+		this.counter = new NoteTermCounter(this.terms, saved?.terms.count);
 	}
 
 	/** Live notes. */
@@ -119,77 +111,42 @@ export class InvertedIndex {
 		return this.docs.get(d);
 	}
 
-	private termId(term: string): number {
-		const id = this.terms.add(term);
-		if (id >= this.lastSeen.length) {
-			let n = this.lastSeen.length * 2;
-			while (n <= id) n *= 2;
-			const ls = new Int32Array(n).fill(-1);
-			ls.set(this.lastSeen);
-			this.lastSeen = ls;
-			const so = new Uint32Array(n);
-			so.set(this.slotOf);
-			this.slotOf = so;
-		}
-		return id;
-	}
-
 	/** Add (or replace) a note. Milliseconds for a typical note. */
 	upsert(note: NoteInput): number {
-		const old = this.pathToDoc.get(note.path);
-		if (old !== undefined) this.removeId(old);
+		return drain(this.upsertSteps(note));
+	}
+
+	/**
+	 * `upsert` in steps: the note's text is tokenized in slices (note-terms.ts), pausing between
+	 * them, and the note joins the index at the last step (the index is unchanged until then),
+	 * which returns its id. A bulk build drives the steps on its time budget, so one long note
+	 * never holds a host's main thread. The index must not be changed while steps are pending
+	 * (a bulk build owns its index until it resolves); an upsert meanwhile counts with its own
+	 * scratch, so it cannot corrupt them.
+	 */
+	*upsertSteps(note: NoteInput): Generator<void, number, void> {
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
+		const counter = this.counter.busy ? new NoteTermCounter(this.terms, this.terms.size) : this.counter;
+		yield* counter.countSteps(fields);
+		return this.add(note.path, info, counter);
+	}
+
+	/** Add a note whose terms `counter` has just counted; its id. */
+	private add(path: string, info: DocInfo, counter: NoteTermCounter): number {
+		const old = this.pathToDoc.get(path);
+		if (old !== undefined) this.removeId(old);
 		const d = this.docs.push(info);
-		this.pathToDoc.set(note.path, d);
+		this.pathToDoc.set(path, d);
 		this.alive = grow(this.alive, d + 1, (n) => new Uint8Array(n));
 		this.alive[d] = 1;
 		this.fieldLen = grow(this.fieldLen, (d + 1) * FIELD_COUNT, (n) => new Uint32Array(n));
 		this.live++;
 		this.normDirty = true;
-
-		const docTerms = this.docTerms;
-		const docTfs = this.docTfs;
-		docTerms.length = 0;
-		docTfs.length = 0;
 		for (let f = 0; f < FIELD_COUNT; f++) {
-			const shift = f * TF_BITS;
-			let len = 0;
-			const add = (t: number): void => {
-				len++;
-				if (this.lastSeen[t] !== d) {
-					this.lastSeen[t] = d;
-					this.slotOf[t] = docTerms.length;
-					docTerms.push(t);
-					docTfs.push(1 << shift);
-					return;
-				}
-				const slot = this.slotOf[t];
-				if (((docTfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) docTfs[slot] += 1 << shift;
-			};
-			const addTerm = (term: string): void => add(this.termId(term));
-			const cache = this.wordCache;
-			const onWord = (word: string): void => {
-				if (word.length > CACHED_WORD_MAX) {
-					wordTerms(word, addTerm);
-					return;
-				}
-				let ids = cache.get(word);
-				if (ids === undefined) {
-					const list: number[] = [];
-					wordTerms(word, (term) => list.push(this.termId(term)));
-					ids = list.length === 1 ? list[0] : list;
-					if (cache.size >= this.cacheLimit) cache.clear();
-					cache.set(word, ids);
-				}
-				if (typeof ids === 'number') add(ids);
-				else for (const t of ids) add(t);
-			};
-			const text = fields[f];
-			if (text !== '') forEachWord(normalizeText(text), onWord);
-			this.fieldLen[d * FIELD_COUNT + f] = len;
-			this.totalLen[f] += len;
+			this.fieldLen[d * FIELD_COUNT + f] = counter.fieldLen[f];
+			this.totalLen[f] += counter.fieldLen[f];
 		}
-		this.pending.add(d, docTerms, docTfs);
+		this.pending.add(d, counter.terms, counter.tfs);
 		this.liveDf.clear(); // The note's terms now count: live frequencies counted before are stale.
 		return d;
 	}
@@ -299,8 +256,7 @@ export class InvertedIndex {
 
 	/** Release build scratch that only indexing needs (after a bulk build). */
 	trimScratch(): void {
-		this.wordCache = new Map();
-		this.cacheLimit = LIVE_CACHE_LIMIT;
+		this.counter.trim();
 	}
 
 	/** Recompute per-field length normalisation factors 1 / (1 - b + b·len/avg) when lengths changed. */
@@ -460,8 +416,6 @@ export class InvertedIndex {
 		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
 		index.live = n;
 		index.pending.clear(n);
-		index.lastSeen = new Int32Array(Math.max(1024, saved.terms.count)).fill(-1);
-		index.slotOf = new Uint32Array(index.lastSeen.length);
 		index.trimScratch();
 		return index;
 	}
@@ -470,7 +424,7 @@ export class InvertedIndex {
 	arrayBytes(): number {
 		return (
 			this.frozen.bytes + this.pending.byteLength +
-			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.lastSeen.byteLength + this.slotOf.byteLength
+			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.counter.byteLength
 		);
 	}
 }

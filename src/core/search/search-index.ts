@@ -115,6 +115,7 @@ export class SearchIndex {
 		const yieldFn = options.yieldFn ?? defaultYield;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
 		let sliceStart = now();
+		const sliceUsed = (): boolean => now() - sliceStart >= sliceMs;
 		for (let i = 0; i < notes.length; i += batch) {
 			const chunk = notes.slice(i, i + batch);
 			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
@@ -124,13 +125,21 @@ export class SearchIndex {
 				const reason = source.getSkipReason(path);
 				if (reason !== null) si.skipped.push({ path, reason });
 				else if (typeof text !== 'string') si.skipped.push({ path, reason: `unreadable: ${text instanceof Error ? text.message : String(text)}` });
-				else si.index.upsert({ path, text, metadata: source.getMetadata(path) });
+				else {
+					// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
+					const steps = si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) });
+					while (steps.next().done !== true) {
+						if (!sliceUsed()) continue;
+						await yieldFn();
+						sliceStart = now();
+					}
+				}
+				if (sliceUsed()) {
+					await yieldFn();
+					sliceStart = now();
+				}
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
-			if (now() - sliceStart >= sliceMs) {
-				await yieldFn();
-				sliceStart = now();
-			}
 		}
 		await si.index.compactInSlices(sliceMs, yieldFn, now);
 		si.index.trimScratch();

@@ -1,0 +1,142 @@
+/**
+ * One note's terms and their packed per-field frequencies, counted by a resumable tokenizer:
+ * `countSteps` pauses (yields) after about every `TOKENIZE_STEP` characters, inside a long word
+ * too, so a host's build loop can hand the main thread back in the middle of one long note. The
+ * counts land in this counter's scratch (`terms`, `tfs`, `fieldLen`), valid until the next count.
+ */
+import { FIELD_TF_MASK, TF_BITS, TF_MAX } from './packed-tf';
+import { FIELD_NAMES } from './settings';
+import type { TermDictionary } from './term-dictionary';
+import { normalizeText, TOKENIZE_STEP, WordCursor, wordTerms, wordTermSteps } from './tokenize';
+
+/** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
+const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
+const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
+const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
+const STAMP_MAX = 0x7fffffff; // why: the stamps live in an Int32Array.
+
+/** Counts the terms of one note at a time, adding new terms to the dictionary (see the module comment). */
+export class NoteTermCounter {
+	/** The counted note's term ids, in order of first occurrence. */
+	readonly terms: number[] = [];
+	/** Packed field frequencies (packed-tf.ts), parallel to `terms`. */
+	readonly tfs: number[] = [];
+	/** Terms per field of the counted note. */
+	readonly fieldLen = new Uint32Array(FIELD_NAMES.length);
+	/** Whether a count is under way (its steps not run to the end). */
+	busy = false;
+
+	/** Per term id: the stamp of the last count that saw it, and its slot in `terms` there. */
+	private lastSeen: Int32Array;
+	private slotOf: Uint32Array;
+	private stamp = 0;
+	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
+	private wordCache = new Map<string, number | number[]>();
+	private cacheLimit = BULK_CACHE_LIMIT;
+
+	/** A counter adding to `dictionary`; `capacity` term ids are provisioned up front (a restored dictionary's size). */
+	constructor(
+		private readonly dictionary: TermDictionary,
+		capacity = 1024,
+	) {
+		this.lastSeen = new Int32Array(Math.max(1024, capacity)).fill(-1);
+		this.slotOf = new Uint32Array(this.lastSeen.length);
+	}
+
+	/** Bytes held by the per-term scratch arrays. */
+	get byteLength(): number {
+		return this.lastSeen.byteLength + this.slotOf.byteLength;
+	}
+
+	/** After a bulk build: drop the large word cache and keep a small one for single-note updates. */
+	trim(): void {
+		this.wordCache = new Map();
+		this.cacheLimit = LIVE_CACHE_LIMIT;
+	}
+
+	private termId(term: string): number {
+		const id = this.dictionary.add(term);
+		if (id >= this.lastSeen.length) {
+			let n = this.lastSeen.length * 2;
+			while (n <= id) n *= 2;
+			const ls = new Int32Array(n).fill(-1);
+			ls.set(this.lastSeen);
+			this.lastSeen = ls;
+			const so = new Uint32Array(n);
+			so.set(this.slotOf);
+			this.slotOf = so;
+		}
+		return id;
+	}
+
+	/** A fresh stamp for one count (so `lastSeen` needs no clearing between notes). */
+	private nextStamp(): number {
+		if (this.stamp === STAMP_MAX) {
+			this.lastSeen.fill(-1);
+			this.stamp = 0;
+		}
+		return ++this.stamp;
+	}
+
+	/** Count the terms of a note's field texts (in `FIELD_NAMES` order), pausing between steps (see the module comment). */
+	*countSteps(fields: readonly string[]): Generator<void, void, void> {
+		this.busy = true;
+		try {
+			yield* this.count(fields, this.nextStamp());
+		} finally {
+			this.busy = false;
+		}
+	}
+
+	private *count(fields: readonly string[], stamp: number): Generator<void, void, void> {
+		const terms = this.terms;
+		const tfs = this.tfs;
+		terms.length = 0;
+		tfs.length = 0;
+		for (let f = 0; f < fields.length; f++) {
+			const shift = f * TF_BITS;
+			let len = 0;
+			const add = (t: number): void => {
+				len++;
+				if (this.lastSeen[t] !== stamp) {
+					this.lastSeen[t] = stamp;
+					this.slotOf[t] = terms.length;
+					terms.push(t);
+					tfs.push(1 << shift);
+					return;
+				}
+				const slot = this.slotOf[t];
+				if (((tfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) tfs[slot] += 1 << shift;
+			};
+			const addTerm = (term: string): void => add(this.termId(term));
+			if (fields[f] !== '') {
+				const words = new WordCursor(normalizeText(fields[f]));
+				let pauseAt = TOKENIZE_STEP;
+				while (words.next()) {
+					const word = words.word();
+					if (word.length > CACHED_WORD_MAX) yield* wordTermSteps(word, addTerm);
+					else this.addCached(word, add);
+					if (words.end >= pauseAt) {
+						yield;
+						pauseAt = words.end + TOKENIZE_STEP;
+					}
+				}
+			}
+			this.fieldLen[f] = len;
+		}
+	}
+
+	/** Add a short word's term ids, tokenizing it only the first time it is seen. */
+	private addCached(word: string, add: (t: number) => void): void {
+		let ids = this.wordCache.get(word);
+		if (ids === undefined) {
+			const list: number[] = [];
+			wordTerms(word, (term) => list.push(this.termId(term)));
+			ids = list.length === 1 ? list[0] : list;
+			if (this.wordCache.size >= this.cacheLimit) this.wordCache.clear();
+			this.wordCache.set(word, ids);
+		}
+		if (typeof ids === 'number') add(ids);
+		else for (const t of ids) add(t);
+	}
+}
