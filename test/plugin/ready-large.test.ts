@@ -6,13 +6,22 @@
  * figures (docs/BENCHMARKS.md). The longest main-thread block is measured by a 1 ms heartbeat;
  * on a loaded machine it also counts time the process was not scheduled, so it is reported, not
  * asserted. Obsidian's metadata cache is filled before the plugin starts, as it is in Obsidian:
- * the plugin uses that cache.
+ * the plugin uses that cache. With VAULT_QUERY_PLUGIN_BENCH_GAPS naming a file, every gap over
+ * 50 ms is written there with its end on the monotonic clock a `--cpu-prof` profile uses, so
+ * `scripts/bench/profile-gaps.mjs` can say what ran in each.
  */
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
 
 const VAULT = process.env.VAULT_QUERY_PLUGIN_BENCH;
+const GAPS_FILE = process.env.VAULT_QUERY_PLUGIN_BENCH_GAPS;
+
+/** Microseconds on the monotonic clock (the clock of a V8 CPU profile's timestamps). */
+function monotonicUs(): number {
+	return Number(process.hrtime.bigint() / 1000n);
+}
 
 /** Heap in MB after a collection when --expose-gc is on. */
 function heapMb(): number {
@@ -29,9 +38,13 @@ describe('plugin readiness on a large vault', () => {
 		// A heartbeat every millisecond: the longest gap between beats is the longest block.
 		let last = performance.now();
 		const gaps: number[] = [];
+		const gapEnds: { endUs: number; ms: number }[] = [];
 		const beat = window.setInterval(() => {
 			const now = performance.now();
-			if (now - last > 50) gaps.push(Math.round(now - last));
+			if (now - last > 50) {
+				gaps.push(Math.round(now - last));
+				gapEnds.push({ endUs: monotonicUs(), ms: now - last });
+			}
 			last = now;
 		}, 1);
 		const started = performance.now();
@@ -47,6 +60,7 @@ describe('plugin readiness on a large vault', () => {
 		const longest = [...gaps].sort((a, b) => b - a);
 		const figures = { notes, readyMs: Math.round(ready - started), searchIndexMs: Math.round(indexed - started), longestBlockMs: longest[0] ?? 0, blocksOver50Ms: gaps.length, longestFiveMs: longest.slice(0, 5), heapBeforeMb: before, heapAfterMb: after };
 		process.stdout.write(`plugin on ${VAULT}: ${JSON.stringify(figures)}\n`);
+		if (GAPS_FILE !== undefined) writeFileSync(GAPS_FILE, JSON.stringify(gapEnds));
 		expect(plugin.engine.state).toBe('ready');
 		plugin.unload();
 	}, 1_200_000);
