@@ -18,7 +18,8 @@ import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
 import { FIELD_TF_MASK, grow, TF_BITS } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
-import { drain, termsOf } from './tokenize';
+import { drain } from '../steps';
+import { termsOf } from './tokenize';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
 

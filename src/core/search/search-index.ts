@@ -8,6 +8,7 @@ import { LinkGraph } from '../link-graph';
 import { fileName } from '../paths';
 import type { NoteSource } from '../port';
 import { positionsIn, resolveScope } from '../scope';
+import { TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
@@ -108,14 +109,14 @@ export class SearchIndex {
 		const si = new SearchIndex(settings);
 		si.source = source;
 		si.index.keepDerived = false;
-		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
-		const scope = si.rescope(source);
-		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
 		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
 		const yieldFn = options.yieldFn ?? defaultYield;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
-		let sliceStart = now();
-		const sliceUsed = (): boolean => now() - sliceStart >= sliceMs;
+		const slice = new TimeSlice(sliceMs, yieldFn, now);
+		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
+		const scope = si.rescope(source);
+		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
+		if (slice.used()) await slice.pause(); // Scoping 50k notes can fill a slice on its own.
 		for (let i = 0; i < notes.length; i += batch) {
 			const chunk = notes.slice(i, i + batch);
 			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
@@ -125,19 +126,9 @@ export class SearchIndex {
 				const reason = source.getSkipReason(path);
 				if (reason !== null) si.skipped.push({ path, reason });
 				else if (typeof text !== 'string') si.skipped.push({ path, reason: `unreadable: ${text instanceof Error ? text.message : String(text)}` });
-				else {
-					// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
-					const steps = si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) });
-					while (steps.next().done !== true) {
-						if (!sliceUsed()) continue;
-						await yieldFn();
-						sliceStart = now();
-					}
-				}
-				if (sliceUsed()) {
-					await yieldFn();
-					sliceStart = now();
-				}
+				// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
+				else await slice.run(si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) }));
+				if (slice.used()) await slice.pause();
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
 		}

@@ -9,6 +9,7 @@
  * each query word is reported (and counted for coverage) as one term.
  */
 import { segmentBounded } from '../segment';
+import { drain } from '../steps';
 import { stem } from './stem';
 
 /** Longest token kept; longer runs are hashes, URLs or base64 and only bloat the dictionary. */
@@ -17,14 +18,6 @@ const MAX_TOKEN_LENGTH = 40; // why: the longest English/German words in real va
 const MAX_COMPOUND_PARTS = 6; // why: identifiers like a-b-c-d-e-f-g are slugs, not compounds anyone types joined.
 /** Characters a resumable tokenizer handles between two pauses (`wordTermSteps`, the index's `upsertSteps`). */
 export const TOKENIZE_STEP = 4096; // why: ~1–8 ms of the slowest script (dictionary-segmented Thai), so a 12 ms slice overshoots by little.
-
-/** Run a resumable step function to its end (the one-go form of a `…Steps` generator). */
-export function drain<T>(steps: Generator<void, T, void>): T {
-	for (;;) {
-		const r = steps.next();
-		if (r.done === true) return r.value;
-	}
-}
 
 /** Words searched for but never indexed: English function and question words, and the commonest Romance/German ones. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(

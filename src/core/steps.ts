@@ -1,0 +1,47 @@
+/**
+ * Resumable work as step functions: a generator that yields at its pause points (after a few
+ * milliseconds of work) and returns its result. A host's main thread runs one in time slices,
+ * yielding between them; a caller with no thread to keep free drains it in one go.
+ */
+
+/** Run a step function to its end in one go; its result. */
+export function drain<T>(steps: Generator<void, T, void>): T {
+	for (;;) {
+		const r = steps.next();
+		if (r.done === true) return r.value;
+	}
+}
+
+/** A time budget shared by the steps of one long job: `used()` once `sliceMs` have passed since the last `pause()`. */
+export class TimeSlice {
+	private started: number;
+
+	/** `pause` hands the thread back to the host (e.g. a zero-delay timer); `clock` reads milliseconds. */
+	constructor(
+		private readonly sliceMs: number,
+		private readonly pauseFn: () => Promise<void>,
+		private readonly clock: () => number,
+	) {
+		this.started = clock();
+	}
+
+	/** Whether the slice is used up. */
+	used(): boolean {
+		return this.clock() - this.started >= this.sliceMs;
+	}
+
+	/** Hand the thread back now, and start a new slice. */
+	async pause(): Promise<void> {
+		await this.pauseFn();
+		this.started = this.clock();
+	}
+
+	/** Run `steps` to its end, pausing whenever the slice is used up; its result. */
+	async run<T>(steps: Generator<void, T, void>): Promise<T> {
+		for (;;) {
+			const r = steps.next();
+			if (r.done === true) return r.value;
+			if (this.used()) await this.pause();
+		}
+	}
+}
