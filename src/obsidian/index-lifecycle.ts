@@ -82,7 +82,10 @@ export class IndexLifecycle extends Component {
 			this.source.invalidate();
 		}));
 		this.source.setLive(true);
-		void this.source.learnFrontmatterBlocks();
+		// A pass over every note, and it lists them first: in a task of its own, not in the layout-ready one.
+		window.setTimeout(() => {
+			if (this.active) void this.source.learnFrontmatterBlocks();
+		}, 0);
 		this.log.push('layout-ready');
 		this.setState(this.source.countUnindexed() === 0 ? 'ready' : 'indexing');
 	}

@@ -6,12 +6,20 @@ import type { StructuredResult } from '../core/query/run';
 import type { StructuredQuery } from '../core/query/types';
 import { failedReport, type ReaderReport, type ReaderRequest } from '../core/reader/index';
 import { failedSearch } from '../core/search/failed';
+import { TimeSlice } from '../core/steps';
 import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
 import { ObsidianNoteSource } from './source';
 
-/** Notes read and indexed between two chances to yield during the plugin's search-index build. */
-const PLUGIN_READ_BATCH = 8;
+/** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
+const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few texts held while a slice waits.
+/** Milliseconds of the search-index build between two yields to Obsidian's main thread. */
+const PLUGIN_SLICE_MS = 12; // why: under a 16 ms frame, so Obsidian keeps painting during a build.
+
+/** Resolves in a later task of the main thread: what the plugin's slices yield to. */
+function nextTask(): Promise<void> {
+	return new Promise((resolve) => window.setTimeout(resolve, 0));
+}
 /** Notes from which the first search-index build shows a progress notice (~1 s of slices on a phone). */
 const LARGE_VAULT_NOTES = 2000;
 
@@ -135,11 +143,11 @@ export class PluginEngine extends Component {
 	async searchIndex(): Promise<SearchIndex> {
 		await this.whenReady();
 		if (this.engine.searchState !== 'not built') return this.engine.searchIndex();
+		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices.
+		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, nextTask, Date.now));
 		const progress = this.progressNotice();
 		try {
-			// The build yields between read batches: 8 notes keep a batch of long (CJK) notes from holding the main thread for
-			// seconds (profiled at 50k: one batch of 64 held it 2.4 s), while still overlapping the reads.
-			return await this.engine.searchIndex({ onProgress: progress?.update, readBatch: PLUGIN_READ_BATCH });
+			return await this.engine.searchIndex({ onProgress: progress?.update, readBatch: PLUGIN_READ_BATCH, sliceMs: PLUGIN_SLICE_MS, yieldFn: nextTask });
 		} finally {
 			progress?.notice.hide();
 		}

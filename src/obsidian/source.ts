@@ -1,6 +1,8 @@
 import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
+import type { TimeSlice } from '../core/steps';
+import { sortedByWalkOrder, walkOrderSteps } from './walk-order';
 
 /**
  * The engine's port over a running Obsidian: `app.vault` for files and text, `app.metadataCache`
@@ -26,36 +28,6 @@ function hasGetConfig(vault: object): vault is VaultWithConfig {
 
 /** Milliseconds of the frontmatter pass between yields to the main thread. */
 const LEARN_SLICE_MS = 10; // why: under a 16 ms frame, like the index build's slices.
-
-/**
- * Depth-first, names in code-unit order within each folder — the Node adapter's walk order — so
- * both faces list (and report skipped files) identically, whatever order Obsidian keeps files in.
- */
-export function byWalkOrder(a: string, b: string): number {
-	const as = a.split('/');
-	const bs = b.split('/');
-	const n = Math.min(as.length, bs.length);
-	for (let i = 0; i < n; i++) {
-		if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
-	}
-	return as.length - bs.length;
-}
-
-/** `paths` sorted by {@link byWalkOrder}, each split once (at 50k notes a sort that splits per comparison held the main thread ~0.3 s). */
-export function sortedByWalkOrder(paths: readonly string[]): string[] {
-	const keys = paths.map((path) => path.split('/'));
-	const order = paths.map((_, i) => i);
-	order.sort((x, y) => {
-		const as = keys[x];
-		const bs = keys[y];
-		const n = Math.min(as.length, bs.length);
-		for (let i = 0; i < n; i++) {
-			if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
-		}
-		return as.length - bs.length;
-	});
-	return order.map((i) => paths[i]);
-}
 
 /**
  * True when the text's leading `---` block holds nothing YAML would turn into a value (only blank
@@ -158,12 +130,26 @@ export class ObsidianNoteSource implements NoteSource {
 		}
 	}
 
-	/** Every Markdown note, in walk order ({@link byWalkOrder}). */
+	/** Every Markdown note, in walk order (walk-order.ts). */
 	listNotes(): readonly string[] {
 		if (this.notes && this.live) return this.notes;
 		const notes = sortedByWalkOrder(this.app.vault.getMarkdownFiles().map((f) => f.path));
 		if (this.live) this.notes = notes;
 		return notes;
+	}
+
+	/**
+	 * Put the note list in walk order ahead of {@link listNotes}, in `slice`'s time slices (at
+	 * 50k notes the order takes ~0.1 s, too long for one block of the main thread). Kept only when
+	 * the source is live and nothing changed meanwhile; otherwise listNotes orders it again.
+	 */
+	async prepareNotes(slice: TimeSlice): Promise<void> {
+		if (this.notes && this.live) return;
+		const generation = this.generation;
+		const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
+		if (slice.used()) await slice.pause();
+		const notes = await slice.run(walkOrderSteps(paths));
+		if (this.live && this.generation === generation) this.notes = notes;
 	}
 
 	/** Every file (notes and attachments), in walk order. */

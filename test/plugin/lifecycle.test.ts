@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { INDEX_BUILDING, STILL_INDEXING } from '../../src/obsidian/index-lifecycle';
-import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, byWalkOrder, isBlankFrontmatterBlock, sortedByWalkOrder } from '../../src/obsidian/source';
+import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, isBlankFrontmatterBlock } from '../../src/obsidian/source';
+import { byWalkOrder, sortedByWalkOrder } from '../../src/obsidian/walk-order';
 import { FakeApp, asApp } from './fake-app';
 import { SMALL_VAULT, loadPlugin, settle } from './harness';
 
