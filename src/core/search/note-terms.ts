@@ -14,6 +14,18 @@ const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase r
 const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
 const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
 const STAMP_MAX = 0x7fffffff; // why: the stamps live in an Int32Array.
+/** V8 keeps a slice of this many characters or more as a view into its whole parent string. */
+const SLICE_VIEW_MIN = 13; // why: V8's SlicedString::kMinLength; shorter slices are copies.
+
+/**
+ * A string equal to `word` that keeps no whole text alive. A cached word is a slice of its
+ * note's (normalised) text; kept as a view it would hold that text for the whole build — at 50k
+ * notes tens of MB of old generation, which brings the major collections of a large heap on
+ * sooner (measured: the cache of 258k words over 18.6k notes held 21 MB of note texts).
+ */
+function detached(word: string): string {
+	return word.length < SLICE_VIEW_MIN ? word : ` ${word}`.slice(1); // The concatenation is flattened into a fresh string first.
+}
 
 /** Counts the terms of one note at a time, adding new terms to the dictionary (see the module comment). */
 export class NoteTermCounter {
@@ -134,7 +146,7 @@ export class NoteTermCounter {
 			wordTerms(word, (term) => list.push(this.termId(term)));
 			ids = list.length === 1 ? list[0] : list;
 			if (this.wordCache.size >= this.cacheLimit) this.wordCache.clear();
-			this.wordCache.set(word, ids);
+			this.wordCache.set(detached(word), ids);
 		}
 		if (typeof ids === 'number') add(ids);
 		else for (const t of ids) add(t);
