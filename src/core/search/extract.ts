@@ -33,8 +33,17 @@ export interface DocInfo {
 	bodyStart: number;
 }
 
+/**
+ * A field's text as pieces: its words are the words of each piece in order, and no word spans
+ * two pieces (they stand where the text had a line break or a blanked image name). A long body
+ * stays pieces of the note's own text instead of becoming a copy with the image names blanked:
+ * at 50k notes those copies were hundreds of MB, promoted to the old generation while their note
+ * was indexed.
+ */
+export type TextPieces = readonly string[];
+
 /** The texts of the six index fields, in `FIELD_NAMES` order. */
-export type FieldTexts = [title: string, aliases: string, metadata: string, headings: string, abstract: string, body: string];
+export type FieldTexts = [title: TextPieces, aliases: TextPieces, metadata: TextPieces, headings: TextPieces, abstract: TextPieces, body: TextPieces];
 
 /** Aliases by Obsidian's rule (`parseFrontMatterAliases`), blanks dropped, each once. */
 export function aliasesOf(fm: FrontMatter | undefined): string[] {
@@ -110,17 +119,25 @@ function safeDecode(s: string): string {
 }
 
 /**
- * A text as the index reads it. An embedded image is seen, not read: its file name
+ * A text as the index reads it, as pieces. An embedded image is seen, not read: its file name
  * (`![[lucide-calendar.svg#icon]]` in every "click the calendar icon" step of a help vault) is
- * an address, so it is blanked — a Markdown image keeps its alt text, which describes it.
+ * an address, so it is left out between two pieces — a Markdown image keeps its alt text, a piece
+ * of its own, which describes it.
  */
-function withoutImageNames(text: string): string {
-	if (!text.includes('![')) return text;
-	return text.replace(EMBED, (m: string, wikiFile: string | undefined, alt: string | undefined, mdFile: string | undefined) => {
+function withoutImageNames(text: string): TextPieces {
+	if (!text.includes('![')) return [text];
+	const pieces: string[] = [];
+	let at = 0;
+	for (const m of text.matchAll(EMBED)) {
+		const [embed, wikiFile, alt, mdFile] = m;
 		const file = wikiFile ?? safeDecode(mdFile ?? '');
-		if (!IMAGE_FILE.test(file.trim())) return m;
-		return ` ${alt ?? ''} `;
-	});
+		if (!IMAGE_FILE.test(file.trim())) continue;
+		pieces.push(text.slice(at, m.index));
+		if (alt !== undefined && alt !== '') pieces.push(alt);
+		at = m.index + embed.length;
+	}
+	pieces.push(text.slice(at));
+	return pieces;
 }
 
 /**
@@ -162,10 +179,10 @@ export function extractNote(path: string, text: string, meta: CachedMetadata | n
 		bodyStart: start,
 	};
 	const fields: FieldTexts = [
-		title === basename ? basename : `${basename}\n${title}`,
-		aliases.join('\n'),
-		metaTexts.join('\n'),
-		(meta?.headings ?? []).map((h) => h.heading).join('\n'),
+		title === basename ? [basename] : [basename, title],
+		[aliases.join('\n')],
+		[metaTexts.join('\n')],
+		[(meta?.headings ?? []).map((h) => h.heading).join('\n')],
 		withoutImageNames(abstractRaw),
 		withoutImageNames(start === 0 ? text : text.slice(start)),
 	];

@@ -4,6 +4,7 @@
  * too, so a host's build loop can hand the main thread back in the middle of one long note. The
  * counts land in this counter's scratch (`terms`, `tfs`, `fieldLen`), valid until the next count.
  */
+import type { FieldTexts } from './extract';
 import { FIELD_TF_MASK, TF_BITS, TF_MAX } from './packed-tf';
 import { FIELD_NAMES } from './settings';
 import type { TermDictionary } from './term-dictionary';
@@ -25,6 +26,19 @@ const SLICE_VIEW_MIN = 13; // why: V8's SlicedString::kMinLength; shorter slices
  */
 function detached(word: string): string {
 	return word.length < SLICE_VIEW_MIN ? word : ` ${word}`.slice(1); // The concatenation is flattened into a fresh string first.
+}
+
+/**
+ * The end of the step of `text` that starts at `from`: just after the last line break within
+ * TOKENIZE_STEP characters, else just after the next one, else the text's end. No word spans a
+ * line break and NFKC never composes across one, so steps tokenize as the whole text would.
+ */
+function stepEnd(text: string, from: number): number {
+	if (text.length - from <= TOKENIZE_STEP) return text.length;
+	const back = text.lastIndexOf('\n', from + TOKENIZE_STEP - 1);
+	if (back >= from) return back + 1;
+	const next = text.indexOf('\n', from + TOKENIZE_STEP);
+	return next < 0 ? text.length : next + 1;
 }
 
 /** Counts the terms of one note at a time, adding new terms to the dictionary (see the module comment). */
@@ -91,7 +105,7 @@ export class NoteTermCounter {
 	}
 
 	/** Count the terms of a note's field texts (in `FIELD_NAMES` order), pausing between steps (see the module comment). */
-	*countSteps(fields: readonly string[]): Generator<void, void, void> {
+	*countSteps(fields: FieldTexts): Generator<void, void, void> {
 		this.busy = true;
 		try {
 			yield* this.count(fields, this.nextStamp());
@@ -100,7 +114,7 @@ export class NoteTermCounter {
 		}
 	}
 
-	private *count(fields: readonly string[], stamp: number): Generator<void, void, void> {
+	private *count(fields: FieldTexts, stamp: number): Generator<void, void, void> {
 		const terms = this.terms;
 		const tfs = this.tfs;
 		terms.length = 0;
@@ -121,17 +135,29 @@ export class NoteTermCounter {
 				if (((tfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) tfs[slot] += 1 << shift;
 			};
 			const addTerm = (term: string): void => add(this.termId(term));
-			if (fields[f] !== '') {
-				const words = new WordCursor(normalizeText(fields[f]));
-				let pauseAt = TOKENIZE_STEP;
-				while (words.next()) {
-					const word = words.word();
-					if (word.length > CACHED_WORD_MAX) yield* wordTermSteps(word, addTerm);
-					else this.addCached(word, add);
-					if (words.end >= pauseAt) {
-						yield;
-						pauseAt = words.end + TOKENIZE_STEP;
+			let budget = TOKENIZE_STEP; // characters left before the next pause
+			for (const piece of fields[f]) {
+				for (let from = 0; from < piece.length; ) {
+					const end = stepEnd(piece, from);
+					// A step's text is normalised on its own: a copy (when NFKC changes it) lives one step, never promoted.
+					const words = new WordCursor(normalizeText(piece.slice(from, end)));
+					let charged = 0;
+					while (words.next()) {
+						const word = words.word();
+						if (word.length > CACHED_WORD_MAX) yield* wordTermSteps(word, addTerm);
+						else this.addCached(word, add);
+						if (words.end - charged >= budget) {
+							yield;
+							budget = TOKENIZE_STEP;
+							charged = words.end;
+						}
 					}
+					budget -= words.text.length - charged;
+					if (budget <= 0) {
+						yield;
+						budget = TOKENIZE_STEP;
+					}
+					from = end;
 				}
 			}
 			this.fieldLen[f] = len;
