@@ -7,6 +7,7 @@
 import type { FieldTexts } from './extract';
 import { FIELD_TF_MASK, TF_BITS, TF_MAX } from './packed-tf';
 import { FIELD_NAMES } from './settings';
+import { ShardedMap } from './sharded-map';
 import type { TermDictionary } from './term-dictionary';
 import { normalizeText, TOKENIZE_STEP, WordCursor, wordTerms, wordTermSteps } from './tokenize';
 
@@ -57,7 +58,7 @@ export class NoteTermCounter {
 	private slotOf: Uint32Array;
 	private stamp = 0;
 	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
-	private wordCache = new Map<string, number | number[]>();
+	private wordCache = new ShardedMap<number | number[]>();
 	private cacheLimit = BULK_CACHE_LIMIT;
 
 	/** A counter adding to `dictionary`; `capacity` term ids are provisioned up front (a restored dictionary's size). */
@@ -76,7 +77,7 @@ export class NoteTermCounter {
 
 	/** After a bulk build: drop the large word cache and keep a small one for single-note updates. */
 	trim(): void {
-		this.wordCache = new Map();
+		this.wordCache = new ShardedMap();
 		this.cacheLimit = LIVE_CACHE_LIMIT;
 	}
 

@@ -4,6 +4,7 @@
  * blocks read when a lookup lands in them — a warm search looks up a handful of its 210k terms
  * and never decodes the rest (the whole list is decoded only for typo correction or a save).
  */
+import { ShardedMap } from './sharded-map';
 
 /** The saved dictionary (search-part.ts): ids 0…count-1, sorted in blocks (saved ids are in string order). */
 export interface SavedTerms {
@@ -30,7 +31,7 @@ export function compareTerms(a: string, b: string): number {
 /** The vocabulary of one index (see the module comment). */
 export class TermDictionary {
 	/** Terms added in memory, and saved terms once looked up. */
-	private readonly ids = new Map<string, number>();
+	private readonly ids = new ShardedMap<number>();
 	/** Saved terms found absent, so a repeated lookup costs no block. */
 	private readonly absent = new Set<string>();
 	/** Id → term; null while the saved terms are not decoded. */
@@ -92,7 +93,9 @@ export class TermDictionary {
 		this.absent.clear();
 		this.list = list;
 		this.ids.clear();
-		list.forEach((term, id) => this.ids.set(term, id));
+		list.forEach((term, id) => {
+			this.ids.set(term, id);
+		});
 		this.sorted = sorted;
 		this.saved = null;
 		return list;
