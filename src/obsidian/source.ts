@@ -145,11 +145,14 @@ export class ObsidianNoteSource implements NoteSource {
 	 */
 	async prepareNotes(slice: TimeSlice): Promise<void> {
 		if (this.notes && this.live) return;
+		// Each part starts a task of its own: the caller's (layout-ready, a command) has other work.
+		await slice.pause();
 		const generation = this.generation;
 		const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
 		if (slice.used()) await slice.pause();
 		const notes = await slice.run(walkOrderSteps(paths));
 		if (this.live && this.generation === generation) this.notes = notes;
+		await slice.pause();
 	}
 
 	/** Every file (notes and attachments), in walk order. */
