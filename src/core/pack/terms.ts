@@ -13,7 +13,8 @@
  *   letter starts no wanted term is skipped unread (forEachWordStartingWith).
  * Section length, for BM25, is the estimated token count (tokens.ts), not a term count.
  */
-import { forEachWordStartingWith, hasSpecialScript, normalizeText, tokenizeForIndex, wordTerms } from '../search/tokenize';
+import { hasSpecialScript, normalizeText, tokenizeForIndex, wordTerms } from '../search/tokenize';
+import { forEachWordStartingWith } from '../search/words';
 import { countTokens, tokensOf } from './tokens';
 
 const CJK_BIGRAM = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005-\u3007\p{sc=Hangul}]{2}$/u;

@@ -9,7 +9,8 @@ import { FIELD_TF_MASK, TF_BITS, TF_MAX } from './packed-tf';
 import { FIELD_NAMES } from './settings';
 import { ShardedMap } from './sharded-map';
 import type { TermDictionary } from './term-dictionary';
-import { normalizeText, TOKENIZE_STEP, WordCursor, wordTerms, wordTermSteps } from './tokenize';
+import { normalizeText, TOKENIZE_STEP, wordTerms, wordTermSteps } from './tokenize';
+import { WordCursor } from './words';
 
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
 const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
