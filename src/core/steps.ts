@@ -36,6 +36,11 @@ export class TimeSlice {
 		this.started = this.clock();
 	}
 
+	/** Hand the thread back when the slice is used up (a loop's pause point). */
+	async pauseIfUsed(): Promise<void> {
+		if (this.used()) await this.pause();
+	}
+
 	/** Run `steps` to its end, pausing whenever the slice is used up; its result. */
 	async run<T>(steps: Generator<void, T, void>): Promise<T> {
 		for (;;) {

@@ -1,7 +1,7 @@
 import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
-import type { TimeSlice } from '../core/steps';
+import { TimeSlice } from '../core/steps';
 import { sortedByWalkOrder, walkOrderSteps } from './walk-order';
 
 /**
@@ -149,7 +149,7 @@ export class ObsidianNoteSource implements NoteSource {
 		await slice.pause();
 		const generation = this.generation;
 		const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
-		if (slice.used()) await slice.pause();
+		await slice.pauseIfUsed();
 		const notes = await slice.run(walkOrderSteps(paths));
 		if (this.live && this.generation === generation) this.notes = notes;
 		await slice.pause();
@@ -177,13 +177,12 @@ export class ObsidianNoteSource implements NoteSource {
 	 * blank blocks from broken ones. Called once at layout-ready; runs in the background.
 	 */
 	async learnFrontmatterBlocks(): Promise<void> {
-		let sliceStart = Date.now();
+		const slice = new TimeSlice(LEARN_SLICE_MS, () => new Promise<void>((resolve) => window.setTimeout(resolve, 0)), Date.now);
 		for (const file of this.app.vault.getMarkdownFiles()) {
 			// A pass over every note: yield now and then, so 50k notes never hold the main thread.
-			if (Date.now() - sliceStart > LEARN_SLICE_MS) {
-				await new Promise<void>((resolve) => window.setTimeout(resolve, 0));
+			if (slice.used()) {
+				await slice.pause();
 				if (!this.live) return; // Unloaded meanwhile: nothing left to learn for.
-				sliceStart = Date.now();
 			}
 			if (!this.yamlVerdictNeeded(file.path)) continue;
 			try {

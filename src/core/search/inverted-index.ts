@@ -18,7 +18,7 @@ import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
 import { FIELD_TF_MASK, grow, TF_BITS } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
-import { drain } from '../steps';
+import { drain, type TimeSlice } from '../steps';
 import { termsOf } from './tokenize';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
@@ -192,26 +192,20 @@ export class InvertedIndex {
 	 * counting sort, O(postings). Ids are kept (removed ids stay holes).
 	 */
 	compact(): void {
-		for (const step of this.compactSteps()) void step;
+		drain(this.compactSteps());
 	}
 
 	/**
-	 * `compact()` in slices of about `sliceMs`, awaiting `pause()` between them, so a host's main
-	 * thread is never held for the whole pass (at 50k notes one pass is over a second). The index
-	 * must not be read or changed until it resolves (a bulk build compacts before handing it out).
+	 * `compact()` in `slice`'s time slices, so a host's main thread is never held for the whole
+	 * pass (at 50k notes one pass is over a second). The index must not be read or changed until it
+	 * resolves (a bulk build compacts before handing it out).
 	 */
-	async compactInSlices(sliceMs: number, pause: () => Promise<void>, clock: () => number): Promise<void> {
-		let sliceStart = clock();
-		for (const step of this.compactSteps()) {
-			void step;
-			if (clock() - sliceStart < sliceMs) continue;
-			await pause();
-			sliceStart = clock();
-		}
+	compactInSlices(slice: TimeSlice): Promise<void> {
+		return slice.run(this.compactSteps());
 	}
 
 	/** The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. */
-	private *compactSteps(): Generator<number, void, void> {
+	private *compactSteps(): Generator<void, void, void> {
 		let work = 0;
 		const termCount = this.terms.size;
 		const counts = new Uint32Array(termCount + 1);
@@ -223,7 +217,10 @@ export class InvertedIndex {
 			for (let i = termStart[t]; i < termStart[t + 1]; i++) if (alive[postDocs[i]] === 1) c++;
 			counts[t] = c;
 			work += termStart[t + 1] - termStart[t] + 1;
-			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
+			}
 		}
 		yield* this.pending.eachLive(alive, COMPACT_STEP, (_d, t) => counts[t]++);
 		const start = new Uint32Array(termCount + 1);
@@ -236,7 +233,7 @@ export class InvertedIndex {
 		for (let i = 0; i < total; i += COMPACT_STEP) {
 			docs.fill(0, i, i + COMPACT_STEP);
 			tfs.fill(0, i, i + COMPACT_STEP);
-			yield 0; // A pause point; the value is unused.
+			yield;
 		}
 		const cursor = start.slice(0, termCount);
 		for (let t = 0; t < frozenTerms; t++) {
@@ -250,7 +247,10 @@ export class InvertedIndex {
 			}
 			cursor[t] = w;
 			work += termStart[t + 1] - termStart[t] + 1;
-			if (work >= COMPACT_STEP) yield (work = 0); // A pause point; the value is unused.
+			if (work >= COMPACT_STEP) {
+				work = 0;
+				yield;
+			}
 		}
 		yield* this.pending.eachLive(alive, COMPACT_STEP, (d, t, packed) => {
 			const w = cursor[t]++;
@@ -292,10 +292,7 @@ export class InvertedIndex {
 	 * reads anyway — where folding them away is O(every posting), 0.7 s at 50k notes, after each edit.
 	 */
 	docFreq(t: number): number {
-		if (this.removedSinceCompact === 0) {
-			let df = this.frozen.count(t);
-			return df + this.pending.count(t);
-		}
+		if (this.removedSinceCompact === 0) return this.frozen.count(t) + this.pending.count(t);
 		let df = this.liveDf.get(t);
 		if (df === undefined) {
 			df = this.countLive(t);

@@ -75,7 +75,7 @@ export class PendingPostings {
 	 * Visit each live note's postings as (note id, term, packed tf), note by note; yields after about
 	 * `step` postings of work so a compaction can pause.
 	 */
-	*eachLive(alive: Uint8Array, step: number, visit: (d: number, t: number, packed: number) => void): Generator<number, void, void> {
+	*eachLive(alive: Uint8Array, step: number, visit: (d: number, t: number, packed: number) => void): Generator<void, void, void> {
 		let work = 0;
 		const notes = this.starts.length;
 		for (let k = 0; k < notes; k++) {
@@ -84,7 +84,10 @@ export class PendingPostings {
 			const end = k + 1 < notes ? this.starts[k + 1] : this.terms.length;
 			for (let i = this.starts[k]; i < end; i++) visit(d, this.terms.get(i), this.tfs.get(i));
 			work += end - this.starts[k] + 1;
-			if (work >= step) yield (work = 0); // A pause point; the value is unused.
+			if (work >= step) {
+				work = 0;
+				yield;
+			}
 		}
 	}
 }

@@ -109,14 +109,12 @@ export class SearchIndex {
 		const si = new SearchIndex(settings);
 		si.source = source;
 		si.index.keepDerived = false;
-		const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-		const yieldFn = options.yieldFn ?? defaultYield;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
-		const slice = new TimeSlice(sliceMs, yieldFn, now);
+		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? defaultYield, now);
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
 		const scope = si.rescope(source);
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
-		if (slice.used()) await slice.pause(); // Scoping 50k notes can fill a slice on its own.
+		await slice.pauseIfUsed(); // Scoping 50k notes can fill a slice on its own.
 		for (let i = 0; i < notes.length; i += batch) {
 			const chunk = notes.slice(i, i + batch);
 			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
@@ -128,11 +126,11 @@ export class SearchIndex {
 				else if (typeof text !== 'string') si.skipped.push({ path, reason: `unreadable: ${text instanceof Error ? text.message : String(text)}` });
 				// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
 				else await slice.run(si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) }));
-				if (slice.used()) await slice.pause();
+				await slice.pauseIfUsed();
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
 		}
-		await si.index.compactInSlices(sliceMs, yieldFn, now);
+		await si.index.compactInSlices(slice);
 		si.index.trimScratch();
 		si.version++;
 		await si.loadSideNotes(source);

@@ -7,6 +7,7 @@
  * answering calls while it builds. The result is a {@link TrigramIndex} over frozen columns, the
  * same form a saved part loads into (and `columns()` hands them back without re-encoding).
  */
+import { TimeSlice } from '../steps';
 import { indexForm, trigramKey } from './trigram-query';
 import { TrigramIndex, type TrigramColumns } from './trigram';
 import { VarintWriter } from './trigram-varint';
@@ -85,23 +86,8 @@ function putVarint(out: Uint8Array, at: number, value: number): number {
 	return i;
 }
 
-/** The slicing clock: `tick()` yields once the slice is used up. */
-class Slicer {
-	private started = Date.now();
-	constructor(
-		private readonly sliceMs: number,
-		private readonly yieldFn: () => Promise<void>,
-	) {}
-
-	async tick(): Promise<void> {
-		if (Date.now() - this.started < this.sliceMs) return;
-		await this.yieldFn();
-		this.started = Date.now();
-	}
-}
-
 /** Packs the postings gathered for one segment (local ids, ascending per key). */
-async function pack(lists: Map<number, number[]>, base: number, slicer: Slicer): Promise<Segment> {
+async function pack(lists: Map<number, number[]>, base: number, slicer: TimeSlice): Promise<Segment> {
 	const keys = Int32Array.from(lists.keys()).sort();
 	const starts = new Uint32Array(keys.length + 1);
 	const lasts = new Uint32Array(keys.length);
@@ -115,7 +101,7 @@ async function pack(lists: Map<number, number[]>, base: number, slicer: Slicer):
 		}
 		starts[i + 1] = out.length;
 		lasts[i] = previous;
-		if ((i & 1023) === 0) await slicer.tick();
+		if ((i & 1023) === 0) await slicer.pauseIfUsed();
 	}
 	return { keys, starts, postings: out.finish(), lasts, base };
 }
@@ -124,7 +110,7 @@ async function pack(lists: Map<number, number[]>, base: number, slicer: Slicer):
  * One pass of the k-way merge over the segments' keys: calls `emit(key, parts)` per distinct key,
  * ascending, with the segments holding it and the position of the key in each.
  */
-async function mergeKeys(segments: readonly Segment[], slicer: Slicer, emit: (key: number, parts: [Segment, number][]) => void): Promise<void> {
+async function mergeKeys(segments: readonly Segment[], slicer: TimeSlice, emit: (key: number, parts: [Segment, number][]) => void): Promise<void> {
 	const cursor = new Uint32Array(segments.length);
 	const parts: [Segment, number][] = [];
 	for (let n = 0; ; n++) {
@@ -136,12 +122,12 @@ async function mergeKeys(segments: readonly Segment[], slicer: Slicer, emit: (ke
 			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] === min) parts.push([segments[s], cursor[s]++]);
 		}
 		emit(min, parts);
-		if ((n & 4095) === 0) await slicer.tick();
+		if ((n & 4095) === 0) await slicer.pauseIfUsed();
 	}
 }
 
 /** Merges packed segments into one set of columns, sized exactly before it is written (two passes). */
-async function merge(segments: readonly Segment[], paths: string[], slicer: Slicer): Promise<TrigramColumns> {
+async function merge(segments: readonly Segment[], paths: string[], slicer: TimeSlice): Promise<TrigramColumns> {
 	let keyCount = 0;
 	let bytes = 0;
 	await mergeKeys(segments, slicer, (_key, parts) => {
@@ -180,7 +166,7 @@ async function merge(segments: readonly Segment[], paths: string[], slicer: Slic
  * said stop. Notes whose read fails are left out (unknown to the index, so every grep scans them).
  */
 export async function buildTrigramsSliced(notes: Iterable<NoteToIndex>, options: SlicedBuildOptions = {}): Promise<TrigramIndex | null> {
-	const slicer = new Slicer(options.sliceMs ?? 10, options.yieldFn ?? defaultYield);
+	const slicer = new TimeSlice(options.sliceMs ?? 10, options.yieldFn ?? defaultYield, Date.now);
 	const limit = options.segmentPostings ?? 1 << 21;
 	const cancelled = options.cancelled ?? (() => false);
 	const paths: string[] = [];
@@ -214,7 +200,7 @@ export async function buildTrigramsSliced(notes: Iterable<NoteToIndex>, options:
 			base = paths.length;
 			held = 0;
 		}
-		await slicer.tick();
+		await slicer.pauseIfUsed();
 	}
 	if (lists.size > 0) segments.push(await pack(lists, base, slicer));
 	lists = new Map();

@@ -8,6 +8,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { positionsIn } from '../../core/scope';
 import type { NoteFingerprint } from '../../core/snapshot/codec';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, readNoteSync, ScratchBuffer } from '../note-reader';
@@ -16,15 +17,6 @@ import { DEFAULT_MAX_TOTAL_BYTES, toRecord, tooMuchText, type NoteRecord, type O
 import { LayeredMap } from './layered-map';
 import type { LinkEntry } from './link-view';
 import { fingerprintFrom, racyWindow, type CachedVault } from './open-cached';
-
-/** The notes a source lists, as a set, made once per list (every patch of one file list shares it). */
-const listedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-
-function listedSet(notes: readonly string[]): ReadonlySet<string> {
-	let set = listedSets.get(notes);
-	if (set === undefined) listedSets.set(notes, (set = new Set(notes)));
-	return set;
-}
 
 /** The bytes of notes no larger than `maxFileSize` (those counted against the total bound, as a full open counts them). */
 function readableBytes(before: ReadonlyMap<string, NoteFingerprint>, edited: ReadonlyMap<string, NoteFingerprint>, maxFileSize: number): number {
@@ -45,7 +37,7 @@ export function patchCachedVault(previous: CachedVault, changed: readonly string
 	const started = performance.now();
 	const { source } = previous;
 	const notes = source.listNotes();
-	const listed = listedSet(notes);
+	const listed = positionsIn(notes); // Made once per list: every patch of one file list shares it.
 	const paths = [...new Set(changed)];
 	if (paths.length === 0) return null;
 	// A path that is new, or was not stat'ed last time (a walk entry not read as a note), or is no
