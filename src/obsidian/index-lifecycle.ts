@@ -1,4 +1,6 @@
 import { Component, type App, type TAbstractFile } from 'obsidian';
+import { TimeSlice, drain } from '../core/steps';
+import { nextTask } from './next-task';
 import type { ObsidianNoteSource } from './source';
 
 /**
@@ -7,7 +9,8 @@ import type { ObsidianNoteSource } from './source';
  *
  * Readiness — our documented policy:
  * - `loading` (before `workspace.onLayoutReady`): Obsidian is still loading the vault and its
- *   metadata cache. A query answers at once with `status: "failed"` and {@link INDEX_BUILDING};
+ *   metadata cache. At layout-ready the plugin counts the notes Obsidian has not cached in time
+ *   slices; whoever reads the state before the count ends finishes it at once. A query answers at once with `status: "failed"` and {@link INDEX_BUILDING};
  *   callers that would rather wait can `await whenReady()` first. We do not block, because a
  *   command or an agent should never hang on a promise that the plugin's unload could orphan.
  * - `indexing` (layout ready, but some notes have no cache yet, so a first `resolved` is due):
@@ -19,6 +22,9 @@ import type { ObsidianNoteSource } from './source';
  * `create` for every file of the vault, which would only churn the caches. Everything goes
  * through `registerEvent`, so unloading the plugin detaches it all.
  */
+
+/** Milliseconds of the readiness count between yields to the main thread. */
+const READINESS_SLICE_MS = 10; // why: under a 16 ms frame, like the index build's slices.
 
 /** The adapter's readiness (see the module comment). */
 export type IndexState = 'loading' | 'indexing' | 'ready';
@@ -35,6 +41,8 @@ export class IndexLifecycle extends Component {
 	private active = false;
 	private readonly waiters: (() => void)[] = [];
 	private readonly log: string[] = [];
+	/** The readiness count after layout-ready, while it runs. */
+	private count: Generator<void, number, void> | null = null;
 
 	/** `source` is the adapter this component keeps current; nothing happens until `load()`. */
 	constructor(private readonly app: App, readonly source: ObsidianNoteSource) {
@@ -43,6 +51,8 @@ export class IndexLifecycle extends Component {
 
 	/** Where the index is (see the module comment). */
 	get state(): IndexState {
+		// why: a query right after layout-ready must see `ready` or `indexing`, never a count in progress.
+		this.finishCount();
 		return this.current;
 	}
 
@@ -87,7 +97,33 @@ export class IndexLifecycle extends Component {
 			if (this.active) void this.source.learnFrontmatterBlocks();
 		}, 0);
 		this.log.push('layout-ready');
-		this.setState(this.source.countUnindexed() === 0 ? 'ready' : 'indexing');
+		const count = this.source.unindexedSteps();
+		this.count = count;
+		void this.countInSlices(count);
+	}
+
+	/**
+	 * `ready` when Obsidian has every note cached, else `indexing` until its first `resolved`. The
+	 * notes are counted in time slices of tasks of their own (at 50k notes one pass held the main
+	 * thread ~0.1 s); anyone who looks at the state meanwhile finishes the count at once.
+	 */
+	private async countInSlices(count: Generator<void, number, void>): Promise<void> {
+		const slice = new TimeSlice(READINESS_SLICE_MS, nextTask, Date.now);
+		await slice.pause();
+		const missing = await slice.run(count);
+		if (this.count === count) this.decide(missing);
+	}
+
+	/** The count is done: set the state it calls for. */
+	private decide(missing: number): void {
+		this.count = null;
+		if (!this.active) return;
+		this.setState(missing === 0 ? 'ready' : 'indexing');
+	}
+
+	/** Finish a readiness count still running, in one go (see {@link state}). */
+	private finishCount(): void {
+		if (this.count) this.decide(drain(this.count));
 	}
 
 	private removed(file: TAbstractFile): void {
@@ -97,6 +133,7 @@ export class IndexLifecycle extends Component {
 
 	/** The first `resolved` ends the cold-start indexing: rebuild the path lists once, then be ready. */
 	private resolved(): void {
+		this.finishCount();
 		if (this.current !== 'indexing') return;
 		this.source.invalidate();
 		this.log.push('reconciled');

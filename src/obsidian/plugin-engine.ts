@@ -9,6 +9,7 @@ import { failedSearch } from '../core/search/failed';
 import { TimeSlice } from '../core/steps';
 import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
+import { nextTask } from './next-task';
 import { ObsidianNoteSource } from './source';
 
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
@@ -16,10 +17,6 @@ const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few tex
 /** Milliseconds of the search-index build between two yields to Obsidian's main thread. */
 const PLUGIN_SLICE_MS = 12; // why: under a 16 ms frame, so Obsidian keeps painting during a build.
 
-/** Resolves in a later task of the main thread: what the plugin's slices yield to. */
-function nextTask(): Promise<void> {
-	return new Promise((resolve) => window.setTimeout(resolve, 0));
-}
 /** Notes from which the first search-index build shows a progress notice (~1 s of slices on a phone). */
 const LARGE_VAULT_NOTES = 2000;
 

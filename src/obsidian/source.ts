@@ -1,8 +1,9 @@
 import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as ObsidianCachedMetadata } from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
-import { TimeSlice } from '../core/steps';
-import { sortedByWalkOrder, walkOrderSteps } from './walk-order';
+import { TimeSlice, drain } from '../core/steps';
+import { nextTask } from './next-task';
+import { filesInWalkOrderSteps } from './walk-order';
 
 /**
  * The engine's port over a running Obsidian: `app.vault` for files and text, `app.metadataCache`
@@ -25,6 +26,14 @@ interface VaultWithConfig {
 function hasGetConfig(vault: object): vault is VaultWithConfig {
 	return 'getConfig' in vault && typeof vault.getConfig === 'function';
 }
+
+/** Whether a file is a Markdown note. */
+function isNote(file: TFile): boolean {
+	return file.extension === 'md';
+}
+
+/** The readiness count pauses every 256 notes (a power of two, less one, as a mask). */
+const COUNT_STEP_MASK = 255;
 
 /** Milliseconds of the frontmatter pass between yields to the main thread. */
 const LEARN_SLICE_MS = 10; // why: under a 16 ms frame, like the index build's slices.
@@ -49,6 +58,10 @@ export function isBlankFrontmatterBlock(text: string): boolean {
 export class ObsidianNoteSource implements NoteSource {
 	private notes: string[] | null = null;
 	private files: string[] | null = null;
+	/** The notes as `TFile`s in walk order, while live (see {@link markdownFileSteps}). */
+	private markdown: readonly TFile[] | null = null;
+	/** Bumped whenever the file lists are dropped: a list made across that is not kept. */
+	private listings = 0;
 	private live = false;
 	private generation = 0;
 	/** Notes whose leading `---` block we saw to be blank (from `changed` events' file text). */
@@ -98,6 +111,8 @@ export class ObsidianNoteSource implements NoteSource {
 	invalidate(): void {
 		this.notes = null;
 		this.files = null;
+		this.markdown = null;
+		this.listings++;
 		this.generation++;
 	}
 
@@ -133,33 +148,50 @@ export class ObsidianNoteSource implements NoteSource {
 	/** Every Markdown note, in walk order (walk-order.ts). */
 	listNotes(): readonly string[] {
 		if (this.notes && this.live) return this.notes;
-		const notes = sortedByWalkOrder(this.app.vault.getMarkdownFiles().map((f) => f.path));
-		if (this.live) this.notes = notes;
-		return notes;
+		return this.keepNotes(drain(this.markdownFileSteps()), this.listings);
 	}
 
 	/**
-	 * Put the note list in walk order ahead of {@link listNotes}, in `slice`'s time slices (at
-	 * 50k notes the order takes ~0.1 s, too long for one block of the main thread). Kept only when
-	 * the source is live and nothing changed meanwhile; otherwise listNotes orders it again.
+	 * Make the note list ahead of {@link listNotes}, in `slice`'s time slices (at 50k notes the
+	 * walk takes ~0.1 s, too long for one block of the main thread). Kept only when the source is
+	 * live and no file was created, deleted or renamed meanwhile; otherwise listNotes walks again.
 	 */
 	async prepareNotes(slice: TimeSlice): Promise<void> {
 		if (this.notes && this.live) return;
 		// Each part starts a task of its own: the caller's (layout-ready, a command) has other work.
 		await slice.pause();
-		const generation = this.generation;
-		const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
+		const listings = this.listings;
+		const files = await slice.run(this.markdownFileSteps());
 		await slice.pauseIfUsed();
-		const notes = await slice.run(walkOrderSteps(paths));
-		if (this.live && this.generation === generation) this.notes = notes;
+		this.keepNotes(files, listings);
 		await slice.pause();
+	}
+
+	/** The notes' paths, kept as the note list when nothing was listed anew since `listings`. */
+	private keepNotes(files: readonly TFile[], listings: number): string[] {
+		const notes = files.map((f) => f.path);
+		if (this.live && this.listings === listings) this.notes = notes;
+		return notes;
 	}
 
 	/** Every file (notes and attachments), in walk order. */
 	listFiles(): readonly string[] {
 		if (this.files && this.live) return this.files;
-		const files = sortedByWalkOrder(this.app.vault.getFiles().map((f) => f.path));
+		const files = drain(filesInWalkOrderSteps(this.app.vault.getRoot(), () => true)).map((f) => f.path);
 		if (this.live) this.files = files;
+		return files;
+	}
+
+	/**
+	 * Every Markdown note as Obsidian's `TFile`, in walk order, as steps (walk-order.ts). While
+	 * live, walked once until a file is created, deleted or renamed: the start's readiness count,
+	 * frontmatter pass and note list share one walk.
+	 */
+	*markdownFileSteps(): Generator<void, readonly TFile[], void> {
+		if (this.markdown && this.live) return this.markdown;
+		const listings = this.listings;
+		const files = yield* filesInWalkOrderSteps(this.app.vault.getRoot(), isNote);
+		if (this.live && this.listings === listings) this.markdown = files;
 		return files;
 	}
 
@@ -177,8 +209,9 @@ export class ObsidianNoteSource implements NoteSource {
 	 * blank blocks from broken ones. Called once at layout-ready; runs in the background.
 	 */
 	async learnFrontmatterBlocks(): Promise<void> {
-		const slice = new TimeSlice(LEARN_SLICE_MS, () => new Promise<void>((resolve) => window.setTimeout(resolve, 0)), Date.now);
-		for (const file of this.app.vault.getMarkdownFiles()) {
+		const slice = new TimeSlice(LEARN_SLICE_MS, nextTask, Date.now);
+		const files = await slice.run(this.markdownFileSteps());
+		for (const file of files) {
 			// A pass over every note: yield now and then, so 50k notes never hold the main thread.
 			if (slice.used()) {
 				await slice.pause();
@@ -277,11 +310,18 @@ export class ObsidianNoteSource implements NoteSource {
 		return value;
 	}
 
-	/** Markdown notes Obsidian has not parsed yet. */
-	countUnindexed(): number {
+	/**
+	 * The number of Markdown notes Obsidian has not parsed yet, as steps (core/steps) that pause
+	 * after the listing and every 256 notes: at 50k notes the listing and one `getFileCache` per
+	 * note held the main thread ~0.1 s in one go.
+	 */
+	*unindexedSteps(): Generator<void, number, void> {
+		const files = yield* this.markdownFileSteps();
+		yield;
 		let missing = 0;
-		for (const file of this.app.vault.getMarkdownFiles()) {
-			if (this.app.metadataCache.getFileCache(file) === null) missing++;
+		for (let i = 0; i < files.length; i++) {
+			if (this.app.metadataCache.getFileCache(files[i]) === null) missing++;
+			if ((i & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
 		}
 		return missing;
 	}

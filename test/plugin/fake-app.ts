@@ -56,12 +56,19 @@ export interface FakeAppOptions {
 	userIgnoreFilters?: string[];
 	/** Name reported by `vault.getName()`. */
 	name?: string;
+	/** Files' modification times (ms) by path, as on disk; a file not named here gets the current time. */
+	mtimes?: Record<string, number>;
 }
 
 /** One file of the fake vault. */
 interface Entry {
 	file: TFile;
 	text: string;
+}
+
+/** A file's text on disk, a leading BOM dropped (as the Node adapter does). */
+function withoutBom(text: string): string {
+	return text.replace(/^\uFEFF/, '');
 }
 
 function baseOf(name: string): { basename: string; extension: string } {
@@ -116,13 +123,29 @@ export class FakeVault extends CountingEvents {
 		return this.vaultName;
 	}
 
+	/** The root folder; its children, and theirs, are every file and folder of the vault. */
+	getRoot(): TFolder {
+		return this.root;
+	}
+
 	getMarkdownFiles(): TFile[] {
-		return this.getFiles().filter((f) => f.extension === 'md');
+		return this.listed((file) => file.extension === 'md');
 	}
 
 	/** Obsidian's own order is not alphabetical; reversing insertion order keeps callers honest. */
 	getFiles(): TFile[] {
-		return [...this.entries.values()].map((e) => e.file).reverse();
+		return this.listed(() => true);
+	}
+
+	/**
+	 * One pass over the files, as Obsidian's own listing is (a loop over its file map), so the
+	 * plugin bench times the plugin rather than copies the fake made: at 50k notes three copies of
+	 * 56k entries held the main thread ~0.1 s.
+	 */
+	private listed(keep: (file: TFile) => boolean): TFile[] {
+		const files: TFile[] = [];
+		for (const entry of this.entries.values()) if (keep(entry.file)) files.push(entry.file);
+		return files.reverse();
 	}
 
 	getAbstractFileByPath(path: string): TFile | TFolder | null {
@@ -341,7 +364,7 @@ export class FakeApp {
 	constructor(files: Record<string, string> = {}, options: FakeAppOptions = {}) {
 		this.vault = new FakeVault(options.name ?? 'Fake vault', options.configDir ?? DEFAULT_CONFIG_DIR, options.userIgnoreFilters);
 		this.metadataCache = new FakeMetadataCache(this.vault);
-		for (const [path, text] of Object.entries(files)) this.vault.add(path, text);
+		for (const [path, text] of Object.entries(files)) this.vault.add(path, text, options.mtimes?.[path]);
 		this.recordEvents();
 	}
 
@@ -376,7 +399,7 @@ export class FakeApp {
 				const abs = join(dir, name);
 				const stat = statSync(abs);
 				if (stat.isDirectory()) walk(abs, `${rel}${name}/`);
-				else app.vault.add(`${rel}${name}`, readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''), stat.mtimeMs);
+				else app.vault.add(`${rel}${name}`, withoutBom(readFileSync(abs, 'utf8')), stat.mtimeMs);
 			}
 		};
 		walk(root, '');

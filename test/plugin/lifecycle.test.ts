@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { TFile } from 'obsidian';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { INDEX_BUILDING, STILL_INDEXING } from '../../src/obsidian/index-lifecycle';
 import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, isBlankFrontmatterBlock } from '../../src/obsidian/source';
-import { byWalkOrder, sortedByWalkOrder } from '../../src/obsidian/walk-order';
+import { byWalkOrder } from '../../src/obsidian/walk-order';
 import { FakeApp, asApp } from './fake-app';
 import { SMALL_VAULT, loadPlugin, settle } from './harness';
 
@@ -131,6 +131,63 @@ describe('event order', () => {
 		expect(await paths(plugin, { type: 'tag', tag: 'home' })).toEqual(['Home.md']);
 	});
 
+	it('counts uncached notes after layout-ready in slices of later tasks; reading the state before the count ends finishes it at once', async () => {
+		const app = new FakeApp(SMALL_VAULT);
+		const plugin = await loadPlugin(app);
+		app.indexAll();
+		app.layoutReady();
+		// The count has not run yet: the layout-ready task did not walk the notes.
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready']);
+		expect(plugin.engine.lifecycle.state).toBe('ready');
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'ready']);
+		await settle(); // the sliced count, ending later, changes nothing
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'ready']);
+	});
+
+	it('a `resolved` that arrives while the readiness count runs ends indexing', async () => {
+		const app = new FakeApp(SMALL_VAULT);
+		const plugin = await loadPlugin(app);
+		app.layoutReady();
+		app.indexAll(); // every note cached, then `resolved`, before the count's first slice
+		await settle();
+		expect(plugin.engine.lifecycle.state).toBe('ready');
+		// `resolved` finished the count, which then saw every note cached: no `indexing` waiting for another `resolved`.
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'ready']);
+		expect(await paths(plugin, { type: 'tag', tag: 'home' })).toEqual(['Home.md']);
+	});
+
+	it('a `resolved` that arrives after the count saw uncached notes, before it ended, still ends indexing', async () => {
+		const files: Record<string, string> = {};
+		for (let i = 0; i < 1000; i++) files[`n${i}.md`] = `note ${i}`;
+		const app = new FakeApp(files);
+		const plugin = await loadPlugin(app);
+		// Count the count's steps, to act between them.
+		const { source } = plugin.engine.lifecycle;
+		const unindexedSteps = source.unindexedSteps.bind(source);
+		let steps = 0;
+		source.unindexedSteps = function* (): Generator<void, number, void> {
+			const inner = unindexedSteps();
+			for (let r = inner.next(); ; r = inner.next()) {
+				if (r.done === true) return r.value;
+				steps++;
+				yield;
+			}
+		};
+		let clock = 0;
+		const now = vi.spyOn(Date, 'now').mockImplementation(() => (clock += 100)); // every slice is used up at once
+		try {
+			app.layoutReady();
+			while (steps < 2) await new Promise((resolve) => window.setTimeout(resolve, 0)); // the walk and the first 256 notes, uncached
+			expect(plugin.engine.lifecycle.history).toEqual(['layout-ready']);
+			app.indexAll();
+		} finally {
+			now.mockRestore();
+		}
+		await settle();
+		expect(plugin.engine.lifecycle.state).toBe('ready');
+		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'indexing', 'reconciled', 'ready']);
+	});
+
 	it('create events fired while the vault loads (before layout-ready) are not listened to', async () => {
 		const app = new FakeApp(SMALL_VAULT);
 		const plugin = await loadPlugin(app);
@@ -205,13 +262,26 @@ describe('ObsidianNoteSource', () => {
 		return { app, source: new ObsidianNoteSource(asApp(app)) };
 	}
 
+	it('counts the notes Obsidian has not cached as steps that pause every 256 notes', () => {
+		const files: Record<string, string> = {};
+		for (let i = 0; i < 1000; i++) files[`n${i}.md`] = `note ${i}`;
+		const app = new FakeApp(files);
+		app.indexSome(['n1.md', 'n2.md']);
+		const steps = new ObsidianNoteSource(asApp(app)).unindexedSteps();
+		let pauses = 0;
+		let r = steps.next();
+		for (; r.done !== true; r = steps.next()) pauses++;
+		expect(r.value).toBe(998);
+		expect(pauses).toBe(1 + Math.floor(1000 / 256)); // after the walk (one step for 1,000 files), then every 256 notes
+	});
+
 	it('lists notes and files in the Node walk order, whatever order Obsidian keeps them in', () => {
 		const { source } = indexedSource({ 'a/z.md': '', 'a-b.md': '', 'B.md': '', 'a/b/c.md': '', 'x.png': '' });
 		expect(source.listNotes()).toEqual(['B.md', 'a/b/c.md', 'a/z.md', 'a-b.md']);
 		expect(source.listFiles()).toEqual(['B.md', 'a/b/c.md', 'a/z.md', 'a-b.md', 'x.png']);
 		expect(['a-b.md', 'a/z.md'].sort(byWalkOrder)).toEqual(['a/z.md', 'a-b.md']);
 		const paths = ['b.md', 'a/z.md', 'a-b.md', 'a/b/c.md', 'a.md', 'A/x.md', 'a/b.md', 'é.md'];
-		expect(sortedByWalkOrder(paths)).toEqual([...paths].sort(byWalkOrder));
+		expect(indexedSource(Object.fromEntries(paths.map((p) => [p, '']))).source.listNotes()).toEqual([...paths].sort(byWalkOrder));
 	});
 
 	it('wraps vault and metadataCache: metadata, mtime, text, resolution and the link maps', async () => {

@@ -38,9 +38,11 @@ describe('plugin readiness on a large vault', () => {
 		// A heartbeat every millisecond: the longest gap between beats is the longest block.
 		let last = performance.now();
 		const gaps: number[] = [];
+		let longestGap = 0;
 		const gapEnds: { endUs: number; uptimeMs: number; ms: number }[] = [];
 		const beat = window.setInterval(() => {
 			const now = performance.now();
+			longestGap = Math.max(longestGap, now - last);
 			if (now - last > 50) {
 				gaps.push(Math.round(now - last));
 				gapEnds.push({ endUs: monotonicUs(), uptimeMs: process.uptime() * 1000, ms: now - last }); // uptimeMs: to match --trace-gc's times
@@ -58,7 +60,7 @@ describe('plugin readiness on a large vault', () => {
 		window.clearInterval(beat);
 		const after = heapMb();
 		const longest = [...gaps].sort((a, b) => b - a);
-		const figures = { notes, readyMs: Math.round(ready - started), searchIndexMs: Math.round(indexed - started), longestBlockMs: longest[0] ?? 0, blocksOver50Ms: gaps.length, longestFiveMs: longest.slice(0, 5), heapBeforeMb: before, heapAfterMb: after };
+		const figures = { notes, readyMs: Math.round(ready - started), searchIndexMs: Math.round(indexed - started), longestBlockMs: Math.round(longestGap), blocksOver50Ms: gaps.length, longestFiveMs: longest.slice(0, 5), heapBeforeMb: before, heapAfterMb: after };
 		process.stdout.write(`plugin on ${VAULT}: ${JSON.stringify(figures)}\n`);
 		if (GAPS_FILE !== undefined) writeFileSync(GAPS_FILE, JSON.stringify(gapEnds));
 		expect(plugin.engine.state).toBe('ready');

@@ -260,11 +260,13 @@ export interface VaultSnapshot {
 	userIgnoreFilters: string[];
 	/** The vault's name. */
 	name: string;
+	/** Vault path → modification time (ms), so dates taken from mtimes agree with the Node face's. */
+	mtimes: Record<string, number>;
 }
 
 /** A UiApp over a snapshot. */
 export function appFromSnapshot(snapshot: VaultSnapshot): UiApp {
-	const app = new UiApp(snapshot.files, { name: snapshot.name, userIgnoreFilters: snapshot.userIgnoreFilters });
+	const app = new UiApp(snapshot.files, { name: snapshot.name, userIgnoreFilters: snapshot.userIgnoreFilters, mtimes: snapshot.mtimes });
 	for (const [path, text] of Object.entries(snapshot.configFiles)) app.vault.adapter.files.set(path, text);
 	return app;
 }

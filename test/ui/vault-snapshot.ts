@@ -6,12 +6,16 @@ import type { VaultSnapshot } from './ui-app';
 /** Every file Obsidian would load (no dot-files or dot-folders), the config folder's files, the Excluded files. */
 export function readVault(root: string, configDir = '.obsidian'): VaultSnapshot {
 	const files: Record<string, string> = {};
+	const mtimes: Record<string, number> = {};
 	const walk = (dir: string, rel: string): void => {
 		for (const name of readdirSync(dir).sort()) {
 			if (name.startsWith('.')) continue;
 			const abs = join(dir, name);
 			if (statSync(abs).isDirectory()) walk(abs, `${rel}${name}/`);
-			else files[`${rel}${name}`] = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+			else {
+				files[`${rel}${name}`] = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+				mtimes[`${rel}${name}`] = statSync(abs).mtimeMs;
+			}
 		}
 	};
 	walk(root, '');
@@ -30,5 +34,5 @@ export function readVault(root: string, configDir = '.obsidian'): VaultSnapshot 
 		const value = typeof parsed === 'object' && parsed !== null && 'userIgnoreFilters' in parsed ? parsed.userIgnoreFilters : [];
 		userIgnoreFilters = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 	}
-	return { files, configFiles, userIgnoreFilters, name: basename(root) };
+	return { files, configFiles, userIgnoreFilters, name: basename(root), mtimes };
 }
