@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { askServer, exchange } from '../../src/cli/server/client';
+import { readServerPid, writeServerPid } from '../../src/cli/server/pid-file';
 import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
 import { cli } from '../helpers/cli';
 import { hashTree } from '../helpers/hash';
@@ -271,5 +272,69 @@ describe('the background server', () => {
 		expect(await runCli(['server', '--vault', vault], { stdout: () => undefined, stderr: (t) => second.push(t), cwd: REPO })).toBe(0);
 		expect(second.join('\n')).toMatch(/another server already serves this vault/);
 		expect((await bin(['tag', 'decision', '--vault', vault, '--json', '--verbose'])).stderr).toMatch(/answered by the background server/);
+		// The pid file still names the serving server, not the one that stepped aside.
+		const status = JSON.parse((await bin(['server', '--status', '--vault', vault, '--json'])).stdout) as { server: { pid: number } };
+		expect(readServerPid(realpathOf(vault))).toBe(status.server.pid);
+	}, 60_000);
+
+	it('`server --stop` reaches a server that cannot answer its socket through its pid file, and leaves any other program alone', async () => {
+		const real = realpathOf(vault);
+		const idle = 'setInterval(() => {}, 1000)';
+		// A process that is a server of this vault by its command line, and never listens (as one still starting).
+		const mute = spawn(process.execPath, ['-e', idle, 'server', '--vault', real], { stdio: 'ignore' });
+		const muteExit = new Promise<string | null>((resolve) => mute.once('exit', (_code, signal) => resolve(signal)));
+		writeServerPid(real, mute.pid!);
+		const stop = await bin(['server', '--stop', '--vault', vault]);
+		expect(stop.code).toBe(0);
+		expect(stop.stdout).toMatch(new RegExp(`did not answer .*pid ${mute.pid} was sent SIGTERM`));
+		expect(await muteExit).toBe('SIGTERM');
+
+		// A stale pid file whose pid now belongs to another program, or to a server of another vault.
+		for (const args of [['-e', idle], ['-e', idle, 'server', '--vault', `${real}-other`]]) {
+			const other = spawn(process.execPath, args, { stdio: 'ignore' });
+			try {
+				writeServerPid(real, other.pid!);
+				const none = await bin(['server', '--stop', '--vault', vault]);
+				expect(none.code).toBe(1);
+				expect(none.stdout).toMatch(/No background server runs/);
+				expect(other.exitCode).toBeNull();
+				expect(other.signalCode).toBeNull();
+			} finally {
+				other.kill('SIGKILL');
+			}
+		}
+	}, 60_000);
+
+	it('`index --clear` does not wait on a server that neither answers nor ends on SIGTERM: it kills it, says so, and clears', async () => {
+		const real = realpathOf(vault);
+		expect((await bin(['index', '--vault', vault])).code).toBe(0);
+		const deaf = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)", 'server', '--vault', real], { stdio: 'ignore' });
+		const deafExit = new Promise<string | null>((resolve) => deaf.once('exit', (_code, signal) => resolve(signal)));
+		await sleep(300); // its SIGTERM handler is in place
+		writeServerPid(real, deaf.pid!);
+		const clear = await bin(['index', '--clear', '--vault', vault]);
+		expect(clear.code).toBe(0);
+		expect(clear.stderr).toMatch(new RegExp(`pid ${deaf.pid}\\) did not stop within 5 s; it was killed`));
+		expect(clear.stdout).toMatch(/Deleted the index snapshot/);
+		expect(await deafExit).toBe('SIGKILL');
+	}, 60_000);
+
+	it('a server stopped right after the call that started it stops, whether it listens yet or not', async () => {
+		const first = await bin(['tag', 'decision', '--vault', vault]);
+		expect(first.code).toBe(0);
+		const pid = readServerPid(realpathOf(vault));
+		expect(pid).not.toBeNull(); // written by the call, before the server has loaded a module
+		const stop = await bin(['server', '--stop', '--vault', vault]);
+		expect(stop.stdout).toMatch(/Stopped the background server/);
+		let gone = false;
+		for (const until = Date.now() + 10_000; !gone && Date.now() < until; await sleep(100)) {
+			try {
+				process.kill(pid!, 0);
+			} catch {
+				gone = true;
+			}
+		}
+		expect(gone).toBe(true);
+		expect((await bin(['server', '--status', '--vault', vault])).code).toBe(1);
 	}, 60_000);
 });

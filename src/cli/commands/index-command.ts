@@ -8,6 +8,7 @@ import { describeSnapshot, engineConfigFrom, TOOL_STAMP, vaultKeyOf } from '../v
 import { VaultEngine } from '../../core/engine/engine';
 import { indexPartsOf, PART_KINDS, partKey } from '../../node/snapshot/index-parts';
 import { describeServer, serverStatus, stopServer } from './server';
+import { exited, killQuietly } from '../server/pid-file';
 import { SERVER_ENV, serverOff } from '../server/protocol';
 
 /** `12.3 MB` (10^6 bytes). */
@@ -55,6 +56,9 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 	return EXIT.results;
 }
 
+/** How long `index --clear` waits for a signalled server to exit before it kills it. */
+const CLEAR_WAIT_MS = 5000;
+
 /** `vault-query index [--status | --clear]`: build or refresh the vault's snapshot, show it, or delete it. */
 export const indexCommand: Command = {
 	name: 'index',
@@ -75,7 +79,12 @@ export const indexCommand: Command = {
 		if (boolFlag(args, 'clear')) {
 			// The server holds the snapshot open and saves index parts: it goes first, or it would write them back.
 			const serverStopped = await stopServer(vault.key);
-			if (serverStopped) io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
+			if (serverStopped.how === 'signalled' && !(await exited(serverStopped.pid, CLEAR_WAIT_MS))) {
+				// Busy in a long read, it would save its parts when done: a cache is not worth waiting minutes for.
+				killQuietly(serverStopped.pid);
+				io.stderr(`vault-query index: the background server (pid ${serverStopped.pid}) did not stop within ${CLEAR_WAIT_MS / 1000} s; it was killed`);
+			}
+			if (serverStopped.how !== 'none') io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
 			const removed = await store.clear(vault.key);
 			for (const kind of PART_KINDS) await store.clear(partKey(vault.key, kind));
 			io.stdout(removed ? `Deleted the index snapshot of ${vault.key}.` : `No index snapshot of ${vault.key} to delete.`);

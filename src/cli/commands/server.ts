@@ -2,6 +2,7 @@ import { VaultError } from '../../node/vault-source';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { exchange } from '../server/client';
+import { signalServer } from '../server/pid-file';
 import { SERVER_STAMP, socketPathFor, type ServerReply, type ServerStatus } from '../server/protocol';
 import { serverLogPath } from '../server/spawn';
 import { vaultKeyOf } from '../vault';
@@ -18,10 +19,18 @@ export async function serverStatus(vaultRealPath: string): Promise<ServerStatus 
 	return reply !== null && 'status' in reply ? reply.status : null;
 }
 
-/** Asks the vault's server to stop; true when one was running. */
-export async function stopServer(vaultRealPath: string): Promise<boolean> {
+/** How a stop went: the server was asked over its socket, or signalled (it could not answer), or none runs. */
+export type Stopped = { how: 'asked' } | { how: 'signalled'; pid: number } | { how: 'none' };
+
+/**
+ * Asks the vault's server to stop. One that cannot answer its socket — still starting, or inside
+ * a long synchronous read — gets SIGTERM through its pid file (pid-file.ts) instead.
+ */
+export async function stopServer(vaultRealPath: string): Promise<Stopped> {
 	const reply = await ask(vaultRealPath, 'stop');
-	return reply !== null && ('stopping' in reply || 'declined' in reply);
+	if (reply !== null && ('stopping' in reply || 'declined' in reply)) return { how: 'asked' };
+	const pid = signalServer(vaultRealPath);
+	return pid === null ? { how: 'none' } : { how: 'signalled', pid };
 }
 
 /** One line on a running server, for `server --status` and `index --status`. */
@@ -32,8 +41,10 @@ export function describeServer(status: ServerStatus): string {
 /** `--status` and `--stop`: talk to the running server. */
 async function control(vault: string, stop: boolean, json: boolean, io: CommandIO): Promise<number> {
 	if (stop) {
-		const was = await stopServer(vault);
-		if (json) io.stdout(JSON.stringify({ vault, stopped: was }, null, 2));
+		const stopped = await stopServer(vault);
+		const was = stopped.how !== 'none';
+		if (json) io.stdout(JSON.stringify({ vault, stopped: was, ...(stopped.how === 'signalled' ? { signalled: stopped.pid } : {}) }, null, 2));
+		else if (stopped.how === 'signalled') io.stdout(`Stopped the background server of ${vault}: it did not answer (starting, or busy reading the vault), so pid ${stopped.pid} was sent SIGTERM.`);
 		else io.stdout(was ? `Stopped the background server of ${vault}.` : `No background server runs for ${vault}.`);
 		return was ? EXIT.results : EXIT.nothingMatched;
 	}

@@ -22,6 +22,7 @@ import { runCli } from '../run';
 import { engineConfigFrom, openOptionsFrom } from '../vault';
 import { warmOpener } from '../warm-opener';
 import { exchange } from './client';
+import { forgetServerPid, writeServerPid } from './pid-file';
 import { SPAWNED_ENV, startServer } from './spawn';
 import { SERVER_STAMP, socketPathFor, type CallRequest, type ControlRequest, type ServerReply, type ServerStatus } from './protocol';
 
@@ -37,8 +38,8 @@ export interface CliServerOptions {
 	idleMinutes: number;
 }
 
-/** Listens on `path`; a stale socket file (nobody answers) is replaced, a live server is left alone (resolves false). */
-async function listenOn(server: Server, path: string): Promise<boolean> {
+/** Listens on `path`; a stale socket file (nobody answers) is replaced, a live server is left alone (resolves with its pid). */
+async function listenOn(server: Server, path: string): Promise<{ listening: true } | { listening: false; holder: number | null }> {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		const error = await new Promise<(Error & { code?: string }) | null>((done) => {
 			server.once('error', done);
@@ -47,13 +48,13 @@ async function listenOn(server: Server, path: string): Promise<boolean> {
 				done(null);
 			});
 		});
-		if (error === null) return true;
+		if (error === null) return { listening: true };
 		if (error.code !== 'EADDRINUSE') throw error;
 		const probe = await exchange(path, { stamp: SERVER_STAMP, control: 'status' }, 2000);
-		if (probe.reply !== null) return false;
+		if (probe.reply !== null) return { listening: false, holder: 'status' in probe.reply ? probe.reply.status.pid : null };
 		await unlink(path).catch(() => undefined);
 	}
-	return false;
+	return { listening: false, holder: null };
 }
 
 /** Reads one request line from `socket` (the caller ends its side after writing it). */
@@ -135,10 +136,15 @@ class CliServer {
 		this.config = await engineConfigFrom(args, io);
 		this.configKey = JSON.stringify(this.config);
 		this.server.on('connection', (socket) => void this.serve(socket));
-		if (!(await listenOn(this.server, this.socketPath))) {
+		const listened = await listenOn(this.server, this.socketPath);
+		if (!listened.listening) {
 			this.log('another server already serves this vault');
+			// The call that started this one wrote this pid over the serving one's.
+			if (listened.holder !== null) writeServerPid(this.vault, listened.holder);
+			else forgetServerPid(this.vault, process.pid);
 			return 0;
 		}
+		writeServerPid(this.vault, process.pid);
 		await chmod(this.socketPath, 0o600).catch(() => undefined);
 		process.once('SIGTERM', () => this.stop('SIGTERM'));
 		process.once('SIGINT', () => this.stop('SIGINT'));
@@ -148,6 +154,7 @@ class CliServer {
 		} catch (error) {
 			this.stop(`the vault could not be opened: ${error instanceof Error ? error.message : String(error)}`);
 			await unlink(this.socketPath).catch(() => undefined);
+			forgetServerPid(this.vault, process.pid);
 			throw error;
 		}
 		// A server that indexed the vault from scratch holds every note's parsed metadata and the
@@ -162,6 +169,7 @@ class CliServer {
 		this.log(`ready: ${this.vault} (${this.warm.session.peek().source.listNotes().length} notes) on ${this.socketPath}`);
 		await this.done;
 		// No unlink here: closing the listener removed the socket file, and a successor may own the name by now.
+		forgetServerPid(this.vault, process.pid);
 		await this.warm.close();
 		return 0;
 	}

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
+import { writeServerPid } from './pid-file';
 import { socketPathFor } from './protocol';
 
 /** Set in the environment of a server this module started (only such a server starts its own successor). */
@@ -35,6 +36,8 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 		const idleArgs = idle !== undefined && /^[0-9]{1,5}$/.test(idle) ? ['--idle-minutes', idle] : [];
 		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath, ...idleArgs], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: { ...process.env, [SPAWNED_ENV]: '1' } });
 		child.on('error', () => undefined);
+		// At once, before the server has loaded a module: `server --stop` can reach it while it starts.
+		if (child.pid !== undefined) writeServerPid(vaultRealPath, child.pid);
 		child.unref();
 	} catch {
 		// No server: the next call reads the snapshot itself, as this one did.
