@@ -1,6 +1,7 @@
 import { folderPrefix, isInFolder } from './paths';
 import { compileMatcher } from './text/matcher';
 import type { NoteSource } from './port';
+import { drain } from './steps';
 import type { EngineSettings } from './settings';
 
 /** Which notes a query may look at, and what it left out (for the report). Shared between queries: never changed once made. */
@@ -21,6 +22,9 @@ export interface Scope {
 const scopesByNotes = new WeakMap<readonly string[], Map<string, Scope>>();
 /** Distinct rule-and-folder combinations kept per list (folder narrowing varies by query). */
 const SCOPES_PER_LIST = 32;
+
+/** Scoping pauses every 4,096 notes (a power of two, less one, as a mask): ~1 ms of rules. */
+const SCOPE_STEP_MASK = 4095;
 
 /**
  * A `userIgnoreFilters` entry: `/regex/` or a path prefix, as Obsidian's "Excluded files" setting
@@ -101,20 +105,25 @@ export function excludedCount(limitation: string): number | null {
  * because silently searching nothing looks like "nothing matched".
  */
 export function resolveScope(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, folders?: readonly string[]): Scope {
+	return drain(resolveScopeSteps(source, settings, folders));
+}
+
+/** {@link resolveScope} as steps (core/steps): a host's main thread scopes 50k notes in slices (~15 ms in one go). */
+export function* resolveScopeSteps(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, folders?: readonly string[]): Generator<void, Scope, void> {
 	const all = source.listNotes();
 	const key = JSON.stringify([settings.excludedFolders, source.configDir, source.userIgnoreFilters, folders ?? []]);
 	let known = scopesByNotes.get(all);
 	const cached = known?.get(key);
 	if (cached !== undefined) return cached;
-	const scope = computeScope(source, settings, all, folders);
+	const scope = yield* computeScopeSteps(source, settings, all, folders);
 	if (known === undefined) scopesByNotes.set(all, (known = new Map<string, Scope>()));
 	if (known.size >= SCOPES_PER_LIST) known.clear();
 	known.set(key, scope);
 	return scope;
 }
 
-/** `resolveScope` without the cache; the arrays are frozen, as every query shares them. */
-function computeScope(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, all: readonly string[], folders?: readonly string[]): Scope {
+/** `resolveScope` without the cache, as steps; the arrays are frozen, as every query shares them. */
+function* computeScopeSteps(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, all: readonly string[], folders?: readonly string[]): Generator<void, Scope, void> {
 	const rules = scopeRules(source, settings);
 	const exclusions: string[] = [...rules.invalid];
 	const wanted = (folders ?? []).map(folderPrefix).filter((p, i, all) => all.indexOf(p) === i);
@@ -126,7 +135,9 @@ function computeScope(source: NoteSource, settings: Pick<EngineSettings, 'exclud
 	}
 	const counts = new Map<string, number>();
 	const notes: string[] = [];
-	for (const path of all) {
+	for (let i = 0; i < all.length; i++) {
+		const path = all[i];
+		if ((i & SCOPE_STEP_MASK) === SCOPE_STEP_MASK) yield;
 		// Outside the requested folders a note is simply out of scope; exclusions are only worth
 		// reporting for notes the caller asked about.
 		if (wanted.length > 0 && !wanted.some((prefix) => isInFolder(path, prefix))) continue;

@@ -7,8 +7,8 @@ import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
 import { fileName } from '../paths';
 import type { NoteSource } from '../port';
-import { positionsIn, resolveScope } from '../scope';
-import { TimeSlice } from '../steps';
+import { positionsIn, resolveScope, resolveScopeSteps } from '../scope';
+import { drain, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
@@ -117,8 +117,7 @@ export class SearchIndex {
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
 		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? defaultYield, now);
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
-		const scope = si.rescope(source);
-		await slice.pauseIfUsed(); // Scoping 50k notes can fill a slice on its own.
+		const scope = await slice.run(si.rescopeSteps(source)); // scoping 50k notes is ~15 ms in one go
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
 		await slice.pauseIfUsed();
 		for (let i = 0; i < notes.length; i += batch) {
@@ -145,7 +144,12 @@ export class SearchIndex {
 
 	/** Recompute what the scope rules leave out (reported under limitations) for the notes `source` lists now. */
 	rescope(source: NoteSource): ReturnType<typeof resolveScope> {
-		const scope = resolveScope(source, { ...DEFAULT_SETTINGS, excludedFolders: this.settings.excludedFolders });
+		return drain(this.rescopeSteps(source));
+	}
+
+	/** {@link rescope} as steps, for a build that yields to its host while it scopes. */
+	*rescopeSteps(source: NoteSource): Generator<void, ReturnType<typeof resolveScope>, void> {
+		const scope = yield* resolveScopeSteps(source, { ...DEFAULT_SETTINGS, excludedFolders: this.settings.excludedFolders });
 		this.exclusions.splice(0, this.exclusions.length, ...scope.exclusions);
 		return scope;
 	}
