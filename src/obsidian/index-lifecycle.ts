@@ -1,6 +1,5 @@
 import { Component, type App, type TAbstractFile } from 'obsidian';
 import { TimeSlice, drain } from '../core/steps';
-import { nextTask } from './next-task';
 import type { ObsidianNoteSource } from './source';
 
 /**
@@ -108,7 +107,7 @@ export class IndexLifecycle extends Component {
 	 * thread ~0.1 s); anyone who looks at the state meanwhile finishes the count at once.
 	 */
 	private async countInSlices(count: Generator<void, number, void>): Promise<void> {
-		const slice = new TimeSlice(READINESS_SLICE_MS, nextTask, Date.now);
+		const slice = new TimeSlice(READINESS_SLICE_MS, this.source.turns.next, Date.now);
 		await slice.pause();
 		const missing = await slice.run(count);
 		if (this.count === count) this.decide(missing);

@@ -9,7 +9,6 @@ import { failedSearch } from '../core/search/failed';
 import { TimeSlice } from '../core/steps';
 import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
-import { nextTask } from './next-task';
 import { ObsidianNoteSource } from './source';
 
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
@@ -141,10 +140,10 @@ export class PluginEngine extends Component {
 		await this.whenReady();
 		if (this.engine.searchState !== 'not built') return this.engine.searchIndex();
 		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices.
-		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, nextTask, Date.now));
+		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
 		const progress = this.progressNotice();
 		try {
-			return await this.engine.searchIndex({ onProgress: progress?.update, readBatch: PLUGIN_READ_BATCH, sliceMs: PLUGIN_SLICE_MS, yieldFn: nextTask });
+			return await this.engine.searchIndex({ onProgress: progress?.update, readBatch: PLUGIN_READ_BATCH, sliceMs: PLUGIN_SLICE_MS, yieldFn: this.source.turns.next });
 		} finally {
 			progress?.notice.hide();
 		}

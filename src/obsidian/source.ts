@@ -2,7 +2,7 @@ import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as Obsid
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { TimeSlice, drain } from '../core/steps';
-import { nextTask } from './next-task';
+import { MainThreadTurns } from './next-task';
 import { filesInWalkOrderSteps } from './walk-order';
 
 /**
@@ -66,6 +66,9 @@ export class ObsidianNoteSource implements NoteSource {
 	private generation = 0;
 	/** Notes whose leading `---` block we saw to be blank (from `changed` events' file text). */
 	private readonly blankYaml = new Set<string>();
+
+	/** The turns this plugin's background jobs take on the main thread (next-task.ts). */
+	readonly turns = new MainThreadTurns();
 
 	/** Wraps the app; nothing is read until the engine asks. */
 	constructor(private readonly app: App) {}
@@ -209,7 +212,7 @@ export class ObsidianNoteSource implements NoteSource {
 	 * blank blocks from broken ones. Called once at layout-ready; runs in the background.
 	 */
 	async learnFrontmatterBlocks(): Promise<void> {
-		const slice = new TimeSlice(LEARN_SLICE_MS, nextTask, Date.now);
+		const slice = new TimeSlice(LEARN_SLICE_MS, this.turns.next, Date.now);
 		const files = await slice.run(this.markdownFileSteps());
 		for (const file of files) {
 			// A pass over every note: yield now and then, so 50k notes never hold the main thread.

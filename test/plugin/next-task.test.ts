@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { nextTask } from '../../src/obsidian/next-task';
+import { MainThreadTurns } from '../../src/obsidian/next-task';
 
 describe('the plugin jobs’ turns on the main thread', () => {
 	it('resumes one waiting job per task, in turn, so jobs pausing together never run their slices in one go', async () => {
+		const turns = new MainThreadTurns();
 		const log: string[] = [];
 		const job = async (name: string): Promise<void> => {
 			for (let slice = 1; slice <= 3; slice++) {
-				await nextTask();
+				await turns.next();
 				log.push(`${name}${slice}`);
 			}
 		};
