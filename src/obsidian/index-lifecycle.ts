@@ -8,10 +8,11 @@ import type { ObsidianNoteSource } from './source';
  *
  * Readiness — our documented policy:
  * - `loading` (before `workspace.onLayoutReady`): Obsidian is still loading the vault and its
- *   metadata cache. At layout-ready the plugin counts the notes Obsidian has not cached in time
- *   slices; whoever reads the state before the count ends finishes it at once. A query answers at once with `status: "failed"` and {@link INDEX_BUILDING};
+ *   metadata cache. A query answers at once with `status: "failed"` and {@link INDEX_BUILDING};
  *   callers that would rather wait can `await whenReady()` first. We do not block, because a
  *   command or an agent should never hang on a promise that the plugin's unload could orphan.
+ *   At layout-ready the plugin counts the notes Obsidian has not cached, in time slices; whoever
+ *   reads the state before the count ends finishes it at once, so no query sees `loading` then.
  * - `indexing` (layout ready, but some notes have no cache yet, so a first `resolved` is due):
  *   queries run; notes not parsed yet are listed in `skipped` ("not yet indexed by Obsidian"),
  *   the status is at best `partial`, and a limitation says the link maps may be incomplete.

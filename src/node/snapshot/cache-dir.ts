@@ -2,9 +2,9 @@
  * Where snapshots live: the user's cache directory, never the vault. `VAULT_QUERY_CACHE_DIR`
  * overrides it (tests, CI, a machine with a fast disk elsewhere).
  */
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { sha256Hex } from './sha256';
 
 /** The environment variable that overrides the cache folder. */
 export const CACHE_DIR_ENV = 'VAULT_QUERY_CACHE_DIR';
@@ -25,5 +25,5 @@ export function cacheDir(env: Record<string, string | undefined> = process.env, 
 
 /** The file name of a vault's snapshot: a hash of its real path, so names never leak folder names. */
 export function snapshotFileName(vaultRealPath: string): string {
-	return `${createHash('sha256').update(vaultRealPath).digest('hex').slice(0, 32)}.vqs`;
+	return `${sha256Hex(vaultRealPath).slice(0, 32)}.vqs`;
 }
