@@ -100,7 +100,7 @@ export const indexCommand: Command = {
 		engine.saved = parts;
 		await engine.searchIndex();
 		await engine.trigramIndex();
-		const partError = await parts.save(engine);
+		const partError = await parts.save(engine, undefined, true);
 		if (partError !== null) throw new CommandFailure(partError);
 		const info = await store.info(vault.key);
 		const size = info?.bytes ?? 0;
