@@ -28,3 +28,14 @@ export function folderPrefix(folder: string): string {
 export function isInFolder(path: string, prefix: string): boolean {
 	return prefix === '' || path.startsWith(prefix);
 }
+
+/** The walk order of two paths: folder by folder, names in code-unit order, a folder's files and sub-folders mixed by name. */
+export function byWalkOrder(a: string, b: string): number {
+	const as = a.split('/');
+	const bs = b.split('/');
+	const n = Math.min(as.length, bs.length);
+	for (let i = 0; i < n; i++) {
+		if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
+	}
+	return as.length - bs.length;
+}

@@ -7,6 +7,7 @@ import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
 import { fileName } from '../paths';
 import type { NoteSource } from '../port';
+import { byWalkOrder } from '../paths';
 import { positionsIn, resolveScope, resolveScopeSteps } from '../scope';
 import { drain, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -313,13 +314,24 @@ export class SearchIndex {
 		for (let d = this.saved?.docs.count ?? 0; d < this.index.idSpace; d++) if (this.index.isAlive(d)) this.mapNames(d);
 	}
 
-	/** Note ids under `key` in a name map: the saved table's live ones, then the map's (ids ascending either way). */
+	/** Note ids under `key` in a name map (the saved table's live ones and the map's), in their paths' walk order. */
 	private named(kind: 'alias' | 'basename', key: string): number[] {
 		this.ensureDerived();
 		const own = (kind === 'alias' ? this.aliasMap : this.basenameMap).get(key) ?? [];
-		if (this.saved === null) return own;
+		if (this.saved === null) return this.inWalkOrder(own);
 		const saved = this.saved.namedNotes(kind, key).filter((d) => this.index.isAlive(d));
-		return saved.length === 0 ? own : [...saved, ...own];
+		return this.inWalkOrder(saved.length === 0 ? own : [...saved, ...own]);
+	}
+
+	/**
+	 * Note ids ordered by their paths' walk order. Ids follow indexing order, which edits change
+	 * (an edited note gets a new id); a fresh build numbers notes in walk order, and an edited or
+	 * restored index must list names — and so expand a query — as that build would.
+	 */
+	private inWalkOrder(ids: number[]): number[] {
+		if (ids.length < 2) return ids;
+		const pathOf = new Map(ids.map((d) => [d, this.index.doc(d)?.path ?? '']));
+		return [...ids].sort((a, b) => byWalkOrder(pathOf.get(a) ?? '', pathOf.get(b) ?? ''));
 	}
 
 	/** Notes by alias/title key, for expansion. */
