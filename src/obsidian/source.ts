@@ -220,7 +220,7 @@ export class ObsidianNoteSource implements NoteSource {
 				await slice.pause();
 				if (!this.live) return; // Unloaded meanwhile: nothing left to learn for.
 			}
-			if (!this.yamlVerdictNeeded(file.path)) continue;
+			if (!this.yamlVerdictNeeded(file.path, this.app.metadataCache.getFileCache(file))) continue; // the file in hand: no lookup by path
 			try {
 				const text = await this.app.vault.cachedRead(file);
 				if (isBlankFrontmatterBlock(text)) this.blankYaml.add(file.path);
@@ -231,8 +231,7 @@ export class ObsidianNoteSource implements NoteSource {
 	}
 
 	/** True when the note has a multi-line `---` block without frontmatter and we do not know it is blank. */
-	private yamlVerdictNeeded(path: string): boolean {
-		const cache = this.getMetadata(path);
+	private yamlVerdictNeeded(path: string, cache: CachedMetadata | null = this.getMetadata(path)): boolean {
 		const first = cache?.sections?.[0];
 		if (!cache || !first || first.type !== 'yaml' || cache.frontmatter !== undefined) return false;
 		if (first.position.end.line - first.position.start.line <= 1) return false;
