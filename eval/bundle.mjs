@@ -30,5 +30,8 @@ export async function bundleAndImport(name, exports) {
 
 /** Bundle src/core/search + src/node/vault-source and import them. */
 export function loadEngine() {
-	return bundleAndImport('search-engine', ["export * from '../src/core/search/search';", "export { openVault } from '../src/node/vault-source';"]);
+	return bundleAndImport('search-engine', [
+		"export * from '../src/core/search/search';",
+		"export { openVault } from '../src/node/vault-source';",
+	]);
 }

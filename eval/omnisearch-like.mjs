@@ -17,13 +17,20 @@ function splitHyphens(s) {
 	return s.includes('-') ? s.split('-').filter(Boolean) : [];
 }
 function splitCamelCase(s) {
-	return /[a-z][A-Z]/.test(s) ? s.replace(/([a-z](?=[A-Z]))/g, '$1 ').split(' ').filter(Boolean) : [];
+	return /[a-z][A-Z]/.test(s)
+		? s
+				.replace(/([a-z](?=[A-Z]))/g, '$1 ')
+				.split(' ')
+				.filter(Boolean)
+		: [];
 }
 
 function tokenizeForIndexing(text) {
 	const words = text.split(BRACKETS_AND_SPACE);
 	const tokens = text.split(SPACE_OR_PUNCTUATION);
-	return [...new Set([...tokens.flatMap((t) => [t, ...splitHyphens(t), ...splitCamelCase(t)]), ...words])].filter(Boolean);
+	return [...new Set([...tokens.flatMap((t) => [t, ...splitHyphens(t), ...splitCamelCase(t)]), ...words])].filter(
+		Boolean,
+	);
 }
 
 function tokenizeForSearch(text) {
@@ -42,7 +49,10 @@ function tokenizeForSearch(text) {
 const FUZZINESS = 0.1;
 
 const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
-const segmenters = { zh: new Intl.Segmenter('zh', { granularity: 'word' }), ja: new Intl.Segmenter('ja', { granularity: 'word' }) };
+const segmenters = {
+	zh: new Intl.Segmenter('zh', { granularity: 'word' }),
+	ja: new Intl.Segmenter('ja', { granularity: 'word' }),
+};
 
 /** CJK runs of the tokens split into dictionary words by Intl.Segmenter (as Omnisearch's Chinese add-on splits them); other tokens as they are. */
 function cjkWords(tokens) {
@@ -71,7 +81,11 @@ export function omnisearchDoc(path, text, metadata) {
 	const fm = metadata?.frontmatter ?? {};
 	const rawAliases = fm.aliases ?? fm.alias ?? [];
 	const aliases = (Array.isArray(rawAliases) ? rawAliases : String(rawAliases).split(',')).map(String).join(' ');
-	const level = (n) => (metadata?.headings ?? []).filter((h) => h.level === n).map((h) => h.heading).join(' ');
+	const level = (n) =>
+		(metadata?.headings ?? [])
+			.filter((h) => h.level === n)
+			.map((h) => h.heading)
+			.join(' ');
 	return { path, basename, aliases, content: text, headings1: level(1), headings2: level(2), headings3: level(3) };
 }
 

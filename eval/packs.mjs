@@ -32,19 +32,41 @@ function judge(q, pack, prose) {
 	const termsQuoted = q.key_terms.every((t) => text.includes(t.toLowerCase()));
 	const asking = quotes.filter((x) => prose.isQuestion(x) || prose.isPointer(x));
 	const problems = [];
-	if (relevant.length > cited.length) problems.push(`relevant but not cited: ${relevant.filter((s) => !q.cite.includes(s.path)).map((s) => s.path).join(', ')}`);
+	if (relevant.length > cited.length)
+		problems.push(
+			`relevant but not cited: ${relevant
+				.filter((s) => !q.cite.includes(s.path))
+				.map((s) => s.path)
+				.join(', ')}`,
+		);
 	if (cited.length === 0) problems.push('no note a reader would cite is relevant');
-	if (covered && !termsQuoted) problems.push(`claimed covered without quoting ${q.key_terms.filter((t) => !text.includes(t.toLowerCase())).join(', ')}`);
+	if (covered && !termsQuoted)
+		problems.push(
+			`claimed covered without quoting ${q.key_terms.filter((t) => !text.includes(t.toLowerCase())).join(', ')}`,
+		);
 	if (asking.length > 0) problems.push(`question/pointer quoted as relevant: ${asking.join(' | ')}`);
 	const first = pack.pack[0];
-	return { id: q.id, query: q.query, relevant: relevant.length, cited: cited.length, firstCited: first !== undefined && relevantIds.has(first.id) && q.cite.includes(first.path) ? 1 : 0, covered, termsQuoted, asking: asking.length, status: pack.status, problems };
+	return {
+		id: q.id,
+		query: q.query,
+		relevant: relevant.length,
+		cited: cited.length,
+		firstCited: first !== undefined && relevantIds.has(first.id) && q.cite.includes(first.path) ? 1 : 0,
+		covered,
+		termsQuoted,
+		asking: asking.length,
+		status: pack.status,
+		problems,
+	};
 }
 
 /** Run the pack evaluation; returns { budget, rows, summary }. */
 export async function runPackEval({ vaultsRoot, engineDir = root, verbose = false, say = () => {} }) {
 	const set = JSON.parse(readFileSync(join(root, 'eval', 'packs.json'), 'utf8'));
 	const E = await packEngineOf(engineDir);
-	const prose = await bundleAndImport('pack-eval-prose', ["export { isQuestion, isPointer } from '../src/core/pack/prose';"]);
+	const prose = await bundleAndImport('pack-eval-prose', [
+		"export { isQuestion, isPointer } from '../src/core/pack/prose';",
+	]);
 	const rows = [];
 	const indexes = new Map();
 	for (const q of set.queries) {
@@ -53,14 +75,23 @@ export async function runPackEval({ vaultsRoot, engineDir = root, verbose = fals
 			if (!existsSync(abs)) throw new Error(`eval: vault ${abs} not found (set VAULTS=…)`);
 			const source = await E.openVault(abs);
 			// examples/vault selects the ob1 profile (its data.json), as the demo and the plugin read it.
-			const settings = q.vault === 'examples' ? { keywordIndexPath: E.PROFILES.ob1.settings.keywordIndexPath, excludedFolders: E.PROFILES.ob1.settings.excludedFolders } : {};
+			const settings =
+				q.vault === 'examples'
+					? {
+							keywordIndexPath: E.PROFILES.ob1.settings.keywordIndexPath,
+							excludedFolders: E.PROFILES.ob1.settings.excludedFolders,
+						}
+					: {};
 			indexes.set(q.vault, { source, index: await E.SearchIndex.build(source, settings) });
 		}
 		const { source, index } = indexes.get(q.vault);
 		const pack = await E.buildPack(source, index, { query: q.query, budget: set.budget, builtAt: '2026-12-01' });
 		const row = judge(q, pack, prose);
 		rows.push(row);
-		if (verbose) say(`${q.id} ${q.query}: ${pack.coverage.map((c) => `${c.status} [${c.sources.join(',')}]`).join('; ')} ${pack.pack.map((s) => `${s.id}=${s.path}`).join(' ')}`);
+		if (verbose)
+			say(
+				`${q.id} ${q.query}: ${pack.coverage.map((c) => `${c.status} [${c.sources.join(',')}]`).join('; ')} ${pack.pack.map((s) => `${s.id}=${s.path}`).join(' ')}`,
+			);
 	}
 	const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
 	const claims = rows.filter((r) => r.covered);

@@ -21,7 +21,11 @@ const say = (text = '') => process.stdout.write(`${text}\n`);
 
 /** Bundle buildPack, the search index and the Node vault adapter (into bench-output/, gitignored; never into a vault). */
 function loadEngine() {
-	return bundleAndImport('pack-engine', ["export { buildPack, estimateTokens } from '../src/core/pack/pack';", "export { SearchIndex } from '../src/core/search/search';", "export { openVault } from '../src/node/vault-source';"]);
+	return bundleAndImport('pack-engine', [
+		"export { buildPack, estimateTokens } from '../src/core/pack/pack';",
+		"export { SearchIndex } from '../src/core/search/search';",
+		"export { openVault } from '../src/node/vault-source';",
+	]);
 }
 
 function pct(list, p) {
@@ -65,16 +69,35 @@ for (const budget of budgets) {
 			if (pack.status !== 'failed' && E.estimateTokens(pack.markdown) > (budget ?? 2000)) over++;
 		}
 	}
-	rows.push({ budget: budget ?? 2000, packs: times.length, medianMs: pct(times, 50), p95Ms: pct(times, 95), maxMs: Math.max(...times), meanSources: sources / times.length });
+	rows.push({
+		budget: budget ?? 2000,
+		packs: times.length,
+		medianMs: pct(times, 50),
+		p95Ms: pct(times, 95),
+		maxMs: Math.max(...times),
+		meanSources: sources / times.length,
+	});
 }
 
-const result = { vault, notes: index.size, indexBuildMs: Math.round(buildMs), queries: questions.length, runs, targetMs: TARGET_MS, rows, overBudget: over, pass: over === 0 && rows.every((r) => r.p95Ms <= TARGET_MS) };
+const result = {
+	vault,
+	notes: index.size,
+	indexBuildMs: Math.round(buildMs),
+	queries: questions.length,
+	runs,
+	targetMs: TARGET_MS,
+	rows,
+	overBudget: over,
+	pass: over === 0 && rows.every((r) => r.p95Ms <= TARGET_MS),
+};
 if (jsonOut) say(JSON.stringify(result, null, 2));
 else {
 	say(`${questions.length} questions × ${runs} runs per budget, after one warm-up pass`);
 	say('budget   packs   median     p95      max   sources/pack   target');
 	for (const r of rows) {
-		say(`${String(r.budget).padStart(6)}  ${String(r.packs).padStart(6)}  ${r.medianMs.toFixed(1).padStart(6)} ms ${r.p95Ms.toFixed(1).padStart(6)} ms ${r.maxMs.toFixed(1).padStart(6)} ms ${r.meanSources.toFixed(1).padStart(9)}      ${r.p95Ms <= TARGET_MS ? 'PASS' : 'MISS'} (p95 ≤ ${TARGET_MS} ms)`);
+		say(
+			`${String(r.budget).padStart(6)}  ${String(r.packs).padStart(6)}  ${r.medianMs.toFixed(1).padStart(6)} ms ${r.p95Ms.toFixed(1).padStart(6)} ms ${r.maxMs.toFixed(1).padStart(6)} ms ${r.meanSources.toFixed(1).padStart(9)}      ${r.p95Ms <= TARGET_MS ? 'PASS' : 'MISS'} (p95 ≤ ${TARGET_MS} ms)`,
+		);
 	}
 	say(`packs over budget: ${over}`);
 }

@@ -16,7 +16,11 @@ const say = (text = '') => process.stdout.write(`${text}\n`);
 
 if (typeof globalThis.gc !== 'function') {
 	// Memory figures need a forced GC: re-run ourselves with --expose-gc and a roomy heap.
-	const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=12000', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+	const r = spawnSync(
+		process.execPath,
+		['--expose-gc', '--max-old-space-size=12000', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+		{ stdio: 'inherit' },
+	);
 	process.exit(r.status ?? 1);
 }
 
@@ -109,14 +113,22 @@ async function benchVault(label, dir) {
 	return {
 		vault: label,
 		notes: notes.length,
-		ours: { buildMs: oursBuild, memBytes: oursMem, p50: pct(oursLat, 50), p95: pct(oursLat, 95), updateMs, ...stats },
+		ours: {
+			buildMs: oursBuild,
+			memBytes: oursMem,
+			p50: pct(oursLat, 50),
+			p95: pct(oursLat, 95),
+			updateMs,
+			...stats,
+		},
 		minisearch: { buildMs: msBuild, memBytes: msMem, p50: pct(msLat, 50), p95: pct(msLat, 95) },
 	};
 }
 
 const results = [];
 for (const s of sizes) {
-	const dir = s === 'i18n' ? join(root, '..', 'shared', 'vaults', 'obsidian-help-i18n') : generateVault({ notes: Number(s) });
+	const dir =
+		s === 'i18n' ? join(root, '..', 'shared', 'vaults', 'obsidian-help-i18n') : generateVault({ notes: Number(s) });
 	const label = s === 'i18n' ? 'obsidian-help-i18n' : `generated-${s}`;
 	const r = await benchVault(label, dir);
 	results.push(r);
@@ -124,10 +136,18 @@ for (const s of sizes) {
 		const o = r.ours;
 		const m = r.minisearch;
 		say(`\n${r.vault} (${r.notes} notes, ${queries.length} queries × ${runs} runs)`);
-		say(`  build   ours ${o.buildMs.toFixed(0)} ms | MiniSearch ${m.buildMs.toFixed(0)} ms | ${(m.buildMs / o.buildMs).toFixed(1)}× faster`);
-		say(`  memory  ours ${mb(o.memBytes)} MB | MiniSearch ${mb(m.memBytes)} MB | ${(o.memBytes / m.memBytes).toFixed(2)}× (heap + arrayBuffers)`);
-		say(`  query   ours p50 ${o.p50.toFixed(2)} ms p95 ${o.p95.toFixed(2)} ms | MiniSearch p50 ${m.p50.toFixed(2)} ms p95 ${m.p95.toFixed(2)} ms`);
-		say(`  update  ours ${o.updateMs.toFixed(2)} ms per change/rename/delete | index: ${o.terms} terms, ${o.postings} postings`);
+		say(
+			`  build   ours ${o.buildMs.toFixed(0)} ms | MiniSearch ${m.buildMs.toFixed(0)} ms | ${(m.buildMs / o.buildMs).toFixed(1)}× faster`,
+		);
+		say(
+			`  memory  ours ${mb(o.memBytes)} MB | MiniSearch ${mb(m.memBytes)} MB | ${(o.memBytes / m.memBytes).toFixed(2)}× (heap + arrayBuffers)`,
+		);
+		say(
+			`  query   ours p50 ${o.p50.toFixed(2)} ms p95 ${o.p95.toFixed(2)} ms | MiniSearch p50 ${m.p50.toFixed(2)} ms p95 ${m.p95.toFixed(2)} ms`,
+		);
+		say(
+			`  update  ours ${o.updateMs.toFixed(2)} ms per change/rename/delete | index: ${o.terms} terms, ${o.postings} postings`,
+		);
 	}
 }
 if (jsonOut) say(JSON.stringify(results, null, 2));

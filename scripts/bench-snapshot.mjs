@@ -58,10 +58,14 @@ const RANKED = new Set(['search', 'pack']);
 
 /** One CLI process: wall ms, CPU ms, peak RSS (KB via /usr/bin/time), exit code (0 or 1 are answers). */
 function once(args, vault, env) {
-	const run = timeSpawn('/usr/bin/time', ['-f', '%M', process.execPath, CLI, ...args, '--vault', vault], { cpu: true, env });
+	const run = timeSpawn('/usr/bin/time', ['-f', '%M', process.execPath, CLI, ...args, '--vault', vault], {
+		cpu: true,
+		env,
+	});
 	const lines = run.stderr.trimEnd().split('\n');
 	const rssKb = Number(lines.pop());
-	if (run.status !== 0 && run.status !== 1) throw new Error(`vault-query ${args.join(' ')} exited ${run.status}: ${lines.join('\n')}`);
+	if (run.status !== 0 && run.status !== 1)
+		throw new Error(`vault-query ${args.join(' ')} exited ${run.status}: ${lines.join('\n')}`);
 	return { ms: run.ms, cpuMs: run.cpuMs, rssKb, stdout: run.stdout };
 }
 
@@ -77,12 +81,20 @@ function timed(args, vault, env, before = () => {}) {
 		cpu.push(r.cpuMs);
 		rss = Math.max(rss, r.rssKb);
 	}
-	return { medianMs: Math.round(median(ms)), minMs: Math.round(Math.min(...ms)), cpuMs: Math.round(median(cpu)), peakRssMb: Math.round(rss / 1024) };
+	return {
+		medianMs: Math.round(median(ms)),
+		minMs: Math.round(Math.min(...ms)),
+		cpuMs: Math.round(median(cpu)),
+		peakRssMb: Math.round(rss / 1024),
+	};
 }
 
 /** The vault's server status (`server --status --json`), or null when none runs. */
 function serverStatus(vault, env) {
-	const run = spawnSync(process.execPath, [CLI, 'server', '--status', '--vault', vault, '--json'], { env, encoding: 'utf8' });
+	const run = spawnSync(process.execPath, [CLI, 'server', '--status', '--vault', vault, '--json'], {
+		env,
+		encoding: 'utf8',
+	});
 	return JSON.parse(run.stdout).server;
 }
 
@@ -160,7 +172,13 @@ async function benchVault(label, vault, k, touchable) {
 		say(`… ${label}: cold (--no-cache) and first call without a snapshot`);
 		out.cold = timed([...qs.backlinks, '--no-cache'], vault, env);
 		out.firstCall = timed(qs.backlinks, vault, env, () => rmSync(cache, { recursive: true, force: true }));
-		const index = JSON.parse(spawnSync(process.execPath, [CLI, 'index', '--vault', vault, '--json'], { env, encoding: 'utf8', maxBuffer: 1 << 26 }).stdout);
+		const index = JSON.parse(
+			spawnSync(process.execPath, [CLI, 'index', '--vault', vault, '--json'], {
+				env,
+				encoding: 'utf8',
+				maxBuffer: 1 << 26,
+			}).stdout,
+		);
 		out.snapshotBytes = index.totalBytes ?? index.snapshotBytes;
 		out.indexBytes = index.indexBytes ?? null;
 		out.markdownBytes = index.markdownBytes;
@@ -170,9 +188,14 @@ async function benchVault(label, vault, k, touchable) {
 			once(args, vault, env); // warm-up: page cache, and a first save if anything was racy
 			out.commands[name] = timed(args, vault, env);
 		}
-		out.nodeStart = Math.round(median(Array.from({ length: runs }, () => timeSpawn(process.execPath, ['-e', '0'], {}).ms)));
+		out.nodeStart = Math.round(
+			median(Array.from({ length: runs }, () => timeSpawn(process.execPath, ['-e', '0'], {}).ms)),
+		);
 		say(`… ${label}: rg for the same literals`);
-		for (const [name, literal] of [['rg rare', RARE], ['rg common', COMMON]]) {
+		for (const [name, literal] of [
+			['rg rare', RARE],
+			['rg common', COMMON],
+		]) {
 			const ms = [];
 			for (let i = 0; i <= runs; i++) {
 				const r = timeSpawn('rg', ['-i', '-g', '*.md', literal, vault], {});
@@ -208,13 +231,24 @@ for (const size of sizes) {
 		const copy = mkdtempSync(join(tmpdir(), 'vq-bench-i18n-'));
 		cpSync(DEFAULT_VAULT, copy, { recursive: true });
 		try {
-			results.push({ ...(await benchVault('i18n', copy, '', join(copy, 'de', 'Benutzeroberfläche', 'Einstellungen.md'))), size: 'i18n' });
+			results.push({
+				...(await benchVault('i18n', copy, '', join(copy, 'de', 'Benutzeroberfläche', 'Einstellungen.md'))),
+				size: 'i18n',
+			});
 		} finally {
 			rmSync(copy, { recursive: true, force: true });
 		}
 	} else {
 		const vault = generateVault({ notes: Number(size) });
-		results.push({ ...(await benchVault(`${Number(size) / 1000}k`, vault, ' k3', join(vault, 'c3', 'obsidian-help-i18n', 'de', 'Benutzeroberfläche', 'Einstellungen k3.md'))), size });
+		results.push({
+			...(await benchVault(
+				`${Number(size) / 1000}k`,
+				vault,
+				' k3',
+				join(vault, 'c3', 'obsidian-help-i18n', 'de', 'Benutzeroberfläche', 'Einstellungen k3.md'),
+			)),
+			size,
+		});
 	}
 }
 
@@ -222,35 +256,118 @@ for (const size of sizes) {
 const rows = [];
 for (const r of results) {
 	const t = r.size === 'i18n' ? TARGETS.i18n : TARGETS.large;
-	const row = (figure, value, target, ok) => rows.push([`${r.label}: ${figure}`, value, target ?? '', ok === undefined ? '' : verdict(ok)]);
+	const row = (figure, value, target, ok) =>
+		rows.push([`${r.label}: ${figure}`, value, target ?? '', ok === undefined ? '' : verdict(ok)]);
 	row('cold --no-cache backlinks', `${r.cold.medianMs} ms (CPU ${r.cold.cpuMs})`);
-	row('first call, no snapshot', `${r.firstCall.medianMs} ms (CPU ${r.firstCall.cpuMs}) = ${(r.firstCall.medianMs / r.cold.medianMs).toFixed(2)}× cold`, '≤ 1.1× cold', r.firstCall.medianMs <= 1.1 * r.cold.medianMs);
+	row(
+		'first call, no snapshot',
+		`${r.firstCall.medianMs} ms (CPU ${r.firstCall.cpuMs}) = ${(r.firstCall.medianMs / r.cold.medianMs).toFixed(2)}× cold`,
+		'≤ 1.1× cold',
+		r.firstCall.medianMs <= 1.1 * r.cold.medianMs,
+	);
 	for (const [name, c] of Object.entries(r.commands)) {
 		const limit = name.startsWith('grep') ? undefined : RANKED.has(name) ? t.ranked : t.structural;
-		row(`${name} with snapshot`, `${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`, limit ? `≤ ${limit} ms` : '', limit ? c.medianMs <= limit : undefined);
+		row(
+			`${name} with snapshot`,
+			`${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`,
+			limit ? `≤ ${limit} ms` : '',
+			limit ? c.medianMs <= limit : undefined,
+		);
 	}
 	const rgTarget = r.size === 'i18n' ? 0.5 : 0.3;
-	row(`grep rare literal / rg (${r['rg rare']} ms)`, `${(r.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`, `≤ ${rgTarget}× rg`, r.commands['grep rare'].medianMs <= rgTarget * r['rg rare']);
-	row(`grep common word / rg (${r['rg common']} ms)`, `${(r.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`, '≤ 1.5× rg', r.commands['grep common'].medianMs <= 1.5 * r['rg common']);
+	row(
+		`grep rare literal / rg (${r['rg rare']} ms)`,
+		`${(r.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`,
+		`≤ ${rgTarget}× rg`,
+		r.commands['grep rare'].medianMs <= rgTarget * r['rg rare'],
+	);
+	row(
+		`grep common word / rg (${r['rg common']} ms)`,
+		`${(r.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`,
+		'≤ 1.5× rg',
+		r.commands['grep common'].medianMs <= 1.5 * r['rg common'],
+	);
 	const s = r.server;
 	for (const [name, c] of Object.entries(s.commands)) {
 		const limit = name.startsWith('grep') ? undefined : RANKED.has(name) ? t.ranked : t.structural;
-		row(`${name} through the server`, `${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`, limit ? `≤ ${limit} ms` : '', limit ? c.medianMs <= limit : undefined);
+		row(
+			`${name} through the server`,
+			`${c.medianMs} ms (min ${c.minMs}, CPU ${c.cpuMs}, RSS ${c.peakRssMb} MB)`,
+			limit ? `≤ ${limit} ms` : '',
+			limit ? c.medianMs <= limit : undefined,
+		);
 	}
-	row(`grep rare literal through the server / rg (${r['rg rare']} ms)`, `${(s.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`, `≤ ${rgTarget}× rg`, s.commands['grep rare'].medianMs <= rgTarget * r['rg rare']);
-	row(`grep common word through the server / rg (${r['rg common']} ms)`, `${(s.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`, '≤ 1.5× rg', s.commands['grep common'].medianMs <= 1.5 * r['rg common']);
-	row('backlinks after one note changed, through the server', `${s.oneChanged.medianMs} ms (CPU ${s.oneChanged.cpuMs})`, `≤ ${s.commands.backlinks.medianMs + 100} ms`, s.oneChanged.medianMs <= s.commands.backlinks.medianMs + 100);
-	row('the server process: RSS 2 s after the runs', `${s.serverRssMb} MB`, r.size === 'i18n' ? '' : '≤ 400 MB (as the MCP server)', r.size === 'i18n' ? undefined : s.serverRssMb <= 400);
-	row('first call without a snapshot, the server on', `${s.firstCallMs} ms = ${(s.firstCallMs / r.cold.medianMs).toFixed(2)}× cold`, '≤ 1.1× cold', s.firstCallMs <= 1.1 * r.cold.medianMs);
-	row('Node\'s own start (node -e 0)', `${r.nodeStart} ms`, '', undefined);
+	row(
+		`grep rare literal through the server / rg (${r['rg rare']} ms)`,
+		`${(s.commands['grep rare'].medianMs / r['rg rare']).toFixed(2)}×`,
+		`≤ ${rgTarget}× rg`,
+		s.commands['grep rare'].medianMs <= rgTarget * r['rg rare'],
+	);
+	row(
+		`grep common word through the server / rg (${r['rg common']} ms)`,
+		`${(s.commands['grep common'].medianMs / r['rg common']).toFixed(2)}×`,
+		'≤ 1.5× rg',
+		s.commands['grep common'].medianMs <= 1.5 * r['rg common'],
+	);
+	row(
+		'backlinks after one note changed, through the server',
+		`${s.oneChanged.medianMs} ms (CPU ${s.oneChanged.cpuMs})`,
+		`≤ ${s.commands.backlinks.medianMs + 100} ms`,
+		s.oneChanged.medianMs <= s.commands.backlinks.medianMs + 100,
+	);
+	row(
+		'the server process: RSS 2 s after the runs',
+		`${s.serverRssMb} MB`,
+		r.size === 'i18n' ? '' : '≤ 400 MB (as the MCP server)',
+		r.size === 'i18n' ? undefined : s.serverRssMb <= 400,
+	);
+	row(
+		'first call without a snapshot, the server on',
+		`${s.firstCallMs} ms = ${(s.firstCallMs / r.cold.medianMs).toFixed(2)}× cold`,
+		'≤ 1.1× cold',
+		s.firstCallMs <= 1.1 * r.cold.medianMs,
+	);
+	row("Node's own start (node -e 0)", `${r.nodeStart} ms`, '', undefined);
 	const m = r.mcp;
 	const p95 = (name) => m.latency[name].p95;
-	row('MCP ready with saved snapshot', `${m.readyMs} ms`, r.size === 'i18n' ? '' : '≤ 2000 ms', r.size === 'i18n' ? undefined : m.readyMs <= 2000);
-	row('MCP search / query p95', `search ${p95('search')} ms; tag ${p95('query tag')}, backlinks ${p95('query backlinks')}, grep ${p95('query grep')} ms`, r.size === 'i18n' ? '' : '≤ 50 ms', r.size === 'i18n' ? undefined : Math.max(p95('search'), p95('query tag'), p95('query backlinks'), p95('query grep')) <= 50);
-	row('MCP pack p95', `${p95('pack')} ms`, r.size === 'i18n' ? '' : '≤ 150 ms', r.size === 'i18n' ? undefined : p95('pack') <= 150);
-	row('MCP peak RSS', `${m.peakRssMb} MB`, r.size === 'i18n' ? '' : '≤ 400 MB', r.size === 'i18n' ? undefined : m.peakRssMb <= 400);
-	row('backlinks after one note changed', `${r.oneChanged.medianMs} ms (CPU ${r.oneChanged.cpuMs})`, `≤ ${r.unchanged.medianMs + 100} ms`, r.oneChanged.medianMs <= r.unchanged.medianMs + 100);
-	row('snapshot size (with search and trigram parts)', `${(r.snapshotBytes / 1e6).toFixed(1)} MB of ${(r.markdownBytes / 1e6).toFixed(1)} MB Markdown = ${(r.snapshotBytes / r.markdownBytes).toFixed(2)}×`, '≤ 1.5×', r.snapshotBytes <= 1.5 * r.markdownBytes);
+	row(
+		'MCP ready with saved snapshot',
+		`${m.readyMs} ms`,
+		r.size === 'i18n' ? '' : '≤ 2000 ms',
+		r.size === 'i18n' ? undefined : m.readyMs <= 2000,
+	);
+	row(
+		'MCP search / query p95',
+		`search ${p95('search')} ms; tag ${p95('query tag')}, backlinks ${p95('query backlinks')}, grep ${p95('query grep')} ms`,
+		r.size === 'i18n' ? '' : '≤ 50 ms',
+		r.size === 'i18n'
+			? undefined
+			: Math.max(p95('search'), p95('query tag'), p95('query backlinks'), p95('query grep')) <= 50,
+	);
+	row(
+		'MCP pack p95',
+		`${p95('pack')} ms`,
+		r.size === 'i18n' ? '' : '≤ 150 ms',
+		r.size === 'i18n' ? undefined : p95('pack') <= 150,
+	);
+	row(
+		'MCP peak RSS',
+		`${m.peakRssMb} MB`,
+		r.size === 'i18n' ? '' : '≤ 400 MB',
+		r.size === 'i18n' ? undefined : m.peakRssMb <= 400,
+	);
+	row(
+		'backlinks after one note changed',
+		`${r.oneChanged.medianMs} ms (CPU ${r.oneChanged.cpuMs})`,
+		`≤ ${r.unchanged.medianMs + 100} ms`,
+		r.oneChanged.medianMs <= r.unchanged.medianMs + 100,
+	);
+	row(
+		'snapshot size (with search and trigram parts)',
+		`${(r.snapshotBytes / 1e6).toFixed(1)} MB of ${(r.markdownBytes / 1e6).toFixed(1)} MB Markdown = ${(r.snapshotBytes / r.markdownBytes).toFixed(2)}×`,
+		'≤ 1.5×',
+		r.snapshotBytes <= 1.5 * r.markdownBytes,
+	);
 	if (r.size !== 'i18n') {
 		const peak = Math.max(...Object.values(r.commands).map((c) => c.peakRssMb));
 		row('peak RSS with snapshot', `${peak} MB`, '≤ 350 MB', peak <= 350);
@@ -260,5 +377,8 @@ say(`\nload average at end: ${loadavg()[0].toFixed(2)}`);
 say('| figure | median | target | verdict |\n| --- | --- | --- | --- |');
 for (const r of rows) say(`| ${r.join(' | ')} |`);
 mkdirSync(OUT_DIR, { recursive: true });
-writeFileSync(join(OUT_DIR, 'snapshot.json'), `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, '\t')}\n`);
+writeFileSync(
+	join(OUT_DIR, 'snapshot.json'),
+	`${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, '\t')}\n`,
+);
 say(`wrote ${join(OUT_DIR, 'snapshot.json')}`);

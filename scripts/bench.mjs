@@ -38,7 +38,13 @@ function parseOptions(argv) {
 			if (v === undefined) throw new Error(`${flag} needs a value`);
 			return v;
 		};
-		if (flag === '--only') options.only.push(...value().split(',').map((s) => s.trim()).filter(Boolean));
+		if (flag === '--only')
+			options.only.push(
+				...value()
+					.split(',')
+					.map((s) => s.trim())
+					.filter(Boolean),
+			);
 		else if (flag === '--runs') options.runs = Number(value());
 		else if (flag === '--warmups') options.warmups = Number(value());
 		else if (flag === '--vault') options.vault = resolve(value());
@@ -52,8 +58,10 @@ function parseOptions(argv) {
 		} else if (flag === '--help' || flag === '-h') options.help = true;
 		else throw new Error(`unknown argument ${argv[i]}`);
 	}
-	for (const job of options.only) if (!JOBS.includes(job)) throw new Error(`--only: unknown job "${job}" (one of ${JOBS.join(', ')})`);
-	if (!Number.isInteger(options.runs) || options.runs < 5) throw new Error('--runs: a whole number >= 5 (medians need at least 5 runs)');
+	for (const job of options.only)
+		if (!JOBS.includes(job)) throw new Error(`--only: unknown job "${job}" (one of ${JOBS.join(', ')})`);
+	if (!Number.isInteger(options.runs) || options.runs < 5)
+		throw new Error('--runs: a whole number >= 5 (medians need at least 5 runs)');
 	if (!Number.isInteger(options.warmups) || options.warmups < 1) throw new Error('--warmups: a whole number >= 1');
 	return options;
 }
@@ -83,14 +91,20 @@ if (!existsSync(CLI)) {
 }
 
 // `load` (twenty CLI processes on a 13k-note vault) runs only when asked: it takes the whole machine for minutes.
-const selected = options.only.length > 0 ? options.only : JOBS.filter((j) => j !== 'load' && (!['search', 'pack', 'snapshot'].includes(j) || hasChildBench(j)));
+const selected =
+	options.only.length > 0
+		? options.only
+		: JOBS.filter((j) => j !== 'load' && (!['search', 'pack', 'snapshot'].includes(j) || hasChildBench(j)));
 const wants = (job) => selected.includes(job);
 const machine = machineFacts();
 say(machineLine(machine));
-say(`vault: ${options.vault}; ${options.runs} timed runs after ${options.warmups} warm-up(s); jobs: ${selected.join(', ')}`);
+say(
+	`vault: ${options.vault}; ${options.runs} timed runs after ${options.warmups} warm-up(s); jobs: ${selected.join(', ')}`,
+);
 
 const engineFile = await bundleEngine();
-const engine = wants('parser') || wants('growth') || wants('regex') ? await import(pathToFileURL(engineFile).href) : null;
+const engine =
+	wants('parser') || wants('growth') || wants('regex') ? await import(pathToFileURL(engineFile).href) : null;
 const base = { vault: options.vault, runs: options.runs, warmups: options.warmups, engine, engineFile };
 const results = {};
 const step = async (job, fn) => {
@@ -122,4 +136,8 @@ const file = join(OUT_DIR, 'latest.json');
 writeFileSync(file, record);
 writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
 say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
-if ([results.search, results.pack, results.snapshot].some((r) => r?.ran && r.exitCode !== 0) || results.load?.allCorrect === false) process.exitCode = 1;
+if (
+	[results.search, results.pack, results.snapshot].some((r) => r?.ran && r.exitCode !== 0) ||
+	results.load?.allCorrect === false
+)
+	process.exitCode = 1;

@@ -15,9 +15,16 @@ const demos = [
 	['pack', 'What do we know about Copilot data handling?', '--budget', '400'],
 ];
 for (const args of demos) {
-	process.stdout.write(`\n$ vault-query ${args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')} --vault ${vault}\n`);
-	const run = spawnSync(process.execPath, ['dist/cli.mjs', ...args, '--vault', vault], { cwd: root, encoding: 'utf8' });
+	process.stdout.write(
+		`\n$ vault-query ${args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')} --vault ${vault}\n`,
+	);
+	const run = spawnSync(process.execPath, ['dist/cli.mjs', ...args, '--vault', vault], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	process.stdout.write(run.stdout);
 	if (run.stderr) process.stderr.write(run.stderr);
 }
-process.stdout.write('\nThe plugin bundle is main.js (with manifest.json and styles.css); install it with: npm run install-plugin -- <vault>\n');
+process.stdout.write(
+	'\nThe plugin bundle is main.js (with manifest.json and styles.css); install it with: npm run install-plugin -- <vault>\n',
+);

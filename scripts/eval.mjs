@@ -47,7 +47,9 @@ function dcg(gains) {
 }
 function metrics(ranked, relevant) {
 	const gains = ranked.slice(0, 5).map((p) => relevant[p] ?? 0);
-	const ideal = Object.values(relevant).sort((a, b) => b - a).slice(0, 5);
+	const ideal = Object.values(relevant)
+		.sort((a, b) => b - a)
+		.slice(0, 5);
 	const ndcg = dcg(ideal) > 0 ? dcg(gains) / dcg(ideal) : 0;
 	const first = ranked.slice(0, 10).findIndex((p) => (relevant[p] ?? 0) > 0);
 	return { ndcg, mrr: first < 0 ? 0 : 1 / (first + 1), hit1: (relevant[ranked[0]] ?? 0) > 0 ? 1 : 0 };
@@ -79,12 +81,30 @@ for (const [vault, qs] of byVault) {
 		const r = await E.search(ours, q.query, { limit: 10, withBacklinks: false });
 		const oursRanked = r.results.map((h) => h.path);
 		const msRanked = omnisearchQuery(ms, q.query, 10);
-		const row = { id: q.id, lang: q.lang, query: q.query, ours: metrics(oursRanked, q.relevant), minisearch: metrics(msRanked, q.relevant) };
+		const row = {
+			id: q.id,
+			lang: q.lang,
+			query: q.query,
+			ours: metrics(oursRanked, q.relevant),
+			minisearch: metrics(msRanked, q.relevant),
+		};
 		rows.push(row);
 		if (verbose) {
-			say(`\n${q.id} ${q.query}  ours nDCG ${row.ours.ndcg.toFixed(2)} | MiniSearch ${row.minisearch.ndcg.toFixed(2)}`);
-			say(`  ours: ${r.results.slice(0, 5).map((h) => `${q.relevant[h.path] ? '*' : ' '}${h.path} [${h.tier}]`).join('\n        ')}`);
-			say(`  ms:   ${msRanked.slice(0, 5).map((p) => `${q.relevant[p] ? '*' : ' '}${p}`).join('\n        ')}`);
+			say(
+				`\n${q.id} ${q.query}  ours nDCG ${row.ours.ndcg.toFixed(2)} | MiniSearch ${row.minisearch.ndcg.toFixed(2)}`,
+			);
+			say(
+				`  ours: ${r.results
+					.slice(0, 5)
+					.map((h) => `${q.relevant[h.path] ? '*' : ' '}${h.path} [${h.tier}]`)
+					.join('\n        ')}`,
+			);
+			say(
+				`  ms:   ${msRanked
+					.slice(0, 5)
+					.map((p) => `${q.relevant[p] ? '*' : ' '}${p}`)
+					.join('\n        ')}`,
+			);
 		}
 	}
 }
@@ -92,12 +112,19 @@ for (const [vault, qs] of byVault) {
 function mean(list, engine, key) {
 	return list.length === 0 ? 0 : list.reduce((s, r) => s + r[engine][key], 0) / list.length;
 }
-const groups = [['all', rows], ...[...new Set(rows.map((r) => r.lang))].map((l) => [l, rows.filter((r) => r.lang === l)])];
+const groups = [
+	['all', rows],
+	...[...new Set(rows.map((r) => r.lang))].map((l) => [l, rows.filter((r) => r.lang === l)]),
+];
 const table = groups.map(([name, list]) => ({
 	group: name,
 	queries: list.length,
 	ours: { ndcg5: mean(list, 'ours', 'ndcg'), mrr: mean(list, 'ours', 'mrr'), hit1: mean(list, 'ours', 'hit1') },
-	minisearch: { ndcg5: mean(list, 'minisearch', 'ndcg'), mrr: mean(list, 'minisearch', 'mrr'), hit1: mean(list, 'minisearch', 'hit1') },
+	minisearch: {
+		ndcg5: mean(list, 'minisearch', 'ndcg'),
+		mrr: mean(list, 'minisearch', 'mrr'),
+		hit1: mean(list, 'minisearch', 'hit1'),
+	},
 }));
 if (jsonOut) {
 	say(JSON.stringify({ table, rows }, null, 2));

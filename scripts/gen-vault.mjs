@@ -89,6 +89,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 		const i = process.argv.indexOf(`--${name}`);
 		return i > 0 ? process.argv[i + 1] : def;
 	};
-	const dir = generateVault({ notes: Number(arg('notes', 50_000)), seed: Number(arg('seed', 42)), out: arg('out'), from: arg('from') });
+	const dir = generateVault({
+		notes: Number(arg('notes', 50_000)),
+		seed: Number(arg('seed', 42)),
+		out: arg('out'),
+		from: arg('from'),
+	});
 	say(dir);
 }

@@ -55,7 +55,9 @@ const { vault, configDir } = parseArgs(process.argv.slice(2));
 if (!isDirectory(vault)) fail(`${vault} is not a directory`);
 const config = join(vault, configDir);
 if (!isDirectory(config)) {
-	fail(`${vault} has no ${configDir} folder, so it does not look like an Obsidian vault (open it in Obsidian once, or pass --config-dir if the vault uses another config folder)`);
+	fail(
+		`${vault} has no ${configDir} folder, so it does not look like an Obsidian vault (open it in Obsidian once, or pass --config-dir if the vault uses another config folder)`,
+	);
 }
 for (const file of FILES) {
 	if (!existsSync(join(root, file))) fail(`${file} is missing in ${root}: run "npm run build" first`);

@@ -56,15 +56,32 @@ export default class VaultQueryPlugin extends Plugin {
 	override async onload(): Promise<void> {
 		await this.loadSettings();
 		this.addChild(this.engine);
-		for (const spec of QUERY_COMMANDS) this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
-		this.addCommand({ id: 'filter-by-properties', name: 'Filter notes by properties', callback: () => this.openFilter() });
-		this.addCommand({ id: 'copy-context-pack', name: 'Copy context pack', callback: () => runCopyPackCommand(this.packContext()) });
+		for (const spec of QUERY_COMMANDS)
+			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
+		this.addCommand({
+			id: 'filter-by-properties',
+			name: 'Filter notes by properties',
+			callback: () => this.openFilter(),
+		});
+		this.addCommand({
+			id: 'copy-context-pack',
+			name: 'Copy context pack',
+			callback: () => runCopyPackCommand(this.packContext()),
+		});
 		const schemaPath = (): string => this.settings.schemaPath;
-		this.addCommand({ id: 'copy-schema-draft', name: 'Copy schema draft', callback: () => void copySchemaDraft({ draft: () => this.engine.schemaDraft(), schemaPath }) });
+		this.addCommand({
+			id: 'copy-schema-draft',
+			name: 'Copy schema draft',
+			callback: () => void copySchemaDraft({ draft: () => this.engine.schemaDraft(), schemaPath }),
+		});
 		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
-		this.addCommand({ id: 'open-note-context', name: 'Open note context panel', callback: () => void openSidePanel(this.app) });
+		this.addCommand({
+			id: 'open-note-context',
+			name: 'Open note context panel',
+			callback: () => void openSidePanel(this.app),
+		});
 		this.addSettingTab(this.settingTab);
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
 		registerCliHandlers(this, cliHost(this.api, this.engine));
@@ -93,21 +110,37 @@ export default class VaultQueryPlugin extends Plugin {
 	}
 
 	private packContext(): CopyPackContext {
-		return { app: this.app, budget: () => this.settings.packBudget, pack: (request) => this.engine.pack(request), indexReady: () => this.engine.engine.searchReady };
+		return {
+			app: this.app,
+			budget: () => this.settings.packBudget,
+			pack: (request) => this.engine.pack(request),
+			indexReady: () => this.engine.engine.searchReady,
+		};
 	}
 
 	private openSearch(): void {
 		const selection = this.app.workspace.activeEditor?.editor?.getSelection().trim() ?? '';
-		new SearchModal(this.app, this.faces, { copyPack: (query) => void copyPack(this.packContext(), query) }, selection.includes('\n') ? '' : selection).open();
+		new SearchModal(
+			this.app,
+			this.faces,
+			{ copyPack: (query) => void copyPack(this.packContext(), query) },
+			selection.includes('\n') ? '' : selection,
+		).open();
 	}
 
 	private openFilter(): void {
-		const remember = (text: string): void => void this.saveSettings(Object.assign(this.settings, { lastFilter: text }));
+		const remember = (text: string): void =>
+			void this.saveSettings(Object.assign(this.settings, { lastFilter: text }));
 		new FilterModal(this.app, (request) => this.engine.read(request), this.settings.lastFilter, remember).open();
 	}
 
 	private openPrompt(spec: QueryCommandSpec): void {
 		const ctx = { source: this.engine.source, activePath: this.app.workspace.getActiveFile()?.path ?? null };
-		new QueryPromptModal(this.app, spec, ctx, (query) => void showQueryResults(this.app, spec.title(query), this.engine.query(query))).open();
+		new QueryPromptModal(
+			this.app,
+			spec,
+			ctx,
+			(query) => void showQueryResults(this.app, spec.title(query), this.engine.query(query)),
+		).open();
 	}
 }

@@ -65,14 +65,22 @@ export function benchCli({ vault, runs, queries = CLI_QUERIES }) {
 	const commands = {};
 	for (const [name, list] of Object.entries(times)) {
 		commands[name] = { ...summarize(list), cpuMedianMs: Math.round(median(cpu[name])) };
-		if (name in queries) Object.assign(commands[name], { argv: ['vault-query', ...queries[name], '--vault', vault], matched: matched[name] });
+		if (name in queries)
+			Object.assign(commands[name], {
+				argv: ['vault-query', ...queries[name], '--vault', vault],
+				matched: matched[name],
+			});
 	}
 	const backlinks = commands.backlinks.medianMs;
 	return {
 		runs,
 		commands,
 		targets: {
-			coldBacklinks: { target: `<= ${CLI_TARGETS.backlinksMaxMs} ms`, value: backlinks, verdict: verdict(backlinks <= CLI_TARGETS.backlinksMaxMs) },
+			coldBacklinks: {
+				target: `<= ${CLI_TARGETS.backlinksMaxMs} ms`,
+				value: backlinks,
+				verdict: verdict(backlinks <= CLI_TARGETS.backlinksMaxMs),
+			},
 		},
 	};
 }

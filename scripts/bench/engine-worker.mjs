@@ -18,7 +18,12 @@ const startedAt = performance.now();
 function memory() {
 	const m = process.memoryUsage();
 	const mb = (x) => Math.round((x / 1e6) * 10) / 10;
-	return { heapUsedMB: mb(m.heapUsed), arrayBuffersMB: mb(m.arrayBuffers), heapPlusArrayBuffersMB: mb(m.heapUsed + m.arrayBuffers), rssMB: mb(m.rss) };
+	return {
+		heapUsedMB: mb(m.heapUsed),
+		arrayBuffersMB: mb(m.arrayBuffers),
+		heapPlusArrayBuffersMB: mb(m.heapUsed + m.arrayBuffers),
+		rssMB: mb(m.rss),
+	};
 }
 
 /** Full GC when exposed. */
@@ -87,14 +92,25 @@ async function phases(engine, { vault, note }) {
 	const files = await step('walk', () => new engine.VaultWalker(realpathSync(vault), '.obsidian').walk(vault));
 	const notes = files.filter((p) => p.endsWith('.md'));
 	const scratch = new engine.ScratchBuffer();
-	const outcomes = await step('read', () => notes.map((p) => engine.readNoteSync(join(vault, p), engine.DEFAULT_MAX_FILE_SIZE, scratch)));
-	const parsed = await step('parse', () => outcomes.map((o) => ('text' in o ? engine.parseNote(o.text).metadata : null)));
+	const outcomes = await step('read', () =>
+		notes.map((p) => engine.readNoteSync(join(vault, p), engine.DEFAULT_MAX_FILE_SIZE, scratch)),
+	);
+	const parsed = await step('parse', () =>
+		outcomes.map((o) => ('text' in o ? engine.parseNote(o.text).metadata : null)),
+	);
 	const resolver = await step('resolver', () => new engine.LinkResolver(files));
-	await step('linkMaps', () => engine.buildLinkMaps(notes.flatMap((p, i) => (parsed[i] ? [[p, parsed[i]]] : [])), resolver));
+	await step('linkMaps', () =>
+		engine.buildLinkMaps(
+			notes.flatMap((p, i) => (parsed[i] ? [[p, parsed[i]]] : [])),
+			resolver,
+		),
+	);
 	// The query needs a NoteSource: open the vault again (not timed: JIT is warm now), then time the
 	// first backlinks query of the process and its JSON rendering, as the CLI runs them once.
 	const source = await engine.openVault(vault);
-	const result = await step('query', () => engine.runQuery(source, { type: 'backlinks', target: note }, engine.DEFAULT_SETTINGS));
+	const result = await step('query', () =>
+		engine.runQuery(source, { type: 'backlinks', target: note }, engine.DEFAULT_SETTINGS),
+	);
 	await step('render', () => JSON.stringify(result));
 	return { ms, notes: notes.length, files: files.length, matched: result.matched };
 }

@@ -14,12 +14,28 @@ export const GREP_TARGETS = { maxRatioToRg: 0.1 };
 
 /** The rg command line for a case-insensitive substring search with line numbers and ±2 lines, like ours. */
 export function rgArgs(pattern, vault) {
-	return ['--no-config', '--fixed-strings', '--ignore-case', '--line-number', '--context', '2', '--glob', '*.md', '--', pattern, vault];
+	return [
+		'--no-config',
+		'--fixed-strings',
+		'--ignore-case',
+		'--line-number',
+		'--context',
+		'2',
+		'--glob',
+		'*.md',
+		'--',
+		pattern,
+		vault,
+	];
 }
 
 /** Files and lines rg finds (untimed, for the record: rg also searches frontmatter, we search bodies). */
 function rgCounts(pattern, vault) {
-	const child = spawnSync('rg', ['--no-config', '--fixed-strings', '--ignore-case', '--count', '--glob', '*.md', '--', pattern, vault], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const child = spawnSync(
+		'rg',
+		['--no-config', '--fixed-strings', '--ignore-case', '--count', '--glob', '*.md', '--', pattern, vault],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+	);
 	const lines = child.stdout.split('\n').filter(Boolean);
 	return { files: lines.length, lines: lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(':') + 1)), 0) };
 }
@@ -27,7 +43,11 @@ function rgCounts(pattern, vault) {
 /** Run the worker's `scan` mode and parse its JSON. */
 function inMemoryScan({ engineFile, vault, pattern, runs, warmups }) {
 	const worker = join(ROOT, 'scripts', 'bench', 'engine-worker.mjs');
-	const child = spawnSync(process.execPath, ['--expose-gc', worker, 'scan', JSON.stringify({ engine: engineFile, vault, pattern, runs, warmups })], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const child = spawnSync(
+		process.execPath,
+		['--expose-gc', worker, 'scan', JSON.stringify({ engine: engineFile, vault, pattern, runs, warmups })],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+	);
 	if (child.status !== 0) throw new Error(`engine-worker scan failed: ${child.stderr}`);
 	return JSON.parse(child.stdout.trim().split('\n').pop());
 }
@@ -62,13 +82,38 @@ export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUER
 	const ratio = Math.round((scanSum.medianMs / rgSum.medianMs) * 1000) / 1000;
 	return {
 		pattern,
-		rg: { argv: ['rg', ...rgArgs(pattern, vault)], ...rgSum, cpuMedianMs: Math.round(median(rgCpu)), found: rgCounts(pattern, vault) },
-		cliGrep: { argv: ['vault-query', 'grep', pattern, '--vault', vault], ...summarize(cliMs), cpuMedianMs: Math.round(median(cliCpu)), ratioToRg: Math.round((median(cliMs) / rgSum.medianMs) * 10) / 10 },
-		inMemoryScan: { call: "runQuery(source, {type:'grep', pattern}, DEFAULT_SETTINGS)", ...scanSum, firstRunMs: round2(scan.firstRunMs), matchedNotes: scan.matched, ratioToRg: ratio,
-			parts: { queryContext: summarize(scan.parts.contextMs), grepQueryScan: summarize(scan.parts.scanMs) } },
-		memoryAfterOpenVault: { ...scan.memoryAfterOpen, retainedByOpenVaultMB: scan.retainedMB, openVaultMs: round2(scan.openVaultMs), notes: scan.notes },
+		rg: {
+			argv: ['rg', ...rgArgs(pattern, vault)],
+			...rgSum,
+			cpuMedianMs: Math.round(median(rgCpu)),
+			found: rgCounts(pattern, vault),
+		},
+		cliGrep: {
+			argv: ['vault-query', 'grep', pattern, '--vault', vault],
+			...summarize(cliMs),
+			cpuMedianMs: Math.round(median(cliCpu)),
+			ratioToRg: Math.round((median(cliMs) / rgSum.medianMs) * 10) / 10,
+		},
+		inMemoryScan: {
+			call: "runQuery(source, {type:'grep', pattern}, DEFAULT_SETTINGS)",
+			...scanSum,
+			firstRunMs: round2(scan.firstRunMs),
+			matchedNotes: scan.matched,
+			ratioToRg: ratio,
+			parts: { queryContext: summarize(scan.parts.contextMs), grepQueryScan: summarize(scan.parts.scanMs) },
+		},
+		memoryAfterOpenVault: {
+			...scan.memoryAfterOpen,
+			retainedByOpenVaultMB: scan.retainedMB,
+			openVaultMs: round2(scan.openVaultMs),
+			notes: scan.notes,
+		},
 		targets: {
-			scanVsRg: { target: `<= ${GREP_TARGETS.maxRatioToRg}x rg wall time`, value: ratio, verdict: verdict(ratio <= GREP_TARGETS.maxRatioToRg) },
+			scanVsRg: {
+				target: `<= ${GREP_TARGETS.maxRatioToRg}x rg wall time`,
+				value: ratio,
+				verdict: verdict(ratio <= GREP_TARGETS.maxRatioToRg),
+			},
 		},
 	};
 }

@@ -34,7 +34,7 @@ function manyKeys(size) {
 /** The pathological families: name → text of about `size` characters. */
 export const FAMILIES = {
 	'[[ runs': (size) => fill('[[', size),
-	'backticks': (size) => fill('`', size),
+	backticks: (size) => fill('`', size),
 	'%% runs': (size) => fill('%%a', size),
 	'nested >': (size) => fill('>', size),
 	'line without spaces': (size) => fill('abcdefghij', size),
@@ -70,7 +70,13 @@ function measure(label, fn, families = FAMILIES) {
 			if (t > GIVE_UP_MS) break;
 		}
 		const ratio = ms.length === SIZES.length ? Math.round((ms[3] / Math.max(ms[2], 0.01)) * 10) / 10 : null;
-		rows.push({ of: label, family, ms: ms.map((m) => Math.round(m * 100) / 100), ratio1MBto300KB: ratio, verdict: verdict(ratio !== null && (ratio <= MAX_RATIO || ms[3] <= FAST_MS)) });
+		rows.push({
+			of: label,
+			family,
+			ms: ms.map((m) => Math.round(m * 100) / 100),
+			ratio1MBto300KB: ratio,
+			verdict: verdict(ratio !== null && (ratio <= MAX_RATIO || ms[3] <= FAST_MS)),
+		});
 	}
 	return rows;
 }
@@ -78,11 +84,30 @@ function measure(label, fn, families = FAMILIES) {
 /** Run the growth job; `engine` is the imported engine bundle. */
 export function benchGrowth({ engine }) {
 	const where = (t) => engine.parseWhere(engine.splitWhereText(t));
-	const rows = [...measure('parser', (t) => engine.parseNote(t)), ...measure('tokenizer', (t) => engine.termsOf(t)), ...measure('--where', where, WHERE_FAMILIES)];
+	const rows = [
+		...measure('parser', (t) => engine.parseNote(t)),
+		...measure('tokenizer', (t) => engine.termsOf(t)),
+		...measure('--where', where, WHERE_FAMILIES),
+	];
 	say('');
 	printTable([
-		['of', 'family', '10 KB', '100 KB', '300 KB', '1 MB', '1 MB / 300 KB', `<= ${MAX_RATIO}× or 1 MB <= ${FAST_MS} ms`],
-		...rows.map((r) => [r.of, r.family, ...SIZES.map((_, i) => (r.ms[i] === undefined ? 'gave up' : fmtMs(r.ms[i]))), r.ratio1MBto300KB ?? '—', r.verdict]),
+		[
+			'of',
+			'family',
+			'10 KB',
+			'100 KB',
+			'300 KB',
+			'1 MB',
+			'1 MB / 300 KB',
+			`<= ${MAX_RATIO}× or 1 MB <= ${FAST_MS} ms`,
+		],
+		...rows.map((r) => [
+			r.of,
+			r.family,
+			...SIZES.map((_, i) => (r.ms[i] === undefined ? 'gave up' : fmtMs(r.ms[i]))),
+			r.ratio1MBto300KB ?? '—',
+			r.verdict,
+		]),
 	]);
 	return { sizes: SIZES, maxRatio: MAX_RATIO, rows };
 }

@@ -38,7 +38,12 @@ export function median(values) {
 /** Summary of repeated timings in ms: median, min, max and the raw runs (rounded). */
 export function summarize(runsMs) {
 	const round = (x) => Math.round(x * 100) / 100;
-	return { medianMs: round(median(runsMs)), minMs: round(Math.min(...runsMs)), maxMs: round(Math.max(...runsMs)), runsMs: runsMs.map(round) };
+	return {
+		medianMs: round(median(runsMs)),
+		minMs: round(Math.min(...runsMs)),
+		maxMs: round(Math.max(...runsMs)),
+		runsMs: runsMs.map(round),
+	};
 }
 
 /** `times` output: `0m1.206s` → ms. */
@@ -59,7 +64,12 @@ export function timeSpawn(cmd, args, options = {}) {
 	const { cpu = false, ...spawnOptions } = options;
 	const [file, argv] = cpu ? ['bash', ['-c', '"$@"; s=$?; times >&2; exit $s', 'bash', cmd, ...args]] : [cmd, args];
 	const start = performance.now();
-	const child = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], ...spawnOptions });
+	const child = spawnSync(file, argv, {
+		encoding: 'utf8',
+		maxBuffer: 512 * 1024 * 1024,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		...spawnOptions,
+	});
 	const ms = performance.now() - start;
 	if (child.error) throw child.error;
 	let stderr = child.stderr;
@@ -91,7 +101,9 @@ export function verdict(ok) {
 export function listMarkdown(vault) {
 	const out = [];
 	const walk = (dir) => {
-		const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+			a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+		);
 		for (const entry of entries) {
 			const abs = join(dir, entry.name);
 			if (entry.isDirectory()) {
@@ -189,7 +201,11 @@ export function machineLine(m) {
 /** Print rows as an aligned table; the first row is the header. */
 export function printTable(rows) {
 	const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => String(row[col] ?? '').length)));
-	const line = (row) => row.map((cell, col) => String(cell ?? '').padEnd(widths[col])).join('  ').trimEnd();
+	const line = (row) =>
+		row
+			.map((cell, col) => String(cell ?? '').padEnd(widths[col]))
+			.join('  ')
+			.trimEnd();
 	say(line(rows[0]));
 	say(widths.map((w) => '-'.repeat(w)).join('  '));
 	for (const row of rows.slice(1)) say(line(row));

@@ -25,14 +25,21 @@ const COMMANDS = [
 function runCli(args, vault) {
 	return new Promise((resolveRun) => {
 		const started = performance.now();
-		const child = spawn(process.execPath, ['--import', PROBE, CLI, ...args, '--vault', vault, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, ['--import', PROBE, CLI, ...args, '--vault', vault, '--json'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let out = '';
 		let err = '';
 		child.stdout.on('data', (d) => (out += d));
 		child.stderr.on('data', (d) => (err += d));
 		child.on('close', (code) => {
 			const rss = /vq-bench-maxrss-kb (\d+)/.exec(err);
-			resolveRun({ code, out, rssMb: rss ? Math.round(Number(rss[1]) / 1024) : null, ms: performance.now() - started });
+			resolveRun({
+				code,
+				out,
+				rssMb: rss ? Math.round(Number(rss[1]) / 1024) : null,
+				ms: performance.now() - started,
+			});
 		});
 	});
 }
@@ -52,16 +59,36 @@ export async function benchLoad() {
 		reference.push({ code: alone.code, out: stable(alone.out) });
 	}
 	const started = performance.now();
-	const runs = await Promise.all(Array.from({ length: PROCESSES }, (_, i) => runCli(COMMANDS[i % COMMANDS.length], vault)));
+	const runs = await Promise.all(
+		Array.from({ length: PROCESSES }, (_, i) => runCli(COMMANDS[i % COMMANDS.length], vault)),
+	);
 	const wallMs = performance.now() - started;
 	const rows = runs.map((r, i) => {
 		const ref = reference[i % COMMANDS.length];
-		return { command: COMMANDS[i % COMMANDS.length][0], code: r.code, same: r.code === ref.code && r.code !== 2 && stable(r.out) === ref.out, rssMb: r.rssMb, ms: Math.round(r.ms) };
+		return {
+			command: COMMANDS[i % COMMANDS.length][0],
+			code: r.code,
+			same: r.code === ref.code && r.code !== 2 && stable(r.out) === ref.out,
+			rssMb: r.rssMb,
+			ms: Math.round(r.ms),
+		};
 	});
 	const allSame = rows.every((r) => r.same);
 	const peak = Math.max(...rows.map((r) => r.rssMb ?? 0));
 	say('');
-	printTable([['process', 'command', 'exit', 'same answer as alone', 'peak RSS', 'wall'], ...rows.map((r, i) => [i + 1, r.command, r.code, r.same ? 'yes' : 'NO', `${r.rssMb} MB`, fmtMs(r.ms)])]);
-	say(`  ${PROCESSES} processes in ${fmtMs(wallMs)}; largest peak RSS ${peak} MB; every answer correct: ${verdict(allSame)}`);
-	return { notes: NOTES, processes: PROCESSES, wallMs: Math.round(wallMs), peakRssMb: peak, allCorrect: allSame, rows };
+	printTable([
+		['process', 'command', 'exit', 'same answer as alone', 'peak RSS', 'wall'],
+		...rows.map((r, i) => [i + 1, r.command, r.code, r.same ? 'yes' : 'NO', `${r.rssMb} MB`, fmtMs(r.ms)]),
+	]);
+	say(
+		`  ${PROCESSES} processes in ${fmtMs(wallMs)}; largest peak RSS ${peak} MB; every answer correct: ${verdict(allSame)}`,
+	);
+	return {
+		notes: NOTES,
+		processes: PROCESSES,
+		wallMs: Math.round(wallMs),
+		peakRssMb: peak,
+		allCorrect: allSame,
+		rows,
+	};
 }

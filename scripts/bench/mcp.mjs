@@ -51,7 +51,12 @@ async function startServer(vault, env) {
 	const started = performance.now();
 	let readyMs = null;
 	let log = '';
-	const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--vault', vault], env, stderr: 'pipe' });
+	const transport = new StdioClientTransport({
+		command: process.execPath,
+		args: [CLI, 'mcp', '--vault', vault],
+		env,
+		stderr: 'pipe',
+	});
 	const ready = new Promise((resolve) => {
 		transport.stderr?.on('data', (chunk) => {
 			log += chunk.toString();
@@ -93,7 +98,12 @@ async function latencyOf(client, tool, args, rounds) {
 	await timedCall(client, tool, args);
 	const ms = [];
 	for (let i = 0; i < rounds; i++) ms.push((await timedCall(client, tool, args)).ms);
-	return { p50: Math.round(quantile(ms, 0.5)), p95: Math.round(quantile(ms, 0.95)), max: Math.round(Math.max(...ms)), n: rounds };
+	return {
+		p50: Math.round(quantile(ms, 0.5)),
+		p95: Math.round(quantile(ms, 0.95)),
+		max: Math.round(Math.max(...ms)),
+		n: rounds,
+	};
 }
 
 /**
@@ -110,7 +120,10 @@ export async function benchMcp(vault, env, calls, rounds = 20, onRow = () => {})
 		const latency = {};
 		for (const [name, tool, args, n] of calls) {
 			latency[name] = await latencyOf(server.client, tool, args, n ?? rounds);
-			onRow(name, `p50 ${latency[name].p50} ms, p95 ${latency[name].p95} ms, max ${latency[name].max} ms (${latency[name].n} calls)`);
+			onRow(
+				name,
+				`p50 ${latency[name].p50} ms, p95 ${latency[name].p95} ms, max ${latency[name].max} ms (${latency[name].n} calls)`,
+			);
 		}
 		const memory = memoryMb(server.transport.pid);
 		onRow('memory', `RSS ${memory.rssMb} MB, peak ${memory.peakRssMb} MB`);
@@ -149,16 +162,26 @@ async function main() {
 	const cache = mkdtempSync(join(tmpdir(), 'vq-bench-mcp-'));
 	const env = { ...process.env, VAULT_QUERY_CACHE_DIR: cache };
 	const out = { vault, load: { start: load() } };
-	const row = (phase) => (name, value) => process.stdout.write(`${phase.padEnd(22)} ${name.padEnd(20)} ${value}   [load ${load()}]\n`);
+	const row = (phase) => (name, value) =>
+		process.stdout.write(`${phase.padEnd(22)} ${name.padEnd(20)} ${value}   [load ${load()}]\n`);
 	try {
 		process.stdout.write(`MCP bench on ${vault} (load ${load()})\n`);
 		const first = await startServer(vault, env);
 		try {
-			row('first start')('ready', `${first.readyMs} ms (snapshot built; the search and trigram indexes follow in the background)`);
+			row('first start')(
+				'ready',
+				`${first.readyMs} ms (snapshot built; the search and trigram indexes follow in the background)`,
+			);
 			const during = await latencyOf(first.client, 'query', { type: 'tag', tag: 'desktop' }, 10);
-			row('first start')('query tag (building)', `p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms while the search and trigram indexes build`);
+			row('first start')(
+				'query tag (building)',
+				`p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms while the search and trigram indexes build`,
+			);
 			const trigrams = await trigramsReady(first.client, 30 * 60_000);
-			row('first start')('trigram index', `${trigrams?.state} (${trigrams?.from}) ${trigrams?.notes} notes after ${trigrams?.ms} ms; ${trigrams?.detail}`);
+			row('first start')(
+				'trigram index',
+				`${trigrams?.state} (${trigrams?.from}) ${trigrams?.notes} notes after ${trigrams?.ms} ms; ${trigrams?.detail}`,
+			);
 			const memory = memoryMb(first.transport.pid);
 			row('first start')('memory', `RSS ${memory.rssMb} MB, peak ${memory.peakRssMb} MB`);
 			out.first = { readyMs: first.readyMs, during, trigrams, ...memory };
@@ -170,7 +193,11 @@ async function main() {
 		const t = MCP_TARGETS;
 		const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 		const lat = out.warm.latency;
-		const worstQuery = Math.max(...Object.entries(lat).filter(([n]) => n.startsWith('query')).map(([, v]) => v.p95));
+		const worstQuery = Math.max(
+			...Object.entries(lat)
+				.filter(([n]) => n.startsWith('query'))
+				.map(([, v]) => v.p95),
+		);
 		const worstSearch = Math.max(lat.search.p95, lat['search phrase'].p95);
 		process.stdout.write(
 			[

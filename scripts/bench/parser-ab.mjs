@@ -38,11 +38,14 @@ if (!isMainThread) {
 	const at = args.indexOf('--rounds');
 	const rounds = at >= 0 ? Number(args.splice(at, 2)[1]) : 16;
 	const [oldFile, newFile, vault = '../shared/vaults/obsidian-help-i18n'] = args;
-	if (!oldFile || !newFile || !(rounds >= 2)) throw new Error('usage: node scripts/bench/parser-ab.mjs OLD.mjs NEW.mjs [VAULT] [--rounds N]');
+	if (!oldFile || !newFile || !(rounds >= 2))
+		throw new Error('usage: node scripts/bench/parser-ab.mjs OLD.mjs NEW.mjs [VAULT] [--rounds N]');
 	const files = { before: pathToFileURL(resolve(oldFile)).href, after: pathToFileURL(resolve(newFile)).href };
 	const { texts, bytes } = loadTexts(resolve(vault));
 	const [a, b] = await Promise.all([import(files.before), import(files.after)]);
-	for (const text of texts) if (JSON.stringify(a.parseNote(text)) !== JSON.stringify(b.parseNote(text))) throw new Error('the two builds disagree on a note');
+	for (const text of texts)
+		if (JSON.stringify(a.parseNote(text)) !== JSON.stringify(b.parseNote(text)))
+			throw new Error('the two builds disagree on a note');
 
 	/** A worker holding one build; `pass()` times one pass over every text. */
 	const start = async (file) => {
@@ -62,18 +65,25 @@ if (!isMainThread) {
 	const loads = [];
 	for (let i = 0; i < rounds; i++) {
 		loads.push(loadavg()[0]);
-		for (const name of i % 2 ? ['after', 'before'] : ['before', 'after']) runs[name].push(await workers[name].pass());
+		for (const name of i % 2 ? ['after', 'before'] : ['before', 'after'])
+			runs[name].push(await workers[name].pass());
 	}
 	for (const w of Object.values(workers)) await w.stop();
 
 	const mb = bytes / 1e6;
 	const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 	for (const [name, r] of Object.entries(runs)) {
-		say(`${name}: median ${((mb / median(r.map((x) => x.ms))) * 1000).toFixed(1)} MB/s wall, ${((mb / median(r.map((x) => x.cpu))) * 1000).toFixed(1)} MB per CPU-s, best ${((mb / Math.min(...r.map((x) => x.ms))) * 1000).toFixed(1)} MB/s`);
+		say(
+			`${name}: median ${((mb / median(r.map((x) => x.ms))) * 1000).toFixed(1)} MB/s wall, ${((mb / median(r.map((x) => x.cpu))) * 1000).toFixed(1)} MB per CPU-s, best ${((mb / Math.min(...r.map((x) => x.ms))) * 1000).toFixed(1)} MB/s`,
+		);
 	}
 	// Per round: how much faster "after" was (its CPU time per pass against before's, same round).
 	const ratios = runs.before.map((x, i) => x.cpu / runs.after[i].cpu).sort((x, y) => x - y);
 	const wall = runs.before.map((x, i) => x.ms / runs.after[i].ms).sort((x, y) => x - y);
-	say(`after ÷ before speed, CPU: median ${median(ratios).toFixed(3)}× (middle half ${pct(ratios, 0.25).toFixed(3)}–${pct(ratios, 0.75).toFixed(3)}, range ${ratios[0].toFixed(3)}–${ratios.at(-1).toFixed(3)}); wall: median ${median(wall).toFixed(3)}×`);
-	say(`${rounds} rounds, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ${texts.length} notes, ${mb.toFixed(1)} MB; identical metadata on every note`);
+	say(
+		`after ÷ before speed, CPU: median ${median(ratios).toFixed(3)}× (middle half ${pct(ratios, 0.25).toFixed(3)}–${pct(ratios, 0.75).toFixed(3)}, range ${ratios[0].toFixed(3)}–${ratios.at(-1).toFixed(3)}); wall: median ${median(wall).toFixed(3)}×`,
+	);
+	say(
+		`${rounds} rounds, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ${texts.length} notes, ${mb.toFixed(1)} MB; identical metadata on every note`,
+	);
 }

@@ -69,13 +69,35 @@ export function benchParser({ engine, vault, runs, warmups }) {
 		notes: texts.length,
 		bytes,
 		warmups,
-		ours: { ...oursSum, MBps: oursMBps, bestMBps: mbps(oursSum.minMs), cpuMedianMs: Math.round(oursCpu), MBpsPerCpuSecond: mbps(oursCpu) },
-		markdownIt: { version: markdownItVersion(), call: 'md.parse(text, {}), default preset', ...theirsSum, MBps: mbps(theirsSum.medianMs), bestMBps: mbps(theirsSum.minMs), cpuMedianMs: Math.round(theirsCpu), MBpsPerCpuSecond: mbps(theirsCpu) },
+		ours: {
+			...oursSum,
+			MBps: oursMBps,
+			bestMBps: mbps(oursSum.minMs),
+			cpuMedianMs: Math.round(oursCpu),
+			MBpsPerCpuSecond: mbps(oursCpu),
+		},
+		markdownIt: {
+			version: markdownItVersion(),
+			call: 'md.parse(text, {}), default preset',
+			...theirsSum,
+			MBps: mbps(theirsSum.medianMs),
+			bestMBps: mbps(theirsSum.minMs),
+			cpuMedianMs: Math.round(theirsCpu),
+			MBpsPerCpuSecond: mbps(theirsCpu),
+		},
 		ratio,
 		cpuRatio: Math.round((theirsCpu / oursCpu) * 100) / 100,
 		targets: {
-			throughput: { target: `>= ${PARSER_TARGETS.minMBps} MB/s`, value: oursMBps, verdict: verdict(oursMBps >= PARSER_TARGETS.minMBps) },
-			vsMarkdownIt: { target: `>= ${PARSER_TARGETS.minRatio}x markdown-it`, value: ratio, verdict: verdict(ratio >= PARSER_TARGETS.minRatio) },
+			throughput: {
+				target: `>= ${PARSER_TARGETS.minMBps} MB/s`,
+				value: oursMBps,
+				verdict: verdict(oursMBps >= PARSER_TARGETS.minMBps),
+			},
+			vsMarkdownIt: {
+				target: `>= ${PARSER_TARGETS.minRatio}x markdown-it`,
+				value: ratio,
+				verdict: verdict(ratio >= PARSER_TARGETS.minRatio),
+			},
 		},
 	};
 }

@@ -26,12 +26,15 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 /** `function file:line` of a profile node, the file shortened to its last two parts. */
 function label(node) {
 	const { functionName, url, lineNumber } = node.callFrame;
-	return url === '' ? functionName || '(anonymous)' : `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+	return url === ''
+		? functionName || '(anonymous)'
+		: `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
 }
 
 /** The innermost frame of our own code on a sample's stack, or null. */
 function ownFrame(id) {
-	for (let x = id; x !== undefined; x = parent.get(x)) if (nodes.get(x).callFrame.url.includes('/src/')) return label(nodes.get(x));
+	for (let x = id; x !== undefined; x = parent.get(x))
+		if (nodes.get(x).callFrame.url.includes('/src/')) return label(nodes.get(x));
 	return null;
 }
 
@@ -40,7 +43,10 @@ const times = profile.timeDeltas.map((d) => (t += d));
 
 /** The `n` largest entries of a tally, as "ms label" lines. */
 function largest(tally, n) {
-	return [...tally].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `${ms.toFixed(0).padStart(5)} ms  ${k}`);
+	return [...tally]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, n)
+		.map(([k, ms]) => `${ms.toFixed(0).padStart(5)} ms  ${k}`);
 }
 
 const inProfile = gaps.filter((g) => g.endUs >= profile.startTime && g.endUs - g.ms * 1000 <= profile.endTime);
@@ -62,7 +68,9 @@ for (const gap of [...inProfile].sort((a, b) => b.ms - a.ms).slice(0, Number(top
 		own.set(mine, (own.get(mine) ?? 0) + ms);
 		self.set(label(node), (self.get(label(node)) ?? 0) + ms);
 	}
-	process.stdout.write(`\ngap ${gap.ms.toFixed(0)} ms at +${((from - profile.startTime) / 1e6).toFixed(2)} s: GC ${gc.toFixed(0)} ms, idle ${idle.toFixed(0)} ms\n`);
+	process.stdout.write(
+		`\ngap ${gap.ms.toFixed(0)} ms at +${((from - profile.startTime) / 1e6).toFixed(2)} s: GC ${gc.toFixed(0)} ms, idle ${idle.toFixed(0)} ms\n`,
+	);
 	process.stdout.write(`  innermost own frame:\n    ${largest(own, 5).join('\n    ')}\n`);
 	process.stdout.write(`  innermost frame:\n    ${largest(self, 5).join('\n    ')}\n`);
 }

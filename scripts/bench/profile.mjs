@@ -66,7 +66,13 @@ export function categorize(profile) {
 	let last = null;
 	for (let i = 0; i < samples.length; i++) {
 		// A sample lasts until the next one (the last one until the profile's end).
-		const duration = i + 1 < samples.length ? timeDeltas[i + 1] : Math.max(0, profile.endTime - (profile.startTime + timeDeltas.slice(0, i + 1).reduce((a, b) => a + b, 0)));
+		const duration =
+			i + 1 < samples.length
+				? timeDeltas[i + 1]
+				: Math.max(
+						0,
+						profile.endTime - (profile.startTime + timeDeltas.slice(0, i + 1).reduce((a, b) => a + b, 0)),
+					);
 		const category = categoryOf(samples[i]);
 		ms[category] = (ms[category] ?? 0) + duration / 1000;
 		const frame = byId.get(samples[i]).callFrame;
@@ -82,7 +88,11 @@ export function categorize(profile) {
 /** Run the worker's `phases` mode once. */
 function phasesOnce(engineFile, vault, note) {
 	const worker = join(ROOT, 'scripts', 'bench', 'engine-worker.mjs');
-	const child = spawnSync(process.execPath, ['--expose-gc', worker, 'phases', JSON.stringify({ engine: engineFile, vault, note })], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const child = spawnSync(
+		process.execPath,
+		['--expose-gc', worker, 'phases', JSON.stringify({ engine: engineFile, vault, note })],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+	);
 	if (child.status !== 0) throw new Error(`engine-worker phases failed: ${child.stderr}`);
 	return JSON.parse(child.stdout.trim().split('\n').pop());
 }
@@ -108,7 +118,17 @@ export function benchProfile({ engineFile, vault, runs, note = CLI_QUERIES.backl
 	const profileRuns = Math.max(3, Math.min(runs, 5));
 	for (let i = 0; i < profileRuns; i++) {
 		const name = `backlinks-${i}.cpuprofile`;
-		const run = timeSpawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=250', CLI, 'backlinks', note, '--vault', vault]);
+		const run = timeSpawn(process.execPath, [
+			'--cpu-prof',
+			`--cpu-prof-dir=${dir}`,
+			`--cpu-prof-name=${name}`,
+			'--cpu-prof-interval=250',
+			CLI,
+			'backlinks',
+			note,
+			'--vault',
+			vault,
+		]);
 		if (run.status !== 0) throw new Error(`profiled backlinks exited ${String(run.status)}: ${run.stderr}`);
 		const { ms, gcBy, self, spanMs } = categorize(JSON.parse(readFileSync(join(dir, name), 'utf8')));
 		profiled.push({ wallMs: run.ms, spanMs, ms, gcBy, self });

@@ -15,31 +15,90 @@ function figureRows(results) {
 	const p = results.parser;
 	if (p) {
 		rows.push(['corpus', `${p.notes} notes, ${(p.bytes / 1e6).toFixed(1)} MB of .md`, '', '']);
-		rows.push(['parser: ours', `${p.ours.MBps} MB/s (${fmtMs(p.ours.medianMs)}; best ${p.ours.bestMBps} MB/s)`, p.targets.throughput.target, p.targets.throughput.verdict]);
-		rows.push(['parser: markdown-it', `${p.markdownIt.MBps} MB/s (${fmtMs(p.markdownIt.medianMs)}; best ${p.markdownIt.bestMBps} MB/s)`, '', '']);
-		rows.push(['parser: ours / markdown-it', `${p.ratio}x`, p.targets.vsMarkdownIt.target, p.targets.vsMarkdownIt.verdict]);
-		rows.push(['parser by CPU time (ours, md-it)', `${p.ours.MBpsPerCpuSecond} / ${p.markdownIt.MBpsPerCpuSecond} MB per CPU-s = ${p.cpuRatio}x`, '', '']);
+		rows.push([
+			'parser: ours',
+			`${p.ours.MBps} MB/s (${fmtMs(p.ours.medianMs)}; best ${p.ours.bestMBps} MB/s)`,
+			p.targets.throughput.target,
+			p.targets.throughput.verdict,
+		]);
+		rows.push([
+			'parser: markdown-it',
+			`${p.markdownIt.MBps} MB/s (${fmtMs(p.markdownIt.medianMs)}; best ${p.markdownIt.bestMBps} MB/s)`,
+			'',
+			'',
+		]);
+		rows.push([
+			'parser: ours / markdown-it',
+			`${p.ratio}x`,
+			p.targets.vsMarkdownIt.target,
+			p.targets.vsMarkdownIt.verdict,
+		]);
+		rows.push([
+			'parser by CPU time (ours, md-it)',
+			`${p.ours.MBpsPerCpuSecond} / ${p.markdownIt.MBpsPerCpuSecond} MB per CPU-s = ${p.cpuRatio}x`,
+			'',
+			'',
+		]);
 	}
 	const c = results.cli;
 	if (c) {
 		for (const [name, s] of Object.entries(c.commands)) {
 			const t = name === 'backlinks' ? c.targets.coldBacklinks : null;
-			rows.push([s.argv ? `cold CLI ${s.argv.slice(1, 3).join(' ')} (${String(s.matched)} matched)` : `baseline ${name}`, `${range(s)}; cpu ${fmtMs(s.cpuMedianMs)}`, t?.target ?? '', t?.verdict ?? '']);
+			rows.push([
+				s.argv ? `cold CLI ${s.argv.slice(1, 3).join(' ')} (${String(s.matched)} matched)` : `baseline ${name}`,
+				`${range(s)}; cpu ${fmtMs(s.cpuMedianMs)}`,
+				t?.target ?? '',
+				t?.verdict ?? '',
+			]);
 		}
 	}
 	const g = results.grep;
 	if (g) {
-		rows.push([`rg -i -F "${g.pattern}" (${g.rg.found.files} files)`, `${range(g.rg)}; cpu ${fmtMs(g.rg.cpuMedianMs)}`, '', '']);
-		rows.push(['cold CLI grep (same run)', `${range(g.cliGrep)} = ${g.cliGrep.ratioToRg}x rg; cpu ${fmtMs(g.cliGrep.cpuMedianMs)}`, '', '']);
-		rows.push([`in-memory scan: runQuery (${g.inMemoryScan.matchedNotes} notes)`, `${range(g.inMemoryScan)} = ${g.inMemoryScan.ratioToRg}x rg`, g.targets.scanVsRg.target, g.targets.scanVsRg.verdict]);
+		rows.push([
+			`rg -i -F "${g.pattern}" (${g.rg.found.files} files)`,
+			`${range(g.rg)}; cpu ${fmtMs(g.rg.cpuMedianMs)}`,
+			'',
+			'',
+		]);
+		rows.push([
+			'cold CLI grep (same run)',
+			`${range(g.cliGrep)} = ${g.cliGrep.ratioToRg}x rg; cpu ${fmtMs(g.cliGrep.cpuMedianMs)}`,
+			'',
+			'',
+		]);
+		rows.push([
+			`in-memory scan: runQuery (${g.inMemoryScan.matchedNotes} notes)`,
+			`${range(g.inMemoryScan)} = ${g.inMemoryScan.ratioToRg}x rg`,
+			g.targets.scanVsRg.target,
+			g.targets.scanVsRg.verdict,
+		]);
 		const parts = g.inMemoryScan.parts;
-		rows.push(['  of which context / body scan', `${fmtMs(parts.queryContext.medianMs)} / ${fmtMs(parts.grepQueryScan.medianMs)}`, '', '']);
+		rows.push([
+			'  of which context / body scan',
+			`${fmtMs(parts.queryContext.medianMs)} / ${fmtMs(parts.grepQueryScan.medianMs)}`,
+			'',
+			'',
+		]);
 		const m = g.memoryAfterOpenVault;
-		rows.push(['memory after openVault', `${m.heapPlusArrayBuffersMB} MB heap+arrayBuffers (rss ${m.rssMB} MB)`, '', '']);
+		rows.push([
+			'memory after openVault',
+			`${m.heapPlusArrayBuffersMB} MB heap+arrayBuffers (rss ${m.rssMB} MB)`,
+			'',
+			'',
+		]);
 	}
-	for (const [job, label] of [['search', 'ranked search (bench-search.mjs)'], ['pack', 'context packs (bench-pack.mjs)']]) {
+	for (const [job, label] of [
+		['search', 'ranked search (bench-search.mjs)'],
+		['pack', 'context packs (bench-pack.mjs)'],
+	]) {
 		const s = results[job];
-		if (s) rows.push([label, s.ran ? `exit ${String(s.exitCode)} in ${fmtMs(s.wallMs)} (its output above)` : s.reason, '', '']);
+		if (s)
+			rows.push([
+				label,
+				s.ran ? `exit ${String(s.exitCode)} in ${fmtMs(s.wallMs)} (its output above)` : s.reason,
+				'',
+				'',
+			]);
 	}
 	return rows;
 }
@@ -49,7 +108,8 @@ function breakdownRows(profile) {
 	const rows = [['cold backlinks: where the time goes', 'ms (median)', 'share']];
 	const phases = profile.phases.medianMs;
 	const phaseTotal = Object.values(phases).reduce((a, b) => a + b, 0);
-	for (const [name, ms] of Object.entries(phases)) rows.push([`phase: ${name}`, ms.toFixed(0), `${((ms / phaseTotal) * 100).toFixed(0)}%`]);
+	for (const [name, ms] of Object.entries(phases))
+		rows.push([`phase: ${name}`, ms.toFixed(0), `${((ms / phaseTotal) * 100).toFixed(0)}%`]);
 	rows.push(['phase: sum', phaseTotal.toFixed(0), '']);
 	const cp = profile.cpuProfile;
 	rows.push([`profile: before the profiler started`, String(cp.beforeProfilerMs), '']);
@@ -57,7 +117,11 @@ function breakdownRows(profile) {
 	const sorted = Object.entries(cp.categoriesMs).sort((a, b) => b[1] - a[1]);
 	for (const [name, ms] of sorted) {
 		const gc = cp.gcChargedToMs[name];
-		rows.push([`profile: ${name}`, `${ms.toFixed(0)}${gc ? ` (+${gc.toFixed(0)} GC)` : ''}`, `${((ms / total) * 100).toFixed(0)}%`]);
+		rows.push([
+			`profile: ${name}`,
+			`${ms.toFixed(0)}${gc ? ` (+${gc.toFixed(0)} GC)` : ''}`,
+			`${((ms / total) * 100).toFixed(0)}%`,
+		]);
 	}
 	rows.push([`profile: wall (with --cpu-prof)`, String(cp.wallMs), '']);
 	return rows;

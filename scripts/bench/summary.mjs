@@ -26,15 +26,33 @@ const FIGURES = [
 	['  bare body scan (grepQuery)', (r) => r.grep?.inMemoryScan.parts?.grepQueryScan.medianMs, 'ms'],
 	['in-memory scan / rg', (r) => r.grep?.inMemoryScan.ratioToRg, 'x', (v) => v <= 0.1, '<= 0.1x'],
 	['memory after openVault', (r) => r.grep?.memoryAfterOpenVault.heapPlusArrayBuffersMB, 'MB'],
-	...['node boot', 'bundle import', 'walk', 'read', 'parse', 'resolver', 'linkMaps', 'query'].map((phase) => [`phase: ${phase}`, (r) => r.profile?.phases.medianMs[phase], 'ms']),
-	...['parse: body', 'parse: frontmatter (js-yaml)', 'GC', 'read files', 'walk folders', 'link maps', 'query', 'startup: bundle load + CLI glue', 'startup: node internals'].map((c) => [`profile: ${c}`, (r) => r.profile?.cpuProfile.categoriesMs[c], 'ms']),
+	...['node boot', 'bundle import', 'walk', 'read', 'parse', 'resolver', 'linkMaps', 'query'].map((phase) => [
+		`phase: ${phase}`,
+		(r) => r.profile?.phases.medianMs[phase],
+		'ms',
+	]),
+	...[
+		'parse: body',
+		'parse: frontmatter (js-yaml)',
+		'GC',
+		'read files',
+		'walk folders',
+		'link maps',
+		'query',
+		'startup: bundle load + CLI glue',
+		'startup: node internals',
+	].map((c) => [`profile: ${c}`, (r) => r.profile?.cpuProfile.categoriesMs[c], 'ms']),
 	['profile: wall with --cpu-prof', (r) => r.profile?.cpuProfile.wallMs, 'ms'],
 ];
 
 /** Print the summary of the last `count` runs (all when null). */
 export function printSummary(count) {
 	const dir = join(OUT_DIR, 'runs');
-	const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+	const files = existsSync(dir)
+		? readdirSync(dir)
+				.filter((f) => f.endsWith('.json'))
+				.sort()
+		: [];
 	const chosen = count === null ? files : files.slice(-count);
 	if (chosen.length === 0) {
 		say('no saved runs in bench-output/runs/: run npm run bench first');
@@ -42,13 +60,22 @@ export function printSummary(count) {
 	}
 	const runs = chosen.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 	const loads = runs.map((r) => r.machine.loadAverage1m);
-	say(`${runs.length} runs, ${chosen[0]} … ${chosen[chosen.length - 1]}; load at start ${Math.min(...loads)}–${Math.max(...loads)}`);
+	say(
+		`${runs.length} runs, ${chosen[0]} … ${chosen[chosen.length - 1]}; load at start ${Math.min(...loads)}–${Math.max(...loads)}`,
+	);
 	const rows = [['figure', 'median of runs', 'range', 'n', 'target', 'verdict']];
 	for (const [label, read, unit, test, target] of FIGURES) {
 		const values = runs.map(read).filter((v) => typeof v === 'number');
 		if (values.length === 0) continue;
 		const m = Math.round(median(values) * 100) / 100;
-		rows.push([label, `${m} ${unit}`, `${Math.min(...values)}–${Math.max(...values)}`, String(values.length), target ?? '', test ? verdict(test(m)) : '']);
+		rows.push([
+			label,
+			`${m} ${unit}`,
+			`${Math.min(...values)}–${Math.max(...values)}`,
+			String(values.length),
+			target ?? '',
+			test ? verdict(test(m)) : '',
+		]);
 	}
 	printTable(rows);
 }

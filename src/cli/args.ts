@@ -41,15 +41,19 @@ const DEFAULT_RANGE: readonly [number, number] = [1, 1_000_000];
 export function parseInteger(raw: string, what: string, range: readonly [number, number] = DEFAULT_RANGE): number {
 	const [min, max] = range;
 	// why: Number() accepts hex, exponents, blanks and "Infinity"; only digits are a count a person means.
-	if (!/^[0-9]{1,16}$/.test(raw)) throw new UsageError(`${what} must be a whole number from ${min} to ${max} written in digits, got "${raw}"`);
+	if (!/^[0-9]{1,16}$/.test(raw))
+		throw new UsageError(`${what} must be a whole number from ${min} to ${max} written in digits, got "${raw}"`);
 	const value = Number(raw);
-	if (value < min || value > max) throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${raw}`);
+	if (value < min || value > max)
+		throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${raw}`);
 	return value;
 }
 
 /** Why a word that starts with "-" was not taken as an option, and what to do instead. */
 function dashWordError(arg: string): UsageError {
-	return new UsageError(`"${arg}" is not an option; to search for words that start with "-", put them after --, options before it: vault-query <command> [options] -- "${arg}"`);
+	return new UsageError(
+		`"${arg}" is not an option; to search for words that start with "-", put them after --, options before it: vault-query <command> [options] -- "${arg}"`,
+	);
 }
 
 /** The value of a flag, checked for emptiness (and for looking like the next option when given as its own word). */
@@ -57,7 +61,10 @@ function valueOf(argv: string[], i: number, name: string, spec: FlagSpec, inline
 	const raw = inline ?? argv[i];
 	const hint = spec.value ? ` (${spec.value})` : '';
 	if (raw === undefined) throw new UsageError(`--${name} needs a value${hint}`);
-	if (inline === undefined && raw.startsWith('--') && raw.length > 2) throw new UsageError(`--${name} needs a value${hint}, got the option "${raw}" (write --${name}=${raw} if you mean it)`);
+	if (inline === undefined && raw.startsWith('--') && raw.length > 2)
+		throw new UsageError(
+			`--${name} needs a value${hint}, got the option "${raw}" (write --${name}=${raw} if you mean it)`,
+		);
 	if (raw.trim() === '') throw new UsageError(`--${name} needs a value${hint}; an empty one is not allowed`);
 	return raw;
 }
@@ -66,7 +73,13 @@ function valueOf(argv: string[], i: number, name: string, spec: FlagSpec, inline
 function store(parsed: ParsedArgs, name: string, given: string, spec: FlagSpec, raw: string): void {
 	const previous = parsed.flags[name];
 	if (spec.kind === 'list' || spec.kind === 'multi') {
-		const items = spec.kind === 'multi' ? [raw] : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+		const items =
+			spec.kind === 'multi'
+				? [raw]
+				: raw
+						.split(',')
+						.map((s) => s.trim())
+						.filter((s) => s !== '');
 		if (items.length === 0) throw new UsageError(`--${given} needs at least one value, got "${raw}"`);
 		parsed.flags[name] = [...(Array.isArray(previous) ? previous : []), ...items];
 		return;
@@ -96,8 +109,13 @@ export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): Pars
 		if (arg === '--') {
 			const rest = argv.slice(i + 1);
 			parsed.positionals.push(...rest);
-			const optionLike = rest.filter((word) => /^--[a-z]/.test(word) && Object.hasOwn(specs, word.slice(2).split('=')[0]));
-			if (optionLike.length > 0) parsed.notes?.push(`note: ${optionLike.join(' ')} after -- ${optionLike.length === 1 ? 'is a' : 'are'} query word${optionLike.length === 1 ? '' : 's'}, not an option; put options before --`);
+			const optionLike = rest.filter(
+				(word) => /^--[a-z]/.test(word) && Object.hasOwn(specs, word.slice(2).split('=')[0]),
+			);
+			if (optionLike.length > 0)
+				parsed.notes?.push(
+					`note: ${optionLike.join(' ')} after -- ${optionLike.length === 1 ? 'is a' : 'are'} query word${optionLike.length === 1 ? '' : 's'}, not an option; put options before --`,
+				);
 			break;
 		}
 		if (!arg.startsWith('--')) {
@@ -113,7 +131,11 @@ export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): Pars
 			const near = closest(given, Object.keys(specs));
 			if (near.length > 0) throw new UsageError(`unknown option "--${given}"; did you mean --${near[0]}?`);
 			if (/[^a-z0-9-]/i.test(given) || given === '') throw dashWordError(arg);
-			throw new UsageError(`unknown option "--${given}"; this command takes ${Object.keys(specs).map((k) => `--${k}`).join(', ')}`);
+			throw new UsageError(
+				`unknown option "--${given}"; this command takes ${Object.keys(specs)
+					.map((k) => `--${k}`)
+					.join(', ')}`,
+			);
 		}
 		const name = spec.aliasOf ?? given;
 		if (spec.kind === 'boolean') {
@@ -162,8 +184,17 @@ export function boolFlag(args: ParsedArgs, name: string): boolean {
 /** The named positionals (the last `optional` of them may be absent), or a usage error naming what is missing or extra. */
 export function positionals(args: ParsedArgs, names: string[], optional = 0): string[] {
 	const required = names.length - optional;
-	if (args.positionals.length < required) throw new UsageError(`missing ${names.slice(args.positionals.length, required).map((n) => `<${n}>`).join(' ')}`);
-	if (args.positionals.length > names.length) throw new UsageError(`unexpected argument "${args.positionals[names.length]}" (quote arguments that contain spaces)`);
+	if (args.positionals.length < required)
+		throw new UsageError(
+			`missing ${names
+				.slice(args.positionals.length, required)
+				.map((n) => `<${n}>`)
+				.join(' ')}`,
+		);
+	if (args.positionals.length > names.length)
+		throw new UsageError(
+			`unexpected argument "${args.positionals[names.length]}" (quote arguments that contain spaces)`,
+		);
 	const empty = names.findIndex((name, i) => args.positionals[i] !== undefined && args.positionals[i].trim() === '');
 	if (empty >= 0) throw new UsageError(`<${names[empty]}> is empty`);
 	return args.positionals;

@@ -53,23 +53,54 @@ export class CommandFailure extends Error {}
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
 	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md); failures too' },
-	verbose: { kind: 'boolean', help: 'list every skipped file and limitation instead of a one-line summary; say on stderr what the index snapshot did' },
-	profile: { kind: 'string', value: 'NAME', help: "a named profile's conventions (ob1, or none); default: the one in the plugin's settings" },
-	'config-dir': { kind: 'string', value: 'DIR', help: "Obsidian's config folder, where the plugin's settings are read (default .obsidian)" },
+	verbose: {
+		kind: 'boolean',
+		help: 'list every skipped file and limitation instead of a one-line summary; say on stderr what the index snapshot did',
+	},
+	profile: {
+		kind: 'string',
+		value: 'NAME',
+		help: "a named profile's conventions (ob1, or none); default: the one in the plugin's settings",
+	},
+	'config-dir': {
+		kind: 'string',
+		value: 'DIR',
+		help: "Obsidian's config folder, where the plugin's settings are read (default .obsidian)",
+	},
 	help: { kind: 'boolean', help: 'show this help' },
-	'max-files': { kind: 'number', value: 'N', range: [1, 1_000_000_000], help: 'stop when the vault holds more than N files (default 1000000)' },
+	'max-files': {
+		kind: 'number',
+		value: 'N',
+		range: [1, 1_000_000_000],
+		help: 'stop when the vault holds more than N files (default 1000000)',
+	},
 	'max-depth': { kind: 'number', value: 'N', help: 'stop at folders nested more than N deep (default 64)' },
 	'max-total-mb': { kind: 'number', value: 'N', help: 'stop when the notes hold more than N MB (default 2048)' },
-	'allow-any-folder': { kind: 'boolean', help: 'open the file-system root or the home folder as a vault (refused otherwise)' },
-	'no-cache': { kind: 'boolean', help: 'read the whole vault and leave the index snapshot alone (see vault-query index); implies --no-server' },
-	'no-server': { kind: 'boolean', help: "answer in this call, not from the vault's background server, and start none (see vault-query server)" },
+	'allow-any-folder': {
+		kind: 'boolean',
+		help: 'open the file-system root or the home folder as a vault (refused otherwise)',
+	},
+	'no-cache': {
+		kind: 'boolean',
+		help: 'read the whole vault and leave the index snapshot alone (see vault-query index); implies --no-server',
+	},
+	'no-server': {
+		kind: 'boolean',
+		help: "answer in this call, not from the vault's background server, and start none (see vault-query server)",
+	},
 };
 
 /** `--limit N` with its default, and `--max-results` (the seed's name) as an alias of it. */
 export function limitFlags(defaultLimit: number): Record<string, FlagSpec> {
 	return {
 		limit: { kind: 'number', value: 'N', range: [1, 100_000], help: `at most N results (default ${defaultLimit})` },
-		'max-results': { kind: 'number', value: 'N', range: [1, 100_000], aliasOf: 'limit', help: 'the same as --limit' },
+		'max-results': {
+			kind: 'number',
+			value: 'N',
+			range: [1, 100_000],
+			aliasOf: 'limit',
+			help: 'the same as --limit',
+		},
 	};
 }
 
@@ -79,8 +110,14 @@ const FLAG_KIND = { number: 'number', list: 'list', text: 'string', flag: 'boole
 export function optionFlags(options: readonly OperationOption[]): Record<string, FlagSpec> {
 	const flags: Record<string, FlagSpec> = {};
 	for (const option of options) {
-		flags[option.name] = { kind: FLAG_KIND[option.kind], help: option.help, ...(option.value ? { value: option.value } : {}), ...(option.range ? { range: option.range } : {}) };
-		if (option.name === 'limit') flags['max-results'] = { ...flags.limit, aliasOf: 'limit', help: 'the same as --limit' };
+		flags[option.name] = {
+			kind: FLAG_KIND[option.kind],
+			help: option.help,
+			...(option.value ? { value: option.value } : {}),
+			...(option.range ? { range: option.range } : {}),
+		};
+		if (option.name === 'limit')
+			flags['max-results'] = { ...flags.limit, aliasOf: 'limit', help: 'the same as --limit' };
 	}
 	return flags;
 }

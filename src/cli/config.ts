@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProfileName, resolveConfig, unknownProfile, type EffectiveConfig, type SettingKey } from '../core/config/resolve';
+import {
+	isProfileName,
+	resolveConfig,
+	unknownProfile,
+	type EffectiveConfig,
+	type SettingKey,
+} from '../core/config/resolve';
 import { SORT_ORDERS } from '../core/settings';
 import type { NoteSource } from '../core/port';
 import { stringFlag, UsageError, type ParsedArgs } from './args';
@@ -40,7 +46,8 @@ export function checkSettingsFlags(args: ParsedArgs): void {
 	const profile = stringFlag(args, 'profile');
 	if (profile !== undefined && !isProfileName(profile)) throw new UsageError(`--profile: ${unknownProfile(profile)}`);
 	const sort = stringFlag(args, 'sort');
-	if (sort !== undefined && !SORT_ORDERS.some((order) => order === sort)) throw new UsageError(`--sort must be one of ${SORT_ORDERS.join(', ')}, got "${sort}"`);
+	if (sort !== undefined && !SORT_ORDERS.some((order) => order === sort))
+		throw new UsageError(`--sort must be one of ${SORT_ORDERS.join(', ')}, got "${sort}"`);
 }
 
 /**
@@ -48,7 +55,11 @@ export function checkSettingsFlags(args: ParsedArgs): void {
  * when the vault has one (a profile it names first, then its values), then `--profile`, then the
  * other flags. Read only: nothing is ever written to the vault.
  */
-export async function loadCliConfig(source: VaultLocation, args: ParsedArgs, overrides: FlagOverride[] = []): Promise<CliConfig> {
+export async function loadCliConfig(
+	source: VaultLocation,
+	args: ParsedArgs,
+	overrides: FlagOverride[] = [],
+): Promise<CliConfig> {
 	checkSettingsFlags(args);
 	const label = `${source.configDir}/${DATA_JSON}`;
 	const notes: string[] = [];

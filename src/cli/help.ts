@@ -3,7 +3,10 @@ import { GLOBAL_FLAGS, type Command } from './command';
 
 /** Format flags as aligned help lines. */
 function flagLines(flags: Record<string, FlagSpec>): string[] {
-	const rows = Object.entries(flags).map(([name, spec]) => [`${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
+	const rows = Object.entries(flags).map(([name, spec]) => [
+		`${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`,
+		spec.help,
+	]);
 	const width = Math.max(...rows.map(([left]) => left.length));
 	return rows.map(([left, help]) => `  ${left.padEnd(width)}  ${help}`);
 }

@@ -28,7 +28,14 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const json = wantsJson(argv);
 	// A safety net under the renderers: no vault text reaches the terminal as a control sequence (JSON escapes its own).
 	const later: (() => Promise<void>)[] = [];
-	const io: CommandIO = { cwd: raw.cwd, warm: raw.warm, serverSaves: raw.serverSaves, afterAnswer: (task) => later.push(task), stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)), stderr: (text) => raw.stderr(escapeTerminal(text)) };
+	const io: CommandIO = {
+		cwd: raw.cwd,
+		warm: raw.warm,
+		serverSaves: raw.serverSaves,
+		afterAnswer: (task) => later.push(task),
+		stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)),
+		stderr: (text) => raw.stderr(escapeTerminal(text)),
+	};
 	if (name === undefined) {
 		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.
 		io.stderr(globalHelp(COMMANDS));
@@ -43,10 +50,26 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		return EXIT.results;
 	}
 	const command = COMMANDS.find((c) => c.name === name);
-	if (!command && name.startsWith('-')) return fail(io, json, null, `"${name}" before the command; options go after it: vault-query <command> [arguments] [options]`, false);
+	if (!command && name.startsWith('-'))
+		return fail(
+			io,
+			json,
+			null,
+			`"${name}" before the command; options go after it: vault-query <command> [arguments] [options]`,
+			false,
+		);
 	if (!command) {
-		const near = closest(name, COMMANDS.map((c) => c.name));
-		return fail(io, json, null, `unknown command "${name}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (see vault-query --help)`, false);
+		const near = closest(
+			name,
+			COMMANDS.map((c) => c.name),
+		);
+		return fail(
+			io,
+			json,
+			null,
+			`unknown command "${name}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (see vault-query --help)`,
+			false,
+		);
 	}
 	try {
 		const args = parseArgs(rest, { ...command.flags, ...GLOBAL_FLAGS });
@@ -65,7 +88,17 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		// A bug, not bad input: keep the stack on stderr for the report, and the JSON contract on stdout.
 		const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
 		io.stderr(`vault-query ${command.name}: internal error: ${detail}`);
-		if (json) io.stdout(JSON.stringify(failureObject(command.name, `internal error: ${error instanceof Error ? error.message : String(error)}`), null, 2));
+		if (json)
+			io.stdout(
+				JSON.stringify(
+					failureObject(
+						command.name,
+						`internal error: ${error instanceof Error ? error.message : String(error)}`,
+					),
+					null,
+					2,
+				),
+			);
 		return EXIT.couldNotSearch;
 	}
 }

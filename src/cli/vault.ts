@@ -7,7 +7,13 @@ import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
-import { assertVaultFolder, DEFAULT_CONFIG_DIR, openVault, VaultError, type OpenVaultOptions } from '../node/vault-source';
+import {
+	assertVaultFolder,
+	DEFAULT_CONFIG_DIR,
+	openVault,
+	VaultError,
+	type OpenVaultOptions,
+} from '../node/vault-source';
 import { realpath } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
@@ -20,7 +26,12 @@ export const TOOL_STAMP = buildStamp(VERSION);
 
 /** One line on what the snapshot did, for `--verbose`. */
 export function describeSnapshot(report: SnapshotReport): string {
-	const what = report.state === 'warm' ? 'index snapshot used as saved' : report.state === 'refreshed' ? `index snapshot refreshed (${report.reread} notes re-read, ${report.removed} removed)` : `index snapshot built (${report.notes} notes)`;
+	const what =
+		report.state === 'warm'
+			? 'index snapshot used as saved'
+			: report.state === 'refreshed'
+				? `index snapshot refreshed (${report.reread} notes re-read, ${report.removed} removed)`
+				: `index snapshot built (${report.notes} notes)`;
 	return `vault-query: ${what} in ${Math.round(report.ms)} ms${report.savedBytes > 0 ? `, saved ${(report.savedBytes / 1e6).toFixed(1)} MB` : ''}`;
 }
 
@@ -67,10 +78,19 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 	const store = new FileSnapshotStore();
 	// No snapshot yet and a server about to build one: this call reads the vault as --no-cache does (the cheapest read).
 	if (io.serverSaves === true && !snapshotExists(store, path)) {
-		if (boolFlag(args, 'verbose')) io.stderr('vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it');
+		if (boolFlag(args, 'verbose'))
+			io.stderr(
+				'vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it',
+			);
 		return openVault(path, options);
 	}
-	const opened = await openCachedVault(path, { ...options, store, tool: TOOL_STAMP, save: 'later', readPiecemeal: true });
+	const opened = await openCachedVault(path, {
+		...options,
+		store,
+		tool: TOOL_STAMP,
+		save: 'later',
+		readPiecemeal: true,
+	});
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
@@ -84,12 +104,21 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 		await opened.saveLater?.();
 		const engine = enginesOf.get(source);
 		const partError = engine ? await parts.save(engine) : null;
-		if (report.saveError !== null) io.stderr(`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`);
+		if (report.saveError !== null)
+			io.stderr(
+				`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`,
+			);
 		if (partError !== null && report.saveError === null) io.stderr(`vault-query: warning: ${partError}`); // one cause, one warning
-		if (verbose && report.rebuildReason !== null) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
-		if (verbose) for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)]) io.stderr(line);
+		if (verbose && report.rebuildReason !== null)
+			io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+		if (verbose)
+			for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)])
+				io.stderr(line);
 		const damaged = source.damaged.size;
-		if (verbose && damaged > 0) io.stderr(`vault-query: saved metadata of ${damaged} note${damaged === 1 ? '' : 's'} failed its check; read from the vault instead, and the snapshot saved again`);
+		if (verbose && damaged > 0)
+			io.stderr(
+				`vault-query: saved metadata of ${damaged} note${damaged === 1 ? '' : 's'} failed its check; read from the vault instead, and the snapshot saved again`,
+			);
 	};
 	if (io.afterAnswer) io.afterAnswer(after);
 	else await after();
@@ -121,8 +150,16 @@ export function engineOver(source: NoteSource, config: EngineConfig): VaultEngin
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
 export const ENGINE_FLAGS: Record<string, FlagSpec> = {
-	'links-key': { kind: 'string', value: 'KEY', help: 'frontmatter key of bare note names that count as links (default "links", or the setting)' },
-	'date-fields': { kind: 'list', value: 'A,B', help: "properties that date a note, first set wins; else the file's modification time (default: date, created, updated, modified, date created, date modified, last_verified, or the setting)" },
+	'links-key': {
+		kind: 'string',
+		value: 'KEY',
+		help: 'frontmatter key of bare note names that count as links (default "links", or the setting)',
+	},
+	'date-fields': {
+		kind: 'list',
+		value: 'A,B',
+		help: "properties that date a note, first set wins; else the file's modification time (default: date, created, updated, modified, date created, date modified, last_verified, or the setting)",
+	},
 };
 
 /** A flag's value that overrides a setting. */
@@ -133,13 +170,20 @@ export interface SettingOverride {
 }
 
 /** `-C/--context N` of grep and text-search: lines of context around each match, GNU grep's meaning. */
-export const CONTEXT_FLAG: FlagSpec = { kind: 'number', value: 'N', short: 'C', range: [0, 1000], help: 'lines of context before and after each match (default 2, or the setting); overlapping context is printed once' };
+export const CONTEXT_FLAG: FlagSpec = {
+	kind: 'number',
+	value: 'N',
+	short: 'C',
+	range: [0, 1000],
+	help: 'lines of context before and after each match (default 2, or the setting); overlapping context is printed once',
+};
 
 /** The settings the engine flags override (`--sort` and `--profile` are read with the settings). */
 export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
 	const linksKey = stringFlag(args, 'links-key');
 	const context = numberFlag(args, 'context');
-	const overrides: SettingOverride[] = linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
+	const overrides: SettingOverride[] =
+		linksKey === undefined ? [] : [{ key: 'linksKey', value: linksKey, label: '--links-key' }];
 	if (context !== undefined) overrides.push({ key: 'contextLines', value: context, label: '--context' });
 	const dateFields = listFlag(args, 'date-fields');
 	if (dateFields.length > 0) overrides.push({ key: 'dateFields', value: dateFields, label: '--date-fields' });
@@ -150,8 +194,16 @@ export function engineOverridesFrom(args: ParsedArgs): SettingOverride[] {
  * The effective settings for the `--vault` folder: its data.json (in `--config-dir`), the profile
  * and the flags; notes about them go to stderr. Reads nothing but that one file.
  */
-export async function settingsFor(args: ParsedArgs, io: CommandIO, vaultPath: string = vaultPathOf(args, io)): Promise<CliConfig> {
-	const config = await loadCliConfig({ vaultPath, configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR }, args, engineOverridesFrom(args));
+export async function settingsFor(
+	args: ParsedArgs,
+	io: CommandIO,
+	vaultPath: string = vaultPathOf(args, io),
+): Promise<CliConfig> {
+	const config = await loadCliConfig(
+		{ vaultPath, configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR },
+		args,
+		engineOverridesFrom(args),
+	);
 	for (const note of config.notes) io.stderr(`vault-query: settings: ${note}`);
 	return config;
 }
@@ -190,7 +242,10 @@ export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<
 }
 
 /** Open the vault and read its settings (see {@link settingsFor}); a vault that cannot be opened is a `CommandFailure`. */
-export async function openVaultWithSettings(args: ParsedArgs, io: CommandIO): Promise<{ source: NoteSource; settings: PluginSettings; config: CliConfig }> {
+export async function openVaultWithSettings(
+	args: ParsedArgs,
+	io: CommandIO,
+): Promise<{ source: NoteSource; settings: PluginSettings; config: CliConfig }> {
 	checkSettingsFlags(args); // why: a bad flag is a usage error before anything is read
 	const source = await openVaultForCli(args, io);
 	const config = await settingsFor(args, io, source.vaultPath);

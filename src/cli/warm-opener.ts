@@ -13,7 +13,12 @@ import type { VaultOpener } from '../warm/session';
 import { TOOL_STAMP } from './vault';
 
 /** The opener of the vault at `vaultPath` with these walk bounds; `warn` takes a failed save's warning. */
-export function warmOpener(vaultPath: string, bounds: OpenVaultOptions, noCache: boolean, warn: (line: string) => void): VaultOpener {
+export function warmOpener(
+	vaultPath: string,
+	bounds: OpenVaultOptions,
+	noCache: boolean,
+	warn: (line: string) => void,
+): VaultOpener {
 	if (noCache) return async () => ({ source: await openVault(vaultPath, bounds), snapshot: null });
 	let previous: CachedVault | null = null;
 	return async (first, changed) => {
@@ -26,9 +31,20 @@ export function warmOpener(vaultPath: string, bounds: OpenVaultOptions, noCache:
 		}
 		const store = new FileSnapshotStore();
 		// A refresh stats only what the watcher reported; the rest is as the previous read found it.
-		const watched = !first && previous !== null && changed !== undefined ? { fingerprints: previous.fingerprints, changed } : undefined;
+		const watched =
+			!first && previous !== null && changed !== undefined
+				? { fingerprints: previous.fingerprints, changed }
+				: undefined;
 		// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
-		const opened = await openCachedVault(vaultPath, { ...bounds, store, tool: TOOL_STAMP, save: first, readPiecemeal: true, lean: true, watched });
+		const opened = await openCachedVault(vaultPath, {
+			...bounds,
+			store,
+			tool: TOOL_STAMP,
+			save: first,
+			readPiecemeal: true,
+			lean: true,
+			watched,
+		});
 		previous = opened;
 		const { source, report } = opened;
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);

@@ -47,5 +47,7 @@ export function isTruncationNote(limitation: string): boolean {
 
 /** The hints an error message does not already hold, so "did you mean" is said once. */
 export function hintsBeyond(error: string | undefined, hints: readonly string[] | undefined): string[] {
-	return (hints ?? []).filter((hint) => error === undefined || !(error.includes(hint) || error.includes(`"${hint}"`)));
+	return (hints ?? []).filter(
+		(hint) => error === undefined || !(error.includes(hint) || error.includes(`"${hint}"`)),
+	);
 }

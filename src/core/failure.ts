@@ -9,7 +9,10 @@ import type { QueryResult } from './contract';
  */
 
 /** The fields every failed envelope over a vault carries (a pack has no `matched`/`results`). */
-export type FailedEnvelope = Pick<QueryResult<never>, 'status' | 'query' | 'searched' | 'skipped' | 'limitations' | 'error' | 'suggestions'>;
+export type FailedEnvelope = Pick<
+	QueryResult<never>,
+	'status' | 'query' | 'searched' | 'skipped' | 'limitations' | 'error' | 'suggestions'
+>;
 
 /** What `--json` prints when a CLI command could not run at all: one object, so `JSON.parse(stdout)` never fails. */
 export interface FailureObject {
@@ -21,17 +24,42 @@ export interface FailureObject {
 }
 
 /** A failed envelope without result fields: `searchedFiles` when the failure came after the scope was known. */
-export function failedEnvelope(query: Record<string, unknown>, error: string, suggestions?: readonly string[], searchedFiles = 0): FailedEnvelope {
-	const envelope: FailedEnvelope = { status: 'failed', query, searched: { files: searchedFiles, folders: [] }, skipped: [], limitations: [], error };
+export function failedEnvelope(
+	query: Record<string, unknown>,
+	error: string,
+	suggestions?: readonly string[],
+	searchedFiles = 0,
+): FailedEnvelope {
+	const envelope: FailedEnvelope = {
+		status: 'failed',
+		query,
+		searched: { files: searchedFiles, folders: [] },
+		skipped: [],
+		limitations: [],
+		error,
+	};
 	if (suggestions && suggestions.length > 0) envelope.suggestions = [...suggestions];
 	return envelope;
 }
 
 /** A failed result list (query, search, reader, note): the envelope plus `matched: 0` and no results. */
-export function failedResult(query: Record<string, unknown>, error: string, suggestions?: readonly string[]): QueryResult<never> {
+export function failedResult(
+	query: Record<string, unknown>,
+	error: string,
+	suggestions?: readonly string[],
+): QueryResult<never> {
 	const { status, searched, skipped, limitations, suggestions: hints } = failedEnvelope(query, error, suggestions);
 	// Key order is the contract's (status, query, searched, matched, results, …): JSON readers diff it.
-	const result: QueryResult<never> = { status, query, searched, matched: 0, results: [], skipped, limitations, error };
+	const result: QueryResult<never> = {
+		status,
+		query,
+		searched,
+		matched: 0,
+		results: [],
+		skipped,
+		limitations,
+		error,
+	};
 	if (hints) result.suggestions = hints;
 	return result;
 }
@@ -40,7 +68,11 @@ export function failedResult(query: Record<string, unknown>, error: string, sugg
  * Turn an answer that was being built into a failed one, keeping what it already said (its
  * query echo, terms, limitations): a search that finds its query bad only after parsing it.
  */
-export function markFailed<T extends { status: string; error?: string; suggestions?: string[] }>(answer: T, error: string, suggestions?: readonly string[]): T {
+export function markFailed<T extends { status: string; error?: string; suggestions?: string[] }>(
+	answer: T,
+	error: string,
+	suggestions?: readonly string[],
+): T {
 	answer.status = 'failed';
 	answer.error = error;
 	if (suggestions && suggestions.length > 0) answer.suggestions = [...suggestions];

@@ -63,8 +63,11 @@ export class LinkGraph {
 		};
 		for (const link of meta?.frontmatterLinks ?? []) add(link.link, 'frontmatter');
 		// A bare name of the links key is a link only when it names a note (else it is just text, as in Obsidian).
-		for (const name of linksFieldNames(meta?.frontmatter, this.linksKey)) if (this.source.resolveLink(linkpathOf(name), path) !== null) add(name, 'frontmatter');
-		const body = [...(meta?.links ?? []), ...(meta?.embeds ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
+		for (const name of linksFieldNames(meta?.frontmatter, this.linksKey))
+			if (this.source.resolveLink(linkpathOf(name), path) !== null) add(name, 'frontmatter');
+		const body = [...(meta?.links ?? []), ...(meta?.embeds ?? [])].sort(
+			(a, b) => a.position.start.offset - b.position.start.offset,
+		);
 		for (const link of body) add(link.link, 'body');
 		this.outgoingCache.set(path, list);
 		return list;
@@ -174,7 +177,8 @@ export class LinkGraph {
 				if (fromFrontmatter > 0 || inField) source = 'frontmatter';
 				if (count > fromFrontmatter) source = merge(source, 'body');
 			} else {
-				for (const link of this.outgoing(path)) if (link.resolved === target) source = merge(source, link.source);
+				for (const link of this.outgoing(path))
+					if (link.resolved === target) source = merge(source, link.source);
 			}
 			if (source) refs.push({ path, source });
 		}
@@ -184,7 +188,8 @@ export class LinkGraph {
 	/** How many of the `[[…]]` property values of `path` resolve to `target`. */
 	private frontmatterLinksTo(path: string, target: string): number {
 		let n = 0;
-		for (const link of this.source.getMetadata(path)?.frontmatterLinks ?? []) if (this.source.resolveLink(linkpathOf(link.link), path) === target) n++;
+		for (const link of this.source.getMetadata(path)?.frontmatterLinks ?? [])
+			if (this.source.resolveLink(linkpathOf(link.link), path) === target) n++;
 		return n;
 	}
 

@@ -34,7 +34,10 @@ export function dayOf(value: unknown): string | null {
 }
 
 /** The note's date from its frontmatter by `fields` (first usable wins), or null. */
-export function frontmatterDate(frontmatter: FrontMatter | undefined, fields: readonly string[] = DEFAULT_DATE_FIELDS): NoteDate | null {
+export function frontmatterDate(
+	frontmatter: FrontMatter | undefined,
+	fields: readonly string[] = DEFAULT_DATE_FIELDS,
+): NoteDate | null {
 	if (!frontmatter) return null;
 	const keys = Object.keys(frontmatter);
 	for (const wanted of fields) {
@@ -47,14 +50,24 @@ export function frontmatterDate(frontmatter: FrontMatter | undefined, fields: re
 }
 
 /** The note's date: its frontmatter's by `fields`, else `mtime` (ms) marked as the modification time; null when neither. */
-export function noteDate(frontmatter: FrontMatter | undefined, mtime: number | null, fields: readonly string[] = DEFAULT_DATE_FIELDS): NoteDate | null {
+export function noteDate(
+	frontmatter: FrontMatter | undefined,
+	mtime: number | null,
+	fields: readonly string[] = DEFAULT_DATE_FIELDS,
+): NoteDate | null {
 	const written = frontmatterDate(frontmatter, fields);
 	if (written) return written;
 	return mtime === null || !Number.isFinite(mtime) ? null : { date: dayString(mtime), source: 'mtime', key: null };
 }
 
 /** The contract's date fields of a result: `date` and `date_source` (`mtime` or `frontmatter`), plus `date_key` for a property. */
-export function dateFieldsOf(date: NoteDate | null): { date: string | null; date_source: DateSource | null; date_key?: string } {
+export function dateFieldsOf(date: NoteDate | null): {
+	date: string | null;
+	date_source: DateSource | null;
+	date_key?: string;
+} {
 	if (!date) return { date: null, date_source: null };
-	return date.key === null ? { date: date.date, date_source: date.source } : { date: date.date, date_source: date.source, date_key: date.key };
+	return date.key === null
+		? { date: date.date, date_source: date.source }
+		: { date: date.date, date_source: date.source, date_key: date.key };
 }

@@ -86,7 +86,10 @@ export function linksFieldNames(frontmatter: FrontMatter | undefined, key: strin
 	// Nested lists flattened (the seed's cleanup for legacy `[[[name]]]`); bounded against alias bombs.
 	const strings = yamlScalars(value).filter((v): v is string => typeof v === 'string');
 	// A URL is not a note name (Obsidian links it as a web page, never as a note).
-	const names = strings.filter((v) => !URL_LIKE.test(v.trim())).map(stripBrackets).filter((name) => name !== '');
+	const names = strings
+		.filter((v) => !URL_LIKE.test(v.trim()))
+		.map(stripBrackets)
+		.filter((name) => name !== '');
 	return [...new Set(names)];
 }
 

@@ -62,12 +62,16 @@ export function primeNoteNames(notes: readonly string[]): void {
  * note (an edit-distance pass over every note name) for callers that only need found or not.
  */
 export function findNote(source: NoteSource, name: string, suggest = true): NoteRef {
-	const wanted = name.trim().replace(/^\[\[|\]\]$/g, '').replace(/^\/+/, '');
+	const wanted = name
+		.trim()
+		.replace(/^\[\[|\]\]$/g, '')
+		.replace(/^\/+/, '');
 	const withoutExt = wanted.toLowerCase().endsWith('.md') ? wanted.slice(0, -3) : wanted;
 	const notes = source.listNotes();
 	const lowerPath = `${withoutExt}.md`.toLowerCase();
 	const names = namesOf(notes);
-	const exact = names === null ? notes.filter((path) => path.toLowerCase() === lowerPath) : (names.byPath.get(lowerPath) ?? []);
+	const exact =
+		names === null ? notes.filter((path) => path.toLowerCase() === lowerPath) : (names.byPath.get(lowerPath) ?? []);
 	if (exact.length === 1) return { kind: 'found', path: exact[0] };
 	const lowerTail = `/${lowerPath}`;
 	// Only notes with the wanted file name can end with the wanted path.

@@ -17,7 +17,12 @@ function compare(a: SortKey, b: SortKey): number {
  * folder matches at any depth (`vault/facts/x.md` is in `facts/`), because vaults often nest a
  * team's layout. No tiers (the default) is a plain sort.
  */
-export function byAuthority<T>(items: readonly T[], pathOf: (item: T) => string, tiers: string[][], keyOf?: (path: string) => SortKey): T[] {
+export function byAuthority<T>(
+	items: readonly T[],
+	pathOf: (item: T) => string,
+	tiers: string[][],
+	keyOf?: (path: string) => SortKey,
+): T[] {
 	const prefixes = tiers.map((tier) => tier.map(folderPrefix));
 	const tierOf = (path: string): number => {
 		const padded = `/${path}`;

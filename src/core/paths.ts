@@ -20,7 +20,11 @@ export function folderOf(path: string): string {
 
 /** A folder given by a user (`facts`, `/facts/`, `facts\\`) as a prefix ending in `/`, or `''` for the root. */
 export function folderPrefix(folder: string): string {
-	const trimmed = folder.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
+	const trimmed = folder
+		.trim()
+		.replace(/\\/g, '/')
+		.replace(/^\.?\/+/, '')
+		.replace(/\/+$/, '');
 	return trimmed === '' ? '' : `${trimmed}/`;
 }
 

@@ -59,7 +59,9 @@ export interface ScopeRules {
  * edit can never bring back a note the build left out.
  */
 export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>): ScopeRules {
-	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter((p) => p !== '');
+	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter(
+		(p) => p !== '',
+	);
 	const invalid: string[] = [];
 	const matchers: { label: string; test: (path: string) => boolean }[] = [];
 	for (const filter of source.userIgnoreFilters) {
@@ -104,12 +106,20 @@ export function excludedCount(limitation: string): number | null {
  * user's "Excluded files", narrowed to `folders` when given. Unknown folders are an error,
  * because silently searching nothing looks like "nothing matched".
  */
-export function resolveScope(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, folders?: readonly string[]): Scope {
+export function resolveScope(
+	source: NoteSource,
+	settings: Pick<EngineSettings, 'excludedFolders'>,
+	folders?: readonly string[],
+): Scope {
 	return drain(resolveScopeSteps(source, settings, folders));
 }
 
 /** {@link resolveScope} as steps (core/steps): a host's main thread scopes 50k notes in slices (~15 ms in one go). */
-export function* resolveScopeSteps(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, folders?: readonly string[]): Generator<void, Scope, void> {
+export function* resolveScopeSteps(
+	source: NoteSource,
+	settings: Pick<EngineSettings, 'excludedFolders'>,
+	folders?: readonly string[],
+): Generator<void, Scope, void> {
 	const all = source.listNotes();
 	const key = JSON.stringify([settings.excludedFolders, source.configDir, source.userIgnoreFilters, folders ?? []]);
 	let known = scopesByNotes.get(all);
@@ -123,7 +133,12 @@ export function* resolveScopeSteps(source: NoteSource, settings: Pick<EngineSett
 }
 
 /** `resolveScope` without the cache, as steps; the arrays are frozen, as every query shares them. */
-function* computeScopeSteps(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>, all: readonly string[], folders?: readonly string[]): Generator<void, Scope, void> {
+function* computeScopeSteps(
+	source: NoteSource,
+	settings: Pick<EngineSettings, 'excludedFolders'>,
+	all: readonly string[],
+	folders?: readonly string[],
+): Generator<void, Scope, void> {
 	const rules = scopeRules(source, settings);
 	const exclusions: string[] = [...rules.invalid];
 	const wanted = (folders ?? []).map(folderPrefix).filter((p, i, all) => all.indexOf(p) === i);
@@ -149,5 +164,9 @@ function* computeScopeSteps(source: NoteSource, settings: Pick<EngineSettings, '
 		notes.push(path);
 	}
 	for (const [rule, count] of counts) exclusions.push(exclusionNote(count, rule));
-	return { notes: Object.freeze(notes), folders: Object.freeze(wanted.filter((p) => p !== '')), exclusions: Object.freeze(exclusions) };
+	return {
+		notes: Object.freeze(notes),
+		folders: Object.freeze(wanted.filter((p) => p !== '')),
+		exclusions: Object.freeze(exclusions),
+	};
 }

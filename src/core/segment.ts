@@ -39,7 +39,11 @@ function chunkEnd(text: string, start: number, chunk: number): number {
 }
 
 /** Every segment of `text`, in order, with each segmenter call seeing at most `chunk` characters. */
-export function* segmentBounded(segmenter: Intl.Segmenter, text: string, chunk = SEGMENT_CHUNK): Generator<BoundedSegment> {
+export function* segmentBounded(
+	segmenter: Intl.Segmenter,
+	text: string,
+	chunk = SEGMENT_CHUNK,
+): Generator<BoundedSegment> {
 	let start = 0;
 	while (start < text.length) {
 		const end = chunkEnd(text, start, chunk);

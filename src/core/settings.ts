@@ -25,7 +25,15 @@ export interface EngineSettings {
 }
 
 /** The usual frontmatter date keys of Obsidian vaults (core templates, community plugins, the seeds). */
-export const DEFAULT_DATE_FIELDS: readonly string[] = ['date', 'created', 'updated', 'modified', 'date created', 'date modified', 'last_verified'];
+export const DEFAULT_DATE_FIELDS: readonly string[] = [
+	'date',
+	'created',
+	'updated',
+	'modified',
+	'date created',
+	'date modified',
+	'last_verified',
+];
 
 /**
  * Neutral defaults: only Obsidian's own rules decide what is searched (the config folder, hidden

@@ -30,8 +30,16 @@ export function closest(wanted: string, candidates: Iterable<string>, limit = 3)
 	for (const name of new Set(candidates)) {
 		if (name === wanted) continue;
 		const candidate = name.toLowerCase();
-		const distance = candidate === lower ? 0 : candidate.startsWith(lower) || lower.startsWith(candidate) ? max : editDistance(lower, candidate, max);
+		const distance =
+			candidate === lower
+				? 0
+				: candidate.startsWith(lower) || lower.startsWith(candidate)
+					? max
+					: editDistance(lower, candidate, max);
 		if (distance <= max) scored.push({ name, distance });
 	}
-	return scored.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name)).slice(0, limit).map((s) => s.name);
+	return scored
+		.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
+		.slice(0, limit)
+		.map((s) => s.name);
 }

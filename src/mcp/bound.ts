@@ -31,7 +31,12 @@ export function jsonBytes(value: unknown): number {
  * search, so a 1,000-result answer costs ~10 serialisations, not 1,000). `next(kept)` words the
  * follow-up call. Returns `value` unchanged when it already fits.
  */
-export function boundList<T extends object>(value: T, field: keyof T & string, maxBytes: number, next: (kept: number) => string): T {
+export function boundList<T extends object>(
+	value: T,
+	field: keyof T & string,
+	maxBytes: number,
+	next: (kept: number) => string,
+): T {
 	if (jsonBytes(value) <= maxBytes) return value;
 	const list = value[field];
 	if (!Array.isArray(list)) return value;
@@ -39,7 +44,9 @@ export function boundList<T extends object>(value: T, field: keyof T & string, m
 		// A list that is itself the head of a longer answer (`more`: a grep that stopped at its limit) has no known total.
 		const total = (value as { more?: unknown }).more === true ? null : list.length;
 		const truncated: Truncation = { field, kept, total, max_bytes: maxBytes, next: next(kept) };
-		const limitations = Array.isArray((value as { limitations?: unknown }).limitations) ? (value as { limitations: string[] }).limitations : [];
+		const limitations = Array.isArray((value as { limitations?: unknown }).limitations)
+			? (value as { limitations: string[] }).limitations
+			: [];
 		const note = `Response cut at ${kept} of ${total ?? `${list.length}+`} ${field} to stay within ${maxBytes} bytes; ${truncated.next}`;
 		return { ...value, [field]: list.slice(0, kept), limitations: [...limitations, note], truncated };
 	};
@@ -59,9 +66,14 @@ function lineBytes(line: string, inJson: boolean): number {
 }
 
 /** Text cut at a whole line to fit `maxBytes` of UTF-8 (of its JSON string form when `inJson`), with the number of lines kept. */
-export function boundLines(text: string, maxBytes: number, inJson = false): { text: string; lines: number; cut: boolean } {
+export function boundLines(
+	text: string,
+	maxBytes: number,
+	inJson = false,
+): { text: string; lines: number; cut: boolean } {
 	const lines = text.split('\n');
-	if ((inJson ? jsonBytes(text) : Buffer.byteLength(text, 'utf8')) <= maxBytes) return { text, lines: lines.length, cut: false };
+	if ((inJson ? jsonBytes(text) : Buffer.byteLength(text, 'utf8')) <= maxBytes)
+		return { text, lines: lines.length, cut: false };
 	let used = 0;
 	let kept = 0;
 	for (const line of lines) {
@@ -86,7 +98,16 @@ export function boundNote(value: Record<string, unknown>, maxBytes: number): Rec
 	const cut = boundLines(note.text, Math.max(0, maxBytes - overhead), true);
 	const last = note.lines[0] + cut.lines - 1;
 	const next = `call note again with from: ${last + 1}`;
-	const truncated: Truncation = { field: 'text', kept: cut.lines, total: note.lines[1] - note.lines[0] + 1, max_bytes: maxBytes, next };
-	const limitations = [...((value.limitations as string[] | undefined) ?? []), `Response cut after line ${last} to stay within ${maxBytes} bytes; ${next}`];
+	const truncated: Truncation = {
+		field: 'text',
+		kept: cut.lines,
+		total: note.lines[1] - note.lines[0] + 1,
+		max_bytes: maxBytes,
+		next,
+	};
+	const limitations = [
+		...((value.limitations as string[] | undefined) ?? []),
+		`Response cut after line ${last} to stay within ${maxBytes} bytes; ${next}`,
+	];
 	return { ...value, results: [{ ...note, text: cut.text, lines: [note.lines[0], last] }], limitations, truncated };
 }

@@ -15,7 +15,8 @@ export function noteUri(path: string): string {
 /** Why `path` is not a vault-relative path, or null when it is. */
 export function confinementError(path: string): string | null {
 	if (path.includes('\0')) return 'contains a NUL character';
-	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~')) return 'is absolute; give a path relative to the vault';
+	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~'))
+		return 'is absolute; give a path relative to the vault';
 	if (path.includes('\\')) return 'uses backslashes; vault paths use /';
 	if (path.split('/').includes('..')) return 'leaves the vault (..)';
 	return null;

@@ -42,15 +42,29 @@ function optionSchema(option: OperationOption, range: readonly [number, number] 
 }
 
 /** The strict input schema of a ranked operation's tool: unknown parameters are errors naming them. */
-export function rankedInput<Name extends 'search' | 'pack'>(spec: RankedOperationSpec<Name, unknown>, face: RankedFace): z.ZodObject {
-	const options = Object.fromEntries(spec.options.map((option) => [
-		parameterName(option.name),
-		optionSchema(option, face.ranges?.[option.name]).optional().describe(describe(option.help)),
-	]));
-	return z.strictObject({ [face.text]: z.string().min(1).describe(describe(spec.text.help)), ...options, ...face.extra });
+export function rankedInput<Name extends 'search' | 'pack'>(
+	spec: RankedOperationSpec<Name, unknown>,
+	face: RankedFace,
+): z.ZodObject {
+	const options = Object.fromEntries(
+		spec.options.map((option) => [
+			parameterName(option.name),
+			optionSchema(option, face.ranges?.[option.name]).optional().describe(describe(option.help)),
+		]),
+	);
+	return z.strictObject({
+		[face.text]: z.string().min(1).describe(describe(spec.text.help)),
+		...options,
+		...face.extra,
+	});
 }
 
 /** The registry's option values (by their CLI names) from a tool call's arguments. */
-export function rankedValues(spec: RankedOperationSpec<'search' | 'pack', unknown>, args: Record<string, unknown>): OptionValues {
-	return Object.fromEntries(spec.options.map((option) => [option.name, args[parameterName(option.name)] as OptionValues[string]]));
+export function rankedValues(
+	spec: RankedOperationSpec<'search' | 'pack', unknown>,
+	args: Record<string, unknown>,
+): OptionValues {
+	return Object.fromEntries(
+		spec.options.map((option) => [option.name, args[parameterName(option.name)] as OptionValues[string]]),
+	);
 }

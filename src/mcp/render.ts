@@ -23,7 +23,9 @@ function limits(limitations: string[]): string[] {
 /** Ranked hits, one line each with tier and score, then the abstract. */
 export function renderSearchText(result: SearchResult): string {
 	if (result.status === 'failed') return failure(result);
-	const lines = [`${result.matched} notes matched, showing ${result.results.length} (full results in structuredContent)`];
+	const lines = [
+		`${result.matched} notes matched, showing ${result.results.length} (full results in structuredContent)`,
+	];
 	for (const [i, hit] of result.results.entries()) {
 		lines.push(`${i + 1}. ${hit.path} — ${hit.title} [${hit.tier}, score ${hit.score.toFixed(2)}]`);
 		if (hit.abstract !== '') lines.push(`   ${hit.abstract.replace(/\s+/g, ' ').slice(0, 200)}`);
@@ -51,7 +53,12 @@ export function renderPackText(pack: ContextPack): string {
 export function renderNoteText(result: NoteAnswer): string {
 	if (result.status === 'failed') return failure(result);
 	const note = result.results[0];
-	return [`${note.path}${note.section !== null ? ` › ${note.section}` : ''} (lines ${note.lines[0]}–${note.lines[1]} of ${note.total_lines})`, '', note.text, ...limits(result.limitations)].join('\n');
+	return [
+		`${note.path}${note.section !== null ? ` › ${note.section}` : ''} (lines ${note.lines[0]}–${note.lines[1]} of ${note.total_lines})`,
+		'',
+		note.text,
+		...limits(result.limitations),
+	].join('\n');
 }
 
 /** Counts, freshness and the first skipped files. */

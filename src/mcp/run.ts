@@ -57,7 +57,16 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		process.once('SIGTERM', () => resolve('SIGTERM'));
 		process.once('SIGINT', () => resolve('SIGINT'));
 	});
-	const warm = await Promise.race([startWarmVault({ vaultPath: options.vaultPath, configDir: options.configDir, open: options.open, config: options.config ?? {}, log: options.log }), stop]);
+	const warm = await Promise.race([
+		startWarmVault({
+			vaultPath: options.vaultPath,
+			configDir: options.configDir,
+			open: options.open,
+			config: options.config ?? {},
+			log: options.log,
+		}),
+		stop,
+	]);
 	if (typeof warm === 'string') {
 		options.log(`stopped before the vault was open (${warm})`);
 		return 0;
@@ -70,7 +79,10 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		void warm.loadIndexes();
 	});
 	const idle = setTimeout(() => wire.answered(), 1000);
-	const handle = serveStdio(() => createServer(session, options), { transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) });
+	const handle = serveStdio(() => createServer(session, options), {
+		transport: wire,
+		onerror: (error) => options.log(`protocol error: ${error.message}`),
+	});
 	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
 	const why = await stop;
 	options.log(`shutting down (${why})`);

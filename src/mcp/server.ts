@@ -26,26 +26,47 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 /** An error result an agent can act on (the message names the parameter). */
 function errorResult(message: string, structured?: Record<string, unknown>): CallToolResult {
-	return { content: [{ type: 'text', text: message }], isError: true, ...(structured ? { structuredContent: structured } : {}) };
+	return {
+		content: [{ type: 'text', text: message }],
+		isError: true,
+		...(structured ? { structuredContent: structured } : {}),
+	};
 }
 
 /** Runs a tool and shapes the result within the byte budget: text first (short), the JSON in what is left. */
-async function callTool(spec: ToolSpec, args: unknown, session: VaultSession, options: ServerOptions): Promise<CallToolResult> {
+async function callTool(
+	spec: ToolSpec,
+	args: unknown,
+	session: VaultSession,
+	options: ServerOptions,
+): Promise<CallToolResult> {
 	let answer;
 	try {
 		answer = await spec.run(args as never, session);
 	} catch (error) {
-		if (error instanceof ParameterError) return errorResult(`Invalid arguments for tool ${spec.name}: ${error.message}`);
+		if (error instanceof ParameterError)
+			return errorResult(`Invalid arguments for tool ${spec.name}: ${error.message}`);
 		options.log(`${spec.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-		return errorResult(`${spec.name}: internal error (${error instanceof Error ? error.message : String(error)}); the server log has details`);
+		return errorResult(
+			`${spec.name}: internal error (${error instanceof Error ? error.message : String(error)}); the server log has details`,
+		);
 	}
 	const textBudget = Math.min(16 * 1024, Math.floor(options.maxBytes / 4));
 	const shown = boundLines(answer.text, textBudget);
-	const text = shown.cut ? `${shown.text}\n… (text cut at ${shown.lines} lines; the full answer is in structuredContent)` : shown.text;
+	const text = shown.cut
+		? `${shown.text}\n… (text cut at ${shown.lines} lines; the full answer is in structuredContent)`
+		: shown.text;
 	const jsonBudget = options.maxBytes - Buffer.byteLength(text, 'utf8') - 512;
 	const structured = answer.bound ? answer.bound(answer.structured, jsonBudget) : answer.structured;
-	if (jsonBytes(structured) > jsonBudget) options.log(`${spec.name}: response of ${jsonBytes(structured)} bytes over the ${jsonBudget}-byte budget could not be cut further`);
-	return { content: [{ type: 'text', text }], structuredContent: structured, ...(answer.failed ? { isError: true } : {}) };
+	if (jsonBytes(structured) > jsonBudget)
+		options.log(
+			`${spec.name}: response of ${jsonBytes(structured)} bytes over the ${jsonBudget}-byte budget could not be cut further`,
+		);
+	return {
+		content: [{ type: 'text', text }],
+		structuredContent: structured,
+		...(answer.failed ? { isError: true } : {}),
+	};
 }
 
 /** The `handoff` prompt: a question and a budget become the context pack as a user message. */
@@ -54,16 +75,29 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 		'handoff',
 		{
 			title: 'Hand off vault context',
-			description: 'Builds a cited context pack from the vault for a question and hands it over as a message, ready for the model to answer from.',
+			description:
+				'Builds a cited context pack from the vault for a question and hands it over as a message, ready for the model to answer from.',
 			argsSchema: z.strictObject({
 				question: z.string().min(1).describe('The question to gather evidence for.'),
-				budget: z.string().regex(/^\d+$/, 'budget: a whole number of tokens').optional().describe(`Token budget of the pack (default ${DEFAULT_BUDGET}).`),
+				budget: z
+					.string()
+					.regex(/^\d+$/, 'budget: a whole number of tokens')
+					.optional()
+					.describe(`Token budget of the pack (default ${DEFAULT_BUDGET}).`),
 			}),
 		},
 		async ({ question, budget }) => {
-			const pack = await session.use(({ engine }) => engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }));
-			const text = pack.status === 'failed' ? `The vault could not be searched for "${question}": ${pack.error ?? 'failed'}` : pack.markdown.trimEnd();
-			return { description: `Context pack for: ${question}`, messages: [{ role: 'user', content: { type: 'text', text } }] };
+			const pack = await session.use(({ engine }) =>
+				engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }),
+			);
+			const text =
+				pack.status === 'failed'
+					? `The vault could not be searched for "${question}": ${pack.error ?? 'failed'}`
+					: pack.markdown.trimEnd();
+			return {
+				description: `Context pack for: ${question}`,
+				messages: [{ role: 'user', content: { type: 'text', text } }],
+			};
 		},
 	);
 }
@@ -75,28 +109,49 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 			const { source } = await session.current();
 			// Listing is for browsing: the first 1,000 notes, so the list stays within the response budget.
 			const notes = source.listNotes().filter((p) => source.getSkipReason(p) === null);
-			return { resources: notes.slice(0, 1000).map((path) => ({ uri: noteUri(path), name: path, mimeType: 'text/markdown' })) };
+			return {
+				resources: notes
+					.slice(0, 1000)
+					.map((path) => ({ uri: noteUri(path), name: path, mimeType: 'text/markdown' })),
+			};
 		},
 	});
-	server.registerResource('note', template, { title: 'Vault note', description: 'A note of the vault by its vault-relative path, verbatim Markdown.', mimeType: 'text/markdown' }, async (uri, variables) => {
-		const path = confinedNotePath(variables.path);
-		const result = await session.use(({ engine }) => engine.note({ ref: path }));
-		if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
-		const note = result.results[0];
-		const shown = boundLines(note.text, options.maxBytes - 1024);
-		const text = shown.cut ? `${shown.text}\n<!-- cut at line ${shown.lines} of ${note.total_lines} to stay within ${options.maxBytes} bytes; use the note tool with from: ${shown.lines + 1} -->` : shown.text;
-		return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
-	});
+	server.registerResource(
+		'note',
+		template,
+		{
+			title: 'Vault note',
+			description: 'A note of the vault by its vault-relative path, verbatim Markdown.',
+			mimeType: 'text/markdown',
+		},
+		async (uri, variables) => {
+			const path = confinedNotePath(variables.path);
+			const result = await session.use(({ engine }) => engine.note({ ref: path }));
+			if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
+			const note = result.results[0];
+			const shown = boundLines(note.text, options.maxBytes - 1024);
+			const text = shown.cut
+				? `${shown.text}\n<!-- cut at line ${shown.lines} of ${note.total_lines} to stay within ${options.maxBytes} bytes; use the note tool with from: ${shown.lines + 1} -->`
+				: shown.text;
+			return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+		},
+	);
 }
 
 /** A new server instance over the session (one per connection). */
 export function createServer(session: VaultSession, options: ServerOptions): McpServer {
 	const server = new McpServer(
 		{ name: 'vault-query', version: options.version },
-		{ instructions: `Vault Query answers questions from the Obsidian vault at ${session.vaultPath}: search (ranked), query (tag/prop/links/grep), read (schema-strict), pack (cited context), note (verbatim text), status. All tools are read-only.` },
+		{
+			instructions: `Vault Query answers questions from the Obsidian vault at ${session.vaultPath}: search (ranked), query (tag/prop/links/grep), read (schema-strict), pack (cited context), note (verbatim text), status. All tools are read-only.`,
+		},
 	);
 	for (const spec of TOOLS) {
-		server.registerTool(spec.name, { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: READ_ONLY }, (args: unknown) => callTool(spec, args, session, options));
+		server.registerTool(
+			spec.name,
+			{ title: spec.title, description: spec.description, inputSchema: spec.input, annotations: READ_ONLY },
+			(args: unknown) => callTool(spec, args, session, options),
+		);
 	}
 	registerHandoffPrompt(server, session);
 	registerNoteResources(server, session, options);

@@ -43,7 +43,12 @@ function memoryOf(): ServerStatus['memory'] {
 function snapshotOf(report: SnapshotReport | null): ServerStatus['snapshot'] {
 	if (report === null) return { state: 'off', detail: 'no index snapshot (--no-cache): the vault was read whole' };
 	const why = report.rebuildReason === null ? '' : ` (${report.rebuildReason})`;
-	const detail = report.state === 'warm' ? 'used as saved' : report.state === 'refreshed' ? `used, ${report.reread} notes re-read and ${report.removed} removed` : `built from the vault${why}`;
+	const detail =
+		report.state === 'warm'
+			? 'used as saved'
+			: report.state === 'refreshed'
+				? `used, ${report.reread} notes re-read and ${report.removed} removed`
+				: `built from the vault${why}`;
 	return { state: report.state, detail: `index snapshot ${detail} in ${Math.round(report.ms)} ms` };
 }
 
@@ -53,9 +58,13 @@ export function statusOf(session: VaultSession): ServerStatus {
 	const info = session.refreshInfo();
 	const engine = state.engine.status();
 	const skipped = [...engine.skipped];
-	for (const entry of state.source.listSkipped()) if (!skipped.some((s) => s.path === entry.path)) skipped.push(entry);
+	for (const entry of state.source.listSkipped())
+		if (!skipped.some((s) => s.path === entry.path)) skipped.push(entry);
 	const limitations = [...engine.exclusions];
-	if (!session.watcher.running) limitations.push(`No file watcher (${session.watcher.error ?? 'not started'}): answers reflect the vault as it was at ${state.builtAt}`);
+	if (!session.watcher.running)
+		limitations.push(
+			`No file watcher (${session.watcher.error ?? 'not started'}): answers reflect the vault as it was at ${state.builtAt}`,
+		);
 	return {
 		status: 'success',
 		...engine,
@@ -68,7 +77,9 @@ export function statusOf(session: VaultSession): ServerStatus {
 		pending: info.pending,
 		last_error: info.lastError,
 		watcher: { ...session.watcher },
-		trigram_index: { ...(session.trigrams ?? { state: 'off', from: null, notes: null, ms: null, detail: 'not started' }) },
+		trigram_index: {
+			...(session.trigrams ?? { state: 'off', from: null, notes: null, ms: null, detail: 'not started' }),
+		},
 		snapshot: snapshotOf(state.snapshot),
 		memory: memoryOf(),
 		limitations,

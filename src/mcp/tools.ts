@@ -5,12 +5,29 @@
  */
 import * as z from 'zod';
 import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
-import { ALL_QUERY_ARGUMENTS, missingArgument, PACK, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH, specOf, typesTaking, type ArgumentValues } from '../core/query/registry';
+import {
+	ALL_QUERY_ARGUMENTS,
+	missingArgument,
+	PACK,
+	QUERY_TYPE_NAMES,
+	QUERY_TYPES,
+	SEARCH,
+	specOf,
+	typesTaking,
+	type ArgumentValues,
+} from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
 import { boundList, boundNote, type Truncation } from './bound';
 import { confinementError } from './note-uri';
 import { describe, parameterName, rankedInput, rankedValues } from './ranked-input';
-import { renderNoteText, renderPackText, renderQueryText, renderReadText, renderSearchText, renderStatusText } from './render';
+import {
+	renderNoteText,
+	renderPackText,
+	renderQueryText,
+	renderReadText,
+	renderSearchText,
+	renderStatusText,
+} from './render';
 import type { VaultSession } from '../warm/session';
 import { statusOf } from './status';
 import { DAY_PATTERN } from '../core/note-date';
@@ -36,12 +53,21 @@ export interface ToolSpec<S extends z.ZodObject = z.ZodObject> {
 /** A parameter that does not apply to the chosen kind of query, named in the error. */
 export class ParameterError extends Error {}
 
-const folders = z.array(z.string()).optional().describe('Only these vault folders (e.g. ["Projects", "Notes/2026"]); default: the whole vault.');
-const offset = z.number().int().min(0).optional().describe('Skip this many results — use the value a truncated response gives in `truncated.next`.');
+const folders = z
+	.array(z.string())
+	.optional()
+	.describe('Only these vault folders (e.g. ["Projects", "Notes/2026"]); default: the whole vault.');
+const offset = z
+	.number()
+	.int()
+	.min(0)
+	.optional()
+	.describe('Skip this many results — use the value a truncated response gives in `truncated.next`.');
 
 /** Fails when any of `names` is set: it does not apply to `kind`. */
 function reject(args: Record<string, unknown>, names: string[], kind: string): void {
-	for (const name of names) if (args[name] !== undefined) throw new ParameterError(`${name}: does not apply to ${kind}`);
+	for (const name of names)
+		if (args[name] !== undefined) throw new ParameterError(`${name}: does not apply to ${kind}`);
 }
 
 /** The value of a parameter `kind` requires, or an error naming it. */
@@ -52,7 +78,10 @@ function need(args: Record<string, unknown>, name: string, kind: string): string
 }
 
 /** Drops the first `skip` results (offset paging) and says so in the query echo. */
-function page<T extends { results: unknown[]; query: Record<string, unknown> }>(result: T, skip: number | undefined): T {
+function page<T extends { results: unknown[]; query: Record<string, unknown> }>(
+	result: T,
+	skip: number | undefined,
+): T {
 	if (!skip) return result;
 	return { ...result, query: { ...result.query, offset: skip }, results: result.results.slice(skip) };
 }
@@ -69,8 +98,19 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 	run: async (args, session) => {
 		const skip = typeof args.offset === 'number' ? args.offset : 0;
 		const { query, limit, folders } = SEARCH.build(args.query as string, rankedValues(SEARCH, args));
-		const result = page(await session.use(({ engine }) => engine.search(query, { limit: limit + skip, ...(folders ? { folders } : {}) })), skip);
-		return { structured: { ...result }, text: renderSearchText(result), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`) };
+		const result = page(
+			await session.use(({ engine }) =>
+				engine.search(query, { limit: limit + skip, ...(folders ? { folders } : {}) }),
+			),
+			skip,
+		);
+		return {
+			structured: { ...result },
+			text: renderSearchText(result),
+			failed: result.status === 'failed',
+			bound: (value, max) =>
+				boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`),
+		};
 	},
 };
 
@@ -80,10 +120,14 @@ function stoppedAt(kept: number, next: string): Truncation {
 }
 
 // The `query` parameters derive from the registry (core/query/registry.ts): one per argument any type takes.
-const argumentParameters = Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [
-	parameterName(arg.name),
-	(arg.kind === 'flag' ? z.boolean() : z.string()).optional().describe(`type=${typesTaking(arg.name).join('|')}: ${arg.help}.`),
-]));
+const argumentParameters = Object.fromEntries(
+	ALL_QUERY_ARGUMENTS.map((arg) => [
+		parameterName(arg.name),
+		(arg.kind === 'flag' ? z.boolean() : z.string())
+			.optional()
+			.describe(`type=${typesTaking(arg.name).join('|')}: ${arg.help}.`),
+	]),
+);
 
 const queryInput = z.strictObject({
 	type: z.enum(QUERY_TYPE_NAMES).describe(QUERY_TYPES.map((spec) => `${spec.type}: ${spec.summary}`).join('; ')),
@@ -102,50 +146,110 @@ function structuredQuery(args: z.infer<typeof queryInput>): StructuredQuery {
 	for (const arg of ALL_QUERY_ARGUMENTS) {
 		const value = a[parameterName(arg.name)];
 		const takes = spec.args.some((own) => own.name === arg.name);
-		if (!takes && value !== undefined) throw new ParameterError(`${parameterName(arg.name)}: does not apply to ${kind}`);
+		if (!takes && value !== undefined)
+			throw new ParameterError(`${parameterName(arg.name)}: does not apply to ${kind}`);
 		if (takes && (typeof value === 'string' || typeof value === 'boolean')) values[arg.name] = value;
 	}
 	const missing = missingArgument(spec, values);
 	if (missing !== null) throw new ParameterError(`${parameterName(missing)}: required for ${kind}`);
-	return { ...spec.build(values), ...(args.folders ? { folders: args.folders } : {}), limit: (args.limit ?? 20) + (args.offset ?? 0) };
+	return {
+		...spec.build(values),
+		...(args.folders ? { folders: args.folders } : {}),
+		limit: (args.limit ?? 20) + (args.offset ?? 0),
+	};
 }
 
 /** `query`: the registered structural query types. */
 export const queryTool: ToolSpec<typeof queryInput> = {
 	name: 'query',
 	title: 'Structural vault query',
-	description: 'Exact structural questions about the vault: which notes carry a tag or a property value, what links to or from a note, where a phrase occurs (with line numbers). Give `type` and the one argument it needs (tag | key[,value] | note | pattern).',
+	description:
+		'Exact structural questions about the vault: which notes carry a tag or a property value, what links to or from a note, where a phrase occurs (with line numbers). Give `type` and the one argument it needs (tag | key[,value] | note | pattern).',
 	input: queryInput,
 	run: async (args, session) => {
 		const query = structuredQuery(args);
 		// Each state's engine reads one unchanging view of the vault: its link graph is built once, not per call.
 		// A grep stops at its limit (a word in most notes costs a few reads); `truncated` says how to get the rest.
-		const result = page(await session.use(({ engine }) => engine.query(query, { reuseGraph: true, stopAtLimit: true })), args.offset);
+		const result = page(
+			await session.use(({ engine }) => engine.query(query, { reuseGraph: true, stopAtLimit: true })),
+			args.offset,
+		);
 		const skip = args.offset ?? 0;
 		const next = (kept: number): string => `call query again with offset: ${skip + kept}`;
-		const structured: Record<string, unknown> = result.more === true ? { ...result, truncated: stoppedAt(result.results.length, next(result.results.length)) } : { ...result };
-		return { structured, text: renderQueryText(result, query.type === 'links'), failed: result.status === 'failed', bound: (value, max) => boundList(value, 'results', max, next) };
+		const structured: Record<string, unknown> =
+			result.more === true
+				? { ...result, truncated: stoppedAt(result.results.length, next(result.results.length)) }
+				: { ...result };
+		return {
+			structured,
+			text: renderQueryText(result, query.type === 'links'),
+			failed: result.status === 'failed',
+			bound: (value, max) => boundList(value, 'results', max, next),
+		};
 	},
 };
 
-const whereValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]);
+const whereValue = z.union([
+	z.string(),
+	z.number(),
+	z.boolean(),
+	z.array(z.union([z.string(), z.number(), z.boolean()])),
+]);
 const readInput = z.strictObject({
-	operation: z.enum(READER_OPERATIONS as [ReaderOperation, ...ReaderOperation[]]).describe('lookup: the note <slug>.md; filter: notes whose frontmatter meets `where`; graph: a note\'s 1-hop links in and out; text-search: substring/regex in bodies.'),
+	operation: z
+		.enum(READER_OPERATIONS as [ReaderOperation, ...ReaderOperation[]])
+		.describe(
+			"lookup: the note <slug>.md; filter: notes whose frontmatter meets `where`; graph: a note's 1-hop links in and out; text-search: substring/regex in bodies.",
+		),
 	slug: z.string().optional().describe('lookup|graph: the note\'s file name without .md (e.g. "dcf-valuation").'),
-	where: z.union([z.record(z.string(), whereValue), z.array(z.string())]).optional().describe('filter: {"status": "active", "rating": ">=7"} or ["rating>=7", "type=claim"]; >, >=, <, <= on number, date and ordered-enum fields (AND).'),
+	where: z
+		.union([z.record(z.string(), whereValue), z.array(z.string())])
+		.optional()
+		.describe(
+			'filter: {"status": "active", "rating": ">=7"} or ["rating>=7", "type=claim"]; >, >=, <, <= on number, date and ordered-enum fields (AND).',
+		),
 	pattern: z.string().optional().describe('text-search: the text to find.'),
 	regex: z.boolean().optional().describe('text-search: pattern is a regular expression.'),
 	case_sensitive: z.boolean().optional().describe('text-search: match case exactly.'),
-	folders: z.array(z.string()).optional().describe('Folders to search, or ["all"] (default: Notes/ and skill-lab/, the whole vault when neither exists).'),
+	folders: z
+		.array(z.string())
+		.optional()
+		.describe(
+			'Folders to search, or ["all"] (default: Notes/ and skill-lab/, the whole vault when neither exists).',
+		),
 	max_results: z.number().int().min(1).max(500).optional().describe('At most this many results (default 25).'),
-	excerpt_chars: z.number().int().min(0).max(20000).optional().describe('Characters of body per excerpt (default 300).'),
-	full_body: z.boolean().optional().describe('Include each result\'s whole body.'),
+	excerpt_chars: z
+		.number()
+		.int()
+		.min(0)
+		.max(20000)
+		.optional()
+		.describe('Characters of body per excerpt (default 300).'),
+	full_body: z.boolean().optional().describe("Include each result's whole body."),
 	include_archived: z.boolean().optional().describe('Keep notes with status: archived (left out by default).'),
-	min_confidence: z.string().optional().describe('Keep notes whose confidence is this or stronger (the schema\'s ordered enum).'),
-	max_staleness_days: z.number().int().min(0).optional().describe('Keep notes verified within this many days of today (never-verified notes pass).'),
-	today: z.string().regex(DAY_PATTERN).optional().describe('The day staleness counts from (YYYY-MM-DD; default today, UTC).'),
-	known_skill_refs: z.array(z.string()).optional().describe('graph: link names to tag skill-library-ref instead of unresolved.'),
-	resolve_wikilinks: z.boolean().optional().describe('graph: include the vault path of each resolved link (default true).'),
+	min_confidence: z
+		.string()
+		.optional()
+		.describe("Keep notes whose confidence is this or stronger (the schema's ordered enum)."),
+	max_staleness_days: z
+		.number()
+		.int()
+		.min(0)
+		.optional()
+		.describe('Keep notes verified within this many days of today (never-verified notes pass).'),
+	today: z
+		.string()
+		.regex(DAY_PATTERN)
+		.optional()
+		.describe('The day staleness counts from (YYYY-MM-DD; default today, UTC).'),
+	known_skill_refs: z
+		.array(z.string())
+		.optional()
+		.describe('graph: link names to tag skill-library-ref instead of unresolved.'),
+	resolve_wikilinks: z
+		.boolean()
+		.optional()
+		.describe('graph: include the vault path of each resolved link (default true).'),
 	schema: z.string().optional().describe('The schema note, a vault path (default _meta/frontmatter-schema.md).'),
 });
 
@@ -153,17 +257,25 @@ const readInput = z.strictObject({
 export const readTool: ToolSpec<typeof readInput> = {
 	name: 'read',
 	title: 'Schema-strict vault reader',
-	description: 'Schema-strict reads for notes that follow a frontmatter schema: look a note up by slug, filter by typed frontmatter predicates, walk its 1-hop link graph, or text-search bodies — each with a retrieval report (folders searched, skipped files, filters applied, why results were dropped).',
+	description:
+		'Schema-strict reads for notes that follow a frontmatter schema: look a note up by slug, filter by typed frontmatter predicates, walk its 1-hop link graph, or text-search bodies — each with a retrieval report (folders searched, skipped files, filters applied, why results were dropped).',
 	input: readInput,
 	run: async (args, session) => {
 		const a = args as Record<string, unknown>;
 		const kind = `operation "${args.operation}"`;
 		if (args.operation === 'lookup' || args.operation === 'graph') need(a, 'slug', kind);
-		if (args.operation === 'filter' && args.where === undefined) throw new ParameterError(`where: required for ${kind}`);
+		if (args.operation === 'filter' && args.where === undefined)
+			throw new ParameterError(`where: required for ${kind}`);
 		if (args.operation === 'text-search') need(a, 'pattern', kind);
 		if (args.operation !== 'graph') reject(a, ['known_skill_refs', 'resolve_wikilinks'], kind);
 		const report = await session.use(({ engine }) => engine.read(args));
-		return { structured: { ...report }, text: renderReadText(report), failed: report.status === 'failed', bound: (value, max) => boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)') };
+		return {
+			structured: { ...report },
+			text: renderReadText(report),
+			failed: report.status === 'failed',
+			bound: (value, max) =>
+				boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)'),
+		};
 	},
 };
 
@@ -177,14 +289,31 @@ export const packTool: ToolSpec<typeof packInput> = {
 	description: `${describe(PACK.summary)} Gathers verbatim, cited evidence (S1…Sn: path, section, line range, quotes) for a question, with coverage per sub-question, the gaps, and a handoff block for the next agent. Use it to answer from the vault with citations.`,
 	input: packInput,
 	run: async (args, session) => {
-		const pack = await session.use(({ engine }) => engine.pack(PACK.build(args.question as string, rankedValues(PACK, args))));
-		return { structured: { ...pack }, text: renderPackText(pack), failed: pack.status === 'failed', bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget') };
+		const pack = await session.use(({ engine }) =>
+			engine.pack(PACK.build(args.question as string, rankedValues(PACK, args))),
+		);
+		return {
+			structured: { ...pack },
+			text: renderPackText(pack),
+			failed: pack.status === 'failed',
+			bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget'),
+		};
 	},
 };
 
 const noteInput = z.strictObject({
-	note: z.string().min(1).describe('A note by name or vault path, optionally with a section: "Home", "folder/Note.md", "Note#Heading", "Note#Heading#Subheading", "Note#^block-id".'),
-	from: z.number().int().min(1).optional().describe('First line to return (1-based, in the whole note\'s numbering) — for long notes.'),
+	note: z
+		.string()
+		.min(1)
+		.describe(
+			'A note by name or vault path, optionally with a section: "Home", "folder/Note.md", "Note#Heading", "Note#Heading#Subheading", "Note#^block-id".',
+		),
+	from: z
+		.number()
+		.int()
+		.min(1)
+		.optional()
+		.describe("First line to return (1-based, in the whole note's numbering) — for long notes."),
 	to: z.number().int().min(1).optional().describe('Last line to return (inclusive).'),
 });
 
@@ -192,13 +321,19 @@ const noteInput = z.strictObject({
 export const noteTool: ToolSpec<typeof noteInput> = {
 	name: 'note',
 	title: 'Read a note or section',
-	description: 'The verbatim text of one note, or of one section (Note#Heading) or block (Note#^id), with its line range in the note — e.g. to read a source a search hit or a pack citation points at. Use from/to to page through long notes.',
+	description:
+		'The verbatim text of one note, or of one section (Note#Heading) or block (Note#^id), with its line range in the note — e.g. to read a source a search hit or a pack citation points at. Use from/to to page through long notes.',
 	input: noteInput,
 	run: async (args, session) => {
 		const why = confinementError(args.note.split('#')[0]);
 		if (why !== null) throw new ParameterError(`note: "${args.note}" ${why}`);
 		const result = await session.use(({ engine }) => engine.note({ ref: args.note, from: args.from, to: args.to }));
-		return { structured: { ...result }, text: renderNoteText(result), failed: result.status === 'failed', bound: boundNote };
+		return {
+			structured: { ...result },
+			text: renderNoteText(result),
+			failed: result.status === 'failed',
+			bound: boundNote,
+		};
 	},
 };
 
@@ -206,11 +341,23 @@ export const noteTool: ToolSpec<typeof noteInput> = {
 export const statusTool: ToolSpec<z.ZodObject> = {
 	name: 'status',
 	title: 'Index status',
-	description: 'What the server has indexed: the vault path, notes indexed, files skipped with reasons, when the index was last refreshed, whether the file watcher is running and whether a snapshot was used. Call it when results look incomplete or stale.',
+	description:
+		'What the server has indexed: the vault path, notes indexed, files skipped with reasons, when the index was last refreshed, whether the file watcher is running and whether a snapshot was used. Call it when results look incomplete or stale.',
 	input: z.strictObject({}),
 	run: (_args, session) => {
 		const status = statusOf(session);
-		return Promise.resolve({ structured: { ...status }, text: renderStatusText(status), failed: false, bound: (value, max) => boundList(value, 'skipped', max, () => 'the skipped list is cut; `vault-query status --json` in a shell prints all of it') });
+		return Promise.resolve({
+			structured: { ...status },
+			text: renderStatusText(status),
+			failed: false,
+			bound: (value, max) =>
+				boundList(
+					value,
+					'skipped',
+					max,
+					() => 'the skipped list is cut; `vault-query status --json` in a shell prints all of it',
+				),
+		});
 	},
 };
 

@@ -32,7 +32,8 @@ function bump(counts: Record<string, number>, key: string): void {
 
 /** `target[key] = value` that also stores `__proto__` as an own, enumerable property. */
 function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-	if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	if (key === '__proto__')
+		Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 	else target[key] = value;
 }
 
@@ -40,7 +41,10 @@ function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
  * Builds both maps. Every note gets an entry (`{}` when it has no links); frontmatter links, body
  * links and embeds all count, in that order; self-links count; destinations may be attachments.
  */
-export function buildLinkMaps(notes: Iterable<readonly [string, CachedMetadata]>, resolver: LinkpathResolver): LinkMaps {
+export function buildLinkMaps(
+	notes: Iterable<readonly [string, CachedMetadata]>,
+	resolver: LinkpathResolver,
+): LinkMaps {
 	const resolvedLinks: LinkMap = {};
 	const unresolvedLinks: LinkMap = {};
 	for (const [source, metadata] of notes) {

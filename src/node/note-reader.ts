@@ -48,7 +48,11 @@ export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** Why an opened file is not read (a FIFO, socket or device), or null for a regular file. */
 export function notRegularReason(info: Stats): string | null {
 	if (info.isFile()) return null;
-	return info.isFIFO() ? 'a FIFO, not a regular file' : info.isDirectory() ? 'a folder, not a file' : 'not a regular file';
+	return info.isFIFO()
+		? 'a FIFO, not a regular file'
+		: info.isDirectory()
+			? 'a folder, not a file'
+			: 'not a regular file';
 }
 
 /** True when the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
@@ -70,7 +74,8 @@ function invalidUtf8Reason(bytes: Buffer): string {
  * replaced silently), a UTF-8 BOM is stripped (Obsidian strips it too), lone CRs read as LFs.
  */
 function decode(bytes: Buffer, mtime: number): ReadOutcome {
-	if (hasUtf16Bom(bytes)) return { skipReason: 'UTF-16: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
+	if (hasUtf16Bom(bytes))
+		return { skipReason: 'UTF-16: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
 	const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
 	if (sniff.includes(0)) return { skipReason: 'binary content', mtime };
 	if (!isUtf8(bytes)) return { skipReason: invalidUtf8Reason(bytes), mtime };
@@ -94,7 +99,12 @@ export class ScratchBuffer {
 }
 
 /** Reads one note synchronously: one open, one fstat, reads until the stat size, one close. */
-export function readNoteSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer, onStat?: (info: Stats) => void): ReadOutcome {
+export function readNoteSync(
+	absPath: string,
+	maxFileSize: number,
+	scratch: ScratchBuffer,
+	onStat?: (info: Stats) => void,
+): ReadOutcome {
 	let fd: number;
 	try {
 		fd = openSync(absPath, READ_FLAGS);
@@ -166,7 +176,8 @@ export async function readRegularText(absPath: string, maxBytes = MAX_SIDE_FILE_
 		const info = await handle.stat();
 		const irregular = notRegularReason(info);
 		if (irregular !== null) throw Object.assign(new Error(`${absPath}: ${irregular}`), { code: 'ENOTREG' });
-		if (info.size > maxBytes) throw Object.assign(new Error(`${absPath}: ${tooLargeReason(info.size, maxBytes)}`), { code: 'EFBIG' });
+		if (info.size > maxBytes)
+			throw Object.assign(new Error(`${absPath}: ${tooLargeReason(info.size, maxBytes)}`), { code: 'EFBIG' });
 		return (await handle.readFile()).toString('utf8');
 	} finally {
 		await handle.close();

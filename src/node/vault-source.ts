@@ -10,7 +10,16 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { buildLinkMaps, type LinkMaps } from './link-maps';
-import { DEFAULT_MAX_FILE_SIZE, errorCode, formatSize, readNoteAsync, readNoteSync, readRegularText, ScratchBuffer, type ReadOutcome } from './note-reader';
+import {
+	DEFAULT_MAX_FILE_SIZE,
+	errorCode,
+	formatSize,
+	readNoteAsync,
+	readNoteSync,
+	readRegularText,
+	ScratchBuffer,
+	type ReadOutcome,
+} from './note-reader';
 import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
 import { frontmatterBoundsError } from './parser/frontmatter-bounds';
@@ -132,7 +141,8 @@ export async function readUserIgnoreFilters(vaultAbs: string, configDir: string)
 /** `<vault>/<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
 export async function readConfigFileIn(vaultPath: string, configDir: string, name: string): Promise<string | null> {
 	// A config file name, never a path: the port must not become a way to read outside the config folder.
-	if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..') throw new Error(`Not a config file name: ${name}`);
+	if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..')
+		throw new Error(`Not a config file name: ${name}`);
 	try {
 		return await readRegularText(join(vaultPath, configDir, name));
 	} catch (error) {
@@ -147,8 +157,12 @@ export async function readConfigFileIn(vaultPath: string, configDir: string, nam
  * absolute or climbs out of the vault is an error: the port reads inside the vault only.
  */
 export async function readSideFileIn(vaultPath: string, path: string): Promise<string | null> {
-	const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
-	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.length === 0 || parts.includes('..')) throw new Error(`Not a path inside the vault: ${path}`);
+	const parts = path
+		.replace(/\\/g, '/')
+		.split('/')
+		.filter((p) => p !== '' && p !== '.');
+	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.length === 0 || parts.includes('..'))
+		throw new Error(`Not a path inside the vault: ${path}`);
 	try {
 		return (await readRegularText(join(vaultPath, ...parts))).replace(/^\uFEFF/, '');
 	} catch (error) {
@@ -293,9 +307,19 @@ export class NodeVaultSource implements NoteSource {
 }
 
 /** Parses one read note into its record, adding the parse time to `clock`; parser crashes become skip reasons, not failures. */
-export function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseResult, clock: { parseMs: number }): NoteRecord {
+export function toRecord(
+	outcome: ReadOutcome,
+	parse: (text: string) => ParseResult,
+	clock: { parseMs: number },
+): NoteRecord {
 	if ('skipReason' in outcome) {
-		return { text: null, metadata: null, frontmatterError: null, skipReason: outcome.skipReason, mtime: outcome.mtime };
+		return {
+			text: null,
+			metadata: null,
+			frontmatterError: null,
+			skipReason: outcome.skipReason,
+			mtime: outcome.mtime,
+		};
 	}
 	const started = performance.now();
 	try {
@@ -303,14 +327,23 @@ export function toRecord(outcome: ReadOutcome, parse: (text: string) => ParseRes
 		return { text: outcome.text, metadata, frontmatterError, skipReason: null, mtime: outcome.mtime };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		return { text: null, metadata: null, frontmatterError: null, skipReason: `parser failed (${message})`, mtime: outcome.mtime };
+		return {
+			text: null,
+			metadata: null,
+			frontmatterError: null,
+			skipReason: `parser failed (${message})`,
+			mtime: outcome.mtime,
+		};
 	} finally {
 		clock.parseMs += performance.now() - started;
 	}
 }
 
 /** Parsed notes with their metadata, in walk order (skipped notes get no link-map entry). */
-function* indexedNotes(notes: readonly string[], records: ReadonlyMap<string, NoteRecord>): Generator<[string, CachedMetadata]> {
+function* indexedNotes(
+	notes: readonly string[],
+	records: ReadonlyMap<string, NoteRecord>,
+): Generator<[string, CachedMetadata]> {
 	for (const path of notes) {
 		const metadata = records.get(path)?.metadata;
 		if (metadata) yield [path, metadata];
@@ -324,7 +357,10 @@ export async function assertVaultFolder(abs: string): Promise<void> {
 		isDir = (await stat(abs)).isDirectory();
 	} catch (error) {
 		const code = errorCode(error);
-		throw new VaultError(code === 'ENOENT' ? `Vault folder not found: ${abs}` : `Cannot open vault folder ${abs} (${code})`, abs);
+		throw new VaultError(
+			code === 'ENOENT' ? `Vault folder not found: ${abs}` : `Cannot open vault folder ${abs} (${code})`,
+			abs,
+		);
 	}
 	if (!isDir) throw new VaultError(`Vault path is not a folder: ${abs}`, abs);
 }
@@ -334,7 +370,10 @@ async function assertLooksLikeVault(abs: string, real: string): Promise<void> {
 	const home = await realpath(homedir()).catch(() => homedir());
 	const what = real === parsePath(real).root ? 'the file-system root' : real === home ? 'your home folder' : null;
 	if (what !== null) {
-		throw new VaultError(`Refusing to open ${abs} as a vault: it is ${what}, and searching it would read every file below it (--allow-any-folder opens it anyway)`, abs);
+		throw new VaultError(
+			`Refusing to open ${abs} as a vault: it is ${what}, and searching it would read every file below it (--allow-any-folder opens it anyway)`,
+			abs,
+		);
 	}
 }
 
@@ -364,7 +403,10 @@ export async function walkVault(abs: string, configDir: string, options: OpenVau
 	await assertVaultFolder(abs);
 	const real = await realpath(abs);
 	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
-	const bounds = { maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles, maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth };
+	const bounds = {
+		maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles,
+		maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth,
+	};
 	const walker = new VaultWalker(real, configDir, bounds);
 	let files: string[];
 	try {
@@ -382,7 +424,10 @@ export async function walkVault(abs: string, configDir: string, options: OpenVau
 
 /** The error for notes holding more than `limit` bytes in all. */
 export function tooMuchText(abs: string, limit: number): VaultError {
-	return new VaultError(`Stopped reading ${abs}: its notes hold more than ${formatSize(limit)}: is this really a vault? (--max-total-mb raises the bound)`, abs);
+	return new VaultError(
+		`Stopped reading ${abs}: its notes hold more than ${formatSize(limit)}: is this really a vault? (--max-total-mb raises the bound)`,
+		abs,
+	);
 }
 
 /**
@@ -417,7 +462,11 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 	};
 	if (concurrency === 0) {
 		const scratch = new ScratchBuffer();
-		for (let i = 0; i < readable; i++) records.set(notes[i], toRecord(counted(readNoteSync(join(abs, notes[i]), maxFileSize, scratch)), parse, clock));
+		for (let i = 0; i < readable; i++)
+			records.set(
+				notes[i],
+				toRecord(counted(readNoteSync(join(abs, notes[i]), maxFileSize, scratch)), parse, clock),
+			);
 	} else {
 		// Results land in a pre-sized array so the records map keeps walk order whatever finishes first.
 		const slots: NoteRecord[] = new Array<NoteRecord>(readable);
@@ -452,5 +501,16 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		linkMapsMs: finished - indexed,
 		totalMs: finished - started,
 	};
-	return new NodeVaultSource({ vaultPath: abs, configDir, userIgnoreFilters, files, notes, records, walkSkips: walker.skipped, resolver, maps, stats });
+	return new NodeVaultSource({
+		vaultPath: abs,
+		configDir,
+		userIgnoreFilters,
+		files,
+		notes,
+		records,
+		walkSkips: walker.skipped,
+		resolver,
+		maps,
+		stats,
+	});
 }

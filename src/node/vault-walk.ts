@@ -46,7 +46,12 @@ function byName(a: Dirent, b: Dirent): number {
 }
 
 /** What a non-regular directory entry is, for its skip reason. */
-function kindOf(entry: { isFIFO(): boolean; isSocket(): boolean; isBlockDevice(): boolean; isCharacterDevice(): boolean }): string {
+function kindOf(entry: {
+	isFIFO(): boolean;
+	isSocket(): boolean;
+	isBlockDevice(): boolean;
+	isCharacterDevice(): boolean;
+}): string {
 	if (entry.isFIFO()) return 'a FIFO';
 	if (entry.isSocket()) return 'a socket';
 	return entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'not a regular file';
@@ -92,14 +97,18 @@ export class VaultWalker {
 	/** Counts one listed file against the bound. */
 	private count(): void {
 		if (++this.files > this.bounds.maxFiles) {
-			throw new WalkLimitError(`more than ${this.bounds.maxFiles} files: is this really a vault? (--max-files raises the bound)`);
+			throw new WalkLimitError(
+				`more than ${this.bounds.maxFiles} files: is this really a vault? (--max-files raises the bound)`,
+			);
 		}
 	}
 
 	/** One folder, its files appended to `out`: `abs` is how we reach it, `rel` its vault path (`''` or ending in `/`), `depth` its nesting. */
 	private walkDir(abs: string, rel: string, depth: number, out: string[]): void {
 		if (depth > this.bounds.maxDepth) {
-			throw new WalkLimitError(`folders nested more than ${this.bounds.maxDepth} deep (${rel}): is this really a vault? (--max-depth raises the bound)`);
+			throw new WalkLimitError(
+				`folders nested more than ${this.bounds.maxDepth} deep (${rel}): is this really a vault? (--max-depth raises the bound)`,
+			);
 		}
 		let entries: Dirent[];
 		try {
@@ -120,7 +129,8 @@ export class VaultWalker {
 				this.count();
 				out.push(childRel);
 			} else if (entry.isDirectory()) {
-				if (!this.isSkippedFolder(entry.name, rel)) this.walkDir(join(abs, entry.name), `${childRel}/`, depth + 1, out);
+				if (!this.isSkippedFolder(entry.name, rel))
+					this.walkDir(join(abs, entry.name), `${childRel}/`, depth + 1, out);
 			} else if (entry.isSymbolicLink()) {
 				if (this.followLink(entry.name, join(abs, entry.name), rel)) out.push(childRel);
 			} else {
@@ -150,7 +160,15 @@ export class VaultWalker {
 			target = realpathSync(abs);
 		} catch (error) {
 			const code = errorCode(error);
-			this.skip(childRel, code === 'ENOENT' ? 'broken symbolic link' : code === 'ELOOP' ? 'symbolic link loop' : `unreadable symbolic link (${code})`, isNote);
+			this.skip(
+				childRel,
+				code === 'ENOENT'
+					? 'broken symbolic link'
+					: code === 'ELOOP'
+						? 'symbolic link loop'
+						: `unreadable symbolic link (${code})`,
+				isNote,
+			);
 			return false;
 		}
 		let info;
@@ -164,9 +182,16 @@ export class VaultWalker {
 		if (info.isDirectory()) {
 			const where = relative(this.realRoot, target).split(sep).join('/');
 			if (!inside) this.skip(`${childRel}/`, 'symbolic link to a folder outside the vault', true);
-			else if (where === '' || isInside(target, join(this.realRoot, rel))) this.skip(`${childRel}/`, 'symbolic link loop (to a folder that contains it)', false);
-			else if (!this.isWalked(where)) this.skip(`${childRel}/`, `symbolic link to a folder the vault does not index (${where}/)`, true);
-			else this.skip(`${childRel}/`, `symbolic link to a folder of the vault, indexed at its own path (${where}/)`, false);
+			else if (where === '' || isInside(target, join(this.realRoot, rel)))
+				this.skip(`${childRel}/`, 'symbolic link loop (to a folder that contains it)', false);
+			else if (!this.isWalked(where))
+				this.skip(`${childRel}/`, `symbolic link to a folder the vault does not index (${where}/)`, true);
+			else
+				this.skip(
+					`${childRel}/`,
+					`symbolic link to a folder of the vault, indexed at its own path (${where}/)`,
+					false,
+				);
 			return false;
 		}
 		if (!inside) {

@@ -65,7 +65,8 @@ export function createApi(engine: PluginEngine): VaultQueryApi {
 		filter: (where, options) => read({ ...options, operation: 'filter', where }),
 		graph: (slug, options) => read({ ...options, operation: 'graph', slug }),
 		textSearch: (pattern, options) => read({ ...options, operation: 'text-search', pattern }),
-		search: async (query, options) => copy(await engine.search(query, { limit: options?.limit, folders: options?.folders, withBacklinks: true })),
+		search: async (query, options) =>
+			copy(await engine.search(query, { limit: options?.limit, folders: options?.folders, withBacklinks: true })),
 		pack: async (request) => copy(await engine.pack(request)),
 		note: async (request) => copy(await engine.note(request)),
 		status: () => copy(engine.status()),

@@ -9,9 +9,26 @@ import type { CliData, CliFlags, CliHandler, Plugin } from 'obsidian';
 import type { ContextPack, PackRequest } from '../core/pack/pack';
 import type { StructuredResult } from '../core/query/run';
 import { renderText } from '../core/query/render-text';
-import { ALL_QUERY_ARGUMENTS, PACK, QUERY_TYPE_NAMES, QUERY_TYPES, SEARCH, typesTaking, type ArgumentValues, type OperationOption, type OptionValues, type RankedOperationSpec } from '../core/query/registry';
+import {
+	ALL_QUERY_ARGUMENTS,
+	PACK,
+	QUERY_TYPE_NAMES,
+	QUERY_TYPES,
+	SEARCH,
+	typesTaking,
+	type ArgumentValues,
+	type OperationOption,
+	type OptionValues,
+	type RankedOperationSpec,
+} from '../core/query/registry';
 import type { StructuredQuery } from '../core/query/types';
-import { READER_OPERATIONS, renderReport, splitWhereText, type ReaderReport, type ReaderRequest } from '../core/reader/index';
+import {
+	READER_OPERATIONS,
+	renderReport,
+	splitWhereText,
+	type ReaderReport,
+	type ReaderRequest,
+} from '../core/reader/index';
 import { renderSearchMarkdown, type SearchResult } from '../core/search/search';
 import type { VaultQueryApi } from './api';
 import type { PluginEngine } from './plugin-engine';
@@ -62,7 +79,8 @@ class Flags {
 	/** A text flag that must be given. */
 	required(name: string): string {
 		const value = this.text(name);
-		if (value === undefined || value === 'true' || value.trim() === '') throw new FlagError(`${name}: required, e.g. ${name}="…"`);
+		if (value === undefined || value === 'true' || value.trim() === '')
+			throw new FlagError(`${name}: required, e.g. ${name}="…"`);
 		return value;
 	}
 
@@ -71,7 +89,8 @@ class Flags {
 		const raw = this.text(name);
 		if (raw === undefined) return undefined;
 		const value = Number(raw);
-		if (!Number.isInteger(value) || value < min) throw new FlagError(`${name}: a whole number of at least ${min}, got "${raw}"`);
+		if (!Number.isInteger(value) || value < min)
+			throw new FlagError(`${name}: a whole number of at least ${min}, got "${raw}"`);
 		if (value > max) throw new FlagError(`${name}: at most ${max}, got ${value}`);
 		return value;
 	}
@@ -86,11 +105,19 @@ class Flags {
 
 	/** A comma-separated list flag (empty when absent). */
 	list(name: string): string[] {
-		return (this.text(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+		return (this.text(name) ?? '')
+			.split(',')
+			.map((s) => s.trim())
+			.filter((s) => s !== '');
 	}
 }
 
-const FORMAT: CliFlags = { format: { value: 'json|text', description: 'json: the same object as `vault-query … --json`; text (default): a short listing' } };
+const FORMAT: CliFlags = {
+	format: {
+		value: 'json|text',
+		description: 'json: the same object as `vault-query … --json`; text (default): a short listing',
+	},
+};
 const LIMIT = { value: '<n>', description: 'at most n results' };
 const FOLDERS = { value: '<a,b>', description: 'only these folders (comma-separated)' };
 
@@ -106,7 +133,11 @@ function structuralText(result: StructuredResult): string {
  */
 function rankedFlags(spec: RankedOperationSpec<'search' | 'pack', unknown>): CliFlags {
 	const flags: CliFlags = { query: { value: `<${spec.text.name}>`, description: spec.text.help, required: true } };
-	for (const option of spec.options) flags[option.name] = { ...(option.kind === 'flag' ? {} : { value: `<${option.value ?? option.name}>` }), description: option.help };
+	for (const option of spec.options)
+		flags[option.name] = {
+			...(option.kind === 'flag' ? {} : { value: `<${option.value ?? option.name}>` }),
+			description: option.help,
+		};
 	return { ...flags, ...FORMAT };
 }
 
@@ -116,7 +147,8 @@ function optionValue(option: OperationOption, f: Flags): OptionValues[string] {
 	if (option.kind === 'list') return f.list(option.name).length > 0 ? f.list(option.name) : undefined;
 	if (option.kind === 'text') {
 		const text = f.text(option.name);
-		if (text !== undefined && option.value === 'YYYY-MM-DD' && !DAY_PATTERN.test(text)) throw new FlagError(`${option.name}: a day (YYYY-MM-DD), got "${text}"`);
+		if (text !== undefined && option.value === 'YYYY-MM-DD' && !DAY_PATTERN.test(text))
+			throw new FlagError(`${option.name}: a day (YYYY-MM-DD), got "${text}"`);
 		return text;
 	}
 	return f.number(option.name, option.range?.[0], option.range?.[1]);
@@ -134,17 +166,38 @@ const HANDLERS: HandlerSpec[] = [
 		flags: rankedFlags(SEARCH),
 		answer: async (f, host) => {
 			const call = SEARCH.build(f.required('query'), rankedValues(SEARCH, f));
-			const result = await host.search(call.query, { limit: f.text('limit') === undefined ? undefined : call.limit, folders: call.folders });
-			return { json: result, text: result.status === 'failed' ? `Error: ${result.error ?? 'failed'}` : renderSearchMarkdown(result, { vaultLabel: host.vaultPath() }).trimEnd() };
+			const result = await host.search(call.query, {
+				limit: f.text('limit') === undefined ? undefined : call.limit,
+				folders: call.folders,
+			});
+			return {
+				json: result,
+				text:
+					result.status === 'failed'
+						? `Error: ${result.error ?? 'failed'}`
+						: renderSearchMarkdown(result, { vaultLabel: host.vaultPath() }).trimEnd(),
+			};
 		},
 	},
 	{
 		id: 'query',
-		description: `Structural query: type=${QUERY_TYPE_NAMES.join('|')} with ${ALL_QUERY_ARGUMENTS.filter((arg) => arg.kind === 'text').map((arg) => `${arg.name}=`).join(', ')}`,
+		description: `Structural query: type=${QUERY_TYPE_NAMES.join('|')} with ${ALL_QUERY_ARGUMENTS.filter(
+			(arg) => arg.kind === 'text',
+		)
+			.map((arg) => `${arg.name}=`)
+			.join(', ')}`,
 		flags: {
 			type: { value: QUERY_TYPE_NAMES.join('|'), description: 'the kind of query', required: true },
 			// One flag per argument any registered type takes (core/query/registry.ts).
-			...Object.fromEntries(ALL_QUERY_ARGUMENTS.map((arg) => [arg.name, { ...(arg.kind === 'text' ? { value: `<${arg.name}>` } : {}), description: `type=${typesTaking(arg.name).join('|')}: ${arg.help}` }])),
+			...Object.fromEntries(
+				ALL_QUERY_ARGUMENTS.map((arg) => [
+					arg.name,
+					{
+						...(arg.kind === 'text' ? { value: `<${arg.name}>` } : {}),
+						description: `type=${typesTaking(arg.name).join('|')}: ${arg.help}`,
+					},
+				]),
+			),
 			folders: FOLDERS,
 			limit: LIMIT,
 			...FORMAT,
@@ -154,25 +207,34 @@ const HANDLERS: HandlerSpec[] = [
 			const spec = QUERY_TYPES.find((s) => s.type === type);
 			if (!spec) throw new FlagError(`type: one of ${QUERY_TYPE_NAMES.join(', ')} — got "${type}"`);
 			const values: ArgumentValues = {};
-			for (const arg of spec.args) values[arg.name] = arg.kind === 'flag' ? f.bool(arg.name) : arg.required ? f.required(arg.name) : f.text(arg.name);
-			const scope = { ...(f.list('folders').length > 0 ? { folders: f.list('folders') } : {}), ...(f.number('limit') !== undefined ? { limit: f.number('limit') } : {}) };
+			for (const arg of spec.args)
+				values[arg.name] =
+					arg.kind === 'flag' ? f.bool(arg.name) : arg.required ? f.required(arg.name) : f.text(arg.name);
+			const scope = {
+				...(f.list('folders').length > 0 ? { folders: f.list('folders') } : {}),
+				...(f.number('limit') !== undefined ? { limit: f.number('limit') } : {}),
+			};
 			const result = await host.query({ ...spec.build(values), ...scope });
 			return { json: result, text: structuralText(result) };
 		},
 	},
 	{
 		id: 'read',
-		description: 'Schema-strict read: operation=lookup|filter|graph|text-search with slug=, where=, pattern= and a retrieval report',
+		description:
+			'Schema-strict read: operation=lookup|filter|graph|text-search with slug=, where=, pattern= and a retrieval report',
 		flags: {
 			operation: { value: READER_OPERATIONS.join('|'), description: 'the reader operation', required: true },
 			slug: { value: '<slug>', description: 'lookup|graph: the note file name without .md' },
-			where: { value: '<field=value;…>', description: 'filter: predicates separated by spaces or ; (=, !=, >, >=, <, <=)' },
+			where: {
+				value: '<field=value;…>',
+				description: 'filter: predicates separated by spaces or ; (=, !=, >, >=, <, <=)',
+			},
 			pattern: { value: '<text>', description: 'text-search: the text or regex' },
 			regex: { description: 'text-search: pattern is a regular expression' },
 			'case-sensitive': { description: 'text-search: match case exactly' },
 			folders: { value: '<a,b|all>', description: 'folders to search, or all' },
 			'max-results': LIMIT,
-			'full-body': { description: 'include each result\'s whole body' },
+			'full-body': { description: "include each result's whole body" },
 			'include-archived': { description: 'keep archived notes' },
 			'min-confidence': { value: '<level>', description: 'keep notes this confident or more' },
 			...FORMAT,
@@ -180,11 +242,25 @@ const HANDLERS: HandlerSpec[] = [
 		answer: async (f, host) => {
 			const given = f.required('operation');
 			const operation = READER_OPERATIONS.find((op) => op === given);
-			if (operation === undefined) throw new FlagError(`operation: one of ${READER_OPERATIONS.join(', ')} — got "${given}"`);
-			const request: ReaderRequest = { operation, full_body: f.bool('full-body'), include_archived: f.bool('include-archived') };
+			if (operation === undefined)
+				throw new FlagError(`operation: one of ${READER_OPERATIONS.join(', ')} — got "${given}"`);
+			const request: ReaderRequest = {
+				operation,
+				full_body: f.bool('full-body'),
+				include_archived: f.bool('include-archived'),
+			};
 			if (operation === 'lookup' || operation === 'graph') request.slug = f.required('slug');
-			if (operation === 'filter') request.where = f.required('where').split(';').flatMap((part) => splitWhereText(part));
-			if (operation === 'text-search') Object.assign(request, { pattern: f.required('pattern'), regex: f.bool('regex'), case_sensitive: f.bool('case-sensitive') });
+			if (operation === 'filter')
+				request.where = f
+					.required('where')
+					.split(';')
+					.flatMap((part) => splitWhereText(part));
+			if (operation === 'text-search')
+				Object.assign(request, {
+					pattern: f.required('pattern'),
+					regex: f.bool('regex'),
+					case_sensitive: f.bool('case-sensitive'),
+				});
 			if (f.list('folders').length > 0) request.folders = f.list('folders');
 			const max = f.number('max-results');
 			if (max !== undefined) request.max_results = max;
@@ -200,7 +276,10 @@ const HANDLERS: HandlerSpec[] = [
 		flags: rankedFlags(PACK),
 		answer: async (f, host) => {
 			const pack = await host.pack(PACK.build(f.required('query'), rankedValues(PACK, f)));
-			return { json: pack, text: pack.status === 'failed' ? `Error: ${pack.error ?? 'failed'}` : pack.markdown.trimEnd() };
+			return {
+				json: pack,
+				text: pack.status === 'failed' ? `Error: ${pack.error ?? 'failed'}` : pack.markdown.trimEnd(),
+			};
 		},
 	},
 ];
@@ -209,7 +288,10 @@ const HANDLERS: HandlerSpec[] = [
 async function respond(spec: HandlerSpec, data: CliData, host: CliHandlerHost): Promise<string> {
 	try {
 		for (const name of Object.keys(data)) {
-			if (!(name in spec.flags)) throw new FlagError(`unknown flag "${name}"; vault-query:${spec.id} takes ${Object.keys(spec.flags).join(', ')}`);
+			if (!(name in spec.flags))
+				throw new FlagError(
+					`unknown flag "${name}"; vault-query:${spec.id} takes ${Object.keys(spec.flags).join(', ')}`,
+				);
 		}
 		const flags = new Flags(data);
 		const format = flags.text('format') ?? 'text';
@@ -236,6 +318,9 @@ export function registerCliHandlers(plugin: Plugin, host: CliHandlerHost): boole
 	// Feature detection, so minAppVersion stays 1.4.0: older Obsidian has no such method.
 	const register = (plugin as unknown as { registerCliHandler?: RegisterCliHandler }).registerCliHandler;
 	if (typeof register !== 'function') return false;
-	for (const spec of HANDLERS) register.call(plugin, `vault-query:${spec.id}`, spec.description, spec.flags, (data: CliData) => respond(spec, data, host));
+	for (const spec of HANDLERS)
+		register.call(plugin, `vault-query:${spec.id}`, spec.description, spec.flags, (data: CliData) =>
+			respond(spec, data, host),
+		);
 	return true;
 }

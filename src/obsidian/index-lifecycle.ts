@@ -30,10 +30,12 @@ const READINESS_SLICE_MS = 10; // why: under a 16 ms frame, like the index build
 export type IndexState = 'loading' | 'indexing' | 'ready';
 
 /** The `error` of a query made before Obsidian's layout is ready. */
-export const INDEX_BUILDING = 'index is still building: Obsidian has not finished loading the vault yet; try again in a moment (API callers: await whenReady() first)';
+export const INDEX_BUILDING =
+	'index is still building: Obsidian has not finished loading the vault yet; try again in a moment (API callers: await whenReady() first)';
 
 /** The limitation added to answers given while Obsidian is still indexing. */
-export const STILL_INDEXING = 'Obsidian was still indexing the vault when this query ran: notes not parsed yet were not searched and link counts may be incomplete';
+export const STILL_INDEXING =
+	'Obsidian was still indexing the vault when this query ran: notes not parsed yet were not searched and link counts may be incomplete';
 
 /** The lifecycle `Component` of the Obsidian index: readiness and the source's event wiring (the gate is PluginEngine's). */
 export class IndexLifecycle extends Component {
@@ -45,7 +47,10 @@ export class IndexLifecycle extends Component {
 	private count: Generator<void, number, void> | null = null;
 
 	/** `source` is the adapter this component keeps current; nothing happens until `load()`. */
-	constructor(private readonly app: App, readonly source: ObsidianNoteSource) {
+	constructor(
+		private readonly app: App,
+		readonly source: ObsidianNoteSource,
+	) {
 		super();
 	}
 
@@ -87,10 +92,12 @@ export class IndexLifecycle extends Component {
 		this.registerEvent(metadataCache.on('resolved', () => this.resolved()));
 		this.registerEvent(vault.on('create', () => this.source.invalidate()));
 		this.registerEvent(vault.on('delete', (file) => this.removed(file)));
-		this.registerEvent(vault.on('rename', (file, oldPath) => {
-			this.source.moved(oldPath, file.path);
-			this.source.invalidate();
-		}));
+		this.registerEvent(
+			vault.on('rename', (file, oldPath) => {
+				this.source.moved(oldPath, file.path);
+				this.source.invalidate();
+			}),
+		);
 		this.source.setLive(true);
 		// A pass over every note, and it lists them first: in a task of its own, not in the layout-ready one.
 		window.setTimeout(() => {

@@ -1,5 +1,12 @@
 import { Component, Notice, type App, type TAbstractFile } from 'obsidian';
-import { VaultEngine, type EngineConfig, type EngineSearchOptions, type EngineStatus, type NoteAnswer, type NoteRequest } from '../core/engine/engine';
+import {
+	VaultEngine,
+	type EngineConfig,
+	type EngineSearchOptions,
+	type EngineStatus,
+	type NoteAnswer,
+	type NoteRequest,
+} from '../core/engine/engine';
 import { failedContextPack, type ContextPack, type PackRequest } from '../core/pack/pack';
 import { failed } from '../core/query/envelope';
 import type { StructuredResult } from '../core/query/run';
@@ -46,7 +53,10 @@ export class PluginEngine extends Component {
 	private active = false;
 
 	/** `config` is read now and again on {@link reconfigure}. */
-	constructor(private readonly app: App, private readonly config: () => EngineConfig) {
+	constructor(
+		private readonly app: App,
+		private readonly config: () => EngineConfig,
+	) {
 		super();
 		this.source = new ObsidianNoteSource(app);
 		this.lifecycle = new IndexLifecycle(app, this.source);
@@ -98,7 +108,8 @@ export class PluginEngine extends Component {
 
 	/** A schema-strict read, gated on readiness. */
 	async read(request: ReaderRequest): Promise<ReaderReport> {
-		if (this.state === 'loading') return failedReport(request, this.engine.settings.reader, this.source.vaultPath, INDEX_BUILDING);
+		if (this.state === 'loading')
+			return failedReport(request, this.engine.settings.reader, this.source.vaultPath, INDEX_BUILDING);
 		const indexing = this.state === 'indexing';
 		const report = await this.engine.read(request);
 		return indexing ? stillIndexing(report) : report;
@@ -143,7 +154,12 @@ export class PluginEngine extends Component {
 		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
 		const progress = this.progressNotice();
 		try {
-			return await this.engine.searchIndex({ onProgress: progress?.update, readBatch: PLUGIN_READ_BATCH, sliceMs: PLUGIN_SLICE_MS, yieldFn: this.source.turns.next });
+			return await this.engine.searchIndex({
+				onProgress: progress?.update,
+				readBatch: PLUGIN_READ_BATCH,
+				sliceMs: PLUGIN_SLICE_MS,
+				yieldFn: this.source.turns.next,
+			});
 		} finally {
 			progress?.notice.hide();
 		}
@@ -154,7 +170,10 @@ export class PluginEngine extends Component {
 		const total = this.source.listNotes().length;
 		if (total < LARGE_VAULT_NOTES) return null;
 		const notice = new Notice(`Indexing ${total} notes for search…`, 0);
-		return { notice, update: (done, all) => notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`) };
+		return {
+			notice,
+			update: (done, all) => notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`),
+		};
 	}
 
 	private start(): void {
@@ -165,7 +184,9 @@ export class PluginEngine extends Component {
 		// A new attachment changes where links resolve; a new note is read again on `changed`.
 		this.registerEvent(vault.on('create', (file: TAbstractFile) => void this.engine.upsert(file.path)));
 		this.registerEvent(vault.on('delete', (file: TAbstractFile) => void this.engine.remove(file.path)));
-		this.registerEvent(vault.on('rename', (file: TAbstractFile, oldPath: string) => void this.engine.rename(oldPath, file.path)));
+		this.registerEvent(
+			vault.on('rename', (file: TAbstractFile, oldPath: string) => void this.engine.rename(oldPath, file.path)),
+		);
 		void this.searchIndex();
 	}
 }

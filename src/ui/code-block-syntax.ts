@@ -34,17 +34,30 @@ export interface BlockError {
 }
 
 /** Block keys of the registered query types: each type's name and its aliases (`property:` for `prop`). */
-export const BLOCK_QUERY_KEYS = new Map(QUERY_TYPES.flatMap((spec) => [spec.type, ...spec.aliases].map((key) => [key, spec] as const)));
+export const BLOCK_QUERY_KEYS = new Map(
+	QUERY_TYPES.flatMap((spec) => [spec.type, ...spec.aliases].map((key) => [key, spec] as const)),
+);
 /** Block keys of the ranked operations (`search:`, `pack:`). */
 const RANKED_KEYS = new Set<string>(RANKED_OPERATIONS.map((op) => op.name));
 // Options: a structural query's scope (`limit:`, `folders:`) and the ranked operations' number and
 // list options (`limit:`, `folders:`, `budget:`); a block takes no text or on/off options.
-const OPTION_KEYS = new Set(['limit', 'folders', ...RANKED_OPERATIONS.flatMap((op) => op.options.filter((o) => o.kind === 'number' || o.kind === 'list').map((o) => o.name))]);
+const OPTION_KEYS = new Set([
+	'limit',
+	'folders',
+	...RANKED_OPERATIONS.flatMap((op) =>
+		op.options.filter((o) => o.kind === 'number' || o.kind === 'list').map((o) => o.name),
+	),
+]);
 // Search operators that are not block keys: a first line starting with one is a bare search.
 const SEARCH_OPERATORS = new Set(['path', 'file', 'content']);
 
 /** The syntax in one line, for error messages. */
-export const BLOCK_SYNTAX = `Write one of ${SEARCH.name}:, ${QUERY_TYPES.map((spec) => `${spec.aliases[0] ?? spec.type}:`).join(', ')} or ${PACK.name}:, then optionally ${[...OPTION_KEYS].map((key) => `${key}:`).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`;
+export const BLOCK_SYNTAX = `Write one of ${SEARCH.name}:, ${QUERY_TYPES.map((spec) => `${spec.aliases[0] ?? spec.type}:`).join(', ')} or ${PACK.name}:, then optionally ${[
+	...OPTION_KEYS,
+]
+	.map((key) => `${key}:`)
+	.join(', ')
+	.replace(/, ([^,]*)$/, ' or $1')}.`;
 
 function fail(message: string): BlockError {
 	return { kind: 'error', message };
@@ -70,14 +83,19 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 				main = { key: SEARCH.name, value: line, line: i + 1 };
 				continue;
 			}
-			return fail(m ? `Line ${i + 1}: unknown key "${m[1]}". ${BLOCK_SYNTAX}` : `Line ${i + 1}: expected "key: value". ${BLOCK_SYNTAX}`);
+			return fail(
+				m
+					? `Line ${i + 1}: unknown key "${m[1]}". ${BLOCK_SYNTAX}`
+					: `Line ${i + 1}: expected "key: value". ${BLOCK_SYNTAX}`,
+			);
 		}
 		const value = m[2].trim();
 		if (OPTION_KEYS.has(key)) {
 			options.set(key, value);
 			continue;
 		}
-		if (main !== null) return fail(`Line ${i + 1}: one block shows one thing, but it asks for both ${main.key}: and ${key}:.`);
+		if (main !== null)
+			return fail(`Line ${i + 1}: one block shows one thing, but it asks for both ${main.key}: and ${key}:.`);
 		main = { key, value, line: i + 1 };
 	}
 	if (main === null) return fail(`The block is empty. ${BLOCK_SYNTAX}`);
@@ -95,16 +113,30 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 	if (main.key === SEARCH.name || main.key === PACK.name) {
 		const request = main.key === SEARCH.name ? SEARCH.fromText(main.value) : PACK.fromText(main.value);
 		if (typeof request === 'string') return fail(`Line ${main.line}: ${request}`);
-		return main.key === SEARCH.name ? { kind: 'search', query: request.query, limit } : { kind: 'pack', question: request.query, budget };
+		return main.key === SEARCH.name
+			? { kind: 'search', query: request.query, limit }
+			: { kind: 'pack', question: request.query, budget };
 	}
 	const spec = BLOCK_QUERY_KEYS.get(main.key);
 	const rendering = QUERY_COMMANDS.find((c) => c.type === spec?.type);
 	if (!spec || !rendering) return fail(`${main.key}: is not a query. ${BLOCK_SYNTAX}`);
 	// `this`: the note holding the block, for the types that take a note.
-	const value = main.value === 'this' && spec.args.some((arg) => arg.name === 'note') ? linkName(sourcePath) : main.value;
+	const value =
+		main.value === 'this' && spec.args.some((arg) => arg.name === 'note') ? linkName(sourcePath) : main.value;
 	const parsed = spec.fromText(value);
 	if (typeof parsed === 'string') return fail(`Line ${main.line}: ${parsed}`);
 	const folders = options.get('folders');
-	const query: StructuredQuery = { ...parsed, ...(limit === undefined ? {} : { limit }), ...(folders === undefined ? {} : { folders: folders.split(',').map((f) => f.trim()).filter((f) => f !== '') }) };
+	const query: StructuredQuery = {
+		...parsed,
+		...(limit === undefined ? {} : { limit }),
+		...(folders === undefined
+			? {}
+			: {
+					folders: folders
+						.split(',')
+						.map((f) => f.trim())
+						.filter((f) => f !== ''),
+				}),
+	};
 	return { kind: 'structural', query, title: rendering.title(query) };
 }

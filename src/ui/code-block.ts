@@ -111,11 +111,20 @@ export class QueryBlock extends MarkdownRenderChild {
 		const result = await this.host.search(spec.query, { limit: spec.limit });
 		el.createDiv({ cls: 'vault-query-block-title', text: `Search: ${spec.query}` });
 		if (result.status === 'failed') {
-			el.createDiv({ cls: 'vault-query-error', text: `The search could not run: ${result.error ?? 'unknown error'}` });
+			el.createDiv({
+				cls: 'vault-query-error',
+				text: `The search could not run: ${result.error ?? 'unknown error'}`,
+			});
 			return;
 		}
 		const shown = result.results.length;
-		el.createDiv({ cls: 'vault-query-summary', text: shown < result.matched ? `Showing ${shown} of ${plural(result.matched, 'note')}` : plural(result.matched, 'note') });
+		el.createDiv({
+			cls: 'vault-query-summary',
+			text:
+				shown < result.matched
+					? `Showing ${shown} of ${plural(result.matched, 'note')}`
+					: plural(result.matched, 'note'),
+		});
 		const list = el.createDiv('vault-query-list');
 		if (shown === 0) list.createDiv({ cls: 'vault-query-empty', text: 'No notes match.' });
 		for (const hit of result.results) {
@@ -129,7 +138,10 @@ export class QueryBlock extends MarkdownRenderChild {
 		const head = el.createDiv('vault-query-block-title');
 		head.createSpan({ text: `Context pack: ${question}` });
 		if (pack.status === 'failed') return;
-		const copy = head.createEl('button', { cls: 'clickable-icon vault-query-copy', attr: { 'aria-label': 'Copy context pack' } });
+		const copy = head.createEl('button', {
+			cls: 'clickable-icon vault-query-copy',
+			attr: { 'aria-label': 'Copy context pack' },
+		});
 		setIcon(copy, 'copy');
 		copy.addEventListener('click', () => {
 			void navigator.clipboard.writeText(pack.markdown).then(() => new Notice('Context pack copied.'));
@@ -138,6 +150,8 @@ export class QueryBlock extends MarkdownRenderChild {
 }
 
 /** Registers the processor: every `vault-query` block becomes a {@link QueryBlock}. */
-export function blockProcessor(host: FacesHost): (source: string, el: HTMLElement, ctx: MarkdownPostProcessorContext) => void {
+export function blockProcessor(
+	host: FacesHost,
+): (source: string, el: HTMLElement, ctx: MarkdownPostProcessorContext) => void {
 	return (source, el, ctx) => ctx.addChild(new QueryBlock(el, host, source, ctx.sourcePath));
 }

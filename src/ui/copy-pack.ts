@@ -26,7 +26,8 @@ export interface CopyPackContext {
 export function packNotice(pack: ContextPack): string {
 	const { tokens_used, token_budget, source_count } = pack.handoff;
 	const gaps = pack.gaps.length;
-	const n = (count: number, one: string): string => `${count.toLocaleString('en-US')} ${one}${count === 1 ? '' : 's'}`;
+	const n = (count: number, one: string): string =>
+		`${count.toLocaleString('en-US')} ${one}${count === 1 ? '' : 's'}`;
 	return `Context pack copied: ${tokens_used.toLocaleString('en-US')} of ${n(token_budget, 'token')}, ${n(source_count, 'source')}, ${n(gaps, 'gap')}.`;
 }
 
@@ -80,8 +81,15 @@ export class PackQueryModal extends Modal {
 		super(app);
 		this.titleEl.setText('Copy context pack');
 		this.modalEl.addClass('vault-query-pack-modal');
-		this.contentEl.createEl('p', { cls: 'setting-item-description', text: 'Ask a question: the pack quotes the notes that answer it, within the token budget from the settings.' });
-		this.inputEl = this.contentEl.createEl('input', { type: 'text', cls: 'vault-query-pack-input', attr: { placeholder: 'What should the pack answer?' } });
+		this.contentEl.createEl('p', {
+			cls: 'setting-item-description',
+			text: 'Ask a question: the pack quotes the notes that answer it, within the token budget from the settings.',
+		});
+		this.inputEl = this.contentEl.createEl('input', {
+			type: 'text',
+			cls: 'vault-query-pack-input',
+			attr: { placeholder: 'What should the pack answer?' },
+		});
 		const buttons = this.contentEl.createDiv('modal-button-container');
 		const copy = buttons.createEl('button', { cls: 'mod-cta', text: 'Copy' });
 		copy.addEventListener('click', () => this.submit());

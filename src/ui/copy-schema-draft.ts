@@ -18,7 +18,9 @@ export async function copySchemaDraft(ctx: SchemaDraftContext): Promise<string |
 	try {
 		const text = await ctx.draft();
 		await (ctx.writeClipboard ?? ((markdown) => navigator.clipboard.writeText(markdown)))(text);
-		new Notice(`Schema draft copied. Review it, then paste it into a note at ${ctx.schemaPath()} for property filters.`);
+		new Notice(
+			`Schema draft copied. Review it, then paste it into a note at ${ctx.schemaPath()} for property filters.`,
+		);
 		return text;
 	} catch (error) {
 		console.error('Vault Query: schema draft failed', error);

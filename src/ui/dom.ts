@@ -4,7 +4,11 @@
  * Makes `el` act as a button for mouse and keyboard: focusable, `role=button`, run by a click
  * and by Enter or Space (the event is passed on, so Mod opens a new tab).
  */
-export function activatable(el: HTMLElement, action: (evt: MouseEvent | KeyboardEvent) => void, label?: string): HTMLElement {
+export function activatable(
+	el: HTMLElement,
+	action: (evt: MouseEvent | KeyboardEvent) => void,
+	label?: string,
+): HTMLElement {
 	el.setAttr('tabindex', 0);
 	el.setAttr('role', 'button');
 	if (label !== undefined) el.setAttr('aria-label', label);

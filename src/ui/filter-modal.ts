@@ -25,7 +25,11 @@ export function filterRequestFromText(text: string): ReaderRequest {
 			where.push(clause);
 			continue;
 		}
-		if (field === 'folders') request.folders = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+		if (field === 'folders')
+			request.folders = value
+				.split(',')
+				.map((f) => f.trim())
+				.filter((f) => f !== '');
 		else if (field === 'min_confidence') request.min_confidence = value;
 		else if (field === 'include_archived') request.include_archived = value === 'true' || value === 'yes';
 		else if (field === 'max_staleness_days') request.max_staleness_days = Number(value);
@@ -59,7 +63,11 @@ export class FilterModal extends Modal {
 		this.modalEl.addClass('vault-query-modal');
 		this.titleEl.setText('Filter notes by properties');
 		const form = this.contentEl.createDiv('vault-query-filter-form');
-		const input = form.createEl('input', { type: 'text', cls: 'vault-query-filter-input', attr: { 'aria-label': 'Filter', placeholder: 'For example: status=open rating>=7 folders=all' } });
+		const input = form.createEl('input', {
+			type: 'text',
+			cls: 'vault-query-filter-input',
+			attr: { 'aria-label': 'Filter', placeholder: 'For example: status=open rating>=7 folders=all' },
+		});
 		input.value = this.initial;
 		const button = form.createEl('button', { text: 'Run', cls: 'mod-cta' });
 		this.contentEl.createDiv({

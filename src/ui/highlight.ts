@@ -33,7 +33,9 @@ export function termNeedles(labels: readonly string[]): Needle[] {
 		const cut = label.indexOf(' (');
 		const word = (cut < 0 ? label : label.slice(0, cut)).replace(/…$/, '').trim().toLowerCase();
 		if (word === '') continue;
-		const needle: Needle = /^[a-z]{4,}$/.test(word) ? { text: stemPrefix(word), wordPrefix: true } : { text: word, wordPrefix: false };
+		const needle: Needle = /^[a-z]{4,}$/.test(word)
+			? { text: stemPrefix(word), wordPrefix: true }
+			: { text: word, wordPrefix: false };
 		if (!out.has(needle.text)) out.set(needle.text, needle);
 	}
 	return [...out.values()].sort((a, b) => b.text.length - a.text.length);

@@ -15,7 +15,11 @@ export function insertLinkAtCursor(app: App, path: string): boolean {
 	const active = app.workspace.activeEditor;
 	const file = app.vault.getAbstractFileByPath(path);
 	if (!active?.editor || !(file instanceof TFile)) {
-		new Notice(file instanceof TFile ? 'Open a note in the editor to insert a link.' : `${path} is no longer in the vault.`);
+		new Notice(
+			file instanceof TFile
+				? 'Open a note in the editor to insert a link.'
+				: `${path} is no longer in the vault.`,
+		);
 		return false;
 	}
 	active.editor.replaceSelection(app.fileManager.generateMarkdownLink(file, active.file?.path ?? ''));

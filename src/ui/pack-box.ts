@@ -33,13 +33,19 @@ export class PackBox {
 		const row = parent.createDiv('vault-query-pack-row');
 		const label = row.createEl('label', { cls: 'vault-query-pack-budget' });
 		label.createSpan({ text: 'Budget' });
-		this.budgetEl = label.createEl('input', { type: 'number', attr: { min: 1, step: 100, 'aria-label': 'Token budget', inputmode: 'numeric' } });
+		this.budgetEl = label.createEl('input', {
+			type: 'number',
+			attr: { min: 1, step: 100, 'aria-label': 'Token budget', inputmode: 'numeric' },
+		});
 		this.budgetEl.value = String(host.budget());
 		label.createSpan({ cls: 'vault-query-pack-unit', text: 'tokens' });
 		this.buttonEl = row.createEl('button', { cls: 'mod-cta', text: 'Copy context pack' });
 		this.buttonEl.addEventListener('click', () => void this.copy());
 		this.statusEl = parent.createDiv({ cls: 'vault-query-pack-status', attr: { 'aria-live': 'polite' } });
-		parent.createDiv({ cls: 'vault-query-panel-hint', text: "Packs the query above, or this note's title when the query is empty." });
+		parent.createDiv({
+			cls: 'vault-query-panel-hint',
+			text: "Packs the query above, or this note's title when the query is empty.",
+		});
 	}
 
 	/** The budget typed, or null when it is not a whole number of at least 1. */
@@ -64,10 +70,17 @@ export class PackBox {
 		this.statusEl.setText('Building the context pack…');
 		try {
 			const pack = await copyPack(
-				{ app: this.host.app, budget: () => budget, pack: (request) => this.host.pack(request), indexReady: () => this.host.searchIndexReady() },
+				{
+					app: this.host.app,
+					budget: () => budget,
+					pack: (request) => this.host.pack(request),
+					indexReady: () => this.host.searchIndexReady(),
+				},
 				question,
 			);
-			this.statusEl.setText(pack === null ? 'The context pack failed (see the notice).' : packStatus(pack, question));
+			this.statusEl.setText(
+				pack === null ? 'The context pack failed (see the notice).' : packStatus(pack, question),
+			);
 			return pack;
 		} finally {
 			this.buttonEl.disabled = false;

@@ -34,7 +34,11 @@ export function renderPack(el: HTMLElement, pack: ContextPack, open: OpenNote): 
 		head.createSpan({ cls: 'vault-query-pack-id', text: source.id });
 		head.createSpan({ cls: 'vault-query-hit-title', text: `${source.path} § ${source.section}` });
 		head.createSpan({ cls: 'vault-query-result-path', text: `${lineLabel(source.lines)} · ${source.date}` });
-		activatable(head, (evt) => open(source.path, source.lines[0], evt), `Open ${source.path} at line ${source.lines[0]}`);
+		activatable(
+			head,
+			(evt) => open(source.path, source.lines[0], evt),
+			`Open ${source.path} at line ${source.lines[0]}`,
+		);
 		for (const quote of source.quotes) box.createEl('blockquote', { cls: 'vault-query-quote', text: quote });
 	}
 	if (pack.coverage.length > 0) {
@@ -42,7 +46,10 @@ export function renderPack(el: HTMLElement, pack: ContextPack, open: OpenNote): 
 		const list = el.createEl('ul', { cls: 'vault-query-pack-list' });
 		for (const line of pack.coverage) {
 			const ids = [...line.sources, ...line.partial_sources.map((s) => `${s} (partial)`)];
-			list.createEl('li', { cls: `mod-${line.status}`, text: `${line.facet} — ${ids.length > 0 ? ids.join(', ') : 'GAP'}` });
+			list.createEl('li', {
+				cls: `mod-${line.status}`,
+				text: `${line.facet} — ${ids.length > 0 ? ids.join(', ') : 'GAP'}`,
+			});
 		}
 	}
 	if (pack.gaps.length > 0) {

@@ -71,11 +71,18 @@ export class QueryBox {
 		this.listEl.empty();
 		if (result.status === 'failed') {
 			this.statusEl.setText('');
-			this.listEl.createDiv({ cls: 'vault-query-error', text: `The search could not run: ${result.error ?? 'unknown error'}` });
+			this.listEl.createDiv({
+				cls: 'vault-query-error',
+				text: `The search could not run: ${result.error ?? 'unknown error'}`,
+			});
 			return;
 		}
 		const shown = result.results.length;
-		this.statusEl.setText(shown < result.matched ? `Showing ${shown} of ${plural(result.matched, 'note')}` : plural(result.matched, 'note'));
+		this.statusEl.setText(
+			shown < result.matched
+				? `Showing ${shown} of ${plural(result.matched, 'note')}`
+				: plural(result.matched, 'note'),
+		);
 		if (shown === 0) this.listEl.createDiv({ cls: 'vault-query-empty', text: 'No notes match.' });
 		for (const hit of result.results) this.renderRow(hit);
 	}

@@ -86,7 +86,8 @@ function vaultTags(source: NoteSource): Map<string, number> {
 function vaultKeys(source: NoteSource): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const path of source.listNotes()) {
-		for (const key of Object.keys(source.getMetadata(path)?.frontmatter ?? {})) counts.set(key, (counts.get(key) ?? 0) + 1);
+		for (const key of Object.keys(source.getMetadata(path)?.frontmatter ?? {}))
+			counts.set(key, (counts.get(key) ?? 0) + 1);
 	}
 	return counts;
 }
@@ -135,8 +136,16 @@ const PROMPTS: Record<QueryType, PromptRendering> = {
 		initialInput: () => '',
 		candidates: ({ source }, input) => {
 			const arg = splitPropertyArgument(input);
-			if (arg.op === undefined) return byUse(vaultKeys(source)).map((key) => ({ value: key, label: key, note: 'any value; type = or ~ to pick one' }));
-			return byUse(vaultValues(source, arg.key)).map((value) => ({ value: `${arg.key}${arg.op ?? '='}${value}`, label: `${arg.key}${arg.op ?? '='}${value}` }));
+			if (arg.op === undefined)
+				return byUse(vaultKeys(source)).map((key) => ({
+					value: key,
+					label: key,
+					note: 'any value; type = or ~ to pick one',
+				}));
+			return byUse(vaultValues(source, arg.key)).map((value) => ({
+				value: `${arg.key}${arg.op ?? '='}${value}`,
+				label: `${arg.key}${arg.op ?? '='}${value}`,
+			}));
 		},
 		candidateScope: (input) => {
 			const arg = splitPropertyArgument(input);
@@ -173,9 +182,14 @@ const PROMPTS: Record<QueryType, PromptRendering> = {
 		help: 'Case-insensitive. Wrap in slashes for a regular expression.',
 		initialInput: () => '',
 		candidates: () => [],
-		title: (q) => (q.type === 'grep' ? `Text matching ${q.regex === true ? `/${q.pattern}/` : `"${q.pattern}"`}` : ''),
+		title: (q) =>
+			q.type === 'grep' ? `Text matching ${q.regex === true ? `/${q.pattern}/` : `"${q.pattern}"`}` : '',
 	},
 };
 
 /** One palette command per registered query type, in the registry's order. */
-export const QUERY_COMMANDS: readonly QueryCommandSpec[] = QUERY_TYPES.map((spec) => ({ ...PROMPTS[spec.type], type: spec.type, parse: (input: string) => spec.fromText(input) }));
+export const QUERY_COMMANDS: readonly QueryCommandSpec[] = QUERY_TYPES.map((spec) => ({
+	...PROMPTS[spec.type],
+	type: spec.type,
+	parse: (input: string) => spec.fromText(input),
+}));

@@ -31,7 +31,8 @@ export class QueryPromptModal extends SuggestModal<ArgumentChoice> {
 		]);
 		this.modalEl.addClass('vault-query-prompt');
 		const help = this.modalEl.createDiv({ cls: 'vault-query-prompt-help', text: spec.help });
-		if (this.resultContainerEl.parentElement === this.modalEl) this.modalEl.insertBefore(help, this.resultContainerEl);
+		if (this.resultContainerEl.parentElement === this.modalEl)
+			this.modalEl.insertBefore(help, this.resultContainerEl);
 		this.inputEl.value = spec.initialInput(ctx);
 	}
 

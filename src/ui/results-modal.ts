@@ -16,7 +16,11 @@ export type OpenNote = (path: string, line: number | undefined, evt: MouseEvent 
 /** Any structural query's result. */
 export type AnyResult = QueryResult<NoteResult> | QueryResult<LinkResult>;
 
-const SOURCE_LABEL: Record<LinkSource, string> = { body: 'Body', frontmatter: 'Properties', both: 'Body and properties' };
+const SOURCE_LABEL: Record<LinkSource, string> = {
+	body: 'Body',
+	frontmatter: 'Properties',
+	both: 'Body and properties',
+};
 
 function isLinkResult(result: NoteResult | LinkResult): result is LinkResult {
 	return 'linkpath' in result;
@@ -74,7 +78,10 @@ function renderDetails(parent: HTMLElement, summary: string, lines: string[]): v
 export function summaryLine(result: AnyResult): string {
 	if (result.status === 'failed') return 'The query could not run.';
 	const shown = result.results.length;
-	const count = shown < result.matched ? `Showing ${shown} of ${result.matched} matches` : plural(result.matched, 'match', 'matches');
+	const count =
+		shown < result.matched
+			? `Showing ${shown} of ${result.matched} matches`
+			: plural(result.matched, 'match', 'matches');
 	const partial = result.status === 'partial' ? ' (partial: see skipped files below)' : '';
 	return `${count} · searched ${plural(result.searched.files, 'note')}${partial}`;
 }
@@ -98,7 +105,11 @@ export function renderQueryResult(el: HTMLElement, result: AnyResult, open: Open
 			else renderNote(list, row, open);
 		}
 	}
-	renderDetails(el, `Skipped (${result.skipped.length})`, result.skipped.map((s) => `${s.path}: ${s.reason}`));
+	renderDetails(
+		el,
+		`Skipped (${result.skipped.length})`,
+		result.skipped.map((s) => `${s.path}: ${s.reason}`),
+	);
 	renderDetails(el, `About this search (${result.limitations.length})`, result.limitations);
 }
 

@@ -56,6 +56,7 @@ export function renderHit(el: HTMLElement, hit: SearchHit): void {
 	if (tags.length > 0) {
 		const row = content.createDiv('vault-query-hit-tags');
 		for (const tag of tags.slice(0, MAX_TAGS)) row.createSpan({ cls: 'vault-query-tag', text: tag });
-		if (tags.length > MAX_TAGS) row.createSpan({ cls: 'vault-query-tag mod-more', text: `+${tags.length - MAX_TAGS}` });
+		if (tags.length > MAX_TAGS)
+			row.createSpan({ cls: 'vault-query-tag mod-more', text: `+${tags.length - MAX_TAGS}` });
 	}
 }

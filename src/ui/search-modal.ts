@@ -113,13 +113,17 @@ export class SearchModal extends SuggestModal<SearchHit> {
 		const result = await this.host.search(query, { prefixLast: true, limit: this.limit });
 		this.showCount(query.trim(), result.matched, result.results.length);
 		if (result.status === 'failed') {
-			const hint = result.suggestions && result.suggestions.length > 0 ? ` Did you mean: ${result.suggestions.join(', ')}?` : '';
+			const hint =
+				result.suggestions && result.suggestions.length > 0
+					? ` Did you mean: ${result.suggestions.join(', ')}?`
+					: '';
 			this.emptyStateText = `The search could not run: ${result.error ?? 'unknown error'}.${hint}`;
 			return [];
 		}
 		// The rows about to be rendered replace the current ones.
 		this.rows.clear();
-		this.emptyStateText = result.results.length === 0 ? `No notes match. ${result.advice.slice(2, 3).join(' ')}`.trim() : SEARCH_HELP;
+		this.emptyStateText =
+			result.results.length === 0 ? `No notes match. ${result.advice.slice(2, 3).join(' ')}`.trim() : SEARCH_HELP;
 		return result.results;
 	}
 

@@ -26,7 +26,12 @@ export interface IndexStatus {
 }
 
 /** The status row's figures from the engine's status. */
-export function indexStatusOf(status: { state: IndexState; notes: number; indexed: number | null; build_ms: number | null }): IndexStatus {
+export function indexStatusOf(status: {
+	state: IndexState;
+	notes: number;
+	indexed: number | null;
+	build_ms: number | null;
+}): IndexStatus {
 	return { state: status.state, notes: status.notes, searchNotes: status.indexed, buildMs: status.build_ms };
 }
 
@@ -83,7 +88,12 @@ export function parseWhole(text: string, min: number): number | null {
 
 /** The status row's words. */
 export function statusText(status: IndexStatus): string {
-	const obsidian = status.state === 'ready' ? `Obsidian's index is ready: ${status.notes.toLocaleString('en-US')} notes.` : status.state === 'indexing' ? "Obsidian is still indexing the vault." : 'The vault is still loading.';
+	const obsidian =
+		status.state === 'ready'
+			? `Obsidian's index is ready: ${status.notes.toLocaleString('en-US')} notes.`
+			: status.state === 'indexing'
+				? 'Obsidian is still indexing the vault.'
+				: 'The vault is still loading.';
 	const ranked =
 		status.searchNotes === null
 			? 'The ranked-search index is being built.'
@@ -91,7 +101,12 @@ export function statusText(status: IndexStatus): string {
 	return `${obsidian} ${ranked}`;
 }
 
-function folderArea(host: SettingsHost, get: () => string[], set: (folders: string[]) => void, search: boolean): (setting: Setting) => void {
+function folderArea(
+	host: SettingsHost,
+	get: () => string[],
+	set: (folders: string[]) => void,
+	search: boolean,
+): (setting: Setting) => void {
 	return (setting) => {
 		setting.addTextArea((area) => {
 			area.setValue(get().join('\n')).onChange((value) => {
@@ -104,7 +119,13 @@ function folderArea(host: SettingsHost, get: () => string[], set: (folders: stri
 	};
 }
 
-function numberField(host: SettingsHost, get: () => number, set: (n: number) => void, min: number, search: boolean): (setting: Setting) => void {
+function numberField(
+	host: SettingsHost,
+	get: () => number,
+	set: (n: number) => void,
+	min: number,
+	search: boolean,
+): (setting: Setting) => void {
 	return (setting) => {
 		setting.addText((text) => {
 			text.inputEl.type = 'number';
@@ -120,7 +141,13 @@ function numberField(host: SettingsHost, get: () => number, set: (n: number) => 
 	};
 }
 
-function pathField(host: SettingsHost, get: () => string, set: (path: string) => void, placeholder: string, search: boolean): (setting: Setting) => void {
+function pathField(
+	host: SettingsHost,
+	get: () => string,
+	set: (path: string) => void,
+	placeholder: string,
+	search: boolean,
+): (setting: Setting) => void {
 	return (setting) => {
 		setting.addText((text) =>
 			text
@@ -176,7 +203,12 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 		{
 			name: 'Excluded folders',
 			desc: "Never searched, one folder per line: queries, ranked search, the side panel, code blocks and context packs. Obsidian's own Excluded files (Files and links) are always left out too.",
-			render: folderArea(host, () => s.excludedFolders, (f) => (s.excludedFolders = f), true),
+			render: folderArea(
+				host,
+				() => s.excludedFolders,
+				(f) => (s.excludedFolders = f),
+				true,
+			),
 		},
 		{
 			name: 'Authority folder order',
@@ -211,24 +243,87 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 			render: (setting) => {
 				setting.addText((text) =>
 					text.setValue(s.dateFields.join(', ')).onChange((value) => {
-						s.dateFields = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+						s.dateFields = value
+							.split(',')
+							.map((v) => v.trim())
+							.filter((v) => v !== '');
 						host.save(true);
 					}),
 				);
 			},
 		},
-		{ name: 'Result limit', desc: 'Results of a query command when it names no limit.', render: numberField(host, () => s.defaultLimit, (n) => (s.defaultLimit = n), 1, false) },
-		{ name: 'Excerpt length', desc: "Characters of a note's text shown under a query result.", render: numberField(host, () => s.excerptChars, (n) => (s.excerptChars = n), 0, false) },
+		{
+			name: 'Result limit',
+			desc: 'Results of a query command when it names no limit.',
+			render: numberField(
+				host,
+				() => s.defaultLimit,
+				(n) => (s.defaultLimit = n),
+				1,
+				false,
+			),
+		},
+		{
+			name: 'Excerpt length',
+			desc: "Characters of a note's text shown under a query result.",
+			render: numberField(
+				host,
+				() => s.excerptChars,
+				(n) => (s.excerptChars = n),
+				0,
+				false,
+			),
+		},
 	];
 }
 
 function searchRows(host: SettingsHost): SettingsRow[] {
 	const s = host.settings();
 	return [
-		{ name: 'Ranked results', desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.', render: numberField(host, () => s.searchLimit, (n) => (s.searchLimit = n), 1, true) },
-		{ name: 'Snippet length', desc: 'Characters of the snippet under a ranked hit.', render: numberField(host, () => s.searchExcerptChars, (n) => (s.searchExcerptChars = n), 20, true) },
-		{ name: 'Keyword index note', desc: 'A note listing curated keywords per note (hidden folders allowed); its hits rank like aliases. Empty: none.', render: pathField(host, () => s.keywordIndexPath, (p) => (s.keywordIndexPath = p), '.claude/index.md', true) },
-		{ name: 'Synonym note', desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.', render: pathField(host, () => s.synonymsPath, (p) => (s.synonymsPath = p), 'synonyms.md', true) },
+		{
+			name: 'Ranked results',
+			desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.',
+			render: numberField(
+				host,
+				() => s.searchLimit,
+				(n) => (s.searchLimit = n),
+				1,
+				true,
+			),
+		},
+		{
+			name: 'Snippet length',
+			desc: 'Characters of the snippet under a ranked hit.',
+			render: numberField(
+				host,
+				() => s.searchExcerptChars,
+				(n) => (s.searchExcerptChars = n),
+				20,
+				true,
+			),
+		},
+		{
+			name: 'Keyword index note',
+			desc: 'A note listing curated keywords per note (hidden folders allowed); its hits rank like aliases. Empty: none.',
+			render: pathField(
+				host,
+				() => s.keywordIndexPath,
+				(p) => (s.keywordIndexPath = p),
+				'.claude/index.md',
+				true,
+			),
+		},
+		{
+			name: 'Synonym note',
+			desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.',
+			render: pathField(
+				host,
+				() => s.synonymsPath,
+				(p) => (s.synonymsPath = p),
+				'synonyms.md',
+				true,
+			),
+		},
 		{
 			name: 'Priority marker',
 			desc: 'The property that marks a priority note (a summary you wrote), as "Key: value"; such notes rank first when the query is about them. Empty: no boost.',
@@ -253,22 +348,67 @@ function searchRows(host: SettingsHost): SettingsRow[] {
 function packRows(host: SettingsHost): SettingsRow[] {
 	const s = host.settings();
 	return [
-		{ name: 'Default budget', desc: 'Tokens a context pack may use when none is given (command, search modal, API).', render: numberField(host, () => s.packBudget, (n) => (s.packBudget = n), 1, false) },
+		{
+			name: 'Default budget',
+			desc: 'Tokens a context pack may use when none is given (command, search modal, API).',
+			render: numberField(
+				host,
+				() => s.packBudget,
+				(n) => (s.packBudget = n),
+				1,
+				false,
+			),
+		},
 		{
 			name: 'Token estimator',
 			desc: `${TOKEN_ESTIMATOR}. The only estimator: Chinese, Japanese and Korean text is about one token per character, everything else about four characters per token. The whole pack, headings included, stays within the budget.`,
 			render: () => undefined,
 		},
-		{ name: 'Include drafts', desc: 'Keep notes with status: draft in context packs.', render: toggle(host, () => s.packIncludeDrafts, (on) => (s.packIncludeDrafts = on)) },
-		{ name: 'Include archived notes', desc: 'Keep archived notes (status archived, archived: true, an #archive tag) in context packs.', render: toggle(host, () => s.packIncludeArchived, (on) => (s.packIncludeArchived = on)) },
+		{
+			name: 'Include drafts',
+			desc: 'Keep notes with status: draft in context packs.',
+			render: toggle(
+				host,
+				() => s.packIncludeDrafts,
+				(on) => (s.packIncludeDrafts = on),
+			),
+		},
+		{
+			name: 'Include archived notes',
+			desc: 'Keep archived notes (status archived, archived: true, an #archive tag) in context packs.',
+			render: toggle(
+				host,
+				() => s.packIncludeArchived,
+				(on) => (s.packIncludeArchived = on),
+			),
+		},
 	];
 }
 
 function readerRows(host: SettingsHost): SettingsRow[] {
 	const s = host.settings();
 	return [
-		{ name: 'Schema note', desc: 'The note whose yaml block declares the frontmatter fields the schema-strict reads check against.', render: pathField(host, () => s.schemaPath, (p) => (s.schemaPath = p === '' ? s.schemaPath : p), '_meta/frontmatter-schema.md', false) },
-		{ name: 'Schema-strict folders', desc: 'Folders the schema-strict reads search when a request names none; one per line.', render: folderArea(host, () => s.readerFolders, (f) => (s.readerFolders = f), false) },
+		{
+			name: 'Schema note',
+			desc: 'The note whose yaml block declares the frontmatter fields the schema-strict reads check against.',
+			render: pathField(
+				host,
+				() => s.schemaPath,
+				(p) => (s.schemaPath = p === '' ? s.schemaPath : p),
+				'_meta/frontmatter-schema.md',
+				false,
+			),
+		},
+		{
+			name: 'Schema-strict folders',
+			desc: 'Folders the schema-strict reads search when a request names none; one per line.',
+			render: folderArea(
+				host,
+				() => s.readerFolders,
+				(f) => (s.readerFolders = f),
+				false,
+			),
+		},
 	];
 }
 

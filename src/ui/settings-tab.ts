@@ -42,7 +42,11 @@ export class VaultQuerySettingTab extends PluginSettingTab {
 		return settingsGroups(this.host).map((group) => ({
 			type: 'group' as const,
 			heading: group.heading,
-			items: group.rows.map((row) => ({ name: row.name, desc: row.desc, render: (setting: Setting) => row.render(setting) })),
+			items: group.rows.map((row) => ({
+				name: row.name,
+				desc: row.desc,
+				render: (setting: Setting) => row.render(setting),
+			})),
 		}));
 	}
 }

@@ -67,7 +67,12 @@ export function titleOf(source: NoteSource, path: string): string {
 }
 
 /** The lines of `from` that link to `target`: body links and embeds, `[[…]]` properties, `links:` names. */
-export async function linkingLines(source: NoteSource, from: string, target: string, linksKey: string): Promise<LinkingLine[]> {
+export async function linkingLines(
+	source: NoteSource,
+	from: string,
+	target: string,
+	linksKey: string,
+): Promise<LinkingLine[]> {
 	const meta = source.getMetadata(from);
 	if (!meta) return [];
 	let lines: string[] = [];
@@ -99,8 +104,11 @@ export async function linkingLines(source: NoteSource, from: string, target: str
 		const at = inFrontmatter(name);
 		add(at, at === null ? `${linksKey}: ${name}` : lines[at]);
 	}
-	const body = [...(meta.links ?? []), ...(meta.embeds ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
-	for (const link of body) if (resolves(link.link)) add(link.position.start.line, lines[link.position.start.line] ?? link.original);
+	const body = [...(meta.links ?? []), ...(meta.embeds ?? [])].sort(
+		(a, b) => a.position.start.offset - b.position.start.offset,
+	);
+	for (const link of body)
+		if (resolves(link.link)) add(link.position.start.line, lines[link.position.start.line] ?? link.original);
 	return out.slice(0, MAX_LINES);
 }
 
@@ -108,7 +116,10 @@ export async function linkingLines(source: NoteSource, from: string, target: str
 export function tagTree(tags: readonly string[]): TagNode[] {
 	const roots: TagNode[] = [];
 	for (const tag of tags) {
-		const parts = tag.replace(/^#/, '').split('/').filter((p) => p !== '');
+		const parts = tag
+			.replace(/^#/, '')
+			.split('/')
+			.filter((p) => p !== '');
 		let level = roots;
 		parts.forEach((name, i) => {
 			const full = `#${parts.slice(0, i + 1).join('/')}`;
@@ -159,12 +170,23 @@ export async function buildPanelModel(host: FacesHost, path: string, linksKey: s
 	};
 	const back = await host.query({ type: 'backlinks', target: path, limit: ALL });
 	const links = await host.query({ type: 'links', source: path, limit: ALL });
-	model.error = back.status === 'failed' ? back.error ?? 'backlinks could not be listed' : links.status === 'failed' ? links.error ?? 'links could not be listed' : null;
+	model.error =
+		back.status === 'failed'
+			? (back.error ?? 'backlinks could not be listed')
+			: links.status === 'failed'
+				? (links.error ?? 'links could not be listed')
+				: null;
 	for (const row of back.results as NoteResult[]) {
 		const source = row.source ?? 'body';
-		model.backlinks[source].push({ path: row.path, title: row.title, source, lines: await linkingLines(host.source, row.path, path, linksKey) });
+		model.backlinks[source].push({
+			path: row.path,
+			title: row.title,
+			source,
+			lines: await linkingLines(host.source, row.path, path, linksKey),
+		});
 	}
-	for (const link of links.results as LinkResult[]) (link.resolved === null ? model.outgoing.unresolved : model.outgoing.resolved).push(link);
+	for (const link of links.results as LinkResult[])
+		(link.resolved === null ? model.outgoing.unresolved : model.outgoing.resolved).push(link);
 	const tags = noteTags(host.source, path);
 	model.tags = tagTree(tags);
 	model.sharing = await sharingTags(host, path, tags);

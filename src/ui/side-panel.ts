@@ -64,7 +64,11 @@ export class SidePanelView extends ItemView {
 		const query = section(root, 'mod-query', 'Query', null);
 		this.queryBox = new QueryBox(query, this.host, (path, line, evt) => openNoteAt(this.app, path, line, evt));
 		const pack = section(root, 'mod-pack', 'Context pack', null);
-		new PackBox(pack, this.host, () => this.queryBox?.value || (this.shownPath === null ? '' : titleOf(this.host.source, this.shownPath)));
+		new PackBox(
+			pack,
+			this.host,
+			() => this.queryBox?.value || (this.shownPath === null ? '' : titleOf(this.host.source, this.shownPath)),
+		);
 		const { workspace, metadataCache, vault } = this.app;
 		this.registerEvent(workspace.on('file-open', () => this.refreshSoon()));
 		this.registerEvent(workspace.on('active-leaf-change', () => this.refreshSoon()));

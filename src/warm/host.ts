@@ -78,7 +78,8 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 		watcher.flush();
 	};
 	session.watcher = { running: watcher.error === null, error: watcher.error };
-	if (watcher.error !== null) log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
+	if (watcher.error !== null)
+		log(`file watcher unavailable (${watcher.error}); answers will not follow edits until restart`);
 	// After a refresh the search index takes the changes when a search first asks (session.ts); once
 	// refreshes pause, it takes them here instead — and compacts when enough edits piled up that a
 	// search would first (O(postings): 0.7 s at 50k) — so neither lands on a later call. A steady
@@ -91,10 +92,14 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 		else if (catchUp) return;
 		catchUp = setTimeout(() => {
 			catchUp = waitingSince = null;
-			void session.use(async (state) => {
-				await state.engine.searchIndex();
-				state.engine.foldSearchEdits();
-			}).catch((error: unknown) => log(`search index catch-up failed: ${error instanceof Error ? error.message : String(error)}`));
+			void session
+				.use(async (state) => {
+					await state.engine.searchIndex();
+					state.engine.foldSearchEdits();
+				})
+				.catch((error: unknown) =>
+					log(`search index catch-up failed: ${error instanceof Error ? error.message : String(error)}`),
+				);
 		}, CATCH_UP_QUIET_MS);
 		catchUp.unref();
 	});

@@ -31,7 +31,9 @@ export interface OpenedVault {
 	source: VaultSource;
 	snapshot: SnapshotReport | null;
 	/** Saved indexes to start from, and how to save the ones built (first open through the snapshot). */
-	parts?: SavedIndexes & { save(engine: VaultEngine, kinds?: readonly ('search' | 'trigrams')[]): Promise<string | null> };
+	parts?: SavedIndexes & {
+		save(engine: VaultEngine, kinds?: readonly ('search' | 'trigrams')[]): Promise<string | null>;
+	};
 	/** Notes changed since the saved snapshot (a refresh applies them to the carried indexes). */
 	changed?: readonly string[];
 }
@@ -79,26 +81,40 @@ interface Carry {
  * ready, so no call waits for it; until then grep and text-search scan.
  */
 function searchPartOnly(parts: SavedIndexes): SavedIndexes {
-	return { buildTrigrams: false, searchIndex: (settings) => parts.searchIndex(settings), trigramIndex: () => Promise.resolve(null) };
+	return {
+		buildTrigrams: false,
+		searchIndex: (settings) => parts.searchIndex(settings),
+		trigramIndex: () => Promise.resolve(null),
+	};
 }
 
 /** A rescope (Excluded files changed) drops the search index, but note texts are unchanged: the trigram index is carried. */
 function trigramsOnly(carried: SavedIndexes): SavedIndexes {
-	return { buildTrigrams: false, searchIndex: () => Promise.resolve(null), trigramIndex: () => carried.trigramIndex() };
+	return {
+		buildTrigrams: false,
+		searchIndex: () => Promise.resolve(null),
+		trigramIndex: () => carried.trigramIndex(),
+	};
 }
 
 /**
  * Builds one state from the vault on disk (the search index too, so no call pays for it): from the
  * saved index parts on the first open, from the previous state's indexes on a refresh.
  */
-async function buildState(open: VaultOpener, first: boolean, config: EngineConfig, carry: Carry | null): Promise<VaultState> {
+async function buildState(
+	open: VaultOpener,
+	first: boolean,
+	config: EngineConfig,
+	carry: Carry | null,
+): Promise<VaultState> {
 	const started = performance.now();
 	const { source, snapshot, parts, changed } = await open(first, carry?.paths);
 	const engine = new VaultEngine(source, config);
 	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
 	if (carry !== null) {
 		// The previous index may still be loading (the first state's is, right after start): carry it once it is there.
-		if (carry.previous.engine.searchState === 'building') await carry.previous.engine.searchIndex().catch(() => undefined);
+		if (carry.previous.engine.searchState === 'building')
+			await carry.previous.engine.searchIndex().catch(() => undefined);
 		const carried = carriedIndexes(carry.previous.engine, applied);
 		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
 	} else if (parts) engine.saved = searchPartOnly(parts);
@@ -106,7 +122,15 @@ async function buildState(open: VaultOpener, first: boolean, config: EngineConfi
 	// up once refreshes pause (warm/host.ts): a structural call right after an edit does not wait for
 	// it. The first state's is loaded after the server is ready (`loadSearchIndex`).
 	if (carry !== null) await engine.trigramIndex(false);
-	return { source, engine, snapshot, builtAt: new Date().toISOString(), buildMs: Math.round(performance.now() - started), applied, parts: first ? (parts ?? null) : null };
+	return {
+		source,
+		engine,
+		snapshot,
+		builtAt: new Date().toISOString(),
+		buildMs: Math.round(performance.now() - started),
+		applied,
+		parts: first ? (parts ?? null) : null,
+	};
 }
 
 /** Saves still being written, so shutdown can let them finish (a 50k trigram build is minutes of work). */
@@ -122,7 +146,10 @@ export class Saves {
 	/** Resolves when every tracked save settled, or after `ms`. */
 	async settled(ms: number): Promise<void> {
 		let timer: ReturnType<typeof setTimeout> | undefined;
-		await Promise.race([Promise.allSettled([...this.pending]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+		await Promise.race([
+			Promise.allSettled([...this.pending]),
+			new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+		]);
 		clearTimeout(timer);
 	}
 }
@@ -161,10 +188,16 @@ export class VaultSession {
 	}
 
 	/** Reads the vault with `open` and builds its index; throws `VaultError` when the folder cannot be opened. */
-	static async start(open: VaultOpener, config: EngineConfig = {}, log: (line: string) => void = () => undefined): Promise<VaultSession> {
+	static async start(
+		open: VaultOpener,
+		config: EngineConfig = {},
+		log: (line: string) => void = () => undefined,
+	): Promise<VaultSession> {
 		const saves = new Saves();
 		const state = await buildState(open, true, config, null);
-		log(`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`);
+		log(
+			`indexed ${state.source.listNotes().length} notes in ${state.buildMs} ms${state.snapshot ? ` (index snapshot ${state.snapshot.state})` : ''}`,
+		);
 		return new VaultSession(state.source.vaultPath, open, config, state, log, saves);
 	}
 
@@ -180,7 +213,8 @@ export class VaultSession {
 				const error = parts ? await parts.save(engine, ['search']) : null;
 				if (error !== null) this.log(`warning: ${error}`);
 			},
-			(error: unknown) => this.log(`search index failed: ${error instanceof Error ? error.message : String(error)}`),
+			(error: unknown) =>
+				this.log(`search index failed: ${error instanceof Error ? error.message : String(error)}`),
 		);
 		this.saves.track(saving);
 		await saving;

@@ -82,7 +82,10 @@ export class TrigramUpkeep {
 			}
 			if (index === null && !this.stopped) {
 				this.status.state = 'building';
-				index = await buildTrigramsSliced(notesOf(this.session.peek().source), { sliceMs: this.options.sliceMs, cancelled: () => this.stopped });
+				index = await buildTrigramsSliced(notesOf(this.session.peek().source), {
+					sliceMs: this.options.sliceMs,
+					cancelled: () => this.stopped,
+				});
 				if (index !== null) this.status.from = 'built';
 			}
 			const state = index === null ? null : await this.handOver(index);
@@ -90,8 +93,10 @@ export class TrigramUpkeep {
 			this.status.state = 'ready';
 			this.status.notes = index.size;
 			this.status.ms = Math.round(performance.now() - started);
-			this.log(`trigram index ${this.status.from === 'saved' ? 'loaded' : 'built'}: ${index.size} notes in ${this.status.ms} ms`);
-			this.status.detail = parts ? 'saving as the snapshot\'s trigram part' : 'not saved (--no-cache)';
+			this.log(
+				`trigram index ${this.status.from === 'saved' ? 'loaded' : 'built'}: ${index.size} notes in ${this.status.ms} ms`,
+			);
+			this.status.detail = parts ? "saving as the snapshot's trigram part" : 'not saved (--no-cache)';
 			if (parts) {
 				const saving = parts.save(state.engine, ['trigrams']);
 				this.session.saves.track(saving);

@@ -32,7 +32,10 @@ export interface VaultWatcher {
  */
 export function isRelevantChange(path: string, configDir: string, folder = false): boolean {
 	const parts = path.split('/');
-	if (parts[0] === configDir) return folder ? parts.length === 1 : parts.length === 2 && (parts[1] === 'app.json' || parts[1] === 'types.json');
+	if (parts[0] === configDir)
+		return folder
+			? parts.length === 1
+			: parts.length === 2 && (parts[1] === 'app.json' || parts[1] === 'types.json');
 	// Version-control and trash folders are never notes; Obsidian does not index them either.
 	return !parts.some((p) => p === '.git' || p === '.trash');
 }
@@ -65,7 +68,9 @@ class FolderWatches {
 		const abs = rel === '' ? this.root : join(this.root, rel);
 		let watcher: FSWatcher;
 		try {
-			watcher = watch(abs, { persistent: true }, (_event, name) => this.event(rel, name === null ? null : name.toString()));
+			watcher = watch(abs, { persistent: true }, (_event, name) =>
+				this.event(rel, name === null ? null : name.toString()),
+			);
 		} catch (error) {
 			if (rel === '') throw error;
 			return; // A folder that vanished or cannot be read: the next refresh's walk reports it.
@@ -95,7 +100,8 @@ class FolderWatches {
 		const child = name === null ? rel : rel === '' ? name : `${rel}/${name}`;
 		if (name !== null && !this.watches.has(child)) {
 			try {
-				if (lstatSync(join(this.root, child)).isDirectory() && isRelevantChange(child, this.configDir, true)) this.add(child, true);
+				if (lstatSync(join(this.root, child)).isDirectory() && isRelevantChange(child, this.configDir, true))
+					this.add(child, true);
 			} catch {
 				// Gone already (a delete or the first half of a rename): nothing to watch.
 			}
@@ -156,13 +162,19 @@ export function watchVault(root: string, onBatch: (paths: string[]) => void, opt
 			errorOf = () => folders.error;
 		} else {
 			const state = { error: null as string | null };
-			const watcher = watch(root, { recursive: true, persistent: true }, (_event, name) => onEvent(name === null ? '' : name.toString().split(sep).join('/')));
+			const watcher = watch(root, { recursive: true, persistent: true }, (_event, name) =>
+				onEvent(name === null ? '' : name.toString().split(sep).join('/')),
+			);
 			watcher.on('error', (error) => (state.error = error.message));
 			stop = () => watcher.close();
 			errorOf = () => state.error;
 		}
 	} catch (error) {
-		return { close: () => undefined, flush: () => undefined, error: error instanceof Error ? error.message : String(error) };
+		return {
+			close: () => undefined,
+			flush: () => undefined,
+			error: error instanceof Error ? error.message : String(error),
+		};
 	}
 	return {
 		flush,

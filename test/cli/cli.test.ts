@@ -38,7 +38,9 @@ describe('CLI contract', () => {
 	});
 
 	it('bad values and missing arguments are usage errors', async () => {
-		expect((await cli(['tag', 'copilot', '--limit', '0', ...V])).stderr).toMatch(/--limit must be a whole number from 1 to 100000/);
+		expect((await cli(['tag', 'copilot', '--limit', '0', ...V])).stderr).toMatch(
+			/--limit must be a whole number from 1 to 100000/,
+		);
 		expect((await cli(['backlinks', ...V])).stderr).toMatch(/missing <note>/);
 		expect((await cli(['grep', 'a', 'b', ...V])).stderr).toMatch(/unexpected argument "b"/);
 	});
@@ -72,7 +74,11 @@ describe('CLI contract', () => {
 	});
 
 	it('grep stops past its limit and says more notes match; a higher limit lists them all, the first ones the same', async () => {
-		const all = JSON.parse((await cli(['grep', 'the', ...V, '--limit', '1000', '--json'])).stdout) as { matched: number; more?: boolean; results: { path: string }[] };
+		const all = JSON.parse((await cli(['grep', 'the', ...V, '--limit', '1000', '--json'])).stdout) as {
+			matched: number;
+			more?: boolean;
+			results: { path: string }[];
+		};
 		expect(all.more).toBeUndefined();
 		expect(all.matched).toBeGreaterThan(3);
 		const first = await cli(['grep', 'the', ...V, '--limit', '3']);
@@ -88,14 +94,20 @@ describe('the built bin', () => {
 
 	it('prints the contract for `backlinks conventions --json` (run `npm run build` first)', () => {
 		expect(existsSync(bin), 'dist/cli.mjs is built by npm run build').toBe(true);
-		const out = execFileSync(process.execPath, [bin, 'backlinks', 'conventions', '--vault', EXAMPLE_VAULT, '--json'], { encoding: 'utf8' });
+		const out = execFileSync(
+			process.execPath,
+			[bin, 'backlinks', 'conventions', '--vault', EXAMPLE_VAULT, '--json'],
+			{ encoding: 'utf8' },
+		);
 		const json = JSON.parse(out) as { status: string; results: { path: string; source: string }[] };
 		expect(json.status).toBe('partial');
 		expect(json.results.length).toBeGreaterThanOrEqual(3);
 	});
 
 	it('sets the exit code and writes errors to stderr', () => {
-		const run = spawnSync(process.execPath, [bin, 'grep', '(', '--regex', '--vault', EXAMPLE_VAULT], { encoding: 'utf8' });
+		const run = spawnSync(process.execPath, [bin, 'grep', '(', '--regex', '--vault', EXAMPLE_VAULT], {
+			encoding: 'utf8',
+		});
 		expect(run.status).toBe(2);
 		expect(run.stdout).toBe('');
 		expect(run.stderr).toMatch(/invalid regular expression/);
@@ -105,7 +117,14 @@ describe('the built bin', () => {
 /** Runs every structural command on `vault` and checks its bytes did not change. */
 async function commandsLeaveUnchanged(vault: string): Promise<void> {
 	const before = hashTree(vault);
-	for (const args of [['tag', 'x'], ['prop', 'status'], ['backlinks', 'conventions'], ['links', 'Home'], ['grep', 'the'], ['grep', '[', '--regex']]) {
+	for (const args of [
+		['tag', 'x'],
+		['prop', 'status'],
+		['backlinks', 'conventions'],
+		['links', 'Home'],
+		['grep', 'the'],
+		['grep', '[', '--regex'],
+	]) {
 		await cli([...args, '--vault', vault, '--json']);
 	}
 	expect(hashTree(vault)).toEqual(before);
@@ -126,7 +145,11 @@ describe('read-only', () => {
 		writeFileSync(join(vault, 'binary.md'), Buffer.from([0x6e, 0x65, 0x00, 0x01, 0x02, 0x6e]));
 		writeFileSync(join(vault, 'huge.md'), `needle ${'x'.repeat(6 * 1024 * 1024)}`);
 		const run = await cli(['grep', 'needle', '--vault', vault, '--json']);
-		const json = JSON.parse(run.stdout) as { status: string; results: { path: string }[]; skipped: { path: string; reason: string }[] };
+		const json = JSON.parse(run.stdout) as {
+			status: string;
+			results: { path: string }[];
+			skipped: { path: string; reason: string }[];
+		};
 		expect(run.code).toBe(0);
 		expect(json.results.map((r) => r.path).sort()).toEqual(['bad-yaml.md', 'good.md']);
 		expect(json.status).toBe('partial');

@@ -14,7 +14,10 @@ const BIN = join(REPO, 'dist', 'cli.mjs');
 
 describe('option parsing', () => {
 	it('-- ends the options: later words are query words, and a word spelled like an option gets a note', async () => {
-		const args = parseArgs(['--json', '--', '-tag:draft', '--vault', 'V'], { json: { kind: 'boolean', help: '' }, vault: { kind: 'string', help: '' } });
+		const args = parseArgs(['--json', '--', '-tag:draft', '--vault', 'V'], {
+			json: { kind: 'boolean', help: '' },
+			vault: { kind: 'string', help: '' },
+		});
 		expect(args.positionals).toEqual(['-tag:draft', '--vault', 'V']);
 		expect(args.flags).toEqual({ json: true });
 		const run = await cli(['grep', ...V, '--', '--json']);
@@ -32,12 +35,21 @@ describe('option parsing', () => {
 	it('a leading-dash query before -- is refused with the hint to use --', async () => {
 		const run = await cli(['search', '-tag:draft copilot', ...V]);
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain('put them after --, options before it: vault-query <command> [options] -- "-tag:draft copilot"');
+		expect(run.stderr).toContain(
+			'put them after --, options before it: vault-query <command> [options] -- "-tag:draft copilot"',
+		);
 		expect((await cli(['grep', '-x', ...V])).stderr).toMatch(/"-x" is not an option/);
 	});
 
 	it('empty values are errors: --vault=, --vault "", --folders "", an empty argument', async () => {
-		for (const argv of [['tag', 'x', '--vault='], ['tag', 'x', '--vault', ''], ['tag', 'x', ...V, '--folders', ' '], ['tag', 'x', ...V, '--folders', ','], ['tag', '', ...V], ['pack', '  ', ...V]]) {
+		for (const argv of [
+			['tag', 'x', '--vault='],
+			['tag', 'x', '--vault', ''],
+			['tag', 'x', ...V, '--folders', ' '],
+			['tag', 'x', ...V, '--folders', ','],
+			['tag', '', ...V],
+			['pack', '  ', ...V],
+		]) {
 			const run = await cli(argv);
 			expect(run.code, JSON.stringify(argv)).toBe(2);
 			expect(run.stderr, JSON.stringify(argv)).toMatch(/empty|needs at least one value|missing/);
@@ -45,26 +57,51 @@ describe('option parsing', () => {
 	});
 
 	it('a single-valued flag given twice is an error, aliases included; list flags add up', async () => {
-		expect((await cli(['tag', 'x', ...V, '--limit', '3', '--limit', '4'])).stderr).toMatch(/--limit was given twice/);
-		expect((await cli(['tag', 'x', ...V, '--limit', '3', '--max-results', '4'])).stderr).toMatch(/--max-results was given twice/);
+		expect((await cli(['tag', 'x', ...V, '--limit', '3', '--limit', '4'])).stderr).toMatch(
+			/--limit was given twice/,
+		);
+		expect((await cli(['tag', 'x', ...V, '--limit', '3', '--max-results', '4'])).stderr).toMatch(
+			/--max-results was given twice/,
+		);
 		expect((await cli(['tag', 'x', ...V, ...V])).stderr).toMatch(/--vault was given twice/);
-		expect(parseArgs(['--folders', 'a', '--folders', 'b,c'], { folders: { kind: 'list', help: '' } }).flags.folders).toEqual(['a', 'b', 'c']);
+		expect(
+			parseArgs(['--folders', 'a', '--folders', 'b,c'], { folders: { kind: 'list', help: '' } }).flags.folders,
+		).toEqual(['a', 'b', 'c']);
 	});
 
 	it('a value that is the next option is refused unless written with =', async () => {
-		expect((await cli(['tag', 'x', '--vault', '--json'])).stderr).toMatch(/--vault needs a value \(PATH\), got the option "--json"/);
+		expect((await cli(['tag', 'x', '--vault', '--json'])).stderr).toMatch(
+			/--vault needs a value \(PATH\), got the option "--json"/,
+		);
 		expect(parseArgs(['--task=--draft'], { task: { kind: 'string', help: '' } }).flags.task).toBe('--draft');
 	});
 
 	it('a misspelt option names the nearest one', async () => {
-		expect((await cli(['tag', 'x', ...V, '--limt', '3'])).stderr).toMatch(/unknown option "--limt"; did you mean --limit\?/);
+		expect((await cli(['tag', 'x', ...V, '--limt', '3'])).stderr).toMatch(
+			/unknown option "--limt"; did you mean --limit\?/,
+		);
 	});
 });
 
 describe('numbers', () => {
 	it('only plain decimal integers in range', () => {
-		for (const bad of ['0x10', ' 3 ', '3 ', '1e308', '1e3', '-1', '+3', '3.0', 'Infinity', '', '0', '99999999999999999']) {
-			expect(() => parseInteger(bad, '--limit', [1, 1000]), JSON.stringify(bad)).toThrow(/--limit must be a whole number from 1 to 1000/);
+		for (const bad of [
+			'0x10',
+			' 3 ',
+			'3 ',
+			'1e308',
+			'1e3',
+			'-1',
+			'+3',
+			'3.0',
+			'Infinity',
+			'',
+			'0',
+			'99999999999999999',
+		]) {
+			expect(() => parseInteger(bad, '--limit', [1, 1000]), JSON.stringify(bad)).toThrow(
+				/--limit must be a whole number from 1 to 1000/,
+			);
 		}
 		expect(parseInteger('10', '--limit', [1, 1000])).toBe(10);
 		expect(parseInteger('007', '--limit', [1, 1000])).toBe(7);
@@ -110,7 +147,11 @@ describe('validated before the vault is read', () => {
 		expect((await cli(['search', '/(/', ...gone])).stderr).toMatch(/regex|regular expression/i);
 		expect((await cli(['filter', '--where', 'no operator', ...gone])).stderr).toMatch(/is not a predicate/);
 		expect((await cli(['tag', 'x', '--limit', 'ten', ...gone])).stderr).toMatch(/--limit must be/);
-		for (const argv of [['grep', '(', '--regex', ...gone], ['filter', '--where', 'x', ...gone]]) expect((await cli(argv)).stderr).not.toContain('no-such-folder');
+		for (const argv of [
+			['grep', '(', '--regex', ...gone],
+			['filter', '--where', 'x', ...gone],
+		])
+			expect((await cli(argv)).stderr).not.toContain('no-such-folder');
 	});
 });
 
@@ -120,7 +161,10 @@ describe('output errors (the built bin)', () => {
 		if (!existsSync('/dev/full')) return;
 		const full = openSync('/dev/full', 'w');
 		try {
-			const run = spawnSync(process.execPath, [BIN, 'grep', 'the', '--vault', EXAMPLE_VAULT], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+			const run = spawnSync(process.execPath, [BIN, 'grep', 'the', '--vault', EXAMPLE_VAULT], {
+				stdio: ['ignore', full, 'pipe'],
+				encoding: 'utf8',
+			});
 			expect(run.status).toBe(2);
 			expect(run.stderr.trim().split('\n')).toHaveLength(1);
 			expect(run.stderr).toMatch(/^vault-query: could not write the output: ENOSPC/);
@@ -133,7 +177,9 @@ describe('output errors (the built bin)', () => {
 		// More output than a pipe buffer holds, so the CLI is still writing when the reader leaves.
 		const vault = mkdtempSync(join(tmpdir(), 'vq-pipe-'));
 		for (let n = 0; n < 100; n++) writeFileSync(join(vault, `note ${n}.md`), 'the line that matches\n'.repeat(40));
-		const child = spawn(process.execPath, [BIN, 'grep', 'the', '--limit', '4000', '--vault', vault], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [BIN, 'grep', 'the', '--limit', '4000', '--vault', vault], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.stdout.once('data', () => child.stdout.destroy());
@@ -144,24 +190,53 @@ describe('output errors (the built bin)', () => {
 });
 
 /** A raw control character a terminal would act on (tab and newline are layout). */
-const RAW_CONTROL = { test: (c: string): boolean => { const code = c.charCodeAt(0); return (code < 0x20 && c !== '\t' && c !== '\n') || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e); } };
+const RAW_CONTROL = {
+	test: (c: string): boolean => {
+		const code = c.charCodeAt(0);
+		return (
+			(code < 0x20 && c !== '\t' && c !== '\n') ||
+			(code >= 0x7f && code <= 0x9f) ||
+			(code >= 0x202a && code <= 0x202e)
+		);
+	},
+};
 
 describe('control characters in vault text are escaped in text output', () => {
 	const vault = mkdtempSync(join(tmpdir(), 'vq-escape-'));
 	const evil = 'evil\n1 note matched\u001b[2J\u202e.md';
-	writeFileSync(join(vault, evil), '---\ntags: [x]\n---\n# Title \u001b]0;pwned\u0007\n\nneedle [[Other]] line\u001b[31m red\n');
+	writeFileSync(
+		join(vault, evil),
+		'---\ntags: [x]\n---\n# Title \u001b]0;pwned\u0007\n\nneedle [[Other]] line\u001b[31m red\n',
+	);
 	writeFileSync(join(vault, 'Other.md'), '# Other\n\nlinks to [[esc\u001b[2Jname]] maybe\n');
 	mkdirSync(join(vault, '_meta'));
 	writeFileSync(join(vault, '_meta', 'frontmatter-schema.md'), '```yaml\nfields:\n  tags: { type: list }\n```\n');
 
 	it('tag, grep, backlinks, links, search, text-search and --report print no raw control character', async () => {
-		const calls = [['tag', 'x'], ['grep', 'needle'], ['backlinks', 'Other'], ['links', 'Other'], ['search', 'needle'], ['text-search', 'needle', '--folders', 'all'], ['text-search', 'needle', '--folders', 'all', '--report'], ['pack', 'needle']];
+		const calls = [
+			['tag', 'x'],
+			['grep', 'needle'],
+			['backlinks', 'Other'],
+			['links', 'Other'],
+			['search', 'needle'],
+			['text-search', 'needle', '--folders', 'all'],
+			['text-search', 'needle', '--folders', 'all', '--report'],
+			['pack', 'needle'],
+		];
 		for (const call of calls) {
 			const run = await cli([...call, '--vault', vault]);
 			expect(run.code, call.join(' ')).toBe(0);
-			expect([...run.stdout].filter((c) => RAW_CONTROL.test(c)), call.join(' ')).toEqual([]);
-			expect(run.stdout.split('\n'), `${call.join(' ')}: the file name does not start a line of its own`).not.toContain('1 note matched\\e[2J\\u202e.md');
-			expect(run.stdout, call.join(' ')).toContain(call[0] === 'links' ? 'esc\\e[2Jname' : 'evil\\n1 note matched\\e[2J\\u202e');
+			expect(
+				[...run.stdout].filter((c) => RAW_CONTROL.test(c)),
+				call.join(' '),
+			).toEqual([]);
+			expect(
+				run.stdout.split('\n'),
+				`${call.join(' ')}: the file name does not start a line of its own`,
+			).not.toContain('1 note matched\\e[2J\\u202e.md');
+			expect(run.stdout, call.join(' ')).toContain(
+				call[0] === 'links' ? 'esc\\e[2Jname' : 'evil\\n1 note matched\\e[2J\\u202e',
+			);
 		}
 	});
 

@@ -19,14 +19,30 @@ function vault(notes: Record<string, string>): string[] {
 	return ['--vault', dir, '--no-cache'];
 }
 
-const LINES = Array.from({ length: 20 }, (_, i) => (i === 3 || i === 5 || i === 15 ? `hit ${i + 1}` : `line ${i + 1}`)).join('\n');
+const LINES = Array.from({ length: 20 }, (_, i) =>
+	i === 3 || i === 5 || i === 15 ? `hit ${i + 1}` : `line ${i + 1}`,
+).join('\n');
 
 describe('grep and text-search context, as GNU grep prints it', () => {
 	it('merges overlapping context: no line twice, -- only between separate groups', async () => {
 		const run = await cli(['grep', 'hit', ...vault({ 'a.md': LINES })]);
 		expect(run.code).toBe(0);
 		const listing = run.stdout.split('\n').slice(4);
-		expect(listing).toEqual(['  2- line 2', '  3- line 3', '  4: hit 4', '  5- line 5', '  6: hit 6', '  7- line 7', '  8- line 8', '  --', '  14- line 14', '  15- line 15', '  16: hit 16', '  17- line 17', '  18- line 18']);
+		expect(listing).toEqual([
+			'  2- line 2',
+			'  3- line 3',
+			'  4: hit 4',
+			'  5- line 5',
+			'  6: hit 6',
+			'  7- line 7',
+			'  8- line 8',
+			'  --',
+			'  14- line 14',
+			'  15- line 15',
+			'  16: hit 16',
+			'  17- line 17',
+			'  18- line 18',
+		]);
 	});
 
 	it('-C/--context N sets the context lines; 0 prints matches only', async () => {
@@ -34,21 +50,50 @@ describe('grep and text-search context, as GNU grep prints it', () => {
 		const none = await cli(['grep', 'hit', '-C', '0', ...v]);
 		expect(none.stdout.split('\n').slice(4)).toEqual(['  4: hit 4', '  --', '  6: hit 6', '  --', '  16: hit 16']);
 		const one = await cli(['grep', 'hit', '--context=1', ...v]);
-		expect(one.stdout.split('\n').slice(4)).toEqual(['  3- line 3', '  4: hit 4', '  5- line 5', '  6: hit 6', '  7- line 7', '  --', '  15- line 15', '  16: hit 16', '  17- line 17']);
-		expect((await cli(['grep', 'hit', '-C', 'x', ...v])).stderr).toMatch(/--context must be a whole number from 0 to 1000/);
+		expect(one.stdout.split('\n').slice(4)).toEqual([
+			'  3- line 3',
+			'  4: hit 4',
+			'  5- line 5',
+			'  6: hit 6',
+			'  7- line 7',
+			'  --',
+			'  15- line 15',
+			'  16: hit 16',
+			'  17- line 17',
+		]);
+		expect((await cli(['grep', 'hit', '-C', 'x', ...v])).stderr).toMatch(
+			/--context must be a whole number from 0 to 1000/,
+		);
 	});
 
 	it('text-search --report merges the same way', async () => {
-		const run = await cli(['text-search', 'cost of capital', '--report', '--context', '1', '--vault', EXAMPLE_VAULT]);
-		expect(run.stdout).toContain('     - matches:\n         1: Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital.\n         2- \n');
+		const run = await cli([
+			'text-search',
+			'cost of capital',
+			'--report',
+			'--context',
+			'1',
+			'--vault',
+			EXAMPLE_VAULT,
+		]);
+		expect(run.stdout).toContain(
+			'     - matches:\n         1: Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital.\n         2- \n',
+		);
 	});
 
-	it('a line that matched stays a match where it is also another match\'s context', () => {
+	it("a line that matched stays a match where it is also another match's context", () => {
 		const groups = contextGroups([
 			{ line: 2, text: 'b', before: ['a'], after: ['c'] },
 			{ line: 3, text: 'c', before: ['b'], after: ['d'] },
 		]);
-		expect(groups).toEqual([[{ line: 1, text: 'a', match: false }, { line: 2, text: 'b', match: true }, { line: 3, text: 'c', match: true }, { line: 4, text: 'd', match: false }]]);
+		expect(groups).toEqual([
+			[
+				{ line: 1, text: 'a', match: false },
+				{ line: 2, text: 'b', match: true },
+				{ line: 3, text: 'c', match: true },
+				{ line: 4, text: 'd', match: false },
+			],
+		]);
 	});
 });
 
@@ -65,7 +110,9 @@ describe('quiet footers', () => {
 		const verbose = await cli(['grep', 'good', '--verbose', ...v]);
 		expect(verbose.stdout).toContain('bad1.md');
 		expect(verbose.stdout).toContain('bad2.md');
-		const json = JSON.parse((await cli(['grep', 'good', '--json', ...v])).stdout) as { skipped: { path: string }[] };
+		const json = JSON.parse((await cli(['grep', 'good', '--json', ...v])).stdout) as {
+			skipped: { path: string }[];
+		};
 		expect(json.skipped.map((s) => s.path).sort()).toEqual(['bad1.md', 'bad2.md']);
 	});
 
@@ -79,7 +126,9 @@ describe('quiet footers', () => {
 
 	it('the truncation is said once, in the first line, with how to see more', async () => {
 		const run = await cli(['tag', 'copilot', '--limit', '1', '--vault', EXAMPLE_VAULT]);
-		expect(run.stdout.split('\n')[0]).toMatch(/^\d+ notes match \(searched \d+ notes\); showing 1 \(raise --limit to see more\)$/);
+		expect(run.stdout.split('\n')[0]).toMatch(
+			/^\d+ notes match \(searched \d+ notes\); showing 1 \(raise --limit to see more\)$/,
+		);
 		expect(run.stdout).not.toContain('Truncated');
 	});
 });
@@ -92,7 +141,9 @@ describe('what each listing names', () => {
 
 	it('links names the note it resolved; links are written [[as in a note]]', async () => {
 		const run = await cli(['links', '2026-06-20-adopt-obsidian-and-ob1-patterns', '--vault', EXAMPLE_VAULT]);
-		expect(run.stdout.split('\n')[0]).toMatch(/^Links from decisions\/2026-06-20-adopt-obsidian-and-ob1-patterns\.md: \d+ links$/);
+		expect(run.stdout.split('\n')[0]).toMatch(
+			/^Links from decisions\/2026-06-20-adopt-obsidian-and-ob1-patterns\.md: \d+ links$/,
+		);
 		expect(run.stdout).toMatch(/^\[\[conventions\]\] → conventions\.md {2}\[/m);
 	});
 
@@ -113,7 +164,9 @@ describe('the search listing', () => {
 
 	it('--folders restricts the search; a folder with no notes is an error', async () => {
 		const v = vault({ 'Notes/a.md': 'alpha text\n', 'Daily/b.md': 'alpha text\n', 'Other/c.md': 'alpha text\n' });
-		const json = JSON.parse((await cli(['search', 'alpha', '--folders', 'Notes,Daily', '--json', ...v])).stdout) as { results: { path: string }[] };
+		const json = JSON.parse(
+			(await cli(['search', 'alpha', '--folders', 'Notes,Daily', '--json', ...v])).stdout,
+		) as { results: { path: string }[] };
 		expect(json.results.map((r) => r.path).sort()).toEqual(['Daily/b.md', 'Notes/a.md']);
 		const missing = await cli(['search', 'alpha', '--folders', 'Nope', ...v]);
 		expect(missing.code).toBe(2);
@@ -129,10 +182,16 @@ describe('the search listing', () => {
 	});
 
 	it('excerpts drop %%comments%% and embed syntax', async () => {
-		expect(excerptOf('Before %%hidden\nnote%% after ![[diagram.png]] and ![alt](x.png) end %%open', 200)).toBe('Before after and end');
-		expect(excerptOf('## Goals\n> quoted words\n```js\nconst x = 1;\n```\nafter', 200)).toBe('Goals quoted words const x = 1; after');
+		expect(excerptOf('Before %%hidden\nnote%% after ![[diagram.png]] and ![alt](x.png) end %%open', 200)).toBe(
+			'Before after and end',
+		);
+		expect(excerptOf('## Goals\n> quoted words\n```js\nconst x = 1;\n```\nafter', 200)).toBe(
+			'Goals quoted words const x = 1; after',
+		);
 		const v = vault({ 'a.md': '# A\n\n%%todo: private%% Visible words ![[Other]] here.\n', 'Other.md': 'x\n' });
-		const grep = JSON.parse((await cli(['search', 'visible', '--json', ...v])).stdout) as { results: { excerpt: string }[] };
+		const grep = JSON.parse((await cli(['search', 'visible', '--json', ...v])).stdout) as {
+			results: { excerpt: string }[];
+		};
 		expect(grep.results[0].excerpt).toBe('Visible words here.');
 	});
 });
@@ -146,7 +205,13 @@ describe('arguments before the vault', () => {
 
 	it('an invalid regex or a bad --context fails before a file is read, even for a vault that is not there', async () => {
 		const gone = ['--vault', join(tmpdir(), 'no-such-vault-vq')];
-		for (const args of [['grep', '(', '--regex'], ['text-search', '(', '--regex'], ['search', '/(/'], ['grep', 'x', '--context', '5000'], ['filter', '--where', '=x']]) {
+		for (const args of [
+			['grep', '(', '--regex'],
+			['text-search', '(', '--regex'],
+			['search', '/(/'],
+			['grep', 'x', '--context', '5000'],
+			['filter', '--where', '=x'],
+		]) {
 			const run = await cli([...args, ...gone]);
 			expect(run.code, args.join(' ')).toBe(2);
 			expect(run.stderr, args.join(' ')).not.toMatch(/not found|Vault folder/);

@@ -28,7 +28,10 @@ let before = '';
  * shared hash helper would block on the FIFOs and cannot open paths past PATH_MAX.
  */
 function listing(): string {
-	return spawnSync('sh', ['-c', `cd "${vault}" && find . -printf '%y %s %T@ %p\\n' | sort`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout;
+	return spawnSync('sh', ['-c', `cd "${vault}" && find . -printf '%y %s %T@ %p\\n' | sort`], {
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	}).stdout;
 }
 
 /** Writes `content` at `vault/rel`, creating folders. */
@@ -41,7 +44,12 @@ function put(rel: string, content: string | Buffer): void {
 /** Ten anchors each listing the previous one nine times, with wikilink leaves. */
 function aliasBomb(): string {
 	const lines = ['a0: &a0 ["[[good]]"]'];
-	for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+	for (let i = 1; i < 10; i++)
+		lines.push(
+			`a${i}: &a${i} [${Array(9)
+				.fill(`*a${i - 1}`)
+				.join(', ')}]`,
+		);
 	return `---\n${lines.join('\n')}\n---\nfindme #ok\n`;
 }
 
@@ -50,7 +58,8 @@ function makeLongFolder(): string {
 	const segment = 'd'.repeat(200);
 	const depth = 22;
 	// perl's chdir is relative (the shells' `cd` rebuilds the absolute path and fails past PATH_MAX).
-	const script = 'chdir $ARGV[0] or die; for (1..$ARGV[2]) { mkdir $ARGV[1] or die; chdir $ARGV[1] or die } open(my $f, ">", "deep.md") or die; print $f "findme #ok\\n"';
+	const script =
+		'chdir $ARGV[0] or die; for (1..$ARGV[2]) { mkdir $ARGV[1] or die; chdir $ARGV[1] or die } open(my $f, ">", "deep.md") or die; print $f "findme #ok\\n"';
 	const run = spawnSync('perl', ['-e', script, vault, segment, String(depth)]);
 	if (run.status !== 0) throw new Error(`could not build the long path: ${String(run.stderr)}`);
 	return `${Array(depth).fill(segment).join('/')}/`;
@@ -82,7 +91,9 @@ beforeAll(() => {
 	symlinkSync(vault, join(vault, 'loop'));
 	// 22 levels, each linking twice to the next: 4 million paths when links are followed blindly.
 	for (let i = 0; i < 22; i++) mkdirSync(join(vault, 'tree', `t${i}`), { recursive: true });
-	for (let i = 0; i < 21; i++) for (const name of ['a', 'b']) symlinkSync(join(vault, 'tree', `t${i + 1}`), join(vault, 'tree', `t${i}`, name));
+	for (let i = 0; i < 21; i++)
+		for (const name of ['a', 'b'])
+			symlinkSync(join(vault, 'tree', `t${i + 1}`), join(vault, 'tree', `t${i}`, name));
 	put('tree/t21/leaf.md', 'findme #ok at the bottom of the tree\n');
 	longFolder = makeLongFolder();
 	before = listing();
@@ -115,7 +126,17 @@ describe('a hostile vault', () => {
 		expect(ms).toBeLessThan(30_000); // hang guard
 		expect(json.status).toBe('partial');
 		expect(json.results?.map((r) => r.path)).toEqual(
-			expect.arrayContaining(['good.md', 'docend.md', 'bomb.md', 'cr.md', 'blocks.md', 'lists.md', 'thai.md', 'dir.md/inner.md', 'tree/t21/leaf.md']),
+			expect.arrayContaining([
+				'good.md',
+				'docend.md',
+				'bomb.md',
+				'cr.md',
+				'blocks.md',
+				'lists.md',
+				'thai.md',
+				'dir.md/inner.md',
+				'tree/t21/leaf.md',
+			]),
 		);
 		expect(reasonOf(json, 'utf16.md')).toMatch(/UTF-16: convert the file to UTF-8/);
 		expect(reasonOf(json, 'latin1.md')).toMatch(/not valid UTF-8 \(first bad byte on line 1\)/);
@@ -134,8 +155,12 @@ describe('a hostile vault', () => {
 		const prop = await run(['prop', 'status', 'draft']);
 		expect(prop.json.results?.map((r) => r.path)).toEqual(['cr.md']);
 		const tag = await run(['tag', 'ok']);
-		expect(tag.json.results?.map((r) => r.path)).toEqual(expect.arrayContaining(['good.md', 'cr.md', 'docend.md', 'bomb.md', 'dir.md/inner.md']));
-		expect(reasonOf(tag.json, 'bomb.md')).toMatch(/frontmatter not parsed \(line 2: frontmatter expands to more than \d+ values/);
+		expect(tag.json.results?.map((r) => r.path)).toEqual(
+			expect.arrayContaining(['good.md', 'cr.md', 'docend.md', 'bomb.md', 'dir.md/inner.md']),
+		);
+		expect(reasonOf(tag.json, 'bomb.md')).toMatch(
+			/frontmatter not parsed \(line 2: frontmatter expands to more than \d+ values/,
+		);
 		expect(reasonOf(tag.json, 'docend.md')).toMatch(/frontmatter not parsed \(.*single document/);
 	});
 
@@ -143,7 +168,9 @@ describe('a hostile vault', () => {
 		const search = await run(['search', 'findme']);
 		expect(search.code).toBe(0);
 		expect(search.json.status).toBe('partial');
-		expect(search.json.results?.map((r) => r.path)).toEqual(expect.arrayContaining(['good.md', 'thai.md', 'lists.md']));
+		expect(search.json.results?.map((r) => r.path)).toEqual(
+			expect.arrayContaining(['good.md', 'thai.md', 'lists.md']),
+		);
 		expect(reasonOf(search.json, 'pipe.md')).toMatch(/FIFO/);
 		const pack = await run(['pack', 'findme']);
 		expect([0, 1]).toContain(pack.code);

@@ -33,19 +33,46 @@ const WORKING: Record<string, string[]> = {
 };
 
 /** Each command's way to miss its required argument (commands without one are left out). */
-const MISSING: Record<string, string[]> = { tag: [], prop: [], backlinks: [], links: [], grep: [], search: [], lookup: [], filter: [], graph: [], 'text-search': [], pack: [], note: [], schema: [] };
+const MISSING: Record<string, string[]> = {
+	tag: [],
+	prop: [],
+	backlinks: [],
+	links: [],
+	grep: [],
+	search: [],
+	lookup: [],
+	filter: [],
+	graph: [],
+	'text-search': [],
+	pack: [],
+	note: [],
+	schema: [],
+};
 
 /** Each command's numeric flag, to feed a hexadecimal number. */
-const NUMBER_FLAG: Record<string, string | null> = { pack: '--budget', lookup: '--excerpt-chars', note: '--from', status: null, index: null, server: '--idle-minutes', mcp: '--max-bytes', config: null, schema: null };
+const NUMBER_FLAG: Record<string, string | null> = {
+	pack: '--budget',
+	lookup: '--excerpt-chars',
+	note: '--from',
+	status: null,
+	index: null,
+	server: '--idle-minutes',
+	mcp: '--max-bytes',
+	config: null,
+	schema: null,
+};
 
 /** Run with --json and check the contract: exit 2, one parsable object, status failed with an error. */
 async function expectJsonFailure(args: string[], why: string): Promise<{ status: string; error: string }> {
 	const run = await cli([...args, '--vault', EXAMPLE_VAULT, '--json']);
 	expect(run.code, `${why}: ${args.join(' ')}`).toBe(2);
 	let parsed: unknown;
-	expect(() => {
-		parsed = JSON.parse(run.stdout);
-	}, `${why}: stdout is one JSON object: ${run.stdout.slice(0, 200)}`).not.toThrow();
+	expect(
+		() => {
+			parsed = JSON.parse(run.stdout);
+		},
+		`${why}: stdout is one JSON object: ${run.stdout.slice(0, 200)}`,
+	).not.toThrow();
 	expect(parsed, why).toMatchObject({ status: 'failed', error: expect.any(String) as unknown });
 	expect(run.stderr, `${why}: the reason is on stderr too`).not.toBe('');
 	return parsed as { status: string; error: string };
@@ -65,23 +92,42 @@ describe('--json on failure', () => {
 			expect(bad.code).toBe(2);
 			expect(JSON.parse(bad.stdout)).toMatchObject({ status: 'failed' });
 			expect((JSON.parse(bad.stdout) as { error: string }).error).toContain('no-such-folder');
-			expect((await expectJsonFailure([name, ...working, '--no-such-flag'], 'unknown flag')).error).toMatch(/unknown option "--no-such-flag"/);
+			expect((await expectJsonFailure([name, ...working, '--no-such-flag'], 'unknown flag')).error).toMatch(
+				/unknown option "--no-such-flag"/,
+			);
 			const numberFlag = Object.hasOwn(NUMBER_FLAG, name) ? NUMBER_FLAG[name] : '--limit';
-			if (numberFlag !== null) expect((await expectJsonFailure([name, ...working, numberFlag, '0x10'], 'hexadecimal number')).error).toMatch(/written in digits, got "0x10"/);
-			expect((await expectJsonFailure([name, ...working, '--vault='], 'empty value')).error).toMatch(/--vault needs a value.*empty/);
-			expect((await expectJsonFailure([name, ...working, '--vault', EXAMPLE_VAULT], 'repeated flag')).error).toMatch(/--vault was given twice/);
-			if (Object.hasOwn(MISSING, name)) expect((await expectJsonFailure([name, ...MISSING[name]], 'missing argument')).error).toMatch(/missing/);
+			if (numberFlag !== null)
+				expect(
+					(await expectJsonFailure([name, ...working, numberFlag, '0x10'], 'hexadecimal number')).error,
+				).toMatch(/written in digits, got "0x10"/);
+			expect((await expectJsonFailure([name, ...working, '--vault='], 'empty value')).error).toMatch(
+				/--vault needs a value.*empty/,
+			);
+			expect(
+				(await expectJsonFailure([name, ...working, '--vault', EXAMPLE_VAULT], 'repeated flag')).error,
+			).toMatch(/--vault was given twice/);
+			if (Object.hasOwn(MISSING, name))
+				expect((await expectJsonFailure([name, ...MISSING[name]], 'missing argument')).error).toMatch(
+					/missing/,
+				);
 		});
 	}
 
 	it('an invalid regex is one failure object for grep, text-search and search', async () => {
-		expect((await expectJsonFailure(['grep', '(', '--regex'], 'grep regex')).error).toMatch(/invalid regular expression/);
-		expect((await expectJsonFailure(['text-search', '(', '--regex'], 'text-search regex')).error).toMatch(/invalid regular expression/);
+		expect((await expectJsonFailure(['grep', '(', '--regex'], 'grep regex')).error).toMatch(
+			/invalid regular expression/,
+		);
+		expect((await expectJsonFailure(['text-search', '(', '--regex'], 'text-search regex')).error).toMatch(
+			/invalid regular expression/,
+		);
 		expect((await expectJsonFailure(['search', '/(/'], 'search regex')).error).toMatch(/regex|regular expression/i);
 	});
 
 	it('an unknown command and an option before the command answer in JSON too', async () => {
-		for (const argv of [['tags', 'x', '--json'], ['--json', 'tag', 'x']]) {
+		for (const argv of [
+			['tags', 'x', '--json'],
+			['--json', 'tag', 'x'],
+		]) {
 			const run = await cli(argv);
 			expect(run.code).toBe(2);
 			expect(JSON.parse(run.stdout)).toMatchObject({ status: 'failed', command: null });

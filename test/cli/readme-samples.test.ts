@@ -21,7 +21,8 @@ const REQUIRED = ['tag', 'prop', 'backlinks', 'links', 'grep', 'search', 'pack',
 /** The words of a command line, with "double quoted" words kept whole (all the samples need). */
 function splitCommand(line: string): string[] {
 	const words: string[] = [];
-	for (const found of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) words.push(found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : found[2]);
+	for (const found of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g))
+		words.push(found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : found[2]);
 	return words;
 }
 
@@ -42,7 +43,9 @@ function normalize(text: string): string {
 
 /** The block a sample's command prints: a console block with the command, its stdout, then its stderr. */
 async function sampleBlock(command: string): Promise<string> {
-	const args = splitCommand(command).slice(1).map((arg) => (arg.startsWith('../shared/') ? join(SHARED, arg.slice('../shared/'.length)) : arg));
+	const args = splitCommand(command)
+		.slice(1)
+		.map((arg) => (arg.startsWith('../shared/') ? join(SHARED, arg.slice('../shared/'.length)) : arg));
 	const run = await cli(args, REPO);
 	const body = normalize([`$ ${command}`, run.stdout, run.stderr].filter((part) => part !== '').join('\n'));
 	const fence = body.includes('```') ? '````' : '```';
@@ -65,7 +68,11 @@ describe('the README samples are what the commands print', () => {
 		it.skipIf(skip)(`${sample.command}${skip ? ` (skipped: ${SHARED_SKIP_REASON ?? ''})` : ''}`, async () => {
 			const block = await sampleBlock(sample.command);
 			regenerated.set(sample.command, block);
-			if (!UPDATE) expect(sample.block, 'the README sample differs: run VAULT_QUERY_UPDATE_SAMPLES=1 npx vitest run test/cli/readme-samples.test.ts').toBe(block);
+			if (!UPDATE)
+				expect(
+					sample.block,
+					'the README sample differs: run VAULT_QUERY_UPDATE_SAMPLES=1 npx vitest run test/cli/readme-samples.test.ts',
+				).toBe(block);
 		});
 	}
 

@@ -6,7 +6,17 @@
  */
 import { execFile } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,7 +46,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
 	// Stop whatever server runs for the vault — a successor it handed over to included — until none answers.
-	for (let quiet = 0; quiet < 3; ) {
+	for (let quiet = 0; quiet < 3;) {
 		const stopped = await cli(['server', '--stop', '--vault', vault]).catch(() => ({ code: 1 }));
 		quiet = stopped.code === 0 ? 0 : quiet + 1;
 		await sleep(200);
@@ -49,11 +59,19 @@ afterEach(async () => {
 /** The environment of a process that may use and start servers, with this test's cache folder. */
 function serverEnv(): Record<string, string | undefined> {
 	// A server a failed test leaves behind stops after a minute without calls.
-	return { ...process.env, VAULT_QUERY_SERVER: 'on', VAULT_QUERY_CACHE_DIR: cache, VAULT_QUERY_SERVER_IDLE_MINUTES: '1' };
+	return {
+		...process.env,
+		VAULT_QUERY_SERVER: 'on',
+		VAULT_QUERY_CACHE_DIR: cache,
+		VAULT_QUERY_SERVER_IDLE_MINUTES: '1',
+	};
 }
 
 /** Runs the built CLI as a user would; exit codes 1 and 2 are answers too. */
-async function bin(args: string[], env: Record<string, string | undefined> = serverEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+async function bin(
+	args: string[],
+	env: Record<string, string | undefined> = serverEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
 	try {
 		const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
 		return { code: 0, stdout, stderr };
@@ -85,7 +103,11 @@ function realpathOf(path: string): string {
 async function serverInProcess(): Promise<{ stopped: Promise<unknown>; stderr: string[] }> {
 	const stderr: string[] = [];
 	const { runCli } = await import('../../src/cli/run');
-	const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], { stdout: () => undefined, stderr: (t) => stderr.push(t), cwd: REPO });
+	const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], {
+		stdout: () => undefined,
+		stderr: (t) => stderr.push(t),
+		cwd: REPO,
+	});
 	await serverUp();
 	return { stopped, stderr };
 }
@@ -93,7 +115,11 @@ async function serverInProcess(): Promise<{ stopped: Promise<unknown>; stderr: s
 /** What the in-process server answers for `argv`; a declined call fails the test with the server's reason. */
 async function served(argv: string[], mayDecline = false): Promise<{ code: number; stdout: string } | null> {
 	const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
-	const { reply, error } = await exchange(socket, { stamp: SERVER_STAMP, argv: [...argv, '--vault', vault], cwd: REPO });
+	const { reply, error } = await exchange(socket, {
+		stamp: SERVER_STAMP,
+		argv: [...argv, '--vault', vault],
+		cwd: REPO,
+	});
 	if (reply !== null && 'code' in reply) return { code: reply.code, stdout: reply.stdout.join('\n') };
 	if (mayDecline && reply !== null && 'declined' in reply) return null;
 	throw new Error(`the server did not answer ${argv.join(' ')}: ${JSON.stringify(reply) ?? error}`);
@@ -104,7 +130,11 @@ describe('the background server', () => {
 		const { COMMANDS } = await import('../../src/cli/commands/index');
 		const { SERVED_COMMANDS } = await import('../../src/cli/server/protocol');
 		// mcp is a server itself; index and server manage the snapshot and the server: they run in the call.
-		expect([...SERVED_COMMANDS].sort()).toEqual(COMMANDS.map((c) => c.name).filter((n) => !['mcp', 'index', 'server'].includes(n)).sort());
+		expect([...SERVED_COMMANDS].sort()).toEqual(
+			COMMANDS.map((c) => c.name)
+				.filter((n) => !['mcp', 'index', 'server'].includes(n))
+				.sort(),
+		);
 	});
 
 	it('is started by the first call, answers the next ones exactly as a call of its own would, and stops when asked', async () => {
@@ -113,16 +143,28 @@ describe('the background server', () => {
 		expect(first.code).toBe(0);
 		// It answered on its own, and left the snapshot to the server it started.
 		expect(first.stderr).not.toMatch(/answered by the background server/);
-		expect(first.stderr).toMatch(/no index snapshot yet: read the whole vault; the background server starting now builds it/);
+		expect(first.stderr).toMatch(
+			/no index snapshot yet: read the whole vault; the background server starting now builds it/,
+		);
 		await serverUp();
-		for (const query of [['backlinks', 'conventions'], ['tag', 'decision'], ['search', 'obsidian plugin'], ['grep', 'OB1'], ['pack', 'why obsidian'], ['lookup', 'conventions'], ['note', 'conventions']]) {
+		for (const query of [
+			['backlinks', 'conventions'],
+			['tag', 'decision'],
+			['search', 'obsidian plugin'],
+			['grep', 'OB1'],
+			['pack', 'why obsidian'],
+			['lookup', 'conventions'],
+			['note', 'conventions'],
+		]) {
 			const warm = await bin([...query, '--vault', vault, '--json', '--verbose']);
 			const alone = await bin([...query, '--vault', vault, '--json', '--no-server']);
 			expect(warm.stderr, query.join(' ')).toMatch(/answered by the background server/);
 			expect({ code: warm.code, out: warm.stdout }).toEqual({ code: alone.code, out: alone.stdout });
 		}
 		// `status` says what the answering process holds: the server has its search index ready.
-		expect(JSON.parse((await bin(['status', '--vault', vault, '--json'])).stdout)).toMatchObject({ search_index: 'ready' });
+		expect(JSON.parse((await bin(['status', '--vault', vault, '--json'])).stdout)).toMatchObject({
+			search_index: 'ready',
+		});
 		const status = await bin(['server', '--status', '--vault', vault]);
 		expect(status.stdout).toMatch(/background server pid \d+/);
 		expect((await bin(['index', '--status', '--vault', vault])).stdout).toMatch(/server: +background server pid/);
@@ -168,54 +210,99 @@ describe('the background server', () => {
 		for (let i = 0; i < 2; i++) {
 			const call = await bin(['backlinks', 'conventions', '--vault', vault, '--json'], env);
 			expect({ code: call.code, out: call.stdout }).toEqual({ code: 0, out: truth.stdout });
-			expect(call.stderr.trim().split('\n')).toEqual([expect.stringMatching(/warning: the index snapshot could not be saved/)]);
+			expect(call.stderr.trim().split('\n')).toEqual([
+				expect.stringMatching(/warning: the index snapshot could not be saved/),
+			]);
 		}
 	});
 
 	it('answers every query like a full read after random edits, with no wait between edit and call', async () => {
 		const { stopped, stderr } = await serverInProcess();
 		const names = ['a.md', 'b.md', 'sub/c.md'];
-		const text = fc.record({ word: fc.constantFrom('alpha', 'gamma'), tag: fc.constantFrom('#aa', '#bb'), link: fc.constantFrom('a', 'b', 'c', 'conventions') }).map((r) => `---\nstatus: ${r.word}\n---\n# T\n\n${r.word} ${r.tag} [[${r.link}]]\n`);
+		const text = fc
+			.record({
+				word: fc.constantFrom('alpha', 'gamma'),
+				tag: fc.constantFrom('#aa', '#bb'),
+				link: fc.constantFrom('a', 'b', 'c', 'conventions'),
+			})
+			.map((r) => `---\nstatus: ${r.word}\n---\n# T\n\n${r.word} ${r.tag} [[${r.link}]]\n`);
 		const edit = fc.oneof(
 			fc.record({ kind: fc.constant('write' as const), name: fc.constantFrom(...names), text }),
 			fc.record({ kind: fc.constant('delete' as const), name: fc.constantFrom(...names) }),
-			fc.record({ kind: fc.constant('rename' as const), name: fc.constantFrom(...names), to: fc.constantFrom('d.md', 'sub/e.md', 'new/f.md') }),
+			fc.record({
+				kind: fc.constant('rename' as const),
+				name: fc.constantFrom(...names),
+				to: fc.constantFrom('d.md', 'sub/e.md', 'new/f.md'),
+			}),
 			fc.record({ kind: fc.constant('exclude' as const), folders: fc.subarray(['sub/', 'decisions/']) }),
 		);
-		const queries = [['tag', 'aa'], ['backlinks', 'a'], ['links', 'b'], ['grep', 'gamma'], ['prop', 'status', 'alpha'], ['search', 'alpha'], ['pack', 'gamma alpha'], ['search', 'gamma', '--links-key', 'related']];
+		const queries = [
+			['tag', 'aa'],
+			['backlinks', 'a'],
+			['links', 'b'],
+			['grep', 'gamma'],
+			['prop', 'status', 'alpha'],
+			['search', 'alpha'],
+			['pack', 'gamma alpha'],
+			['search', 'gamma', '--links-key', 'related'],
+		];
 		let answered = 0;
-		await fc.assert(
-			fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 4 }), fc.nat(queries.length - 1), async (edits, k) => {
-				for (const e of edits) {
-					const at = (n: string): string => join(vault, n);
-					if (e.kind === 'write') {
-						mkdirSync(join(at(e.name), '..'), { recursive: true });
-						writeFileSync(at(e.name), e.text);
-					} else if (e.kind === 'delete') rmSync(at(e.name), { force: true });
-					else if (e.kind === 'rename' && existsSync(at(e.name)) && !existsSync(at(e.to))) {
-						mkdirSync(join(at(e.to), '..'), { recursive: true });
-						renameSync(at(e.name), at(e.to));
-					} else if (e.kind === 'exclude') writeFileSync(at('.obsidian/app.json'), JSON.stringify({ userIgnoreFilters: e.folders }));
-				}
-				for (const q of [queries[k], queries[(k + 3) % queries.length]]) {
-					const warm = await served([...q, '--json']);
-					const full = await cli([...q, '--vault', vault, '--json', '--no-cache']);
-					expect({ q, code: warm!.code, out: warm!.stdout }).toEqual({ q, code: full.code, out: full.stdout });
-					answered++;
-				}
-			}),
-			{ numRuns: 25, endOnFailure: true },
-		).catch((error: unknown) => {
-			throw new Error(`${String((error as Error).cause ?? error)}\nserver log:\n${stderr.join('\n')}`);
-		});
+		await fc
+			.assert(
+				fc.asyncProperty(
+					fc.array(edit, { minLength: 1, maxLength: 4 }),
+					fc.nat(queries.length - 1),
+					async (edits, k) => {
+						for (const e of edits) {
+							const at = (n: string): string => join(vault, n);
+							if (e.kind === 'write') {
+								mkdirSync(join(at(e.name), '..'), { recursive: true });
+								writeFileSync(at(e.name), e.text);
+							} else if (e.kind === 'delete') rmSync(at(e.name), { force: true });
+							else if (e.kind === 'rename' && existsSync(at(e.name)) && !existsSync(at(e.to))) {
+								mkdirSync(join(at(e.to), '..'), { recursive: true });
+								renameSync(at(e.name), at(e.to));
+							} else if (e.kind === 'exclude')
+								writeFileSync(
+									at('.obsidian/app.json'),
+									JSON.stringify({ userIgnoreFilters: e.folders }),
+								);
+						}
+						for (const q of [queries[k], queries[(k + 3) % queries.length]]) {
+							const warm = await served([...q, '--json']);
+							const full = await cli([...q, '--vault', vault, '--json', '--no-cache']);
+							expect({ q, code: warm!.code, out: warm!.stdout }).toEqual({
+								q,
+								code: full.code,
+								out: full.stdout,
+							});
+							answered++;
+						}
+					},
+				),
+				{ numRuns: 25, endOnFailure: true },
+			)
+			.catch((error: unknown) => {
+				throw new Error(`${String((error as Error).cause ?? error)}\nserver log:\n${stderr.join('\n')}`);
+			});
 		expect(answered).toBe(50);
-		await exchange(socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!, { stamp: SERVER_STAMP, control: 'stop' });
+		await exchange(socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!, {
+			stamp: SERVER_STAMP,
+			control: 'stop',
+		});
 		await stopped;
 	}, 180_000);
 
 	it('answers many calls at once, each correctly', async () => {
 		const { stopped } = await serverInProcess();
-		const queries = [['backlinks', 'conventions'], ['tag', 'decision'], ['search', 'obsidian'], ['grep', 'OB1'], ['links', 'conventions'], ['prop', 'status', 'accepted']];
+		const queries = [
+			['backlinks', 'conventions'],
+			['tag', 'decision'],
+			['search', 'obsidian'],
+			['grep', 'OB1'],
+			['links', 'conventions'],
+			['prop', 'status', 'accepted'],
+		];
 		const truths = await Promise.all(queries.map((q) => cli([...q, '--vault', vault, '--json', '--no-cache'])));
 		const answers = await Promise.all([...queries, ...queries].map((q) => served([...q, '--json'])));
 		answers.forEach((a, i) => expect(a?.stdout).toBe(truths[i % queries.length].stdout));
@@ -241,7 +328,9 @@ describe('the background server', () => {
 		expect(await served(['tag', 'fresh', '--json'], true)).toBeNull();
 		await stopped;
 		const alone = await bin(['tag', 'fresh', '--vault', vault, '--json']);
-		expect((JSON.parse(alone.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(['only-here.md']);
+		expect((JSON.parse(alone.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual([
+			'only-here.md',
+		]);
 		rmSync(`${vault}-moved`, { recursive: true, force: true });
 	}, 60_000);
 
@@ -259,7 +348,11 @@ describe('the background server', () => {
 	it('replaces a stale socket file, and a second server leaves the vault to the first', async () => {
 		const socket = socketPathFor(realpathOf(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
 		// A socket file nobody listens on: what a server killed with SIGKILL leaves behind.
-		const dead = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+		const dead = spawn(
+			process.execPath,
+			['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`],
+			{ stdio: ['ignore', 'pipe', 'inherit'] },
+		);
 		await new Promise((resolve) => dead.stdout.once('data', resolve));
 		dead.kill('SIGKILL');
 		await new Promise((resolve) => dead.once('exit', resolve));
@@ -269,11 +362,21 @@ describe('the background server', () => {
 		await serverUp();
 		const second: string[] = [];
 		const { runCli } = await import('../../src/cli/run');
-		expect(await runCli(['server', '--vault', vault], { stdout: () => undefined, stderr: (t) => second.push(t), cwd: REPO })).toBe(0);
+		expect(
+			await runCli(['server', '--vault', vault], {
+				stdout: () => undefined,
+				stderr: (t) => second.push(t),
+				cwd: REPO,
+			}),
+		).toBe(0);
 		expect(second.join('\n')).toMatch(/another server already serves this vault/);
-		expect((await bin(['tag', 'decision', '--vault', vault, '--json', '--verbose'])).stderr).toMatch(/answered by the background server/);
+		expect((await bin(['tag', 'decision', '--vault', vault, '--json', '--verbose'])).stderr).toMatch(
+			/answered by the background server/,
+		);
 		// The pid file still names the serving server, not the one that stepped aside.
-		const status = JSON.parse((await bin(['server', '--status', '--vault', vault, '--json'])).stdout) as { server: { pid: number } };
+		const status = JSON.parse((await bin(['server', '--status', '--vault', vault, '--json'])).stdout) as {
+			server: { pid: number };
+		};
 		expect(readServerPid(realpathOf(vault))).toBe(status.server.pid);
 	}, 60_000);
 
@@ -290,7 +393,10 @@ describe('the background server', () => {
 		expect(await muteExit).toBe('SIGTERM');
 
 		// A stale pid file whose pid now belongs to another program, or to a server of another vault.
-		for (const args of [['-e', idle], ['-e', idle, 'server', '--vault', `${real}-other`]]) {
+		for (const args of [
+			['-e', idle],
+			['-e', idle, 'server', '--vault', `${real}-other`],
+		]) {
 			const other = spawn(process.execPath, args, { stdio: 'ignore' });
 			try {
 				writeServerPid(real, other.pid!);
@@ -308,7 +414,11 @@ describe('the background server', () => {
 	it('`index --clear` does not wait on a server that neither answers nor ends on SIGTERM: it kills it, says so, and clears', async () => {
 		const real = realpathOf(vault);
 		expect((await bin(['index', '--vault', vault])).code).toBe(0);
-		const deaf = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)", 'server', '--vault', real], { stdio: 'ignore' });
+		const deaf = spawn(
+			process.execPath,
+			['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)", 'server', '--vault', real],
+			{ stdio: 'ignore' },
+		);
 		const deafExit = new Promise<string | null>((resolve) => deaf.once('exit', (_code, signal) => resolve(signal)));
 		await sleep(300); // its SIGTERM handler is in place
 		writeServerPid(real, deaf.pid!);

@@ -32,20 +32,43 @@ interface ConfigJson {
 
 describe('one configuration for both faces: the CLI reads the plugin data.json', () => {
 	it("uses the plugin's saved settings (links key, excluded folders), and flags override them", async () => {
-		const root = vault({ ...NOTES, '.obsidian/plugins/vault-query/data.json': JSON.stringify({ linksKey: 'related', excludedFolders: ['_views/'] }) });
+		const root = vault({
+			...NOTES,
+			'.obsidian/plugins/vault-query/data.json': JSON.stringify({
+				linksKey: 'related',
+				excludedFolders: ['_views/'],
+			}),
+		});
 		const before = hashTree(root);
 		const saved = await cliJson<QueryResult<NoteResult>>(['backlinks', 'Topic', '--vault', root]);
 		expect(saved.json.results.map((r) => r.path)).toEqual(['a.md']);
-		const flagged = await cliJson<QueryResult<NoteResult>>(['backlinks', 'Topic', '--vault', root, '--links-key', 'links']);
+		const flagged = await cliJson<QueryResult<NoteResult>>([
+			'backlinks',
+			'Topic',
+			'--vault',
+			root,
+			'--links-key',
+			'links',
+		]);
 		expect(flagged.json.results.map((r) => r.path)).toEqual([]);
 		expect(hashTree(root)).toBe(before);
 	});
 
 	it('reads data.json from --config-dir', async () => {
-		const root = vault({ ...NOTES, '.obsidian-work/plugins/vault-query/data.json': JSON.stringify({ linksKey: 'related' }) });
+		const root = vault({
+			...NOTES,
+			'.obsidian-work/plugins/vault-query/data.json': JSON.stringify({ linksKey: 'related' }),
+		});
 		const plain = await cliJson<QueryResult<NoteResult>>(['backlinks', 'Topic', '--vault', root]);
 		expect(plain.json.results.map((r) => r.path)).toEqual(['_views/b.md']);
-		const work = await cliJson<QueryResult<NoteResult>>(['backlinks', 'Topic', '--vault', root, '--config-dir', '.obsidian-work']);
+		const work = await cliJson<QueryResult<NoteResult>>([
+			'backlinks',
+			'Topic',
+			'--vault',
+			root,
+			'--config-dir',
+			'.obsidian-work',
+		]);
 		expect(work.json.results.map((r) => r.path).sort()).toEqual(['_views/b.md', 'a.md']);
 	});
 
@@ -57,7 +80,10 @@ describe('one configuration for both faces: the CLI reads the plugin data.json',
 	});
 
 	it('vault-query config prints each effective setting and where it came from', async () => {
-		const root = vault({ ...NOTES, '.obsidian/plugins/vault-query/data.json': JSON.stringify({ profile: 'ob1', linksKey: 'related' }) });
+		const root = vault({
+			...NOTES,
+			'.obsidian/plugins/vault-query/data.json': JSON.stringify({ profile: 'ob1', linksKey: 'related' }),
+		});
 		const { code, json } = await cliJson<ConfigJson>(['config', '--vault', root, '--sort', 'mtime']);
 		expect(code).toBe(0);
 		expect(json.settings_file).toEqual({ path: '.obsidian/plugins/vault-query/data.json', found: true });
@@ -83,16 +109,48 @@ describe('one configuration for both faces: the CLI reads the plugin data.json',
 describe('examples/vault selects profile ob1 through its committed data.json', () => {
 	it('its team folders are excluded and decisions/ ranks first; --profile none shows them by path', async () => {
 		const ob1 = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', '--vault', EXAMPLE_VAULT]);
-		expect(ob1.json.results.map((r) => r.path)).toEqual(['decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md', 'Home.md']);
-		const none = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', '--vault', EXAMPLE_VAULT, '--profile', 'none']);
-		expect(none.json.results.map((r) => r.path)).toEqual(['Home.md', '_views/open-research.md', 'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md']);
+		expect(ob1.json.results.map((r) => r.path)).toEqual([
+			'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md',
+			'Home.md',
+		]);
+		const none = await cliJson<QueryResult<NoteResult>>([
+			'grep',
+			'OB1',
+			'--vault',
+			EXAMPLE_VAULT,
+			'--profile',
+			'none',
+		]);
+		expect(none.json.results.map((r) => r.path)).toEqual([
+			'Home.md',
+			'_views/open-research.md',
+			'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md',
+		]);
 	});
 
 	it('--sort title and --sort mtime reorder structural results', async () => {
-		const title = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', '--vault', EXAMPLE_VAULT, '--profile', 'none', '--sort', 'title']);
+		const title = await cliJson<QueryResult<NoteResult>>([
+			'grep',
+			'OB1',
+			'--vault',
+			EXAMPLE_VAULT,
+			'--profile',
+			'none',
+			'--sort',
+			'title',
+		]);
 		const titles = title.json.results.map((r) => r.title.toLowerCase());
 		expect(titles).toEqual([...titles].sort());
-		const mtime = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', '--vault', EXAMPLE_VAULT, '--profile', 'none', '--sort', 'mtime']);
+		const mtime = await cliJson<QueryResult<NoteResult>>([
+			'grep',
+			'OB1',
+			'--vault',
+			EXAMPLE_VAULT,
+			'--profile',
+			'none',
+			'--sort',
+			'mtime',
+		]);
 		expect(mtime.json.results).toHaveLength(3);
 	});
 });

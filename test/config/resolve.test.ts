@@ -18,7 +18,9 @@ describe('settings layers: defaults, profile, data.json, flags', () => {
 	});
 
 	it('a profile named in data.json applies, and values data.json holds win over it', () => {
-		const { settings, origins } = resolveConfig({ saved: { value: { profile: 'ob1', excludedFolders: ['private/'] }, label: 'data.json' } });
+		const { settings, origins } = resolveConfig({
+			saved: { value: { profile: 'ob1', excludedFolders: ['private/'] }, label: 'data.json' },
+		});
 		expect(settings.profile).toBe('ob1');
 		expect(settings.authorityOrder).toEqual(OB1.authorityOrder);
 		expect(settings.readerFolders).toEqual(['Notes/', 'skill-lab/']);
@@ -41,7 +43,10 @@ describe('settings layers: defaults, profile, data.json, flags', () => {
 	});
 
 	it('flags win over everything and say so', () => {
-		const { settings, origins } = resolveConfig({ saved: { value: { linksKey: 'related', sort: 'title' }, label: 'data.json' }, overrides: [{ key: 'linksKey', value: 'up', label: '--links-key' }] });
+		const { settings, origins } = resolveConfig({
+			saved: { value: { linksKey: 'related', sort: 'title' }, label: 'data.json' },
+			overrides: [{ key: 'linksKey', value: 'up', label: '--links-key' }],
+		});
 		expect(settings.linksKey).toBe('up');
 		expect(origins.linksKey).toBe('--links-key');
 		expect(settings.sort).toBe('title');
@@ -49,10 +54,14 @@ describe('settings layers: defaults, profile, data.json, flags', () => {
 	});
 
 	it('an unknown profile or a malformed file is a note, never a crash; null (no file yet) is no note', () => {
-		expect(resolveConfig({ saved: { value: { profile: 'nope' }, label: 'data.json' } }).notes[0]).toMatch(/unknown profile "nope"; profiles: ob1, none/);
+		expect(resolveConfig({ saved: { value: { profile: 'nope' }, label: 'data.json' } }).notes[0]).toMatch(
+			/unknown profile "nope"; profiles: ob1, none/,
+		);
 		expect(resolveConfig({ saved: { value: [1, 2], label: 'data.json' } }).notes[0]).toMatch(/not a JSON object/);
 		expect(resolveConfig({ saved: { value: null, label: 'data.json' } }).notes).toEqual([]);
-		expect(resolveConfig({ saved: { value: { sort: 'size', excludedFolders: 3 }, label: 'data.json' } }).settings.sort).toBe('path');
+		expect(
+			resolveConfig({ saved: { value: { sort: 'size', excludedFolders: 3 }, label: 'data.json' } }).settings.sort,
+		).toBe('path');
 	});
 
 	it('switching profile in the settings tab rewrites the keys profiles set and keeps the rest', () => {

@@ -12,7 +12,15 @@ export function hasChromium(): boolean {
 	return existsSync(CHROMIUM);
 }
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-component-update',
+	'--disable-sync',
+];
 
 /** A headless Chromium with a fresh profile; `close` also deletes the profile. */
 export async function launch(origin: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {

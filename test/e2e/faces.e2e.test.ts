@@ -65,7 +65,10 @@ async function searchFor(query: string, firstTitle: string): Promise<void> {
 	await command('vault-query:search-vault');
 	await page.waitForSelector('.prompt.vault-query-search-modal input.prompt-input:focus');
 	await page.keyboard.type(query, { delay: 25 });
-	await page.waitForFunction((t) => document.querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent === t, firstTitle);
+	await page.waitForFunction(
+		(t) => document.querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent === t,
+		firstTitle,
+	);
 }
 
 async function openPanel(note: string, title: string): Promise<void> {
@@ -76,7 +79,8 @@ async function openPanel(note: string, title: string): Promise<void> {
 
 if (!hasChromium()) {
 	describe('browser tests', () => {
-		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () => undefined);
+		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () =>
+			undefined);
 	});
 }
 
@@ -108,16 +112,26 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 	it('search modal: type a query, ↓, Enter → the second hit opens at its line', async () => {
 		await openNote('Home.md');
 		await searchFor('copilot retention', 'copilot-data-retention');
-		expect(await page.locator('.suggestion-item .vault-query-hit-title').allTextContents()).toEqual(expect.arrayContaining(['copilot-data-retention', 'copilot-data-handling']));
+		expect(await page.locator('.suggestion-item .vault-query-hit-title').allTextContents()).toEqual(
+			expect.arrayContaining(['copilot-data-retention', 'copilot-data-handling']),
+		);
 		expect(await page.locator('.suggestion-item.is-selected .vault-query-hl').count()).toBeGreaterThan(0);
 		await page.keyboard.press('ArrowDown');
-		expect(await page.locator('.suggestion-item.is-selected .vault-query-hit-title').textContent()).toBe('copilot-data-handling');
+		expect(await page.locator('.suggestion-item.is-selected .vault-query-hit-title').textContent()).toBe(
+			'copilot-data-handling',
+		);
 		await shot('search-modal-light');
 		await page.keyboard.press('Enter');
-		await page.waitForFunction(() => document.querySelector('.mod-root .inline-title')?.textContent === 'copilot-data-handling');
+		await page.waitForFunction(
+			() => document.querySelector('.mod-root .inline-title')?.textContent === 'copilot-data-handling',
+		);
 		expect(await page.locator('.vault-query-search-modal').count()).toBe(0);
 		const opened = await lastOpened();
-		expect(opened).toMatchObject({ path: 'research/copilot-data-handling.md', newLeaf: false, state: { eState: { line: 11 } } });
+		expect(opened).toMatchObject({
+			path: 'research/copilot-data-handling.md',
+			newLeaf: false,
+			state: { eState: { line: 11 } },
+		});
 
 		await theme('dark');
 		await searchFor('copilot retention', 'copilot-data-retention');
@@ -145,7 +159,11 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await page.waitForSelector('.prompt-input:focus');
 		await page.keyboard.type('position sizing kelly', { delay: 15 });
 		expect(await page.inputValue('.prompt-input')).toBe('position sizing kelly');
-		await page.waitForFunction(() => document.querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent === 'position-sizing');
+		await page.waitForFunction(
+			() =>
+				document.querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent ===
+				'position-sizing',
+		);
 		const searches = await page.evaluate(() => (window as unknown as { searches: string[] }).searches);
 		expect(searches.at(-1)).toBe('position sizing kelly');
 		// 21 keystrokes, 15 ms apart: a pause of 120 ms starts a search, so a handful at most even on a loaded machine.
@@ -156,7 +174,9 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await searchFor('copilot retention', 'copilot-data-retention');
 		await page.keyboard.press(`${MOD}+Shift+C`);
 		await page.waitForSelector('.notice-message');
-		expect(await page.locator('.notice-message').first().textContent()).toMatch(/^Context pack copied: [\d,]+ of 2,000 tokens/);
+		expect(await page.locator('.notice-message').first().textContent()).toMatch(
+			/^Context pack copied: [\d,]+ of 2,000 tokens/,
+		);
 		const pack = await clipboard();
 		expect(pack).toMatch(/^# Context pack/);
 		expect(pack).toContain('"query": "copilot retention"');
@@ -165,12 +185,28 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 
 	it('side panel: the backlinks of conventions, grouped, with their linking lines; keyboard-only navigation', async () => {
 		await openPanel('conventions.md', 'conventions');
-		await page.waitForFunction(() => document.querySelector('.mod-backlinks .vault-query-panel-count')?.textContent === '10');
-		const group = (source: string): Promise<string[]> => page.locator(`.vault-query-panel-group.mod-${source} .vault-query-panel-row > .vault-query-result-path`).allTextContents();
-		expect((await group('body')).sort()).toEqual(['Home.md', 'decisions/README.md', 'facts/README.md', 'insights/README.md', 'notes/broken-frontmatter.md', 'notes/多语言笔记.md', 'research/README.md', 'sdlc-modernization.md']);
+		await page.waitForFunction(
+			() => document.querySelector('.mod-backlinks .vault-query-panel-count')?.textContent === '10',
+		);
+		const group = (source: string): Promise<string[]> =>
+			page
+				.locator(`.vault-query-panel-group.mod-${source} .vault-query-panel-row > .vault-query-result-path`)
+				.allTextContents();
+		expect((await group('body')).sort()).toEqual([
+			'Home.md',
+			'decisions/README.md',
+			'facts/README.md',
+			'insights/README.md',
+			'notes/broken-frontmatter.md',
+			'notes/多语言笔记.md',
+			'research/README.md',
+			'sdlc-modernization.md',
+		]);
 		expect(await group('frontmatter')).toEqual(['insights/agents-read-before-they-search.md']);
 		expect(await group('both')).toEqual(['decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md']);
-		expect(await page.locator('.vault-query-panel-group.mod-frontmatter .vault-query-line-text').allTextContents()).toEqual(['links: [[[conventions]]]']);
+		expect(
+			await page.locator('.vault-query-panel-group.mod-frontmatter .vault-query-line-text').allTextContents(),
+		).toEqual(['links: [[[conventions]]]']);
 		await shot('side-panel-light', '.workspace', 940);
 		await theme('dark');
 		await shot('side-panel-dark', '.workspace', 940);
@@ -182,11 +218,21 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await page.keyboard.press('Tab');
 		const focused = await page.evaluate(() => {
 			const el = document.activeElement;
-			return el ? { cls: el.className, text: el.textContent, outline: getComputedStyle(el).outlineStyle, visible: el.matches(':focus-visible') } : null;
+			return el
+				? {
+						cls: el.className,
+						text: el.textContent,
+						outline: getComputedStyle(el).outlineStyle,
+						visible: el.matches(':focus-visible'),
+					}
+				: null;
 		});
 		expect(focused).toMatchObject({ cls: 'vault-query-panel-row-title', outline: 'solid', visible: true });
 		await page.keyboard.press('Enter');
-		await page.waitForFunction((t) => document.querySelector('.mod-root .inline-title')?.textContent === t, focused?.text ?? '');
+		await page.waitForFunction(
+			(t) => document.querySelector('.mod-root .inline-title')?.textContent === t,
+			focused?.text ?? '',
+		);
 		expect(errors).toEqual([]);
 	});
 
@@ -194,8 +240,12 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await openPanel('research/copilot-data-handling.md', 'copilot-data-handling');
 		await page.fill('.vault-query-pack-budget input', '800');
 		await page.click('.mod-pack button.mod-cta');
-		await page.waitForFunction(() => /tokens used/.test(document.querySelector('.vault-query-pack-status')?.textContent ?? ''));
-		expect(await page.locator('.vault-query-pack-status').textContent()).toMatch(/^"copilot-data-handling": \d+ of 800 tokens used · \d+ sources? · \d+ gaps?$/);
+		await page.waitForFunction(() =>
+			/tokens used/.test(document.querySelector('.vault-query-pack-status')?.textContent ?? ''),
+		);
+		expect(await page.locator('.vault-query-pack-status').textContent()).toMatch(
+			/^"copilot-data-handling": \d+ of 800 tokens used · \d+ sources? · \d+ gaps?$/,
+		);
 		const pack = await clipboard();
 		expect(pack).toMatch(/^# Context pack/);
 		expect(pack).toContain('"token_budget": 800');
@@ -203,8 +253,21 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 	});
 
 	it('code blocks and the settings tab render in both themes', async () => {
-		await page.evaluate(() => window.harness?.renderBlocks(['search: copilot\nlimit: 2', 'pack: How long are Copilot prompts retained?\nbudget: 450', 'backlinks: this'], 'research/copilot-data-handling.md'));
-		await page.waitForFunction(() => document.querySelectorAll('.block-language-vault-query .vault-query-block-body:not(.is-pending)').length === 3);
+		await page.evaluate(() =>
+			window.harness?.renderBlocks(
+				[
+					'search: copilot\nlimit: 2',
+					'pack: How long are Copilot prompts retained?\nbudget: 450',
+					'backlinks: this',
+				],
+				'research/copilot-data-handling.md',
+			),
+		);
+		await page.waitForFunction(
+			() =>
+				document.querySelectorAll('.block-language-vault-query .vault-query-block-body:not(.is-pending)')
+					.length === 3,
+		);
 		expect(await page.locator('.block-language-vault-query').nth(0).locator('.vault-query-result').count()).toBe(2);
 		expect(await page.locator('.block-language-vault-query').nth(2).locator('.vault-query-result').count()).toBe(3);
 		expect(await page.locator('.vault-query-pack-id').first().textContent()).toBe('S1');
@@ -214,7 +277,13 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await theme('light');
 		await page.evaluate(() => window.harness?.openSettings());
 		await page.waitForSelector('.vault-query-settings .setting-item-heading');
-		expect(await page.locator('.setting-item-heading .setting-item-name').allTextContents()).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
+		expect(await page.locator('.setting-item-heading .setting-item-name').allTextContents()).toEqual([
+			'Index',
+			'Queries',
+			'Ranked search',
+			'Context packs',
+			'Schema-strict reads',
+		]);
 		await shot('settings-light', '.modal.mod-settings', 1000);
 		await theme('dark');
 		await shot('settings-dark', '.modal.mod-settings', 1000);

@@ -42,12 +42,20 @@ export async function buildHarness(outDir: string): Promise<void> {
 	writeFileSync(join(outDir, 'vault.js'), `window.vaultSnapshot = ${JSON.stringify(readVault(EXAMPLE_VAULT))};\n`);
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8' };
+const TYPES: Record<string, string> = {
+	'.html': 'text/html; charset=utf-8',
+	'.js': 'text/javascript; charset=utf-8',
+	'.css': 'text/css; charset=utf-8',
+	'.json': 'application/json; charset=utf-8',
+};
 
 /** A static server for `dir` on 127.0.0.1 (a free port). */
 export async function serve(dir: string): Promise<{ url: string; close(): Promise<void> }> {
 	const server = createServer((req, res) => {
-		const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(/^(\.\.[/\\])+/, '');
+		const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(
+			/^(\.\.[/\\])+/,
+			'',
+		);
 		const file = join(dir, path === '/' ? 'index.html' : path);
 		try {
 			const body = readFileSync(file);

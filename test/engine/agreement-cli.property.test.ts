@@ -19,7 +19,17 @@ import type { StructuredResult } from '../../src/core/query/run';
 import type { StructuredQuery } from '../../src/core/query/types';
 import type { SearchResult } from '../../src/core/search/search';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
-import { AGREEMENT_SETTINGS, applyEdits, expectAgreement, filesOf, KEYWORD_INDEX, noteSpec, views, type Answering, type Views } from '../helpers/agreement';
+import {
+	AGREEMENT_SETTINGS,
+	applyEdits,
+	expectAgreement,
+	filesOf,
+	KEYWORD_INDEX,
+	noteSpec,
+	views,
+	type Answering,
+	type Views,
+} from '../helpers/agreement';
 import { MemorySource } from '../helpers/memory-source';
 import { REPO } from '../helpers/paths';
 
@@ -50,13 +60,22 @@ function writeVault(files: Record<string, string>): string {
 }
 
 /** The CLI words for one call the views make: command, options, then the query after `--`. */
-type Call = { kind: 'query'; query: StructuredQuery } | { kind: 'search'; text: string; limit: number } | { kind: 'pack'; request: PackRequest };
+type Call =
+	| { kind: 'query'; query: StructuredQuery }
+	| { kind: 'search'; text: string; limit: number }
+	| { kind: 'pack'; request: PackRequest };
 
 function argvOf(call: Call): string[] {
 	if (call.kind === 'search') return ['search', '--limit', String(call.limit), '--', call.text];
 	if (call.kind === 'pack') {
 		const { query, budget, builtAt } = call.request;
-		return ['pack', ...(budget === undefined ? [] : ['--budget', String(budget)]), ...(builtAt === undefined ? [] : ['--today', builtAt]), '--', query];
+		return [
+			'pack',
+			...(budget === undefined ? [] : ['--budget', String(budget)]),
+			...(builtAt === undefined ? [] : ['--today', builtAt]),
+			'--',
+			query,
+		];
 	}
 	const q = call.query;
 	const limit = ['--limit', String(q.limit ?? 20)];
@@ -81,7 +100,11 @@ function runBin(vault: string, call: Call): Promise<unknown> {
 			try {
 				done(JSON.parse(stdout) as unknown);
 			} catch {
-				fail(new Error(`vault-query ${argv.slice(1).join(' ')} printed no JSON (${error?.message ?? 'exit 0'}): ${stderr}`));
+				fail(
+					new Error(
+						`vault-query ${argv.slice(1).join(' ')} printed no JSON (${error?.message ?? 'exit 0'}): ${stderr}`,
+					),
+				);
 			}
 		});
 	});
@@ -95,9 +118,18 @@ function runBin(vault: string, call: Call): Promise<unknown> {
 async function cliViews(vault: string): Promise<Views> {
 	const calls: Call[] = [];
 	const recorder: Answering = {
-		query: (query) => (calls.push({ kind: 'query', query }), Promise.resolve({ status: 'success', results: [] } as unknown as StructuredResult)),
-		search: (text, { limit }) => (calls.push({ kind: 'search', text, limit }), Promise.resolve({ results: [] } as unknown as SearchResult)),
-		pack: (request) => (calls.push({ kind: 'pack', request }), Promise.resolve({ pack: [] } as unknown as ContextPack)),
+		query: (query) => (
+			calls.push({ kind: 'query', query }),
+			Promise.resolve({ status: 'success', results: [] } as unknown as StructuredResult)
+		),
+		search: (text, { limit }) => (
+			calls.push({ kind: 'search', text, limit }),
+			Promise.resolve({ results: [] } as unknown as SearchResult)
+		),
+		pack: (request) => (
+			calls.push({ kind: 'pack', request }),
+			Promise.resolve({ pack: [] } as unknown as ContextPack)
+		),
 	};
 	await views(recorder);
 	const answers: unknown[] = new Array(calls.length);
@@ -108,7 +140,11 @@ async function cliViews(vault: string): Promise<Views> {
 	await Promise.all(Array.from({ length: PARALLEL }, worker));
 	let read = 0;
 	const answer = <T>(): Promise<T> => Promise.resolve(answers[read++] as T);
-	return views({ query: () => answer<StructuredResult>(), search: () => answer<SearchResult>(), pack: () => answer<ContextPack>() });
+	return views({
+		query: () => answer<StructuredResult>(),
+		search: () => answer<SearchResult>(),
+		pack: () => answer<ContextPack>(),
+	});
 }
 
 describe('cross-operation agreement through the CLI process (property)', () => {
@@ -120,19 +156,26 @@ describe('cross-operation agreement through the CLI process (property)', () => {
 	it('the built CLI agrees with itself and with the in-process engine over the same files, before and after edits on disk', async () => {
 		expect(existsSync(BIN), 'dist/cli.mjs is built by npm run build').toBe(true);
 		await fc.assert(
-			fc.asyncProperty(fc.array(noteSpec, { minLength: 1, maxLength: 6 }), fc.array(noteSpec, { minLength: 1, maxLength: 3 }), async (notes, edits) => {
-				const files = filesOf(notes);
-				const vault = writeVault(files);
-				vaults.push(vault);
-				const first = await cliViews(vault);
-				expectAgreement(first, expect);
-				expect(first).toEqual(await views(engineOver(files)));
-				// Edits written to disk: the next CLI calls (from the snapshot the first ones left) must see them.
-				applyEdits(edits, files, { write: (path, text) => put(vault, path, text), remove: (path) => unlinkSync(join(vault, path)) });
-				const edited = await cliViews(vault);
-				expectAgreement(edited, expect);
-				expect(edited).toEqual(await views(engineOver(files)));
-			}),
+			fc.asyncProperty(
+				fc.array(noteSpec, { minLength: 1, maxLength: 6 }),
+				fc.array(noteSpec, { minLength: 1, maxLength: 3 }),
+				async (notes, edits) => {
+					const files = filesOf(notes);
+					const vault = writeVault(files);
+					vaults.push(vault);
+					const first = await cliViews(vault);
+					expectAgreement(first, expect);
+					expect(first).toEqual(await views(engineOver(files)));
+					// Edits written to disk: the next CLI calls (from the snapshot the first ones left) must see them.
+					applyEdits(edits, files, {
+						write: (path, text) => put(vault, path, text),
+						remove: (path) => unlinkSync(join(vault, path)),
+					});
+					const edited = await cliViews(vault);
+					expectAgreement(edited, expect);
+					expect(edited).toEqual(await views(engineOver(files)));
+				},
+			),
 			{ numRuns: 2 },
 		);
 	}, 120_000);

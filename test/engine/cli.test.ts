@@ -34,9 +34,13 @@ describe('issue 9 case 5: vault-query search --links-key', () => {
 		const plain = await cli(['search', 'backlinks:Topic', '--vault', vault, '--json']);
 		expect((JSON.parse(plain.stdout) as { results: unknown[] }).results).toEqual([]);
 		const keyed = await cli(['search', 'backlinks:Topic', '--links-key', 'related', '--vault', vault, '--json']);
-		expect((JSON.parse(keyed.stdout) as { results: { path: string }[] }).results.map((h) => h.path)).toEqual(['linker.md']);
+		expect((JSON.parse(keyed.stdout) as { results: { path: string }[] }).results.map((h) => h.path)).toEqual([
+			'linker.md',
+		]);
 		const structural = await cli(['backlinks', 'Topic', '--links-key', 'related', '--vault', vault, '--json']);
-		expect((JSON.parse(structural.stdout) as { results: { path: string }[] }).results.map((h) => h.path)).toEqual(['linker.md']);
+		expect((JSON.parse(structural.stdout) as { results: { path: string }[] }).results.map((h) => h.path)).toEqual([
+			'linker.md',
+		]);
 	});
 });
 
@@ -45,7 +49,9 @@ describe('vault-query note', () => {
 		const run = await cli(['note', 'Topic#Open questions', '--vault', vault]);
 		expect(run.code).toBe(0);
 		expect(run.stdout).toBe('Topic.md › Open questions  (lines 5–7 of 11)\n\n## Open questions\n\nWhy now? ^why');
-		const json = JSON.parse((await cli(['note', '[[Topic#^why]]', '--vault', vault, '--json'])).stdout) as { results: { lines: number[]; text: string }[] };
+		const json = JSON.parse((await cli(['note', '[[Topic#^why]]', '--vault', vault, '--json'])).stdout) as {
+			results: { lines: number[]; text: string }[];
+		};
 		expect(json.results[0]).toMatchObject({ lines: [7, 7], text: 'Why now? ^why' });
 	});
 
@@ -58,7 +64,10 @@ describe('vault-query note', () => {
 
 describe('vault-query status', () => {
 	it('reports notes, scope and the search index', async () => {
-		const json = JSON.parse((await cli(['status', '--build-index', '--vault', vault, '--json'])).stdout) as Record<string, unknown>;
+		const json = JSON.parse((await cli(['status', '--build-index', '--vault', vault, '--json'])).stdout) as Record<
+			string,
+			unknown
+		>;
 		expect(json).toMatchObject({ notes: 2, in_scope: 2, indexed: 2, search_index: 'ready' });
 	});
 });

@@ -2,7 +2,23 @@ import { describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { MemorySource } from '../helpers/memory-source';
 
-const NOTE = ['---', 'tags: [alpha]', '---', '# Topic', '', 'Intro line.', '', '## Open questions', '', 'Why is the sky blue?', 'Still open. ^q1', '', '## Done', 'Closed.', ''].join('\n');
+const NOTE = [
+	'---',
+	'tags: [alpha]',
+	'---',
+	'# Topic',
+	'',
+	'Intro line.',
+	'',
+	'## Open questions',
+	'',
+	'Why is the sky blue?',
+	'Still open. ^q1',
+	'',
+	'## Done',
+	'Closed.',
+	'',
+].join('\n');
 
 function vault(): MemorySource {
 	return new MemorySource({
@@ -26,16 +42,24 @@ describe('VaultEngine answers every operation over one source', () => {
 
 	it('a grep that stops at its limit lists the same first notes as a full one, under tiers, sorts and folders', async () => {
 		const notes: Record<string, string> = {};
-		for (let i = 0; i < 12; i++) notes[`${['facts', 'notes', 'misc'][i % 3]}/n${11 - i}.md`] = `---\ntitle: T${i % 4}\n---\nA zebra line ${i}.\n`;
+		for (let i = 0; i < 12; i++)
+			notes[`${['facts', 'notes', 'misc'][i % 3]}/n${11 - i}.md`] =
+				`---\ntitle: T${i % 4}\n---\nA zebra line ${i}.\n`;
 		notes['notes/none.md'] = 'No such animal.\n';
 		for (const settings of [{}, { sort: 'title' as const }, { authorityOrder: [['facts'], ['misc']] }]) {
 			for (const folders of [undefined, ['notes', 'misc']]) {
 				const engine = new VaultEngine(new MemorySource(notes), { settings });
 				const full = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: 50 });
-				const stopped = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: 3 }, { reuseGraph: true, stopAtLimit: true });
+				const stopped = await engine.query(
+					{ type: 'grep', pattern: 'zebra', folders, limit: 3 },
+					{ reuseGraph: true, stopAtLimit: true },
+				);
 				expect(stopped.results, JSON.stringify({ settings, folders })).toEqual(full.results.slice(0, 3));
 				expect(stopped).toMatchObject({ matched: 3, more: true });
-				const all = await engine.query({ type: 'grep', pattern: 'zebra', folders, limit: full.matched }, { reuseGraph: true, stopAtLimit: true });
+				const all = await engine.query(
+					{ type: 'grep', pattern: 'zebra', folders, limit: full.matched },
+					{ reuseGraph: true, stopAtLimit: true },
+				);
 				expect(all.results).toEqual(full.results);
 				expect(all.more).toBeUndefined();
 			}
@@ -55,7 +79,9 @@ describe('VaultEngine answers every operation over one source', () => {
 		warm.warmQueries();
 		expect(graphs).toHaveBeenCalledTimes(1);
 		for (const query of queries) {
-			expect(await warm.query(query, { reuseGraph: true, stopAtLimit: true })).toEqual(await cold.query(query, { reuseGraph: true, stopAtLimit: true }));
+			expect(await warm.query(query, { reuseGraph: true, stopAtLimit: true })).toEqual(
+				await cold.query(query, { reuseGraph: true, stopAtLimit: true }),
+			);
 		}
 		expect(graphs).toHaveBeenCalledTimes(1);
 	});
@@ -66,7 +92,11 @@ describe('VaultEngine answers every operation over one source', () => {
 		expect(whole.results[0]).toMatchObject({ path: 'Topic.md', section: null, lines: [1, 14], total_lines: 14 });
 		expect(whole.results[0].text).toBe(NOTE.replace(/\n$/, ''));
 		const section = await engine.note({ ref: '[[Topic#Open questions]]' });
-		expect(section.results[0]).toMatchObject({ section: 'Open questions', lines: [8, 11], text: '## Open questions\n\nWhy is the sky blue?\nStill open. ^q1' });
+		expect(section.results[0]).toMatchObject({
+			section: 'Open questions',
+			lines: [8, 11],
+			text: '## Open questions\n\nWhy is the sky blue?\nStill open. ^q1',
+		});
 		const block = await engine.note({ ref: 'Topic#^q1' });
 		expect(block.results[0]).toMatchObject({ lines: [10, 11] });
 		const narrowed = await engine.note({ ref: 'Topic#Open questions', from: 10, to: 10 });
@@ -135,7 +165,9 @@ describe('issue 9 case 3: Excluded files are honoured on upsert', () => {
 		source.set('private/secret.md', 'The zebra password is now correcthorse.\n');
 		await engine.upsert('private/secret.md');
 		expect((await engine.search('password')).results).toEqual([]);
-		expect((await engine.pack({ query: 'zebra password', builtAt: '2026-01-01' })).pack.map((s) => s.path)).not.toContain('private/secret.md');
+		expect(
+			(await engine.pack({ query: 'zebra password', builtAt: '2026-01-01' })).pack.map((s) => s.path),
+		).not.toContain('private/secret.md');
 	});
 
 	it('drops a note from search when Excluded files start to match it', async () => {

@@ -9,12 +9,20 @@ import { failedSearch } from '../../src/core/search/failed';
 
 /** Every .ts file under src/. */
 function sourceFiles(dir = 'src'): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+	);
 }
 
 describe('one failed envelope builder (issue 9)', () => {
 	it('no file but core/failure.ts writes a failed status literal', () => {
-		const builders = sourceFiles().filter((file) => file !== join('src', 'core', 'failure.ts') && readFileSync(file, 'utf8').split('\n').some((line) => !/^\s*(\*|\/\/)/.test(line) && /status\s*[:=]\s*'failed'/.test(line)));
+		const builders = sourceFiles().filter(
+			(file) =>
+				file !== join('src', 'core', 'failure.ts') &&
+				readFileSync(file, 'utf8')
+					.split('\n')
+					.some((line) => !/^\s*(\*|\/\/)/.test(line) && /status\s*[:=]\s*'failed'/.test(line)),
+		);
 		expect(builders).toEqual([]);
 	});
 
@@ -39,7 +47,16 @@ describe('one failed envelope builder (issue 9)', () => {
 	});
 
 	it("the CLI's could-not-run object keeps its contract: usage only for usage mistakes", () => {
-		expect(failureObject('tag', 'missing <tag>', 'vault-query tag <tag>')).toEqual({ status: 'failed', error: 'missing <tag>', command: 'tag', usage: 'vault-query tag <tag>' });
-		expect(failureObject(null, 'unknown command "x"')).toEqual({ status: 'failed', error: 'unknown command "x"', command: null });
+		expect(failureObject('tag', 'missing <tag>', 'vault-query tag <tag>')).toEqual({
+			status: 'failed',
+			error: 'missing <tag>',
+			command: 'tag',
+			usage: 'vault-query tag <tag>',
+		});
+		expect(failureObject(null, 'unknown command "x"')).toEqual({
+			status: 'failed',
+			error: 'unknown command "x"',
+			command: null,
+		});
 	});
 });

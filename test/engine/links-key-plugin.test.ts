@@ -18,7 +18,10 @@ const VAULT = {
 async function bothBacklinks(r: Awaited<ReturnType<typeof ready>>): Promise<{ query: string[]; search: string[] }> {
 	const query = await r.plugin.api.query({ type: 'backlinks', target: 'Topic' });
 	const found = await r.plugin.faces.search('backlinks:Topic');
-	return { query: (query.results as NoteResult[]).map((n) => n.path).sort(), search: found.results.map((h) => h.path).sort() };
+	return {
+		query: (query.results as NoteResult[]).map((n) => n.path).sort(),
+		search: found.results.map((h) => h.path).sort(),
+	};
 }
 
 describe('issue 9 case 5: the links key reaches search', () => {

@@ -11,7 +11,14 @@ import type { Plugin } from 'obsidian';
 import { STRUCTURAL_COMMANDS } from '../../src/cli/commands/structural';
 import { COMMANDS } from '../../src/cli/commands/index';
 import { failed } from '../../src/core/query/envelope';
-import { QUERY_TYPE_NAMES, QUERY_TYPES, RANKED_OPERATIONS, PACK, SEARCH, type ArgumentValues } from '../../src/core/query/registry';
+import {
+	QUERY_TYPE_NAMES,
+	QUERY_TYPES,
+	RANKED_OPERATIONS,
+	PACK,
+	SEARCH,
+	type ArgumentValues,
+} from '../../src/core/query/registry';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { packTool, queryTool, searchTool } from '../../src/mcp/tools';
 import type { VaultSession } from '../../src/warm/session';
@@ -32,14 +39,32 @@ function recorder(): { seen: StructuredQuery[]; host: CliHandlerHost; session: V
 	};
 	const host = { query, vaultPath: () => '/v' } as unknown as CliHandlerHost;
 	const state = { engine: { query } };
-	const session = { current: () => Promise.resolve(state), use: <T>(call: (s: typeof state) => Promise<T>) => call(state) } as unknown as VaultSession;
+	const session = {
+		current: () => Promise.resolve(state),
+		use: <T>(call: (s: typeof state) => Promise<T>) => call(state),
+	} as unknown as VaultSession;
 	return { seen, host, session };
 }
 
 /** The Obsidian CLI handlers, registered on a stand-in plugin: command → flags and handler. */
-function obsidianHandlers(host: CliHandlerHost): Map<string, { flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }> {
-	const handlers = new Map<string, { flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }>();
-	const plugin = { registerCliHandler: (command: string, _d: string, flags: Record<string, { value?: string }>, handler: (data: Record<string, string>) => Promise<string>) => handlers.set(command, { flags, handler }) };
+function obsidianHandlers(
+	host: CliHandlerHost,
+): Map<
+	string,
+	{ flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }
+> {
+	const handlers = new Map<
+		string,
+		{ flags: Record<string, { value?: string }>; handler: (data: Record<string, string>) => Promise<string> }
+	>();
+	const plugin = {
+		registerCliHandler: (
+			command: string,
+			_d: string,
+			flags: Record<string, { value?: string }>,
+			handler: (data: Record<string, string>) => Promise<string>,
+		) => handlers.set(command, { flags, handler }),
+	};
 	registerCliHandlers(plugin as unknown as Plugin, host);
 	return handlers;
 }
@@ -58,7 +83,12 @@ describe('one registry of query types', () => {
 		for (const spec of QUERY_TYPES) {
 			expect(COMMANDS.filter((c) => c.name === spec.type)).toHaveLength(1);
 			const positionals = spec.args.filter((a) => a.kind === 'text' && a.required).map(() => VALUE);
-			const { code, json } = await cliJson<{ status: string; query: { type: string }; matched: number }>([spec.type, ...positionals, '--vault', vault]);
+			const { code, json } = await cliJson<{ status: string; query: { type: string }; matched: number }>([
+				spec.type,
+				...positionals,
+				'--vault',
+				vault,
+			]);
 			expect([spec.type, code, json.status, json.query.type]).toEqual([spec.type, 0, 'success', spec.type]);
 			expect(json.matched).toBeGreaterThan(0);
 		}
@@ -102,7 +132,10 @@ describe('one registry of query types', () => {
 		for (const spec of QUERY_TYPES) {
 			for (const key of [spec.type, ...spec.aliases]) {
 				expect(BLOCK_QUERY_KEYS.get(key)?.type).toBe(spec.type);
-				expect(parseBlock(`${key}: ${spec.example}`, 'n.md')).toMatchObject({ kind: 'structural', query: { type: spec.type } });
+				expect(parseBlock(`${key}: ${spec.example}`, 'n.md')).toMatchObject({
+					kind: 'structural',
+					query: { type: spec.type },
+				});
 			}
 		}
 		expect(parseBlock('colour: red', 'n.md')).toMatchObject({ kind: 'error' });
@@ -115,22 +148,44 @@ describe('one registry of query types', () => {
 			for (const option of op.options) expect(command?.flags[option.name]?.help).toBe(option.help);
 		}
 		// Every option the CLI takes for them reaches the engine: the request echoes what was asked.
-		const search = await cliJson<{ status: string; results: unknown[]; query: { raw: string } }>(['search', VALUE, '--limit', '1', '--folders', '/', '--vault', vault]);
+		const search = await cliJson<{ status: string; results: unknown[]; query: { raw: string } }>([
+			'search',
+			VALUE,
+			'--limit',
+			'1',
+			'--folders',
+			'/',
+			'--vault',
+			vault,
+		]);
 		expect([search.code, search.json.results.length, search.json.query.raw]).toEqual([0, 1, VALUE]);
 		expect(SEARCH.build('x', { limit: undefined, folders: [] })).toEqual({ query: 'x', limit: 10 });
-		const pack = await cliJson<{ status: string; handoff: { built_at: string; task?: string; token_budget: number } }>(['pack', VALUE, '--budget', '900', '--today', '2026-02-03', '--task', 'check', '--vault', vault]);
+		const pack = await cliJson<{
+			status: string;
+			handoff: { built_at: string; task?: string; token_budget: number };
+		}>(['pack', VALUE, '--budget', '900', '--today', '2026-02-03', '--task', 'check', '--vault', vault]);
 		expect([pack.code, pack.json.handoff.built_at, pack.json.handoff.token_budget]).toEqual([0, '2026-02-03', 900]);
-		expect(PACK.build('q', { 'include-drafts': false, 'include-archived': true })).toMatchObject({ query: 'q', includeDrafts: undefined, includeArchived: true });
+		expect(PACK.build('q', { 'include-drafts': false, 'include-archived': true })).toMatchObject({
+			query: 'q',
+			includeDrafts: undefined,
+			includeArchived: true,
+		});
 	});
 
 	it('search and pack: the MCP tools take their parameters, descriptions and defaults from the registry entries, and build the request the CLI does', async () => {
-		for (const [tool, op, text, extra] of [[searchTool, SEARCH, 'query', ['offset']], [packTool, PACK, 'question', []]] as const) {
+		for (const [tool, op, text, extra] of [
+			[searchTool, SEARCH, 'query', ['offset']],
+			[packTool, PACK, 'question', []],
+		] as const) {
 			const shape = tool.input.shape as Record<string, { description?: string }>;
 			expect(Object.keys(shape)).toEqual([text, ...op.options.map((o) => o.name.replace(/-/g, '_')), ...extra]);
 			expect(tool.name).toBe(op.name);
 			expect(tool.description.toLowerCase()).toContain(op.summary.toLowerCase());
 			expect(shape[text].description?.toLowerCase()).toContain(op.text.help.toLowerCase());
-			for (const option of op.options) expect(shape[option.name.replace(/-/g, '_')].description?.toLowerCase()).toContain(option.help.toLowerCase());
+			for (const option of op.options)
+				expect(shape[option.name.replace(/-/g, '_')].description?.toLowerCase()).toContain(
+					option.help.toLowerCase(),
+				);
 			// Strict: a parameter the registry does not list is refused, by name.
 			expect(() => tool.input.parse({ [text]: 'x', colour: 'red' })).toThrow(/colour/);
 		}
@@ -141,20 +196,42 @@ describe('one registry of query types', () => {
 		};
 		const state = { engine: { search: record, pack: record } };
 		const session = { use: <T>(call: (s: typeof state) => Promise<T>) => call(state) } as unknown as VaultSession;
-		await expect(searchTool.run(searchTool.input.parse({ query: 'x', folders: ['a'], offset: 2 }), session)).rejects.toThrow('recorded only');
+		await expect(
+			searchTool.run(searchTool.input.parse({ query: 'x', folders: ['a'], offset: 2 }), session),
+		).rejects.toThrow('recorded only');
 		expect(calls.at(-1)).toEqual(['x', { limit: SEARCH.build('x', {}).limit + 2, folders: ['a'] }]);
-		await expect(packTool.run(packTool.input.parse({ question: 'q', budget: 900, today: '2026-02-03', include_drafts: true, task: 't' }), session)).rejects.toThrow('recorded only');
-		expect(calls.at(-1)).toEqual([PACK.build('q', { budget: 900, today: '2026-02-03', 'include-drafts': true, task: 't' })]);
+		await expect(
+			packTool.run(
+				packTool.input.parse({
+					question: 'q',
+					budget: 900,
+					today: '2026-02-03',
+					include_drafts: true,
+					task: 't',
+				}),
+				session,
+			),
+		).rejects.toThrow('recorded only');
+		expect(calls.at(-1)).toEqual([
+			PACK.build('q', { budget: 900, today: '2026-02-03', 'include-drafts': true, task: 't' }),
+		]);
 		expect(() => packTool.input.parse({ question: 'q', today: 'tomorrow' })).toThrow();
 	});
 
 	it('search and pack: the code block keys and options and the pack prompt read their line through the registry entries', () => {
 		expect(parseBlock(`${SEARCH.name}: a b\nlimit: 3`, 'n.md')).toEqual({ kind: 'search', query: 'a b', limit: 3 });
-		expect(parseBlock(`${PACK.name}: why?\nbudget: 500`, 'n.md')).toEqual({ kind: 'pack', question: 'why?', budget: 500 });
+		expect(parseBlock(`${PACK.name}: why?\nbudget: 500`, 'n.md')).toEqual({
+			kind: 'pack',
+			question: 'why?',
+			budget: 500,
+		});
 		for (const option of RANKED_OPERATIONS.flatMap((op) => op.options)) {
 			const block = parseBlock(`search: x\n${option.name}: 2`, 'n.md');
 			// Number and list options are block options; text and on/off options are not.
-			expect([option.name, block.kind]).toEqual([option.name, option.kind === 'number' || option.kind === 'list' ? 'search' : 'error']);
+			expect([option.name, block.kind]).toEqual([
+				option.name,
+				option.kind === 'number' || option.kind === 'list' ? 'search' : 'error',
+			]);
 		}
 		expect(PACK.fromText('  ')).toBe('Type a question for the context pack.');
 		expect(SEARCH.fromText(' q ')).toEqual({ query: 'q', limit: 10 });

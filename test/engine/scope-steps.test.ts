@@ -26,7 +26,9 @@ describe('scope as steps', () => {
 		const once = resolveScope(largeVault(), settings);
 		expect(r.value).toEqual(once);
 		expect(once.notes).toHaveLength(5_000);
-		expect(once.exclusions).toEqual(['Not searched: 2500 note(s) in _views/', 'Not searched: 2500 note(s) in Excluded files: drafts/']);
+		expect(once.exclusions).toEqual([
+			'Not searched: 2500 note(s) in _views/',
+			'Not searched: 2500 note(s) in Excluded files: drafts/',
+		]);
 	});
-
 });

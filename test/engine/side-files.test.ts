@@ -14,7 +14,17 @@ import { openVault } from '../../src/node/vault-source';
 let root = '';
 let vault = '';
 
-const SCHEMA = ['# Schema', '', '```yaml', 'fields:', '  type:', '    type: enum', '    values: [claim, note]', '```', ''].join('\n');
+const SCHEMA = [
+	'# Schema',
+	'',
+	'```yaml',
+	'fields:',
+	'  type:',
+	'    type: enum',
+	'    values: [claim, note]',
+	'```',
+	'',
+].join('\n');
 const FILES: Record<string, string> = {
 	'Notes/xss-prevention.md': '---\ntype: claim\n---\nEscape output before rendering.\n',
 	'Notes/csp.md': '---\ntype: note\n---\nContent security policy headers.\n',
@@ -48,7 +58,9 @@ describe('issue 9 case 6: side files in dot-folders, through the port', () => {
 	});
 
 	it('a keyword index at .claude/index.md (the path the ob1 profile sets) is used by search', async () => {
-		const engine = new VaultEngine(await openVault(vault), { search: { keywordIndexPath: PROFILES.ob1.settings.keywordIndexPath } });
+		const engine = new VaultEngine(await openVault(vault), {
+			search: { keywordIndexPath: PROFILES.ob1.settings.keywordIndexPath },
+		});
 		const result = await engine.search('xss');
 		expect(result.keyword_index).toBe('used');
 		expect(result.limitations.join('\n')).not.toContain('No keyword index');
@@ -62,7 +74,9 @@ describe('issue 9 case 6: side files in dot-folders, through the port', () => {
 	});
 
 	it('a schema note in a dot-folder is read by the schema-strict reader', async () => {
-		const engine = new VaultEngine(await openVault(vault), { reader: { schemaPath: '.meta/schema.md', defaultFolders: ['Notes/'] } });
+		const engine = new VaultEngine(await openVault(vault), {
+			reader: { schemaPath: '.meta/schema.md', defaultFolders: ['Notes/'] },
+		});
 		const report = await engine.read({ operation: 'filter', where: ['type=claim'] });
 		expect(report.status).toBe('success');
 		expect(report.results.map((r) => r.path)).toEqual(['Notes/xss-prevention.md']);

@@ -23,10 +23,79 @@ const BIG = 10_000;
 
 /** Pieces that matter to Markdown, YAML, Obsidian syntax and the tokenizer, plus hostile characters. */
 const PIECES = [
-	'---\n', '...\n', '\n', '\r', '\r\n', '\n\n', ' ', '  ', '\t', 'word', 'Title', '[[', ']]', '|', '#', '#tag', '##', '# ', '`', '```',
-	'~~~', '%%', '$$', '>', '> ', '- ', '* ', '+ ', '1. ', '1) ', '- [ ] ', '^id', '^constructor', ':', 'key: ', 'a: &x ', '*x', '[', ']',
-	'(', ')', '![[', '](', 'http://x.y/z', '<div>', '</div>', '<!--', '-->', '{', '}', '"', "'", '\\', '!', '=', '===', '***', '___',
-	'é', 'ก', 'สวัสดี', '中文', 'ノート', '한국어', '\uD800', '\uDC00', '😀', '\u0000', '\u200B', '\uFEFF', '\u2028', 'tags: [a, b]', 'links:\n  - "[[n]]"\n',
+	'---\n',
+	'...\n',
+	'\n',
+	'\r',
+	'\r\n',
+	'\n\n',
+	' ',
+	'  ',
+	'\t',
+	'word',
+	'Title',
+	'[[',
+	']]',
+	'|',
+	'#',
+	'#tag',
+	'##',
+	'# ',
+	'`',
+	'```',
+	'~~~',
+	'%%',
+	'$$',
+	'>',
+	'> ',
+	'- ',
+	'* ',
+	'+ ',
+	'1. ',
+	'1) ',
+	'- [ ] ',
+	'^id',
+	'^constructor',
+	':',
+	'key: ',
+	'a: &x ',
+	'*x',
+	'[',
+	']',
+	'(',
+	')',
+	'![[',
+	'](',
+	'http://x.y/z',
+	'<div>',
+	'</div>',
+	'<!--',
+	'-->',
+	'{',
+	'}',
+	'"',
+	"'",
+	'\\',
+	'!',
+	'=',
+	'===',
+	'***',
+	'___',
+	'é',
+	'ก',
+	'สวัสดี',
+	'中文',
+	'ノート',
+	'한국어',
+	'\uD800',
+	'\uDC00',
+	'😀',
+	'\u0000',
+	'\u200B',
+	'\uFEFF',
+	'\u2028',
+	'tags: [a, b]',
+	'links:\n  - "[[n]]"\n',
 ];
 const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 120 }).map((parts) => parts.join(''));
 /** A short soup repeated to about 10 KB: the shape that finds super-linear corners. */
@@ -46,7 +115,6 @@ function timed<T>(what: string, fn: () => T): T {
 	return out;
 }
 
-
 /** Start offsets of each line of `text` (lines end at `\n`). */
 function lineStarts(text: string): number[] {
 	const starts = [0];
@@ -64,7 +132,8 @@ describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
 				// Plain checks (thousands of locations per input; `expect` per value is slow).
 				for (const loc of allLocs(metadata)) {
 					const inside = loc.offset >= 0 && loc.offset <= text.length && starts[loc.line] !== undefined;
-					if (!inside || loc.offset - starts[loc.line] !== loc.col) throw new Error(`bad position ${JSON.stringify(loc)} in a text of ${text.length} characters`);
+					if (!inside || loc.offset - starts[loc.line] !== loc.col)
+						throw new Error(`bad position ${JSON.stringify(loc)} in a text of ${text.length} characters`);
 				}
 			}),
 			options,
@@ -90,9 +159,16 @@ describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
 				const files: Record<string, string> = {};
 				notes.forEach((text, i) => (files[`n${i}.md`] = `${text}\nfindme words\n`));
 				const source = new MemorySource(files);
-				const index = await SearchIndex.build(source, { keywordIndexPath: '', synonymsPath: '' }, { yieldFn: () => Promise.resolve() });
+				const index = await SearchIndex.build(
+					source,
+					{ keywordIndexPath: '', synonymsPath: '' },
+					{ yieldFn: () => Promise.resolve() },
+				);
 				const started = performance.now();
-				const pack = await buildPack(source, index, { query: `findme ${query}`.slice(0, 500), builtAt: '2026-12-01' });
+				const pack = await buildPack(source, index, {
+					query: `findme ${query}`.slice(0, 500),
+					builtAt: '2026-12-01',
+				});
 				expect(performance.now() - started).toBeLessThan(LIMIT_MS * 5);
 				expect(['success', 'partial', 'failed']).toContain(pack.status);
 				// The memory vault serves the text as written (the disk reader turns lone CRs into LFs).

@@ -14,12 +14,29 @@ import type { SearchResult } from '../../src/core/search/search';
 export const FOLDERS = ['', 'a/', 'b/', 'private/'];
 /** Note names; the same name in two folders makes an ambiguous reference. */
 export const NAMES = ['Topic', 'Other', 'third-note'];
-const FRONT = ['', 'tag: zebra\n', 'tags: "zebra, stripe"\n', 'tags: [zebra]\naliases: [Zed]\n', 'title: Shown Title\n', 'related: [Topic]\n', 'related: [Other]\n'];
-const BODY = ['# A Heading\n\nZebra text.', 'Zebra links to [[Other]].', 'Plain zebra words. #stripe', '# Pretty\n\nZebra and [[third-note]].'];
+const FRONT = [
+	'',
+	'tag: zebra\n',
+	'tags: "zebra, stripe"\n',
+	'tags: [zebra]\naliases: [Zed]\n',
+	'title: Shown Title\n',
+	'related: [Topic]\n',
+	'related: [Other]\n',
+];
+const BODY = [
+	'# A Heading\n\nZebra text.',
+	'Zebra links to [[Other]].',
+	'Plain zebra words. #stripe',
+	'# Pretty\n\nZebra and [[third-note]].',
+];
 /** The keyword index, in a dot-folder (read as a side file by explicit path). */
 export const KEYWORD_INDEX = { path: '.claude/index.md', text: '## Keyword Index\n- zebra: [[Topic]]\n' };
 /** The settings both faces use: an excluded folder, a custom links key, the keyword index path. */
-export const AGREEMENT_SETTINGS = { excludedFolders: ['private/'], linksKey: 'related', keywordIndexPath: KEYWORD_INDEX.path };
+export const AGREEMENT_SETTINGS = {
+	excludedFolders: ['private/'],
+	linksKey: 'related',
+	keywordIndexPath: KEYWORD_INDEX.path,
+};
 
 /** One random note: indexes into the tables above. */
 export interface NoteSpec {
@@ -30,7 +47,12 @@ export interface NoteSpec {
 }
 
 /** A random note. */
-export const noteSpec: fc.Arbitrary<NoteSpec> = fc.record({ folder: fc.nat(FOLDERS.length - 1), name: fc.nat(NAMES.length - 1), front: fc.nat(FRONT.length - 1), body: fc.nat(BODY.length - 1) });
+export const noteSpec: fc.Arbitrary<NoteSpec> = fc.record({
+	folder: fc.nat(FOLDERS.length - 1),
+	name: fc.nat(NAMES.length - 1),
+	front: fc.nat(FRONT.length - 1),
+	body: fc.nat(BODY.length - 1),
+});
 
 /** The vault path of a note. */
 export function pathOf(n: NoteSpec): string {
@@ -107,13 +129,20 @@ export async function views(engine: Answering): Promise<Views> {
 	for (const name of NAMES) {
 		const q = await engine.query({ type: 'backlinks', target: name, limit: 100 });
 		const s = await engine.search(`backlinks:${name}`, { limit: 100 });
-		names[name] = { query: q.status === 'failed' ? 'failed' : (q.results as NoteResult[]).map((n) => n.path).sort(), search: s.status === 'failed' ? 'failed' : s.results.map((h) => h.path).sort() };
+		names[name] = {
+			query: q.status === 'failed' ? 'failed' : (q.results as NoteResult[]).map((n) => n.path).sort(),
+			search: s.status === 'failed' ? 'failed' : s.results.map((h) => h.path).sort(),
+		};
 	}
 	const byPath = (x: { path: string }, y: { path: string }): number => x.path.localeCompare(y.path);
 	return {
 		names,
-		grep: notes.map((n) => ({ path: n.path, title: n.title, backlinks: n.backlinks.map((b) => b.path).sort() })).sort(byPath),
-		search: hits.results.map((h) => ({ path: h.path, title: h.title, backlinks: h.backlinks.map((b) => b.path).sort() })).sort(byPath),
+		grep: notes
+			.map((n) => ({ path: n.path, title: n.title, backlinks: n.backlinks.map((b) => b.path).sort() }))
+			.sort(byPath),
+		search: hits.results
+			.map((h) => ({ path: h.path, title: h.title, backlinks: h.backlinks.map((b) => b.path).sort() }))
+			.sort(byPath),
 		tagQuery: (byTag.results as NoteResult[]).map((n) => n.path).sort(),
 		tagSearch: tagHits.results.map((h) => h.path).sort(),
 		packPaths: [...new Set(pack.pack.map((s) => s.path))].sort(),
@@ -122,14 +151,22 @@ export async function views(engine: Answering): Promise<Views> {
 }
 
 /** The agreements every view of one vault must show, whichever face answered. */
-export function expectAgreement(v: Views, expect: (actual: unknown) => { toEqual(expected: unknown): void; toContain(item: unknown): void; toBe(expected: unknown): void }): void {
+export function expectAgreement(
+	v: Views,
+	expect: (actual: unknown) => {
+		toEqual(expected: unknown): void;
+		toContain(item: unknown): void;
+		toBe(expected: unknown): void;
+	},
+): void {
 	// Title and backlinks: every note both grep and search reach is described the same.
 	expect(v.search).toEqual(v.grep);
 	for (const r of Object.values(v.names)) expect(r.search).toEqual(r.query);
 	// Tags: Obsidian's rules through the structural query and the search filter alike.
 	expect(v.tagSearch).toEqual(v.tagQuery);
 	// Scope: nothing in the excluded folder reaches any operation.
-	for (const list of [v.grep.map((n) => n.path), v.tagQuery, v.packPaths]) expect(list.filter((p) => p.startsWith('private/'))).toEqual([]);
+	for (const list of [v.grep.map((n) => n.path), v.tagQuery, v.packPaths])
+		expect(list.filter((p) => p.startsWith('private/'))).toEqual([]);
 	for (const p of v.packPaths) expect(v.search.map((n) => n.path)).toContain(p);
 	expect(v.keywordIndex).toBe('used');
 }

@@ -16,7 +16,9 @@ export async function cli(args: string[], cwd = process.cwd()): Promise<CliRun> 
 }
 
 /** Run a CLI command with `--json` and parse what it printed. */
-export async function cliJson<T = Record<string, unknown>>(args: string[]): Promise<{ code: number; json: T; stderr: string }> {
+export async function cliJson<T = Record<string, unknown>>(
+	args: string[],
+): Promise<{ code: number; json: T; stderr: string }> {
 	const run = await cli([...args, '--json']);
 	return { code: run.code, json: JSON.parse(run.stdout) as T, stderr: run.stderr };
 }

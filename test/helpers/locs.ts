@@ -7,7 +7,8 @@ export function allLocs(meta: CachedMetadata): Loc[] {
 		if (Array.isArray(v)) v.forEach(visit);
 		else if (typeof v === 'object' && v !== null) {
 			const o = v as Record<string, unknown>;
-			if (typeof o.line === 'number' && typeof o.col === 'number' && typeof o.offset === 'number') out.push(o as unknown as Loc);
+			if (typeof o.line === 'number' && typeof o.col === 'number' && typeof o.offset === 'number')
+				out.push(o as unknown as Loc);
 			else for (const [k, x] of Object.entries(o)) if (k !== 'frontmatter') visit(x);
 		}
 	};

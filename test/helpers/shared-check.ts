@@ -8,5 +8,7 @@ import { SHARED_REQUIRED, SHARED_SKIP_REASON } from './shared';
 export default function setup(): void {
 	if (SHARED_SKIP_REASON === null) return;
 	if (SHARED_REQUIRED) throw new Error(`CI=true: tests ${SHARED_SKIP_REASON}`);
-	process.stderr.write(`vault-query: tests that read real vaults are skipped — ${SHARED_SKIP_REASON} (CI=true makes this a failure)\n`);
+	process.stderr.write(
+		`vault-query: tests that read real vaults are skipped — ${SHARED_SKIP_REASON} (CI=true makes this a failure)\n`,
+	);
 }

@@ -10,7 +10,8 @@ import { describe, it } from 'vitest';
 
 /** `../shared` beside the clone; `VAULT_QUERY_SHARED` points elsewhere. */
 // From the string, not `new URL(...)`: under happy-dom the global URL is not Node's.
-export const SHARED = process.env.VAULT_QUERY_SHARED ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
+export const SHARED =
+	process.env.VAULT_QUERY_SHARED ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
 /** The kepano-obsidian vault (MIT). */
 export const KEPANO_VAULT = join(SHARED, 'vaults', 'kepano-obsidian');
 /** The Obsidian help vault in 30+ languages (test data only). */

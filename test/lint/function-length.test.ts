@@ -12,7 +12,9 @@ const LIMIT = 120;
 
 /** Every .ts file under `dir`. */
 function sourceFiles(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+	);
 }
 
 /** `file:line name (N lines)` for each function over the limit without a `// Long:` reason. */
@@ -44,7 +46,10 @@ describe('function length', () => {
 
 describe('file length (issue 9)', () => {
 	it('no file in src/ is over 500 lines, and main.ts (Obsidian wiring only) is at most 120', () => {
-		const lines = (file: string): number => readFileSync(file, 'utf8').split('\n').filter((line, i, all) => i < all.length - 1 || line !== '').length;
+		const lines = (file: string): number =>
+			readFileSync(file, 'utf8')
+				.split('\n')
+				.filter((line, i, all) => i < all.length - 1 || line !== '').length;
 		expect(sourceFiles('src').filter((file) => lines(file) > 500)).toEqual([]);
 		expect(lines(join('src', 'main.ts'))).toBeLessThanOrEqual(120);
 	});

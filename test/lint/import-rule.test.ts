@@ -31,14 +31,28 @@ const CROSSINGS: [string, string][] = [
 ];
 
 describe('the import rule', () => {
-	it.each(CROSSINGS)('%s may not %s', async (file, line) => {
-		const errors = await importErrors(file, `${line}\nexport const probe = 1;\n`);
-		expect(errors.length).toBe(1);
-		expect(errors[0]).toMatch(new RegExp(`^${RULE}: .*dependency rule`));
-	}, 60_000);
+	it.each(CROSSINGS)(
+		'%s may not %s',
+		async (file, line) => {
+			const errors = await importErrors(file, `${line}\nexport const probe = 1;\n`);
+			expect(errors.length).toBe(1);
+			expect(errors[0]).toMatch(new RegExp(`^${RULE}: .*dependency rule`));
+		},
+		60_000,
+	);
 
 	it('allows the imports the rule allows', async () => {
-		expect(await importErrors('src/ui/probe.ts', "import { PluginEngine } from '../obsidian/plugin-engine';\nexport const probe = PluginEngine;\n")).toEqual([]);
-		expect(await importErrors('src/mcp/probe.ts', "import { VaultEngine } from '../core/engine/engine';\nexport const probe = VaultEngine;\n")).toEqual([]);
+		expect(
+			await importErrors(
+				'src/ui/probe.ts',
+				"import { PluginEngine } from '../obsidian/plugin-engine';\nexport const probe = PluginEngine;\n",
+			),
+		).toEqual([]);
+		expect(
+			await importErrors(
+				'src/mcp/probe.ts',
+				"import { VaultEngine } from '../core/engine/engine';\nexport const probe = VaultEngine;\n",
+			),
+		).toEqual([]);
 	}, 60_000);
 });

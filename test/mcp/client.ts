@@ -17,12 +17,23 @@ export interface Connected {
  * Spawn `node dist/cli.mjs mcp --vault <vault> [...extra]` and connect the official client SDK.
  * `mode: 'auto'` negotiates the current revision (2026-07-28); `'legacy'` speaks the 2025 handshake.
  */
-export async function connect(vault: string, options: { mode?: 'auto' | 'legacy'; extra?: string[]; env?: Record<string, string> } = {}): Promise<Connected> {
-	const client = new Client({ name: 'vault-query-test', version: '1.0.0' }, { versionNegotiation: { mode: options.mode ?? 'auto' } });
+export async function connect(
+	vault: string,
+	options: { mode?: 'auto' | 'legacy'; extra?: string[]; env?: Record<string, string> } = {},
+): Promise<Connected> {
+	const client = new Client(
+		{ name: 'vault-query-test', version: '1.0.0' },
+		{ versionNegotiation: { mode: options.mode ?? 'auto' } },
+	);
 	// The SDK passes on only a few variables (HOME, PATH…): hand over this test file's private snapshot cache, or the server would use the user's.
 	const cache = process.env.VAULT_QUERY_CACHE_DIR;
 	const env = { ...(cache === undefined ? {} : { VAULT_QUERY_CACHE_DIR: cache }), ...options.env };
-	const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--vault', vault, ...(options.extra ?? [])], env, stderr: 'pipe' });
+	const transport = new StdioClientTransport({
+		command: process.execPath,
+		args: [BIN, 'mcp', '--vault', vault, ...(options.extra ?? [])],
+		env,
+		stderr: 'pipe',
+	});
 	let log = '';
 	transport.stderr?.on('data', (chunk: Buffer) => {
 		log += chunk.toString('utf8');
@@ -35,7 +46,12 @@ export async function connect(vault: string, options: { mode?: 'auto' | 'legacy'
 export interface ToolOutcome {
 	isError: boolean;
 	text: string;
-	json: Record<string, unknown> & { status?: string; results?: Record<string, unknown>[]; error?: string; limitations?: string[] };
+	json: Record<string, unknown> & {
+		status?: string;
+		results?: Record<string, unknown>[];
+		error?: string;
+		limitations?: string[];
+	};
 	bytes: number;
 }
 
@@ -43,7 +59,15 @@ export interface ToolOutcome {
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
 	const result = await client.callTool({ name, arguments: args });
 	const content = (result.content ?? []) as { type: string; text?: string }[];
-	const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+	const text = content
+		.filter((c) => c.type === 'text')
+		.map((c) => c.text ?? '')
+		.join('\n');
 	const json = (result.structuredContent ?? {}) as ToolOutcome['json'];
-	return { isError: result.isError === true, text, json, bytes: Buffer.byteLength(JSON.stringify({ content, structuredContent: result.structuredContent }), 'utf8') };
+	return {
+		isError: result.isError === true,
+		text,
+		json,
+		bytes: Buffer.byteLength(JSON.stringify({ content, structuredContent: result.structuredContent }), 'utf8'),
+	};
 }

@@ -8,7 +8,6 @@ import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
 import { BIN, call, connect, type Connected } from './client';
 
-
 /** Paths of a search's results. */
 async function found(server: Connected, query: string): Promise<string[]> {
 	const out = await call(server.client, 'search', { query, limit: 20 });
@@ -37,7 +36,10 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 	});
 
 	it('an edit, a new note, a rename and a delete are each seen by the next call within 1 s', async () => {
-		writeFileSync(join(vault, 'skill-lab', 'dcf-valuation.md'), '# DCF valuation\n\nquokkamatic margin of safety\n');
+		writeFileSync(
+			join(vault, 'skill-lab', 'dcf-valuation.md'),
+			'# DCF valuation\n\nquokkamatic margin of safety\n',
+		);
 		await sleep(1000);
 		expect(await found(server, 'quokkamatic')).toEqual(['skill-lab/dcf-valuation.md']);
 
@@ -56,8 +58,14 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 
 	it('refreshes update the running indexes incrementally, answering exactly like a fresh read of the vault', async () => {
 		const before = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
-		writeFileSync(join(vault, 'skill-lab', 'dcf-valuation.md'), '# DCF valuation\n\nquokkamatic margin of safety, position sizing\n');
-		writeFileSync(join(vault, 'sizing-extra.md'), '---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule, after [[dcf-valuation]]\n');
+		writeFileSync(
+			join(vault, 'skill-lab', 'dcf-valuation.md'),
+			'# DCF valuation\n\nquokkamatic margin of safety, position sizing\n',
+		);
+		writeFileSync(
+			join(vault, 'sizing-extra.md'),
+			'---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule, after [[dcf-valuation]]\n',
+		);
 		await sleep(1000);
 		const after = (await call(server.client, 'status', {})).json as { incremental_refreshes: number };
 		expect(after.incremental_refreshes).toBeGreaterThan(before.incremental_refreshes);
@@ -68,7 +76,10 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 			['query', { type: 'backlinks', note: 'dcf-valuation' }, ['backlinks', 'dcf-valuation']],
 			['pack', { question: 'how do I size a position?' }, ['pack', 'how do I size a position?']],
 		] as const) {
-			const fresh = JSON.parse((await cli([...cliArgs, '--vault', vault, '--json', '--no-cache'])).stdout) as { results?: unknown[]; pack?: unknown[] };
+			const fresh = JSON.parse((await cli([...cliArgs, '--vault', vault, '--json', '--no-cache'])).stdout) as {
+				results?: unknown[];
+				pack?: unknown[];
+			};
 			const live = (await call(server.client, tool, args)).json as { results?: unknown[]; pack?: unknown[] };
 			const answer = live.results ?? live.pack;
 			expect(answer?.length, tool).toBeGreaterThan(0);
@@ -79,10 +90,15 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 	it('a burst of 1,000 new notes is batched into a few refreshes, not one per note', async () => {
 		const before = (await call(server.client, 'status', {})).json as { builds: number };
 		mkdirSync(join(vault, 'burst'));
-		for (let i = 0; i < 1000; i++) writeFileSync(join(vault, 'burst', `n${i}.md`), `# Burst ${i}\n\nwombatish item ${i}\n`);
+		for (let i = 0; i < 1000; i++)
+			writeFileSync(join(vault, 'burst', `n${i}.md`), `# Burst ${i}\n\nwombatish item ${i}\n`);
 		await sleep(1000);
 		expect(await found(server, 'wombatish')).toHaveLength(20);
-		const after = (await call(server.client, 'status', {})).json as { builds: number; changes_seen: number; notes: number };
+		const after = (await call(server.client, 'status', {})).json as {
+			builds: number;
+			changes_seen: number;
+			notes: number;
+		};
 		expect(after.notes).toBeGreaterThanOrEqual(1000);
 		expect(after.changes_seen).toBeGreaterThanOrEqual(1000);
 		expect(after.builds - before.builds).toBeLessThanOrEqual(5);
@@ -97,7 +113,11 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 
 	it('concurrent calls during a refresh all answer, each from one consistent index', async () => {
 		writeFileSync(join(vault, 'concurrent.md'), '# Concurrent\n\nnarwhalesque\n');
-		const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => call(server.client, i % 2 === 0 ? 'search' : 'status', i % 2 === 0 ? { query: 'narwhalesque' } : {})));
+		const answers = await Promise.all(
+			Array.from({ length: 12 }, (_, i) =>
+				call(server.client, i % 2 === 0 ? 'search' : 'status', i % 2 === 0 ? { query: 'narwhalesque' } : {}),
+			),
+		);
 		for (const answer of answers) expect(answer.isError).toBe(false);
 		await sleep(1000);
 		expect(await found(server, 'narwhalesque')).toEqual(['concurrent.md']);
@@ -106,8 +126,14 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 
 describe('MCP server process lifecycle', () => {
 	/** Spawn the server raw, wait until it is ready (stderr), and collect stdout. */
-	function spawnServer(): Promise<{ child: ReturnType<typeof spawn>; stdout: () => string; exited: Promise<number | null> }> {
-		const child = spawn(process.execPath, [BIN, 'mcp', '--vault', EXAMPLE_VAULT], { stdio: ['pipe', 'pipe', 'pipe'] });
+	function spawnServer(): Promise<{
+		child: ReturnType<typeof spawn>;
+		stdout: () => string;
+		exited: Promise<number | null>;
+	}> {
+		const child = spawn(process.execPath, [BIN, 'mcp', '--vault', EXAMPLE_VAULT], {
+			stdio: ['pipe', 'pipe', 'pipe'],
+		});
 		let out = '';
 		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -30,7 +30,9 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		const legacy = await connect(EXAMPLE_VAULT, { mode: 'legacy' });
 		try {
 			expect(legacy.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-			expect((await call(legacy.client, 'search', { query: 'valuation', limit: 1 })).json.results).toHaveLength(1);
+			expect((await call(legacy.client, 'search', { query: 'valuation', limit: 1 })).json.results).toHaveLength(
+				1,
+			);
 		} finally {
 			await legacy.close();
 		}
@@ -45,7 +47,10 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 			expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(60);
 			expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
 			for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-				expect((schema as { description?: string }).description, `${tool.name}.${name} has a description`).toBeTruthy();
+				expect(
+					(schema as { description?: string }).description,
+					`${tool.name}.${name} has a description`,
+				).toBeTruthy();
 			}
 		}
 	});
@@ -68,9 +73,13 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 
 	it('query answers all five structural types like the CLI', async () => {
 		const tag = await call(server.client, 'query', { type: 'tag', tag: 'copilot' });
-		expect(tag.json).toEqual(JSON.parse((await cli(['tag', 'copilot', '--json', '--vault', EXAMPLE_VAULT])).stdout));
+		expect(tag.json).toEqual(
+			JSON.parse((await cli(['tag', 'copilot', '--json', '--vault', EXAMPLE_VAULT])).stdout),
+		);
 		const prop = await call(server.client, 'query', { type: 'prop', key: 'status', value: 'open' });
-		expect(prop.json).toEqual(JSON.parse((await cli(['prop', 'status', 'open', '--json', '--vault', EXAMPLE_VAULT])).stdout));
+		expect(prop.json).toEqual(
+			JSON.parse((await cli(['prop', 'status', 'open', '--json', '--vault', EXAMPLE_VAULT])).stdout),
+		);
 		const backlinks = await call(server.client, 'query', { type: 'backlinks', note: 'conventions' });
 		expect(backlinks.json.results?.length).toBeGreaterThan(0);
 		const links = await call(server.client, 'query', { type: 'links', note: 'Home' });
@@ -79,17 +88,30 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		expect(grep.json.results?.[0]).toHaveProperty('matches');
 	});
 
-	it('a grep of a word in most notes stops at its limit, says more match, and offset continues in the CLI\'s order', async () => {
-		const all = JSON.parse((await cli(['grep', 'the', '--limit', '500', '--json', '--vault', EXAMPLE_VAULT, '--no-cache'])).stdout) as { matched: number; results: unknown[] };
+	it("a grep of a word in most notes stops at its limit, says more match, and offset continues in the CLI's order", async () => {
+		const all = JSON.parse(
+			(await cli(['grep', 'the', '--limit', '500', '--json', '--vault', EXAMPLE_VAULT, '--no-cache'])).stdout,
+		) as { matched: number; results: unknown[] };
 		expect(all.matched).toBeGreaterThan(10);
 		const first = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5 });
 		expect(first.json.results).toEqual(all.results.slice(0, 5));
-		expect(first.json).toMatchObject({ matched: 5, more: true, truncated: { field: 'results', kept: 5, total: null, next: 'call query again with offset: 5' } });
-		expect(first.json.limitations).toContain('Stopped at the first 5 matching notes in result order; more notes match (not counted)');
+		expect(first.json).toMatchObject({
+			matched: 5,
+			more: true,
+			truncated: { field: 'results', kept: 5, total: null, next: 'call query again with offset: 5' },
+		});
+		expect(first.json.limitations).toContain(
+			'Stopped at the first 5 matching notes in result order; more notes match (not counted)',
+		);
 		expect(first.text.split('\n')[0]).toBe('5+ notes match (stopped at the limit; more notes match)');
 		const next = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5, offset: 5 });
 		expect(next.json.results).toEqual(all.results.slice(5, 10));
-		const tail = await call(server.client, 'query', { type: 'grep', pattern: 'the', limit: 5, offset: all.matched - 3 });
+		const tail = await call(server.client, 'query', {
+			type: 'grep',
+			pattern: 'the',
+			limit: 5,
+			offset: all.matched - 3,
+		});
 		expect(tail.json.results).toEqual(all.results.slice(all.matched - 3));
 		expect(tail.json).not.toHaveProperty('more');
 		expect(tail.json).not.toHaveProperty('truncated');
@@ -97,16 +119,42 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 
 	it('read runs the schema-strict reader with its retrieval report', async () => {
 		const out = await call(server.client, 'read', { operation: 'lookup', slug: 'dcf-valuation', folders: ['all'] });
-		expect(out.json).toEqual(JSON.parse((await cli(['lookup', 'dcf-valuation', '--folders', 'all', '--json', '--vault', EXAMPLE_VAULT])).stdout));
+		expect(out.json).toEqual(
+			JSON.parse(
+				(await cli(['lookup', 'dcf-valuation', '--folders', 'all', '--json', '--vault', EXAMPLE_VAULT])).stdout,
+			),
+		);
 		expect(out.text).toContain('RETRIEVAL REPORT');
-		const filter = await call(server.client, 'read', { operation: 'filter', where: { domain: 'investing' }, folders: ['all'] });
+		const filter = await call(server.client, 'read', {
+			operation: 'filter',
+			where: { domain: 'investing' },
+			folders: ['all'],
+		});
 		expect(filter.json.status).not.toBe('failed');
 		expect(filter.json.results?.length).toBeGreaterThan(0);
 	});
 
 	it('pack builds a cited context pack with its handoff, like `vault-query pack --json`', async () => {
-		const out = await call(server.client, 'pack', { question: 'how do I value a company?', budget: 800, task: 'write a memo' });
-		const printed = JSON.parse((await cli(['pack', 'how do I value a company?', '--budget', '800', '--task', 'write a memo', '--json', '--vault', EXAMPLE_VAULT])).stdout) as Record<string, unknown>;
+		const out = await call(server.client, 'pack', {
+			question: 'how do I value a company?',
+			budget: 800,
+			task: 'write a memo',
+		});
+		const printed = JSON.parse(
+			(
+				await cli([
+					'pack',
+					'how do I value a company?',
+					'--budget',
+					'800',
+					'--task',
+					'write a memo',
+					'--json',
+					'--vault',
+					EXAMPLE_VAULT,
+				])
+			).stdout,
+		) as Record<string, unknown>;
 		expect(out.json).toEqual(printed);
 		expect(out.json.handoff).toMatchObject({ token_budget: 800, task: 'write a memo' });
 		expect(out.text).toContain('## HANDOFF');
@@ -114,8 +162,15 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 
 	it('note returns a note, a heading section and a line range verbatim, like `vault-query note --json`', async () => {
 		const whole = await call(server.client, 'note', { note: 'dcf-valuation' });
-		expect(whole.json).toEqual(JSON.parse((await cli(['note', 'dcf-valuation', '--json', '--vault', EXAMPLE_VAULT])).stdout));
-		const note = whole.json.results?.[0] as { path: string; lines: [number, number]; total_lines: number; text: string };
+		expect(whole.json).toEqual(
+			JSON.parse((await cli(['note', 'dcf-valuation', '--json', '--vault', EXAMPLE_VAULT])).stdout),
+		);
+		const note = whole.json.results?.[0] as {
+			path: string;
+			lines: [number, number];
+			total_lines: number;
+			text: string;
+		};
 		expect(note).toMatchObject({ path: 'skill-lab/dcf-valuation.md', lines: [1, note.total_lines] });
 		expect(note.text.startsWith('---\ntype: skill')).toBe(true);
 		const section = await call(server.client, 'note', { note: 'dcf-valuation#DCF valuation' });
@@ -127,9 +182,17 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 
 	it('status reports notes indexed, skipped files, freshness and snapshot state', async () => {
 		const out = await call(server.client, 'status', {});
-		expect(out.json).toMatchObject({ status: 'success', vault_path: EXAMPLE_VAULT, search_index: 'ready', watcher: { running: true } });
-		const printed = JSON.parse((await cli(['status', '--build-index', '--json', '--vault', EXAMPLE_VAULT])).stdout) as Record<string, unknown>;
-		for (const key of ['notes', 'in_scope', 'indexed', 'exclusions']) expect(out.json[key], key).toEqual(printed[key]);
+		expect(out.json).toMatchObject({
+			status: 'success',
+			vault_path: EXAMPLE_VAULT,
+			search_index: 'ready',
+			watcher: { running: true },
+		});
+		const printed = JSON.parse(
+			(await cli(['status', '--build-index', '--json', '--vault', EXAMPLE_VAULT])).stdout,
+		) as Record<string, unknown>;
+		for (const key of ['notes', 'in_scope', 'indexed', 'exclusions'])
+			expect(out.json[key], key).toEqual(printed[key]);
 		expect(out.json).toHaveProperty('last_refresh');
 		expect(out.json).toHaveProperty('snapshot');
 		const memory = out.json.memory as { rss_mb: number; heap_used_mb: number; external_mb: number };
@@ -182,11 +245,16 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 			expect(out.isError, note).toBe(true);
 			expect(out.text, note).toMatch(/leaves the vault|absolute/);
 		}
-		await expect(server.client.readResource({ uri: 'vault-query://note/..%2F..%2Fetc%2Fhostname' })).rejects.toThrow(/leaves the vault/);
+		await expect(
+			server.client.readResource({ uri: 'vault-query://note/..%2F..%2Fetc%2Fhostname' }),
+		).rejects.toThrow(/leaves the vault/);
 	});
 
 	it('the handoff prompt returns the context pack as a message; note resources read verbatim', async () => {
-		const prompt = await server.client.getPrompt({ name: 'handoff', arguments: { question: 'discount rate', budget: '600' } });
+		const prompt = await server.client.getPrompt({
+			name: 'handoff',
+			arguments: { question: 'discount rate', budget: '600' },
+		});
 		const message = prompt.messages[0].content as { type: string; text: string };
 		expect(message.text).toContain('## HANDOFF');
 		const read = await server.client.readResource({ uri: 'vault-query://note/skill-lab/dcf-valuation.md' });
@@ -198,7 +266,27 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 	it('drives the server once with the MCP Inspector CLI', async () => {
 		// The inspector finds its own package.json relative to the working directory, so it runs from a subfolder.
 		const inspector = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js');
-		const { stdout } = await run(process.execPath, [inspector, '--cli', process.execPath, BIN, 'mcp', '--vault', EXAMPLE_VAULT, '--method', 'tools/call', '--tool-name', 'query', '--tool-arg', 'type=tag', '--tool-arg', 'tag=copilot'], { cwd: join(REPO, 'scripts'), timeout: 30_000 });
+		const { stdout } = await run(
+			process.execPath,
+			[
+				inspector,
+				'--cli',
+				process.execPath,
+				BIN,
+				'mcp',
+				'--vault',
+				EXAMPLE_VAULT,
+				'--method',
+				'tools/call',
+				'--tool-name',
+				'query',
+				'--tool-arg',
+				'type=tag',
+				'--tool-arg',
+				'tag=copilot',
+			],
+			{ cwd: join(REPO, 'scripts'), timeout: 30_000 },
+		);
 		const result = JSON.parse(stdout) as { structuredContent: { status: string; results: unknown[] } };
 		expect(result.structuredContent.status).not.toBe('failed');
 		expect(result.structuredContent.results.length).toBeGreaterThan(0);
@@ -216,7 +304,12 @@ describe('MCP responses stay within the byte budget', () => {
 			expect(truncated.kept).toBeLessThan(truncated.total);
 			expect(truncated.next).toBe(`call query again with offset: ${truncated.kept}`);
 			expect(first.json.limitations?.some((l) => l.startsWith('Response cut at'))).toBe(true);
-			const rest = await call(server.client, 'query', { type: 'grep', pattern: 'e', limit: 100, offset: truncated.kept });
+			const rest = await call(server.client, 'query', {
+				type: 'grep',
+				pattern: 'e',
+				limit: 100,
+				offset: truncated.kept,
+			});
 			const firstPaths = (first.json.results ?? []).map((r) => r.path);
 			const restPaths = (rest.json.results ?? []).map((r) => r.path);
 			expect(restPaths.length).toBeGreaterThan(0);

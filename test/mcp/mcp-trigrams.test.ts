@@ -17,9 +17,17 @@ import { call, connect, type Connected } from './client';
 const PROBES: [string, Record<string, unknown>, string[]][] = [
 	['query', { type: 'grep', pattern: 'quasarine', limit: 50 }, ['grep', 'quasarine', '--limit', '50']],
 	['query', { type: 'grep', pattern: 'valuation' }, ['grep', 'valuation']],
-	['query', { type: 'grep', pattern: 'quasar(ine|ous) \\w+', regex: true, limit: 50 }, ['grep', 'quasar(ine|ous) \\w+', '--regex', '--limit', '50']],
+	[
+		'query',
+		{ type: 'grep', pattern: 'quasar(ine|ous) \\w+', regex: true, limit: 50 },
+		['grep', 'quasar(ine|ous) \\w+', '--regex', '--limit', '50'],
+	],
 	['query', { type: 'grep', pattern: 'Quasarine', case_sensitive: true }, ['grep', 'Quasarine', '--case-sensitive']],
-	['read', { operation: 'text-search', pattern: 'quasarine', folders: ['all'] }, ['text-search', 'quasarine', '--folders', 'all']],
+	[
+		'read',
+		{ operation: 'text-search', pattern: 'quasarine', folders: ['all'] },
+		['text-search', 'quasarine', '--folders', 'all'],
+	],
 	['search', { query: '"quasarine lantern"' }, ['search', '"quasarine lantern"']],
 	['search', { query: 'lantern /quasar\\w+/' }, ['search', 'lantern /quasar\\w+/']],
 ];
@@ -38,7 +46,14 @@ async function served(server: Connected): Promise<unknown[]> {
 /** The same answers from a fresh read of the vault (`--no-cache`). */
 async function fresh(vault: string): Promise<unknown[]> {
 	const out: unknown[] = [];
-	for (const [, , args] of PROBES) out.push((JSON.parse((await cli([...args, '--vault', vault, '--json', '--no-cache'])).stdout) as { results: unknown }).results);
+	for (const [, , args] of PROBES)
+		out.push(
+			(
+				JSON.parse((await cli([...args, '--vault', vault, '--json', '--no-cache'])).stdout) as {
+					results: unknown;
+				}
+			).results,
+		);
 	return out;
 }
 
@@ -53,7 +68,11 @@ async function trigramsReady(server: Connected, ms = 15_000): Promise<Record<str
 }
 
 /** Run `body` against a server on `vault` with `env`, closing it afterwards. */
-async function withServer(vault: string, env: Record<string, string>, body: (server: Connected) => Promise<void>): Promise<void> {
+async function withServer(
+	vault: string,
+	env: Record<string, string>,
+	body: (server: Connected) => Promise<void>,
+): Promise<void> {
 	const server = await connect(vault, { env });
 	try {
 		await body(server);
@@ -73,8 +92,14 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 		cache = join(root, 'cache');
 		env = { VAULT_QUERY_CACHE_DIR: cache, VAULT_QUERY_RACY_MS: '0' };
 		cpSync(EXAMPLE_VAULT, vault, { recursive: true });
-		writeFileSync(join(vault, 'notes', 'quasar-one.md'), '# Quasar one\n\nThe quasarine lantern glows.\nQuasarine is capitalised here.\n');
-		writeFileSync(join(vault, 'notes', 'quasar-two.md'), '---\ntags: [sky]\n---\n# Quasar two\n\nA quasarous lantern, not the other word.\n');
+		writeFileSync(
+			join(vault, 'notes', 'quasar-one.md'),
+			'# Quasar one\n\nThe quasarine lantern glows.\nQuasarine is capitalised here.\n',
+		);
+		writeFileSync(
+			join(vault, 'notes', 'quasar-two.md'),
+			'---\ntags: [sky]\n---\n# Quasar two\n\nA quasarous lantern, not the other word.\n',
+		);
 		writeFileSync(join(vault, 'quasar-three.md'), '# Three\n\nquasarine dust and a lantern\n');
 	});
 
@@ -84,10 +109,16 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 		const truth = await fresh(vault);
 		expect((truth[0] as unknown[]).length).toBe(2);
 		// The server that never gets to its index has a cache of its own: the next two start from none.
-		await withServer(vault, { ...env, VAULT_QUERY_CACHE_DIR: `${cache}-waiting`, VAULT_QUERY_MCP_TRIGRAM_DELAY_MS: '600000' }, async (waiting) => {
-			expect((await call(waiting.client, 'status', {})).json.trigram_index).toMatchObject({ state: 'waiting' });
-			expect(await served(waiting)).toEqual(truth);
-		});
+		await withServer(
+			vault,
+			{ ...env, VAULT_QUERY_CACHE_DIR: `${cache}-waiting`, VAULT_QUERY_MCP_TRIGRAM_DELAY_MS: '600000' },
+			async (waiting) => {
+				expect((await call(waiting.client, 'status', {})).json.trigram_index).toMatchObject({
+					state: 'waiting',
+				});
+				expect(await served(waiting)).toEqual(truth);
+			},
+		);
 		// A cache only these two starts use: the first builds the index, the second loads what it saved.
 		const own = { ...env, VAULT_QUERY_CACHE_DIR: `${cache}-own` };
 		// (The first start is expected to build; under the full suite's load it was seen loading a part — cause not found, see the report.)
@@ -116,7 +147,11 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 			rmSync(join(vault, 'notes', 'quasar-one.md'));
 			await sleep(1000);
 			const truth = await fresh(vault);
-			expect((truth[0] as { path: string }[]).map((r) => r.path).sort()).toEqual(['notes/quasar-moved.md', 'notes/quasar-two.md', 'quasar-four.md']);
+			expect((truth[0] as { path: string }[]).map((r) => r.path).sort()).toEqual([
+				'notes/quasar-moved.md',
+				'notes/quasar-two.md',
+				'quasar-four.md',
+			]);
 			expect(await served(server)).toEqual(truth);
 			expect((await call(server.client, 'status', {})).json.trigram_index).toMatchObject({ state: 'ready' });
 		});

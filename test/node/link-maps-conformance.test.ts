@@ -20,8 +20,14 @@ function compareWithRecorded(ours: LinkMaps, sources: readonly string[]): number
 	let compared = 0;
 	for (const source of sources) {
 		expect(recordedResolved[source], `recorded resolvedLinks has ${source}`).toBeDefined();
-		expect({ source, resolved: ours.resolvedLinks[source] }).toEqual({ source, resolved: recordedResolved[source] });
-		expect({ source, unresolved: ours.unresolvedLinks[source] }).toEqual({ source, unresolved: recordedUnresolved[source] });
+		expect({ source, resolved: ours.resolvedLinks[source] }).toEqual({
+			source,
+			resolved: recordedResolved[source],
+		});
+		expect({ source, unresolved: ours.unresolvedLinks[source] }).toEqual({
+			source,
+			unresolved: recordedUnresolved[source],
+		});
 		compared += 2;
 	}
 	return compared;

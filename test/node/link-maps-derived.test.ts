@@ -21,7 +21,15 @@ describe('link maps (derived, not recorded)', () => {
 			'A.md',
 			{
 				frontmatterLinks: [{ key: 'related.0', link: 'B', original: '[[B]]' }],
-				links: [link('B#Heading'), link('B'), link('#self'), link('C'), link('Nowhere.md'), link('Nowhere#x'), link('__proto__')],
+				links: [
+					link('B#Heading'),
+					link('B'),
+					link('#self'),
+					link('C'),
+					link('Nowhere.md'),
+					link('Nowhere#x'),
+					link('__proto__'),
+				],
 				embeds: [link('doc.pdf'), link('pic.png#frame'), link('missing.png')],
 			},
 		],
@@ -31,7 +39,13 @@ describe('link maps (derived, not recorded)', () => {
 	const maps = buildLinkMaps(notes, resolver);
 
 	it('counts frontmatter links, links and embeds by destination', () => {
-		expect(maps.resolvedLinks['A.md']).toEqual({ 'B.md': 3, 'A.md': 1, 'folder/C.md': 1, 'files/doc.pdf': 1, 'files/pic.png': 1 });
+		expect(maps.resolvedLinks['A.md']).toEqual({
+			'B.md': 3,
+			'A.md': 1,
+			'folder/C.md': 1,
+			'files/doc.pdf': 1,
+			'files/pic.png': 1,
+		});
 	});
 
 	it('keys unresolved links by linkpath without subpath or trailing .md', () => {

@@ -12,7 +12,11 @@ describeShared('resolver conformance (recorded, obsidian-1.9)', () => {
 	const notes = corpusAvailable() ? loadCorpusNotes() : [];
 	const resolver = new LinkResolver(corpusAvailable() ? loadVaultFiles() : []);
 	const cases = notes.flatMap((note) =>
-		Object.entries(note.resolveLinkToPath).map(([linktext, expected]) => ({ source: note.filePath, linktext, expected })),
+		Object.entries(note.resolveLinkToPath).map(([linktext, expected]) => ({
+			source: note.filePath,
+			linktext,
+			expected,
+		})),
 	);
 
 	it('has entries to compare', () => {

@@ -145,7 +145,9 @@ describe('link resolution (derived, not recorded)', () => {
 			const nfdVault = new LinkResolver([`notes/${nfd}.md`, `Cr\u00e8me/${nfd} menu.pdf`]);
 			expect(nfdVault.getFirstLinkpathDest(nfc, 'Index.md')).toBe(`notes/${nfd}.md`);
 			expect(nfdVault.getFirstLinkpathDest(`notes/${nfc}`, 'Index.md')).toBe(`notes/${nfd}.md`);
-			expect(nfdVault.getFirstLinkpathDest(`Cre\u0300me/${nfc} menu.pdf`, 'Index.md')).toBe(`Cr\u00e8me/${nfd} menu.pdf`);
+			expect(nfdVault.getFirstLinkpathDest(`Cre\u0300me/${nfc} menu.pdf`, 'Index.md')).toBe(
+				`Cr\u00e8me/${nfd} menu.pdf`,
+			);
 		});
 		it('finds an NFC file from an NFD link', () => {
 			const nfcVault = new LinkResolver([`${nfc}.md`]);

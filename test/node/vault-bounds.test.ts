@@ -44,7 +44,9 @@ describe('walk bounds', () => {
 	it('stops when the vault holds more files than --max-files', async () => {
 		const run = await cli(['grep', 'note', '--vault', vault, '--max-files', '3']);
 		expect(run.code).toBe(2);
-		expect(run.stderr).toMatch(/Stopped walking .*: more than 3 files: is this really a vault\? \(--max-files raises the bound\)/);
+		expect(run.stderr).toMatch(
+			/Stopped walking .*: more than 3 files: is this really a vault\? \(--max-files raises the bound\)/,
+		);
 		expect((await cli(['grep', 'note', '--vault', vault, '--max-files', '6'])).code).toBe(0);
 	});
 
@@ -57,7 +59,9 @@ describe('walk bounds', () => {
 
 	it('stops when the notes hold more bytes than the bound', async () => {
 		await expect(openVault(vault, { maxTotalBytes: 1000 })).rejects.toThrow(VaultError);
-		await expect(openVault(vault, { maxTotalBytes: 1000 })).rejects.toThrow(/notes hold more than 1000 bytes: is this really a vault\? \(--max-total-mb raises the bound\)/);
+		await expect(openVault(vault, { maxTotalBytes: 1000 })).rejects.toThrow(
+			/notes hold more than 1000 bytes: is this really a vault\? \(--max-total-mb raises the bound\)/,
+		);
 		await expect(openVault(vault, { maxTotalBytes: 10_000 })).resolves.toBeDefined();
 	});
 });

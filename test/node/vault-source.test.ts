@@ -4,7 +4,16 @@
  * read modes; then a read-only check on a shared sample vault.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,13 +40,21 @@ beforeAll(() => {
 	put(vault, 'Note.md', '# Note\n\nSee [[Other]] and ![[pic.png]] and [[Missing.md]].\n');
 	put(vault, 'Other.md', 'Back to [[Note#Note]].\n');
 	put(vault, 'img/pic.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
-	put(vault, 'binary.md', Buffer.concat([Buffer.from('looks like text '), Buffer.from([0, 1, 2]), Buffer.from(' [[Note]]')]));
+	put(
+		vault,
+		'binary.md',
+		Buffer.concat([Buffer.from('looks like text '), Buffer.from([0, 1, 2]), Buffer.from(' [[Note]]')]),
+	);
 	// 7.2 MB: over the default 5 MB limit. Written as one buffer; it never gets read back.
 	put(vault, 'huge.md', Buffer.alloc(Math.round(7.2 * MIB), 'a'));
 	put(vault, 'bad-yaml.md', '---\ntitle: [unclosed\n---\nBody links to [[Note]].\n');
 	put(vault, 'bom.md', '\uFEFF---\ntitle: With BOM\n---\nBody with [[Other]].\n');
 	put(vault, 'crlf.md', '---\r\ntags: [alpha]\r\n---\r\n# Heading\r\n\r\nA line with [[Note]].\r\n');
-	put(vault, `${CONFIG}/app.json`, JSON.stringify({ userIgnoreFilters: ['Archive/', '/draft/', 3], alwaysUpdateLinks: true }));
+	put(
+		vault,
+		`${CONFIG}/app.json`,
+		JSON.stringify({ userIgnoreFilters: ['Archive/', '/draft/', 3], alwaysUpdateLinks: true }),
+	);
 	put(vault, `${CONFIG}/snippet.md`, '[[Note]]');
 	put(vault, '.git/HEAD.md', 'not a note');
 	put(vault, 'node_modules/pkg/readme.md', 'not a note');
@@ -75,14 +92,20 @@ describe('NodeVaultSource on a temporary vault', () => {
 			'sub/Deep.md',
 		]);
 		// Walk entries whose notes are searched nowhere follow the notes, each with its skip reason.
-		expect(source.listNotes()).toEqual([...source.listFiles().filter((p) => p.endsWith('.md')), 'dangling.md', 'escape-dir/', 'escape.md']);
+		expect(source.listNotes()).toEqual([
+			...source.listFiles().filter((p) => p.endsWith('.md')),
+			'dangling.md',
+			'escape-dir/',
+			'escape.md',
+		]);
 		expect(source.vaultPath).toBe(vault);
 		expect(source.configDir).toBe(CONFIG);
 	});
 
 	it('reports counts and phase timings', () => {
 		expect(source.stats).toMatchObject({ files: 9, notes: 11, parsed: 6, skipped: 5 });
-		for (const phase of ['walkMs', 'readMs', 'parseMs', 'linkMapsMs', 'totalMs'] as const) expect(source.stats[phase]).toBeGreaterThanOrEqual(0);
+		for (const phase of ['walkMs', 'readMs', 'parseMs', 'linkMapsMs', 'totalMs'] as const)
+			expect(source.stats[phase]).toBeGreaterThanOrEqual(0);
 	});
 
 	it('says why binary and oversized notes were not parsed', () => {
@@ -97,10 +120,20 @@ describe('NodeVaultSource on a temporary vault', () => {
 		expect(source.getSkipReason('escape.md')).toBe('symbolic link to outside the vault');
 		expect(source.getSkipReason('escape-dir/')).toBe('symbolic link to a folder outside the vault');
 		expect(source.getSkipReason('sub/loop/')).toBe('symbolic link loop (to a folder that contains it)');
-		expect(source.getSkipReason('alias-dir/')).toBe('symbolic link to a folder of the vault, indexed at its own path (sub/)');
+		expect(source.getSkipReason('alias-dir/')).toBe(
+			'symbolic link to a folder of the vault, indexed at its own path (sub/)',
+		);
 		expect(source.getSkipReason('dangling.md')).toBe('broken symbolic link');
 		expect(source.listSkipped().map((s) => s.path)).toEqual(
-			expect.arrayContaining(['escape.md', 'escape-dir/', 'sub/loop/', 'alias-dir/', 'dangling.md', 'binary.md', 'huge.md']),
+			expect.arrayContaining([
+				'escape.md',
+				'escape-dir/',
+				'sub/loop/',
+				'alias-dir/',
+				'dangling.md',
+				'binary.md',
+				'huge.md',
+			]),
 		);
 	});
 
@@ -226,7 +259,9 @@ describe('VaultError', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'vq-file-vault-'));
 		try {
 			put(dir, 'file.md', 'x');
-			await expect(openVault(join(dir, 'file.md'))).rejects.toThrow(`Vault path is not a folder: ${join(dir, 'file.md')}`);
+			await expect(openVault(join(dir, 'file.md'))).rejects.toThrow(
+				`Vault path is not a folder: ${join(dir, 'file.md')}`,
+			);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}

@@ -34,7 +34,11 @@ function setAttribute(el: Element, name: string, value: string | number | boolea
 }
 
 /** Obsidian's global `createEl`: builds an element from `DomElementInfo`, appending it to `parent`. */
-function makeEl<K extends keyof HTMLElementTagNameMap>(tag: K, o?: DomElementInfo | string, callback?: (el: HTMLElementTagNameMap[K]) => void): HTMLElementTagNameMap[K] {
+function makeEl<K extends keyof HTMLElementTagNameMap>(
+	tag: K,
+	o?: DomElementInfo | string,
+	callback?: (el: HTMLElementTagNameMap[K]) => void,
+): HTMLElementTagNameMap[K] {
 	const info: DomElementInfo = typeof o === 'string' ? { cls: o } : (o ?? {});
 	// This *is* createEl, so it must use the raw DOM call; the bracket keeps prefer-create-el from
 	// flagging the one place it cannot apply (disabling rules in comments is banned by the config).
@@ -71,14 +75,28 @@ function installDomHelpers(): void {
 	const define = (target: object, name: string, value: unknown): void => {
 		Object.defineProperty(target, name, { value, configurable: true, writable: true });
 	};
-	const appendEl = <K extends keyof HTMLElementTagNameMap>(parent: Node, tag: K, o?: DomElementInfo | string, cb?: (el: HTMLElementTagNameMap[K]) => void): HTMLElementTagNameMap[K] => {
+	const appendEl = <K extends keyof HTMLElementTagNameMap>(
+		parent: Node,
+		tag: K,
+		o?: DomElementInfo | string,
+		cb?: (el: HTMLElementTagNameMap[K]) => void,
+	): HTMLElementTagNameMap[K] => {
 		const info: DomElementInfo = typeof o === 'string' ? { cls: o } : { ...(o ?? {}) };
 		info.parent = parent;
 		return makeEl(tag, info, cb);
 	};
-	define(node, 'createEl', function (this: Node, tag: keyof HTMLElementTagNameMap, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
-		return appendEl(this, tag, o, cb);
-	});
+	define(
+		node,
+		'createEl',
+		function (
+			this: Node,
+			tag: keyof HTMLElementTagNameMap,
+			o?: DomElementInfo | string,
+			cb?: (el: HTMLElement) => void,
+		) {
+			return appendEl(this, tag, o, cb);
+		},
+	);
 	define(node, 'createDiv', function (this: Node, o?: DomElementInfo | string, cb?: (el: HTMLDivElement) => void) {
 		return appendEl(this, 'div', o, cb);
 	});
@@ -143,12 +161,20 @@ export class Events {
 
 	off(name: string, callback: (...data: never[]) => unknown): void {
 		const list = this.handlers.get(name);
-		if (list) this.handlers.set(name, list.filter((ref) => ref.fn !== callback));
+		if (list)
+			this.handlers.set(
+				name,
+				list.filter((ref) => ref.fn !== callback),
+			);
 	}
 
 	offref(ref: EventRef): void {
 		const list = this.handlers.get(ref.name);
-		if (list) this.handlers.set(ref.name, list.filter((r) => r !== ref));
+		if (list)
+			this.handlers.set(
+				ref.name,
+				list.filter((r) => r !== ref),
+			);
 	}
 
 	trigger(name: string, ...data: unknown[]): void {
@@ -210,7 +236,12 @@ export class Component {
 		this.register(() => ref.e.offref(ref));
 	}
 
-	registerDomEvent(el: EventTarget, type: string, callback: (ev: Event) => unknown, options?: boolean | AddEventListenerOptions): void {
+	registerDomEvent(
+		el: EventTarget,
+		type: string,
+		callback: (ev: Event) => unknown,
+		options?: boolean | AddEventListenerOptions,
+	): void {
 		el.addEventListener(type, callback, options);
 		this.register(() => el.removeEventListener(type, callback, options));
 	}
@@ -313,7 +344,10 @@ export type CliData = Record<string, string>;
 /** A CLI handler (obsidian.d.ts `CliHandler`). */
 export type CliHandler = (params: CliData) => string | Promise<string>;
 /** Registered CLI handlers by command id — the stub's stand-in for the `obsidian` CLI's registry. */
-export const cliHandlers = new Map<string, { app: unknown; description: string; flags: CliFlags | null; handler: CliHandler }>();
+export const cliHandlers = new Map<
+	string,
+	{ app: unknown; description: string; flags: CliFlags | null; handler: CliHandler }
+>();
 
 /**
  * Obsidian's `Plugin`. Like Obsidian, `addCommand` prefixes the id with `<plugin id>:` and the name
@@ -332,7 +366,11 @@ export class Plugin extends Component {
 	}
 
 	addCommand(command: Command): Command {
-		const registered: Command = { ...command, id: `${this.manifest.id}:${command.id}`, name: `${this.manifest.name}: ${command.name}` };
+		const registered: Command = {
+			...command,
+			id: `${this.manifest.id}:${command.id}`,
+			name: `${this.manifest.name}: ${command.name}`,
+		};
 		const registry = commandRegistry(this.app);
 		if (registry) {
 			registry.addCommand(registered);
@@ -354,7 +392,10 @@ export class Plugin extends Component {
 	 * aria-label), put in the page's `.side-dock-ribbon` when there is one; removed on unload.
 	 */
 	addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
-		const el = makeEl('div', { cls: 'side-dock-ribbon-action clickable-icon', attr: { 'aria-label': title, role: 'button', tabindex: 0 } });
+		const el = makeEl('div', {
+			cls: 'side-dock-ribbon-action clickable-icon',
+			attr: { 'aria-label': title, role: 'button', tabindex: 0 },
+		});
 		setIcon(el, icon);
 		el.addEventListener('click', (evt) => callback(evt));
 		document.body.querySelector('.side-dock-ribbon')?.appendChild(el);
@@ -387,8 +428,15 @@ export class Plugin extends Component {
 	}
 
 	/** Like Obsidian: a code block post processor for `language`, registered globally until unload. */
-	registerMarkdownCodeBlockProcessor(language: string, handler: CodeBlockHandler, sortOrder?: number): MarkdownPostProcessor {
-		const processor: MarkdownPostProcessor = MarkdownPreviewRenderer.createCodeBlockPostProcessor(language, handler);
+	registerMarkdownCodeBlockProcessor(
+		language: string,
+		handler: CodeBlockHandler,
+		sortOrder?: number,
+	): MarkdownPostProcessor {
+		const processor: MarkdownPostProcessor = MarkdownPreviewRenderer.createCodeBlockPostProcessor(
+			language,
+			handler,
+		);
 		if (sortOrder !== undefined) processor.sortOrder = sortOrder;
 		MarkdownPreviewRenderer.registerPostProcessor(processor);
 		this.register(() => MarkdownPreviewRenderer.unregisterPostProcessor(processor));
@@ -441,7 +489,10 @@ export class Scope {
 	constructor(readonly parent?: Scope) {}
 
 	register(modifiers: Modifier[] | null, key: string | null, func: KeymapEventListener): KeymapEventHandler {
-		const names = modifiers === null ? null : [...new Set(modifiers.map((m) => (m === 'Ctrl' || m === 'Meta' ? 'Mod' : m)))].sort().join(',');
+		const names =
+			modifiers === null
+				? null
+				: [...new Set(modifiers.map((m) => (m === 'Ctrl' || m === 'Meta' ? 'Mod' : m)))].sort().join(',');
 		const handler: KeymapEventHandler = { scope: this, modifiers: names, key, func };
 		this.handlers.push(handler);
 		return handler;
@@ -731,7 +782,11 @@ export interface Debouncer<T extends unknown[], V> {
  * Obsidian's `debounce`: `cb` runs `timeout` ms after the first call of a burst (after the last
  * one with `resetTimer`), with the latest arguments; `cancel` drops it, `run` runs it now.
  */
-export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+export function debounce<T extends unknown[], V>(
+	cb: (...args: [...T]) => V,
+	timeout = 0,
+	resetTimer = false,
+): Debouncer<T, V> {
 	let timer: number | null = null;
 	let pending: [...T] | null = null;
 	const fire = (): V | void => {

@@ -24,8 +24,12 @@ const QUESTION = '如何链接到笔记中的标题，以及如何嵌入文件�
 const clipboard = captureClipboard();
 
 /** A loaded, indexed plugin over a folder (or files), its search index built. */
-async function ready(files: string | Record<string, string>, saved?: unknown): Promise<{ app: FakeApp; plugin: Awaited<ReturnType<typeof loadPlugin>> }> {
-	const app = typeof files === 'string' ? FakeApp.fromFolder(files, { name: 'zh' }) : new FakeApp(files, { name: 'small' });
+async function ready(
+	files: string | Record<string, string>,
+	saved?: unknown,
+): Promise<{ app: FakeApp; plugin: Awaited<ReturnType<typeof loadPlugin>> }> {
+	const app =
+		typeof files === 'string' ? FakeApp.fromFolder(files, { name: 'zh' }) : new FakeApp(files, { name: 'small' });
 	const plugin = await loadPlugin(app, saved);
 	app.layoutReady();
 	app.indexAll();
@@ -71,14 +75,24 @@ describeShared('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
 		const notice = await copy(app);
 		expect(clipboard).toHaveLength(1);
 		const md = clipboard[0];
-		expect(md).toMatch(/^# Context pack\n\n## PACK\n\n### \[S1\] 链接笔记与文件\/内部链接\.md § 链接到笔记中的标题 \(lines 67–71\) · \d{4}-\d{2}-\d{2} \(file modified\)\n/);
+		expect(md).toMatch(
+			/^# Context pack\n\n## PACK\n\n### \[S1\] 链接笔记与文件\/内部链接\.md § 链接到笔记中的标题 \(lines 67–71\) · \d{4}-\d{2}-\d{2} \(file modified\)\n/,
+		);
 		expect(md).toContain('## COVERAGE\n\n- 如何链接到笔记中的标题 — S1');
 		expect(md).toContain('"vault_path": "zh"');
 		const used = estimateTokens(md);
 		expect(used).toBeLessThanOrEqual(2000);
-		const handoff = JSON.parse(md.slice(md.indexOf('```json') + 7, md.lastIndexOf('```'))) as { tokens_used: number; source_count: number; token_budget: number };
+		const handoff = JSON.parse(md.slice(md.indexOf('```json') + 7, md.lastIndexOf('```'))) as {
+			tokens_used: number;
+			source_count: number;
+			token_budget: number;
+		};
 		expect(handoff).toMatchObject({ tokens_used: used, token_budget: 2000 });
-		expect(notice).toMatch(new RegExp(`^Context pack copied: ${used.toLocaleString('en-US')} of 2,000 tokens, ${handoff.source_count} sources, \\d+ gaps?\\.$`));
+		expect(notice).toMatch(
+			new RegExp(
+				`^Context pack copied: ${used.toLocaleString('en-US')} of 2,000 tokens, ${handoff.source_count} sources, \\d+ gaps?\\.$`,
+			),
+		);
 		expect(plugin.settings.packBudget).toBe(2000);
 	});
 
@@ -88,7 +102,11 @@ describeShared('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
 		// The handoff names the vault and its length counts against the budget, so the Node face is
 		// given Obsidian's name for it: otherwise a longer checkout path fits one quote fewer.
 		const node = namedAs(await openVault(ZH), 'zh');
-		const viaNode = await buildPack(node, await SearchIndex.build(node), { query: QUESTION, budget: 1200, builtAt: '2026-07-01' });
+		const viaNode = await buildPack(node, await SearchIndex.build(node), {
+			query: QUESTION,
+			budget: 1200,
+			builtAt: '2026-07-01',
+		});
 		expect(viaPlugin.status).toBe('success');
 		expect(viaPlugin.pack).toEqual(viaNode.pack);
 		expect(viaPlugin.coverage).toEqual(viaNode.coverage);
@@ -100,13 +118,14 @@ describeShared('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
 });
 
 const SMALL: Record<string, string> = {
-	'Sync.md': '---\ncreated: 2024-05-01\n---\n# Sync\n\nSync keeps notes the same on every device. Sync uses end-to-end encryption.\n',
+	'Sync.md':
+		'---\ncreated: 2024-05-01\n---\n# Sync\n\nSync keeps notes the same on every device. Sync uses end-to-end encryption.\n',
 	'Tags.md': '# Tags\n\nTags group notes. Nest tags with a slash.\n',
 	'Draft.md': '---\nstatus: draft\n---\nSync will change next year.\n',
 };
 
 describe('Copy context pack (plugin, small vault)', () => {
-	it('without a selection, prompts with the active note\'s title; Enter copies; the budget comes from the settings', async () => {
+	it("without a selection, prompts with the active note's title; Enter copies; the budget comes from the settings", async () => {
 		const { app } = await ready(SMALL, { packBudget: 400 });
 		const active = app.vault.getAbstractFileByPath('Sync.md');
 		if (!(active instanceof TFile)) throw new Error('missing note');

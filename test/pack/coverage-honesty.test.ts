@@ -10,7 +10,11 @@ describe('issue 14: coverage never over-claims', () => {
 			'Other.md': 'Unrelated text about gardening.\n',
 		});
 		const index = await SearchIndex.build(source);
-		const pack = await buildPack(source, index, { query: 'which showcase template for the hub quokkas', budget: 2000, builtAt: '2026-11-29' });
+		const pack = await buildPack(source, index, {
+			query: 'which showcase template for the hub quokkas',
+			budget: 2000,
+			builtAt: '2026-11-29',
+		});
 		expect(pack.status).toBe('success');
 		const c = pack.coverage[0];
 		expect(c.missing_terms).toContain('quokkas');

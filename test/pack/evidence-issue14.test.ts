@@ -24,7 +24,10 @@ function relevantQuotes(pack: ContextPack): string[] {
 /** Every quote is verbatim inside the lines it cites. */
 function expectGrounded(pack: ContextPack, files: Record<string, string>): void {
 	for (const s of pack.pack) {
-		const lines = files[s.path].split('\n').slice(s.lines[0] - 1, s.lines[1]).join('\n');
+		const lines = files[s.path]
+			.split('\n')
+			.slice(s.lines[0] - 1, s.lines[1])
+			.join('\n');
 		for (const q of s.quotes) expect(lines, `${s.id} ${s.path}`).toContain(q);
 	}
 }
@@ -44,8 +47,10 @@ describe('pointer and question sentences', () => {
 
 	it('a question plus a pointer is not evidence: the note it points at is the relevant source', async () => {
 		const files = {
-			'Solar panels.md': '# Solar panels\n\nHow efficient are solar panels? The facts are in [[Panel facts]].\n\nWe looked at the roof in May.\n',
-			'Panel facts.md': '# Panel facts\n\nModern cells convert about 22 percent of sunlight into power. Output drops in summer heat.\n',
+			'Solar panels.md':
+				'# Solar panels\n\nHow efficient are solar panels? The facts are in [[Panel facts]].\n\nWe looked at the roof in May.\n',
+			'Panel facts.md':
+				'# Panel facts\n\nModern cells convert about 22 percent of sunlight into power. Output drops in summer heat.\n',
 			'Garden.md': '# Garden\n\nTomatoes need sun.\n',
 		};
 		const pack = await packOf(files, { query: 'How efficient are solar panels?' });
@@ -64,7 +69,8 @@ describe('pointer and question sentences', () => {
 
 	it('a relevant section quotes its statements, never its question or pointer', async () => {
 		const files = {
-			'Sync.md': '# Sync encryption\n\nDoes sync encrypt notes? Sync encrypts notes on the device. More in [[Security]].\n',
+			'Sync.md':
+				'# Sync encryption\n\nDoes sync encrypt notes? Sync encrypts notes on the device. More in [[Security]].\n',
 			'Security.md': '# Security\n\nPasswords are hashed.\n',
 		};
 		const pack = await packOf(files, { query: 'sync encrypt notes' });
@@ -77,7 +83,8 @@ describe('pointer and question sentences', () => {
 describe("a note's own title words in its own body", () => {
 	it('count as evidence even as link text, so the note titled by the asked term is relevant; elsewhere a link is still a mention', async () => {
 		const files = {
-			'Lightness.md': '[[Lightness]] is the [[perceived reflectance]] of a surface, from [[black]] to [[white]].\n',
+			'Lightness.md':
+				'[[Lightness]] is the [[perceived reflectance]] of a surface, from [[black]] to [[white]].\n',
 			'Colour.md': 'Hue and [[lightness]] are two dimensions of [[colour]].\n',
 		};
 		const pack = await packOf(files, { query: 'lightness' });
@@ -88,7 +95,10 @@ describe("a note's own title words in its own body", () => {
 	});
 
 	it('only a name that is the asked term: a title merely sharing a word with the question keeps its links as mentions', async () => {
-		const files = { 'Colour lightness scale.md': 'The scale of [[lightness]] from [[black]] to [[white]].\n', 'Other.md': 'Nothing here.\n' };
+		const files = {
+			'Colour lightness scale.md': 'The scale of [[lightness]] from [[black]] to [[white]].\n',
+			'Other.md': 'Nothing here.\n',
+		};
 		const pack = await packOf(files, { query: 'lightness' });
 		expect(pack.coverage[0].sources).toEqual([]);
 		expect(pack.coverage[0].partial_sources).toEqual(['S1']);
@@ -96,7 +106,8 @@ describe("a note's own title words in its own body", () => {
 
 	it('aliases count like the title', async () => {
 		const files = {
-			'Value.md': '---\naliases: [lightness]\n---\n[[Lightness]] is how light a colour looks, from [[black]] to [[white]].\n',
+			'Value.md':
+				'---\naliases: [lightness]\n---\n[[Lightness]] is how light a colour looks, from [[black]] to [[white]].\n',
 			'Colour.md': 'Hue and [[lightness]] are two dimensions of [[colour]].\n',
 		};
 		const pack = await packOf(files, { query: 'lightness' });
@@ -107,7 +118,8 @@ describe("a note's own title words in its own body", () => {
 
 describe('fenced code', () => {
 	const files = {
-		'Install.md': '# Installing the CLI\n\nInstall the command line tool with npm:\n\n```bash\nnpm install -g vault-query\n```\n\nThe tool reads a vault and answers questions about it.\n',
+		'Install.md':
+			'# Installing the CLI\n\nInstall the command line tool with npm:\n\n```bash\nnpm install -g vault-query\n```\n\nThe tool reads a vault and answers questions about it.\n',
 		'Listing.md': `# Sync script listing\n\nThe sync script copies notes.\n\n\`\`\`bash\n${Array.from({ length: 20 }, (_, i) => (i === 7 ? 'rsync -a notes/ backup/' : `echo step ${i}`)).join('\n')}\n\`\`\`\n`,
 	};
 

@@ -20,13 +20,19 @@ function graded(pack: ContextPack, facet = 0): { relevant: string[] } {
 }
 
 /** Notes on other topics, so the question's words are rare in the vault as they are in a real one. */
-const OTHERS = { 'Garden.md': '# Garden\n\nTomatoes need sun and water.\n', 'Travel.md': '# Travel\n\nPack light; trains are faster than you think.\n', 'Music.md': '# Music\n\nScales every morning, songs at night.\n' };
-const FILLER = 'Each layout is saved with its panes, their sizes and the files they show. You can rename a layout, delete it, or make it the default one that opens with the app. Layouts sync between devices with the rest of the settings.';
+const OTHERS = {
+	'Garden.md': '# Garden\n\nTomatoes need sun and water.\n',
+	'Travel.md': '# Travel\n\nPack light; trains are faster than you think.\n',
+	'Music.md': '# Music\n\nScales every morning, songs at night.\n',
+};
+const FILLER =
+	'Each layout is saved with its panes, their sizes and the files they show. You can rename a layout, delete it, or make it the default one that opens with the app. Layouts sync between devices with the rest of the settings.';
 
 describe('relative evidence', () => {
 	it('a passing mention in a note about something else is partial; the note about the topic is relevant', async () => {
 		const files = {
-			'Bread.md': '# Sourdough starter\n\nA sourdough starter is flour and water fermented by wild yeast. Feed the sourdough starter every day with equal weights of flour and water; a ripe starter doubles in six hours.\n',
+			'Bread.md':
+				'# Sourdough starter\n\nA sourdough starter is flour and water fermented by wild yeast. Feed the sourdough starter every day with equal weights of flour and water; a ripe starter doubles in six hours.\n',
 			'Kitchen.md': `# Kitchen layouts\n\n${FILLER} ${FILLER} The shelf by the window holds the sourdough starter jar, and I feed it there.\n`,
 			...OTHERS,
 		};
@@ -34,14 +40,19 @@ describe('relative evidence', () => {
 		const g = graded(pack);
 		expect(g.relevant).toEqual(['Bread.md']);
 		// Kitchen.md is partial padding at most (a weak partial section may be left out altogether).
-		expect(pack.pack.filter((s) => s.path === 'Kitchen.md').every((s) => pack.coverage[0].partial_sources.includes(s.id))).toBe(true);
+		expect(
+			pack.pack
+				.filter((s) => s.path === 'Kitchen.md')
+				.every((s) => pack.coverage[0].partial_sources.includes(s.id)),
+		).toBe(true);
 		expect(pack.coverage[0].status).toBe('covered');
 	});
 
 	it('two notes that both answer stay relevant', async () => {
 		const files = {
 			'Bread.md': '# Sourdough starter\n\nFeed the sourdough starter daily with flour and water.\n',
-			'Baking notes.md': '# Feeding a starter\n\nI feed my sourdough starter each morning: equal flour and water, then it rests.\n',
+			'Baking notes.md':
+				'# Feeding a starter\n\nI feed my sourdough starter each morning: equal flour and water, then it rests.\n',
 			...OTHERS,
 		};
 		const g = graded(await packOf(files, 'how do I feed a sourdough starter'));
@@ -50,7 +61,8 @@ describe('relative evidence', () => {
 
 	it('each facet keeps its own best section relevant, however weak against the other facet', async () => {
 		const files = {
-			'Sync.md': '# Sync encryption\n\nSync encrypts every note end to end before it leaves the device. Sync encryption uses AES-256; the password never leaves the device.\n',
+			'Sync.md':
+				'# Sync encryption\n\nSync encrypts every note end to end before it leaves the device. Sync encryption uses AES-256; the password never leaves the device.\n',
 			'Themes.md': `# Layouts\n\n${FILLER} A dark theme is one click away.\n`,
 			...OTHERS,
 		};

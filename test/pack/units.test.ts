@@ -7,7 +7,16 @@ import { exclusionOf } from '../../src/core/pack/notes';
 import { noteDate } from '../../src/core/note-date';
 import { isQuestion, readerText } from '../../src/core/pack/prose';
 import { quoteVariants, sentencesOf } from '../../src/core/pack/quotes';
-import { blockSection, headingSection, LineIndex, linkRefsIn, noteUnits, sectionsOf, unitsIn, withoutRefs } from '../../src/core/pack/sections';
+import {
+	blockSection,
+	headingSection,
+	LineIndex,
+	linkRefsIn,
+	noteUnits,
+	sectionsOf,
+	unitsIn,
+	withoutRefs,
+} from '../../src/core/pack/sections';
 import { TermCounter, allTermCounts } from '../../src/core/pack/terms';
 import { addCounts, countTokens, estimateTokens, tokensOf } from '../../src/core/pack/tokens';
 import { analyzeQueryText } from '../../src/core/search/tokenize';
@@ -37,9 +46,19 @@ describe('facets', () => {
 	const texts = (q: string): string[] => splitFacets(q).map((f) => f.text);
 
 	it('splits questions, clauses joined by "and", semicolons and commas, in English and CJK', () => {
-		expect(texts('how do I link notes, and how do I add tags?')).toEqual(['how do I link notes', 'how do I add tags']);
-		expect(texts('What is sync; what does it cost. And is it encrypted?')).toEqual(['What is sync', 'what does it cost', 'is it encrypted']);
-		expect(texts('如何在笔记之间创建链接，以及如何给笔记添加标签？')).toEqual(['如何在笔记之间创建链接', '如何给笔记添加标签']);
+		expect(texts('how do I link notes, and how do I add tags?')).toEqual([
+			'how do I link notes',
+			'how do I add tags',
+		]);
+		expect(texts('What is sync; what does it cost. And is it encrypted?')).toEqual([
+			'What is sync',
+			'what does it cost',
+			'is it encrypted',
+		]);
+		expect(texts('如何在笔记之间创建链接，以及如何给笔记添加标签？')).toEqual([
+			'如何在笔记之间创建链接',
+			'如何给笔记添加标签',
+		]);
 		expect(texts('如何创建链接和添加标签')).toEqual(['如何创建链接', '添加标签']);
 		expect(texts('リンクの作り方、およびタグの使い方')).toEqual(['リンクの作り方', 'タグの使い方']);
 	});
@@ -65,7 +84,11 @@ describe('grading', () => {
 	it('grades by the idf-weighted share of key words held: ≥ 0.6 relevant, ≥ 0.3 partial', () => {
 		const keys = [key('sync', 2), key('encryption', 2), key('notes', 0.5)];
 		expect(gradeFacet(terms('Sync uses end-to-end encryption for notes.'), keys).grade).toBe('relevant');
-		expect(gradeFacet(terms('Sync keeps notes current.'), keys)).toMatchObject({ grade: 'partial', present: ['sync', 'notes'], missing: ['encryption'] });
+		expect(gradeFacet(terms('Sync keeps notes current.'), keys)).toMatchObject({
+			grade: 'partial',
+			present: ['sync', 'notes'],
+			missing: ['encryption'],
+		});
 		expect(gradeFacet(terms('Your notes are files.'), keys).grade).toBe('off-topic');
 	});
 
@@ -74,13 +97,22 @@ describe('grading', () => {
 		const mention = readerText('Still open: [[research/copilot-data-handling]], [[budget-2027]].');
 		const prose = terms(mention.prose);
 		const all = new Set([...prose, ...terms(mention.links)]);
-		expect(gradeFacet(prose, keys, all)).toMatchObject({ grade: 'partial', share: 0, linkedShare: 1, linkOnly: ['copilot', 'data', 'handling'] });
+		expect(gradeFacet(prose, keys, all)).toMatchObject({
+			grade: 'partial',
+			share: 0,
+			linkedShare: 1,
+			linkOnly: ['copilot', 'data', 'handling'],
+		});
 		expect(gradeFacet(prose, keys).grade).toBe('off-topic');
 		expect(gradeFacet(terms('How Copilot handles data: handling rules.'), keys).grade).toBe('relevant');
 	});
 
 	it('counts an expansion (synonym, alias) as the word', () => {
-		const k: KeyWord = { word: analyzeQueryText('快捷键')[0], idf: 1, expansions: [{ text: 'Hotkeys', alts: [['hotkei']] }] };
+		const k: KeyWord = {
+			word: analyzeQueryText('快捷键')[0],
+			idf: 1,
+			expansions: [{ text: 'Hotkeys', alts: [['hotkei']] }],
+		};
 		expect(gradeFacet(terms('Set hotkeys in Settings.'), [k]).grade).toBe('relevant');
 	});
 });
@@ -88,8 +120,16 @@ describe('grading', () => {
 describe('prose and link text', () => {
 	it('puts wikilinks, Markdown link text, URLs and tags in link text; embeds, hidden targets and link URLs nowhere', () => {
 		expect(readerText('Plain prose, no links.')).toEqual({ prose: 'Plain prose, no links.', links: '' });
-		const r = readerText('See [[Sync#Encryption]] and [[a/b|the guide]], [docs](https://x.test/y), https://z.test/q #security/policy ![[pic.png]] issue #12.');
-		expect(r.links.split('\n')).toEqual(['Sync Encryption', 'the guide', 'docs', 'https://z.test/q', '#security/policy']);
+		const r = readerText(
+			'See [[Sync#Encryption]] and [[a/b|the guide]], [docs](https://x.test/y), https://z.test/q #security/policy ![[pic.png]] issue #12.',
+		);
+		expect(r.links.split('\n')).toEqual([
+			'Sync Encryption',
+			'the guide',
+			'docs',
+			'https://z.test/q',
+			'#security/policy',
+		]);
 		expect(r.prose).not.toMatch(/Sync|guide|docs|test|security|pic/);
 		expect(r.prose).toContain('issue #12.');
 		expect(readerText('在[[内部链接|链接]]中').prose).toBe('在 中');
@@ -163,7 +203,14 @@ describe('sections, blocks and references', () => {
 	it('quotes paragraphs, list items (no marker, no block id), quote lines, table rows, fenced code as its own kind; never callout headers', () => {
 		const links = sectionsOf(NOTE, meta)[2];
 		const inLinks = unitsIn(units, links);
-		expect(inLinks.filter((u) => u.kind !== 'code').map(textOf)).toEqual(['Type [[ to link.', 'Another item', 'child item', 'Quoted line one.', '| Key | Action |', '| Ctrl | Open |']);
+		expect(inLinks.filter((u) => u.kind !== 'code').map(textOf)).toEqual([
+			'Type [[ to link.',
+			'Another item',
+			'child item',
+			'Quoted line one.',
+			'| Key | Action |',
+			'| Ctrl | Open |',
+		]);
 		// The pack keeps code only for how-to questions or when the question names the command (code.ts).
 		expect(inLinks.filter((u) => u.kind === 'code').map(textOf)).toEqual(['```js\ncode();\n```']);
 	});
@@ -181,7 +228,11 @@ describe('sections, blocks and references', () => {
 	it('finds references in a query and replaces them with plain words for the search', () => {
 		const q = 'what does [[Internal links#Link to a block|blocks]] say about ^abc-1 and [[Sync]]?';
 		expect(linkRefsIn(q)).toEqual([
-			{ raw: '[[Internal links#Link to a block|blocks]]', linkpath: 'Internal links', subpath: '#Link to a block' },
+			{
+				raw: '[[Internal links#Link to a block|blocks]]',
+				linkpath: 'Internal links',
+				subpath: '#Link to a block',
+			},
 			{ raw: '[[Sync]]', linkpath: 'Sync', subpath: '' },
 			{ raw: '^abc-1', linkpath: '', subpath: '#^abc-1' },
 		]);
@@ -200,12 +251,18 @@ describe('quotes', () => {
 
 	it('splits sentences with Intl.Segmenter, CJK punctuation included', () => {
 		const other = sectionsOf(NOTE, meta)[4];
-		expect(sentencesOf(NOTE, unitsIn(units, other)).map((s) => NOTE.slice(s.start, s.end))).toEqual(['中文第一句。', '第二句！', '第三句？']);
+		expect(sentencesOf(NOTE, unitsIn(units, other)).map((s) => NOTE.slice(s.start, s.end))).toEqual([
+			'中文第一句。',
+			'第二句！',
+			'第三句？',
+		]);
 	});
 
 	it('treats line breaks inside a paragraph as soft', () => {
 		const text = 'One sentence\nwrapped here. Two.';
-		expect(sentencesOf(text, [{ start: 0, end: text.length, kind: 'prose' }]).map((s) => text.slice(s.start, s.end))).toEqual(['One sentence\nwrapped here.', 'Two.']);
+		expect(
+			sentencesOf(text, [{ start: 0, end: text.length, kind: 'prose' }]).map((s) => text.slice(s.start, s.end)),
+		).toEqual(['One sentence\nwrapped here.', 'Two.']);
 	});
 
 	it('picks the best sentences, longest choice first, whole sentences, cuts marked', () => {
@@ -213,7 +270,10 @@ describe('quotes', () => {
 		const sentences = sentencesOf(NOTE, unitsIn(units, title));
 		const variants = quoteVariants(sentences, [1, 0, 2]);
 		expect(variants.map((v) => v.map((s) => [NOTE.slice(s.start, s.end), s.cutBefore]))).toEqual([
-			[['First sentence.', false], ['Third one?', true]],
+			[
+				['First sentence.', false],
+				['Third one?', true],
+			],
 			[['Third one?', false]],
 		]);
 		// Nothing scores (a section named by reference): its opening sentences, shortest last.
@@ -243,8 +303,21 @@ describe('budget', () => {
 			frame: (chosen, leftOut) => ({ cjk: 20 + 2 * leftOut.length, other: 0 }),
 		});
 		// 20 + 40 + 2·2 ≤ 100; then 50 does not fit (20 + 40 + 50 + 2) but 30 does; then 5 fits.
-		expect(fill).toEqual({ chosen: [{ item: 0, variant: 0 }, { item: 1, variant: 1 }, { item: 2, variant: 0 }], leftOut: [] });
-		const tight = fillBudget({ budget: 70, count: 3, variants: (i) => sizes[i].length, block: (i, v) => ({ cjk: sizes[i][v], other: 0 }), frame: () => ({ cjk: 20, other: 0 }) });
+		expect(fill).toEqual({
+			chosen: [
+				{ item: 0, variant: 0 },
+				{ item: 1, variant: 1 },
+				{ item: 2, variant: 0 },
+			],
+			leftOut: [],
+		});
+		const tight = fillBudget({
+			budget: 70,
+			count: 3,
+			variants: (i) => sizes[i].length,
+			block: (i, v) => ({ cjk: sizes[i][v], other: 0 }),
+			frame: () => ({ cjk: 20, other: 0 }),
+		});
 		expect(tight).toEqual({ chosen: [{ item: 0, variant: 0 }], leftOut: [1, 2] });
 	});
 });
@@ -252,15 +325,39 @@ describe('budget', () => {
 describe('note rules', () => {
 	it('dates notes from the date properties in order, skips placeholders, else the modification time marked as such', () => {
 		const mtime = Date.UTC(2022, 4, 6, 12);
-		expect(noteDate({ date: '2024-03-01' }, mtime)).toEqual({ date: '2024-03-01', source: 'frontmatter', key: 'date' });
-		expect(noteDate({ Created: '2023-09-12T10:00', date: '{{date}}' }, mtime)).toEqual({ date: '2023-09-12', source: 'frontmatter', key: 'Created' });
-		expect(noteDate({ updated: '[[2025-01-02]]' }, null)).toEqual({ date: '2025-01-02', source: 'frontmatter', key: 'updated' });
-		expect(noteDate({ 'date modified': ['oops', '2021-01-01'] }, null)).toEqual({ date: '2021-01-01', source: 'frontmatter', key: 'date modified' });
-		expect(noteDate({ last_verified: '2026-06-01', created: '2026-01-01' }, null)).toEqual({ date: '2026-01-01', source: 'frontmatter', key: 'created' });
+		expect(noteDate({ date: '2024-03-01' }, mtime)).toEqual({
+			date: '2024-03-01',
+			source: 'frontmatter',
+			key: 'date',
+		});
+		expect(noteDate({ Created: '2023-09-12T10:00', date: '{{date}}' }, mtime)).toEqual({
+			date: '2023-09-12',
+			source: 'frontmatter',
+			key: 'Created',
+		});
+		expect(noteDate({ updated: '[[2025-01-02]]' }, null)).toEqual({
+			date: '2025-01-02',
+			source: 'frontmatter',
+			key: 'updated',
+		});
+		expect(noteDate({ 'date modified': ['oops', '2021-01-01'] }, null)).toEqual({
+			date: '2021-01-01',
+			source: 'frontmatter',
+			key: 'date modified',
+		});
+		expect(noteDate({ last_verified: '2026-06-01', created: '2026-01-01' }, null)).toEqual({
+			date: '2026-01-01',
+			source: 'frontmatter',
+			key: 'created',
+		});
 		expect(noteDate({ title: 'x' }, mtime)).toEqual({ date: '2022-05-06', source: 'mtime', key: null });
 		expect(noteDate(undefined, null)).toBeNull();
 		// The list is a setting: only the keys it names count.
-		expect(noteDate({ published: '2020-02-02', date: '2024-03-01' }, mtime, ['published'])).toEqual({ date: '2020-02-02', source: 'frontmatter', key: 'published' });
+		expect(noteDate({ published: '2020-02-02', date: '2024-03-01' }, mtime, ['published'])).toEqual({
+			date: '2020-02-02',
+			source: 'frontmatter',
+			key: 'published',
+		});
 		expect(noteDate({ date: '2024-03-01' }, mtime, ['published'])).toMatchObject({ source: 'mtime' });
 	});
 

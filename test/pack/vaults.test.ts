@@ -35,7 +35,10 @@ async function expectSound(source: NoteSource, pack: ContextPack, budget: number
 		expect(s.quotes.length).toBeGreaterThanOrEqual(1);
 		expect(s.quotes.length).toBeLessThanOrEqual(3);
 		expect(s.lines[0]).toBeLessThanOrEqual(s.lines[1]);
-		const cited = (await source.read(s.path)).split('\n').slice(s.lines[0] - 1, s.lines[1]).join('\n');
+		const cited = (await source.read(s.path))
+			.split('\n')
+			.slice(s.lines[0] - 1, s.lines[1])
+			.join('\n');
 		for (const q of s.quotes) {
 			expect(q.trim()).toBe(q);
 			expect(cited, `${s.id} ${s.path} ${s.lines.join('-')}`).toContain(q);
@@ -65,7 +68,13 @@ function queries(parts: { words: string[]; refs: string[] }): fc.Arbitrary<strin
 	const sep = fc.constantFrom(' ', ' ', ', ', ' and ', '，', '、', '以及', '？', '; ', ' how do I ');
 	const word = fc.constantFrom(...parts.words);
 	const tail = parts.refs.length > 0 ? fc.option(fc.constantFrom(...parts.refs), { freq: 4 }) : fc.constant(null);
-	return fc.tuple(fc.array(fc.tuple(word, sep), { minLength: 1, maxLength: 5 }), tail).map(([pairs, ref]) => `${pairs.map(([w, s]) => w + s).join('').trim()}${ref === null ? '' : ` ${ref}`}`);
+	return fc.tuple(fc.array(fc.tuple(word, sep), { minLength: 1, maxLength: 5 }), tail).map(
+		([pairs, ref]) =>
+			`${pairs
+				.map(([w, s]) => w + s)
+				.join('')
+				.trim()}${ref === null ? '' : ` ${ref}`}`,
+	);
 }
 
 /** The property over 60 random (query, budget) pairs; many must give real packs, so the sweep tests something. */
@@ -76,13 +85,17 @@ async function sweep(source: NoteSource, index: SearchIndex, expectCuts: boolean
 	let cut = 0;
 	await fc.assert(
 		// Half the budgets under 1,000 tokens, where cuts and the frame's own size matter most.
-		fc.asyncProperty(queries(parts), fc.oneof(fc.integer({ min: 200, max: 1000 }), fc.integer({ min: 200, max: 20_000 })), async (query, budget) => {
-			const pack = await buildPack(source, index, { query, budget, builtAt: '2026-07-01' });
-			await expectSound(source, pack, budget);
-			runs++;
-			if (pack.pack.length > 0) withSources++;
-			if (pack.gaps.some((g) => g.kind === 'budget')) cut++;
-		}),
+		fc.asyncProperty(
+			queries(parts),
+			fc.oneof(fc.integer({ min: 200, max: 1000 }), fc.integer({ min: 200, max: 20_000 })),
+			async (query, budget) => {
+				const pack = await buildPack(source, index, { query, budget, builtAt: '2026-07-01' });
+				await expectSound(source, pack, budget);
+				runs++;
+				if (pack.pack.length > 0) withSources++;
+				if (pack.gaps.some((g) => g.kind === 'budget')) cut++;
+			},
+		),
 		{ numRuns: 60 },
 	);
 	expect(withSources).toBeGreaterThan(runs / 4);
@@ -101,7 +114,11 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 	});
 
 	it('a Chinese question: verbatim Chinese quotes, each dated (no date properties here: the modification time, marked as such)', async () => {
-		const pack = await buildPack(source, index, { query: '如何链接到笔记中的标题，以及如何嵌入文件？', budget: 1200, builtAt: '2026-07-01' });
+		const pack = await buildPack(source, index, {
+			query: '如何链接到笔记中的标题，以及如何嵌入文件？',
+			budget: 1200,
+			builtAt: '2026-07-01',
+		});
 		await expectSound(source, pack, 1200);
 		expect(pack.status).toBe('success');
 		expect(pack.coverage.map((c) => [c.facet, c.status])).toEqual([
@@ -109,7 +126,13 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 			['如何嵌入文件', 'covered'],
 		]);
 		const mtime = statSync(join(source.vaultPath, '链接笔记与文件/内部链接.md')).mtimeMs;
-		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: '链接笔记与文件/内部链接.md', section: '链接到笔记中的标题', date: new Date(mtime).toISOString().slice(0, 10), date_source: 'mtime' });
+		expect(pack.pack[0]).toMatchObject({
+			id: 'S1',
+			path: '链接笔记与文件/内部链接.md',
+			section: '链接到笔记中的标题',
+			date: new Date(mtime).toISOString().slice(0, 10),
+			date_source: 'mtime',
+		});
 		expect(pack.pack[0].quotes[0]).toBe('你可以链接到笔记中的特定标题，也称为_锚点链接_。');
 		expect(pack.pack.length).toBeGreaterThanOrEqual(4);
 		for (const s of pack.pack) {
@@ -117,7 +140,9 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 			// A how-to question (如何嵌入文件) quotes the fenced example too.
 			for (const q of s.quotes) expect(q).toMatch(/\p{sc=Han}|^```/u);
 		}
-		expect(pack.markdown).toContain(`### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · ${pack.pack[0].date} (file modified)`);
+		expect(pack.markdown).toContain(
+			`### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · ${pack.pack[0].date} (file modified)`,
+		);
 		expect(pack.markdown).not.toContain('undated');
 		expect(pack.gaps.some((g) => g.kind === 'budget')).toBe(true);
 	});
@@ -140,9 +165,13 @@ describeShared('context packs on kepano-obsidian', () => {
 	it('sources carry their frontmatter dates', async () => {
 		const pack = await buildPack(source, index, { query: 'evergreen notes', budget: 1500, builtAt: '2026-07-01' });
 		await expectSound(source, pack, 1500);
-		const evergreen = pack.pack.find((s) => s.path.endsWith('/Evergreen notes turn ideas into objects that you can manipulate.md'));
+		const evergreen = pack.pack.find((s) =>
+			s.path.endsWith('/Evergreen notes turn ideas into objects that you can manipulate.md'),
+		);
 		expect(evergreen?.date).toBe('2023-09-14');
-		expect(pack.markdown).toMatch(/Evergreen notes turn ideas into objects that you can manipulate\.md § .+ · 2023-09-14 \(created\)/);
+		expect(pack.markdown).toMatch(
+			/Evergreen notes turn ideas into objects that you can manipulate\.md § .+ · 2023-09-14 \(created\)/,
+		);
 	});
 
 	it('budget sweep: random queries, budgets 200–20,000', async () => {

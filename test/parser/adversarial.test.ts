@@ -8,7 +8,12 @@ import { parseNote } from '../../src/node/parser/index';
 /** Ten anchors, each listing the previous one nine times: 9^10 values when walked as a tree. */
 function aliasBomb(leaf: string): string {
 	const lines = [`a0: &a0 ["${leaf}"]`];
-	for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+	for (let i = 1; i < 10; i++)
+		lines.push(
+			`a${i}: &a${i} [${Array(9)
+				.fill(`*a${i - 1}`)
+				.join(', ')}]`,
+		);
 	return `---\n${lines.join('\n')}\n---\nThe body still counts. #kept\n`;
 }
 
@@ -41,8 +46,14 @@ describe('the parser on hostile notes', () => {
 		expect(parsed.frontmatterError).toBeNull();
 		expect(parsed.metadata.frontmatter).toEqual({ status: 'draft', tags: ['a'] });
 		const offset = text.indexOf('# Heading');
-		expect(parsed.metadata.headings?.[0]).toMatchObject({ heading: 'Heading', position: { start: { line: 4, offset } } });
-		expect(parsed.metadata.tags?.[0]).toMatchObject({ tag: '#tag', position: { start: { line: 5, offset: text.indexOf('#tag') } } });
+		expect(parsed.metadata.headings?.[0]).toMatchObject({
+			heading: 'Heading',
+			position: { start: { line: 4, offset } },
+		});
+		expect(parsed.metadata.tags?.[0]).toMatchObject({
+			tag: '#tag',
+			position: { start: { line: 5, offset: text.indexOf('#tag') } },
+		});
 	});
 
 	it('refuses a YAML alias bomb quickly and says why; the body is still parsed', () => {
@@ -72,7 +83,9 @@ describe('the parser on hostile notes', () => {
 		const deepLinks = within(2000, () => parseNote(`---\nx: ${'['.repeat(1000)}"[[a]]"${']'.repeat(1000)}\n---\n`));
 		expect(deepLinks.frontmatterError).toMatch(/nests deeper than 64 levels/);
 		expect(deepLinks.metadata.frontmatter).toBeUndefined();
-		const block = parseNote(`---\nx:\n${Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} v\n---\n`);
+		const block = parseNote(
+			`---\nx:\n${Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} v\n---\n`,
+		);
 		expect(block.frontmatterError).toMatch(/nests deeper than 64 levels/);
 	});
 

@@ -25,14 +25,23 @@ interface Recorded {
 }
 
 /** The CachedMetadata fields compared (Obsidian's extra keys such as `v` are ignored). */
-const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'blocks', 'sections', 'listItems'] as const;
+const FIELDS = [
+	'frontmatter',
+	'frontmatterPosition',
+	'frontmatterLinks',
+	'links',
+	'embeds',
+	'tags',
+	'headings',
+	'blocks',
+	'sections',
+	'listItems',
+] as const;
 
 /** `file.json:field` → why our output differs from Obsidian's there. Goal: empty. */
 const KNOWN_DIFFERENCES: Record<string, string> = {};
 
-const files = (HAS_SHARED ? readdirSync(CORPUS) : [])
-	.filter((f) => f.endsWith('.json'))
-	.sort();
+const files = (HAS_SHARED ? readdirSync(CORPUS) : []).filter((f) => f.endsWith('.json')).sort();
 
 /** Drop keys Obsidian adds that are not part of the CachedMetadata contract (e.g. `v`). */
 function strip(value: unknown): unknown {
@@ -49,9 +58,17 @@ function entries(file: string): Array<{ name: string; theirs: unknown; ours: unk
 	const { metadata } = parseNote(rec.fileContents);
 	const theirs = rec.cachedMetadata as Record<string, unknown>;
 	const ours = metadata as Record<string, unknown>;
-	const out: Array<{ name: string; theirs: unknown; ours: unknown }> = FIELDS.map((field) => ({ name: field, theirs: strip(theirs[field]), ours: ours[field] }));
+	const out: Array<{ name: string; theirs: unknown; ours: unknown }> = FIELDS.map((field) => ({
+		name: field,
+		theirs: strip(theirs[field]),
+		ours: ours[field],
+	}));
 	out.push({ name: 'getAllTags', theirs: rec.getAllTags ?? [], ours: getAllTags(metadata) });
-	out.push({ name: 'parseFrontMatterTags', theirs: rec.parseFrontMatterTags, ours: parseFrontMatterTags(metadata.frontmatter) });
+	out.push({
+		name: 'parseFrontMatterTags',
+		theirs: rec.parseFrontMatterTags,
+		ours: parseFrontMatterTags(metadata.frontmatter),
+	});
 	return out;
 }
 
@@ -65,7 +82,10 @@ describeShared(`conformance with Obsidian 1.9 (${files.length} recorded notes)`,
 			for (const { name, theirs, ours } of entries(file)) {
 				const key = `${file}:${name}`;
 				if (key in KNOWN_DIFFERENCES) {
-					expect(isDeepStrictEqual(ours, theirs), `${key} is listed as a known difference but now matches: remove it`).toBe(false);
+					expect(
+						isDeepStrictEqual(ours, theirs),
+						`${key} is listed as a known difference but now matches: remove it`,
+					).toBe(false);
 				} else {
 					expect(ours, key).toEqual(theirs);
 				}

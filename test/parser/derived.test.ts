@@ -8,7 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CachedMetadata } from '../../src/core/metadata';
 import { allLocs } from '../helpers/locs';
-import { getAllTags, parseFrontMatterAliases, parseFrontMatterTags, parseLinktext } from '../../src/core/obsidian-rules';
+import {
+	getAllTags,
+	parseFrontMatterAliases,
+	parseFrontMatterTags,
+	parseLinktext,
+} from '../../src/core/obsidian-rules';
 import { parseNote } from '../../src/node/parser/index';
 import { CORPUS_DIR, HAS_SHARED, itShared } from '../helpers/shared';
 
@@ -34,7 +39,8 @@ describe('derived, not recorded: CRLF line endings', () => {
 	const files = HAS_SHARED ? readdirSync(CORPUS).filter((f) => f.endsWith('.json')) : [];
 	itShared(`every corpus note (${files.length}) converted to CRLF: same metadata, offsets + line`, () => {
 		for (const file of files) {
-			const lf = (JSON.parse(readFileSync(new URL(file, CORPUS), 'utf8')) as { fileContents: string }).fileContents;
+			const lf = (JSON.parse(readFileSync(new URL(file, CORPUS), 'utf8')) as { fileContents: string })
+				.fileContents;
 			const crlf = lf.replace(/\n/g, '\r\n');
 			const a = parseNote(lf).metadata;
 			const b = parseNote(crlf).metadata;
@@ -49,7 +55,11 @@ describe('derived, not recorded: CRLF line endings', () => {
 		expect(frontmatterError).toBeNull();
 		expect(metadata.frontmatter).toEqual({ tags: ['a'], title: 'x' });
 		expect(metadata.frontmatterPosition?.end).toEqual({ line: 3, col: 3, offset: 29 });
-		expect(metadata.headings?.[0]).toEqual({ heading: 'H #t', level: 1, position: { start: { line: 4, col: 0, offset: 31 }, end: { line: 4, col: 6, offset: 37 } } });
+		expect(metadata.headings?.[0]).toEqual({
+			heading: 'H #t',
+			level: 1,
+			position: { start: { line: 4, col: 0, offset: 31 }, end: { line: 4, col: 6, offset: 37 } },
+		});
 		expect(getAllTags(metadata)).toEqual(['#a', '#t']);
 	});
 });
@@ -67,10 +77,17 @@ describe('derived, not recorded: UTF-8 BOM', () => {
 
 describe('derived, not recorded: tag characters', () => {
 	it('unicode letters, accents and emoji are tag characters', () => {
-		expect(tags('#日本語 #café #cafe\u0301 #🚀 #über/straße #a_b-c')).toEqual(['#日本語', '#café', '#cafe\u0301', '#🚀', '#über/straße', '#a_b-c']);
+		expect(tags('#日本語 #café #cafe\u0301 #🚀 #über/straße #a_b-c')).toEqual([
+			'#日本語',
+			'#café',
+			'#cafe\u0301',
+			'#🚀',
+			'#über/straße',
+			'#a_b-c',
+		]);
 	});
 	it('general punctuation (zero-width joiner, em dash, …) and ASCII punctuation end a tag', () => {
-		expect(tags('#a\u200Db #c—d #e…f #g,h #i.j #k)l #m\'n')).toEqual(['#a', '#c', '#e', '#g', '#i', '#k', '#m']);
+		expect(tags("#a\u200Db #c—d #e…f #g,h #i.j #k)l #m'n")).toEqual(['#a', '#c', '#e', '#g', '#i', '#k', '#m']);
 	});
 	it('all-digit names are not tags; one letter makes them tags; #a.b is #a', () => {
 		expect(tags('#1984 #y1984 #ff0000 #2024/05 #a.b')).toEqual(['#y1984', '#ff0000', '#2024/05', '#a']);
@@ -79,16 +96,27 @@ describe('derived, not recorded: tag characters', () => {
 		expect(tags('a#b (#c) \\#d #e\\#f')).toEqual(['#e']);
 	});
 	it('a # right after an inline token starts a tag', () => {
-		expect(tags('**#bold** *#em* ==#mark== ~~#del~~ `c`#after [[x]]#wiki \\[#esc a*#no')).toEqual(['#bold', '#em', '#mark', '#del', '#after', '#wiki', '#esc']);
+		expect(tags('**#bold** *#em* ==#mark== ~~#del~~ `c`#after [[x]]#wiki \\[#esc a*#no')).toEqual([
+			'#bold',
+			'#em',
+			'#mark',
+			'#del',
+			'#after',
+			'#wiki',
+			'#esc',
+		]);
 	});
 	it('tags in headings, quotes, callouts, lists and table cells count', () => {
-		expect(tags('# H #h\n\n> q #q\n\n> [!note] #c\n> body #cb\n\n- item #i\n\n| a | b |\n| - | - |\n|#t1| x #t2 |\n')).toEqual(['#h', '#q', '#c', '#cb', '#i', '#t1', '#t2']);
+		expect(
+			tags('# H #h\n\n> q #q\n\n> [!note] #c\n> body #cb\n\n- item #i\n\n| a | b |\n| - | - |\n|#t1| x #t2 |\n'),
+		).toEqual(['#h', '#q', '#c', '#cb', '#i', '#t1', '#t2']);
 	});
 });
 
 describe('derived, not recorded: what hides links and tags', () => {
 	it('fenced and indented code, and code spans of any length, hide them', () => {
-		const md = '```\n[[no1]] #no1\n```\n\n~~~js\n[[no2]]\n~~~\n\n    [[no3]] #no3\n\nText `[[no4]] #no4` ``a ` [[no5]]`` [[yes]] #yes\n';
+		const md =
+			'```\n[[no1]] #no1\n```\n\n~~~js\n[[no2]]\n~~~\n\n    [[no3]] #no3\n\nText `[[no4]] #no4` ``a ` [[no5]]`` [[yes]] #yes\n';
 		expect(links(md)).toEqual(['yes']);
 		expect(tags(md)).toEqual(['#yes']);
 		expect(sections(md)).toEqual(['code', 'code', 'code', 'paragraph']);
@@ -103,7 +131,8 @@ describe('derived, not recorded: what hides links and tags', () => {
 		expect(sections(md)).toEqual(['math', 'paragraph']);
 	});
 	it('HTML comments and HTML blocks hide them; inline tags do not', () => {
-		const md = '<!--\n[[no1]] #no1\n-->\n\n<div>\n[[no2]]\n</div>\n\ntext <!-- [[no3]] #no3 --> [[yes]] <span>#yes</span>\n';
+		const md =
+			'<!--\n[[no1]] #no1\n-->\n\n<div>\n[[no2]]\n</div>\n\ntext <!-- [[no3]] #no3 --> [[yes]] <span>#yes</span>\n';
 		expect(links(md)).toEqual(['yes']);
 		expect(tags(md)).toEqual(['#yes']);
 		expect(sections(md)).toEqual(['html', 'html', 'paragraph']);
@@ -115,7 +144,9 @@ describe('derived, not recorded: what hides links and tags', () => {
 		expect(sections(md)).toEqual(['comment', 'paragraph', 'comment']);
 	});
 	it('escaped brackets are not links; markdown links with a scheme are not indexed', () => {
-		expect(links('\\[[a]] [x](https://e.org) [y](obsidian://open) [z](mailto:a@b) [w](rel/p%20q.md) ![i](img.png)')).toEqual(['rel/p q.md']);
+		expect(
+			links('\\[[a]] [x](https://e.org) [y](obsidian://open) [z](mailto:a@b) [w](rel/p%20q.md) ![i](img.png)'),
+		).toEqual(['rel/p q.md']);
 	});
 });
 
@@ -123,7 +154,11 @@ describe('derived, not recorded: footnotes', () => {
 	it('a footnote definition is its own section and its text is indexed', () => {
 		const md = 'Text[^1] and [^note].\n\n[^1]: See [[Note]] #fn\n[^note]: Other\n';
 		const { metadata } = parseNote(md);
-		expect(metadata.sections?.map((s) => s.type)).toEqual(['paragraph', 'footnoteDefinition', 'footnoteDefinition']);
+		expect(metadata.sections?.map((s) => s.type)).toEqual([
+			'paragraph',
+			'footnoteDefinition',
+			'footnoteDefinition',
+		]);
 		expect(metadata.links?.map((l) => l.link)).toEqual(['Note']);
 		expect(metadata.tags?.map((t) => t.tag)).toEqual(['#fn']);
 	});
@@ -135,7 +170,10 @@ describe('derived, not recorded: malformed frontmatter', () => {
 		expect(metadata.frontmatter).toBeUndefined();
 		expect(metadata.frontmatterPosition).toBeUndefined();
 		expect(metadata.frontmatterLinks).toBeUndefined();
-		expect(metadata.sections?.[0]).toEqual({ type: 'yaml', position: { start: { line: 0, col: 0, offset: 0 }, end: { line: 3, col: 3, offset: 25 } } });
+		expect(metadata.sections?.[0]).toEqual({
+			type: 'yaml',
+			position: { start: { line: 0, col: 0, offset: 0 }, end: { line: 3, col: 3, offset: 25 } },
+		});
 		expect(frontmatterError).toMatch(/^line \d+: /);
 		expect(metadata.tags?.map((t) => t.tag)).toEqual(['#tag']);
 	});
@@ -150,7 +188,10 @@ describe('derived, not recorded: malformed frontmatter', () => {
 		expect(sections('---\n\n---\nbody\n')).toEqual(['yaml', 'paragraph']);
 	});
 	it('dates stay strings, duplicate keys are an error', () => {
-		expect(parseNote('---\nd: 2024-07-21\nt: 2024-07-21T12:37:00Z\n---\n').metadata.frontmatter).toEqual({ d: '2024-07-21', t: '2024-07-21T12:37:00Z' });
+		expect(parseNote('---\nd: 2024-07-21\nt: 2024-07-21T12:37:00Z\n---\n').metadata.frontmatter).toEqual({
+			d: '2024-07-21',
+			t: '2024-07-21T12:37:00Z',
+		});
 		expect(parseNote('---\na: 1\na: 2\n---\n').frontmatterError).toMatch(/duplicate/);
 	});
 	it('an unclosed block is not frontmatter', () => {
@@ -198,27 +239,50 @@ describe('derived, not recorded: block ids and lists', () => {
 		// is a lazy continuation of "d".
 		expect(sections('1. d\n2) e\n')).toEqual(['list']);
 	});
-	it('item lines at the edges of the block pass\'s straight path for `- text` and `1. text` open what CommonMark says', () => {
+	it("item lines at the edges of the block pass's straight path for `- text` and `1. text` open what CommonMark says", () => {
 		/** Each list item as [line, parent, task]. */
-		const items = (md: string) => (parseNote(md).metadata.listItems ?? []).map((i) => [i.position.start.line, i.parent, i.task]);
+		const items = (md: string) =>
+			(parseNote(md).metadata.listItems ?? []).map((i) => [i.position.start.line, i.parent, i.task]);
 		// The marker's character again can make the line a thematic break, not an item.
 		expect([sections('* **\n'), items('* **\n')]).toEqual([['thematicBreak'], []]);
 		expect([sections('- - -\n'), items('- - -\n')]).toEqual([['thematicBreak'], []]);
 		expect(items('- -x\n')).toEqual([[0, -1, undefined]]);
 		// A bullet and a blank after the marker opens a nested item; without the blank it is text.
-		expect(items('- + x\n')).toEqual([[0, -1, undefined], [0, 0, undefined]]);
-		expect(items('- +x\n- **bold**\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
-		expect(items('1. 2. x\n')).toEqual([[0, -1, undefined], [0, 0, undefined]]);
+		expect(items('- + x\n')).toEqual([
+			[0, -1, undefined],
+			[0, 0, undefined],
+		]);
+		expect(items('- +x\n- **bold**\n')).toEqual([
+			[0, -1, undefined],
+			[1, -1, undefined],
+		]);
+		expect(items('1. 2. x\n')).toEqual([
+			[0, -1, undefined],
+			[0, 0, undefined],
+		]);
 		// `[c]` and a blank is a task box; a wikilink is not.
-		expect(items('- [x] done\n- [[Note]]\n')).toEqual([[0, -1, 'x'], [1, -1, undefined]]);
+		expect(items('- [x] done\n- [[Note]]\n')).toEqual([
+			[0, -1, 'x'],
+			[1, -1, undefined],
+		]);
 		expect(links('- [[Note]]\n')).toEqual(['Note']);
 		// Under a paragraph only a list starting at 1 interrupts it; longer numbers take the general path.
 		expect(sections('para\n2. x\n')).toEqual(['paragraph']);
 		expect(sections('para\n1) x\n')).toEqual(['paragraph', 'list']);
 		// …or the next item of the list the paragraph is in, with the same delimiter.
-		expect(items('1. a\n2. b\n3) c\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
-		expect(items('- 1. a\n  2. b\n')).toEqual([[0, -1, undefined], [0, 0, undefined], [1, 0, undefined]]);
-		expect(items('10. x\n11. y\n')).toEqual([[0, -1, undefined], [1, -1, undefined]]);
+		expect(items('1. a\n2. b\n3) c\n')).toEqual([
+			[0, -1, undefined],
+			[1, -1, undefined],
+		]);
+		expect(items('- 1. a\n  2. b\n')).toEqual([
+			[0, -1, undefined],
+			[0, 0, undefined],
+			[1, 0, undefined],
+		]);
+		expect(items('10. x\n11. y\n')).toEqual([
+			[0, -1, undefined],
+			[1, -1, undefined],
+		]);
 		expect(items('1.x\n')).toEqual([]);
 		// A line not indented to an item's content after a blank line ends the list.
 		expect(sections('- a\n\nnext\n')).toEqual(['list', 'paragraph']);
@@ -232,7 +296,10 @@ describe('derived, not recorded: core helpers', () => {
 		expect(parseLinktext('note')).toEqual({ path: 'note', subpath: '' });
 	});
 	it('parseFrontMatterAliases keeps strings as written, first matching key only', () => {
-		expect(parseFrontMatterAliases({ Aliases: ['One', ' Two words '], aliases: 'x' })).toEqual(['One', 'Two words']);
+		expect(parseFrontMatterAliases({ Aliases: ['One', ' Two words '], aliases: 'x' })).toEqual([
+			'One',
+			'Two words',
+		]);
 		expect(parseFrontMatterAliases({ aliases: 'a, b' })).toEqual(['a, b']);
 		expect(parseFrontMatterAliases({ alias: 'x' })).toBeNull();
 		expect(parseFrontMatterAliases({ aliases: null })).toBeNull();
@@ -245,7 +312,49 @@ describe('derived, not recorded: core helpers', () => {
 });
 
 describe('derived, not recorded: invariants on arbitrary input', () => {
-	const PIECES = ['\n', '\r\n', '\n\n', ' ', '  ', '\t', '- ', '* ', '1. ', '> ', '[!note] ', '# ', '```', '~~~', '$$', '%%', '<!--', '-->', '<div>', '|', '---', '[[', ']]', '|a', '#', '#t', '#1', '![[', '[', '](', ')', '`', '$', '\\', '^id', '[ ] ', 'word', '日本', '🚀', '\u200D', '\uFEFF'];
+	const PIECES = [
+		'\n',
+		'\r\n',
+		'\n\n',
+		' ',
+		'  ',
+		'\t',
+		'- ',
+		'* ',
+		'1. ',
+		'> ',
+		'[!note] ',
+		'# ',
+		'```',
+		'~~~',
+		'$$',
+		'%%',
+		'<!--',
+		'-->',
+		'<div>',
+		'|',
+		'---',
+		'[[',
+		']]',
+		'|a',
+		'#',
+		'#t',
+		'#1',
+		'![[',
+		'[',
+		'](',
+		')',
+		'`',
+		'$',
+		'\\',
+		'^id',
+		'[ ] ',
+		'word',
+		'日本',
+		'🚀',
+		'\u200D',
+		'\uFEFF',
+	];
 	const note = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 
 	it('never throws; every position is consistent and slices to what it names', () => {
@@ -263,7 +372,8 @@ describe('derived, not recorded: invariants on arbitrary input', () => {
 				for (const link of [...(metadata.links ?? []), ...(metadata.embeds ?? [])]) {
 					expect(text.slice(link.position.start.offset, link.position.end.offset)).toBe(link.original);
 				}
-				for (const tag of metadata.tags ?? []) expect(text.slice(tag.position.start.offset, tag.position.end.offset)).toBe(tag.tag);
+				for (const tag of metadata.tags ?? [])
+					expect(text.slice(tag.position.start.offset, tag.position.end.offset)).toBe(tag.tag);
 			}),
 			{ numRuns: 3000 },
 		);

@@ -7,11 +7,75 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseSimpleYaml } from '../../src/node/parser/yaml-fast';
 
-const KEYS = ['tags', 'aliases', 'a', 'creation date', 'TQ_x', 'k.v', 'null', 'True', '__proto__', 'a b ', '-x', 'x:y', 'k'];
+const KEYS = [
+	'tags',
+	'aliases',
+	'a',
+	'creation date',
+	'TQ_x',
+	'k.v',
+	'null',
+	'True',
+	'__proto__',
+	'a b ',
+	'-x',
+	'x:y',
+	'k',
+];
 const SCALARS = [
-	'1', '-1', '+12', '0x1F', '0o17', '0b101', '1_000', '012', '1.5', '1e3', '.inf', '-.Inf', '.nan', '~', 'null', 'Null', 'true', 'FALSE', 'yes', 'no',
-	'2024-07-21', '2024-07-21T12:37:00', '12:30', 'plain text', 'C#', "it's", 'a "quoted" word', '"dq"', '"d\\"q"', "'sq'", "'s''q'", '[]', '{}', '[a, b]',
-	'"[[Note]]"', '[[Note]]', 'https://x.org/a#b', 'a: b', 'a #c', '#tag', '- x', '*alias', '&a x', '!tag x', '|', '>', '%x', '@x', '`x`', 'ü ñ 日本', 'x\t', ' ', '',
+	'1',
+	'-1',
+	'+12',
+	'0x1F',
+	'0o17',
+	'0b101',
+	'1_000',
+	'012',
+	'1.5',
+	'1e3',
+	'.inf',
+	'-.Inf',
+	'.nan',
+	'~',
+	'null',
+	'Null',
+	'true',
+	'FALSE',
+	'yes',
+	'no',
+	'2024-07-21',
+	'2024-07-21T12:37:00',
+	'12:30',
+	'plain text',
+	'C#',
+	"it's",
+	'a "quoted" word',
+	'"dq"',
+	'"d\\"q"',
+	"'sq'",
+	"'s''q'",
+	'[]',
+	'{}',
+	'[a, b]',
+	'"[[Note]]"',
+	'[[Note]]',
+	'https://x.org/a#b',
+	'a: b',
+	'a #c',
+	'#tag',
+	'- x',
+	'*alias',
+	'&a x',
+	'!tag x',
+	'|',
+	'>',
+	'%x',
+	'@x',
+	'`x`',
+	'ü ñ 日本',
+	'x\t',
+	' ',
+	'',
 ];
 
 const line = fc.oneof(
@@ -36,7 +100,9 @@ describe('frontmatter fast path', () => {
 	});
 
 	it('answers for the common shapes', () => {
-		expect(parseSimpleYaml('permalink: sync/faq\npublish: true\ncssclasses:\n  - soft-embed\ndate: 2024-07-21')).toEqual({
+		expect(
+			parseSimpleYaml('permalink: sync/faq\npublish: true\ncssclasses:\n  - soft-embed\ndate: 2024-07-21'),
+		).toEqual({
 			permalink: 'sync/faq',
 			publish: true,
 			cssclasses: ['soft-embed'],

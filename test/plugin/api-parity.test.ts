@@ -47,7 +47,8 @@ async function cliJson(node: NodeVaultSource, query: StructuredQuery): Promise<u
 function obsidianView(result: unknown, face: 'cli' | 'plugin'): unknown {
 	const r = structuredClone(result) as QueryResult<unknown>;
 	for (const s of r.skipped) {
-		if (face === 'plugin' && s.reason.startsWith('frontmatter not parsed')) expect(s.reason).toContain(FRONTMATTER_UNPARSED);
+		if (face === 'plugin' && s.reason.startsWith('frontmatter not parsed'))
+			expect(s.reason).toContain(FRONTMATTER_UNPARSED);
 		s.reason = s.reason.replace(/^frontmatter not parsed \(.*?\);/, 'frontmatter not parsed (…);');
 	}
 	r.limitations = r.limitations.filter((line) => !/^Not searched: \d+ note\(s\) in (.*\/)?\./.test(line));
@@ -55,10 +56,14 @@ function obsidianView(result: unknown, face: 'cli' | 'plugin'): unknown {
 }
 
 const FIXTURE: Record<string, string> = {
-	'Home.md': '---\ntags: [home]\nrelated: "[[people/ana]]"\n---\n# Home\n\nStart at [[conventions]], then [[projects/alpha|Alpha]] and [[Missing page]].\n![[diagram.png]]\n',
-	'conventions.md': '---\nstatus: active\ntags: [meta]\n---\n# Conventions\n\nRules of the house. #process/review\nSee [[Home#Start]].\n',
-	'facts/claim.md': '---\nstatus: verified\nlinks: [conventions, "[[Home]]"]\n---\n# A claim\n\nThe rules say so. #fact\n',
-	'projects/alpha.md': '---\nstatus: [active, pilot]\nowner: "[[people/ana]]"\n---\n# Alpha\n\nFollows the rules. #project/alpha\n',
+	'Home.md':
+		'---\ntags: [home]\nrelated: "[[people/ana]]"\n---\n# Home\n\nStart at [[conventions]], then [[projects/alpha|Alpha]] and [[Missing page]].\n![[diagram.png]]\n',
+	'conventions.md':
+		'---\nstatus: active\ntags: [meta]\n---\n# Conventions\n\nRules of the house. #process/review\nSee [[Home#Start]].\n',
+	'facts/claim.md':
+		'---\nstatus: verified\nlinks: [conventions, "[[Home]]"]\n---\n# A claim\n\nThe rules say so. #fact\n',
+	'projects/alpha.md':
+		'---\nstatus: [active, pilot]\nowner: "[[people/ana]]"\n---\n# Alpha\n\nFollows the rules. #project/alpha\n',
 	'people/ana.md': '---\nrole: lead\n---\n# Ana\n\nWrites rules.\n',
 	'archive/conventions.md': '# Old conventions\n\nRetired rules.\n',
 	'notes/broken.md': '---\ntags: [unclosed\nstatus: active\n---\nStill mentions the RULES and [[conventions]].\n',

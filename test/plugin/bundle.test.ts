@@ -80,9 +80,12 @@ describe('main.js (built here with esbuild)', () => {
 		expect(inputs).toContain('src/main.ts');
 		// re2js (pure JavaScript, no Node or DOM API) is the one package: the linear-time regex engine.
 		// (node_modules may be a link to another checkout, so the path is matched from node_modules/ on.)
-		expect(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.replace(/^.*node_modules\//, ''))).toEqual(['re2js/build/index.js']);
+		expect(
+			inputs.filter((p) => p.includes('node_modules/')).map((p) => p.replace(/^.*node_modules\//, '')),
+		).toEqual(['re2js/build/index.js']);
 		expect(inputs.filter((p) => /^src\/(node|cli)\//.test(p))).toEqual([]);
-		for (const input of inputs) expect(input).toMatch(/^src\/(core|obsidian|ui)\/|^src\/main\.ts$|node_modules\/re2js\/build\/index\.js$/);
+		for (const input of inputs)
+			expect(input).toMatch(/^src\/(core|obsidian|ui)\/|^src\/main\.ts$|node_modules\/re2js\/build\/index\.js$/);
 	});
 
 	it('loads with only `obsidian` available and exports the Plugin subclass as default', () => {

@@ -17,7 +17,8 @@ import { EXAMPLE_VAULT, loadPlugin, settle } from './harness';
 const FIXTURE: Record<string, string> = {
 	'Home.md': '---\ntags: [home]\n---\n# Home\n\nStart at [[conventions]] and [[projects/alpha]].\n',
 	'conventions.md': '---\nstatus: active\n---\n# Conventions\n\nRules of the house for syncing notes. #process\n',
-	'projects/alpha.md': '---\nstatus: active\ntype: skill\ndomain: engineering\n---\n# Alpha\n\nAlpha follows the sync rules. #project\n',
+	'projects/alpha.md':
+		'---\nstatus: active\ntype: skill\ndomain: engineering\n---\n# Alpha\n\nAlpha follows the sync rules. #project\n',
 	'_meta/frontmatter-schema.md': readFileSync(join(EXAMPLE_VAULT, '_meta', 'frontmatter-schema.md'), 'utf8'),
 	'Notes/sync-faq.md': '---\ntype: faq\nstatus: active\n---\n# Sync FAQ\n\nSync is encrypted end to end.\n',
 };
@@ -53,40 +54,77 @@ describe('Obsidian CLI handlers', () => {
 	});
 
 	it('registers vault-query:search, :query, :read and :pack with their flags', () => {
-		expect([...cliHandlers.keys()].filter((k) => k.startsWith('vault-query:')).sort()).toEqual(['vault-query:pack', 'vault-query:query', 'vault-query:read', 'vault-query:search']);
+		expect([...cliHandlers.keys()].filter((k) => k.startsWith('vault-query:')).sort()).toEqual([
+			'vault-query:pack',
+			'vault-query:query',
+			'vault-query:read',
+			'vault-query:search',
+		]);
 		expect(cliHandlers.get('vault-query:search')?.flags?.query).toMatchObject({ required: true });
 		expect(cliHandlers.get('vault-query:search')?.flags?.format.value).toBe('json|text');
 	});
 
 	it('search answers with the JSON of `vault-query search --json`, or a text listing', async () => {
-		const json = JSON.parse(await run('vault-query:search', { query: 'sync encrypted', limit: '3', format: 'json' })) as { results: { path: string }[] };
-		const printed = JSON.parse((await cli(['search', 'sync encrypted', '--limit', '3', '--json', '--vault', dir])).stdout) as { results: { path: string }[] };
+		const json = JSON.parse(
+			await run('vault-query:search', { query: 'sync encrypted', limit: '3', format: 'json' }),
+		) as { results: { path: string }[] };
+		const printed = JSON.parse(
+			(await cli(['search', 'sync encrypted', '--limit', '3', '--json', '--vault', dir])).stdout,
+		) as { results: { path: string }[] };
 		expect(json.results.map((r) => r.path)).toEqual(printed.results.map((r) => r.path));
 		expect(json).toEqual(await plugin.api.search('sync encrypted', { limit: 3 }));
 		expect(await run('vault-query:search', { query: 'sync encrypted' })).toContain('Notes/sync-faq.md');
 	});
 
 	it('query runs each structural type like `vault-query <type> --json`', async () => {
-		const tag = JSON.parse(await run('vault-query:query', { type: 'tag', tag: 'process', format: 'json' })) as unknown;
+		const tag = JSON.parse(
+			await run('vault-query:query', { type: 'tag', tag: 'process', format: 'json' }),
+		) as unknown;
 		expect(tag).toEqual(JSON.parse((await cli(['tag', 'process', '--json', '--vault', dir])).stdout));
-		const prop = JSON.parse(await run('vault-query:query', { type: 'prop', key: 'status', value: 'active', format: 'json' })) as unknown;
+		const prop = JSON.parse(
+			await run('vault-query:query', { type: 'prop', key: 'status', value: 'active', format: 'json' }),
+		) as unknown;
 		expect(prop).toEqual(JSON.parse((await cli(['prop', 'status', 'active', '--json', '--vault', dir])).stdout));
-		const grep = JSON.parse(await run('vault-query:query', { type: 'grep', pattern: 'SYNC', 'case-sensitive': 'true', format: 'json' })) as { matched: number };
+		const grep = JSON.parse(
+			await run('vault-query:query', { type: 'grep', pattern: 'SYNC', 'case-sensitive': 'true', format: 'json' }),
+		) as { matched: number };
 		expect(grep.matched).toBe(0);
-		expect(await run('vault-query:query', { type: 'backlinks', note: 'conventions' })).toMatch(/^Home\.md {2}\[\w+\]\n {2}Home$/m);
-		expect(await run('vault-query:query', { type: 'links', note: 'Home' })).toContain('[[conventions]] → conventions.md');
+		expect(await run('vault-query:query', { type: 'backlinks', note: 'conventions' })).toMatch(
+			/^Home\.md {2}\[\w+\]\n {2}Home$/m,
+		);
+		expect(await run('vault-query:query', { type: 'links', note: 'Home' })).toContain(
+			'[[conventions]] → conventions.md',
+		);
 	});
 
 	it('read answers with the reader report; pack with the handoff', async () => {
-		const lookup = JSON.parse(await run('vault-query:read', { operation: 'lookup', slug: 'sync-faq', format: 'json' })) as { status: string };
+		const lookup = JSON.parse(
+			await run('vault-query:read', { operation: 'lookup', slug: 'sync-faq', format: 'json' }),
+		) as { status: string };
 		// The one difference is the vault's label: Obsidian names the vault, the CLI gives its folder.
-		const printed = (await cli(['lookup', 'sync-faq', '--json', '--vault', dir])).stdout.split(dir).join('Fake vault');
+		const printed = (await cli(['lookup', 'sync-faq', '--json', '--vault', dir])).stdout
+			.split(dir)
+			.join('Fake vault');
 		expect(lookup).toEqual(JSON.parse(printed));
 		expect(lookup.status).toBe('success');
-		const filter = JSON.parse(await run('vault-query:read', { operation: 'filter', where: 'type=skill;domain=engineering', folders: 'all', format: 'json' })) as { results: { path: string }[] };
+		const filter = JSON.parse(
+			await run('vault-query:read', {
+				operation: 'filter',
+				where: 'type=skill;domain=engineering',
+				folders: 'all',
+				format: 'json',
+			}),
+		) as { results: { path: string }[] };
 		expect(filter.results.map((r) => r.path)).toEqual(['projects/alpha.md']);
 		expect(await run('vault-query:read', { operation: 'lookup', slug: 'sync-faq' })).toContain('RETRIEVAL REPORT');
-		const pack = JSON.parse(await run('vault-query:pack', { query: 'is sync encrypted?', budget: '500', task: 'answer a user', format: 'json' })) as { handoff: Record<string, unknown>; pack: unknown[] };
+		const pack = JSON.parse(
+			await run('vault-query:pack', {
+				query: 'is sync encrypted?',
+				budget: '500',
+				task: 'answer a user',
+				format: 'json',
+			}),
+		) as { handoff: Record<string, unknown>; pack: unknown[] };
 		expect(pack.handoff).toMatchObject({ token_budget: 500, task: 'answer a user' });
 		expect(pack.pack.length).toBeGreaterThan(0);
 		expect(await run('vault-query:pack', { query: 'is sync encrypted?' })).toContain('## HANDOFF');
@@ -95,16 +133,33 @@ describe('Obsidian CLI handlers', () => {
 	it('search and pack take every option their registry entry lists, as the CLI does', async () => {
 		for (const spec of [SEARCH, PACK]) {
 			const flags = cliHandlers.get(`vault-query:${spec.name}`)?.flags ?? {};
-			expect(Object.keys(flags).sort()).toEqual(['format', 'query', ...spec.options.map((option) => option.name)].sort());
+			expect(Object.keys(flags).sort()).toEqual(
+				['format', 'query', ...spec.options.map((option) => option.name)].sort(),
+			);
 		}
-		const inFolder = JSON.parse(await run('vault-query:search', { query: 'sync', folders: 'projects', format: 'json' })) as { results: { path: string }[] };
-		const printed = JSON.parse((await cli(['search', 'sync', '--folders', 'projects', '--json', '--vault', dir])).stdout) as { results: { path: string }[] };
+		const inFolder = JSON.parse(
+			await run('vault-query:search', { query: 'sync', folders: 'projects', format: 'json' }),
+		) as { results: { path: string }[] };
+		const printed = JSON.parse(
+			(await cli(['search', 'sync', '--folders', 'projects', '--json', '--vault', dir])).stdout,
+		) as { results: { path: string }[] };
 		expect(inFolder.results.map((r) => r.path)).toEqual(['projects/alpha.md']);
 		expect(inFolder.results.map((r) => r.path)).toEqual(printed.results.map((r) => r.path));
-		const dated = JSON.parse(await run('vault-query:pack', { query: 'is sync encrypted?', today: '2026-01-02', 'include-drafts': 'true', format: 'json' })) as { handoff: Record<string, unknown> };
+		const dated = JSON.parse(
+			await run('vault-query:pack', {
+				query: 'is sync encrypted?',
+				today: '2026-01-02',
+				'include-drafts': 'true',
+				format: 'json',
+			}),
+		) as { handoff: Record<string, unknown> };
 		expect(dated.handoff.built_at).toBe('2026-01-02');
-		expect(await run('vault-query:pack', { query: 'x', today: 'tomorrow' })).toMatch(/^Error: today: a day \(YYYY-MM-DD\)/);
-		expect(await run('vault-query:search', { query: 'x', limit: '100001' })).toMatch(/^Error: limit: at most 100000/);
+		expect(await run('vault-query:pack', { query: 'x', today: 'tomorrow' })).toMatch(
+			/^Error: today: a day \(YYYY-MM-DD\)/,
+		);
+		expect(await run('vault-query:search', { query: 'x', limit: '100001' })).toMatch(
+			/^Error: limit: at most 100000/,
+		);
 	});
 
 	it('unknown flags, missing and malformed values are errors naming the flag', async () => {
@@ -113,7 +168,9 @@ describe('Obsidian CLI handlers', () => {
 		expect(await run('vault-query:search', { query: 'x', limit: 'many' })).toMatch(/^Error: limit: a whole number/);
 		expect(await run('vault-query:search', { query: 'x', format: 'yaml' })).toMatch(/^Error: format: json or text/);
 		expect(await run('vault-query:query', { type: 'colour' })).toMatch(/^Error: type: one of tag/);
-		expect(await run('vault-query:query', { type: 'grep', pattern: 'x', regex: 'maybe' })).toMatch(/^Error: regex: takes no value/);
+		expect(await run('vault-query:query', { type: 'grep', pattern: 'x', regex: 'maybe' })).toMatch(
+			/^Error: regex: takes no value/,
+		);
 		expect(await run('vault-query:read', { operation: 'lookup' })).toMatch(/^Error: slug: required/);
 	});
 

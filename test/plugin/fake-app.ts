@@ -16,7 +16,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Events, TFile, TFolder, type App, type CachedMetadata as ObsidianCachedMetadata, type Command, type EventRef } from 'obsidian';
+import {
+	Events,
+	TFile,
+	TFolder,
+	type App,
+	type CachedMetadata as ObsidianCachedMetadata,
+	type Command,
+	type EventRef,
+} from 'obsidian';
 import type { CachedMetadata, LinkMap } from '../../src/core/metadata';
 import { buildLinkMaps } from '../../src/node/link-maps';
 import { parseNote } from '../../src/node/parser/index';
@@ -73,7 +81,9 @@ function withoutBom(text: string): string {
 
 function baseOf(name: string): { basename: string; extension: string } {
 	const dot = name.lastIndexOf('.');
-	return dot <= 0 ? { basename: name, extension: '' } : { basename: name.slice(0, dot), extension: name.slice(dot + 1) };
+	return dot <= 0
+		? { basename: name, extension: '' }
+		: { basename: name.slice(0, dot), extension: name.slice(dot + 1) };
 }
 
 function nameOf(path: string): string {
@@ -115,7 +125,8 @@ export class FakeVault extends CountingEvents {
 		this.root.path = '/';
 		this.folders.set('', this.root);
 		if (userIgnoreFilters !== undefined) {
-			this.getConfig = (key: string): unknown => (key === 'userIgnoreFilters' ? [...userIgnoreFilters] : undefined);
+			this.getConfig = (key: string): unknown =>
+				key === 'userIgnoreFilters' ? [...userIgnoreFilters] : undefined;
 		}
 	}
 
@@ -149,7 +160,7 @@ export class FakeVault extends CountingEvents {
 	}
 
 	getAbstractFileByPath(path: string): TFile | TFolder | null {
-		return this.entries.get(path)?.file ?? (path === '' ? null : this.folders.get(path) ?? null);
+		return this.entries.get(path)?.file ?? (path === '' ? null : (this.folders.get(path) ?? null));
 	}
 
 	async cachedRead(file: TFile): Promise<string> {
@@ -362,7 +373,11 @@ export class FakeApp {
 	readonly events: string[] = [];
 
 	constructor(files: Record<string, string> = {}, options: FakeAppOptions = {}) {
-		this.vault = new FakeVault(options.name ?? 'Fake vault', options.configDir ?? DEFAULT_CONFIG_DIR, options.userIgnoreFilters);
+		this.vault = new FakeVault(
+			options.name ?? 'Fake vault',
+			options.configDir ?? DEFAULT_CONFIG_DIR,
+			options.userIgnoreFilters,
+		);
 		this.metadataCache = new FakeMetadataCache(this.vault);
 		for (const [path, text] of Object.entries(files)) this.vault.add(path, text, options.mtimes?.[path]);
 		this.recordEvents();
@@ -379,7 +394,10 @@ export class FakeApp {
 		if (filters === undefined) {
 			try {
 				const appJson: unknown = JSON.parse(readFileSync(join(root, configDir, 'app.json'), 'utf8'));
-				const value = typeof appJson === 'object' && appJson !== null && 'userIgnoreFilters' in appJson ? appJson.userIgnoreFilters : undefined;
+				const value =
+					typeof appJson === 'object' && appJson !== null && 'userIgnoreFilters' in appJson
+						? appJson.userIgnoreFilters
+						: undefined;
 				filters = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 			} catch {
 				filters = [];
@@ -390,7 +408,8 @@ export class FakeApp {
 		if (existsSync(configAbs)) {
 			for (const name of readdirSync(configAbs)) {
 				const abs = join(configAbs, name);
-				if (statSync(abs).isFile()) app.vault.adapter.files.set(`${configDir}/${name}`, readFileSync(abs, 'utf8'));
+				if (statSync(abs).isFile())
+					app.vault.adapter.files.set(`${configDir}/${name}`, readFileSync(abs, 'utf8'));
 			}
 		}
 		const walk = (dir: string, rel: string): void => {
@@ -478,7 +497,11 @@ export class FakeApp {
 
 	/** Wraps `trigger` on the three event sources so every event lands in `events`. */
 	private recordEvents(): void {
-		const sources: [string, Events][] = [['vault', this.vault], ['metadataCache', this.metadataCache], ['workspace', this.workspace]];
+		const sources: [string, Events][] = [
+			['vault', this.vault],
+			['metadataCache', this.metadataCache],
+			['workspace', this.workspace],
+		];
 		for (const [label, source] of sources) {
 			const trigger = source.trigger.bind(source);
 			source.trigger = (name: string, ...data: unknown[]): void => {

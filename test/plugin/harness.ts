@@ -35,7 +35,8 @@ export async function loadPlugin(app: FakeApp, savedData?: unknown): Promise<Vau
 export const SMALL_VAULT: Record<string, string> = {
 	'Home.md': '---\ntags: [home]\n---\n# Home\n\nSee [[conventions]] and [[projects/alpha|Alpha]].\n',
 	'conventions.md': '# Conventions\n\nHow we write rules. #process\n',
-	'projects/alpha.md': '---\nstatus: active\nowner: "[[people/ana]]"\nlinks: [conventions]\n---\n# Alpha\n\nProject alpha follows the rules. #project/active\n![[pic.png]]\n[[missing note]]\n',
+	'projects/alpha.md':
+		'---\nstatus: active\nowner: "[[people/ana]]"\nlinks: [conventions]\n---\n# Alpha\n\nProject alpha follows the rules. #project/active\n![[pic.png]]\n[[missing note]]\n',
 	'people/ana.md': '---\nrole: lead\n---\n# Ana\n',
 	'notes/broken.md': '---\ntitle: x\ntags: [unclosed\n---\nThis body still mentions the rules and [[conventions]].\n',
 	'notes/empty-yaml.md': '---\n---\nNothing but text.\n',

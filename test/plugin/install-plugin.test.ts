@@ -23,14 +23,23 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('install-plugin', () => {
 	it('refuses without a vault argument, or with an unknown option', () => {
 		expect(install()).toMatchObject({ status: 2, stderr: expect.stringContaining('no vault given') as unknown });
-		expect(install(dir, '--force')).toMatchObject({ status: 2, stderr: expect.stringContaining('unknown option --force') as unknown });
+		expect(install(dir, '--force')).toMatchObject({
+			status: 2,
+			stderr: expect.stringContaining('unknown option --force') as unknown,
+		});
 	});
 
 	it('refuses a path that is not a directory', () => {
 		const file = join(dir, 'note.md');
 		writeFileSync(file, '# not a vault');
-		expect(install(join(dir, 'missing'))).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a directory') as unknown });
-		expect(install(file)).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a directory') as unknown });
+		expect(install(join(dir, 'missing'))).toMatchObject({
+			status: 2,
+			stderr: expect.stringContaining('is not a directory') as unknown,
+		});
+		expect(install(file)).toMatchObject({
+			status: 2,
+			stderr: expect.stringContaining('is not a directory') as unknown,
+		});
 	});
 
 	it('refuses a folder without the config folder, naming it', () => {
@@ -40,16 +49,19 @@ describe('install-plugin', () => {
 		expect(existsSync(join(dir, 'plugins'))).toBe(false);
 	});
 
-	it.runIf(existsSync(join(REPO, 'main.js')))('copies main.js, manifest.json and styles.css into <configDir>/plugins/vault-query/', () => {
-		const configDir = join(dir, '.obsidian');
-		mkdirSync(configDir);
-		const result = install(dir);
-		expect(result.stderr).toBe('');
-		expect(result.status).toBe(0);
-		const target = join(configDir, 'plugins', 'vault-query');
-		for (const file of FILES) expect(readFileSync(join(target, file))).toEqual(readFileSync(join(REPO, file)));
-		expect(result.stdout).toContain(target);
-	});
+	it.runIf(existsSync(join(REPO, 'main.js')))(
+		'copies main.js, manifest.json and styles.css into <configDir>/plugins/vault-query/',
+		() => {
+			const configDir = join(dir, '.obsidian');
+			mkdirSync(configDir);
+			const result = install(dir);
+			expect(result.stderr).toBe('');
+			expect(result.status).toBe(0);
+			const target = join(configDir, 'plugins', 'vault-query');
+			for (const file of FILES) expect(readFileSync(join(target, file))).toEqual(readFileSync(join(REPO, file)));
+			expect(result.stdout).toContain(target);
+		},
+	);
 
 	it.runIf(existsSync(join(REPO, 'main.js')))('honours --config-dir for a vault with a renamed config folder', () => {
 		mkdirSync(join(dir, '.config'));

@@ -4,7 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { INDEX_BUILDING, STILL_INDEXING } from '../../src/obsidian/index-lifecycle';
-import { FRONTMATTER_UNPARSED, NOT_YET_INDEXED, ObsidianNoteSource, isBlankFrontmatterBlock } from '../../src/obsidian/source';
+import {
+	FRONTMATTER_UNPARSED,
+	NOT_YET_INDEXED,
+	ObsidianNoteSource,
+	isBlankFrontmatterBlock,
+} from '../../src/obsidian/source';
 import { byWalkOrder } from '../../src/obsidian/walk-order';
 import { FakeApp, asApp } from './fake-app';
 import { SMALL_VAULT, loadPlugin, settle } from './harness';
@@ -56,7 +61,13 @@ describe('before layout-ready', () => {
 		for (const name of ['changed', 'deleted', 'resolved']) expect(app.metadataCache.listenerCount(name)).toBe(0);
 		expect(plugin.api.state()).toBe('loading');
 		const result = await plugin.api.query({ type: 'tag', tag: '#project' });
-		expect(result).toMatchObject({ status: 'failed', error: INDEX_BUILDING, results: [], matched: 0, query: { type: 'tag', tag: '#project' } });
+		expect(result).toMatchObject({
+			status: 'failed',
+			error: INDEX_BUILDING,
+			results: [],
+			matched: 0,
+			query: { type: 'tag', tag: '#project' },
+		});
 	});
 
 	it('a plugin unloaded before layout-ready never attaches its listeners', async () => {
@@ -110,14 +121,18 @@ describe('event order', () => {
 		const resolvedAt = app.events.indexOf('metadataCache:resolved');
 		expect(changed).toHaveLength(NOTES.length);
 		expect(resolvedAt).toBe(app.events.length - 1);
-		expect(app.events.findIndex((e) => e.startsWith('metadataCache:resolve '))).toBeGreaterThan(app.events.lastIndexOf(changed[changed.length - 1]));
+		expect(app.events.findIndex((e) => e.startsWith('metadataCache:resolve '))).toBeGreaterThan(
+			app.events.lastIndexOf(changed[changed.length - 1]),
+		);
 
 		expect(plugin.engine.lifecycle.state).toBe('ready');
 		expect(plugin.engine.lifecycle.history).toEqual(['layout-ready', 'indexing', 'reconciled', 'ready']);
 		const done = await plugin.api.query({ type: 'tag', tag: 'project' });
 		expect(done.status).toBe('partial'); // notes/broken.md: frontmatter tags could not be read
 		expect(done.limitations).not.toContain(STILL_INDEXING);
-		expect(done.skipped).toEqual([{ path: 'notes/broken.md', reason: expect.stringContaining(FRONTMATTER_UNPARSED) as unknown }]);
+		expect(done.skipped).toEqual([
+			{ path: 'notes/broken.md', reason: expect.stringContaining(FRONTMATTER_UNPARSED) as unknown },
+		]);
 		expect((done.results as NoteResult[]).map((r) => r.path)).toEqual(['projects/alpha.md']);
 	});
 
@@ -281,7 +296,9 @@ describe('ObsidianNoteSource', () => {
 		expect(source.listFiles()).toEqual(['B.md', 'a/b/c.md', 'a/z.md', 'a-b.md', 'x.png']);
 		expect(['a-b.md', 'a/z.md'].sort(byWalkOrder)).toEqual(['a/z.md', 'a-b.md']);
 		const paths = ['b.md', 'a/z.md', 'a-b.md', 'a/b/c.md', 'a.md', 'A/x.md', 'a/b.md', 'é.md'];
-		expect(indexedSource(Object.fromEntries(paths.map((p) => [p, '']))).source.listNotes()).toEqual([...paths].sort(byWalkOrder));
+		expect(indexedSource(Object.fromEntries(paths.map((p) => [p, '']))).source.listNotes()).toEqual(
+			[...paths].sort(byWalkOrder),
+		);
 	});
 
 	it('wraps vault and metadataCache: metadata, mtime, text, resolution and the link maps', async () => {
@@ -338,12 +355,18 @@ describe('ObsidianNoteSource', () => {
 		app.vault.adapter.files.set('.obsidian/types.json', '{"types":{"status":"text"}}');
 		expect(await source.readConfigFile('types.json')).toBe('{"types":{"status":"text"}}');
 		expect(await source.readConfigFile('missing.json')).toBeNull();
-		expect(source.parseYaml('date: 2024-07-21\nn: 3\nlist: [a, b]')).toEqual({ date: '2024-07-21', n: 3, list: ['a', 'b'] });
+		expect(source.parseYaml('date: 2024-07-21\nn: 3\nlist: [a, b]')).toEqual({
+			date: '2024-07-21',
+			n: 3,
+			list: ['a', 'b'],
+		});
 		expect(() => source.parseYaml('a: [unclosed')).toThrow();
 	});
 
 	it('reads "Excluded files" through the untyped vault.getConfig, defensively', () => {
-		expect(indexedSource(SMALL_VAULT, { userIgnoreFilters: ['notes/', '/^people/'] }).source.userIgnoreFilters).toEqual(['notes/', '/^people/']);
+		expect(
+			indexedSource(SMALL_VAULT, { userIgnoreFilters: ['notes/', '/^people/'] }).source.userIgnoreFilters,
+		).toEqual(['notes/', '/^people/']);
 		const { app, source } = indexedSource();
 		expect(source.userIgnoreFilters).toEqual([]); // no getConfig at all
 		app.vault.getConfig = () => 'notes/';
@@ -383,7 +406,13 @@ describe('ObsidianNoteSource', () => {
 describe('settings and api', () => {
 	it('merges data.json over the defaults, ignoring malformed values', async () => {
 		const app = new FakeApp(SMALL_VAULT);
-		const plugin = await loadPlugin(app, { defaultLimit: 5, linksKey: 42, excludedFolders: ['x/', 7], authorityOrder: [['a/'], ['b/']], unknown: true });
+		const plugin = await loadPlugin(app, {
+			defaultLimit: 5,
+			linksKey: 42,
+			excludedFolders: ['x/', 7],
+			authorityOrder: [['a/'], ['b/']],
+			unknown: true,
+		});
 		expect(plugin.settings.defaultLimit).toBe(5);
 		expect(plugin.settings.linksKey).toBe('links');
 		expect(plugin.settings.excludedFolders).toEqual([]);

@@ -32,15 +32,30 @@ type Op =
 	| { kind: 'delete'; pick: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-	fc.record({ kind: fc.constant('create' as const), folder: fc.nat(FOLDERS.length - 1), name: fc.nat(NAMES.length - 1), ext: fc.nat(EXTENSIONS.length - 1), text: fc.nat(TEXTS.length - 1) }),
+	fc.record({
+		kind: fc.constant('create' as const),
+		folder: fc.nat(FOLDERS.length - 1),
+		name: fc.nat(NAMES.length - 1),
+		ext: fc.nat(EXTENSIONS.length - 1),
+		text: fc.nat(TEXTS.length - 1),
+	}),
 	fc.record({ kind: fc.constant('modify' as const), pick: fc.nat(20), text: fc.nat(TEXTS.length - 1) }),
-	fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(20), folder: fc.nat(FOLDERS.length - 1), name: fc.nat(NAMES.length - 1), ext: fc.nat(EXTENSIONS.length - 1) }),
+	fc.record({
+		kind: fc.constant('rename' as const),
+		pick: fc.nat(20),
+		folder: fc.nat(FOLDERS.length - 1),
+		name: fc.nat(NAMES.length - 1),
+		ext: fc.nat(EXTENSIONS.length - 1),
+	}),
 	fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(20) }),
 );
 
 /** Apply one operation through the fake app's events (no-ops when it cannot apply, as a user could not). */
 function apply(app: FakeApp, o: Op): void {
-	const files = app.vault.getFiles().map((f) => f.path).sort();
+	const files = app.vault
+		.getFiles()
+		.map((f) => f.path)
+		.sort();
 	const picked = 'pick' in o && files.length > 0 ? files[o.pick % files.length] : null;
 	const target = 'folder' in o ? `${FOLDERS[o.folder]}${NAMES[o.name]}${EXTENSIONS[o.ext]}` : '';
 	switch (o.kind) {
@@ -63,7 +78,10 @@ async function answers(engine: VaultEngine): Promise<unknown> {
 	const out: Record<string, unknown> = {};
 	for (const q of QUERIES) {
 		const r = await engine.search(q, { limit: 20 });
-		out[q] = r.status === 'failed' ? r.error : r.results.map((h) => ({ path: h.path, backlinks: h.backlinks, tags: h.tags }));
+		out[q] =
+			r.status === 'failed'
+				? r.error
+				: r.results.map((h) => ({ path: h.path, backlinks: h.backlinks, tags: h.tags }));
 	}
 	const pack = await engine.pack({ query: 'zebra stripes savannah', builtAt: '2026-01-01', budget: 4000 });
 	out.pack = pack.pack.map((s) => `${s.path}#${s.section}`);
@@ -74,7 +92,10 @@ describe('the plugin live index (property)', () => {
 	it('after random create/modify/rename/delete sequences equals a fresh build', async () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, awaitEach) => {
-				const app = new FakeApp({ 'notes/alpha.md': TEXTS[0], 'beta.md': TEXTS[1], 'private/gamma.md': TEXTS[2] }, { userIgnoreFilters: ['private/'] });
+				const app = new FakeApp(
+					{ 'notes/alpha.md': TEXTS[0], 'beta.md': TEXTS[1], 'private/gamma.md': TEXTS[2] },
+					{ userIgnoreFilters: ['private/'] },
+				);
 				const plugin = await loadPlugin(app, SAVED);
 				app.layoutReady();
 				app.indexAll();
@@ -88,7 +109,9 @@ describe('the plugin live index (property)', () => {
 				await settle();
 				const fresh = new VaultEngine(plugin.engine.source, engineConfigOf(mergeSettings(SAVED)));
 				expect(await answers(plugin.engine.engine)).toEqual(await answers(fresh));
-				expect(plugin.engine.engine.status().indexed).toBe(fresh.status().indexed ?? (await fresh.searchIndex()).size);
+				expect(plugin.engine.engine.status().indexed).toBe(
+					fresh.status().indexed ?? (await fresh.searchIndex()).size,
+				);
 				plugin.unload();
 			}),
 			{ numRuns: 40 },
@@ -101,7 +124,8 @@ describe('the plugin live index (property)', () => {
 		app.layoutReady();
 		app.indexAll();
 		await plugin.engine.searchIndex();
-		const live = async (): Promise<string[]> => (await plugin.engine.search('zebra', { limit: 20 })).results.map((h) => h.path).sort();
+		const live = async (): Promise<string[]> =>
+			(await plugin.engine.search('zebra', { limit: 20 })).results.map((h) => h.path).sort();
 		app.delete('notes/a.md');
 		app.rename('notes/d.md', 'notes/b.md');
 		app.rename('notes/b.md', 'notes/a.md');

@@ -27,7 +27,12 @@ async function ready(): Promise<{ app: FakeApp; plugin: VaultQueryPlugin }> {
  */
 function comparable(report: ReaderReport): Record<string, unknown> {
 	const { vault_path: root, schema: _schema, ...rest } = report;
-	return JSON.parse(JSON.stringify(rest).split(`"${root}/`).join('"<vault>/').replace(/frontmatter not parsed \([^)]*\)/g, 'frontmatter not parsed (…)')) as Record<string, unknown>;
+	return JSON.parse(
+		JSON.stringify(rest)
+			.split(`"${root}/`)
+			.join('"<vault>/')
+			.replace(/frontmatter not parsed \([^)]*\)/g, 'frontmatter not parsed (…)'),
+	) as Record<string, unknown>;
 }
 
 afterEach(() => {
@@ -40,10 +45,16 @@ describe('reader API', () => {
 		const node = await openVault(EXAMPLE_VAULT);
 		const settings = plugin.engine.engine.settings.reader;
 		const calls: [() => Promise<ReaderReport>, ReaderRequest][] = [
-			[() => plugin.api.filter(['type=claim'], { folders: ['all'], today: '2026-06-30' }), { operation: 'filter', where: ['type=claim'], folders: ['all'], today: '2026-06-30' }],
+			[
+				() => plugin.api.filter(['type=claim'], { folders: ['all'], today: '2026-06-30' }),
+				{ operation: 'filter', where: ['type=claim'], folders: ['all'], today: '2026-06-30' },
+			],
 			[() => plugin.api.lookup('discount-rate'), { operation: 'lookup', slug: 'discount-rate' }],
 			[() => plugin.api.graph('discount-rate'), { operation: 'graph', slug: 'discount-rate' }],
-			[() => plugin.api.textSearch('discount rate', { folders: ['all'] }), { operation: 'text-search', pattern: 'discount rate', folders: ['all'] }],
+			[
+				() => plugin.api.textSearch('discount rate', { folders: ['all'] }),
+				{ operation: 'text-search', pattern: 'discount rate', folders: ['all'] },
+			],
 		];
 		for (const [call, request] of calls) {
 			const fromPlugin = await call();
@@ -71,7 +82,9 @@ describe('reader API', () => {
 
 describe('filter command', () => {
 	it('parses a typed line into clauses and options', () => {
-		expect(filterRequestFromText('type=claim domain=investing rating>=7 folders=all min_confidence=likely')).toEqual({
+		expect(
+			filterRequestFromText('type=claim domain=investing rating>=7 folders=all min_confidence=likely'),
+		).toEqual({
 			operation: 'filter',
 			where: ['type=claim', 'domain=investing', 'rating>=7'],
 			folders: ['all'],

@@ -30,40 +30,53 @@ function heapMb(): number {
 }
 
 describe('plugin readiness on a large vault', () => {
-	it.skipIf(VAULT === undefined)('gets ready and builds its search index; prints time, memory and the longest main-thread block', async () => {
-		const app = FakeApp.fromFolder(VAULT ?? '');
-		app.indexAll();
-		const notes = app.vault.getMarkdownFiles().length;
-		const before = heapMb();
-		// A heartbeat every millisecond: the longest gap between beats is the longest block.
-		let last = performance.now();
-		const gaps: number[] = [];
-		let longestGap = 0;
-		const gapEnds: { endUs: number; uptimeMs: number; ms: number }[] = [];
-		const beat = window.setInterval(() => {
-			const now = performance.now();
-			longestGap = Math.max(longestGap, now - last);
-			if (now - last > 50) {
-				gaps.push(Math.round(now - last));
-				gapEnds.push({ endUs: monotonicUs(), uptimeMs: process.uptime() * 1000, ms: now - last }); // uptimeMs: to match --trace-gc's times
-			}
-			last = now;
-		}, 1);
-		const started = performance.now();
-		const plugin = await loadPlugin(app);
-		app.layoutReady();
-		await plugin.engine.whenReady();
-		const ready = performance.now();
-		await plugin.engine.searchIndex();
-		const indexed = performance.now();
-		await settle();
-		window.clearInterval(beat);
-		const after = heapMb();
-		const longest = [...gaps].sort((a, b) => b - a);
-		const figures = { notes, readyMs: Math.round(ready - started), searchIndexMs: Math.round(indexed - started), longestBlockMs: Math.round(longestGap), blocksOver50Ms: gaps.length, longestFiveMs: longest.slice(0, 5), heapBeforeMb: before, heapAfterMb: after };
-		process.stdout.write(`plugin on ${VAULT}: ${JSON.stringify(figures)}\n`);
-		if (GAPS_FILE !== undefined) writeFileSync(GAPS_FILE, JSON.stringify(gapEnds));
-		expect(plugin.engine.state).toBe('ready');
-		plugin.unload();
-	}, 1_200_000);
+	it.skipIf(VAULT === undefined)(
+		'gets ready and builds its search index; prints time, memory and the longest main-thread block',
+		async () => {
+			const app = FakeApp.fromFolder(VAULT ?? '');
+			app.indexAll();
+			const notes = app.vault.getMarkdownFiles().length;
+			const before = heapMb();
+			// A heartbeat every millisecond: the longest gap between beats is the longest block.
+			let last = performance.now();
+			const gaps: number[] = [];
+			let longestGap = 0;
+			const gapEnds: { endUs: number; uptimeMs: number; ms: number }[] = [];
+			const beat = window.setInterval(() => {
+				const now = performance.now();
+				longestGap = Math.max(longestGap, now - last);
+				if (now - last > 50) {
+					gaps.push(Math.round(now - last));
+					gapEnds.push({ endUs: monotonicUs(), uptimeMs: process.uptime() * 1000, ms: now - last }); // uptimeMs: to match --trace-gc's times
+				}
+				last = now;
+			}, 1);
+			const started = performance.now();
+			const plugin = await loadPlugin(app);
+			app.layoutReady();
+			await plugin.engine.whenReady();
+			const ready = performance.now();
+			await plugin.engine.searchIndex();
+			const indexed = performance.now();
+			await settle();
+			window.clearInterval(beat);
+			const after = heapMb();
+			const longest = [...gaps].sort((a, b) => b - a);
+			const figures = {
+				notes,
+				readyMs: Math.round(ready - started),
+				searchIndexMs: Math.round(indexed - started),
+				longestBlockMs: Math.round(longestGap),
+				blocksOver50Ms: gaps.length,
+				longestFiveMs: longest.slice(0, 5),
+				heapBeforeMb: before,
+				heapAfterMb: after,
+			};
+			process.stdout.write(`plugin on ${VAULT}: ${JSON.stringify(figures)}\n`);
+			if (GAPS_FILE !== undefined) writeFileSync(GAPS_FILE, JSON.stringify(gapEnds));
+			expect(plugin.engine.state).toBe('ready');
+			plugin.unload();
+		},
+		1_200_000,
+	);
 });

@@ -30,7 +30,9 @@ function input(): HTMLInputElement {
 }
 
 function suggestions(): string[] {
-	return [...prompt().querySelectorAll('.prompt-results .suggestion-item .suggestion-title')].map((el) => el.textContent ?? '');
+	return [...prompt().querySelectorAll('.prompt-results .suggestion-item .suggestion-title')].map(
+		(el) => el.textContent ?? '',
+	);
 }
 
 async function type(text: string): Promise<void> {
@@ -76,7 +78,9 @@ describe('query commands', () => {
 		await settle();
 		expect(input().value).toBe('conventions');
 		expect(input().getAttribute('placeholder')).toBe('Note name or path');
-		expect(prompt().querySelector('.suggestion-item.is-selected .suggestion-title')?.textContent).toBe('conventions');
+		expect(prompt().querySelector('.suggestion-item.is-selected .suggestion-title')?.textContent).toBe(
+			'conventions',
+		);
 		await press('Enter');
 
 		const modal = resultsModal();
@@ -146,12 +150,19 @@ describe('query commands', () => {
 	it('outgoing links: resolved links open their target; unresolved ones are marked and inert', async () => {
 		const app = await ready();
 		const modal = await run(app, 'show-outgoing-links', 'projects/alpha');
-		expect(texts(modal, '.vault-query-result-title')).toEqual(['people/ana', 'conventions', 'pic.png', 'missing note']);
+		expect(texts(modal, '.vault-query-result-title')).toEqual([
+			'people/ana',
+			'conventions',
+			'pic.png',
+			'missing note',
+		]);
 		const unresolved = modal.querySelector<HTMLElement>('.vault-query-result.is-unresolved');
 		expect(unresolved?.querySelector('.vault-query-result-title')?.textContent).toBe('missing note');
 		unresolved?.click();
 		expect(app.workspace.opened).toEqual([]);
-		modal.querySelectorAll<HTMLElement>('.vault-query-result')[2].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+		modal
+			.querySelectorAll<HTMLElement>('.vault-query-result')[2]
+			.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
 		expect(app.workspace.opened.map((o) => o.path)).toEqual(['attachments/pic.png']);
 	});
 
@@ -159,7 +170,9 @@ describe('query commands', () => {
 		const app = await ready();
 		app.commands.executeCommandById('vault-query:search-note-text');
 		await settle();
-		expect(texts(prompt(), '.suggestion-empty')).toEqual(['Case-insensitive. Wrap in slashes for a regular expression.']);
+		expect(texts(prompt(), '.suggestion-empty')).toEqual([
+			'Case-insensitive. Wrap in slashes for a regular expression.',
+		]);
 		await type('   ');
 		await press('Enter');
 		expect(document.querySelector('.vault-query-modal')).toBeNull();

@@ -16,7 +16,10 @@ function rootOf(paths: readonly string[]): TFolder {
 
 describe('walk order', () => {
 	it('walks any folder tree in the comparator’s order, whatever order the folders keep their children in', () => {
-		const pathSet = fc.uniqueArray(fc.array(NAME, { minLength: 1, maxLength: 4 }).map((parts) => `${parts.join('/')}.md`), { maxLength: 60 });
+		const pathSet = fc.uniqueArray(
+			fc.array(NAME, { minLength: 1, maxLength: 4 }).map((parts) => `${parts.join('/')}.md`),
+			{ maxLength: 60 },
+		);
 		fc.assert(
 			fc.property(pathSet, fc.boolean(), (paths, reversed) => {
 				const added = reversed ? [...paths].reverse() : paths;
@@ -28,7 +31,9 @@ describe('walk order', () => {
 	});
 
 	it('keeps only the files asked for', () => {
-		const walked = drain(filesInWalkOrderSteps(rootOf(['b.md', 'a/pic.png', 'a/c.md', 'x.canvas']), (f) => f.extension === 'md'));
+		const walked = drain(
+			filesInWalkOrderSteps(rootOf(['b.md', 'a/pic.png', 'a/c.md', 'x.canvas']), (f) => f.extension === 'md'),
+		);
 		expect(walked.map((f) => f.path)).toEqual(['a/c.md', 'b.md']);
 	});
 

@@ -12,7 +12,16 @@ describe('seed acceptance queries', () => {
 		const { code, json } = await cliJson<QueryResult<NoteResult>>(['backlinks', 'conventions', ...V]);
 		expect(code).toBe(0);
 		const paths = json.results.map((r) => r.path);
-		expect(paths).toEqual(expect.arrayContaining(['Home.md', DECISION, 'facts/README.md', 'decisions/README.md', 'insights/README.md', 'research/README.md']));
+		expect(paths).toEqual(
+			expect.arrayContaining([
+				'Home.md',
+				DECISION,
+				'facts/README.md',
+				'decisions/README.md',
+				'insights/README.md',
+				'research/README.md',
+			]),
+		);
 		expect(json.results.length).toBeGreaterThanOrEqual(3);
 		// The decision links from its body and from its `links:` field.
 		expect(json.results.find((r) => r.path === DECISION)?.source).toBe('both');
@@ -25,7 +34,11 @@ describe('seed acceptance queries', () => {
 	});
 
 	it('forward links of the decision: sdlc-modernization and conventions', async () => {
-		const { code, json } = await cliJson<QueryResult<LinkResult>>(['links', '2026-06-20-adopt-obsidian-and-ob1-patterns', ...V]);
+		const { code, json } = await cliJson<QueryResult<LinkResult>>([
+			'links',
+			'2026-06-20-adopt-obsidian-and-ob1-patterns',
+			...V,
+		]);
 		expect(code).toBe(0);
 		expect(json.results.map((r) => r.linkpath)).toEqual(['sdlc-modernization', 'conventions']);
 		expect(json.results.map((r) => r.resolved)).toEqual(['sdlc-modernization.md', 'conventions.md']);

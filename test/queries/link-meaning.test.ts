@@ -6,7 +6,8 @@ import { readerJson, SMALL_SCHEMA, tempVault } from '../reader/helpers';
 /** A note whose links key mixes note names, a URL, a name no note has and a wikilink; another links to it from a property. */
 const FILES: Record<string, string> = {
 	'_meta/frontmatter-schema.md': SMALL_SCHEMA,
-	'Notes/a.md': '---\nlinks: [b, "https://example.com/b", "mailto:x@example.com", no-such-note, "[[c]]"]\n---\nSee [[d]].\n',
+	'Notes/a.md':
+		'---\nlinks: [b, "https://example.com/b", "mailto:x@example.com", no-such-note, "[[c]]"]\n---\nSee [[d]].\n',
 	'Notes/b.md': 'B\n',
 	'Notes/c.md': 'C\n',
 	'Notes/d.md': 'D\n',
@@ -38,6 +39,11 @@ describe('link meaning as Obsidian has it', () => {
 		expect(a.inbound).toEqual([{ path: 'Notes/e.md', source: 'frontmatter' }]);
 		expect(a.inbound_count).toBe(1);
 		const backlinks = await cli(['backlinks', 'b', '--vault', vault, '--json', '--no-cache']);
-		expect((JSON.parse(backlinks.stdout) as { results: { path: string; source: string }[] }).results.map((r) => [r.path, r.source])).toEqual([['Notes/a.md', 'frontmatter']]);
+		expect(
+			(JSON.parse(backlinks.stdout) as { results: { path: string; source: string }[] }).results.map((r) => [
+				r.path,
+				r.source,
+			]),
+		).toEqual([['Notes/a.md', 'frontmatter']]);
 	});
 });

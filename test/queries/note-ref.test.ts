@@ -20,9 +20,31 @@ describe('findNote names a note the same on every lookup in one vault', () => {
 			'archive/Notes/Idea.md': '# Idea\n',
 			'people/Ada Lovelace.md': '# Ada\n',
 		});
-		const names = ['Home', 'home.md', 'Plan', 'projects/Plan', 'old/plan', 'Idea', 'notes/idea', 'Ada Lovelace', 'Nowhere', 'Hom'];
+		const names = [
+			'Home',
+			'home.md',
+			'Plan',
+			'projects/Plan',
+			'old/plan',
+			'Idea',
+			'notes/idea',
+			'Ada Lovelace',
+			'Nowhere',
+			'Hom',
+		];
 		const first = names.map((name) => findNote(source, name));
-		expect(first.map((ref) => ref.kind)).toEqual(['found', 'found', 'ambiguous', 'found', 'found', 'found', 'found', 'found', 'unknown', 'unknown']);
+		expect(first.map((ref) => ref.kind)).toEqual([
+			'found',
+			'found',
+			'ambiguous',
+			'found',
+			'found',
+			'found',
+			'found',
+			'found',
+			'unknown',
+			'unknown',
+		]);
 		expect(first[2]).toMatchObject({ candidates: ['projects/Plan.md', 'projects/old/Plan.md'] });
 		expect(first[6]).toEqual({ kind: 'found', path: 'archive/Notes/Idea.md' });
 		for (let round = 0; round < 2; round++) expect(names.map((name) => findNote(source, name))).toEqual(first);

@@ -100,7 +100,9 @@ describe('backlinks', () => {
 	it('leaves out excluded folders and Obsidian "Excluded files"', async () => {
 		const { json } = await cliJson<Notes>(['backlinks', 'conventions', ...V]);
 		const all = json.results.map((r) => r.path);
-		expect(all.some((p) => p.startsWith('.templates/') || p.startsWith('_inbox/') || p.startsWith('archive/old/'))).toBe(false);
+		expect(
+			all.some((p) => p.startsWith('.templates/') || p.startsWith('_inbox/') || p.startsWith('archive/old/')),
+		).toBe(false);
 		expect(json.limitations.join('\n')).toMatch(/Excluded files: archive\/old\//);
 	});
 
@@ -125,7 +127,10 @@ describe('grep', () => {
 		const [match] = json.results[0].matches ?? [];
 		expect(match.line).toBe(14);
 		expect(match.text).toContain('FFIEC IT Handbook');
-		expect(match.before).toEqual(['What do we know about Copilot data handling? The facts so far are in [[copilot-data-retention]].', '']);
+		expect(match.before).toEqual([
+			'What do we know about Copilot data handling? The facts so far are in [[copilot-data-retention]].',
+			'',
+		]);
 		expect(match.after).toHaveLength(2);
 		expect(json.results[0].excerpt).toContain('FFIEC IT Handbook');
 	});
@@ -164,11 +169,17 @@ describe('grep', () => {
 	it('a backreference or lookaround is refused, naming the feature', async () => {
 		const back = await cliJson<Notes>(['grep', '(ru)le\\1', '--regex', ...V]);
 		expect(back.code).toBe(2);
-		expect(back.json.error).toBe('pattern: refused, "\\1" is a backreference, which linear-time regular expressions (RE2 syntax) do not support; rewrite the pattern without it');
-		expect((await cliJson<Notes>(['grep', 'rules(?= of)', '--regex', ...V])).json.error).toContain('"(?=" is a lookahead');
+		expect(back.json.error).toBe(
+			'pattern: refused, "\\1" is a backreference, which linear-time regular expressions (RE2 syntax) do not support; rewrite the pattern without it',
+		);
+		expect((await cliJson<Notes>(['grep', 'rules(?= of)', '--regex', ...V])).json.error).toContain(
+			'"(?=" is a lookahead',
+		);
 		// Built from parts: the lint rule for iOS takes any string holding "(?<!" for a regex.
 		const lookbehind = ['(?<', '!'].join('');
-		expect((await cliJson<Notes>(['grep', `${lookbehind}the )rules`, '--regex', ...V])).json.error).toContain(`"${lookbehind}" is a lookbehind`);
+		expect((await cliJson<Notes>(['grep', `${lookbehind}the )rules`, '--regex', ...V])).json.error).toContain(
+			`"${lookbehind}" is a lookbehind`,
+		);
 	});
 
 	it('a 100 KB literal is refused with its length and the limit, never an internal error', async () => {
@@ -176,7 +187,9 @@ describe('grep', () => {
 		expect(code).toBe(2);
 		expect(json.error).toBe('pattern: 100000 characters is longer than the 10000-character limit for a literal');
 		const long = await cliJson<Notes>(['grep', `rules${'.'.repeat(2000)}`, '--regex', ...V]);
-		expect(long.json.error).toBe('pattern: 2005 characters is longer than the 1000-character limit for a regular expression');
+		expect(long.json.error).toBe(
+			'pattern: 2005 characters is longer than the 1000-character limit for a regular expression',
+		);
 	});
 
 	it('a literal full of regex syntax is matched as typed', async () => {
@@ -189,7 +202,15 @@ describe('grep', () => {
 describe('result contract and order', () => {
 	it('each note result has the DESIGN.md fields', async () => {
 		const { json } = await cliJson<Notes>(['backlinks', 'conventions', ...V]);
-		expect(Object.keys(json).sort()).toEqual(['limitations', 'matched', 'query', 'results', 'searched', 'skipped', 'status']);
+		expect(Object.keys(json).sort()).toEqual([
+			'limitations',
+			'matched',
+			'query',
+			'results',
+			'searched',
+			'skipped',
+			'status',
+		]);
 		const decision = json.results.find((r) => r.path.startsWith('decisions/2026'));
 		expect(decision).toMatchObject({
 			title: '2026-06-20-adopt-obsidian-and-ob1-patterns', // Obsidian's rule: the file name (issue 9 case 1), not the H1 the seed showed
@@ -202,7 +223,11 @@ describe('result contract and order', () => {
 
 	it('orders authority folders first, then by path, and truncates with a limitation', async () => {
 		const { json } = await cliJson<Notes>(['backlinks', 'conventions', '--limit', '3', ...V]);
-		expect(json.results.map((r) => r.path)).toEqual(['decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md', 'decisions/README.md', 'facts/README.md']);
+		expect(json.results.map((r) => r.path)).toEqual([
+			'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md',
+			'decisions/README.md',
+			'facts/README.md',
+		]);
 		expect(json.matched).toBeGreaterThan(3);
 		expect(json.limitations.join(' ')).toMatch(/Truncated to 3 of \d+/);
 	});

@@ -58,7 +58,9 @@ describe('seed error table', () => {
 	it('where contains a field not in the schema → fail; list valid field names', async () => {
 		const { code, report, stderr } = await readerJson(['filter', '--where', 'Confidence=likely']);
 		expect(code).toBe(2);
-		expect(report.error).toMatch(/^where: unknown field "Confidence"; the schema allows: confidence, created, domain, last_verified, maturity, rating, source, source_type, status, summary, tags, type; did you mean "confidence"\?$/);
+		expect(report.error).toMatch(
+			/^where: unknown field "Confidence"; the schema allows: confidence, created, domain, last_verified, maturity, rating, source, source_type, status, summary, tags, type; did you mean "confidence"\?$/,
+		);
 		expect(report.suggestions).toEqual(['did you mean "confidence"?']);
 		expect(stderr).toContain('unknown field "Confidence"');
 	});
@@ -66,7 +68,9 @@ describe('seed error table', () => {
 	it('where value not in the enum (domain: investng) → fail; list valid enum values', async () => {
 		const { code, report } = await readerJson(['filter', '--where', 'domain=investng']);
 		expect(code).toBe(2);
-		expect(report.error).toBe('where: "investng" is not a valid domain; the schema allows: investing, engineering, health, meta; did you mean "investing"?');
+		expect(report.error).toBe(
+			'where: "investng" is not a valid domain; the schema allows: investing, engineering, health, meta; did you mean "investing"?',
+		);
 	});
 
 	it('slug for lookup matches no file in any scoped folder → success, empty results and the folders tried', async () => {
@@ -75,7 +79,9 @@ describe('seed error table', () => {
 		expect(report.status).toBe('success');
 		expect(report.results).toEqual([]);
 		expect(report.tried).toEqual(['sources/no-such-note.md', 'skill-lab/no-such-note.md']);
-		expect(report.limitations).toContain('No note "no-such-note" in scope; tried: sources/no-such-note.md, skill-lab/no-such-note.md');
+		expect(report.limitations).toContain(
+			'No note "no-such-note" in scope; tried: sources/no-such-note.md, skill-lab/no-such-note.md',
+		);
 	});
 
 	it('regex set but pattern not a valid regex → fail with the regex compile error', async () => {
@@ -99,7 +105,9 @@ describe('seed error table', () => {
 	it('note matches where but is status: archived and include_archived is false → excluded, counted in the archived line', async () => {
 		const { report } = await readerJson(['filter', '--where', 'domain=investing']);
 		expect(paths(report)).not.toContain('skill-lab/index-funds.md');
-		expect(report.limitations).toContain('Filters applied: where domain=investing; include_archived=false (1 note with status: archived excluded)');
+		expect(report.limitations).toContain(
+			'Filters applied: where domain=investing; include_archived=false (1 note with status: archived excluded)',
+		);
 		const included = await readerJson(['filter', '--where', 'domain=investing', '--include-archived']);
 		expect(paths(included.report)).toContain('skill-lab/index-funds.md');
 	});

@@ -6,7 +6,10 @@ import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
 
 /** A reader CLI run with `--json`: exit code, the parsed report, stderr. */
-export async function readerJson(args: string[], vault = EXAMPLE_VAULT): Promise<{ code: number; report: ReaderReport; stderr: string }> {
+export async function readerJson(
+	args: string[],
+	vault = EXAMPLE_VAULT,
+): Promise<{ code: number; report: ReaderReport; stderr: string }> {
 	const run = await cli([...args, '--vault', vault, '--json']);
 	return { code: run.code, report: JSON.parse(run.stdout) as ReaderReport, stderr: run.stderr };
 }
@@ -27,4 +30,5 @@ export function tempVault(files: Record<string, string>): string {
 }
 
 /** A minimal schema note in the canonical format. */
-export const SMALL_SCHEMA = '# Schema\n\n```yaml\nfields:\n  type: [claim, skill]\n  status: [active, archived]\n  rating: number\n```\n';
+export const SMALL_SCHEMA =
+	'# Schema\n\n```yaml\nfields:\n  type: [claim, skill]\n  status: [active, archived]\n  rating: number\n```\n';

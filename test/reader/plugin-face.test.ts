@@ -14,13 +14,20 @@ import { EXAMPLE_VAULT, loadPlugin, settle } from '../plugin/harness';
 /** The report with each face's vault name replaced, as JSON. */
 function normalised(report: ReaderReport): unknown {
 	const vault = report.vault_path;
-	const text = JSON.stringify(report).replaceAll(vault, '<vault>').replace(/"modified":"[^"]*"/, '"modified":"<date>"');
+	const text = JSON.stringify(report)
+		.replaceAll(vault, '<vault>')
+		.replace(/"modified":"[^"]*"/, '"modified":"<date>"');
 	return JSON.parse(text.replace(/frontmatter not parsed \(.*?\);/g, 'frontmatter not parsed (…);')) as unknown;
 }
 
 const REQUESTS: ReaderRequest[] = [
 	{ operation: 'filter', where: ['rating>=7'], folders: ['all'] },
-	{ operation: 'filter', where: { domain: 'investing', confidence: '>=likely' }, max_staleness_days: 60, today: '2026-06-30' },
+	{
+		operation: 'filter',
+		where: { domain: 'investing', confidence: '>=likely' },
+		max_staleness_days: 60,
+		today: '2026-06-30',
+	},
 	{ operation: 'lookup', slug: 'position-sizing', folders: ['sources', 'skill-lab'], full_body: true },
 	{ operation: 'graph', slug: 'dcf-valuation', known_skill_refs: ['excel-modeling'] },
 	{ operation: 'text-search', pattern: 'discount', folders: ['all'] },
@@ -36,10 +43,17 @@ describe('plugin face: runReader over ObsidianNoteSource', () => {
 		app.indexAll();
 		await settle();
 		for (const request of REQUESTS) {
-			const [fromNode, fromPlugin] = [await runReader(node, request), await runReader(plugin.engine.source, request)];
+			const [fromNode, fromPlugin] = [
+				await runReader(node, request),
+				await runReader(plugin.engine.source, request),
+			];
 			expect(normalised(fromPlugin), JSON.stringify(request)).toEqual(normalised(fromNode));
 		}
-		const failed = await runReader(plugin.engine.source, { operation: 'filter', where: ['type=claim'], schema: 'missing.md' });
+		const failed = await runReader(plugin.engine.source, {
+			operation: 'filter',
+			where: ['type=claim'],
+			schema: 'missing.md',
+		});
 		expect(failed.error).toContain(`schema: ${app.vault.getName()}/missing.md not found. `);
 		expect(failed.error).toContain('"Copy schema draft" command');
 	});

@@ -76,10 +76,24 @@ describe('schema note in the full registry style', () => {
 		const schema = await schemaOf(NOTES);
 		expect(schema.fields.get('status')).toMatchObject({
 			type: 'enum',
-			dependsOn: { field: 'type', values: { claim: ['active', 'superseded', 'archived'], skill: ['draft', 'active', 'deprecated', 'archived'], source: ['unread', 'read'] } },
+			dependsOn: {
+				field: 'type',
+				values: {
+					claim: ['active', 'superseded', 'archived'],
+					skill: ['draft', 'active', 'deprecated', 'archived'],
+					source: ['unread', 'read'],
+				},
+			},
 		});
-		expect(schema.fields.get('confidence')).toMatchObject({ type: 'enum', ordered: true, values: ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'] });
-		expect(schema.fields.get('maturity')).toMatchObject({ type: 'enum', values: ['seedling', 'budding', 'evergreen'] });
+		expect(schema.fields.get('confidence')).toMatchObject({
+			type: 'enum',
+			ordered: true,
+			values: ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'],
+		});
+		expect(schema.fields.get('maturity')).toMatchObject({
+			type: 'enum',
+			values: ['seedling', 'budding', 'evergreen'],
+		});
 		expect(schema.fields.get('maturity')?.ordered).toBeUndefined();
 		expect(schema.fields.get('source_type')?.values).toEqual(['book', 'paper']);
 		// A snake_case heading over prose bullets describes a field; it declares no enum.
@@ -96,33 +110,53 @@ describe('schema note in the full registry style', () => {
 	});
 
 	it('an ordering that leaves out a listed value fails closed, naming it', async () => {
-		const text = REGISTRY_SCHEMA.replace('`confirmed > likely > contested > speculative > unverifiable`', '`confirmed > likely > contested`');
-		await expect(schemaOf({ ...NOTES, [SCHEMA_PATH]: text })).rejects.toThrow(/"## Confidence extension \(claims only\)" lists "speculative", "unverifiable" but its ordering \(confirmed > likely > contested\) leaves them out/);
+		const text = REGISTRY_SCHEMA.replace(
+			'`confirmed > likely > contested > speculative > unverifiable`',
+			'`confirmed > likely > contested`',
+		);
+		await expect(schemaOf({ ...NOTES, [SCHEMA_PATH]: text })).rejects.toThrow(
+			/"## Confidence extension \(claims only\)" lists "speculative", "unverifiable" but its ordering \(confirmed > likely > contested\) leaves them out/,
+		);
 	});
 
 	it('min_confidence keeps the level asked for and every stronger one; notes without confidence are out', async () => {
 		const vault = tempVault(NOTES);
-		const { code, report } = await readerJson(['filter', '--where', 'type=claim', '--min-confidence', 'likely', '--no-cache'], vault);
+		const { code, report } = await readerJson(
+			['filter', '--where', 'type=claim', '--min-confidence', 'likely', '--no-cache'],
+			vault,
+		);
 		expect(code).toBe(0);
 		expect(paths(report)).toEqual(['Notes/a.md', 'Notes/b.md']);
-		expect(report.limitations.join('\n')).toContain('min_confidence=likely (3 notes below it or without confidence excluded)');
+		expect(report.limitations.join('\n')).toContain(
+			'min_confidence=likely (3 notes below it or without confidence excluded)',
+		);
 		const ranked = await readerJson(['filter', '--where', 'confidence>=contested', '--no-cache'], vault);
 		expect(paths(ranked.report)).toEqual(['Notes/a.md', 'Notes/b.md', 'Notes/c.md']);
 	});
 
 	it('an unknown confidence value is an error naming it and the ordering', async () => {
 		const vault = tempVault(NOTES);
-		const { code, report } = await readerJson(['filter', '--where', 'type=claim', '--min-confidence', 'probable', '--no-cache'], vault);
+		const { code, report } = await readerJson(
+			['filter', '--where', 'type=claim', '--min-confidence', 'probable', '--no-cache'],
+			vault,
+		);
 		expect(code).toBe(2);
-		expect(report.error).toBe('min_confidence: "probable" is not a confidence value; the schema allows: confirmed, likely, contested, speculative, unverifiable');
+		expect(report.error).toBe(
+			'min_confidence: "probable" is not a confidence value; the schema allows: confirmed, likely, contested, speculative, unverifiable',
+		);
 	});
 
 	it('statuses are checked per type, and source_type values against its section', async () => {
 		const vault = tempVault(NOTES);
-		expect((await readerJson(['filter', '--where', 'type=source', '--where', 'status=active', '--no-cache'], vault)).report.error).toBe('where: "active" is not a valid status for type source; the schema allows: unread, read');
+		expect(
+			(await readerJson(['filter', '--where', 'type=source', '--where', 'status=active', '--no-cache'], vault))
+				.report.error,
+		).toBe('where: "active" is not a valid status for type source; the schema allows: unread, read');
 		const books = await readerJson(['filter', '--where', 'source_type=book', '--no-cache'], vault);
 		expect(paths(books.report)).toEqual(['Notes/f.md']);
-		expect((await readerJson(['filter', '--where', 'source_type=blog', '--no-cache'], vault)).report.error).toContain('"blog" is not a valid source_type; the schema allows: book, paper');
+		expect(
+			(await readerJson(['filter', '--where', 'source_type=blog', '--no-cache'], vault)).report.error,
+		).toContain('"blog" is not a valid source_type; the schema allows: book, paper');
 	});
 });
 
@@ -137,10 +171,21 @@ describe('schema draft in the registry style', () => {
 		const vault = tempVault(files);
 		const draft = (await cli(['schema', 'draft', '--vault', vault, '--no-cache'])).stdout;
 		expect(draft).toContain('## Status by type\n\n- `claim`: `active`, `superseded`\n- `skill`: `draft`\n');
-		expect(draft).toContain('Ordering, strongest first: `confirmed > likely > contested > speculative > unverifiable`');
-		const schema = await loadSchema(await openVault(tempVault({ ...files, [SCHEMA_PATH]: draft })), { kind: 'vault', path: SCHEMA_PATH });
-		expect(schema.fields.get('status')?.dependsOn?.values).toEqual({ claim: ['active', 'superseded'], skill: ['draft'] });
-		expect(schema.fields.get('confidence')).toMatchObject({ ordered: true, values: ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'] });
+		expect(draft).toContain(
+			'Ordering, strongest first: `confirmed > likely > contested > speculative > unverifiable`',
+		);
+		const schema = await loadSchema(await openVault(tempVault({ ...files, [SCHEMA_PATH]: draft })), {
+			kind: 'vault',
+			path: SCHEMA_PATH,
+		});
+		expect(schema.fields.get('status')?.dependsOn?.values).toEqual({
+			claim: ['active', 'superseded'],
+			skill: ['draft'],
+		});
+		expect(schema.fields.get('confidence')).toMatchObject({
+			ordered: true,
+			values: ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'],
+		});
 		expect(schema.notes).toEqual([]);
 	});
 });

@@ -7,12 +7,29 @@ import { EXAMPLE_VAULT } from '../helpers/paths';
 /** The report with the machine-specific parts (vault path, the schema note's mtime) replaced. */
 async function report(args: string[]): Promise<{ code: number; text: string }> {
 	const run = await cli([...args, '--vault', EXAMPLE_VAULT, '--report']);
-	return { code: run.code, text: run.stdout.replaceAll(EXAMPLE_VAULT, '<vault>').replace(/\(modified \d{4}-\d{2}-\d{2}\)/, '(modified <date>)') };
+	return {
+		code: run.code,
+		text: run.stdout
+			.replaceAll(EXAMPLE_VAULT, '<vault>')
+			.replace(/\(modified \d{4}-\d{2}-\d{2}\)/, '(modified <date>)'),
+	};
 }
 
-describe('the retrieval report in the seed\'s layout', () => {
+describe("the retrieval report in the seed's layout", () => {
 	it('filter with every post-filter', async () => {
-		const { code, text } = await report(['filter', '--where', 'type=claim', '--where', 'domain=investing', '--min-confidence', 'speculative', '--max-staleness-days', '60', '--today', '2026-06-30']);
+		const { code, text } = await report([
+			'filter',
+			'--where',
+			'type=claim',
+			'--where',
+			'domain=investing',
+			'--min-confidence',
+			'speculative',
+			'--max-staleness-days',
+			'60',
+			'--today',
+			'2026-06-30',
+		]);
 		expect(code).toBe(0);
 		expect(text).toBe(`RETRIEVAL REPORT — vault-reader
 ────────────────────────────────
@@ -54,7 +71,8 @@ Status: success`);
      - inbound links: 2 [<vault>/skill-lab/dcf-valuation.md (body), <vault>/sources/position-sizing.md (body)]
      - outbound links: 1 [kelly-criterion → <vault>/sources/kelly-criterion.md (vault)]`);
 		const search = await report(['text-search', 'cost of capital']);
-		expect(search.text).toContain(`     - excerpt: "Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital."
+		expect(search.text)
+			.toContain(`     - excerpt: "Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital."
      - matches:
          1: Loose thoughts with no frontmatter yet: compare the discount rate with the cost of capital.
          2- 
@@ -63,7 +81,9 @@ Status: success`);
 
 	it('filter shows every property with --verbose; "did you mean" is said once', async () => {
 		const all = await report(['filter', '--where', 'rating>=9', '--verbose']);
-		expect(all.text).toContain('     - frontmatter: {type: skill, domain: investing, status: active, confidence: confirmed, maturity: evergreen, last_verified: 2026-06-20, tags: [#valuation, #finance], rating: 9, summary: Value a business from its discounted free cash flows}');
+		expect(all.text).toContain(
+			'     - frontmatter: {type: skill, domain: investing, status: active, confidence: confirmed, maturity: evergreen, last_verified: 2026-06-20, tags: [#valuation, #finance], rating: 9, summary: Value a business from its discounted free cash flows}',
+		);
 		const failed = await report(['filter', '--where', 'domain=investng']);
 		expect(failed.text.match(/did you mean/g)).toHaveLength(1);
 	});
@@ -92,15 +112,29 @@ Status: success`);
 
 	it('renders any report object the same way (the plugin uses this too)', () => {
 		const minimal: ReaderReport = {
-			status: 'success', operation: 'lookup', vault_path: '/v', query: { operation: 'lookup', slug: 'x' }, schema: { path: '/v/s.md', modified: null },
-			searched: { files: 3, folders: ['(whole vault)'] }, matched: 0, results: [], skipped: [], limitations: [],
+			status: 'success',
+			operation: 'lookup',
+			vault_path: '/v',
+			query: { operation: 'lookup', slug: 'x' },
+			schema: { path: '/v/s.md', modified: null },
+			searched: { files: 3, folders: ['(whole vault)'] },
+			matched: 0,
+			results: [],
+			skipped: [],
+			limitations: [],
 		};
-		expect(renderReport(minimal).split('\n').slice(2, 5)).toEqual(['Query: {operation: lookup, parameters: {slug: x}}', 'Searched: 3 markdown files across the whole vault', 'Schema validated against: /v/s.md (modified unknown)']);
+		expect(renderReport(minimal).split('\n').slice(2, 5)).toEqual([
+			'Query: {operation: lookup, parameters: {slug: x}}',
+			'Searched: 3 markdown files across the whole vault',
+			'Schema validated against: /v/s.md (modified unknown)',
+		]);
 	});
 });
 
 describe('frontmatter values in a report', () => {
 	it('a list of links reads as links, not as a triple bracket', () => {
-		expect(flow({ categories: ['[[Movies]]'], genre: ['[[Sci-fi]]', '[[Drama]]'], tags: ['a', 'b'] })).toBe('{categories: [ [[Movies]] ], genre: [ [[Sci-fi]], [[Drama]] ], tags: [a, b]}');
+		expect(flow({ categories: ['[[Movies]]'], genre: ['[[Sci-fi]]', '[[Drama]]'], tags: ['a', 'b'] })).toBe(
+			'{categories: [ [[Movies]] ], genre: [ [[Sci-fi]], [[Drama]] ], tags: [a, b]}',
+		);
 	});
 });

@@ -18,10 +18,15 @@ function saveOutside(text: string): string {
 /** The fields block of a draft, one `name: declaration` per line, comments dropped. */
 function fieldLines(draft: string): Map<string, string> {
 	const block = /```yaml\nfields:\n([\s\S]*?)```/.exec(draft)?.[1] ?? '';
-	return new Map(block.split('\n').filter((l) => l.trim() !== '').map((l) => {
-		const [name, rest] = l.trim().split(/:\s(.*)/s);
-		return [name, rest.replace(/\s+#.*$/, '')];
-	}));
+	return new Map(
+		block
+			.split('\n')
+			.filter((l) => l.trim() !== '')
+			.map((l) => {
+				const [name, rest] = l.trim().split(/:\s(.*)/s);
+				return [name, rest.replace(/\s+#.*$/, '')];
+			}),
+	);
 }
 
 /** A small vault that exercises every inference rule. */
@@ -63,7 +68,10 @@ describe('vault-query schema draft', () => {
 	it('the printed draft is a schema the reader accepts as it stands, without notes about it', async () => {
 		const vault = tempVault(FILES);
 		const schema = saveOutside((await cli(['schema', 'draft', '--vault', vault, '--no-cache'])).stdout);
-		const active = await readerJson(['filter', '--where', 'status=active', '--where', 'rating>=7', '--schema', schema, '--no-cache'], vault);
+		const active = await readerJson(
+			['filter', '--where', 'status=active', '--where', 'rating>=7', '--schema', schema, '--no-cache'],
+			vault,
+		);
 		expect(active.code).toBe(0);
 		expect(paths(active.report)).toEqual(['a.md', 'b.md']);
 		expect(active.report.limitations.filter((l) => l.startsWith('Schema:'))).toEqual([]);
@@ -78,7 +86,10 @@ describe('vault-query schema draft', () => {
 		const vault = tempVault(FILES);
 		const wrong = await cli(['schema', 'write', '--vault', vault, '--json']);
 		expect(wrong.code).toBe(2);
-		expect(JSON.parse(wrong.stdout)).toMatchObject({ status: 'failed', error: expect.stringContaining('unknown schema action "write"') as unknown });
+		expect(JSON.parse(wrong.stdout)).toMatchObject({
+			status: 'failed',
+			error: expect.stringContaining('unknown schema action "write"') as unknown,
+		});
 		const json = await cli(['schema', 'draft', '--vault', vault, '--json', '--no-cache']);
 		const parsed = JSON.parse(json.stdout) as { status: string; schema: string };
 		expect(parsed.status).toBe('success');
@@ -94,11 +105,16 @@ describeShared('schema draft on kepano-obsidian (no schema note of its own)', ()
 		expect(fieldLines(draft.stdout).get('rating')).toBe('number');
 		expect(fieldLines(draft.stdout).get('categories')).toBe('list');
 		const schema = saveOutside(draft.stdout);
-		const { code, report } = await readerJson(['filter', '--where', 'rating>=7', '--schema', schema, '--no-cache'], KEPANO_VAULT);
+		const { code, report } = await readerJson(
+			['filter', '--where', 'rating>=7', '--schema', schema, '--no-cache'],
+			KEPANO_VAULT,
+		);
 		expect(code).toBe(0);
 		expect(report.schema?.path).toBe(schema);
 		expect(paths(report)).toContain('References/Blade Runner.md');
-		expect(report.results.every((r) => typeof r.frontmatter.rating === 'number' && r.frontmatter.rating >= 7)).toBe(true);
+		expect(report.results.every((r) => typeof r.frontmatter.rating === 'number' && r.frontmatter.rating >= 7)).toBe(
+			true,
+		);
 		expect(hashTree(KEPANO_VAULT)).toBe(before);
 	});
 });

@@ -7,13 +7,21 @@ const CLAUSE = /^\s*([^=!<>]+?)\s*(>=|<=|!=|=|>|<)\s*(.*?)\s*$/s;
 const SPLIT = /\s+(?=[^\s=!<>]+\s*(?:>=|<=|!=|=|>|<))/;
 
 /** Short texts over the characters that matter: operators, spaces of several kinds, letters. */
-const soup = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', '\u00a0', '=', '!', '<', '>', '|', '-', '7'), maxLength: 14 });
+const soup = fc.string({
+	unit: fc.constantFrom('a', 'b', ' ', '\t', '\u00a0', '=', '!', '<', '>', '|', '-', '7'),
+	maxLength: 14,
+});
 
 describe('--where parsing', () => {
 	it('splits a typed filter into clauses as the reference split does', () => {
 		fc.assert(
 			fc.property(soup, (text) => {
-				expect(splitWhereText(text)).toEqual(text.trim().split(SPLIT).filter((c) => c !== ''));
+				expect(splitWhereText(text)).toEqual(
+					text
+						.trim()
+						.split(SPLIT)
+						.filter((c) => c !== ''),
+				);
 			}),
 			{ seed: 13, numRuns: 3000 },
 		);

@@ -39,15 +39,19 @@ describe('indexing one long note in slices', () => {
 		const files = { 'long.md': LONG_NOTE, 'short.md': '# Short\n\nA short note about the main thread.' };
 		let yieldsInsideNotes = 0;
 		let progressed = false;
-		const sliced = await SearchIndex.build(new MemorySource(files), {}, {
-			sliceMs: 0, // every step ends a slice, so the yields count the steps
-			readBatch: 2,
-			onProgress: () => (progressed = true),
-			yieldFn: () => {
-				if (!progressed) yieldsInsideNotes++;
-				return Promise.resolve();
+		const sliced = await SearchIndex.build(
+			new MemorySource(files),
+			{},
+			{
+				sliceMs: 0, // every step ends a slice, so the yields count the steps
+				readBatch: 2,
+				onProgress: () => (progressed = true),
+				yieldFn: () => {
+					if (!progressed) yieldsInsideNotes++;
+					return Promise.resolve();
+				},
 			},
-		});
+		);
 		// Two notes: without slicing inside a note there would be one yield after each.
 		expect(yieldsInsideNotes).toBeGreaterThan(LONG_NOTE.length / TOKENIZE_STEP / 2);
 
@@ -55,7 +59,8 @@ describe('indexing one long note in slices', () => {
 		const whole = new SearchIndex();
 		whole.source = source;
 		whole.index.keepDerived = false; // as a build from a source keeps it
-		for (const path of source.listNotes()) whole.upsert({ path, text: await source.read(path), metadata: source.getMetadata(path) });
+		for (const path of source.listNotes())
+			whole.upsert({ path, text: await source.read(path), metadata: source.getMetadata(path) });
 		expect(sliced.index.exportState()).toEqual(whole.index.exportState());
 		for (const q of ['主线程', 'สมชาย', '검색', 'obsidian 插件', 'main thread']) {
 			const results = (await search(sliced, q)).results;

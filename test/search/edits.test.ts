@@ -11,16 +11,22 @@ describe('an index edited many times', () => {
 		// Each edit is a removal plus an addition: before the fix, the removed notes' postings pushed
 		// the document frequency past the live count and every score fell to zero or below.
 		for (let round = 0; round < 5; round++) {
-			for (const name of ['a', 'b', 'c']) index.upsert(note(`${name}.md`, `# ${name}\n\nHow sync works, edit ${round}.`));
+			for (const name of ['a', 'b', 'c'])
+				index.upsert(note(`${name}.md`, `# ${name}\n\nHow sync works, edit ${round}.`));
 			const result = await search(index, 'sync');
 			expect(result.results.map((r) => r.path).sort()).toEqual(['a.md', 'b.md', 'c.md']);
 		}
 	});
 
 	it('ranks the same after many edits as a fresh build of the same notes', async () => {
-		const texts: Record<string, string> = { 'x.md': 'sync sync conflicts', 'y.md': 'sync once', 'z.md': 'nothing here' };
+		const texts: Record<string, string> = {
+			'x.md': 'sync sync conflicts',
+			'y.md': 'sync once',
+			'z.md': 'nothing here',
+		};
 		const edited = new SearchIndex();
-		for (let round = 0; round < 40; round++) for (const [path, text] of Object.entries(texts)) edited.upsert(note(path, text));
+		for (let round = 0; round < 40; round++)
+			for (const [path, text] of Object.entries(texts)) edited.upsert(note(path, text));
 		const fresh = new SearchIndex();
 		for (const [path, text] of Object.entries(texts)) fresh.upsert(note(path, text));
 		const a = await search(edited, 'sync conflicts');
@@ -30,7 +36,9 @@ describe('an index edited many times', () => {
 
 	it('answers as a fresh build right after a few edits, without compacting first', async () => {
 		const texts: Record<string, string> = {};
-		for (let i = 0; i < 60; i++) texts[`n${i}.md`] = `# Note ${i}\n\nsync ${i % 3 === 0 ? 'conflicts' : 'works'} ${i % 5 === 0 ? 'encryption' : ''}`;
+		for (let i = 0; i < 60; i++)
+			texts[`n${i}.md`] =
+				`# Note ${i}\n\nsync ${i % 3 === 0 ? 'conflicts' : 'works'} ${i % 5 === 0 ? 'encryption' : ''}`;
 		const edited = new SearchIndex();
 		for (const [path, text] of Object.entries(texts)) edited.upsert(note(path, text));
 		edited.index.compact();
@@ -44,7 +52,10 @@ describe('an index edited many times', () => {
 		for (const query of ['sync conflicts', 'encryption', 'conf', 'vanishing', 'sycn']) {
 			const a = await search(edited, query, { prefixLast: true });
 			const b = await search(fresh, query, { prefixLast: true });
-			expect(a.results.map((r) => [r.path, r.score]), query).toEqual(b.results.map((r) => [r.path, r.score]));
+			expect(
+				a.results.map((r) => [r.path, r.score]),
+				query,
+			).toEqual(b.results.map((r) => [r.path, r.score]));
 		}
 		// The old versions' postings are still stored: the answers above did not need a compaction.
 		expect(edited.index.hasStalePostings).toBe(true);
@@ -58,12 +69,16 @@ describe('regex clauses', () => {
 		index.upsert(note('a.md', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'));
 		const result = await search(index, '/(a+)\\1$/');
 		expect(result.status).toBe('failed');
-		expect(result.error).toBe('regex /(a+)\\1$/: refused, "\\1" is a backreference, which linear-time regular expressions (RE2 syntax) do not support; rewrite the pattern without it');
+		expect(result.error).toBe(
+			'regex /(a+)\\1$/: refused, "\\1" is a backreference, which linear-time regular expressions (RE2 syntax) do not support; rewrite the pattern without it',
+		);
 	});
 
 	it('names the compile error of an invalid regex', async () => {
 		const result = await search(new SearchIndex(), '/([a-z/');
 		expect(result.status).toBe('failed');
-		expect(result.error).toMatch(/^regex \/\(\[a-z\/: invalid regular expression \(RE2 syntax\): missing closing \]/);
+		expect(result.error).toMatch(
+			/^regex \/\(\[a-z\/: invalid regular expression \(RE2 syntax\): missing closing \]/,
+		);
 	});
 });

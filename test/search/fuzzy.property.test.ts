@@ -21,22 +21,32 @@ function bruteForce(index: InvertedIndex, text: string): string | null {
 		const dist = Math.min(...forms.map((f) => editDistance(f, term, max)));
 		const df = index.docFreq(t);
 		if (dist > max || dist === 0 || df === 0) return;
-		if (best === null || dist < best.dist || (dist === best.dist && (df > best.df || (df === best.df && term < best.term)))) best = { term, dist, df };
+		if (
+			best === null ||
+			dist < best.dist ||
+			(dist === best.dist && (df > best.df || (df === best.df && term < best.term)))
+		)
+			best = { term, dist, df };
 	});
 	return (best as { term: string } | null)?.term ?? null;
 }
 
-const word = (alphabet: string): fc.Arbitrary<string> => fc.array(fc.constantFrom(...alphabet), { minLength: 3, maxLength: 10 }).map((cs) => cs.join(''));
+const word = (alphabet: string): fc.Arbitrary<string> =>
+	fc.array(fc.constantFrom(...alphabet), { minLength: 3, maxLength: 10 }).map((cs) => cs.join(''));
 const asTyped = (text: string): QueryWord => ({ text, alts: [[text]] });
 
 describe('typo correction (bigram candidates)', () => {
 	it('corrects a typo to the same term as a scan of the whole vocabulary would', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(fc.array(word('abcdeé'), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.array(word('abcdeéf'), { minLength: 1, maxLength: 8 }), async (notes, queries) => {
-				const files = Object.fromEntries(notes.map((words, i) => [`n${i}.md`, `${words.join(' ')}\n`]));
-				const si = await SearchIndex.build(new MemorySource(files));
-				for (const q of queries) expect(correctWord(si.index, asTyped(q))).toBe(bruteForce(si.index, q));
-			}),
+			fc.asyncProperty(
+				fc.array(fc.array(word('abcdeé'), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }),
+				fc.array(word('abcdeéf'), { minLength: 1, maxLength: 8 }),
+				async (notes, queries) => {
+					const files = Object.fromEntries(notes.map((words, i) => [`n${i}.md`, `${words.join(' ')}\n`]));
+					const si = await SearchIndex.build(new MemorySource(files));
+					for (const q of queries) expect(correctWord(si.index, asTyped(q))).toBe(bruteForce(si.index, q));
+				},
+			),
 			{ numRuns: 60 },
 		);
 	});

@@ -13,7 +13,10 @@ const POOL = [
 ];
 const QUERIES = ['xss', '同步 加密', 'front-end', 'リンク', 'performance', 'sync backup'];
 
-type Op = { kind: 'upsert'; path: number; text: number } | { kind: 'remove'; path: number } | { kind: 'rename'; from: number; to: number };
+type Op =
+	| { kind: 'upsert'; path: number; text: number }
+	| { kind: 'remove'; path: number }
+	| { kind: 'rename'; from: number; to: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
 	fc.record({ kind: fc.constant('upsert' as const), path: fc.nat(7), text: fc.nat(POOL.length - 1) }),
@@ -52,7 +55,9 @@ describe('incremental index (property)', () => {
 				for (const q of QUERIES) {
 					const a = await search(inc, q, { limit: 10 });
 					const b = await search(fresh, q, { limit: 10 });
-					expect(a.results.map((h) => [h.path, h.score, h.tier])).toEqual(b.results.map((h) => [h.path, h.score, h.tier]));
+					expect(a.results.map((h) => [h.path, h.score, h.tier])).toEqual(
+						b.results.map((h) => [h.path, h.score, h.tier]),
+					);
 				}
 			}),
 			{ numRuns: 60 },

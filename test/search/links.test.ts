@@ -18,9 +18,17 @@ describe('links in ranked search', () => {
 		const index = await SearchIndex.build(source);
 		const result = await search(index, 'conventions', { source, limit: 20 });
 		const conventions = result.results.find((r) => r.path === 'conventions.md');
-		expect(conventions?.backlinks).toContainEqual({ path: 'insights/agents-read-before-they-search.md', source: 'frontmatter' });
-		expect(conventions?.backlinks).toContainEqual({ path: 'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md', source: 'both' });
-		const decision = (await search(index, 'Adopt Obsidian Vault', { source })).results.find((r) => r.path.startsWith('decisions/2026'));
+		expect(conventions?.backlinks).toContainEqual({
+			path: 'insights/agents-read-before-they-search.md',
+			source: 'frontmatter',
+		});
+		expect(conventions?.backlinks).toContainEqual({
+			path: 'decisions/2026-06-20-adopt-obsidian-and-ob1-patterns.md',
+			source: 'both',
+		});
+		const decision = (await search(index, 'Adopt Obsidian Vault', { source })).results.find((r) =>
+			r.path.startsWith('decisions/2026'),
+		);
 		expect(decision?.forward_links).toEqual(['sdlc-modernization', 'conventions']);
 	});
 });
@@ -31,6 +39,8 @@ describe('backlinks: with an unknown note', () => {
 		const index = await SearchIndex.build(source);
 		const result = await search(index, 'backlinks:convention agents', { source });
 		expect(result.status).toBe('failed');
-		expect(result.error).toMatch(/backlinks:convention: no note named "convention" in this vault; did you mean "conventions"/);
+		expect(result.error).toMatch(
+			/backlinks:convention: no note named "convention" in this vault; did you mean "conventions"/,
+		);
 	});
 });

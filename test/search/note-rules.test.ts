@@ -19,14 +19,21 @@ import { SHARED } from '../helpers/paths';
 import { itShared } from '../helpers/shared';
 
 /** The structural query's titles, by path. */
-async function queryTitles(source: MemorySource, query: Parameters<typeof runQuery>[1]): Promise<Record<string, string>> {
+async function queryTitles(
+	source: MemorySource,
+	query: Parameters<typeof runQuery>[1],
+): Promise<Record<string, string>> {
 	const r = await runQuery(source, query, DEFAULT_SETTINGS);
 	return Object.fromEntries((r.results as NoteResult[]).map((n) => [n.path, n.title]));
 }
 
 /** A faces host over a memory vault, answering structural queries the way the plugin does. */
 function hostOf(source: MemorySource): FacesHost {
-	return { app: {} as App, source, query: (q: StructuredQuery) => runQuery(source, q, DEFAULT_SETTINGS) } as unknown as FacesHost;
+	return {
+		app: {} as App,
+		source,
+		query: (q: StructuredQuery) => runQuery(source, q, DEFAULT_SETTINGS),
+	} as unknown as FacesHost;
 }
 
 describe('issue 9 case 1: the title is the file name, or a title property — never a heading', () => {
@@ -39,15 +46,27 @@ describe('issue 9 case 1: the title is the file name, or a title property — ne
 	it('tag, backlinks, search and the side panel all title a note by its file name', async () => {
 		const source = new MemorySource(notes);
 		const index = await SearchIndex.build(source);
-		expect(await queryTitles(source, { type: 'tag', tag: '#topic' })).toEqual({ 'a/slug-name.md': 'slug-name', 'a/titled.md': 'Shown Title', 'b/linker.md': 'linker' });
-		expect(await queryTitles(source, { type: 'backlinks', target: 'a/slug-name.md' })).toEqual({ 'b/linker.md': 'linker' });
+		expect(await queryTitles(source, { type: 'tag', tag: '#topic' })).toEqual({
+			'a/slug-name.md': 'slug-name',
+			'a/titled.md': 'Shown Title',
+			'b/linker.md': 'linker',
+		});
+		expect(await queryTitles(source, { type: 'backlinks', target: 'a/slug-name.md' })).toEqual({
+			'b/linker.md': 'linker',
+		});
 		const hits = (await search(index, 'slugs')).results;
-		expect(Object.fromEntries(hits.map((h) => [h.path, h.title]))).toEqual({ 'a/slug-name.md': 'slug-name', 'a/titled.md': 'Shown Title', 'b/linker.md': 'linker' });
+		expect(Object.fromEntries(hits.map((h) => [h.path, h.title]))).toEqual({
+			'a/slug-name.md': 'slug-name',
+			'a/titled.md': 'Shown Title',
+			'b/linker.md': 'linker',
+		});
 		const panel = await buildPanelModel(hostOf(source), 'b/linker.md', 'links');
 		expect(panel.title).toBe('linker');
 		expect((await buildPanelModel(hostOf(source), 'a/titled.md', 'links')).title).toBe('Shown Title');
 		expect(panel.sharing.map((s) => s.title).sort()).toEqual(['Shown Title', 'slug-name']);
-		expect((await buildPanelModel(hostOf(source), 'a/slug-name.md', 'links')).backlinks.body.map((b) => b.title)).toEqual(['linker']);
+		expect(
+			(await buildPanelModel(hostOf(source), 'a/slug-name.md', 'links')).backlinks.body.map((b) => b.title),
+		).toEqual(['linker']);
 	});
 });
 
@@ -70,34 +89,41 @@ describe('issue 9 case 2: search reads tags by Obsidian 1.9 rules', () => {
 	});
 
 	const corpus = join(SHARED, 'conformance', 'obsidian-1.9');
-	itShared('on every note of the Obsidian 1.9 conformance corpus, `tag:` finds exactly the notes Obsidian tags so', async () => {
-		const dir = corpus;
-		const files: Record<string, string> = {};
-		const expected = new Map<string, Set<string>>();
-		for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
-			const rec = JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { fileContents: string; getAllTags: string[] | null };
-			const path = f.replace(/\.json$/, '.md');
-			files[path] = rec.fileContents;
-			for (const raw of rec.getAllTags ?? []) {
-				const parts = raw.replace(/^#/, '').toLowerCase().split('/');
-				for (let i = 1; i <= parts.length; i++) {
-					const t = parts.slice(0, i).join('/');
-					expected.set(t, (expected.get(t) ?? new Set()).add(path));
+	itShared(
+		'on every note of the Obsidian 1.9 conformance corpus, `tag:` finds exactly the notes Obsidian tags so',
+		async () => {
+			const dir = corpus;
+			const files: Record<string, string> = {};
+			const expected = new Map<string, Set<string>>();
+			for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+				const rec = JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as {
+					fileContents: string;
+					getAllTags: string[] | null;
+				};
+				const path = f.replace(/\.json$/, '.md');
+				files[path] = rec.fileContents;
+				for (const raw of rec.getAllTags ?? []) {
+					const parts = raw.replace(/^#/, '').toLowerCase().split('/');
+					for (let i = 1; i <= parts.length; i++) {
+						const t = parts.slice(0, i).join('/');
+						expected.set(t, (expected.get(t) ?? new Set()).add(path));
+					}
 				}
 			}
-		}
-		const index = await SearchIndex.build(new MemorySource(files));
-		expect(expected.size).toBeGreaterThan(5);
-		for (const [tag, paths] of expected) {
-			const found = (await search(index, `tag:#${tag}`, { limit: 1000 })).results.map((h) => h.path).sort();
-			expect(found, `tag:#${tag}`).toEqual([...paths].sort());
-		}
-		// No note is tagged by search in a way Obsidian does not know.
-		for (const path of Object.keys(files)) {
-			const hit = (await search(index, `path:"${path}"`, { limit: 5 })).results.find((h) => h.path === path);
-			for (const t of hit?.tags ?? []) expect(expected.get(t.replace(/^#/, '').toLowerCase())?.has(path), `${path} ${t}`).toBe(true);
-		}
-	});
+			const index = await SearchIndex.build(new MemorySource(files));
+			expect(expected.size).toBeGreaterThan(5);
+			for (const [tag, paths] of expected) {
+				const found = (await search(index, `tag:#${tag}`, { limit: 1000 })).results.map((h) => h.path).sort();
+				expect(found, `tag:#${tag}`).toEqual([...paths].sort());
+			}
+			// No note is tagged by search in a way Obsidian does not know.
+			for (const path of Object.keys(files)) {
+				const hit = (await search(index, `path:"${path}"`, { limit: 5 })).results.find((h) => h.path === path);
+				for (const t of hit?.tags ?? [])
+					expect(expected.get(t.replace(/^#/, '').toLowerCase())?.has(path), `${path} ${t}`).toBe(true);
+			}
+		},
+	);
 });
 
 describe('issue 9 case 4: search names notes through the one resolver', () => {

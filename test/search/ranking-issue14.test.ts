@@ -6,12 +6,15 @@ import { MemorySource } from '../helpers/memory-source';
 
 const NOTES: Record<string, string> = {
 	'Physics/Lightness.md': 'Lightness is the perceived reflectance of a surface. It is defined relative to white.\n',
-	'Physics/Doubts on Quantization of Light.md': '---\naliases: [Light quanta]\n---\nLight, light and more light. Is light defined by quanta? Light light light.\n',
+	'Physics/Doubts on Quantization of Light.md':
+		'---\naliases: [Light quanta]\n---\nLight, light and more light. Is light defined by quanta? Light light light.\n',
 	'Physics/Light sources.md': 'Light from lamps. Light from the sun. How light is defined by physicists.\n',
 	'Code/Access Modifiers.md': '---\naliases: [public, private, protected]\n---\nVisibility of members in a class.\n',
 	'Code/Private notes.md': 'Keep private things private. Nothing about visibility.\n',
-	'Code/Tail calls.md': '---\naliases: [dead code elimination]\n---\nA compiler pass that removes code that never runs.\n',
-	'Code/Trampolines.md': '---\naliases: [trampoline]\n---\nA loop that calls thunks, so deep recursion does not grow the stack.\n',
+	'Code/Tail calls.md':
+		'---\naliases: [dead code elimination]\n---\nA compiler pass that removes code that never runs.\n',
+	'Code/Trampolines.md':
+		'---\naliases: [trampoline]\n---\nA loop that calls thunks, so deep recursion does not grow the stack.\n',
 	'Code/Dead ends.md': 'Dead branches and code smells; elimination of both is hard.\n',
 	'Tools/Calendar plugin.md': 'The calendar plugin shows daily notes on a calendar.\n',
 	'Tools/Plugin basics.md': 'A plugin adds features. Install a plugin from settings. Plugin plugin plugin.\n',
@@ -66,13 +69,17 @@ describe('issue 14: sharper ranking', () => {
 	it('says when most query words matched nothing', async () => {
 		const r = await search(await build(), 'quokka trampoline zzzz');
 		expect(r.terms.unmatched).toEqual(['quokka', 'zzzz']);
-		expect(r.limitations.join('\n')).toMatch(/Most query words matched nothing \(quokka, zzzz\); the results match only trampoline/);
+		expect(r.limitations.join('\n')).toMatch(
+			/Most query words matched nothing \(quokka, zzzz\); the results match only trampoline/,
+		);
 	});
 
-	it('an embedded image\'s file name is not text: a calendar icon does not make a note about calendars', async () => {
+	it("an embedded image's file name is not text: a calendar icon does not make a note about calendars", async () => {
 		const source = new MemorySource({
-			'Daily notes.md': 'Click **Open today\'s daily note** ![[lucide-calendar.svg#icon]] in the ribbon. Daily notes plugin settings.\n',
-			'Release notes.md': 'Plugin views are no longer replaced when clicking a link, such as the Calendar plugin.\n',
+			'Daily notes.md':
+				"Click **Open today's daily note** ![[lucide-calendar.svg#icon]] in the ribbon. Daily notes plugin settings.\n",
+			'Release notes.md':
+				'Plugin views are no longer replaced when clicking a link, such as the Calendar plugin.\n',
 			'Photos.md': 'Our trip: ![kyoto calendar shrine](img/shrine.png) and ![[beach.jpg|300]]\n',
 		});
 		const index = await SearchIndex.build(source);

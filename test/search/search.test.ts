@@ -51,7 +51,10 @@ Optimizing React rendering: memoization, virtualization. Performance budgets.
 `,
 };
 
-async function build(notes = NOTES, settings: Partial<SearchSettings> = {}): Promise<{ source: MemorySource; index: SearchIndex }> {
+async function build(
+	notes = NOTES,
+	settings: Partial<SearchSettings> = {},
+): Promise<{ source: MemorySource; index: SearchIndex }> {
 	const source = new MemorySource(notes);
 	const index = await SearchIndex.build(source, settings);
 	return { source, index };
@@ -86,7 +89,9 @@ describe('ranked search', () => {
 		expect(r.results[0].synthesis).toBe(true);
 		const text = renderSearchMarkdown(r);
 		expect(text).toContain('### 1. Frontend Career\n');
-		expect(text).toContain('- **Why**: a priority note (it carries the priority marker), matched in its title or properties');
+		expect(text).toContain(
+			'- **Why**: a priority note (it carries the priority marker), matched in its title or properties',
+		);
 		expect(text).not.toMatch(/synthesis/i);
 	});
 
@@ -103,7 +108,10 @@ describe('ranked search', () => {
 
 	it('supports phrases, exclusions, regexes, path: and file:', async () => {
 		const { index } = await build();
-		expect((await search(index, '"content security policy"')).results.map((h) => h.path).sort()).toEqual(['Web/CSP.md', 'Web/XSS Prevention.md']);
+		expect((await search(index, '"content security policy"')).results.map((h) => h.path).sort()).toEqual([
+			'Web/CSP.md',
+			'Web/XSS Prevention.md',
+		]);
 		expect((await search(index, 'security -xss')).results.map((h) => h.path)).toEqual(['Notes/Cooking.md']);
 		expect((await search(index, '/memoi[sz]ation/')).results.map((h) => h.path)).toEqual(['Notes/Performance.md']);
 		expect((await search(index, 'path:career tips')).results[0].path).toBe('Career/Resume tips.md');
@@ -128,11 +136,17 @@ describe('ranked search', () => {
 		expect(r.keyword_index).toBe('missing');
 		// why: advice to run a command that does not exist misleads; a missing optional file is not news.
 		expect([...r.limitations, ...r.advice].join('\n')).not.toMatch(/keyword index|vault-index/i);
-		const withIndex = await build({
-			...NOTES,
-			'.claude/index.md': '## Keyword Index\n- oven: [[Cooking]]\n## Misc\n- [[Resume tips]] — resumes | cats: Career | aka: CV\n',
-		}, { keywordIndexPath: '.claude/index.md' });
-		withIndex.index.setKeywordIndex('## Keyword Index\n- oven: [[Cooking]]\n## Misc\n- [[Resume tips]] — resumes | cats: Career | aka: CV\n');
+		const withIndex = await build(
+			{
+				...NOTES,
+				'.claude/index.md':
+					'## Keyword Index\n- oven: [[Cooking]]\n## Misc\n- [[Resume tips]] — resumes | cats: Career | aka: CV\n',
+			},
+			{ keywordIndexPath: '.claude/index.md' },
+		);
+		withIndex.index.setKeywordIndex(
+			'## Keyword Index\n- oven: [[Cooking]]\n## Misc\n- [[Resume tips]] — resumes | cats: Career | aka: CV\n',
+		);
 		const k = await search(withIndex.index, 'oven');
 		expect(k.keyword_index).toBe('used');
 		expect(k.results[0].path).toBe('Notes/Cooking.md');
@@ -166,7 +180,11 @@ describe('ranked search', () => {
 		await index.refresh('Notes/Cooking.md');
 		expect((await search(index, 'sourdough')).results.map((h) => h.path)).toEqual(['Notes/Cooking.md']);
 		source.rename('Notes/Cooking.md', 'Kitchen/Bread baking.md');
-		index.rename('Notes/Cooking.md', { path: 'Kitchen/Bread baking.md', text: await source.read('Kitchen/Bread baking.md'), metadata: source.getMetadata('Kitchen/Bread baking.md') });
+		index.rename('Notes/Cooking.md', {
+			path: 'Kitchen/Bread baking.md',
+			text: await source.read('Kitchen/Bread baking.md'),
+			metadata: source.getMetadata('Kitchen/Bread baking.md'),
+		});
 		const renamed = await search(index, 'bread');
 		expect(renamed.results[0].path).toBe('Kitchen/Bread baking.md');
 		expect(renamed.results[0].tier).toBe('alias-filename');

@@ -18,7 +18,10 @@ describe('segmenting in bounded chunks', () => {
 		const chunked = [...segmentBounded(words, thai, 50)].map((s): [string, number] => [s.segment, s.index]);
 		expect(chunked).toEqual(whole(words, thai));
 		const english = 'First sentence here. Second one, a bit longer! Third? Fourth sentence ends. '.repeat(30);
-		const chunkedSentences = [...segmentBounded(sentences, english, 64)].map((s): [string, number] => [s.segment, s.index]);
+		const chunkedSentences = [...segmentBounded(sentences, english, 64)].map((s): [string, number] => [
+			s.segment,
+			s.index,
+		]);
 		expect(chunkedSentences).toEqual(whole(sentences, english));
 	});
 

@@ -6,7 +6,13 @@ describe('tokenize', () => {
 	it('stems English and drops stop words', () => {
 		expect(termsOf('The developers are developing development')).toEqual(['develop', 'develop', 'development']);
 		// Inflections always go; a derivation cutting more than two more letters makes another word (issue 14).
-		expect(['lightness', 'light', 'organization', 'computers', 'computing'].map(stem)).toEqual(['lightness', 'light', 'organiz', 'comput', 'comput']);
+		expect(['lightness', 'light', 'organization', 'computers', 'computing'].map(stem)).toEqual([
+			'lightness',
+			'light',
+			'organiz',
+			'comput',
+			'comput',
+		]);
 		expect(stem('performance')).toBe('performanc'); // -ance would cut four letters: another word (issue 14)
 		expect(stem('optimization')).toBe(stem('optimize'));
 	});
@@ -56,8 +62,10 @@ describe('tokenize', () => {
 		expect(termsOf('Obsidian中的链接')).toEqual(['obsidian', '中的', '的链', '链接']);
 	});
 
-	it('folds a whole text letter by letter as words are folded, leaving other scripts\' marks alone', () => {
-		expect(foldText('Café Straße, ΆΛΦΑ and Ørsted')).toBe(`${foldWord('Café')} ${foldWord('Straße')}, ${foldWord('ΆΛΦΑ')} and ${foldWord('Ørsted')}`);
+	it("folds a whole text letter by letter as words are folded, leaving other scripts' marks alone", () => {
+		expect(foldText('Café Straße, ΆΛΦΑ and Ørsted')).toBe(
+			`${foldWord('Café')} ${foldWord('Straße')}, ${foldWord('ΆΛΦΑ')} and ${foldWord('Ørsted')}`,
+		);
 		expect(foldText('Café Straße')).toBe('cafe strasse');
 		// An accented Latin letter elsewhere in the text does not strip the dakuten of が or a Devanagari vowel sign.
 		expect(foldText('é が हिन्दी')).toBe('e が हिन्दी');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CarriedNote, decodeSnapshot, decodeSnapshotFrom, encodeSnapshot, peekSnapshotHeader, SnapshotFormatError, type SnapshotInput } from '../../src/core/snapshot/codec';
+import {
+	CarriedNote,
+	decodeSnapshot,
+	decodeSnapshotFrom,
+	encodeSnapshot,
+	peekSnapshotHeader,
+	SnapshotFormatError,
+	type SnapshotInput,
+} from '../../src/core/snapshot/codec';
 import type { CachedMetadata } from '../../src/core/metadata';
 import { getAllTags } from '../../src/core/obsidian-rules';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
@@ -14,9 +22,22 @@ async function exampleInput(): Promise<{ input: SnapshotInput; metadata: Map<str
 	const vault = await openVault(EXAMPLE_VAULT);
 	const metadata = new Map(vault.listNotes().map((p) => [p, vault.getMetadata(p)]));
 	const input: SnapshotInput = {
-		header: { tool: 't', settings: 's', vaultPath: EXAMPLE_VAULT, savedAt: 1, userIgnoreFilters: ['x/'], markdownBytes: 123 },
+		header: {
+			tool: 't',
+			settings: 's',
+			vaultPath: EXAMPLE_VAULT,
+			savedAt: 1,
+			userIgnoreFilters: ['x/'],
+			markdownBytes: 123,
+		},
 		files: vault.listFiles(),
-		notes: vault.listNotes().map((path) => ({ path, fingerprint: fp, metadata: vault.getMetadata(path), frontmatterError: vault.getFrontmatterError(path), skipReason: vault.getSkipReason(path) })),
+		notes: vault.listNotes().map((path) => ({
+			path,
+			fingerprint: fp,
+			metadata: vault.getMetadata(path),
+			frontmatterError: vault.getFrontmatterError(path),
+			skipReason: vault.getSkipReason(path),
+		})),
 		resolvedLinks: vault.resolvedLinks(),
 		unresolvedLinks: vault.unresolvedLinks(),
 	};
@@ -29,7 +50,7 @@ const noDeferred = (): unknown => {
 };
 
 describe('snapshot codec', () => {
-	it('gives back every note\'s metadata, printed identically, and both link maps', async () => {
+	it("gives back every note's metadata, printed identically, and both link maps", async () => {
 		const { input, metadata } = await exampleInput();
 		const decoded = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
 		expect(decoded.notePaths).toEqual(input.notes.map((n) => n.path));
@@ -45,7 +66,10 @@ describe('snapshot codec', () => {
 		decoded.notePaths.forEach((path, i) => {
 			if (decoded.indexed(i)) expect(misses.get(i) ?? {}).toEqual(input.unresolvedLinks[path]);
 		});
-		expect(peekSnapshotHeader(encodeSnapshot(input, nodeCodecHost), nodeCodecHost)).toMatchObject({ notes: input.notes.length, userIgnoreFilters: ['x/'] });
+		expect(peekSnapshotHeader(encodeSnapshot(input, nodeCodecHost), nodeCodecHost)).toMatchObject({
+			notes: input.notes.length,
+			userIgnoreFilters: ['x/'],
+		});
 	});
 
 	it('reads only the fields a query asks for; layout fields come from the callback', async () => {
@@ -58,7 +82,9 @@ describe('snapshot codec', () => {
 	});
 
 	it('keeps numbers JSON would lose, unknown fields, and a __proto__ key', () => {
-		const frontmatter = JSON.parse('{"__proto__": {"a": 1}, "inf": 0, "nan": 0, "neg": 0, "list": [1, 2]}') as Record<string, unknown>;
+		const frontmatter = JSON.parse(
+			'{"__proto__": {"a": 1}, "inf": 0, "nan": 0, "neg": 0, "list": [1, 2]}',
+		) as Record<string, unknown>;
 		frontmatter.inf = -Infinity;
 		frontmatter.nan = NaN;
 		frontmatter.neg = -0;
@@ -70,7 +96,10 @@ describe('snapshot codec', () => {
 			resolvedLinks: { 'a.md': {} },
 			unresolvedLinks: { 'a.md': {} },
 		};
-		const back = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost).metadata(0, noDeferred) as unknown as Record<string, Record<string, unknown>>;
+		const back = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost).metadata(
+			0,
+			noDeferred,
+		) as unknown as Record<string, Record<string, unknown>>;
 		expect(Object.is(back.frontmatter.neg, -0)).toBe(true);
 		expect(back.frontmatter.inf).toBe(-Infinity);
 		expect(back.frontmatter.nan).toBeNaN();
@@ -93,27 +122,43 @@ describe('snapshot codec', () => {
 			unresolvedLinks: { 'a.md': {} },
 		};
 		const first = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
-		const carried = { ...input, notes: [{ ...input.notes[1], path: 'b.md' }, { ...input.notes[0], metadata: first.encodedMetadata(0) }] };
+		const carried = {
+			...input,
+			notes: [
+				{ ...input.notes[1], path: 'b.md' },
+				{ ...input.notes[0], metadata: first.encodedMetadata(0) },
+			],
+		};
 		const second = decodeSnapshot(encodeSnapshot(carried, nodeCodecHost), nodeCodecHost);
 		expect(second.indexed(0)).toBe(false);
 		expect(second.problems(0)).toEqual([null, 'binary content']);
-		expect(JSON.stringify(second.metadata(1, (f) => (metadata as Record<string, unknown>)[f]))).toBe(JSON.stringify(metadata));
+		expect(JSON.stringify(second.metadata(1, (f) => (metadata as Record<string, unknown>)[f]))).toBe(
+			JSON.stringify(metadata),
+		);
 		expect(second.resolvedOf(1)).toEqual({ 'b.md': 1 });
 	});
 
 	it('carries the saved heaps whole when one note changes, appends its fields, and writes them afresh once a quarter is garbage', async () => {
 		const { input, metadata } = await exampleInput();
 		const first = decodeSnapshot(encodeSnapshot(input, nodeCodecHost), nodeCodecHost);
-		const changed = input.notes.findIndex((n) => n.metadata !== null && (n.metadata as CachedMetadata).links?.length);
+		const changed = input.notes.findIndex(
+			(n) => n.metadata !== null && (n.metadata as CachedMetadata).links?.length,
+		);
 		const edited = parseNote('---\nstatus: new\ntags: [fresh]\n---\n# New\n\n[[conventions]] #inline\n').metadata;
 		const carry = first.carried(0.25)!;
 		expect(carry).not.toBeNull();
-		const notes = input.notes.map((note, i) => (i === changed ? { ...note, metadata: edited } : { ...note, metadata: note.metadata === null ? null : new CarriedNote(i) }));
+		const notes = input.notes.map((note, i) =>
+			i === changed
+				? { ...note, metadata: edited }
+				: { ...note, metadata: note.metadata === null ? null : new CarriedNote(i) },
+		);
 		const bytes = encodeSnapshot({ ...input, notes, carry }, nodeCodecHost);
 		const second = decodeSnapshot(bytes, nodeCodecHost);
 		second.notePaths.forEach((path, i) => {
 			const expected = i === changed ? edited : (metadata.get(path) ?? null);
-			expect(JSON.stringify(second.metadata(i, (field) => (expected as Record<string, unknown> | null)?.[field]))).toBe(JSON.stringify(expected));
+			expect(
+				JSON.stringify(second.metadata(i, (field) => (expected as Record<string, unknown> | null)?.[field])),
+			).toBe(JSON.stringify(expected));
 			expect(second.allTags(i)).toEqual(expected === null ? null : getAllTags(expected));
 			expect(second.lacksKey(i, 'status')).toBe(!Object.hasOwn(expected?.frontmatter ?? {}, 'status'));
 		});
@@ -140,7 +185,9 @@ describe('snapshot codec', () => {
 			});
 			expect(JSON.stringify(back)).toBe(JSON.stringify(original));
 		});
-		expect(damaged).toEqual([`${decoded.notePaths.find((p) => metadata.get(p)?.frontmatter?.status === 'on-hold')} frontmatter`]);
+		expect(damaged).toEqual([
+			`${decoded.notePaths.find((p) => metadata.get(p)?.frontmatter?.status === 'on-hold')} frontmatter`,
+		]);
 	});
 
 	it('tells from the saved key and tag lists which notes have a property and what tags each has', async () => {
@@ -164,8 +211,15 @@ describe('snapshot codec', () => {
 		const { input, metadata } = await exampleInput();
 		const bytes = encodeSnapshot(input, nodeCodecHost);
 		let read = 0;
-		const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => ((read += length), bytes.slice(offset, offset + length)) }, nodeCodecHost);
-		decoded.notePaths.forEach((path, i) => expect(JSON.stringify(decoded.metadata(i, noDeferred)?.frontmatter)).toBe(JSON.stringify(metadata.get(path)?.frontmatter)));
+		const decoded = decodeSnapshotFrom(
+			{ size: bytes.length, read: (offset, length) => ((read += length), bytes.slice(offset, offset + length)) },
+			nodeCodecHost,
+		);
+		decoded.notePaths.forEach((path, i) =>
+			expect(JSON.stringify(decoded.metadata(i, noDeferred)?.frontmatter)).toBe(
+				JSON.stringify(metadata.get(path)?.frontmatter),
+			),
+		);
 		const columnsAndFrontmatter = read;
 		const i = decoded.notePaths.findIndex((path) => (metadata.get(path)?.links?.length ?? 0) > 1);
 		const links = metadata.get(decoded.notePaths[i])?.links;
@@ -181,7 +235,14 @@ describe('snapshot codec', () => {
 		const bytes = encodeSnapshot(input, nodeCodecHost);
 		const open = (lean: boolean) => {
 			const reads: number[] = [];
-			const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => (reads.push(length), bytes.slice(offset, offset + length)) }, nodeCodecHost, { lean });
+			const decoded = decodeSnapshotFrom(
+				{
+					size: bytes.length,
+					read: (offset, length) => (reads.push(length), bytes.slice(offset, offset + length)),
+				},
+				nodeCodecHost,
+				{ lean },
+			);
 			// What opening read (preamble, header, columns) is the same for both; the rest is what queries read.
 			reads.length = 0;
 			return { decoded, reads };
@@ -189,7 +250,11 @@ describe('snapshot codec', () => {
 		const readAllLinks = (decoded: ReturnType<typeof open>['decoded']) => {
 			// More field reads than the one-shot threshold (500), as a server answering many calls makes.
 			for (let round = 0; round < 60; round++) {
-				decoded.notePaths.forEach((path, i) => expect(JSON.stringify(decoded.metadata(i, noDeferred)?.links)).toBe(JSON.stringify(metadata.get(path)?.links)));
+				decoded.notePaths.forEach((path, i) =>
+					expect(JSON.stringify(decoded.metadata(i, noDeferred)?.links)).toBe(
+						JSON.stringify(metadata.get(path)?.links),
+					),
+				);
 			}
 		};
 		const oneShot = open(false);
@@ -218,12 +283,24 @@ describe('snapshot codec', () => {
 		const at = Buffer.from(bytes).indexOf(`"link":${JSON.stringify(link)}`);
 		expect(at).toBeGreaterThan(0);
 		bytes[at + 1] ^= 0x20; // "link" → "Link": still JSON, another key
-		const decoded = decodeSnapshotFrom({ size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) }, nodeCodecHost);
+		const decoded = decodeSnapshotFrom(
+			{ size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) },
+			nodeCodecHost,
+		);
 		const damaged: string[] = [];
-		const back = decoded.metadata(decoded.notePaths.indexOf(input.notes.find((n) => JSON.stringify((n.metadata as CachedMetadata | null)?.links ?? []).includes(`"link":${JSON.stringify(link)}`))!.path), (field, broken) => {
-			if (broken) damaged.push(field);
-			return (metadata.get(input.notes[i].path) as Record<string, unknown> | null)?.[field];
-		});
+		const back = decoded.metadata(
+			decoded.notePaths.indexOf(
+				input.notes.find((n) =>
+					JSON.stringify((n.metadata as CachedMetadata | null)?.links ?? []).includes(
+						`"link":${JSON.stringify(link)}`,
+					),
+				)!.path,
+			),
+			(field, broken) => {
+				if (broken) damaged.push(field);
+				return (metadata.get(input.notes[i].path) as Record<string, unknown> | null)?.[field];
+			},
+		);
 		expect(back?.links?.length).toBeGreaterThan(0);
 		expect(damaged).toEqual(['links']);
 	});

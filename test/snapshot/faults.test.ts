@@ -4,7 +4,18 @@
  * a moved vault gets answered correctly, the cache is private, and the vault is never written.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,8 +81,14 @@ describe('snapshot faults', () => {
 	for (const [what, damage] of [
 		['truncated', (b: Buffer): Buffer => b.subarray(0, Math.floor(b.length / 2))],
 		// A byte of the file list, inside the part every call verifies whole (metadata has checks of its own: below).
-		['corrupted', (b: Buffer): Buffer => Buffer.from(b.map((x, i) => (i === b.indexOf('conventions.md') + 2 ? x ^ 0xff : x)))],
-		['from another format version', (b: Buffer): Buffer => Buffer.concat([b.subarray(0, 4), Buffer.from([99, 0, 0, 0]), b.subarray(8)])],
+		[
+			'corrupted',
+			(b: Buffer): Buffer => Buffer.from(b.map((x, i) => (i === b.indexOf('conventions.md') + 2 ? x ^ 0xff : x))),
+		],
+		[
+			'from another format version',
+			(b: Buffer): Buffer => Buffer.concat([b.subarray(0, 4), Buffer.from([99, 0, 0, 0]), b.subarray(8)]),
+		],
 		['not a snapshot at all', (): Buffer => Buffer.from('hello')],
 		['empty', (): Buffer => Buffer.alloc(0)],
 	] as const) {
@@ -167,7 +184,9 @@ describe('snapshot faults', () => {
 		const expected = await truth(QUERY);
 		for (let round = 0; round < 3; round++) {
 			if (round === 2) writeFileSync(join(vault, 'new-note.md'), 'Links to [[conventions]].\n');
-			const both = await Promise.all([0, 1].map(() => run(process.execPath, [cliPath, ...QUERY, '--vault', vault, '--json'], { env })));
+			const both = await Promise.all(
+				[0, 1].map(() => run(process.execPath, [cliPath, ...QUERY, '--vault', vault, '--json'], { env })),
+			);
 			const want = round === 2 ? await truth(QUERY) : expected;
 			for (const r of both) {
 				expect(r.stdout.trimEnd()).toBe(want);
@@ -176,6 +195,8 @@ describe('snapshot faults', () => {
 		}
 		expect(readdirSync(cache).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 		// The snapshot left behind is whole: the built CLI uses it as saved.
-		expect((await run(process.execPath, [cliPath, ...QUERY, '--vault', vault, '--verbose'], { env })).stderr).toMatch(/used as saved/);
+		expect(
+			(await run(process.execPath, [cliPath, ...QUERY, '--vault', vault, '--verbose'], { env })).stderr,
+		).toMatch(/used as saved/);
 	});
 });

@@ -5,7 +5,9 @@ import { LayeredMap } from '../../src/node/snapshot/layered-map';
 
 describe('LayeredMap', () => {
 	it('reads as the base with each set of changes put over it in turn, however many layers', () => {
-		const entries = fc.array(fc.tuple(fc.constantFrom<string>('a', 'b', 'c', 'd', 'e'), fc.integer()), { maxLength: 6 });
+		const entries = fc.array(fc.tuple(fc.constantFrom<string>('a', 'b', 'c', 'd', 'e'), fc.integer()), {
+			maxLength: 6,
+		});
 		fc.assert(
 			fc.property(entries, fc.array(entries, { maxLength: 4 }), (base, layers) => {
 				const merged = new Map(base);

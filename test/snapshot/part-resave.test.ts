@@ -14,7 +14,16 @@ const box = cacheSandbox('resave');
 
 /** Every file of the cache folder, by a hash of its bytes. */
 function cacheFiles(): Map<string, string> {
-	return new Map(readdirSync(box.cache).filter((f) => f.endsWith('.vqs')).map((f) => [f, createHash('sha256').update(readFileSync(join(box.cache, f))).digest('hex')]));
+	return new Map(
+		readdirSync(box.cache)
+			.filter((f) => f.endsWith('.vqs'))
+			.map((f) => [
+				f,
+				createHash('sha256')
+					.update(readFileSync(join(box.cache, f)))
+					.digest('hex'),
+			]),
+	);
 }
 
 /** The files whose bytes differ between two listings. */
@@ -39,7 +48,8 @@ describe('index parts saved again', () => {
 		// Only the snapshot itself took the edit; both parts are the bytes `index` wrote.
 		expect(rewritten(saved, afterFew)).toHaveLength(1);
 
-		for (let i = 0; i < 40; i++) writeFileSync(join(box.vault, `new note ${i}.md`), `# New note ${i}\n\nAbout the rules, take ${i}.\n`);
+		for (let i = 0; i < 40; i++)
+			writeFileSync(join(box.vault, `new note ${i}.md`), `# New note ${i}\n\nAbout the rules, take ${i}.\n`);
 		const many = await cli([...SEARCH, '--vault', box.vault, '--json', '--verbose']);
 		expect(many.stderr).toMatch(/search index loaded \(41 notes re-indexed\)/);
 		expect(many.stderr).toMatch(/search index saved/);

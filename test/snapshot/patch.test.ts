@@ -47,7 +47,9 @@ function observe(source: NoteSource): unknown {
 	const notes = source.listNotes();
 	const resolved = source.resolvedLinks();
 	const unresolved = source.unresolvedLinks();
-	const linkersOf = (target: string): readonly string[] => source.linkSourcesOf?.(target) ?? notes.filter((path) => resolved[path] !== undefined && Object.hasOwn(resolved[path], target));
+	const linkersOf = (target: string): readonly string[] =>
+		source.linkSourcesOf?.(target) ??
+		notes.filter((path) => resolved[path] !== undefined && Object.hasOwn(resolved[path], target));
 	const tagsOf = (path: string): readonly string[] | null => {
 		if (source.allTags) return source.allTags(path);
 		const meta = source.getMetadata(path);
@@ -82,29 +84,47 @@ const text = fc
 	.map((r) => {
 		if (r.kind === 'binary') return Buffer.from([0, 1, 2, 0, 255]);
 		if (r.kind === 'huge') return 'x'.repeat(MAX_FILE_SIZE + 10);
-		const front = r.kind === 'bad-yaml' ? '---\nkey: [unclosed\n---\n' : r.up ? `---\nup: "[[${r.up}]]"\n---\n` : '';
+		const front =
+			r.kind === 'bad-yaml' ? '---\nkey: [unclosed\n---\n' : r.up ? `---\nup: "[[${r.up}]]"\n---\n` : '';
 		return `${front}# Note\n\nsome words ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`;
 	});
 
 describe('patching an open vault after writes to its notes', () => {
 	it('says what a full read says, after every random sequence of writes', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(fc.array(fc.record({ name: fc.constantFrom(...NAMES), text }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), async (bursts) => {
-				const root = makeVault();
-				const options = { maxFileSize: MAX_FILE_SIZE };
-				const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
-				await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
-				// Opened as a server opens it: from the saved snapshot, read piecemeal.
-				let opened: CachedVault = await openCachedVault(root, { ...options, store, tool: 'test', readPiecemeal: true, lean: true, racyWindowMs: 0 });
-				expect(opened.report.state).toBe('warm');
-				for (const burst of bursts) {
-					for (const { name, text: body } of burst) writeFileSync(join(root, name), body);
-					const patched = patchCachedVault(opened, burst.map((w) => w.name), options);
-					expect(patched).not.toBeNull();
-					opened = patched!;
-					expect(observe(opened.source)).toEqual(observe(await openVault(root, options)));
-				}
-			}),
+			fc.asyncProperty(
+				fc.array(
+					fc.array(fc.record({ name: fc.constantFrom(...NAMES), text }), { minLength: 1, maxLength: 3 }),
+					{ minLength: 1, maxLength: 5 },
+				),
+				async (bursts) => {
+					const root = makeVault();
+					const options = { maxFileSize: MAX_FILE_SIZE };
+					const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
+					await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
+					// Opened as a server opens it: from the saved snapshot, read piecemeal.
+					let opened: CachedVault = await openCachedVault(root, {
+						...options,
+						store,
+						tool: 'test',
+						readPiecemeal: true,
+						lean: true,
+						racyWindowMs: 0,
+					});
+					expect(opened.report.state).toBe('warm');
+					for (const burst of bursts) {
+						for (const { name, text: body } of burst) writeFileSync(join(root, name), body);
+						const patched = patchCachedVault(
+							opened,
+							burst.map((w) => w.name),
+							options,
+						);
+						expect(patched).not.toBeNull();
+						opened = patched!;
+						expect(observe(opened.source)).toEqual(observe(await openVault(root, options)));
+					}
+				},
+			),
 			{ numRuns: 25 },
 		);
 	});

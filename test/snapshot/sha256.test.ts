@@ -24,6 +24,8 @@ describe('sha256Hex', () => {
 	});
 
 	it('names a vault’s snapshot as before', () => {
-		expect(snapshotFileName('/home/someone/Notes')).toBe(`${createHash('sha256').update('/home/someone/Notes').digest('hex').slice(0, 32)}.vqs`);
+		expect(snapshotFileName('/home/someone/Notes')).toBe(
+			`${createHash('sha256').update('/home/someone/Notes').digest('hex').slice(0, 32)}.vqs`,
+		);
 	});
 });

@@ -36,7 +36,10 @@ const noteText = fc
 		// Frontmatter tags too (a nested one among them): the snapshot keeps each note's tag list beside its metadata.
 		fmTags: fc.subarray(['aa/sub', 'cc']),
 	})
-	.map((r) => `---\nstatus: ${r.status}\n${r.up ? `up: "[[${r.up}]]"\n` : ''}${r.related ? `related:\n  - ${r.related}\n` : ''}${r.fmTags.length > 0 ? `tags: [${r.fmTags.join(', ')}]\n` : ''}---\n# Title\n\n${r.words.join(' ')} ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`);
+	.map(
+		(r) =>
+			`---\nstatus: ${r.status}\n${r.up ? `up: "[[${r.up}]]"\n` : ''}${r.related ? `related:\n  - ${r.related}\n` : ''}${r.fmTags.length > 0 ? `tags: [${r.fmTags.join(', ')}]\n` : ''}---\n# Title\n\n${r.words.join(' ')} ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`,
+	);
 
 type Op =
 	| { kind: 'write'; name: string; text: string }
@@ -146,7 +149,12 @@ describe('the snapshot is never stale', () => {
 		const check = async (vault: string, q: string[], step: number): Promise<void> => {
 			const cached = await cli([...q, '--vault', vault, '--json', '--verbose']);
 			const full = await cli([...q, '--vault', vault, '--json', '--no-cache']);
-			expect({ q, step, code: cached.code, out: cached.stdout }).toEqual({ q, step, code: full.code, out: full.stdout });
+			expect({ q, step, code: cached.code, out: cached.stdout }).toEqual({
+				q,
+				step,
+				code: full.code,
+				out: full.stdout,
+			});
 			const state = /index snapshot (used as saved|refreshed|built)/.exec(cached.stderr)?.[1] ?? 'none';
 			states.set(state, (states.get(state) ?? 0) + 1);
 			for (const part of cached.stderr.matchAll(/(search|trigrams) index loaded \((\d+) notes/g)) {
@@ -159,26 +167,45 @@ describe('the snapshot is never stale', () => {
 		try {
 			apply(fixed, { kind: 'write', name: 'n0.md', text: '# A\n\nalpha gamma #aa [[n1]]\n' });
 			apply(fixed, { kind: 'write', name: 'n1.md', text: '# B\n\ngamma delta\n' });
-			for (const [step, q] of [['grep', 'gamma'], ['grep', 'gamma'], ['search', 'gamma'], ['search', 'gamma']].entries()) await check(fixed, q, step);
+			for (const [step, q] of [
+				['grep', 'gamma'],
+				['grep', 'gamma'],
+				['search', 'gamma'],
+				['search', 'gamma'],
+			].entries())
+				await check(fixed, q, step);
 			apply(fixed, { kind: 'write', name: 'n1.md', text: '# B\n\ngamma alpha delta\n' });
-			for (const q of [['grep', 'alpha'], ['search', 'alpha']]) await check(fixed, q, 9);
+			for (const q of [
+				['grep', 'alpha'],
+				['search', 'alpha'],
+			])
+				await check(fixed, q, 9);
 		} finally {
 			rmSync(fixed, { recursive: true, force: true });
 		}
 		await fc.assert(
-			fc.asyncProperty(fc.array(noteText, { minLength: 3, maxLength: 5 }), fc.array(op, { minLength: 1, maxLength: 6 }), fc.nat(QUERIES.length - 1), async (initial, ops, first) => {
-				const vault = mkdtempSync(join(tmpdir(), 'vq-stale-'));
-				try {
-					initial.forEach((text, i) => apply(vault, { kind: 'write', name: NAMES[i], text }));
-					for (let step = 0; step <= ops.length; step++) {
-						if (step > 0) apply(vault, ops[step - 1]);
-						// Two queries per step, rotating, so every query meets every kind of edit.
-						for (const q of [QUERIES[(first + step) % QUERIES.length], QUERIES[(first + step + 3) % QUERIES.length]]) await check(vault, q, step);
+			fc.asyncProperty(
+				fc.array(noteText, { minLength: 3, maxLength: 5 }),
+				fc.array(op, { minLength: 1, maxLength: 6 }),
+				fc.nat(QUERIES.length - 1),
+				async (initial, ops, first) => {
+					const vault = mkdtempSync(join(tmpdir(), 'vq-stale-'));
+					try {
+						initial.forEach((text, i) => apply(vault, { kind: 'write', name: NAMES[i], text }));
+						for (let step = 0; step <= ops.length; step++) {
+							if (step > 0) apply(vault, ops[step - 1]);
+							// Two queries per step, rotating, so every query meets every kind of edit.
+							for (const q of [
+								QUERIES[(first + step) % QUERIES.length],
+								QUERIES[(first + step + 3) % QUERIES.length],
+							])
+								await check(vault, q, step);
+						}
+					} finally {
+						rmSync(vault, { recursive: true, force: true });
 					}
-				} finally {
-					rmSync(vault, { recursive: true, force: true });
-				}
-			}),
+				},
+			),
 			{ numRuns: 40 },
 		);
 		// The property would hold trivially if the snapshot were never used: it must have been, both ways.
@@ -186,6 +213,7 @@ describe('the snapshot is never stale', () => {
 		expect(states.get('refreshed')).toBeGreaterThan(0);
 		expect(states.get('none')).toBeUndefined();
 		// The saved search and trigram indexes were used, unchanged and brought up to date.
-		for (const key of ['search as saved', 'search updated', 'trigrams as saved', 'trigrams updated']) expect(states.get(key) ?? 0, `${key} in ${JSON.stringify([...states])}`).toBeGreaterThan(0);
+		for (const key of ['search as saved', 'search updated', 'trigrams as saved', 'trigrams updated'])
+			expect(states.get(key) ?? 0, `${key} in ${JSON.stringify([...states])}`).toBeGreaterThan(0);
 	}, 240_000);
 });

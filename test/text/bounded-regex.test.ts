@@ -28,7 +28,14 @@ const ADVERSARIAL = [
 ].join('\n');
 
 /** The patterns issue 13 measured hanging (30–120 s each with V8). */
-export const ISSUE_PATTERNS = ['(.*e){8}QQQ', '\\s*\\s*\\s*\\s*\\s*\\s*x$', '(a|aa)*b', '(\\w|\\d)*Q', '.*e.*e.*e.*e.*QQQ', '(.*e){3}QQQ'];
+export const ISSUE_PATTERNS = [
+	'(.*e){8}QQQ',
+	'\\s*\\s*\\s*\\s*\\s*\\s*x$',
+	'(a|aa)*b',
+	'(\\w|\\d)*Q',
+	'.*e.*e.*e.*e.*QQQ',
+	'(.*e){3}QQQ',
+];
 
 /** A family of generated catastrophic shapes over the characters the note repeats. */
 export function generatedPatterns(): string[] {
@@ -36,7 +43,14 @@ export function generatedPatterns(): string[] {
 	const out: string[] = [];
 	atoms.forEach((x, i) => {
 		const end = ['Q', '!', 'x$', '\\d{3}Z'][i % 4];
-		out.push(`(${x}+)+${end}`, `(${x}*)*${end}`, `(${x}|${x}${x})*${end}`, `(.*${x}){${4 + (i % 5)}}${end}`, `${`${x}*`.repeat(8)}${end}`, `(${x}?){30}${x}{30}${end}`);
+		out.push(
+			`(${x}+)+${end}`,
+			`(${x}*)*${end}`,
+			`(${x}|${x}${x})*${end}`,
+			`(.*${x}){${4 + (i % 5)}}${end}`,
+			`${`${x}*`.repeat(8)}${end}`,
+			`(${x}?){30}${x}{30}${end}`,
+		);
 	});
 	return out;
 }
@@ -63,9 +77,18 @@ describe('regexes finish in bounded time', () => {
 	it('in the CLI: grep --regex and text-search --regex, every pattern within 2 s', async () => {
 		const slow: string[] = [];
 		for (const pattern of ALL) {
-			for (const args of [['grep', '--regex', pattern], ['text-search', '--regex', pattern, '--folders', 'all']]) {
+			for (const args of [
+				['grep', '--regex', pattern],
+				['text-search', '--regex', pattern, '--folders', 'all'],
+			]) {
 				const err: string[] = [];
-				const run = await timed(() => runCli([...args, '--vault', vault, '--json'], { stdout: () => {}, stderr: (t) => err.push(t), cwd: vault }));
+				const run = await timed(() =>
+					runCli([...args, '--vault', vault, '--json'], {
+						stdout: () => {},
+						stderr: (t) => err.push(t),
+						cwd: vault,
+					}),
+				);
 				expect([0, 1], `${args.join(' ')}: ${err.join('')}`).toContain(run.value);
 				if (run.ms > GUARD_MS) slow.push(`${args[0]} ${pattern}: ${Math.round(run.ms)} ms`);
 			}
@@ -85,7 +108,11 @@ describe('regexes finish in bounded time', () => {
 			expect(grep.value.status, pattern).toBe('success');
 			const text = await timed(() => plugin.api.textSearch(pattern, { regex: true, folders: ['all'] }));
 			expect(text.value.status, pattern).toBe('success');
-			for (const [face, ms] of [['grep', grep.ms], ['textSearch', text.ms]] as const) if (ms > GUARD_MS) slow.push(`${face} ${pattern}: ${Math.round(ms)} ms`);
+			for (const [face, ms] of [
+				['grep', grep.ms],
+				['textSearch', text.ms],
+			] as const)
+				if (ms > GUARD_MS) slow.push(`${face} ${pattern}: ${Math.round(ms)} ms`);
 		}
 		expect(slow).toEqual([]);
 	}, 600_000);
@@ -94,7 +121,13 @@ describe('regexes finish in bounded time', () => {
 		const slow: string[] = [];
 		for (const pattern of ALL) {
 			const err: string[] = [];
-			const run = await timed(() => runCli(['search', `/${pattern}/`, '--vault', vault, '--json'], { stdout: () => {}, stderr: (t) => err.push(t), cwd: vault }));
+			const run = await timed(() =>
+				runCli(['search', `/${pattern}/`, '--vault', vault, '--json'], {
+					stdout: () => {},
+					stderr: (t) => err.push(t),
+					cwd: vault,
+				}),
+			);
 			expect([0, 1], `search /${pattern}/: ${err.join('')}`).toContain(run.value);
 			if (run.ms > GUARD_MS) slow.push(`search /${pattern}/: ${Math.round(run.ms)} ms`);
 		}
@@ -114,7 +147,11 @@ describe('regexes finish in bounded time', () => {
 
 	it('still finds what the patterns do match, on the bait lines', async () => {
 		const out: string[] = [];
-		const code = await runCli(['grep', '--regex', '(a|aa)*bc', '--vault', vault, '--json'], { stdout: (t) => out.push(t), stderr: () => {}, cwd: vault });
+		const code = await runCli(['grep', '--regex', '(a|aa)*bc', '--vault', vault, '--json'], {
+			stdout: (t) => out.push(t),
+			stderr: () => {},
+			cwd: vault,
+		});
 		expect(code).toBe(0);
 		const result = JSON.parse(out.join('')) as { results: { path: string; matches: { line: number }[] }[] };
 		expect(result.results.find((r) => r.path === 'notes/bait.md')?.matches.map((m) => m.line)).toEqual([7]);

@@ -23,8 +23,10 @@ describe('foldCase', () => {
 	it('lowers and folds case without changing the length of any character, and text equal in lower case folds alike', () => {
 		const wrong: string[] = [];
 		for (const ch of everyCharacter()) {
-			if (foldCase(ch).length !== ch.length || lowerCase(ch).length !== ch.length) wrong.push(ch.codePointAt(0)?.toString(16) ?? '');
-			if (foldCase(lowerCase(ch)) !== foldCase(ch)) wrong.push(`${ch.codePointAt(0)?.toString(16) ?? ''} folds apart from its lower case`);
+			if (foldCase(ch).length !== ch.length || lowerCase(ch).length !== ch.length)
+				wrong.push(ch.codePointAt(0)?.toString(16) ?? '');
+			if (foldCase(lowerCase(ch)) !== foldCase(ch))
+				wrong.push(`${ch.codePointAt(0)?.toString(16) ?? ''} folds apart from its lower case`);
 		}
 		expect(wrong).toEqual([]);
 	});
@@ -34,7 +36,8 @@ describe('foldCase', () => {
 		for (const ch of everyCharacter()) {
 			for (const variant of [ch.toUpperCase(), ch.toLowerCase()]) {
 				if ([...variant].length !== 1 || ch === '\u0130' || variant === '\u0130') continue;
-				if (foldCase(variant) !== foldCase(ch)) wrong.push(`${ch.codePointAt(0)?.toString(16)}/${variant.codePointAt(0)?.toString(16)}`);
+				if (foldCase(variant) !== foldCase(ch))
+					wrong.push(`${ch.codePointAt(0)?.toString(16)}/${variant.codePointAt(0)?.toString(16)}`);
 			}
 		}
 		expect(wrong).toEqual([]);

@@ -48,7 +48,8 @@ describe('grep with a trigram index', () => {
 		const source = new CountingSource(FILES);
 		const indexed = new VaultEngine(source);
 		indexed.trigrams = await indexAll(source);
-		for (const query of QUERIES) expect(await indexed.query(query), JSON.stringify(query)).toEqual(await plain.query(query));
+		for (const query of QUERIES)
+			expect(await indexed.query(query), JSON.stringify(query)).toEqual(await plain.query(query));
 		source.reads = 0;
 		await indexed.query({ type: 'grep', pattern: 'criterion' });
 		expect(source.reads).toBe(1);

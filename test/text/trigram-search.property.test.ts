@@ -40,21 +40,33 @@ class CountingSource extends MemorySource {
 describe('search phrases and regexes with a trigram index', () => {
 	it('answer every query exactly as a full read', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(noteText, { minLength: 1, maxLength: 8 }), fc.array(clause, { minLength: 1, maxLength: 2 }), fc.option(fc.constantFrom('kelly', 'alpha', 'note')), async (texts, clauses, word) => {
-				const files = Object.fromEntries(texts.map((t, i) => [`n${i}.md`, t]));
-				const plain = new VaultEngine(new MemorySource(files));
-				const source = new MemorySource(files);
-				const indexed = new VaultEngine(source);
-				indexed.trigrams = await indexAll(source);
-				const query = [...clauses, word ?? ''].join(' ').trim();
-				expect(await indexed.search(query, { limit: 20 }), query).toEqual(await plain.search(query, { limit: 20 }));
-			}),
+			fc.asyncProperty(
+				fc.array(noteText, { minLength: 1, maxLength: 8 }),
+				fc.array(clause, { minLength: 1, maxLength: 2 }),
+				fc.option(fc.constantFrom('kelly', 'alpha', 'note')),
+				async (texts, clauses, word) => {
+					const files = Object.fromEntries(texts.map((t, i) => [`n${i}.md`, t]));
+					const plain = new VaultEngine(new MemorySource(files));
+					const source = new MemorySource(files);
+					const indexed = new VaultEngine(source);
+					indexed.trigrams = await indexAll(source);
+					const query = [...clauses, word ?? ''].join(' ').trim();
+					expect(await indexed.search(query, { limit: 20 }), query).toEqual(
+						await plain.search(query, { limit: 20 }),
+					);
+				},
+			),
 			{ numRuns: 150 },
 		);
 	});
 
 	it('reads only the notes that can hold a regex', async () => {
-		const files: Record<string, string> = { 'a.md': '# A\n\nThe Kelly criterion.\n', 'b.md': '# B\n\ncriterion and kelly.\n', 'c.md': '# C\n\ncriterion alone.\n', 'd.md': '# D\n\nnothing.\n' };
+		const files: Record<string, string> = {
+			'a.md': '# A\n\nThe Kelly criterion.\n',
+			'b.md': '# B\n\ncriterion and kelly.\n',
+			'c.md': '# C\n\ncriterion alone.\n',
+			'd.md': '# D\n\nnothing.\n',
+		};
 		const source = new CountingSource(files);
 		const engine = new VaultEngine(source);
 		engine.trigrams = await indexAll(source);

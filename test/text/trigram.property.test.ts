@@ -12,7 +12,47 @@ import { regexQuery } from '../../src/core/text/regex-trigrams';
 import { TrigramFormatError, TrigramIndex } from '../../src/core/text/trigram';
 import { literalQuery, phraseQuery, type TrigramQuery } from '../../src/core/text/trigram-query';
 
-const PIECES = ['a', 'b', 'ab', 'abc', 'B', 'ABC', 'the', 'The', 'é', 'e\u0301', 'É', 'café', 'cafe\u0301', '字', '漢字', '笔记', '😀', '🎉x', 'Σ', 'σ', 'ς', 'ſ', 's', 'K', 'k', 'İ', 'i', 'ß', 'ẞ', ' ', '  ', '\n', '\r\n', '\t', '.', '(', '[', '1', '2024'];
+const PIECES = [
+	'a',
+	'b',
+	'ab',
+	'abc',
+	'B',
+	'ABC',
+	'the',
+	'The',
+	'é',
+	'e\u0301',
+	'É',
+	'café',
+	'cafe\u0301',
+	'字',
+	'漢字',
+	'笔记',
+	'😀',
+	'🎉x',
+	'Σ',
+	'σ',
+	'ς',
+	'ſ',
+	's',
+	'K',
+	'k',
+	'İ',
+	'i',
+	'ß',
+	'ẞ',
+	' ',
+	'  ',
+	'\n',
+	'\r\n',
+	'\t',
+	'.',
+	'(',
+	'[',
+	'1',
+	'2024',
+];
 const piece = fc.constantFrom(...PIECES);
 const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
 
@@ -25,19 +65,40 @@ function escaped(s: string): string {
 const regex: fc.Arbitrary<string> = fc.letrec<{ re: string; atom: string }>((tie) => ({
 	atom: fc.oneof(
 		{ weight: 5, arbitrary: piece.filter((p) => p !== '\r\n').map(escaped) },
-		{ weight: 1, arbitrary: fc.constantFrom('.', '\\d', '\\w', '\\s', '[a-zé]', '[^a]', '\\b', '^', '$', '\\u00e9', '\\x41', '\\p{Han}') },
+		{
+			weight: 1,
+			arbitrary: fc.constantFrom(
+				'.',
+				'\\d',
+				'\\w',
+				'\\s',
+				'[a-zé]',
+				'[^a]',
+				'\\b',
+				'^',
+				'$',
+				'\\u00e9',
+				'\\x41',
+				'\\p{Han}',
+			),
+		},
 		{ weight: 1, arbitrary: tie('re').map((r) => `(${r})`) },
 		{ weight: 1, arbitrary: tie('re').map((r) => `(?:${r})`) },
 	),
 	re: fc
-		.array(
-			fc.tuple(
-				tie('atom'),
-				fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,3}', '{0,2}', '+?'),
-			),
-			{ minLength: 1, maxLength: 4 },
-		)
-		.chain((seq) => fc.constantFrom('', '|').map((bar) => seq.map(([a, q]) => (/^[\^$]$|^\\b$/.test(a) ? a : a + q)).join('') + (bar === '|' ? `|${escaped('ab')}` : ''))),
+		.array(fc.tuple(tie('atom'), fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,3}', '{0,2}', '+?')), {
+			minLength: 1,
+			maxLength: 4,
+		})
+		.chain((seq) =>
+			fc
+				.constantFrom('', '|')
+				.map(
+					(bar) =>
+						seq.map(([a, q]) => (/^[\^$]$|^\\b$/.test(a) ? a : a + q)).join('') +
+						(bar === '|' ? `|${escaped('ab')}` : ''),
+				),
+		),
 })).re;
 
 /** Build an index over `notes` (path = position). */
@@ -51,7 +112,10 @@ function indexOf(notes: string[]): TrigramIndex {
 function check(notes: string[], index: TrigramIndex, query: TrigramQuery, test: (note: string) => boolean): void {
 	const candidates = index.candidates(query);
 	const truth = notes.flatMap((note, i) => (test(note) ? [`n${i}.md`] : []));
-	const verified = candidates === null ? truth : notes.flatMap((note, i) => (candidates.has(`n${i}.md`) && test(note) ? [`n${i}.md`] : []));
+	const verified =
+		candidates === null
+			? truth
+			: notes.flatMap((note, i) => (candidates.has(`n${i}.md`) && test(note) ? [`n${i}.md`] : []));
 	expect(verified).toEqual(truth);
 	// The bitmap form grep and search use names the same notes (and passes notes it does not know).
 	const mayHold = index.mayHold(query);
@@ -67,27 +131,44 @@ const RUNS = { numRuns: 400, seed: 20261201 };
 describe('trigram candidates hold every true match', () => {
 	it('for literals, case-sensitive and not (lines and whole texts)', () => {
 		fc.assert(
-			fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), fc.oneof(text, piece), fc.boolean(), (notes, literal, caseSensitive) => {
-				const compiled = compileMatcher({ pattern: literal, regex: false, caseSensitive });
-				if (!compiled.ok) return;
-				const index = indexOf(notes);
-				check(notes, index, literalQuery(literal), (n) => compiled.matcher.test(n));
-				check(notes, index, literalQuery(literal), (n) => compiled.matcher.matchingLines(n, 0).lines.length > 0);
-			}),
+			fc.property(
+				fc.array(text, { minLength: 1, maxLength: 8 }),
+				fc.oneof(text, piece),
+				fc.boolean(),
+				(notes, literal, caseSensitive) => {
+					const compiled = compileMatcher({ pattern: literal, regex: false, caseSensitive });
+					if (!compiled.ok) return;
+					const index = indexOf(notes);
+					check(notes, index, literalQuery(literal), (n) => compiled.matcher.test(n));
+					check(
+						notes,
+						index,
+						literalQuery(literal),
+						(n) => compiled.matcher.matchingLines(n, 0).lines.length > 0,
+					);
+				},
+			),
 			RUNS,
 		);
 	});
 
 	it('for literals taken from the notes themselves', () => {
 		fc.assert(
-			fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), fc.nat(), fc.nat(), fc.nat(), fc.boolean(), (notes, which, from, length, caseSensitive) => {
-				const note = notes[which % notes.length];
-				const start = note.length === 0 ? 0 : from % note.length;
-				const literal = note.slice(start, start + 1 + (length % 8));
-				const compiled = compileMatcher({ pattern: literal, regex: false, caseSensitive });
-				if (!compiled.ok) return;
-				check(notes, indexOf(notes), literalQuery(literal), (n) => compiled.matcher.test(n));
-			}),
+			fc.property(
+				fc.array(text, { minLength: 1, maxLength: 8 }),
+				fc.nat(),
+				fc.nat(),
+				fc.nat(),
+				fc.boolean(),
+				(notes, which, from, length, caseSensitive) => {
+					const note = notes[which % notes.length];
+					const start = note.length === 0 ? 0 : from % note.length;
+					const literal = note.slice(start, start + 1 + (length % 8));
+					const compiled = compileMatcher({ pattern: literal, regex: false, caseSensitive });
+					if (!compiled.ok) return;
+					check(notes, indexOf(notes), literalQuery(literal), (n) => compiled.matcher.test(n));
+				},
+			),
 			RUNS,
 		);
 	});
@@ -105,13 +186,23 @@ describe('trigram candidates hold every true match', () => {
 
 	it('for regexes, case-sensitive and not (lines and whole texts)', () => {
 		fc.assert(
-			fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), regex, fc.boolean(), (notes, pattern, caseSensitive) => {
-				const compiled = compileMatcher({ pattern, regex: true, caseSensitive });
-				if (!compiled.ok) return;
-				const index = indexOf(notes);
-				check(notes, index, regexQuery(pattern), (n) => compiled.matcher.test(n));
-				check(notes, index, regexQuery(pattern), (n) => compiled.matcher.matchingLines(n, 0).lines.length > 0);
-			}),
+			fc.property(
+				fc.array(text, { minLength: 1, maxLength: 8 }),
+				regex,
+				fc.boolean(),
+				(notes, pattern, caseSensitive) => {
+					const compiled = compileMatcher({ pattern, regex: true, caseSensitive });
+					if (!compiled.ok) return;
+					const index = indexOf(notes);
+					check(notes, index, regexQuery(pattern), (n) => compiled.matcher.test(n));
+					check(
+						notes,
+						index,
+						regexQuery(pattern),
+						(n) => compiled.matcher.matchingLines(n, 0).lines.length > 0,
+					);
+				},
+			),
 			RUNS,
 		);
 	});
@@ -136,18 +227,31 @@ describe('trigram candidates hold every true match', () => {
 					}
 				};
 				const check = (current: TrigramIndex): void => {
-					const truth = [...notes].filter(([, body]) => compiled.matcher.test(body)).map(([p]) => p).sort();
+					const truth = [...notes]
+						.filter(([, body]) => compiled.matcher.test(body))
+						.map(([p]) => p)
+						.sort();
 					expect(current.size).toBe(notes.size);
 					const candidates = current.candidates(literalQuery(literal));
-					const verified = [...notes].filter(([p, body]) => (candidates === null || candidates.has(p)) && compiled.matcher.test(body)).map(([p]) => p).sort();
+					const verified = [...notes]
+						.filter(
+							([p, body]) => (candidates === null || candidates.has(p)) && compiled.matcher.test(body),
+						)
+						.map(([p]) => p)
+						.sort();
 					expect(verified).toEqual(truth);
 					const mayHold = current.mayHold(literalQuery(literal));
-					if (mayHold !== null && candidates !== null) expect([...notes.keys()].filter(mayHold).sort()).toEqual([...candidates].sort());
+					if (mayHold !== null && candidates !== null)
+						expect([...notes.keys()].filter(mayHold).sort()).toEqual([...candidates].sort());
 				};
 				apply(before);
 				check(index);
 				// Loaded from bytes, and from columns (the saved part's form), then edited: a frozen base plus changes.
-				for (const loaded of [TrigramIndex.deserialize(index.serialize()), TrigramIndex.fromColumns(index.columns())]) check(loaded);
+				for (const loaded of [
+					TrigramIndex.deserialize(index.serialize()),
+					TrigramIndex.fromColumns(index.columns()),
+				])
+					check(loaded);
 				index = TrigramIndex.fromColumns(index.columns());
 				apply(after);
 				check(index);

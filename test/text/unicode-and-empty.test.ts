@@ -27,7 +27,11 @@ afterAll(() => rmSync(vault, { recursive: true, force: true }));
 async function cliJson(args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
 	const out: string[] = [];
 	const err: string[] = [];
-	const code = await runCli([...args, '--vault', vault, '--json'], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: vault });
+	const code = await runCli([...args, '--vault', vault, '--json'], {
+		stdout: (t) => out.push(t),
+		stderr: (t) => err.push(t),
+		cwd: vault,
+	});
 	return { code, json: JSON.parse(out.join('')) as Record<string, unknown>, stderr: err.join('') };
 }
 
@@ -57,7 +61,7 @@ describe('NFC on both sides, in every operation', () => {
 		}
 	});
 
-	it('shows the note\'s own line (positions map to the original text)', async () => {
+	it("shows the note's own line (positions map to the original text)", async () => {
 		const { json } = await cliJson(['grep', composed('brûlée')]);
 		const [hit] = json.results as { matches: { line: number; text: string }[] }[];
 		expect(hit.matches[0]).toMatchObject({ line: 7, text: 'The café serves crème brûlée.'.normalize('NFD') });
@@ -69,11 +73,23 @@ describe('NFC on both sides, in every operation', () => {
 		app.layoutReady();
 		app.indexAll();
 		await settle();
-		expect((await plugin.api.query({ type: 'grep', pattern: composed('café') })).results.map((r) => ('path' in r ? r.path : ''))).toEqual(['cv.md']);
-		expect((await plugin.api.query({ type: 'tag', tag: composed('résumé') })).results.map((r) => ('path' in r ? r.path : ''))).toEqual(['cv.md']);
+		expect(
+			(await plugin.api.query({ type: 'grep', pattern: composed('café') })).results.map((r) =>
+				'path' in r ? r.path : '',
+			),
+		).toEqual(['cv.md']);
+		expect(
+			(await plugin.api.query({ type: 'tag', tag: composed('résumé') })).results.map((r) =>
+				'path' in r ? r.path : '',
+			),
+		).toEqual(['cv.md']);
 		const searching = await ready(FILES);
-		expect((await searching.plugin.api.search(composed('tag:#résumé'))).results.map((r) => r.path)).toEqual(['cv.md']);
-		expect((await searching.plugin.api.search(composed('[city:Zürich]'))).results.map((r) => r.path)).toEqual(['cv.md']);
+		expect((await searching.plugin.api.search(composed('tag:#résumé'))).results.map((r) => r.path)).toEqual([
+			'cv.md',
+		]);
+		expect((await searching.plugin.api.search(composed('[city:Zürich]'))).results.map((r) => r.path)).toEqual([
+			'cv.md',
+		]);
 	});
 });
 

@@ -12,13 +12,25 @@ import { FakeApp } from '../plugin/fake-app';
 import { EXAMPLE_VAULT, loadPlugin, settle } from '../plugin/harness';
 import { ready } from './harness';
 
-const QUERIES = ['copilot retention', 'tag:#security copilot', '[status:confirmed]', '"trust centre" -kelly', '/FFIEC/', 'backlinks:conventions', 'position sizing kelly', '多语言', 'path:skill-lab/ risk', '/([/'];
+const QUERIES = [
+	'copilot retention',
+	'tag:#security copilot',
+	'[status:confirmed]',
+	'"trust centre" -kelly',
+	'/FFIEC/',
+	'backlinks:conventions',
+	'position sizing kelly',
+	'多语言',
+	'path:skill-lab/ risk',
+	'/([/',
+];
 
 /** Obsidian never shows dot-folders, so the CLI's "Not searched: … in .templates/" lines have no counterpart. */
 function obsidianView(result: unknown): unknown {
 	const r = structuredClone(result) as QueryResult<unknown>;
 	r.limitations = r.limitations.filter((line) => !/^Not searched: \d+ note\(s\) in (.*\/)?\./.test(line));
-	for (const s of r.skipped) s.reason = s.reason.replace(/^frontmatter not parsed \(.*?\);/, 'frontmatter not parsed (…);');
+	for (const s of r.skipped)
+		s.reason = s.reason.replace(/^frontmatter not parsed \(.*?\);/, 'frontmatter not parsed (…);');
 	return r;
 }
 

@@ -13,7 +13,10 @@ import { captureClipboard } from './clipboard';
 const clipboard = captureClipboard();
 
 /** Renders a block the way Obsidian's reading view would; returns the block element and its child. */
-async function renderBlock(source: string, sourcePath = 'Home.md'): Promise<{ el: HTMLElement; child: MarkdownRenderChild }> {
+async function renderBlock(
+	source: string,
+	sourcePath = 'Home.md',
+): Promise<{ el: HTMLElement; child: MarkdownRenderChild }> {
 	const view = document.body.createDiv('markdown-preview-view');
 	view.createEl('pre').createEl('code', { cls: 'language-vault-query', text: `${source}\n` });
 	const children: MarkdownRenderChild[] = [];
@@ -30,7 +33,9 @@ async function renderBlock(source: string, sourcePath = 'Home.md'): Promise<{ el
 	for (const processor of MarkdownPreviewRenderer.postProcessors) await processor(view, ctx);
 	const el = view.querySelector<HTMLElement>('div.block-language-vault-query');
 	if (!el || children.length !== 1) throw new Error('the block was not processed');
-	await vi.waitFor(() => expect(el.querySelector('.vault-query-block-body:not(.is-pending), .vault-query-block-error')).not.toBeNull());
+	await vi.waitFor(() =>
+		expect(el.querySelector('.vault-query-block-body:not(.is-pending), .vault-query-block-error')).not.toBeNull(),
+	);
 	return { el, child: children[0] };
 }
 
@@ -47,8 +52,12 @@ describe('vault-query code blocks', () => {
 		expect(el.querySelector('.vault-query-block-title')?.textContent).toBe('Search: copilot retention');
 		expect(texts(el, '.vault-query-hit-title')).toEqual(['copilot-data-retention', 'copilot-data-handling']);
 		expect(el.querySelector('.vault-query-summary')?.textContent).toMatch(/^Showing 2 of \d+ notes$/);
-		(el.querySelector('.vault-query-result') as HTMLElement).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
-		await vi.waitFor(() => expect(r.app.workspace.opened.map((o) => o.path)).toEqual(['facts/copilot-data-retention.md']));
+		(el.querySelector('.vault-query-result') as HTMLElement).dispatchEvent(
+			new KeyboardEvent('keydown', { key: 'Enter' }),
+		);
+		await vi.waitFor(() =>
+			expect(r.app.workspace.opened.map((o) => o.path)).toEqual(['facts/copilot-data-retention.md']),
+		);
 		const bare = await renderBlock('kelly');
 		expect(texts(bare.el, '.vault-query-hit-title')[0]).toBe('kelly-criterion');
 		expect(document.querySelectorAll('[style]')).toHaveLength(0);
@@ -70,10 +79,16 @@ describe('vault-query code blocks', () => {
 
 	it('pack: a context pack in the note, within its budget, with a copy button', async () => {
 		const { el } = await renderBlock('pack: how long are copilot prompts retained?\nbudget: 800');
-		expect(el.querySelector('.vault-query-block-title')?.textContent).toBe('Context pack: how long are copilot prompts retained?');
-		expect(el.querySelector('.vault-query-summary')?.textContent).toMatch(/^\d+ of 800 tokens · \d+ sources? · \d+ gaps?$/);
+		expect(el.querySelector('.vault-query-block-title')?.textContent).toBe(
+			'Context pack: how long are copilot prompts retained?',
+		);
+		expect(el.querySelector('.vault-query-summary')?.textContent).toMatch(
+			/^\d+ of 800 tokens · \d+ sources? · \d+ gaps?$/,
+		);
 		expect(texts(el, '.vault-query-pack-id')[0]).toBe('S1');
-		expect(texts(el, '.vault-query-pack-source-head .vault-query-hit-title')[0]).toContain('facts/copilot-data-retention.md');
+		expect(texts(el, '.vault-query-pack-source-head .vault-query-hit-title')[0]).toContain(
+			'facts/copilot-data-retention.md',
+		);
 		expect(el.querySelectorAll('blockquote.vault-query-quote').length).toBeGreaterThan(0);
 		const copy = el.querySelector<HTMLButtonElement>('button.vault-query-copy');
 		expect(copy?.getAttribute('aria-label')).toBe('Copy context pack');
@@ -107,16 +122,28 @@ describe('vault-query code blocks', () => {
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline + 1);
 		const before = el.querySelectorAll('.vault-query-result').length;
 		r.app.modify('projects/alpha.md', `${r.app.vault.textOf('projects/alpha.md') ?? ''}\nAsk [[ravi-patel]].\n`);
-		await vi.waitFor(() => expect(el.querySelectorAll('.vault-query-result').length).toBe(before + 1), { timeout: 3000 });
+		await vi.waitFor(() => expect(el.querySelectorAll('.vault-query-result').length).toBe(before + 1), {
+			timeout: 3000,
+		});
 		child.unload();
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline);
 	});
 
 	it('parses the syntax: keys, options, this, bare searches and search operators', () => {
 		expect(parseBlock('search: a b\nlimit: 3', 'x.md')).toEqual({ kind: 'search', query: 'a b', limit: 3 });
-		expect(parseBlock('path:skill-lab/ risk', 'x.md')).toEqual({ kind: 'search', query: 'path:skill-lab/ risk', limit: undefined });
-		expect(parseBlock('\nbacklinks: this\n', 'notes/n.md')).toMatchObject({ kind: 'structural', query: { type: 'backlinks', target: 'notes/n' } });
+		expect(parseBlock('path:skill-lab/ risk', 'x.md')).toEqual({
+			kind: 'search',
+			query: 'path:skill-lab/ risk',
+			limit: undefined,
+		});
+		expect(parseBlock('\nbacklinks: this\n', 'notes/n.md')).toMatchObject({
+			kind: 'structural',
+			query: { type: 'backlinks', target: 'notes/n' },
+		});
 		expect(parseBlock('pack: why?\nbudget: 900', 'x.md')).toEqual({ kind: 'pack', question: 'why?', budget: 900 });
-		expect(parseBlock('property: status~op\nfolders: a, b\nlimit: 5', 'x.md')).toMatchObject({ kind: 'structural', query: { type: 'prop', key: 'status', value: 'op', match: 'contains', folders: ['a', 'b'], limit: 5 } });
+		expect(parseBlock('property: status~op\nfolders: a, b\nlimit: 5', 'x.md')).toMatchObject({
+			kind: 'structural',
+			query: { type: 'prop', key: 'status', value: 'op', match: 'contains', folders: ['a', 'b'], limit: 5 },
+		});
 	});
 });

@@ -65,7 +65,14 @@ describe('search modal', () => {
 		expect(input().getAttribute('placeholder')).toBe('Search the vault…');
 		expect(texts(modal(), '.suggestion-empty')[0]).toContain('backlinks:Note');
 		const keys = texts(modal(), '.prompt-instructions .prompt-instruction');
-		expect(keys).toEqual(['↑↓to navigate', '↵to open', 'Ctrl ↵to open in a new tab', 'shift ↵to insert a link', 'Ctrl shift Cto copy the context pack', 'escto dismiss']);
+		expect(keys).toEqual([
+			'↑↓to navigate',
+			'↵to open',
+			'Ctrl ↵to open in a new tab',
+			'shift ↵to insert a link',
+			'Ctrl shift Cto copy the context pack',
+			'escto dismiss',
+		]);
 
 		await type('copilot retention');
 		expect(titles().slice(0, 2)).toEqual(['copilot-data-retention', 'copilot-data-handling']);
@@ -75,8 +82,15 @@ describe('search modal', () => {
 		expect(first.querySelector('.vault-query-tier')?.textContent).toBe('Title or alias');
 		expect(first.querySelector('.vault-query-tier')?.classList.contains('mod-alias-filename')).toBe(true);
 		expect(first.querySelector('.vault-query-hit-terms')?.textContent).toBe('copilot, retention');
-		expect(texts(first, '.vault-query-hit-snippet .vault-query-hl').map((t) => t.toLowerCase())).toContain('copilot');
-		expect(texts(first, '.vault-query-tag')).toEqual(['#fact', '#copilot', '#security/data-handling', '#copilot/policy']);
+		expect(texts(first, '.vault-query-hit-snippet .vault-query-hl').map((t) => t.toLowerCase())).toContain(
+			'copilot',
+		);
+		expect(texts(first, '.vault-query-tag')).toEqual([
+			'#fact',
+			'#copilot',
+			'#security/data-handling',
+			'#copilot/policy',
+		]);
 		expect(document.querySelectorAll('[style]')).toHaveLength(0);
 		expect(document.querySelectorAll('.vault-query-hit-snippet *').length).toBeGreaterThan(1);
 	});
@@ -86,7 +100,9 @@ describe('search modal', () => {
 		await open(r);
 		await type('copilot retention');
 		key('ArrowDown');
-		expect(modal().querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent).toBe('copilot-data-handling');
+		expect(modal().querySelector('.suggestion-item.is-selected .vault-query-hit-title')?.textContent).toBe(
+			'copilot-data-handling',
+		);
 		key('Enter');
 		await vi.waitFor(() => expect(r.app.workspace.opened).toHaveLength(1));
 		const opened = r.app.workspace.opened[0];

@@ -24,7 +24,9 @@ function openTab(r: Ready): HTMLElement {
 }
 
 function row(el: HTMLElement, name: string): HTMLElement {
-	const item = [...el.querySelectorAll<HTMLElement>('.setting-item')].find((s) => s.querySelector('.setting-item-name')?.textContent === name);
+	const item = [...el.querySelectorAll<HTMLElement>('.setting-item')].find(
+		(s) => s.querySelector('.setting-item-name')?.textContent === name,
+	);
 	if (!item) throw new Error(`no setting ${name}`);
 	return item;
 }
@@ -43,7 +45,13 @@ describe('settings tab', () => {
 	it('has sentence-case headings (setHeading) and rows for every setting, with no inline style', async () => {
 		const r = await ready();
 		const el = openTab(r);
-		expect(texts(el, '.setting-item-heading .setting-item-name')).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
+		expect(texts(el, '.setting-item-heading .setting-item-name')).toEqual([
+			'Index',
+			'Queries',
+			'Ranked search',
+			'Context packs',
+			'Schema-strict reads',
+		]);
 		const names = texts(el, '.setting-item:not(.setting-item-heading) .setting-item-name');
 		expect(names).toEqual([
 			'Index status',
@@ -67,8 +75,12 @@ describe('settings tab', () => {
 			'Schema-strict folders',
 		]);
 		for (const name of names) expect(name).toMatch(/^[A-Z][a-z -]+$/);
-		expect(row(el, 'Excluded folders').querySelector('.setting-item-description')?.textContent).toContain('Excluded files');
-		expect(row(el, 'Token estimator').querySelector('.setting-item-description')?.textContent).toContain('ceil(non-CJK characters / 4) + 1 per CJK character');
+		expect(row(el, 'Excluded folders').querySelector('.setting-item-description')?.textContent).toContain(
+			'Excluded files',
+		);
+		expect(row(el, 'Token estimator').querySelector('.setting-item-description')?.textContent).toContain(
+			'ceil(non-CJK characters / 4) + 1 per CJK character',
+		);
 		expect(row(el, 'Token estimator').querySelector('.setting-item-control')?.children).toHaveLength(0);
 		expect(el.querySelectorAll('[style]')).toHaveLength(0);
 	});
@@ -77,8 +89,12 @@ describe('settings tab', () => {
 		const r = await ready();
 		const el = openTab(r);
 		const status = row(el, 'Index status');
-		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/^Obsidian's index is ready: \d+ notes\. Ranked search: \d+ notes indexed in \d+ ms\.$/);
-		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).toContain('skill-lab/position-sizing.md');
+		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(
+			/^Obsidian's index is ready: \d+ notes\. Ranked search: \d+ notes indexed in \d+ ms\.$/,
+		);
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).toContain(
+			'skill-lab/position-sizing.md',
+		);
 
 		const area = row(el, 'Excluded folders').querySelector('textarea');
 		if (!area) throw new Error('no textarea');
@@ -90,8 +106,12 @@ describe('settings tab', () => {
 		expect(button?.disabled).toBe(true);
 		await vi.waitFor(() => expect(button?.disabled).toBe(false));
 		expect(await r.plugin.engine.searchIndex()).not.toBe(before);
-		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(/Ranked search: \d+ notes indexed/);
-		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).not.toContain('skill-lab/position-sizing.md');
+		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(
+			/Ranked search: \d+ notes indexed/,
+		);
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).not.toContain(
+			'skill-lab/position-sizing.md',
+		);
 	});
 
 	it('saves edits; refuses a number that is not a whole number; toggles', async () => {
@@ -122,7 +142,13 @@ describe('settings tab', () => {
 		const r = await ready();
 		const tab = r.app.setting.tabs[0] as unknown as VaultQuerySettingTab;
 		const defs = tab.getSettingDefinitions();
-		expect(defs.map((g) => ('heading' in g ? g.heading : ''))).toEqual(['Index', 'Queries', 'Ranked search', 'Context packs', 'Schema-strict reads']);
+		expect(defs.map((g) => ('heading' in g ? g.heading : ''))).toEqual([
+			'Index',
+			'Queries',
+			'Ranked search',
+			'Context packs',
+			'Schema-strict reads',
+		]);
 		const items = defs.flatMap((g) => ('items' in g && g.items ? g.items : []));
 		expect(items).toHaveLength(19);
 		const synonyms = items.find((i) => 'name' in i && i.name === 'Synonym note');
@@ -130,7 +156,9 @@ describe('settings tab', () => {
 		const host = document.body.createDiv();
 		const setting = new Setting(host);
 		synonyms.render(setting, undefined as never);
-		expect(host.querySelector<HTMLInputElement>('.setting-item-control input')?.value).toBe(DEFAULT_PLUGIN_SETTINGS.synonymsPath);
+		expect(host.querySelector<HTMLInputElement>('.setting-item-control input')?.value).toBe(
+			DEFAULT_PLUGIN_SETTINGS.synonymsPath,
+		);
 	});
 
 	it('parses folder lines and tiers the way the engine expects them', () => {

@@ -13,7 +13,9 @@ import { captureClipboard } from './clipboard';
 const clipboard = captureClipboard();
 
 function panel(): HTMLElement {
-	const el = document.querySelector<HTMLElement>(`.workspace-leaf-content[data-type="${SIDE_PANEL_VIEW}"] .view-content`);
+	const el = document.querySelector<HTMLElement>(
+		`.workspace-leaf-content[data-type="${SIDE_PANEL_VIEW}"] .view-content`,
+	);
 	if (!el) throw new Error('no side panel');
 	return el;
 }
@@ -22,7 +24,11 @@ function panel(): HTMLElement {
 async function openPanel(r: Ready, note: string): Promise<HTMLElement> {
 	await r.app.openNote(note);
 	expect(r.app.commands.executeCommandById('vault-query:open-note-context')).toBe(true);
-	await vi.waitFor(() => expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe(note.replace(/^.*\//, '').replace(/\.md$/, '')));
+	await vi.waitFor(() =>
+		expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe(
+			note.replace(/^.*\//, '').replace(/\.md$/, ''),
+		),
+	);
 	return panel();
 }
 
@@ -52,23 +58,34 @@ describe('side panel', () => {
 		expect(texts(agents ?? el, '.vault-query-line-number')).toEqual(['6']);
 		expect(texts(agents ?? el, '.vault-query-line-text')).toEqual(['links: [[[conventions]]]']);
 		const both = el.querySelector('.vault-query-panel-group.mod-both .vault-query-panel-row');
-		expect(texts(both ?? el, '.vault-query-line-text')).toEqual(['links: [sdlc-modernization, conventions]', 'Use an Obsidian vault laid out by the [[conventions]], with the OB1 patterns for structured']);
+		expect(texts(both ?? el, '.vault-query-line-text')).toEqual([
+			'links: [sdlc-modernization, conventions]',
+			'Use an Obsidian vault laid out by the [[conventions]], with the OB1 patterns for structured',
+		]);
 
 		// A linking line opens the note there.
 		(agents?.querySelector('.vault-query-match') as HTMLElement).click();
-		expect(r.app.workspace.opened.at(-1)).toMatchObject({ path: 'insights/agents-read-before-they-search.md', state: { eState: { line: 5 } } });
+		expect(r.app.workspace.opened.at(-1)).toMatchObject({
+			path: 'insights/agents-read-before-they-search.md',
+			state: { eState: { line: 5 } },
+		});
 		expect(el.querySelectorAll('[style]')).toHaveLength(0);
 	});
 
 	it('shows outgoing links (resolved and not), the tag tree, and notes sharing its tags', async () => {
 		const r = await ready();
 		const el = await openPanel(r, 'research/copilot-data-handling.md');
-		expect(texts(el, '.mod-outgoing .vault-query-panel-row-title')).toEqual(['sdlc-modernization ×2', 'copilot-data-retention ×2']);
+		expect(texts(el, '.mod-outgoing .vault-query-panel-row-title')).toEqual([
+			'sdlc-modernization ×2',
+			'copilot-data-retention ×2',
+		]);
 		expect(texts(el, '.mod-tags .vault-query-tag')).toEqual(['copilot', 'research', 'todo']);
 		expect(texts(el, '.mod-sharing .vault-query-panel-row-title')).toContain('copilot-data-retention');
 
 		await openPanel(r, 'digests/2026-w25.md');
-		expect(texts(panel(), '.mod-outgoing .vault-query-panel-row.is-unresolved .vault-query-panel-row-title')).toEqual(['budget-2027']);
+		expect(
+			texts(panel(), '.mod-outgoing .vault-query-panel-row.is-unresolved .vault-query-panel-row-title'),
+		).toEqual(['budget-2027']);
 
 		await openPanel(r, 'facts/copilot-data-retention.md');
 		const tree = panel().querySelector('.mod-tags .vault-query-tag-tree');
@@ -80,17 +97,24 @@ describe('side panel', () => {
 	it('a tag click lists its notes in the query box; the box searches as you type with the modal syntax', async () => {
 		const r = await ready();
 		const el = await openPanel(r, 'facts/copilot-data-retention.md');
-		const copilot = [...el.querySelectorAll<HTMLElement>('.mod-tags .vault-query-tag')].find((t) => t.textContent === 'copilot');
+		const copilot = [...el.querySelectorAll<HTMLElement>('.mod-tags .vault-query-tag')].find(
+			(t) => t.textContent === 'copilot',
+		);
 		copilot?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
 		const input = el.querySelector<HTMLInputElement>('.vault-query-query-input');
 		await vi.waitFor(() => expect(texts(el, '.mod-query .vault-query-hit-title').length).toBeGreaterThan(0));
 		expect(input?.value).toBe('tag:#copilot');
-		expect(texts(el, '.mod-query .vault-query-hit-title')).toEqual(['copilot-data-retention', 'copilot-data-handling']);
+		expect(texts(el, '.mod-query .vault-query-hit-title')).toEqual([
+			'copilot-data-retention',
+			'copilot-data-handling',
+		]);
 		if (!input) throw new Error('no input');
 		input.value = 'backlinks:conventions agents';
 		input.dispatchEvent(new Event('input'));
 		await wait(300);
-		await vi.waitFor(() => expect(texts(el, '.mod-query .vault-query-hit-title')[0]).toBe('agents-read-before-they-search'));
+		await vi.waitFor(() =>
+			expect(texts(el, '.mod-query .vault-query-hit-title')[0]).toBe('agents-read-before-they-search'),
+		);
 	});
 
 	it('follows the active note and vault edits (debounced), and keeps the query box', async () => {
@@ -119,15 +143,24 @@ describe('side panel', () => {
 		await vi.waitFor(() => expect(clipboard).toHaveLength(1));
 		expect(clipboard[0]).toContain('"query": "copilot-data-handling"');
 		expect(clipboard[0]).toContain('"token_budget": 600');
-		await vi.waitFor(() => expect(el.querySelector('.vault-query-pack-status')?.textContent).toMatch(/^"copilot-data-handling": \d+ of 600 tokens used · \d+ sources? · \d+ gaps?$/));
+		await vi.waitFor(() =>
+			expect(el.querySelector('.vault-query-pack-status')?.textContent).toMatch(
+				/^"copilot-data-handling": \d+ of 600 tokens used · \d+ sources? · \d+ gaps?$/,
+			),
+		);
 		budget.value = 'lots';
 		el.querySelector<HTMLButtonElement>('.mod-pack button.mod-cta')?.click();
-		await vi.waitFor(() => expect(el.querySelector('.vault-query-pack-status')?.textContent).toContain('whole number'));
+		await vi.waitFor(() =>
+			expect(el.querySelector('.vault-query-pack-status')?.textContent).toContain('whole number'),
+		);
 	});
 
 	it('opens once (the command reveals the open panel), and closing it releases every listener', async () => {
 		const r = await ready();
-		const baseline = { workspace: r.app.workspace.listenerCount('file-open'), meta: r.app.metadataCache.listenerCount('resolved') };
+		const baseline = {
+			workspace: r.app.workspace.listenerCount('file-open'),
+			meta: r.app.metadataCache.listenerCount('resolved'),
+		};
 		await openPanel(r, 'conventions.md');
 		r.app.commands.executeCommandById('vault-query:open-note-context');
 		await wait(0);
@@ -149,6 +182,8 @@ describe('side panel', () => {
 		expect(button?.getAttribute('aria-label')).toBe('Open note context');
 		await r.app.openNote('conventions.md');
 		button?.click();
-		await vi.waitFor(() => expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe('conventions'));
+		await vi.waitFor(() =>
+			expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe('conventions'),
+		);
 	});
 });

@@ -94,9 +94,16 @@ export class TestLeaf {
 		const text = await this.app.vault.cachedRead(file);
 		ws.editors.set(this, new FakeEditor(text));
 		this.containerEl.empty();
-		const note = this.containerEl.createDiv('workspace-leaf-content').createDiv('view-content').createDiv('markdown-reading-view');
+		const note = this.containerEl
+			.createDiv('workspace-leaf-content')
+			.createDiv('view-content')
+			.createDiv('markdown-reading-view');
 		note.createEl('h1', { cls: 'inline-title', text: file.basename });
-		for (const line of text.replace(/^---\n[\s\S]*?\n---\n/, '').split('\n').slice(0, 60)) note.createDiv({ cls: 'harness-line', text: line });
+		for (const line of text
+			.replace(/^---\n[\s\S]*?\n---\n/, '')
+			.split('\n')
+			.slice(0, 60))
+			note.createDiv({ cls: 'harness-line', text: line });
 		ws.activeFile = file;
 		ws.setActiveLeaf(this);
 		ws.trigger('file-open', file);
@@ -266,7 +273,11 @@ export interface VaultSnapshot {
 
 /** A UiApp over a snapshot. */
 export function appFromSnapshot(snapshot: VaultSnapshot): UiApp {
-	const app = new UiApp(snapshot.files, { name: snapshot.name, userIgnoreFilters: snapshot.userIgnoreFilters, mtimes: snapshot.mtimes });
+	const app = new UiApp(snapshot.files, {
+		name: snapshot.name,
+		userIgnoreFilters: snapshot.userIgnoreFilters,
+		mtimes: snapshot.mtimes,
+	});
 	for (const [path, text] of Object.entries(snapshot.configFiles)) app.vault.adapter.files.set(path, text);
 	return app;
 }

@@ -8,7 +8,14 @@ import { LatestOnly } from '../../src/ui/latest';
 
 describe('highlighting', () => {
 	it('turns matched-term labels into needles: stems for English words, substrings otherwise', () => {
-		expect(termNeedles(['developing', 'front-end (synonym of frontend)', 'восстанов… (prefix of восстановить)', '链接'])).toEqual([
+		expect(
+			termNeedles([
+				'developing',
+				'front-end (synonym of frontend)',
+				'восстанов… (prefix of восстановить)',
+				'链接',
+			]),
+		).toEqual([
 			{ text: 'front-end', wordPrefix: false },
 			{ text: 'восстанов', wordPrefix: false },
 			{ text: 'develop', wordPrefix: true },

@@ -31,7 +31,10 @@ export function readVault(root: string, configDir = '.obsidian'): VaultSnapshot 
 	const appJson = configFiles[`${configDir}/app.json`];
 	if (appJson !== undefined) {
 		const parsed: unknown = JSON.parse(appJson);
-		const value = typeof parsed === 'object' && parsed !== null && 'userIgnoreFilters' in parsed ? parsed.userIgnoreFilters : [];
+		const value =
+			typeof parsed === 'object' && parsed !== null && 'userIgnoreFilters' in parsed
+				? parsed.userIgnoreFilters
+				: [];
 		userIgnoreFilters = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 	}
 	return { files, configFiles, userIgnoreFilters, name: basename(root), mtimes };

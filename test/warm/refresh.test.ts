@@ -57,9 +57,12 @@ describe('a warm session refreshed after writes to its notes', () => {
 			{ type: 'prop', key: 'status', value: 'done' },
 		];
 		for (const query of queries) {
-			expect(await state.engine.query(query, { reuseGraph: true }), JSON.stringify(query)).toEqual(await fresh.query(query));
+			expect(await state.engine.query(query, { reuseGraph: true }), JSON.stringify(query)).toEqual(
+				await fresh.query(query),
+			);
 		}
-		for (const q of ['zebras', 'okapis', 'lions', 'giraffes zebras']) expect(await state.engine.search(q), q).toEqual(await fresh.search(q));
+		for (const q of ['zebras', 'okapis', 'lions', 'giraffes zebras'])
+			expect(await state.engine.search(q), q).toEqual(await fresh.search(q));
 		expect(state.engine.searchState).toBe('ready');
 		const pack = { query: 'zebras and okapis', builtAt: '2026-01-01' };
 		expect(await state.engine.pack(pack)).toEqual(await fresh.pack(pack));

@@ -7,14 +7,21 @@ import { openVaultWithSettings } from '../vault';
 
 /** A setting's value on one line. */
 function shown(value: unknown): string {
-	if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map((v) => (Array.isArray(v) ? v.join(' + ') : String(v))).join(', ');
+	if (Array.isArray(value))
+		return value.length === 0
+			? '(none)'
+			: value.map((v) => (Array.isArray(v) ? v.join(' + ') : String(v))).join(', ');
 	if (value === '') return '(none)';
 	return String(value);
 }
 
 /** The readable listing: one setting a line, its value and where it came from. */
 function renderConfig(vaultPath: string, file: string, found: boolean, config: EffectiveConfig): string {
-	const rows = Object.entries(config.settings).map(([key, value]) => [key, shown(value), config.origins[key as keyof typeof config.origins]]);
+	const rows = Object.entries(config.settings).map(([key, value]) => [
+		key,
+		shown(value),
+		config.origins[key as keyof typeof config.origins],
+	]);
 	const keyWidth = Math.max(...rows.map((r) => r[0].length));
 	const valueWidth = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
 	const profile = config.settings.profile === '' ? null : PROFILES[config.settings.profile];
@@ -34,8 +41,14 @@ export const configCommand: Command = {
 	name: 'config',
 	summary: "the effective settings (defaults, profile, the plugin's data.json, flags) and where each came from",
 	usage: '',
-	examples: ['vault-query config', 'vault-query config --profile ob1 --json', 'vault-query config --config-dir .obsidian-mobile'],
-	flags: { sort: { kind: 'string', value: 'ORDER', help: 'show the settings with this sort order (path, mtime, title)' } },
+	examples: [
+		'vault-query config',
+		'vault-query config --profile ob1 --json',
+		'vault-query config --config-dir .obsidian-mobile',
+	],
+	flags: {
+		sort: { kind: 'string', value: 'ORDER', help: 'show the settings with this sort order (path, mtime, title)' },
+	},
 	run: async (args, io) => {
 		positionals(args, []);
 		const opened = await openVaultWithSettings(args, io);
@@ -43,7 +56,20 @@ export const configCommand: Command = {
 		const file = `${source.configDir}/${DATA_JSON}`;
 		const present = config.settingsFileFound; // read once, with the settings
 		if (boolFlag(args, 'json')) {
-			io.stdout(JSON.stringify({ status: 'success', vault_path: source.vaultPath, settings_file: { path: file, found: present }, settings: config.settings, origins: config.origins, notes: config.notes }, null, 2));
+			io.stdout(
+				JSON.stringify(
+					{
+						status: 'success',
+						vault_path: source.vaultPath,
+						settings_file: { path: file, found: present },
+						settings: config.settings,
+						origins: config.origins,
+						notes: config.notes,
+					},
+					null,
+					2,
+				),
+			);
 		} else {
 			io.stdout(renderConfig(source.vaultPath, file, present, config));
 		}

@@ -20,7 +20,8 @@ function mb(bytes: number): string {
 async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, io: CommandIO): Promise<number> {
 	const info = await store.info(key);
 	if (info === null) {
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: key, snapshot: null, cacheDir: store.dir }, null, 2));
+		if (boolFlag(args, 'json'))
+			io.stdout(JSON.stringify({ vault: key, snapshot: null, cacheDir: store.dir }, null, 2));
 		else io.stdout(`No index snapshot for ${key} (cache folder ${store.dir}); the next query builds one.`);
 		return EXIT.nothingMatched;
 	}
@@ -33,9 +34,29 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 		if (!(error instanceof SnapshotFormatError)) throw error;
 		problem = error.message;
 	}
-	if (header !== null && header.tool !== TOOL_STAMP) problem = `saved by another build (${header.tool}); the next query rebuilds it`;
+	if (header !== null && header.tool !== TOOL_STAMP)
+		problem = `saved by another build (${header.tool}); the next query rebuilds it`;
 	if (boolFlag(args, 'json')) {
-		io.stdout(JSON.stringify({ vault: key, server: await serverStatus(key), snapshot: { ...info, savedAt: new Date(info.savedAt).toISOString(), notes: header?.notes ?? null, files: header?.files ?? null, markdownBytes: header?.markdownBytes ?? null, problem }, cacheDir: store.dir, cacheLimitBytes: store.limit }, null, 2));
+		io.stdout(
+			JSON.stringify(
+				{
+					vault: key,
+					server: await serverStatus(key),
+					snapshot: {
+						...info,
+						savedAt: new Date(info.savedAt).toISOString(),
+						notes: header?.notes ?? null,
+						files: header?.files ?? null,
+						markdownBytes: header?.markdownBytes ?? null,
+						problem,
+					},
+					cacheDir: store.dir,
+					cacheLimitBytes: store.limit,
+				},
+				null,
+				2,
+			),
+		);
 		return EXIT.results;
 	}
 	const lines = [
@@ -44,14 +65,19 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 		`  size:     ${mb(info.bytes)}${header ? ` (the vault's notes: ${mb(header.markdownBytes)})` : ''}; cache bound ${mb(store.limit)}`,
 		`  saved:    ${new Date(info.savedAt).toISOString()}`,
 	];
-	if (header) lines.push(`  holds:    ${header.notes} notes of ${header.files} files — parsed metadata and link maps`);
+	if (header)
+		lines.push(`  holds:    ${header.notes} notes of ${header.files} files — parsed metadata and link maps`);
 	for (const kind of PART_KINDS) {
 		const part = await store.info(partKey(key, kind));
-		lines.push(`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : `not built yet (${kind === 'search' ? 'the first search or pack' : 'the first grep or text-search'} builds it)`}`);
+		lines.push(
+			`  ${kind === 'search' ? 'search: ' : 'trigrams:'}  ${part ? `${mb(part.bytes)} at ${part.location}` : `not built yet (${kind === 'search' ? 'the first search or pack' : 'the first grep or text-search'} builds it)`}`,
+		);
 	}
 	if (problem) lines.push(`  unusable: ${problem}`);
 	const server = await serverStatus(key);
-	lines.push(`  server:   ${server ? describeServer(server) : serverOff() ? `off (${SERVER_ENV}=off)` : 'none running (the next query starts one; see vault-query server)'}`);
+	lines.push(
+		`  server:   ${server ? describeServer(server) : serverOff() ? `off (${SERVER_ENV}=off)` : 'none running (the next query starts one; see vault-query server)'}`,
+	);
 	io.stdout(lines.join('\n'));
 	return EXIT.results;
 }
@@ -62,7 +88,8 @@ const CLEAR_WAIT_MS = 5000;
 /** `vault-query index [--status | --clear]`: build or refresh the vault's snapshot, show it, or delete it. */
 export const indexCommand: Command = {
 	name: 'index',
-	summary: "build or refresh the vault's index snapshot (kept in the user's cache folder, never in the vault); --status, --clear",
+	summary:
+		"build or refresh the vault's index snapshot (kept in the user's cache folder, never in the vault); --status, --clear",
 	usage: '[--status | --clear]',
 	examples: ['vault-query index', 'vault-query index --status', 'vault-query index --clear'],
 	flags: {
@@ -71,8 +98,10 @@ export const indexCommand: Command = {
 	},
 	run: async (args, io) => {
 		if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-		if (boolFlag(args, 'status') && boolFlag(args, 'clear')) throw new UsageError('give --status or --clear, not both');
-		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache leaves the snapshot alone; index is the command that builds it');
+		if (boolFlag(args, 'status') && boolFlag(args, 'clear'))
+			throw new UsageError('give --status or --clear, not both');
+		if (boolFlag(args, 'no-cache'))
+			throw new UsageError('--no-cache leaves the snapshot alone; index is the command that builds it');
 		const vault = await vaultKeyOf(args, io);
 		const store = new FileSnapshotStore();
 		if (boolFlag(args, 'status')) return status(store, vault.key, args, io);
@@ -82,17 +111,25 @@ export const indexCommand: Command = {
 			if (serverStopped.how === 'signalled' && !(await exited(serverStopped.pid, CLEAR_WAIT_MS))) {
 				// Busy in a long read, it would save its parts when done: a cache is not worth waiting minutes for.
 				killQuietly(serverStopped.pid);
-				io.stderr(`vault-query index: the background server (pid ${serverStopped.pid}) did not stop within ${CLEAR_WAIT_MS / 1000} s; it was killed`);
+				io.stderr(
+					`vault-query index: the background server (pid ${serverStopped.pid}) did not stop within ${CLEAR_WAIT_MS / 1000} s; it was killed`,
+				);
 			}
-			if (serverStopped.how !== 'none') io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
+			if (serverStopped.how !== 'none')
+				io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
 			const removed = await store.clear(vault.key);
 			for (const kind of PART_KINDS) await store.clear(partKey(vault.key, kind));
-			io.stdout(removed ? `Deleted the index snapshot of ${vault.key}.` : `No index snapshot of ${vault.key} to delete.`);
+			io.stdout(
+				removed
+					? `Deleted the index snapshot of ${vault.key}.`
+					: `No index snapshot of ${vault.key} to delete.`,
+			);
 			return EXIT.results;
 		}
 		const opened = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
 		const { report } = opened;
-		if (report.rebuildReason !== null && boolFlag(args, 'verbose')) io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+		if (report.rebuildReason !== null && boolFlag(args, 'verbose'))
+			io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
 		if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
 		// The ranked-search and trigram indexes too, so the next search, pack or grep starts warm.
 		const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
@@ -107,8 +144,26 @@ export const indexCommand: Command = {
 		const indexBytes: Record<string, number> = {};
 		for (const kind of PART_KINDS) indexBytes[kind] = (await store.info(partKey(vault.key, kind)))?.bytes ?? 0;
 		const totalBytes = size + Object.values(indexBytes).reduce((a, b) => a + b, 0);
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify({ vault: vault.key, ...report, ms: Math.round(report.ms), snapshotBytes: size, indexBytes, totalBytes, location: info?.location ?? null }, null, 2));
-		else io.stdout(`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`);
+		if (boolFlag(args, 'json'))
+			io.stdout(
+				JSON.stringify(
+					{
+						vault: vault.key,
+						...report,
+						ms: Math.round(report.ms),
+						snapshotBytes: size,
+						indexBytes,
+						totalBytes,
+						location: info?.location ?? null,
+					},
+					null,
+					2,
+				),
+			);
+		else
+			io.stdout(
+				`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`,
+			);
 		return EXIT.results;
 	},
 };

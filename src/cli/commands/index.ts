@@ -11,4 +11,19 @@ import { serverCommand } from './server';
 import { STRUCTURAL_COMMANDS } from './structural';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [...STRUCTURAL_COMMANDS, searchCommand, lookupCommand, filterCommand, graphCommand, textSearchCommand, packCommand, noteCommand, statusCommand, indexCommand, serverCommand, mcpCommand, configCommand, schemaCommand];
+export const COMMANDS: Command[] = [
+	...STRUCTURAL_COMMANDS,
+	searchCommand,
+	lookupCommand,
+	filterCommand,
+	graphCommand,
+	textSearchCommand,
+	packCommand,
+	noteCommand,
+	statusCommand,
+	indexCommand,
+	serverCommand,
+	mcpCommand,
+	configCommand,
+	schemaCommand,
+];

@@ -10,9 +10,18 @@ export const noteCommand: Command = {
 	name: 'note',
 	summary: 'a note, or one #Heading / #^block section of it, verbatim with its 1-based line range',
 	usage: '"<note>[#Heading|#^block-id]"',
-	examples: ['vault-query note "Internal links#Link to a block in a note"', 'vault-query note "decisions/README.md" --from 10 --to 20', 'vault-query note "Topic#^summary" --json'],
+	examples: [
+		'vault-query note "Internal links#Link to a block in a note"',
+		'vault-query note "decisions/README.md" --from 10 --to 20',
+		'vault-query note "Topic#^summary" --json',
+	],
 	flags: {
-		from: { kind: 'number', value: 'N', range: [1, 100_000_000], help: 'first line to print (a file line inside the note or section)' },
+		from: {
+			kind: 'number',
+			value: 'N',
+			range: [1, 100_000_000],
+			help: 'first line to print (a file line inside the note or section)',
+		},
 		to: { kind: 'number', value: 'N', range: [1, 100_000_000], help: 'last line to print (inclusive)' },
 	},
 	run: async (args, io) => {
@@ -29,7 +38,15 @@ export const noteCommand: Command = {
 		if (!boolFlag(args, 'json')) {
 			const [found] = answer.results;
 			// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
-			io.stdout([displayLines([`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`]), '', found.text].join('\n'));
+			io.stdout(
+				[
+					displayLines([
+						`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`,
+					]),
+					'',
+					found.text,
+				].join('\n'),
+			);
 		}
 		return EXIT.results;
 	},
@@ -37,9 +54,26 @@ export const noteCommand: Command = {
 
 /** The status report as a few readable lines. */
 function renderStatus(status: EngineStatus): string {
-	const lines = [`${status.vault_path}`, `  notes: ${status.notes}, in scope: ${status.in_scope}, search index: ${status.search_index}${status.indexed === null ? '' : ` (${status.indexed} notes, ${status.build_ms ?? 0} ms)`}`];
+	const lines = [
+		`${status.vault_path}`,
+		`  notes: ${status.notes}, in scope: ${status.in_scope}, search index: ${status.search_index}${status.indexed === null ? '' : ` (${status.indexed} notes, ${status.build_ms ?? 0} ms)`}`,
+	];
 	if (status.keyword_index !== null) lines.push(`  keyword index: ${status.keyword_index}`);
-	return displayLines([...lines, ...renderFooter({ status: 'success', query: {}, searched: { files: 0, folders: [] }, matched: 0, results: [], skipped: status.skipped, limitations: status.exclusions }, { verbose: true })]);
+	return displayLines([
+		...lines,
+		...renderFooter(
+			{
+				status: 'success',
+				query: {},
+				searched: { files: 0, folders: [] },
+				matched: 0,
+				results: [],
+				skipped: status.skipped,
+				limitations: status.exclusions,
+			},
+			{ verbose: true },
+		),
+	]);
 }
 
 /** `vault-query status`: what the engine indexes, what it leaves out and why. */
@@ -49,7 +83,10 @@ export const statusCommand: Command = {
 	usage: '',
 	examples: ['vault-query status', 'vault-query status --json'],
 	flags: {
-		'build-index': { kind: 'boolean', help: 'build the ranked-search index first, so its size, build time and skips are reported' },
+		'build-index': {
+			kind: 'boolean',
+			help: 'build the ranked-search index first, so its size, build time and skips are reported',
+		},
 	},
 	run: async (args, io) => {
 		positionals(args, []);

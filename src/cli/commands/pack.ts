@@ -23,7 +23,8 @@ export const packCommand: Command = {
 	run: async (args, io) => {
 		const query = queryText(args);
 		const today = stringFlag(args, 'today');
-		if (today !== undefined && !DAY_PATTERN.test(today)) throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
+		if (today !== undefined && !DAY_PATTERN.test(today))
+			throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
 		const engine = await openEngineForCli(args, io);
 		const pack = await engine.pack(PACK.build(query, optionValues(args, PACK.options)));
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(pack, null, 2));

@@ -2,11 +2,27 @@ import { hintsBeyond } from '../../core/display';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { missingSchemaMessage } from '../../core/schema/load';
-import { failedReport, renderReport, DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type SchemaFile } from '../../core/reader/index';
+import {
+	failedReport,
+	renderReport,
+	DEFAULT_READER_SETTINGS,
+	type ReaderReport,
+	type ReaderRequest,
+	type SchemaFile,
+} from '../../core/reader/index';
 import type { NoteSource } from '../../core/port';
 import { VaultError } from '../../node/vault-source';
 import { errorCode, readRegularText } from '../../node/note-reader';
-import { boolFlag, listFlag, numberFlag, positionals, stringFlag, UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import {
+	boolFlag,
+	listFlag,
+	numberFlag,
+	positionals,
+	stringFlag,
+	UsageError,
+	type FlagSpec,
+	type ParsedArgs,
+} from '../args';
 import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command';
 import { renderText } from '../../core/query/render-text';
 import { engineConfigOf } from '../../core/config/settings';
@@ -19,27 +35,62 @@ import { parseWhere } from '../../core/reader/where';
 
 /** Flags every reader command takes: the seed's parameter names, kebab-cased. */
 const READER_FLAGS: Record<string, FlagSpec> = {
-	folders: { kind: 'list', value: 'A,B', help: 'folders to search, or "all" (default: the whole vault; profile ob1: Notes/, skill-lab/)' },
+	folders: {
+		kind: 'list',
+		value: 'A,B',
+		help: 'folders to search, or "all" (default: the whole vault; profile ob1: Notes/, skill-lab/)',
+	},
 	...limitFlags(25),
-	'excerpt-chars': { kind: 'number', value: 'N', range: [1, 100_000], help: 'characters of body per excerpt (default 300)' },
-	'full-body': { kind: 'boolean', help: 'include each result\'s whole body' },
+	'excerpt-chars': {
+		kind: 'number',
+		value: 'N',
+		range: [1, 100_000],
+		help: 'characters of body per excerpt (default 300)',
+	},
+	'full-body': { kind: 'boolean', help: "include each result's whole body" },
 	'include-archived': { kind: 'boolean', help: 'keep notes with status: archived (excluded by default)' },
-	'min-confidence': { kind: 'string', value: 'LEVEL', help: 'keep notes whose confidence is this or stronger (the schema\'s ordered enum)' },
-	'max-staleness-days': { kind: 'number', value: 'N', range: [0, 1_000_000], help: 'keep notes with last_verified within N days of today (never-verified notes pass)' },
+	'min-confidence': {
+		kind: 'string',
+		value: 'LEVEL',
+		help: "keep notes whose confidence is this or stronger (the schema's ordered enum)",
+	},
+	'max-staleness-days': {
+		kind: 'number',
+		value: 'N',
+		range: [0, 1_000_000],
+		help: 'keep notes with last_verified within N days of today (never-verified notes pass)',
+	},
 	today: { kind: 'string', value: 'YYYY-MM-DD', help: 'the day staleness counts from (default: today, UTC)' },
-	schema: { kind: 'string', value: 'PATH', help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault' },
-	report: { kind: 'boolean', help: 'print the retrieval report: query, scope, schema, results with the fields a filter used, skipped notes, limitations (--verbose: every property)' },
+	schema: {
+		kind: 'string',
+		value: 'PATH',
+		help: 'the schema note (default: <vault>/_meta/frontmatter-schema.md); may lie outside the vault',
+	},
+	report: {
+		kind: 'boolean',
+		help: 'print the retrieval report: query, scope, schema, results with the fields a filter used, skipped notes, limitations (--verbose: every property)',
+	},
 	'date-fields': ENGINE_FLAGS['date-fields'],
 };
 
 /** The request parameters every operation shares, from the flags. */
 function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
 	const days = numberFlag(args, 'max-staleness-days');
-	const request: Omit<ReaderRequest, 'operation'> = { full_body: boolFlag(args, 'full-body'), include_archived: boolFlag(args, 'include-archived') };
+	const request: Omit<ReaderRequest, 'operation'> = {
+		full_body: boolFlag(args, 'full-body'),
+		include_archived: boolFlag(args, 'include-archived'),
+	};
 	const folders = listFlag(args, 'folders');
 	if (folders.length > 0) request.folders = folders;
-	const optional = { max_results: numberFlag(args, 'limit'), excerpt_chars: numberFlag(args, 'excerpt-chars'), min_confidence: stringFlag(args, 'min-confidence'), max_staleness_days: days, today: stringFlag(args, 'today') };
-	for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(request, { [key]: value });
+	const optional = {
+		max_results: numberFlag(args, 'limit'),
+		excerpt_chars: numberFlag(args, 'excerpt-chars'),
+		min_confidence: stringFlag(args, 'min-confidence'),
+		max_staleness_days: days,
+		today: stringFlag(args, 'today'),
+	};
+	for (const [key, value] of Object.entries(optional))
+		if (value !== undefined) Object.assign(request, { [key]: value });
 	return request;
 }
 
@@ -48,7 +99,12 @@ function common(args: ParsedArgs): Omit<ReaderRequest, 'operation'> {
  * read through the vault like the default; a file outside it is read here, since the port only
  * reads the vault. A missing file fails closed, naming the path.
  */
-async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource, request: ReaderRequest): Promise<SchemaFile | string | undefined> {
+async function schemaOption(
+	args: ParsedArgs,
+	io: CommandIO,
+	source: NoteSource,
+	request: ReaderRequest,
+): Promise<SchemaFile | string | undefined> {
 	const given = stringFlag(args, 'schema');
 	if (given === undefined) return undefined;
 	const path = resolve(io.cwd, given);
@@ -70,7 +126,8 @@ async function schemaOption(args: ParsedArgs, io: CommandIO, source: NoteSource,
 function graphLines(report: ReaderReport): string[] {
 	const lines: string[] = [];
 	for (const result of report.results) {
-		for (const link of result.outbound ?? []) lines.push(`  → [[${link.linkpath}]]${link.path ? ` (${link.path})` : ''}  [${link.resolution}]`);
+		for (const link of result.outbound ?? [])
+			lines.push(`  → [[${link.linkpath}]]${link.path ? ` (${link.path})` : ''}  [${link.resolution}]`);
 		for (const ref of result.inbound ?? []) lines.push(`  ← ${ref.path}  [${ref.source}]`);
 	}
 	return lines.length > 0 ? ['', 'Links:', ...lines] : [];
@@ -80,7 +137,12 @@ function graphLines(report: ReaderReport): string[] {
 function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(report, null, 2));
 	else if (boolFlag(args, 'report')) io.stdout(renderReport(report, { allFields: boolFlag(args, 'verbose') }));
-	else if (report.status !== 'failed') io.stdout([renderText(report, false, { verbose: boolFlag(args, 'verbose'), more: MORE }), ...graphLines(report)].join('\n'));
+	else if (report.status !== 'failed')
+		io.stdout(
+			[renderText(report, false, { verbose: boolFlag(args, 'verbose'), more: MORE }), ...graphLines(report)].join(
+				'\n',
+			),
+		);
 	if (report.status === 'failed') {
 		io.stderr(`vault-query ${report.operation}: ${report.error ?? 'failed'}`);
 		for (const hint of hintsBeyond(report.error, report.suggestions)) io.stderr(`  ${hint}`);
@@ -92,7 +154,11 @@ function print(report: ReaderReport, args: ParsedArgs, io: CommandIO): number {
 /** What can be checked without the vault or its schema (a regex, the shape of each --where) fails here, before a file is read. */
 function checkSyntax(request: ReaderRequest): void {
 	if (request.operation === 'text-search') {
-		const compiled = compileMatcher({ pattern: request.pattern ?? '', regex: request.regex === true, caseSensitive: request.case_sensitive === true });
+		const compiled = compileMatcher({
+			pattern: request.pattern ?? '',
+			regex: request.regex === true,
+			caseSensitive: request.case_sensitive === true,
+		});
 		if (!compiled.ok) throw new UsageError(compiled.error);
 	}
 	const where = parseWhere(request.where);
@@ -102,19 +168,26 @@ function checkSyntax(request: ReaderRequest): void {
 /** Open the vault (failing closed with its resolved path), then run the read. */
 async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest): Promise<number> {
 	checkSyntax(request);
-	if (boolFlag(args, 'json') && boolFlag(args, 'report')) throw new UsageError('--json and --report are two renderings of one report; give one');
+	if (boolFlag(args, 'json') && boolFlag(args, 'report'))
+		throw new UsageError('--json and --report are two renderings of one report; give one');
 	checkSettingsFlags(args);
 	const vaultPath = vaultPathOf(args, io);
 	let source: NoteSource;
 	try {
 		source = await openSource(vaultPath, args, io);
 	} catch (error) {
-		if (error instanceof VaultError) return print(failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`), args, io);
+		if (error instanceof VaultError)
+			return print(
+				failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`),
+				args,
+				io,
+			);
 		throw error;
 	}
 	const engine = engineOver(source, engineConfigOf((await settingsFor(args, io, source.vaultPath)).settings));
 	const schema = await schemaOption(args, io, source, request);
-	if (typeof schema === 'string') return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);
+	if (typeof schema === 'string')
+		return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);
 	return print(await engine.read(request, schema), args, io);
 }
 
@@ -123,20 +196,37 @@ export const lookupCommand: Command = {
 	name: 'lookup',
 	summary: 'schema-strict: the note <slug>.md in the first scoped folder that has it, with a retrieval report',
 	usage: '<slug>',
-	examples: ['vault-query lookup dcf-valuation --vault examples/vault', 'vault-query lookup position-sizing --folders sources,skill-lab --report'],
+	examples: [
+		'vault-query lookup dcf-valuation --vault examples/vault',
+		'vault-query lookup position-sizing --folders sources,skill-lab --report',
+	],
 	flags: READER_FLAGS,
-	run: (args, io) => execute(args, io, { operation: 'lookup', slug: positionals(args, ['slug'])[0], ...common(args) }),
+	run: (args, io) =>
+		execute(args, io, { operation: 'lookup', slug: positionals(args, ['slug'])[0], ...common(args) }),
 };
 
 /** `vault-query filter --where field=value …` */
 export const filterCommand: Command = {
 	name: 'filter',
-	summary: 'schema-strict: notes whose frontmatter meets every --where (typed: >, >=, <, <=, != on numbers and dates)',
+	summary:
+		'schema-strict: notes whose frontmatter meets every --where (typed: >, >=, <, <=, != on numbers and dates)',
 	usage: '--where FIELD=VALUE [--where …]',
-	examples: ['vault-query filter --where domain=investing --min-confidence likely', 'vault-query filter --where "rating>=7" --folders all --report', 'vault-query filter --where type=claim --where "last_verified>=2026-06-01" --json'],
-	flags: { ...READER_FLAGS, where: { kind: 'multi', value: 'FIELD=VALUE', help: 'a predicate: = or != on any field, >, >=, <, <= on number, date and ordered enum fields (repeat for AND)' } },
+	examples: [
+		'vault-query filter --where domain=investing --min-confidence likely',
+		'vault-query filter --where "rating>=7" --folders all --report',
+		'vault-query filter --where type=claim --where "last_verified>=2026-06-01" --json',
+	],
+	flags: {
+		...READER_FLAGS,
+		where: {
+			kind: 'multi',
+			value: 'FIELD=VALUE',
+			help: 'a predicate: = or != on any field, >, >=, <, <= on number, date and ordered enum fields (repeat for AND)',
+		},
+	},
 	run: (args, io) => {
-		if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (predicates go in --where)`);
+		if (args.positionals.length > 0)
+			throw new UsageError(`unexpected argument "${args.positionals[0]}" (predicates go in --where)`);
 		const where = listFlag(args, 'where');
 		if (where.length === 0) throw new UsageError('missing --where (e.g. --where status=active)');
 		return execute(args, io, { operation: 'filter', where, ...common(args) });
@@ -146,27 +236,52 @@ export const filterCommand: Command = {
 /** `vault-query graph <slug>` */
 export const graphCommand: Command = {
 	name: 'graph',
-	summary: 'schema-strict: a note\'s 1-hop links — outbound (vault, skill-library-ref, unresolved) and inbound from the scope',
+	summary:
+		"schema-strict: a note's 1-hop links — outbound (vault, skill-library-ref, unresolved) and inbound from the scope",
 	usage: '<slug>',
-	examples: ['vault-query graph dcf-valuation --known-skill-refs excel-modeling', 'vault-query graph dcf-valuation --report'],
+	examples: [
+		'vault-query graph dcf-valuation --known-skill-refs excel-modeling',
+		'vault-query graph dcf-valuation --report',
+	],
 	flags: {
 		...READER_FLAGS,
-		'known-skill-refs': { kind: 'list', value: 'A,B', help: 'link names to tag skill-library-ref instead of unresolved' },
+		'known-skill-refs': {
+			kind: 'list',
+			value: 'A,B',
+			help: 'link names to tag skill-library-ref instead of unresolved',
+		},
 		'no-resolve-wikilinks': { kind: 'boolean', help: 'leave out the absolute path of each resolved link' },
 	},
 	run: (args, io) => {
 		const refs = listFlag(args, 'known-skill-refs');
-		return execute(args, io, { operation: 'graph', slug: positionals(args, ['slug'])[0], resolve_wikilinks: !boolFlag(args, 'no-resolve-wikilinks'), ...(refs.length > 0 ? { known_skill_refs: refs } : {}), ...common(args) });
+		return execute(args, io, {
+			operation: 'graph',
+			slug: positionals(args, ['slug'])[0],
+			resolve_wikilinks: !boolFlag(args, 'no-resolve-wikilinks'),
+			...(refs.length > 0 ? { known_skill_refs: refs } : {}),
+			...common(args),
+		});
 	},
 };
 
 /** `vault-query text-search <pattern>` */
 export const textSearchCommand: Command = {
 	name: 'text-search',
-	summary: 'schema-strict: substring or --regex in note bodies, line numbers and two lines of context, grouped by file',
+	summary:
+		'schema-strict: substring or --regex in note bodies, line numbers and two lines of context, grouped by file',
 	usage: '<pattern>',
-	examples: ['vault-query text-search "discount rate"', 'vault-query text-search "^## (Steps|Checks)$" --regex --report'],
+	examples: [
+		'vault-query text-search "discount rate"',
+		'vault-query text-search "^## (Steps|Checks)$" --regex --report',
+	],
 	// grep's switches (from the registry) and its --context: text-search is grep's matcher over the reader's scope.
 	flags: { ...READER_FLAGS, ...switchesOf(GREP), context: CONTEXT_FLAG },
-	run: (args, io) => execute(args, io, { operation: 'text-search', pattern: positionals(args, ['pattern'])[0], regex: boolFlag(args, 'regex'), case_sensitive: boolFlag(args, 'case-sensitive'), ...common(args) }),
+	run: (args, io) =>
+		execute(args, io, {
+			operation: 'text-search',
+			pattern: positionals(args, ['pattern'])[0],
+			regex: boolFlag(args, 'regex'),
+			case_sensitive: boolFlag(args, 'case-sensitive'),
+			...common(args),
+		}),
 };

@@ -26,7 +26,14 @@ export const searchCommand: Command = {
 		const engine = await openEngineForCli(args, io);
 		const result = await engine.search(query, { limit, ...(folders ? { folders } : {}) });
 		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.status !== 'failed') io.stdout(renderSearchMarkdown(result, { vaultLabel: engine.source.vaultPath, more: MORE, verbose: boolFlag(args, 'verbose') }).trimEnd());
+		else if (result.status !== 'failed')
+			io.stdout(
+				renderSearchMarkdown(result, {
+					vaultLabel: engine.source.vaultPath,
+					more: MORE,
+					verbose: boolFlag(args, 'verbose'),
+				}).trimEnd(),
+			);
 		if (result.status === 'failed') {
 			io.stderr(`vault-query search: ${result.error ?? 'failed'}`);
 			return EXIT.couldNotSearch;

@@ -43,37 +43,78 @@ async function control(vault: string, stop: boolean, json: boolean, io: CommandI
 	if (stop) {
 		const stopped = await stopServer(vault);
 		const was = stopped.how !== 'none';
-		if (json) io.stdout(JSON.stringify({ vault, stopped: was, ...(stopped.how === 'signalled' ? { signalled: stopped.pid } : {}) }, null, 2));
-		else if (stopped.how === 'signalled') io.stdout(`Stopped the background server of ${vault}: it did not answer (starting, or busy reading the vault), so pid ${stopped.pid} was sent SIGTERM.`);
+		if (json)
+			io.stdout(
+				JSON.stringify(
+					{ vault, stopped: was, ...(stopped.how === 'signalled' ? { signalled: stopped.pid } : {}) },
+					null,
+					2,
+				),
+			);
+		else if (stopped.how === 'signalled')
+			io.stdout(
+				`Stopped the background server of ${vault}: it did not answer (starting, or busy reading the vault), so pid ${stopped.pid} was sent SIGTERM.`,
+			);
 		else io.stdout(was ? `Stopped the background server of ${vault}.` : `No background server runs for ${vault}.`);
 		return was ? EXIT.results : EXIT.nothingMatched;
 	}
 	const status = await serverStatus(vault);
-	if (json) io.stdout(JSON.stringify({ vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) }, null, 2));
-	else io.stdout(status ? `${describeServer(status)}\n  socket: ${socketPathFor(vault)}\n  log:    ${serverLogPath(vault)}` : `No background server runs for ${vault}; the next query starts one.`);
+	if (json)
+		io.stdout(
+			JSON.stringify({ vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) }, null, 2),
+		);
+	else
+		io.stdout(
+			status
+				? `${describeServer(status)}\n  socket: ${socketPathFor(vault)}\n  log:    ${serverLogPath(vault)}`
+				: `No background server runs for ${vault}; the next query starts one.`,
+		);
 	return status ? EXIT.results : EXIT.nothingMatched;
 }
 
 /** `vault-query server [--status | --stop]`: the vault's background server, which keeps the engine warm for CLI calls. */
 export const serverCommand: Command = {
 	name: 'server',
-	summary: 'the background server that keeps the vault warm for CLI calls (started by the first query); --status, --stop',
+	summary:
+		'the background server that keeps the vault warm for CLI calls (started by the first query); --status, --stop',
 	usage: '[--status | --stop] [--idle-minutes N]',
-	examples: ['vault-query server --status', 'vault-query server --stop', 'vault-query server --idle-minutes 60   # serve in the foreground, logging to stderr'],
+	examples: [
+		'vault-query server --status',
+		'vault-query server --stop',
+		'vault-query server --idle-minutes 60   # serve in the foreground, logging to stderr',
+	],
 	flags: {
 		status: { kind: 'boolean', help: 'say whether a server runs for the vault, since when, and what it holds' },
-		stop: { kind: 'boolean', help: "stop the vault's server (the next query starts a new one unless VAULT_QUERY_SERVER=off)" },
-		'idle-minutes': { kind: 'number', value: 'N', range: [1, 10_080], help: 'stop after N minutes without a call (default 10)' },
+		stop: {
+			kind: 'boolean',
+			help: "stop the vault's server (the next query starts a new one unless VAULT_QUERY_SERVER=off)",
+		},
+		'idle-minutes': {
+			kind: 'number',
+			value: 'N',
+			range: [1, 10_080],
+			help: 'stop after N minutes without a call (default 10)',
+		},
 	},
 	run: async (args, io) => {
 		positionals(args, []);
-		if (boolFlag(args, 'status') && boolFlag(args, 'stop')) throw new UsageError('give --status or --stop, not both');
-		if (boolFlag(args, 'no-cache')) throw new UsageError('--no-cache reads the vault in the call itself; the server always keeps the index snapshot');
+		if (boolFlag(args, 'status') && boolFlag(args, 'stop'))
+			throw new UsageError('give --status or --stop, not both');
+		if (boolFlag(args, 'no-cache'))
+			throw new UsageError(
+				'--no-cache reads the vault in the call itself; the server always keeps the index snapshot',
+			);
 		const vault = (await vaultKeyOf(args, io)).key;
-		if (boolFlag(args, 'status') || boolFlag(args, 'stop')) return control(vault, boolFlag(args, 'stop'), boolFlag(args, 'json'), io);
+		if (boolFlag(args, 'status') || boolFlag(args, 'stop'))
+			return control(vault, boolFlag(args, 'stop'), boolFlag(args, 'json'), io);
 		const { runCliServer, DEFAULT_IDLE_MINUTES } = await import('../server/serve');
 		try {
-			return await runCliServer({ vaultPath: vault, args, io, idleMinutes: numberFlag(args, 'idle-minutes') ?? DEFAULT_IDLE_MINUTES });
+			return await runCliServer({
+				vaultPath: vault,
+				args,
+				io,
+				idleMinutes: numberFlag(args, 'idle-minutes') ?? DEFAULT_IDLE_MINUTES,
+			});
 		} catch (error) {
 			if (error instanceof VaultError) throw new CommandFailure(error.message);
 			throw error;

@@ -20,14 +20,22 @@ const SCOPE_FLAGS: Record<string, FlagSpec> = {
 async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery): Promise<number> {
 	// A bad pattern is the caller's mistake: say so before reading a single file of the vault.
 	if (query.type === 'grep') {
-		const compiled = compileMatcher({ pattern: query.pattern, regex: query.regex === true, caseSensitive: query.caseSensitive === true });
+		const compiled = compileMatcher({
+			pattern: query.pattern,
+			regex: query.regex === true,
+			caseSensitive: query.caseSensitive === true,
+		});
 		if (!compiled.ok) throw new UsageError(compiled.error);
 	}
 	const engine = await openEngineForCli(args, io);
 	// One process, one source: the link graph is built once and shared, and a grep stops past its limit (as in the MCP server).
-	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query, { reuseGraph: true, stopAtLimit: true });
+	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query, {
+		reuseGraph: true,
+		stopAtLimit: true,
+	});
 	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-	else if (result.status !== 'failed') io.stdout(renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }));
+	else if (result.status !== 'failed')
+		io.stdout(renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }));
 	if (result.status === 'failed') {
 		io.stderr(`vault-query ${query.type}: ${result.error ?? 'failed'}`);
 		for (const hint of hintsBeyond(result.error, result.suggestions)) io.stderr(`  ${hint}`);
@@ -57,21 +65,43 @@ interface CliExtras {
 const CLI_EXTRAS: Record<QueryType, CliExtras> = {
 	tag: { examples: ['vault-query tag copilot', 'vault-query tag "#project" --json'] },
 	prop: {
-		examples: ['vault-query prop status open', 'vault-query prop status=accepted', 'vault-query prop topic assistant --contains', 'vault-query prop owner'],
+		examples: [
+			'vault-query prop status open',
+			'vault-query prop status=accepted',
+			'vault-query prop topic assistant --contains',
+			'vault-query prop owner',
+		],
 		usageNote: '|  <key>=<value>',
 		split: ([first, second]) => {
 			const eq = second === undefined ? first.indexOf('=') : -1;
-			return eq > 0 ? [first.slice(0, eq), first.slice(eq + 1)] : second === undefined ? [first] : [first, second];
+			return eq > 0
+				? [first.slice(0, eq), first.slice(eq + 1)]
+				: second === undefined
+					? [first]
+					: [first, second];
 		},
 	},
 	backlinks: { examples: ['vault-query backlinks conventions', 'vault-query backlinks decisions/README.md --json'] },
-	links: { examples: ['vault-query links 2026-06-20-adopt-obsidian-and-ob1-patterns', 'vault-query links Home --json'] },
-	grep: { examples: ['vault-query grep OB1', 'vault-query grep "FFIEC IT Handbook"', 'vault-query grep "^## (Goals|Context)" --regex --case-sensitive'], flags: { context: CONTEXT_FLAG } },
+	links: {
+		examples: ['vault-query links 2026-06-20-adopt-obsidian-and-ob1-patterns', 'vault-query links Home --json'],
+	},
+	grep: {
+		examples: [
+			'vault-query grep OB1',
+			'vault-query grep "FFIEC IT Handbook"',
+			'vault-query grep "^## (Goals|Context)" --regex --case-sensitive',
+		],
+		flags: { context: CONTEXT_FLAG },
+	},
 };
 
 /** The on/off arguments of a query type as CLI flags (`--contains`, `--regex`, `--case-sensitive`). */
 export function switchesOf(spec: QueryTypeSpec): Record<string, FlagSpec> {
-	return Object.fromEntries(spec.args.filter((arg) => arg.kind === 'flag').map((arg) => [arg.name, { kind: 'boolean', help: arg.help } satisfies FlagSpec]));
+	return Object.fromEntries(
+		spec.args
+			.filter((arg) => arg.kind === 'flag')
+			.map((arg) => [arg.name, { kind: 'boolean', help: arg.help } satisfies FlagSpec]),
+	);
 }
 
 /** `vault-query <type> …` for one registered query type: text arguments are positionals, flag arguments are flags. */
@@ -82,11 +112,18 @@ function structuralCommand(spec: QueryTypeSpec): Command {
 	return {
 		name: spec.type,
 		summary: spec.summary,
-		usage: [...texts.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)), ...(extras.usageNote ? [` ${extras.usageNote}`] : [])].join(' '),
+		usage: [
+			...texts.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)),
+			...(extras.usageNote ? [` ${extras.usageNote}`] : []),
+		].join(' '),
 		examples: extras.examples,
 		flags,
 		run: (args, io) => {
-			const given = positionals(args, texts.map((arg) => arg.name), texts.filter((arg) => !arg.required).length);
+			const given = positionals(
+				args,
+				texts.map((arg) => arg.name),
+				texts.filter((arg) => !arg.required).length,
+			);
 			const values: ArgumentValues = {};
 			(extras.split ? extras.split(given) : given).forEach((value, i) => (values[texts[i].name] = value));
 			for (const arg of spec.args) if (arg.kind === 'flag') values[arg.name] = boolFlag(args, arg.name);

@@ -10,7 +10,10 @@ import { resolve } from 'node:path';
 import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type ServerReply } from './protocol';
 
 /** How asking went: `answered` with the output, or why the call runs on its own (`absent`: no server is running, so one may be started). */
-export type Asked = { kind: 'answered'; stdout: string[]; stderr: string[]; code: number } | { kind: 'absent'; vault: string } | { kind: 'skipped' };
+export type Asked =
+	| { kind: 'answered'; stdout: string[]; stderr: string[]; code: number }
+	| { kind: 'absent'; vault: string }
+	| { kind: 'skipped' };
 
 /**
  * The vault folder a command line names (`--vault P` or `--vault=P` before `--`, else `cwd`), or
@@ -31,7 +34,11 @@ export function servedVaultOf(argv: readonly string[], cwd: string): string | nu
 }
 
 /** Sends one request line and resolves with the one reply line, or null when the socket failed or closed first. */
-export function exchange(socketPath: string, request: object, timeoutMs = 0): Promise<{ reply: ServerReply | null; error: string | null }> {
+export function exchange(
+	socketPath: string,
+	request: object,
+	timeoutMs = 0,
+): Promise<{ reply: ServerReply | null; error: string | null }> {
 	return new Promise((done) => {
 		const socket = connect(socketPath);
 		const chunks: Buffer[] = [];
@@ -65,7 +72,12 @@ export function exchange(socketPath: string, request: object, timeoutMs = 0): Pr
 export const CALL_TIMEOUT_MS = 300_000;
 
 /** Let the vault's server answer `argv` when there is one (see the module comment). */
-export async function askServer(argv: readonly string[], cwd: string, env: Record<string, string | undefined> = process.env, timeoutMs = CALL_TIMEOUT_MS): Promise<Asked> {
+export async function askServer(
+	argv: readonly string[],
+	cwd: string,
+	env: Record<string, string | undefined> = process.env,
+	timeoutMs = CALL_TIMEOUT_MS,
+): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };
 	const named = servedVaultOf(argv, cwd);
 	if (named === null) return { kind: 'skipped' };
@@ -78,8 +90,12 @@ export async function askServer(argv: readonly string[], cwd: string, env: Recor
 	const socketPath = socketPathFor(vault, env);
 	if (socketPath === null) return { kind: 'skipped' };
 	const { reply, error } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd }, timeoutMs);
-	if (reply !== null && 'code' in reply) return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
+	if (reply !== null && 'code' in reply)
+		return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
 	// No socket, one nobody listens on, or a server of another build that just stopped: none runs now.
-	const gone = error === 'ENOENT' || error === 'ECONNREFUSED' || (reply !== null && 'declined' in reply && reply.stopped === true);
+	const gone =
+		error === 'ENOENT' ||
+		error === 'ECONNREFUSED' ||
+		(reply !== null && 'declined' in reply && reply.stopped === true);
 	return gone ? { kind: 'absent', vault } : { kind: 'skipped' };
 }

@@ -18,7 +18,23 @@ export const SERVER_STAMP = buildStamp(VERSION);
  * The commands a server answers: every command that reads the vault and answers once. `mcp` is a
  * server itself; `index` and `server` manage the snapshot and the server, so they run in the call.
  */
-export const SERVED_COMMANDS: readonly string[] = ['tag', 'prop', 'backlinks', 'links', 'grep', 'search', 'lookup', 'filter', 'graph', 'text-search', 'pack', 'note', 'status', 'config', 'schema'];
+export const SERVED_COMMANDS: readonly string[] = [
+	'tag',
+	'prop',
+	'backlinks',
+	'links',
+	'grep',
+	'search',
+	'lookup',
+	'filter',
+	'graph',
+	'text-search',
+	'pack',
+	'note',
+	'status',
+	'config',
+	'schema',
+];
 
 /** A call for the server: run `argv` as if typed in `cwd`. */
 export interface CallRequest {
@@ -54,10 +70,18 @@ export interface ServerStatus {
  * own (other walk bounds, the server still starting; `stopped`: another build, and this server has
  * stopped, so the call may start a new one); `stopping` after a stop.
  */
-export type ServerReply = { stdout: string[]; stderr: string[]; code: number } | { declined: string; stopped?: boolean } | { status: ServerStatus } | { stopping: true };
+export type ServerReply =
+	| { stdout: string[]; stderr: string[]; code: number }
+	| { declined: string; stopped?: boolean }
+	| { status: ServerStatus }
+	| { stopping: true };
 
 /** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, or a path too long for a socket). */
-export function socketPathFor(vaultRealPath: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
+export function socketPathFor(
+	vaultRealPath: string,
+	env: Record<string, string | undefined> = process.env,
+	platform: string = process.platform,
+): string | null {
 	if (platform === 'win32') return null; // why: a named pipe is readable by other local users by default; the cache folder's 0700 guards a socket
 	const path = join(cacheDir(env, platform), snapshotFileName(vaultRealPath).replace(/\.vqs$/, '.sock'));
 	// Unix socket paths are limited to 104 (macOS) or 108 (Linux) bytes.

@@ -24,7 +24,14 @@ import { warmOpener } from '../warm-opener';
 import { exchange } from './client';
 import { forgetServerPid, writeServerPid } from './pid-file';
 import { SPAWNED_ENV, startServer } from './spawn';
-import { SERVER_STAMP, socketPathFor, type CallRequest, type ControlRequest, type ServerReply, type ServerStatus } from './protocol';
+import {
+	SERVER_STAMP,
+	socketPathFor,
+	type CallRequest,
+	type ControlRequest,
+	type ServerReply,
+	type ServerStatus,
+} from './protocol';
 
 /** Default minutes without a call before the server stops. */
 export const DEFAULT_IDLE_MINUTES = 10;
@@ -39,7 +46,10 @@ export interface CliServerOptions {
 }
 
 /** Listens on `path`; a stale socket file (nobody answers) is replaced, a live server is left alone (resolves with its pid). */
-async function listenOn(server: Server, path: string): Promise<{ listening: true } | { listening: false; holder: number | null }> {
+async function listenOn(
+	server: Server,
+	path: string,
+): Promise<{ listening: true } | { listening: false; holder: number | null }> {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		const error = await new Promise<(Error & { code?: string }) | null>((done) => {
 			server.once('error', done);
@@ -51,7 +61,8 @@ async function listenOn(server: Server, path: string): Promise<{ listening: true
 		if (error === null) return { listening: true };
 		if (error.code !== 'EADDRINUSE') throw error;
 		const probe = await exchange(path, { stamp: SERVER_STAMP, control: 'status' }, 2000);
-		if (probe.reply !== null) return { listening: false, holder: 'status' in probe.reply ? probe.reply.status.pid : null };
+		if (probe.reply !== null)
+			return { listening: false, holder: 'status' in probe.reply ? probe.reply.status.pid : null };
 		await unlink(path).catch(() => undefined);
 	}
 	return { listening: false, holder: null };
@@ -115,7 +126,12 @@ class CliServer {
 	constructor(private readonly options: CliServerOptions) {
 		this.vault = realOf(options.vaultPath);
 		const socketPath = socketPathFor(this.vault);
-		if (socketPath === null) throw new CommandFailure(process.platform === 'win32' ? 'the background server is not available on Windows; every call reads the index snapshot itself' : 'the cache folder path is too long for a socket; set VAULT_QUERY_CACHE_DIR to a shorter one');
+		if (socketPath === null)
+			throw new CommandFailure(
+				process.platform === 'win32'
+					? 'the background server is not available on Windows; every call reads the index snapshot itself'
+					: 'the cache folder path is too long for a socket; set VAULT_QUERY_CACHE_DIR to a shorter one',
+			);
 		this.socketPath = socketPath;
 		this.bounds = openOptionsFrom(options.args);
 		this.boundsKey = JSON.stringify(this.bounds);
@@ -150,7 +166,13 @@ class CliServer {
 		process.once('SIGINT', () => this.stop('SIGINT'));
 		this.rearm();
 		try {
-			this.warm = await startWarmVault({ vaultPath: this.vault, configDir: this.bounds.configDir ?? DEFAULT_CONFIG_DIR, open: warmOpener(this.vault, this.bounds, false, (line) => this.log(line)), config: this.config, log: (line) => this.log(line) });
+			this.warm = await startWarmVault({
+				vaultPath: this.vault,
+				configDir: this.bounds.configDir ?? DEFAULT_CONFIG_DIR,
+				open: warmOpener(this.vault, this.bounds, false, (line) => this.log(line)),
+				config: this.config,
+				log: (line) => this.log(line),
+			});
 		} catch (error) {
 			this.stop(`the vault could not be opened: ${error instanceof Error ? error.message : String(error)}`);
 			await unlink(this.socketPath).catch(() => undefined);
@@ -162,11 +184,15 @@ class CliServer {
 		this.handsOver = this.warm.session.peek().snapshot?.state === 'built' && process.env[SPAWNED_ENV] === '1';
 		void this.warm.loadIndexes().then(() => {
 			if (this.handsOver && !this.stopping) {
-				this.stop('indexed from scratch and saved: a new server takes over on the saved index, which holds far less in memory');
+				this.stop(
+					'indexed from scratch and saved: a new server takes over on the saved index, which holds far less in memory',
+				);
 				startServer(this.vault);
 			}
 		});
-		this.log(`ready: ${this.vault} (${this.warm.session.peek().source.listNotes().length} notes) on ${this.socketPath}`);
+		this.log(
+			`ready: ${this.vault} (${this.warm.session.peek().source.listNotes().length} notes) on ${this.socketPath}`,
+		);
 		await this.done;
 		// No unlink here: closing the listener removed the socket file, and a successor may own the name by now.
 		forgetServerPid(this.vault, process.pid);
@@ -187,7 +213,10 @@ class CliServer {
 	/** Restarts the idle countdown. */
 	private rearm(): void {
 		if (this.idle) clearTimeout(this.idle);
-		this.idle = setTimeout(() => this.stop(`no call for ${this.options.idleMinutes} min`), this.options.idleMinutes * 60_000);
+		this.idle = setTimeout(
+			() => this.stop(`no call for ${this.options.idleMinutes} min`),
+			this.options.idleMinutes * 60_000,
+		);
 	}
 
 	/** Reads one request from `socket` and writes the one reply. */
@@ -238,7 +267,14 @@ class CliServer {
 		const stdout: string[] = [];
 		const stderr: string[] = [];
 		const settingsDiffer = { seen: false };
-		const code = await warm.session.use((state) => runCli(argv, { cwd, stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text), warm: this.loanOf(state, settingsDiffer) }));
+		const code = await warm.session.use((state) =>
+			runCli(argv, {
+				cwd,
+				stdout: (text) => stdout.push(text),
+				stderr: (text) => stderr.push(text),
+				warm: this.loanOf(state, settingsDiffer),
+			}),
+		);
 		// A call with other settings got an engine of its own; when the plugin's settings changed, the next call starts a server with them.
 		if (settingsDiffer.seen && !(await this.settingsUnchanged())) this.stop('the plugin settings changed');
 		this.collectWhenQuiet();
@@ -261,7 +297,8 @@ class CliServer {
 	/** The loan of one state to one call: the warm source and engine when the call's bounds and settings are the server's. */
 	private loanOf(state: VaultState, settingsDiffer: { seen: boolean }): WarmLoan {
 		return {
-			source: (path: string, callBounds: OpenVaultOptions): NoteSource | null => (realOf(path) === this.vault && JSON.stringify(callBounds) === this.boundsKey ? state.source : null),
+			source: (path: string, callBounds: OpenVaultOptions): NoteSource | null =>
+				realOf(path) === this.vault && JSON.stringify(callBounds) === this.boundsKey ? state.source : null,
 			engine: (source: NoteSource, callConfig: EngineConfig): VaultEngine | null => {
 				if (source !== state.source) return null;
 				if (JSON.stringify(callConfig) === this.configKey) return state.engine;
@@ -274,7 +311,11 @@ class CliServer {
 
 	/** Whether the plugin's settings (data.json, read as at the start) still make the server's configuration. */
 	private async settingsUnchanged(): Promise<boolean> {
-		return JSON.stringify(await engineConfigFrom(this.options.args, { ...this.options.io, stderr: () => undefined })) === this.configKey;
+		return (
+			JSON.stringify(
+				await engineConfigFrom(this.options.args, { ...this.options.io, stderr: () => undefined }),
+			) === this.configKey
+		);
 	}
 
 	/** What `server --status` shows. */

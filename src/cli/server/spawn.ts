@@ -34,7 +34,12 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 		// --expose-gc: the server collects between bursts of calls (serve.ts, collectWhenQuiet).
 		const idle = process.env[IDLE_ENV];
 		const idleArgs = idle !== undefined && /^[0-9]{1,5}$/.test(idle) ? ['--idle-minutes', idle] : [];
-		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath, ...idleArgs], { detached: true, stdio: ['ignore', fd, fd], cwd: tmpdir(), env: { ...process.env, [SPAWNED_ENV]: '1' } });
+		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath, ...idleArgs], {
+			detached: true,
+			stdio: ['ignore', fd, fd],
+			cwd: tmpdir(),
+			env: { ...process.env, [SPAWNED_ENV]: '1' },
+		});
 		child.on('error', () => undefined);
 		// At once, before the server has loaded a module: `server --stop` can reach it while it starts.
 		if (child.pid !== undefined) writeServerPid(vaultRealPath, child.pid);

@@ -15,7 +15,8 @@ export interface Profile {
 /** The profiles shipped with Vault Query. */
 export const PROFILES: Readonly<Record<string, Profile>> = {
 	ob1: {
-		description: 'The OB1 team layout: skips .templates/, _inbox/.dropped/ and _views/, ranks facts/ and decisions/ first, reads Notes/ and skill-lab/, keyword index at .claude/index.md',
+		description:
+			'The OB1 team layout: skips .templates/, _inbox/.dropped/ and _views/, ranks facts/ and decisions/ first, reads Notes/ and skill-lab/, keyword index at .claude/index.md',
 		settings: {
 			excludedFolders: ['.templates/', '_inbox/.dropped/', '_views/', '.trash/'],
 			authorityOrder: [

@@ -33,7 +33,9 @@ export interface EffectiveConfig {
 const NONE = 'none';
 
 /** Keys any profile sets: switching profiles resets them first. */
-const PROFILE_KEYS: readonly SettingKey[] = [...new Set(Object.values(PROFILES).flatMap((p) => Object.keys(p.settings) as SettingKey[]))];
+const PROFILE_KEYS: readonly SettingKey[] = [
+	...new Set(Object.values(PROFILES).flatMap((p) => Object.keys(p.settings) as SettingKey[])),
+];
 
 /** Whether `name` is a profile (or none). */
 export function isProfileName(name: string): boolean {
@@ -48,7 +50,11 @@ export function unknownProfile(name: string): string {
 /** The keys of `partial` whose merged value equals what `partial` gave (i.e. it was well-typed and used). */
 function usedKeys(partial: unknown, merged: PluginSettings): SettingKey[] {
 	if (typeof partial !== 'object' || partial === null || Array.isArray(partial)) return [];
-	return (Object.keys(merged) as SettingKey[]).filter((key) => Object.hasOwn(partial, key) && JSON.stringify(merged[key]) === JSON.stringify((partial as Record<string, unknown>)[key]));
+	return (Object.keys(merged) as SettingKey[]).filter(
+		(key) =>
+			Object.hasOwn(partial, key) &&
+			JSON.stringify(merged[key]) === JSON.stringify((partial as Record<string, unknown>)[key]),
+	);
 }
 
 /**
@@ -71,11 +77,23 @@ function layer(config: EffectiveConfig, partial: unknown, label: string): void {
 
 /** Resolve the layers into the effective settings. Throws nothing: unknown saved values become notes. */
 export function resolveConfig(layers: ConfigLayers = {}): EffectiveConfig {
-	const origins = Object.fromEntries(Object.keys(DEFAULT_PLUGIN_SETTINGS).map((key) => [key, 'default'])) as Record<SettingKey, string>;
+	const origins = Object.fromEntries(Object.keys(DEFAULT_PLUGIN_SETTINGS).map((key) => [key, 'default'])) as Record<
+		SettingKey,
+		string
+	>;
 	const config: EffectiveConfig = { settings: mergeSettings(null), origins, notes: [] };
 	// why: Obsidian's loadData() gives null before the first save; that is "no file", not a bad one.
-	const saved = layers.saved === undefined || layers.saved === null || layers.saved.value === null || layers.saved.value === undefined ? null : layers.saved;
-	const savedValue = saved !== null && typeof saved.value === 'object' && saved.value !== null && !Array.isArray(saved.value) ? (saved.value as Record<string, unknown>) : null;
+	const saved =
+		layers.saved === undefined ||
+		layers.saved === null ||
+		layers.saved.value === null ||
+		layers.saved.value === undefined
+			? null
+			: layers.saved;
+	const savedValue =
+		saved !== null && typeof saved.value === 'object' && saved.value !== null && !Array.isArray(saved.value)
+			? (saved.value as Record<string, unknown>)
+			: null;
 	if (saved !== null && savedValue === null) config.notes.push(`${saved.label} is not a JSON object; ignored`);
 	const savedProfile = typeof savedValue?.profile === 'string' ? savedValue.profile : '';
 	if (savedProfile.trim() !== '' && savedProfile.trim().toLowerCase() !== NONE) {
@@ -92,7 +110,8 @@ export function resolveConfig(layers: ConfigLayers = {}): EffectiveConfig {
 		const found = profileNamed(layers.profile);
 		config.settings = switchProfile(config.settings, layers.profile);
 		const label = found ? `--profile ${found.name}` : `--profile ${NONE}`;
-		for (const key of PROFILE_KEYS) config.origins[key] = found && Object.hasOwn(found.profile.settings, key) ? label : 'default';
+		for (const key of PROFILE_KEYS)
+			config.origins[key] = found && Object.hasOwn(found.profile.settings, key) ? label : 'default';
 		config.origins.profile = label;
 	}
 	for (const { key, value, label } of layers.overrides ?? []) layer(config, { [key]: value }, label);

@@ -114,7 +114,10 @@ function mergeEngineSettings(s: Record<string, unknown>, d: EngineSettings = DEF
 	const tiers = Array.isArray(s.authorityOrder) ? s.authorityOrder.map(stringList).filter((t) => t !== null) : null;
 	return {
 		excludedFolders: stringList(s.excludedFolders) ?? [...d.excludedFolders],
-		authorityOrder: tiers && Array.isArray(s.authorityOrder) && tiers.length === s.authorityOrder.length ? tiers : d.authorityOrder.map((t) => [...t]),
+		authorityOrder:
+			tiers && Array.isArray(s.authorityOrder) && tiers.length === s.authorityOrder.length
+				? tiers
+				: d.authorityOrder.map((t) => [...t]),
 		sort: sortOrder(s.sort) ?? d.sort,
 		linksKey: typeof s.linksKey === 'string' ? s.linksKey : d.linksKey,
 		dateFields: stringList(s.dateFields) ?? [...d.dateFields],
@@ -169,6 +172,10 @@ export function engineConfigOf(settings: PluginSettings): EngineConfig {
 		reader: { schemaPath: settings.schemaPath, defaultFolders: [...settings.readerFolders] },
 		search: searchTuningOf(settings),
 		// why: the built-in budget is left out so the handoff can say the default was used.
-		pack: { ...(settings.packBudget === DEFAULT_BUDGET ? {} : { budget: settings.packBudget }), includeDrafts: settings.packIncludeDrafts, includeArchived: settings.packIncludeArchived },
+		pack: {
+			...(settings.packBudget === DEFAULT_BUDGET ? {} : { budget: settings.packBudget }),
+			includeDrafts: settings.packIncludeDrafts,
+			includeArchived: settings.packIncludeArchived,
+		},
 	};
 }

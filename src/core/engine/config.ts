@@ -48,7 +48,11 @@ export function resolveConfig(config: EngineConfig = {}): ResolvedConfig {
 	const settings: EngineSettings = { ...DEFAULT_SETTINGS, ...config.settings };
 	const reader: ReaderSettings = { ...DEFAULT_READER_SETTINGS, ...config.reader, engine: settings };
 	// why: scope and the links key are engine settings; search takes them from there (issue 9, case 5).
-	const search = resolveSearchSettings({ ...config.search, excludedFolders: [...settings.excludedFolders], linksKey: settings.linksKey });
+	const search = resolveSearchSettings({
+		...config.search,
+		excludedFolders: [...settings.excludedFolders],
+		linksKey: settings.linksKey,
+	});
 	const pack: Partial<PackDefaults> = { ...config.pack };
 	return { settings, reader, search, pack };
 }

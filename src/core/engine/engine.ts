@@ -25,7 +25,14 @@ import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } fro
 import { draftSchema } from '../schema/draft';
 import { renderSchemaDraft } from '../schema/draft-text';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
-import { parseQuery, search, SearchIndex, type BuildOptions, type ParsedQuery, type SearchResult } from '../search/search';
+import {
+	parseQuery,
+	search,
+	SearchIndex,
+	type BuildOptions,
+	type ParsedQuery,
+	type SearchResult,
+} from '../search/search';
 import { SavedIndexDamaged } from '../search/index-state';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
@@ -100,7 +107,10 @@ export class VaultEngine {
 	private trigramsLoading: Promise<TrigramIndex | null> | null = null;
 
 	/** A session over `source`; nothing is read until an operation asks. */
-	constructor(readonly source: NoteSource, config: EngineConfig = {}) {
+	constructor(
+		readonly source: NoteSource,
+		config: EngineConfig = {},
+	) {
 		this.config = resolveConfig(config);
 	}
 
@@ -140,11 +150,18 @@ export class VaultEngine {
 	 * server makes a new engine per refresh). `stopAtLimit` (with `reuseGraph`): a grep reads notes
 	 * in result order and stops past its limit, saying `more` instead of counting every match.
 	 */
-	async query(query: StructuredQuery, options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {}): Promise<StructuredResult> {
+	async query(
+		query: StructuredQuery,
+		options: { reuseGraph?: boolean; stopAtLimit?: boolean } = {},
+	): Promise<StructuredResult> {
 		const trigrams = query.type === 'grep' ? await this.trigramIndex() : this.trigrams;
 		if (options.reuseGraph !== true) return runQuery(this.source, query, this.config.settings, trigrams);
 		// Only a grep reads in result order: other types need not have the whole scope sorted first.
-		if (options.stopAtLimit !== true || query.type !== 'grep') return runQuery(this.source, query, this.config.settings, trigrams, { ...this.sharedReuse(), order: undefined });
+		if (options.stopAtLimit !== true || query.type !== 'grep')
+			return runQuery(this.source, query, this.config.settings, trigrams, {
+				...this.sharedReuse(),
+				order: undefined,
+			});
 		return runQuery(this.source, query, this.config.settings, trigrams, this.orderedReuse());
 	}
 
@@ -155,7 +172,11 @@ export class VaultEngine {
 	/** The shared state with the whole scope's result order, which a grep that stops at its limit reads in. */
 	private orderedReuse(): QueryReuse {
 		const reuse = this.sharedReuse();
-		reuse.order ??= resultOrder(this.source, this.config.settings, resolveScope(this.source, this.config.settings).notes);
+		reuse.order ??= resultOrder(
+			this.source,
+			this.config.settings,
+			resolveScope(this.source, this.config.settings).notes,
+		);
 		return reuse;
 	}
 
@@ -184,7 +205,9 @@ export class VaultEngine {
 	trigramIndex(build = true): Promise<TrigramIndex | null> {
 		if (this.trigrams !== null || this.saved === null) return Promise.resolve(this.trigrams);
 		if (!build && this.trigramsLoading === null) return this.loadTrigrams(false);
-		this.trigramsLoading ??= this.loadTrigrams(this.saved.buildTrigrams).finally(() => (this.trigramsLoading = null));
+		this.trigramsLoading ??= this.loadTrigrams(this.saved.buildTrigrams).finally(
+			() => (this.trigramsLoading = null),
+		);
 		return this.trigramsLoading;
 	}
 
@@ -215,11 +238,23 @@ export class VaultEngine {
 		return this.withIndex((index) => this.searchWith(index, query, options));
 	}
 
-	private async searchWith(index: SearchIndex, query: string | ParsedQuery, options: EngineSearchOptions): Promise<SearchResult> {
+	private async searchWith(
+		index: SearchIndex,
+		query: string | ParsedQuery,
+		options: EngineSearchOptions,
+	): Promise<SearchResult> {
 		// Phrases and regexes read only the notes the trigram index names — when one is at hand: building one would read every note.
 		const parsed = typeof query === 'string' ? parseQuery(query) : query;
-		const trigrams = parsed.phrases.length > 0 || parsed.regexes.some((r) => !r.negate) ? await this.trigramIndex(false) : null;
-		return search(index, query, { limit: options.limit, prefixLast: options.prefixLast, withBacklinks: options.withBacklinks ?? true, folders: options.folders, trigrams, dateFields: this.config.settings.dateFields });
+		const trigrams =
+			parsed.phrases.length > 0 || parsed.regexes.some((r) => !r.negate) ? await this.trigramIndex(false) : null;
+		return search(index, query, {
+			limit: options.limit,
+			prefixLast: options.prefixLast,
+			withBacklinks: options.withBacklinks ?? true,
+			folders: options.folders,
+			trigrams,
+			dateFields: this.config.settings.dateFields,
+		});
 	}
 
 	/** A context pack; the budget and draft/archived choices default to the pack settings. */
@@ -231,7 +266,9 @@ export class VaultEngine {
 			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
 			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
 		};
-		return this.withIndex((index) => buildPack(this.source, index, full, { dateFields: this.config.settings.dateFields }));
+		return this.withIndex((index) =>
+			buildPack(this.source, index, full, { dateFields: this.config.settings.dateFields }),
+		);
 	}
 
 	/**
@@ -282,8 +319,16 @@ export class VaultEngine {
 	async schemaDraft(folders?: string[]): Promise<string> {
 		const scope = resolveScope(this.source, this.config.settings, folders);
 		const draft = await draftSchema(this.source, scope.notes);
-		const vaultName = this.source.vaultPath.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? this.source.vaultPath;
-		return renderSchemaDraft(draft, { vaultName, configDir: this.source.configDir, schemaPath: this.config.reader.schemaPath });
+		const vaultName =
+			this.source.vaultPath
+				.replace(/[/\\]+$/, '')
+				.split(/[/\\]/)
+				.pop() ?? this.source.vaultPath;
+		return renderSchemaDraft(draft, {
+			vaultName,
+			configDir: this.source.configDir,
+			schemaPath: this.config.reader.schemaPath,
+		});
 	}
 
 	/** A note or one section of it, verbatim, with its line range (see note.ts). */
@@ -338,7 +383,9 @@ export class VaultEngine {
 		const generation = ++this.generation;
 		const building = (async (): Promise<SearchIndex> => {
 			this.pending.clear();
-			const loaded = this.savedSearchDamaged ? null : ((await this.saved?.searchIndex(this.config.search)) ?? null);
+			const loaded = this.savedSearchDamaged
+				? null
+				: ((await this.saved?.searchIndex(this.config.search)) ?? null);
 			const index = loaded?.index ?? (await SearchIndex.build(this.source, this.config.search, options));
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
 			if (loaded !== null) {
@@ -373,7 +420,12 @@ export class VaultEngine {
 
 	/** The link graph over the notes in scope (rebuilt after any change). */
 	linkGraph(): LinkGraph {
-		if (this.graph === null) this.graph = new LinkGraph(this.source, resolveScope(this.source, this.config.settings).notes, this.config.settings.linksKey);
+		if (this.graph === null)
+			this.graph = new LinkGraph(
+				this.source,
+				resolveScope(this.source, this.config.settings).notes,
+				this.config.settings.linksKey,
+			);
 		return this.graph;
 	}
 

@@ -39,7 +39,10 @@ export type NoteAnswer = QueryResult<NoteText>;
 
 /** Split a reference into the note name and the subpath (`#Heading`, `#^id`, or ''). */
 function splitRef(ref: string): { name: string; subpath: string } {
-	const inner = ref.trim().replace(/^!?\[\[/, '').replace(/\]\]$/, '');
+	const inner = ref
+		.trim()
+		.replace(/^!?\[\[/, '')
+		.replace(/\]\]$/, '');
 	const bar = inner.indexOf('|');
 	const { path, subpath } = parseLinktext(bar < 0 ? inner : inner.slice(0, bar));
 	return { name: path.trim(), subpath: subpath.trim() };
@@ -66,11 +69,17 @@ export async function readNote(source: NoteSource, rules: ScopeRules, request: N
 	const echo: Record<string, unknown> = { ...request };
 	const bad = validLine(request.from, 'from') ?? validLine(request.to, 'to');
 	if (bad !== null) return failed(echo, bad);
-	if (request.from !== undefined && request.to !== undefined && request.from > request.to) return failed(echo, `from: ${request.from} is after to: ${request.to}`);
+	if (request.from !== undefined && request.to !== undefined && request.from > request.to)
+		return failed(echo, `from: ${request.from} is after to: ${request.to}`);
 	const { name, subpath } = splitRef(request.ref);
 	if (name === '') return failed(echo, 'ref: name a note, e.g. "Note", "Note#Heading" or "Note#^block-id"');
 	const found = findNote(source, name);
-	if (found.kind !== 'found') return failed(echo, describeNoteRef(found, 'ref'), found.kind === 'unknown' ? found.suggestions : found.candidates);
+	if (found.kind !== 'found')
+		return failed(
+			echo,
+			describeNoteRef(found, 'ref'),
+			found.kind === 'unknown' ? found.suggestions : found.candidates,
+		);
 	const path = found.path;
 	const rule = rules.ruleFor(path);
 	if (rule !== null) return failed(echo, `ref: ${path} is excluded from searches (${rule})`);
@@ -85,7 +94,11 @@ export async function readNote(source: NoteSource, rules: ScopeRules, request: N
 	let label: string | null = null;
 	if (subpath !== '' && subpath !== '#') {
 		const section = subpathSection(text, meta, subpath);
-		if (section === null) return failed(echo, `ref: no ${subpath.startsWith('#^') ? 'block' : 'heading'} "${subpath.slice(1)}" in ${path}`);
+		if (section === null)
+			return failed(
+				echo,
+				`ref: no ${subpath.startsWith('#^') ? 'block' : 'heading'} "${subpath.slice(1)}" in ${path}`,
+			);
 		const lines = new LineIndex(text);
 		first = lines.lineOf(section.start);
 		last = Math.max(first, lines.lineOf(Math.max(section.start, section.end - 1)));
@@ -93,11 +106,30 @@ export async function readNote(source: NoteSource, rules: ScopeRules, request: N
 		while (last > first && text.slice(starts[last - 1], starts[last] ?? text.length).trim() === '') last--;
 		label = sectionLabel(section);
 	}
-	if ((request.from ?? first) > last || (request.to ?? last) < first) return failed(echo, `from/to: lines ${request.from ?? first}–${request.to ?? last} lie outside ${label === null ? path : `"${label}"`} (lines ${first}–${last})`);
+	if ((request.from ?? first) > last || (request.to ?? last) < first)
+		return failed(
+			echo,
+			`from/to: lines ${request.from ?? first}–${request.to ?? last} lie outside ${label === null ? path : `"${label}"`} (lines ${first}–${last})`,
+		);
 	first = Math.max(first, request.from ?? first);
 	last = Math.min(last, request.to ?? last);
 	const end = last < starts.length ? starts[last] : text.length;
 	const body = text.slice(starts[first - 1], end).replace(/\r?\n$/, '');
-	const result: NoteText = { path, title: titleOf(path, meta), section: label, lines: [first, last], total_lines: total, text: body };
-	return { status: 'success', query: echo, searched: { files: 1, folders: [path] }, matched: 1, results: [result], skipped: [], limitations: [] };
+	const result: NoteText = {
+		path,
+		title: titleOf(path, meta),
+		section: label,
+		lines: [first, last],
+		total_lines: total,
+		text: body,
+	};
+	return {
+		status: 'success',
+		query: echo,
+		searched: { files: 1, folders: [path] },
+		matched: 1,
+		results: [result],
+		skipped: [],
+		limitations: [],
+	};
 }

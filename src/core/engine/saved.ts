@@ -30,7 +30,12 @@ export interface SavedIndexes {
 /** Bring `path` in `index` in line with the source: re-indexed when it is a readable note, else forgotten (and then scanned). */
 export async function refreshTrigrams(index: TrigramIndex, source: NoteSource, path: string): Promise<void> {
 	index.forget(path);
-	if (!path.toLowerCase().endsWith('.md') || source.getSkipReason(path) !== null || !source.listNotes().includes(path)) return;
+	if (
+		!path.toLowerCase().endsWith('.md') ||
+		source.getSkipReason(path) !== null ||
+		!source.listNotes().includes(path)
+	)
+		return;
 	try {
 		index.upsert(path, await source.read(path));
 	} catch {
@@ -68,9 +73,12 @@ export function carriedIndexes(from: VaultEngine, changed: readonly string[]): S
 	return {
 		buildTrigrams: false,
 		searchIndex: async (settings) => {
-			if (search !== null) return JSON.stringify(search.settings) === JSON.stringify(settings) ? { index: search, changed } : null;
+			if (search !== null)
+				return JSON.stringify(search.settings) === JSON.stringify(settings) ? { index: search, changed } : null;
 			const before = (await unused?.searchIndex(settings)) ?? null;
-			return before === null ? null : { index: before.index, changed: [...new Set([...before.changed, ...changed])] };
+			return before === null
+				? null
+				: { index: before.index, changed: [...new Set([...before.changed, ...changed])] };
 		},
 		trigramIndex: () => Promise.resolve(trigrams !== null ? { index: trigrams, changed } : null),
 	};

@@ -28,12 +28,26 @@ export interface Facet {
 
 const PUNCTUATION_SPLIT = /[?!;？！；，、。\n]+|,\s+|\.\s+/u;
 /** Conjunctions that always start a new clause. */
-const CLAUSE_WORDS = new Set(['以及', '并且', '並且', '而且', '还有', '還有', '另外', 'および', '及び', 'ならびに', '並びに', 'そして']);
+const CLAUSE_WORDS = new Set([
+	'以及',
+	'并且',
+	'並且',
+	'而且',
+	'还有',
+	'還有',
+	'另外',
+	'および',
+	'及び',
+	'ならびに',
+	'並びに',
+	'そして',
+]);
 /** Single-character CJK "and"s: split only between clauses of three characters or more. */
 const SHORT_CJK_AND = new Set(['和', '与', '與', '及', '跟']);
 const MIN_CJK_SIDE = 3; // why: 链接和标签 ("links and tags") is one list; 创建链接和添加标签 is two actions.
 const MIN_ENGLISH_SIDE = 2; // why: "drag and drop" is one thing; "create links and add tags" is two.
-const LEADING_JUNK = /^(?:\s|and\b|also\b|as well as\b|plus\b|but\b|以及|并且|並且|而且|还有|還有|另外|そして|および|及び)+/iu;
+const LEADING_JUNK =
+	/^(?:\s|and\b|also\b|as well as\b|plus\b|but\b|以及|并且|並且|而且|还有|還有|另外|そして|および|及び)+/iu;
 const TRAILING_JUNK = /(?:\s|\band|\balso|\bor)+$/iu;
 
 let wordSegmenter: Intl.Segmenter | null = null;
@@ -103,7 +117,10 @@ function splitCjk(piece: string): string[] {
 			continue;
 		}
 		if (SHORT_CJK_AND.has(s)) {
-			const rest = segments.slice(i + 1).map((x) => x.segment).join('');
+			const rest = segments
+				.slice(i + 1)
+				.map((x) => x.segment)
+				.join('');
 			if ([...current.trim()].length >= MIN_CJK_SIDE && [...rest.trim()].length >= MIN_CJK_SIDE) {
 				out.push(current);
 				current = '';

@@ -67,7 +67,11 @@ export function holdsKeyWord(terms: ReadonlySet<string>, key: KeyWord): boolean 
  * heading and prose, `all` those of its prose and link text together (default: `prose`, a
  * section without links). Relevant needs the prose share; link text only lifts to partial.
  */
-export function gradeFacet(prose: ReadonlySet<string>, keys: readonly KeyWord[], all: ReadonlySet<string> = prose): FacetGrade {
+export function gradeFacet(
+	prose: ReadonlySet<string>,
+	keys: readonly KeyWord[],
+	all: ReadonlySet<string> = prose,
+): FacetGrade {
 	let total = 0;
 	let held = 0;
 	let linked = 0;

@@ -26,7 +26,16 @@ import { quoteVariants, sentencesOf, type Sentence } from './quotes';
 import type { TermCounter } from './terms';
 import { LineIndex, linkRefsIn, sectionLabel, withoutRefs, type QuoteUnit } from './sections';
 import { countTokens, estimateTokens, TOKEN_ESTIMATOR } from './tokens';
-import { DEFAULT_BUDGET, HANDOFF_INSTRUCTION, type ContextPack, type CoverageLine, type Handoff, type PackGap, type PackRequest, type PackSource } from './types';
+import {
+	DEFAULT_BUDGET,
+	HANDOFF_INSTRUCTION,
+	type ContextPack,
+	type CoverageLine,
+	type Handoff,
+	type PackGap,
+	type PackRequest,
+	type PackSource,
+} from './types';
 
 export type { ContextPack, CoverageLine, Handoff, PackGap, PackRequest, PackSource } from './types';
 export { DEFAULT_BUDGET, HANDOFF_INSTRUCTION } from './types';
@@ -63,7 +72,10 @@ interface Prepared {
 }
 
 /** The request's normalised facts: trimmed query and task, budget, the handoff's fixed fields, the envelope's `query`. */
-function requestFacts(request: PackRequest, vaultPath: string): { raw: string; budget: number; task: string | undefined; handoff: Handoff; query: Record<string, unknown> } {
+function requestFacts(
+	request: PackRequest,
+	vaultPath: string,
+): { raw: string; budget: number; task: string | undefined; handoff: Handoff; query: Record<string, unknown> } {
 	const raw = request.query.trim();
 	const budget = request.budget ?? DEFAULT_BUDGET;
 	const task = request.task?.trim();
@@ -78,8 +90,14 @@ function requestFacts(request: PackRequest, vaultPath: string): { raw: string; b
 		estimator: TOKEN_ESTIMATOR,
 	};
 	if (task !== undefined && task !== '') handoff.task = task;
-	if (request.budget === undefined) handoff.budget_note = `No budget was given: the default of ${DEFAULT_BUDGET} tokens was used.`;
-	const query: Record<string, unknown> = { raw, budget, include_drafts: request.includeDrafts === true, include_archived: request.includeArchived === true };
+	if (request.budget === undefined)
+		handoff.budget_note = `No budget was given: the default of ${DEFAULT_BUDGET} tokens was used.`;
+	const query: Record<string, unknown> = {
+		raw,
+		budget,
+		include_drafts: request.includeDrafts === true,
+		include_archived: request.includeArchived === true,
+	};
 	return { raw, budget, task, handoff, query };
 }
 
@@ -96,14 +114,25 @@ function today(): string {
 
 /** The empty failed pack, naming the bad parameter. */
 function failedPack(query: Record<string, unknown>, handoff: Handoff, error: string, searched = 0): ContextPack {
-	return { ...failedEnvelope(query, error, undefined, searched), pack: [], coverage: [], gaps: [], handoff, markdown: '' };
+	return {
+		...failedEnvelope(query, error, undefined, searched),
+		pack: [],
+		coverage: [],
+		gaps: [],
+		handoff,
+		markdown: '',
+	};
 }
 
 /**
  * How well a sentence answers: `prose` is Σ idf of the key words its prose holds, `link` Σ idf
  * of those it holds only as link text (prose.ts).
  */
-function sentenceHits(sentence: string, keys: readonly KeyWord[], counter: TermCounter): { prose: number; link: number } {
+function sentenceHits(
+	sentence: string,
+	keys: readonly KeyWord[],
+	counter: TermCounter,
+): { prose: number; link: number } {
 	const { prose, links } = readerText(sentence);
 	const proseCounts = new Map<string, number>();
 	counter.count(prose, proseCounts);
@@ -129,7 +158,13 @@ function sentenceHits(sentence: string, keys: readonly KeyWord[], counter: TermC
  * opening sentences, like a section reached through a link ("Raised in [[…]]" is an address,
  * the claim before it is what the section says).
  */
-function sentenceScores(text: string, sentences: readonly Sentence[], units: readonly QuoteUnit[], keys: readonly KeyWord[], counter: TermCounter): number[] {
+function sentenceScores(
+	text: string,
+	sentences: readonly Sentence[],
+	units: readonly QuoteUnit[],
+	keys: readonly KeyWord[],
+	counter: TermCounter,
+): number[] {
 	const hits = sentences.map((s) => sentenceHits(text.slice(s.start, s.end), keys, counter));
 	if (!hits.some((h) => h.prose > 0)) return sentences.map(() => 0);
 	const scores = hits.map((h, i) => {
@@ -141,7 +176,8 @@ function sentenceScores(text: string, sentences: readonly Sentence[], units: rea
 	// Only a whole block right after prose: a long block's lines stand on their own words.
 	for (let i = 1; i < scores.length; i++) {
 		const u = units[sentences[i].unit];
-		if (u.kind === 'code' && sentences[i].start === u.start && units[sentences[i - 1].unit].kind !== 'code') scores[i] = Math.max(scores[i], CODE_AFTER_WEIGHT * scores[i - 1]);
+		if (u.kind === 'code' && sentences[i].start === u.start && units[sentences[i - 1].unit].kind !== 'code')
+			scores[i] = Math.max(scores[i], CODE_AFTER_WEIGHT * scores[i - 1]);
 	}
 	return scores;
 }
@@ -162,7 +198,12 @@ function quotable(c: Candidate): Sentence[] {
 }
 
 /** Quote choices and labels of each candidate; candidates with nothing to quote are dropped. */
-function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[], counter: TermCounter, dateOf: (c: Candidate) => NoteDate | null): Prepared[] {
+function prepare(
+	candidates: readonly Candidate[],
+	keys: readonly KeyWord[],
+	counter: TermCounter,
+	dateOf: (c: Candidate) => NoteDate | null,
+): Prepared[] {
 	const lineIndexes = new Map<string, LineIndex>();
 	const out: Prepared[] = [];
 	for (const c of candidates) {
@@ -194,11 +235,26 @@ function prepare(candidates: readonly Candidate[], keys: readonly KeyWord[], cou
 /** A prepared candidate as a rendered source. */
 function sourceView(p: Prepared, variant: number, id: string): SourceView {
 	const v = p.variants[variant];
-	return { id, path: p.c.path, section: p.section, lines: v.lines, date: p.date, date_source: p.dateSource, quotes: v.quotes, cutBefore: v.cutBefore, dateKey: p.dateKey };
+	return {
+		id,
+		path: p.c.path,
+		section: p.section,
+		lines: v.lines,
+		date: p.date,
+		date_source: p.dateSource,
+		quotes: v.quotes,
+		cutBefore: v.cutBefore,
+		dateKey: p.dateKey,
+	};
 }
 
 /** COVERAGE: per facet, the chosen sources graded relevant and partial, and the key words none of them holds. */
-function coverageOf(facets: readonly Facet[], keys: readonly KeyWord[][], prepared: readonly Prepared[], chosen: readonly Chosen[]): CoverageLine[] {
+function coverageOf(
+	facets: readonly Facet[],
+	keys: readonly KeyWord[][],
+	prepared: readonly Prepared[],
+	chosen: readonly Chosen[],
+): CoverageLine[] {
 	return facets.map((f, i) => {
 		const sources: string[] = [];
 		const partial: string[] = [];
@@ -207,15 +263,29 @@ function coverageOf(facets: readonly Facet[], keys: readonly KeyWord[][], prepar
 			if (g === 'relevant') sources.push(sourceId(n));
 			else if (g === 'partial') partial.push(sourceId(n));
 		});
-		const missing = keys[i].filter((k) => !chosen.some((ch) => holdsKeyWord(prepared[ch.item].c.terms, k))).map((k) => k.word.text);
+		const missing = keys[i]
+			.filter((k) => !chosen.some((ch) => holdsKeyWord(prepared[ch.item].c.terms, k)))
+			.map((k) => k.word.text);
 		// Never over-claim: a facet with a key word no packed source holds is at most partial.
-		const status = sources.length > 0 && missing.length === 0 ? 'covered' : sources.length > 0 || partial.length > 0 ? 'partial' : 'gap';
+		const status =
+			sources.length > 0 && missing.length === 0
+				? 'covered'
+				: sources.length > 0 || partial.length > 0
+					? 'partial'
+					: 'gap';
 		return { facet: f.text, status, sources, partial_sources: partial, missing_terms: missing };
 	});
 }
 
 /** GAPS: unresolved references, unanswered and partly answered facets, sections left out for budget, excluded notes. */
-function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: readonly Prepared[], leftOut: readonly number[], compact: boolean, budget: number): PackGap[] {
+function gapsOf(
+	r: Retrieval,
+	coverage: readonly CoverageLine[],
+	prepared: readonly Prepared[],
+	leftOut: readonly number[],
+	compact: boolean,
+	budget: number,
+): PackGap[] {
 	const gaps: PackGap[] = [];
 	for (const ref of r.unresolved) gaps.push({ kind: 'unresolved', text: `Not found in the vault: ${ref.raw}` });
 	coverage.forEach((c, i) => {
@@ -231,17 +301,34 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
 	const shown = compact ? 0 : Math.min(MAX_BUDGET_GAPS, Math.max(2, Math.floor(budget / TOKENS_PER_BUDGET_GAP)));
 	for (const k of leftOut.slice(0, shown)) {
 		const p = prepared[k];
-		gaps.push({ kind: 'budget', path: p.c.path, section: p.section, lines: p.sectionLines, text: `Left out for budget: ${p.c.path} § ${p.section} (${lineRange(p.sectionLines)}, ${p.c.best})` });
+		gaps.push({
+			kind: 'budget',
+			path: p.c.path,
+			section: p.section,
+			lines: p.sectionLines,
+			text: `Left out for budget: ${p.c.path} § ${p.section} (${lineRange(p.sectionLines)}, ${p.c.best})`,
+		});
 	}
 	if (leftOut.length > shown) {
 		const more = leftOut.length - shown;
-		gaps.push({ kind: 'budget', text: `${shown > 0 ? 'And ' : ''}${more} more section${more === 1 ? '' : 's'} left out for budget` });
+		gaps.push({
+			kind: 'budget',
+			text: `${shown > 0 ? 'And ' : ''}${more} more section${more === 1 ? '' : 's'} left out for budget`,
+		});
 	}
 	const shownEx = compact ? 0 : MAX_EXCLUDED_GAPS;
-	for (const e of r.excluded.slice(0, shownEx)) gaps.push({ kind: 'excluded', path: e.path, text: `Left out as ${e.reason === 'draft' ? 'a draft' : 'archived'}: ${e.path}` });
+	for (const e of r.excluded.slice(0, shownEx))
+		gaps.push({
+			kind: 'excluded',
+			path: e.path,
+			text: `Left out as ${e.reason === 'draft' ? 'a draft' : 'archived'}: ${e.path}`,
+		});
 	if (r.excluded.length > shownEx) {
 		const more = r.excluded.length - shownEx;
-		gaps.push({ kind: 'excluded', text: `${shownEx > 0 ? 'And ' : ''}${more} more matching draft or archived note${more === 1 ? '' : 's'} left out` });
+		gaps.push({
+			kind: 'excluded',
+			text: `${shownEx > 0 ? 'And ' : ''}${more} more matching draft or archived note${more === 1 ? '' : 's'} left out`,
+		});
 	}
 	return gaps;
 }
@@ -251,13 +338,20 @@ function gapsOf(r: Retrieval, coverage: readonly CoverageLine[], prepared: reado
  * throws for bad input: an empty query, a bad budget or date, a bad regex, or a budget too small
  * for the pack's own headings and handoff come back as `status: 'failed'` with `error`.
  */
-export async function buildPack(source: NoteSource, index: SearchIndex, request: PackRequest, options: PackOptions = {}): Promise<ContextPack> {
+export async function buildPack(
+	source: NoteSource,
+	index: SearchIndex,
+	request: PackRequest,
+	options: PackOptions = {},
+): Promise<ContextPack> {
 	const { raw, budget, task, handoff, query } = requestFacts(request, source.vaultPath);
 	const includeDrafts = request.includeDrafts === true;
 	const includeArchived = request.includeArchived === true;
 	const builtAt = handoff.built_at;
-	if (raw === '') return failedPack(query, handoff, 'query: empty — ask a question, e.g. "how do I link to a heading?"');
-	if (!Number.isInteger(budget) || budget < 1) return failedPack(query, handoff, `budget: a whole number of tokens (1 or more), got ${budget}`);
+	if (raw === '')
+		return failedPack(query, handoff, 'query: empty — ask a question, e.g. "how do I link to a heading?"');
+	if (!Number.isInteger(budget) || budget < 1)
+		return failedPack(query, handoff, `budget: a whole number of tokens (1 or more), got ${budget}`);
 	const day = DAY_PATTERN.test(builtAt) ? parseDate(builtAt) : null;
 	if (day === null) return failedPack(query, handoff, `built_at: "${builtAt}" is not a day (YYYY-MM-DD)`);
 
@@ -265,17 +359,34 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 	const searchText = withoutRefs(raw);
 	const parsed = parseQuery(searchText);
 	const facets = splitFacets(parsed.text);
-	Object.assign(query, { text: parsed.text, facets: facets.map((f) => f.text), references: refs.map((r) => r.raw), scope: scopeSyntax(parsed) });
+	Object.assign(query, {
+		text: parsed.text,
+		facets: facets.map((f) => f.text),
+		references: refs.map((r) => r.raw),
+		scope: scopeSyntax(parsed),
+	});
 	if (parsed.error !== null) return failedPack(query, handoff, `query: ${parsed.error}`, index.size);
 	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived });
 	if ('error' in r) return failedPack(query, handoff, r.error, index.size);
 
-	const prepared = prepare(r.candidates, r.allKeys, r.counter, (c) => noteDate(c.meta?.frontmatter, source.getMtime(c.path), options.dateFields));
-	const frameView = (chosen: readonly Chosen[], leftOut: readonly number[], compact: boolean, used: number): { before: string; after: string; coverage: CoverageLine[]; gaps: PackGap[]; handoff: Handoff } => {
+	const prepared = prepare(r.candidates, r.allKeys, r.counter, (c) =>
+		noteDate(c.meta?.frontmatter, source.getMtime(c.path), options.dateFields),
+	);
+	const frameView = (
+		chosen: readonly Chosen[],
+		leftOut: readonly number[],
+		compact: boolean,
+		used: number,
+	): { before: string; after: string; coverage: CoverageLine[]; gaps: PackGap[]; handoff: Handoff } => {
 		const coverage = coverageOf(facets, r.keys, prepared, chosen);
 		const gaps = gapsOf(r, coverage, prepared, leftOut, compact, budget);
 		const h: Handoff = { ...handoff, tokens_used: used, source_count: chosen.length };
-		return { ...renderFrame({ task, coverage, gaps, handoff: h, sourceCount: chosen.length }), coverage, gaps, handoff: h };
+		return {
+			...renderFrame({ task, coverage, gaps, handoff: h, sourceCount: chosen.length }),
+			coverage,
+			gaps,
+			handoff: h,
+		};
 	};
 	const all = prepared.map((_, i) => i);
 	const frameTokens = (compact: boolean): number => {
@@ -292,10 +403,17 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 				// What the best section needs with its shortest quote, in the compact frame.
 				const shortest = prepared[0].variants.length - 1;
 				const f = frameView([{ item: 0, variant: shortest }], all.slice(1), true, budget * 10);
-				const one = estimateTokens(f.before + renderSourceBlock(sourceView(prepared[0], shortest, sourceId(0))) + f.after);
+				const one = estimateTokens(
+					f.before + renderSourceBlock(sourceView(prepared[0], shortest, sourceId(0))) + f.after,
+				);
 				hint = `; a pack with its best source needs about ${one}`;
 			}
-			return failedPack(query, handoff, `budget: ${budget} tokens cannot hold even an empty pack (its headings, coverage and handoff need ${need})${hint}`, index.size);
+			return failedPack(
+				query,
+				handoff,
+				`budget: ${budget} tokens cannot hold even an empty pack (its headings, coverage and handoff need ${need})${hint}`,
+				index.size,
+			);
 		}
 	}
 	const fill = fillBudget({
@@ -319,17 +437,33 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 		const views = order.map((k) => sourceView(prepared[chosen[k].item], chosen[k].variant, sourceId(k)));
 		const render = (used: number): { frame: ReturnType<typeof frameView>; markdown: string; measured: number } => {
 			const frame = frameView(chosen, leftOut, compact, used);
-			const markdown = renderPackMarkdown({ task, sources: views, coverage: frame.coverage, gaps: frame.gaps, handoff: frame.handoff });
+			const markdown = renderPackMarkdown({
+				task,
+				sources: views,
+				coverage: frame.coverage,
+				gaps: frame.gaps,
+				handoff: frame.handoff,
+			});
 			return { frame, markdown, measured: estimateTokens(markdown) };
 		};
 		let out = render(budget);
 		while (out.measured <= budget && out.measured !== out.frame.handoff.tokens_used) out = render(out.measured);
 		const { frame, markdown } = out;
 		if (out.measured <= budget) {
-			const pack: PackSource[] = views.map((v) => ({ id: v.id, path: v.path, section: v.section, lines: v.lines, date: v.date, date_source: v.date_source, quotes: v.quotes }));
+			const pack: PackSource[] = views.map((v) => ({
+				id: v.id,
+				path: v.path,
+				section: v.section,
+				lines: v.lines,
+				date: v.date,
+				date_source: v.date_source,
+				quotes: v.quotes,
+			}));
 			const limitations = [...r.limitations];
 			if (r.excluded.length > 0) {
-				limitations.push(`Left out ${r.excluded.length} matching note(s) as drafts (status: draft) or archived (status: archived/archive, archived: true, #archive or #archived tags); ask to include them to see them.`);
+				limitations.push(
+					`Left out ${r.excluded.length} matching note(s) as drafts (status: draft) or archived (status: archived/archive, archived: true, #archive or #archived tags); ask to include them to see them.`,
+				);
 			}
 			const skipped = [...index.skipped, ...r.unreadable];
 			return {
@@ -347,7 +481,12 @@ export async function buildPack(source: NoteSource, index: SearchIndex, request:
 		}
 		const dropped = chosen.pop();
 		if (dropped === undefined) {
-			return failedPack(query, handoff, `budget: ${budget} tokens cannot hold the pack (its headings, coverage and handoff need ${out.measured})`, index.size);
+			return failedPack(
+				query,
+				handoff,
+				`budget: ${budget} tokens cannot hold the pack (its headings, coverage and handoff need ${out.measured})`,
+				index.size,
+			);
 		}
 		leftOut.unshift(dropped.item);
 	}

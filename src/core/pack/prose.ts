@@ -25,7 +25,8 @@ export const QUESTION_WEIGHT = 0.5; // why: below a declarative sentence with th
  * Markdown links (group 2: text), bare URLs, inline tags (group 4, after group 3: a text start
  * or a space; at least one non-digit, as Obsidian tags are).
  */
-const LINK_SYNTAX = /!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)|\[\[([^\]]*)\]\]|\[([^\]]*)\]\([^)]*\)|\bhttps?:\/\/[^\s<>)\]]+|(^|\s)(#(?=[\p{L}\p{N}_/-]*[\p{L}_/-])[\p{L}\p{N}_/-]+)/gu;
+const LINK_SYNTAX =
+	/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)|\[\[([^\]]*)\]\]|\[([^\]]*)\]\([^)]*\)|\bhttps?:\/\/[^\s<>)\]]+|(^|\s)(#(?=[\p{L}\p{N}_/-]*[\p{L}_/-])[\p{L}\p{N}_/-]+)/gu;
 
 /** A text split into its prose and its link text (see the module comment). */
 export interface ReaderText {
@@ -45,18 +46,27 @@ export interface ReaderText {
 export function readerText(text: string): ReaderText {
 	if (!text.includes('[') && !text.includes('#') && !text.includes('://')) return { prose: text, links: '' };
 	const links: string[] = [];
-	const prose = text.replace(LINK_SYNTAX, (m: string, wiki: string | undefined, label: string | undefined, before: string | undefined, tag: string | undefined) => {
-		if (m.startsWith('!')) return ' ';
-		if (wiki !== undefined) {
-			const bar = wiki.indexOf('|');
-			links.push(bar >= 0 ? wiki.slice(bar + 1) : wiki.replace(/#\^?/g, ' '));
-		} else if (label !== undefined) links.push(label);
-		else if (tag !== undefined) {
-			links.push(tag);
-			return `${before ?? ''} `;
-		} else links.push(m);
-		return ' ';
-	});
+	const prose = text.replace(
+		LINK_SYNTAX,
+		(
+			m: string,
+			wiki: string | undefined,
+			label: string | undefined,
+			before: string | undefined,
+			tag: string | undefined,
+		) => {
+			if (m.startsWith('!')) return ' ';
+			if (wiki !== undefined) {
+				const bar = wiki.indexOf('|');
+				links.push(bar >= 0 ? wiki.slice(bar + 1) : wiki.replace(/#\^?/g, ' '));
+			} else if (label !== undefined) links.push(label);
+			else if (tag !== undefined) {
+				links.push(tag);
+				return `${before ?? ''} `;
+			} else links.push(m);
+			return ' ';
+		},
+	);
 	return { prose, links: links.join('\n') };
 }
 
@@ -71,12 +81,15 @@ export function isQuestion(sentence: string): boolean {
  * where the answer is, not what it is.
  */
 const POINTER_WORDS = new Set(
-	'see also cf compare more details detail facts fact notes note info information answer answers so far are is in at on under the a an for to of refer read check go raised related source sources here there this that these those now and or'.split(' '),
+	'see also cf compare more details detail facts fact notes note info information answer answers so far are is in at on under the a an for to of refer read check go raised related source sources here there this that these those now and or'.split(
+		' ',
+	),
 );
 /** The pointer words that do the pointing (the rest only join them). */
 const POINTING = new Set('see cf refer read check go raised related source sources details facts more'.split(' '));
 /** CJK pointer phrases (Chinese 参见/详见/请参阅…, Japanese を参照/詳しくは…), with what may surround them. */
-const CJK_POINTER = /^(?:[请請]?(?:参见|參見|详见|詳見|参阅|參閱|参考|參考|见|見)|(?:詳しくは|詳細は)?.{0,2}(?:を)?(?:参照|参考|ご覧)(?:してください|ください)?|关于|相关|関連|詳しくは|詳細は)+$/u;
+const CJK_POINTER =
+	/^(?:[请請]?(?:参见|參見|详见|詳見|参阅|參閱|参考|參考|见|見)|(?:詳しくは|詳細は)?.{0,2}(?:を)?(?:参照|参考|ご覧)(?:してください|ください)?|关于|相关|関連|詳しくは|詳細は)+$/u;
 
 /** Whether a sentence only points elsewhere: it has a link, and its prose outside links holds only pointer words ("See [[X]].", "The facts so far are in [[X]]."). */
 export function isPointer(sentence: string): boolean {
@@ -84,7 +97,10 @@ export function isPointer(sentence: string): boolean {
 	if (links === '' || !/\[|https?:/.test(sentence)) return false;
 	const words = prose.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 	// "[[A]] is [[B]]" is a claim made of links; a pointer has a word that points (or none at all: a bare link).
-	return words.every((w) => POINTER_WORDS.has(w) || CJK_POINTER.test(w)) && (words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w)));
+	return (
+		words.every((w) => POINTER_WORDS.has(w) || CJK_POINTER.test(w)) &&
+		(words.length === 0 || words.some((w) => POINTING.has(w) || CJK_POINTER.test(w)))
+	);
 }
 
 /**

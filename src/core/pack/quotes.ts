@@ -60,7 +60,8 @@ function codeSentences(text: string, u: QuoteUnit, unit: number, out: Sentence[]
 	lines.forEach((line, i) => {
 		const lead = line.length - line.trimStart().length;
 		const body = line.trim();
-		if (i > 0 && i < lines.length - 1 && body !== '') out.push({ start: at + lead, end: at + lead + body.length, unit });
+		if (i > 0 && i < lines.length - 1 && body !== '')
+			out.push({ start: at + lead, end: at + lead + body.length, unit });
 		at += line.length + 1;
 	});
 }

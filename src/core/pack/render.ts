@@ -61,16 +61,21 @@ export function renderSourceBlock(s: SourceView): string {
 
 /** One COVERAGE line. */
 function coverageLine(c: CoverageLine): string {
-	if (c.status === 'gap') return `- ${c.facet} — GAP${c.missing_terms.length > 0 ? ` (not found: ${c.missing_terms.join(', ')})` : ''}`;
+	if (c.status === 'gap')
+		return `- ${c.facet} — GAP${c.missing_terms.length > 0 ? ` (not found: ${c.missing_terms.join(', ')})` : ''}`;
 	const parts: string[] = [];
 	if (c.sources.length > 0) parts.push(c.sources.join(', '));
 	if (c.partial_sources.length > 0) parts.push(`partial: ${c.partial_sources.join(', ')}`);
-	const missing = c.status === 'partial' && c.missing_terms.length > 0 ? ` (missing: ${c.missing_terms.join(', ')})` : '';
+	const missing =
+		c.status === 'partial' && c.missing_terms.length > 0 ? ` (missing: ${c.missing_terms.join(', ')})` : '';
 	return `- ${c.facet} — ${parts.join('; ')}${missing}`;
 }
 
 /** The text before and after the source blocks. */
-export function renderFrame(view: Omit<PackView, 'sources'> & { sourceCount: number }): { before: string; after: string } {
+export function renderFrame(view: Omit<PackView, 'sources'> & { sourceCount: number }): {
+	before: string;
+	after: string;
+} {
 	const head = ['# Context pack', ''];
 	if (view.task !== undefined && view.task.trim() !== '') head.push(`Task: ${view.task.trim()}`, '');
 	head.push('## PACK', '', '');

@@ -29,7 +29,14 @@ import type { Facet } from './facets';
 import { betterGrade, gradeRank, holdsKeyWord, type Grade, type KeyWord } from './grade';
 import { codeWanted } from './code';
 import { exclusionOf, type Exclusion } from './notes';
-import { isCjkWord, neededTerms, sectionCandidate, type Candidate, type LoadedNote, type ScoringContext } from './section-score';
+import {
+	isCjkWord,
+	neededTerms,
+	sectionCandidate,
+	type Candidate,
+	type LoadedNote,
+	type ScoringContext,
+} from './section-score';
 import { TermCounter } from './terms';
 import { noteUnits, sectionsOf, subpathSection, type LinkRef, type NoteSection } from './sections';
 
@@ -80,11 +87,19 @@ export interface RetrieveOptions {
  * mean of the facet's other words (so "work" in "how does sync work" cannot sink the facet, yet
  * still shows as missing); when no word is in the vault, each weighs as a word of one note.
  */
-function weighKeys(index: SearchIndex, words: readonly QueryWord[], expansions: ReadonlyMap<string, QueryWord[]>): KeyWord[] {
+function weighKeys(
+	index: SearchIndex,
+	words: readonly QueryWord[],
+	expansions: ReadonlyMap<string, QueryWord[]>,
+): KeyWord[] {
 	const idfs = words.map((w) => index.knownWordIdf(w));
 	const known = idfs.filter((x): x is number => x !== null);
 	const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : Math.log(1 + index.size);
-	return words.map((word, i) => ({ word, idf: Math.max(MIN_IDF, idfs[i] ?? fallback), expansions: expansions.get(word.text) ?? [] }));
+	return words.map((word, i) => ({
+		word,
+		idf: Math.max(MIN_IDF, idfs[i] ?? fallback),
+		expansions: expansions.get(word.text) ?? [],
+	}));
 }
 
 /** An expansion's words as one word: all its index terms must be present. */
@@ -139,11 +154,23 @@ interface SearchStage {
  * Stage 1: candidate notes from the ranked search — the whole query, then each facet's own
  * search. The whole query's search counts half for every facet, a facet's own fully for it.
  */
-async function searchStage(source: NoteSource, index: SearchIndex, parsed: ParsedQuery, facets: readonly Facet[]): Promise<SearchStage | { error: string }> {
-	const stage: SearchStage = { priors: new Map(), order: [], expansions: new Map(), strong: [], limitations: new Set() };
+async function searchStage(
+	source: NoteSource,
+	index: SearchIndex,
+	parsed: ParsedQuery,
+	facets: readonly Facet[],
+): Promise<SearchStage | { error: string }> {
+	const stage: SearchStage = {
+		priors: new Map(),
+		order: [],
+		expansions: new Map(),
+		strong: [],
+		limitations: new Set(),
+	};
 	const take = (r: SearchResult, facet: number | null): void => {
 		const top = r.results[0]?.score ?? 0;
-		for (const l of r.limitations) if (!l.startsWith('Showing ') && !l.startsWith('No keyword index')) stage.limitations.add(l);
+		for (const l of r.limitations)
+			if (!l.startsWith('Showing ') && !l.startsWith('No keyword index')) stage.limitations.add(l);
 		for (const hit of r.results) {
 			const rel = top > 0 ? hit.score / top : 0;
 			let list = stage.priors.get(hit.path);
@@ -167,13 +194,25 @@ async function searchStage(source: NoteSource, index: SearchIndex, parsed: Parse
 	};
 	if (parsed.raw === '') return stage;
 	// No links, backlinks or excerpts: the pack shows none of them (it quotes sections itself).
-	const main = await search(index, parsed, { limit: MAIN_LIMIT, withBacklinks: false, withExcerpts: false, withLinks: false, source });
+	const main = await search(index, parsed, {
+		limit: MAIN_LIMIT,
+		withBacklinks: false,
+		withExcerpts: false,
+		withLinks: false,
+		source,
+	});
 	if (main.status === 'failed') return { error: main.error ?? 'query: the search failed' };
 	take(main, null);
 	for (const hit of main.results.slice(0, STRONG_HITS)) if (hit.tier !== 'filter') stage.strong.push(hit.path);
 	if (facets.length > 1) {
 		for (const [i, f] of facets.entries()) {
-			const r = await search(index, facetQuery(f, parsed), { limit: FACET_LIMIT, withBacklinks: false, withExcerpts: false, withLinks: false, source });
+			const r = await search(index, facetQuery(f, parsed), {
+				limit: FACET_LIMIT,
+				withBacklinks: false,
+				withExcerpts: false,
+				withLinks: false,
+				source,
+			});
 			if (r.status !== 'failed') take(r, i);
 		}
 	}
@@ -181,11 +220,18 @@ async function searchStage(source: NoteSource, index: SearchIndex, parsed: Parse
 }
 
 /** Stage 2: each facet's key words weighed, and the context every section is scored against. */
-function scoringContext(index: SearchIndex, facets: readonly Facet[], expansions: ReadonlyMap<string, QueryWord[]>): ScoringContext {
+function scoringContext(
+	index: SearchIndex,
+	facets: readonly Facet[],
+	expansions: ReadonlyMap<string, QueryWord[]>,
+): ScoringContext {
 	const keys: KeyWord[][] = facets.map((f) => weighKeys(index, f.words, expansions));
 	const allKeys: KeyWord[] = [];
-	for (const list of keys) for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
-	const adjacency = keys.some((list) => list.some((k, j) => j > 0 && isCjkWord(k.word.text) && isCjkWord(list[j - 1].word.text)));
+	for (const list of keys)
+		for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
+	const adjacency = keys.some((list) =>
+		list.some((k, j) => j > 0 && isCjkWord(k.word.text) && isCjkWord(list[j - 1].word.text)),
+	);
 	return { facets, keys, allKeys, counter: new TermCounter(neededTerms(allKeys)), adjacency };
 }
 
@@ -229,15 +275,31 @@ class NoteLoader {
 		}
 		const names = [titleOf(path, meta), ...(parseFrontMatterAliases(meta?.frontmatter) ?? [])];
 		const label = [...names, ...(meta ? getAllTags(meta) : []).map((t) => t.replace(/^#/, '').replace(/\//g, ' '))];
-		const units = noteUnits(text, meta).filter((u) => u.kind !== 'code' || this.wantsCode(text.slice(u.start, u.end)));
-		const note: LoadedNote = { path, text, meta, metaTerms: new Set(termsOf(label.join('\n'))), nameTerms: names.map((n) => termsOf(n)), priors: this.priors.get(path) ?? this.facets.map(() => 0), units };
+		const units = noteUnits(text, meta).filter(
+			(u) => u.kind !== 'code' || this.wantsCode(text.slice(u.start, u.end)),
+		);
+		const note: LoadedNote = {
+			path,
+			text,
+			meta,
+			metaTerms: new Set(termsOf(label.join('\n'))),
+			nameTerms: names.map((n) => termsOf(n)),
+			priors: this.priors.get(path) ?? this.facets.map(() => 0),
+			units,
+		};
 		this.loaded.set(path, note);
 		return note;
 	}
 }
 
 /** Stage 3: sections named in the query, in the order written; a whole-note reference makes the note a full-prior candidate. */
-async function pinnedSections(source: NoteSource, refs: readonly LinkRef[], loader: NoteLoader, ctx: ScoringContext, stage: SearchStage): Promise<{ pinned: Candidate[]; unresolved: LinkRef[] }> {
+async function pinnedSections(
+	source: NoteSource,
+	refs: readonly LinkRef[],
+	loader: NoteLoader,
+	ctx: ScoringContext,
+	stage: SearchStage,
+): Promise<{ pinned: Candidate[]; unresolved: LinkRef[] }> {
 	const unresolved: LinkRef[] = [];
 	const pinned: Candidate[] = [];
 	for (const ref of refs) {
@@ -256,7 +318,12 @@ async function pinnedSections(source: NoteSource, refs: readonly LinkRef[], load
 				continue;
 			}
 			const c = sectionCandidate(note, t.section, ctx);
-			if (c && !pinned.some((p) => p.path === c.path && p.section.start === c.section.start && p.section.end === c.section.end)) {
+			if (
+				c &&
+				!pinned.some(
+					(p) => p.path === c.path && p.section.start === c.section.start && p.section.end === c.section.end,
+				)
+			) {
 				c.pinned = true;
 				pinned.push(c);
 			}
@@ -283,7 +350,13 @@ async function scoreSections(order: readonly string[], loader: NoteLoader, ctx: 
  * Stage 5: the link neighbourhood — sections of notes linked with the best hits, and sections
  * a `[[Note#Heading]]` in one of the best sections points at (loaded when new), get a boost.
  */
-async function boostNeighbours(source: NoteSource, scored: Candidate[], strong: readonly string[], loader: NoteLoader, ctx: ScoringContext): Promise<void> {
+async function boostNeighbours(
+	source: NoteSource,
+	scored: Candidate[],
+	strong: readonly string[],
+	loader: NoteLoader,
+	ctx: ScoringContext,
+): Promise<void> {
 	const resolved = source.resolvedLinks();
 	const boosted = new Set<Candidate>();
 	for (const c of scored) {
@@ -309,7 +382,9 @@ async function boostNeighbours(source: NoteSource, scored: Candidate[], strong: 
 			if (!note) continue;
 			const span = subpathSection(note.text, note.meta, subpath);
 			if (!span) continue;
-			const hit = scored.find((s) => s.path === target && s.section.start <= span.start && span.start < s.section.end);
+			const hit = scored.find(
+				(s) => s.path === target && s.section.start <= span.start && span.start < s.section.end,
+			);
 			if (hit && hit !== c) boosted.add(hit);
 		}
 	}
@@ -326,7 +401,13 @@ function pointedSection(sections: readonly Candidate[], note: LoadedNote, subpat
 		if (span) return sections.find((s) => s.section.start <= span.start && span.start < s.section.end) ?? null;
 	}
 	let best: Candidate | null = null;
-	for (const s of sections) if (!best || gradeRank(s.best) > gradeRank(best.best) || (gradeRank(s.best) === gradeRank(best.best) && s.score > best.score)) best = s;
+	for (const s of sections)
+		if (
+			!best ||
+			gradeRank(s.best) > gradeRank(best.best) ||
+			(gradeRank(s.best) === gradeRank(best.best) && s.score > best.score)
+		)
+			best = s;
 	return best;
 }
 
@@ -337,7 +418,12 @@ function pointedSection(sections: readonly Candidate[], note: LoadedNote, subpat
  * names (loaded when new) takes the signpost's place: relevant for the facets the signpost
  * asks, when it holds at least one of their key words itself, and ranked just above it.
  */
-async function followPointers(source: NoteSource, scored: Candidate[], loader: NoteLoader, ctx: ScoringContext): Promise<void> {
+async function followPointers(
+	source: NoteSource,
+	scored: Candidate[],
+	loader: NoteLoader,
+	ctx: ScoringContext,
+): Promise<void> {
 	for (const hub of scored.filter((c) => c.pointers.length > 0)) {
 		for (const raw of hub.pointers) {
 			const { path: linkpath, subpath } = parseLinktext(raw);
@@ -352,11 +438,20 @@ async function followPointers(source: NoteSource, scored: Candidate[], loader: N
 					if (extra) scored.push(extra);
 				}
 			}
-			const pick = pointedSection(scored.filter((c) => c.path === target && c !== hub), note, subpath);
+			const pick = pointedSection(
+				scored.filter((c) => c.path === target && c !== hub),
+				note,
+				subpath,
+			);
 			if (!pick) continue;
 			let lifted = false;
 			hub.signposts.forEach((asks, i) => {
-				if (!asks || pick.grades[i].grade === 'relevant' || !ctx.keys[i].some((k) => holdsKeyWord(pick.terms, k))) return;
+				if (
+					!asks ||
+					pick.grades[i].grade === 'relevant' ||
+					!ctx.keys[i].some((k) => holdsKeyWord(pick.terms, k))
+				)
+					return;
 				pick.grades[i] = { ...pick.grades[i], grade: 'relevant' };
 				lifted = true;
 			});
@@ -383,7 +478,9 @@ function demoteWeakEvidence(scored: readonly Candidate[], facets: number): void 
 	for (let i = 0; i < facets; i++) {
 		let best = 0;
 		for (const c of scored) if (c.grades[i].grade === 'relevant') best = Math.max(best, c.facetScores[i]);
-		for (const c of scored) if (c.grades[i].grade === 'relevant' && c.facetScores[i] < RELEVANT_OF_BEST * best) c.grades[i] = { ...c.grades[i], grade: 'partial' };
+		for (const c of scored)
+			if (c.grades[i].grade === 'relevant' && c.facetScores[i] < RELEVANT_OF_BEST * best)
+				c.grades[i] = { ...c.grades[i], grade: 'partial' };
 	}
 	for (const c of scored) c.best = c.grades.reduce<Grade>((b, g) => betterGrade(b, g.grade), 'off-topic');
 }
@@ -392,14 +489,26 @@ function demoteWeakEvidence(scored: readonly Candidate[], facets: number): void 
  * Stage 6: the final order — pinned sections, then each facet's best section, then relevant
  * before partial by score; weak partial padding dropped; at most three per note and 24 in all.
  */
-function rankSections(scored: readonly Candidate[], pinned: readonly Candidate[], facets: readonly Facet[]): Candidate[] {
-	const kept = scored.filter((c) => gradeRank(c.best) > 0 && !pinned.some((p) => p.path === c.path && p.section.start === c.section.start));
-	const byRank = (a: Candidate, b: Candidate): number => gradeRank(b.best) - gradeRank(a.best) || b.score - a.score || a.path.localeCompare(b.path) || a.section.start - b.section.start;
+function rankSections(
+	scored: readonly Candidate[],
+	pinned: readonly Candidate[],
+	facets: readonly Facet[],
+): Candidate[] {
+	const kept = scored.filter(
+		(c) => gradeRank(c.best) > 0 && !pinned.some((p) => p.path === c.path && p.section.start === c.section.start),
+	);
+	const byRank = (a: Candidate, b: Candidate): number =>
+		gradeRank(b.best) - gradeRank(a.best) ||
+		b.score - a.score ||
+		a.path.localeCompare(b.path) ||
+		a.section.start - b.section.start;
 	kept.sort(byRank);
 	// Each facet's best section goes first, so a small budget still covers every sub-question.
 	const head: Candidate[] = [];
 	facets.forEach((_, i) => {
-		const pick = kept.find((c) => c.grades[i].grade === 'relevant' && !head.includes(c)) ?? kept.find((c) => c.grades[i].grade === 'partial' && !head.includes(c));
+		const pick =
+			kept.find((c) => c.grades[i].grade === 'relevant' && !head.includes(c)) ??
+			kept.find((c) => c.grades[i].grade === 'partial' && !head.includes(c));
 		if (pick) head.push(pick);
 	});
 	head.sort(byRank);
@@ -421,7 +530,14 @@ function rankSections(scored: readonly Candidate[], pinned: readonly Candidate[]
  * Find, grade and rank the sections that answer `facets` (see the module comment). `parsed` is
  * the query without its references, already parsed; `refs` the references.
  */
-export async function retrieve(source: NoteSource, index: SearchIndex, parsed: ParsedQuery, facets: readonly Facet[], refs: readonly LinkRef[], options: RetrieveOptions): Promise<Retrieval | { error: string }> {
+export async function retrieve(
+	source: NoteSource,
+	index: SearchIndex,
+	parsed: ParsedQuery,
+	facets: readonly Facet[],
+	refs: readonly LinkRef[],
+	options: RetrieveOptions,
+): Promise<Retrieval | { error: string }> {
 	const stage = await searchStage(source, index, parsed, facets);
 	if ('error' in stage) return stage;
 	const ctx = scoringContext(index, facets, stage.expansions);
@@ -432,7 +548,16 @@ export async function retrieve(source: NoteSource, index: SearchIndex, parsed: P
 	await followPointers(source, scored, loader, ctx);
 	demoteWeakEvidence(scored, facets.length);
 	const candidates = rankSections(scored, pinned, facets);
-	return { candidates, keys: ctx.keys as KeyWord[][], excluded: loader.excluded, unresolved, unreadable: loader.unreadable, limitations: [...stage.limitations], allKeys: [...ctx.allKeys], counter: ctx.counter };
+	return {
+		candidates,
+		keys: ctx.keys as KeyWord[][],
+		excluded: loader.excluded,
+		unresolved,
+		unreadable: loader.unreadable,
+		limitations: [...stage.limitations],
+		allKeys: [...ctx.allKeys],
+		counter: ctx.counter,
+	};
 }
 
 /** The notes and spans a reference names (a bare `^id` may name blocks in several notes). */

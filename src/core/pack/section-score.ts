@@ -100,7 +100,8 @@ export function isCjkWord(text: string): boolean {
 /** The index terms any key word (or expansion) is made of: the only ones worth counting in a section. */
 export function neededTerms(keys: readonly KeyWord[]): Set<string> {
 	const out = new Set<string>();
-	for (const k of keys) for (const w of [k.word, ...k.expansions]) for (const alt of w.alts) for (const t of alt) out.add(t);
+	for (const k of keys)
+		for (const w of [k.word, ...k.expansions]) for (const alt of w.alts) for (const t of alt) out.add(t);
 	return out;
 }
 
@@ -142,14 +143,23 @@ function ownTerms(note: LoadedNote, ctx: ScoringContext): Set<string> {
 	if (note.ownTerms) return note.ownTerms;
 	const asked = neededTerms(ctx.allKeys);
 	const own = new Set<string>();
-	for (const name of note.nameTerms) if (name.length > 0 && name.every((t) => asked.has(t))) for (const t of name) own.add(t);
+	for (const name of note.nameTerms)
+		if (name.length > 0 && name.every((t) => asked.has(t))) for (const t of name) own.add(t);
 	note.ownTerms = own;
 	return own;
 }
 
 /** Split a section's units into evidence, link text and questions/pointers (see {@link SectionTexts}). */
 function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: ScoringContext): SectionTexts {
-	const out: SectionTexts = { counts: new Map(), linkCounts: new Map(), asked: new Set(), pointers: [], asking: false, prose: [], length: 0 };
+	const out: SectionTexts = {
+		counts: new Map(),
+		linkCounts: new Map(),
+		asked: new Set(),
+		pointers: [],
+		asking: false,
+		prose: [],
+		length: 0,
+	};
 	const statement = (text: string, r = readerText(text)): void => {
 		out.prose.push(r.prose);
 		out.length += ctx.counter.count(r.prose, out.counts);
@@ -197,7 +207,13 @@ function sectionTexts(note: LoadedNote, units: readonly QuoteUnit[], ctx: Scorin
  * about X? The facts are in [[Y]]" says what the section asks, not what is known), so with no
  * key word in its statements the heading's words count as link text.
  */
-function gradeSection(evidence: ReadonlySet<string>, heading: ReadonlySet<string>, all: ReadonlySet<string>, keys: readonly KeyWord[], asks: boolean): FacetGrade {
+function gradeSection(
+	evidence: ReadonlySet<string>,
+	heading: ReadonlySet<string>,
+	all: ReadonlySet<string>,
+	keys: readonly KeyWord[],
+	asks: boolean,
+): FacetGrade {
 	const own = !asks || keys.some((k) => holdsKeyWord(evidence, k));
 	return gradeFacet(own ? new Set([...evidence, ...heading]) : evidence, keys, all);
 }
@@ -222,22 +238,50 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	for (const g of grades) if (gradeRank(g.grade) > gradeRank(best)) best = g.grade;
 	// What the section asks about (heading, questions, pointers): a signpost whose pointers are followed (retrieve.ts).
 	const askedTerms = new Set([...evidence, ...headingTerms, ...asked]);
-	const signposts = pointers.length > 0 ? ctx.keys.map((keys, i) => grades[i].grade !== 'relevant' && gradeFacet(askedTerms, keys).grade === 'relevant') : [];
+	const signposts =
+		pointers.length > 0
+			? ctx.keys.map(
+					(keys, i) => grades[i].grade !== 'relevant' && gradeFacet(askedTerms, keys).grade === 'relevant',
+				)
+			: [];
 	const norm = 1 - BM25_B + BM25_B * (length / AVERAGE_SECTION_TOKENS);
 	const flat = ctx.adjacency ? normalizeText(prose.join('\n')) : '';
 	const perFacet = ctx.keys.map((keys, i) => {
 		let s = 0;
 		keys.forEach((k, j) => {
-			s += k.idf * (saturation(keyCount(counts, k), norm) + LINK_WEIGHT * saturation(keyCount(linkCounts, k), norm));
+			s +=
+				k.idf *
+				(saturation(keyCount(counts, k), norm) + LINK_WEIGHT * saturation(keyCount(linkCounts, k), norm));
 			if (holdsKeyWord(headingTerms, k)) s += HEADING_WEIGHT * k.idf;
 			if (holdsKeyWord(note.metaTerms, k)) s += META_WEIGHT * k.idf;
 			// CJK words written next to each other as in the question (创建链接, 添加标签).
 			const next = keys[j + 1];
-			if (next !== undefined && flat !== '' && isCjkWord(k.word.text) && isCjkWord(next.word.text) && flat.includes(k.word.text + next.word.text)) s += ADJACENT_WEIGHT * (k.idf + next.idf);
+			if (
+				next !== undefined &&
+				flat !== '' &&
+				isCjkWord(k.word.text) &&
+				isCjkWord(next.word.text) &&
+				flat.includes(k.word.text + next.word.text)
+			)
+				s += ADJACENT_WEIGHT * (k.idf + next.idf);
 		});
 		return s * (1 + PRIOR_WEIGHT * (note.priors[i] ?? 0));
 	});
 	const strongest = Math.max(0, ...perFacet);
 	const score = strongest + OTHER_FACETS_WEIGHT * (perFacet.reduce((a, b) => a + b, 0) - strongest);
-	return { path: note.path, text: note.text, meta: note.meta, section, units, terms, grades, best, score, pinned: false, pointers: signposts.some(Boolean) ? pointers : [], signposts, facetScores: perFacet };
+	return {
+		path: note.path,
+		text: note.text,
+		meta: note.meta,
+		section,
+		units,
+		terms,
+		grades,
+		best,
+		score,
+		pinned: false,
+		pointers: signposts.some(Boolean) ? pointers : [],
+		signposts,
+		facetScores: perFacet,
+	};
 }

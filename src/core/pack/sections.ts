@@ -75,7 +75,8 @@ export function sectionsOf(text: string, meta: CachedMetadata | null): NoteSecti
 	const headings = meta?.headings ?? [];
 	const first = bodyStart(meta);
 	const preambleEnd = headings.length > 0 ? headings[0].position.start.offset : text.length;
-	if (text.slice(first, preambleEnd).trim() !== '') out.push({ heading: null, level: 0, start: first, end: preambleEnd });
+	if (text.slice(first, preambleEnd).trim() !== '')
+		out.push({ heading: null, level: 0, start: first, end: preambleEnd });
 	headings.forEach((h, i) => {
 		const end = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
 		out.push({ heading: h.heading, level: h.level, start: h.position.start.offset, end });
@@ -97,7 +98,10 @@ function headingKey(heading: string): string {
  * after the previous one) through its subsections, or null when there is no such heading.
  */
 export function headingSection(text: string, meta: CachedMetadata | null, subpath: string): NoteSection | null {
-	const chain = subpath.split('#').map(headingKey).filter((k) => k !== '');
+	const chain = subpath
+		.split('#')
+		.map(headingKey)
+		.filter((k) => k !== '');
 	const headings = meta?.headings ?? [];
 	if (chain.length === 0) return null;
 	let from = 0;
@@ -139,10 +143,18 @@ export function blockSection(meta: CachedMetadata | null, id: string): NoteSecti
 	const wanted = id.replace(/^\^/, '').toLowerCase();
 	// Own properties only: Obsidian's tables are plain objects, so `blocks.constructor` is Object's.
 	const blocks = meta?.blocks;
-	const block = (blocks && Object.hasOwn(blocks, wanted) ? blocks[wanted] : undefined) ?? Object.values(blocks ?? {}).find((b) => b.id.toLowerCase() === wanted);
+	const block =
+		(blocks && Object.hasOwn(blocks, wanted) ? blocks[wanted] : undefined) ??
+		Object.values(blocks ?? {}).find((b) => b.id.toLowerCase() === wanted);
 	if (!block) return null;
 	const under = headingAt(meta, block.position.start.offset);
-	return { heading: under?.heading ?? null, level: under?.level ?? 0, start: block.position.start.offset, end: block.position.end.offset, blockId: block.id };
+	return {
+		heading: under?.heading ?? null,
+		level: under?.level ?? 0,
+		start: block.position.start.offset,
+		end: block.position.end.offset,
+		blockId: block.id,
+	};
 }
 
 /** The span a link subpath names (`#Heading`, `#A#B`, `#^id`), or null. */
@@ -170,7 +182,8 @@ export function linkRefsIn(text: string): LinkRef[] {
 		out.push({ raw: m[0], linkpath: path.trim(), subpath: subpath.trim() });
 	}
 	const outside = text.replace(/!?\[\[[^\]]*\]\]/g, ' ');
-	for (const m of outside.matchAll(/(?:^|\s)\^([A-Za-z0-9-]+)(?=\s|$)/g)) out.push({ raw: `^${m[1]}`, linkpath: '', subpath: `#^${m[1]}` });
+	for (const m of outside.matchAll(/(?:^|\s)\^([A-Za-z0-9-]+)(?=\s|$)/g))
+		out.push({ raw: `^${m[1]}`, linkpath: '', subpath: `#^${m[1]}` });
 	return out;
 }
 
@@ -209,7 +222,14 @@ function trimmed(text: string, start: number, end: number, kind: QuoteUnit['kind
 }
 
 /** One unit per line of [start, end), each line first stripped by `strip` (returns the characters to skip, or -1 to skip the line). */
-function lineUnits(text: string, start: number, end: number, kind: QuoteUnit['kind'], strip: (line: string) => number, out: QuoteUnit[]): void {
+function lineUnits(
+	text: string,
+	start: number,
+	end: number,
+	kind: QuoteUnit['kind'],
+	strip: (line: string) => number,
+	out: QuoteUnit[],
+): void {
 	let s = start;
 	while (s < end) {
 		let e = text.indexOf('\n', s);
@@ -251,11 +271,18 @@ function blockUnits(text: string, block: SectionCache, items: readonly ListItemC
 			return;
 		case 'blockquote':
 		case 'callout':
-			lineUnits(text, s, e, 'prose', (line) => {
-				const marker = QUOTE_MARKER.exec(line);
-				const skip = marker ? marker[0].length : 0;
-				return CALLOUT_HEADER.test(line.slice(skip)) ? -1 : skip;
-			}, out);
+			lineUnits(
+				text,
+				s,
+				e,
+				'prose',
+				(line) => {
+					const marker = QUOTE_MARKER.exec(line);
+					const skip = marker ? marker[0].length : 0;
+					return CALLOUT_HEADER.test(line.slice(skip)) ? -1 : skip;
+				},
+				out,
+			);
 			return;
 		case 'table':
 			lineUnits(text, s, e, 'row', (line) => (TABLE_DELIMITER.test(line) ? -1 : 0), out);
@@ -330,6 +357,7 @@ export function unitsIn(units: readonly QuoteUnit[], span: NoteSection): QuoteUn
 		else hi = mid;
 	}
 	const out: QuoteUnit[] = [];
-	for (let i = lo; i < units.length && units[i].start < span.end; i++) if (units[i].end <= span.end) out.push(units[i]);
+	for (let i = lo; i < units.length && units[i].start < span.end; i++)
+		if (units[i].end <= span.end) out.push(units[i]);
 	return out;
 }

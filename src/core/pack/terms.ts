@@ -21,7 +21,8 @@ const CJK_BIGRAM = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005-\u300
 /** One character of a Han/kana run as the tokenizer cuts runs (SPLIT_SPECIAL_RE's first group). */
 const CJK_RUN_CHAR = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005\u3006\u3007]$/u;
 /** Runs of the scripts the tokenizer treats specially (CJK, Hangul, South-East Asian); they only ever yield terms of those scripts. */
-const SPECIAL_RUNS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005-\u3007\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+const SPECIAL_RUNS =
+	/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005-\u3007\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
 const MAX_CACHED_WORD = 40; // why: longer "words" are CJK runs or identifiers that never repeat; caching them only grows the map.
 
 /** Counts the needed terms of texts (see the module comment). */
@@ -70,7 +71,8 @@ export class TermCounter {
 		}
 		for (const u of this.unigrams) {
 			let n = 0;
-			for (let at = norm.indexOf(u); at >= 0; at = norm.indexOf(u, at + 1)) if (isUnigramAt(norm, at, u.length)) n++;
+			for (let at = norm.indexOf(u); at >= 0; at = norm.indexOf(u, at + 1))
+				if (isUnigramAt(norm, at, u.length)) n++;
 			if (n > 0) counts.set(u, (counts.get(u) ?? 0) + n);
 		}
 		if (this.others.size > 0) {

@@ -10,7 +10,8 @@ import type { DateSource } from '../note-date';
 export const DEFAULT_BUDGET = 2000;
 
 /** The seed's instruction to the downstream agent, verbatim. */
-export const HANDOFF_INSTRUCTION = 'Answer only from the PACK. Cite claims as [S1], [S2]. A claim you cannot cite is uncertainty: say so.';
+export const HANDOFF_INSTRUCTION =
+	'Answer only from the PACK. Cite claims as [S1], [S2]. A claim you cannot cite is uncertainty: say so.';
 
 /** What to pack. */
 export interface PackRequest {
@@ -97,7 +98,10 @@ export interface Handoff {
 }
 
 /** A context pack: the envelope fields of the output contract plus pack, coverage, gaps, handoff and the Markdown. */
-export interface ContextPack extends Pick<QueryResult, 'status' | 'query' | 'searched' | 'skipped' | 'limitations' | 'error'> {
+export interface ContextPack extends Pick<
+	QueryResult,
+	'status' | 'query' | 'searched' | 'skipped' | 'limitations' | 'error'
+> {
 	pack: PackSource[];
 	coverage: CoverageLine[];
 	gaps: PackGap[];

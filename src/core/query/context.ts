@@ -30,8 +30,19 @@ export interface QueryReuse {
  * caller keeps between queries on an unchanging source (the MCP server's state); its graph is
  * used when no folders narrow the scope, since a graph's notes are its scope.
  */
-export function makeContext(source: NoteSource, settings: EngineSettings, folders?: string[], reuse?: QueryReuse): QueryContext {
+export function makeContext(
+	source: NoteSource,
+	settings: EngineSettings,
+	folders?: string[],
+	reuse?: QueryReuse,
+): QueryContext {
 	const scope = resolveScope(source, settings, folders);
 	const whole = folders === undefined || folders.length === 0;
-	return { source, settings, scope, graph: whole && reuse !== undefined ? reuse.graph : new LinkGraph(source, scope.notes, settings.linksKey), ...(reuse ? { reuse } : {}) };
+	return {
+		source,
+		settings,
+		scope,
+		graph: whole && reuse !== undefined ? reuse.graph : new LinkGraph(source, scope.notes, settings.linksKey),
+		...(reuse ? { reuse } : {}),
+	};
 }

@@ -40,7 +40,10 @@ export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): 
 		}
 		const yamlError = ctx.source.getFrontmatterError(path);
 		if (yamlError !== null) {
-			skipped.push({ path, reason: `frontmatter not parsed (${yamlError}); ${dependsOnFrontmatter ? 'its properties and frontmatter tags/links were not searched, its body was' : 'its body was still searched'}` });
+			skipped.push({
+				path,
+				reason: `frontmatter not parsed (${yamlError}); ${dependsOnFrontmatter ? 'its properties and frontmatter tags/links were not searched, its body was' : 'its body was still searched'}`,
+			});
 		}
 	}
 	memo?.set(dependsOnFrontmatter, [...skipped]);
@@ -51,9 +54,15 @@ export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): 
 export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteResult> {
 	const meta = ctx.source.getMetadata(hit.path);
 	const skip = ctx.source.getSkipReason(hit.path);
-	const excerpt = hit.matches && hit.matches.length > 0
-		? [...hit.matches[0].before, hit.matches[0].text, ...hit.matches[0].after].join('\n')
-		: skip === null ? excerptOf(withoutTitleHeading(bodyOf(await ctx.source.read(hit.path), meta)), ctx.settings.excerptChars) : '';
+	const excerpt =
+		hit.matches && hit.matches.length > 0
+			? [...hit.matches[0].before, hit.matches[0].text, ...hit.matches[0].after].join('\n')
+			: skip === null
+				? excerptOf(
+						withoutTitleHeading(bodyOf(await ctx.source.read(hit.path), meta)),
+						ctx.settings.excerptChars,
+					)
+				: '';
 	const result: NoteResult = {
 		path: hit.path,
 		title: titleOf(hit.path, meta),
@@ -87,12 +96,21 @@ export function resultOrder(source: NoteSource, settings: EngineSettings, notes:
 }
 
 /** Order hits (authority tiers when set, then the sort order), cap them, shape them, and wrap the envelope. */
-export async function finish(ctx: QueryContext, query: Record<string, unknown>, limit: number, outcome: QueryOutcome): Promise<QueryResult> {
+export async function finish(
+	ctx: QueryContext,
+	query: Record<string, unknown>,
+	limit: number,
+	outcome: QueryOutcome,
+): Promise<QueryResult> {
 	const ordered = byAuthority(outcome.hits, (hit) => hit.path, ctx.settings.authorityOrder, sortKeyOf(ctx));
 	const kept = ordered.slice(0, limit);
 	const limitations = [...ctx.scope.exclusions, ...(outcome.limitations ?? [])];
-	if (ordered.length > kept.length) limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);
-	if (outcome.more === true) limitations.push(`Stopped at the first ${kept.length} matching notes in result order; more notes match (not counted)`);
+	if (ordered.length > kept.length)
+		limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);
+	if (outcome.more === true)
+		limitations.push(
+			`Stopped at the first ${kept.length} matching notes in result order; more notes match (not counted)`,
+		);
 	const skipped = skippedFiles(ctx, outcome.dependsOnFrontmatter);
 	const lossy = skipped.some((s) => s.reason.startsWith('not searched') || outcome.dependsOnFrontmatter);
 	const status: Status = lossy ? 'partial' : 'success';
@@ -101,7 +119,10 @@ export async function finish(ctx: QueryContext, query: Record<string, unknown>, 
 	const envelope: QueryResult = {
 		status,
 		query,
-		searched: { files: ctx.scope.notes.length, folders: ctx.scope.folders.length > 0 ? [...ctx.scope.folders] : ['(whole vault)'] },
+		searched: {
+			files: ctx.scope.notes.length,
+			folders: ctx.scope.folders.length > 0 ? [...ctx.scope.folders] : ['(whole vault)'],
+		},
 		matched: ordered.length,
 		results,
 		skipped,

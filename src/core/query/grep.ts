@@ -13,12 +13,18 @@ const MAX_LINES_PER_NOTE = 100;
 
 /** The bounded matcher a grep query runs: the literal itself (no regex built from it), or the regex on RE2. */
 export function grepMatcher(query: GrepQuery): CompiledMatcher {
-	return compileMatcher({ pattern: query.pattern, regex: query.regex === true, caseSensitive: query.caseSensitive === true });
+	return compileMatcher({
+		pattern: query.pattern,
+		regex: query.regex === true,
+		caseSensitive: query.caseSensitive === true,
+	});
 }
 
 /** The text of line `index` of `text`, without its line end. */
 function lineAt(text: string, starts: readonly number[], index: number): string {
-	return text.slice(starts[index], index + 1 < starts.length ? starts[index + 1] - 1 : text.length).replace(/\r$/, '');
+	return text
+		.slice(starts[index], index + 1 < starts.length ? starts[index + 1] - 1 : text.length)
+		.replace(/\r$/, '');
 }
 
 /**
@@ -26,7 +32,12 @@ function lineAt(text: string, starts: readonly number[], index: number): string 
  * 1-based file lines so an editor can jump there. The matcher compares normalised text; the lines
  * shown are the note's own.
  */
-export function matchLines(text: string, minLine: number, matcher: TextMatcher, context: number): { matches: LineMatch[]; total: number; cutLines: number } {
+export function matchLines(
+	text: string,
+	minLine: number,
+	matcher: TextMatcher,
+	context: number,
+): { matches: LineMatch[]; total: number; cutLines: number } {
 	const hits = matcher.matchingLines(text, minLine);
 	if (hits.lines.length === 0) return { matches: [], total: 0, cutLines: hits.cutLines };
 	const starts = lineStarts(text);
@@ -58,7 +69,12 @@ export interface GrepStop {
  * match past `limit`: a word in most notes costs a few reads, not the whole vault, and `more`
  * says that further notes match (they are then not counted).
  */
-export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigrams?: TrigramIndex | null, stop?: GrepStop): Promise<QueryOutcome> {
+export async function grepQuery(
+	ctx: QueryContext,
+	matcher: TextMatcher,
+	trigrams?: TrigramIndex | null,
+	stop?: GrepStop,
+): Promise<QueryOutcome> {
 	const hits: Hit[] = [];
 	const limitations: string[] = [];
 	const mayHold = trigrams ? trigrams.mayHold(matcher.trigrams) : null;
@@ -74,9 +90,13 @@ export async function grepQuery(ctx: QueryContext, matcher: TextMatcher, trigram
 		// The closing `---` line is not body: context and matches start on the line after it.
 		const minLine = bodyStart(meta) > 0 ? bodyStartLine(meta) + 1 : 0;
 		const { matches, total, cutLines } = matchLines(text, minLine, matcher, ctx.settings.contextLines);
-		if (cutLines > 0) limitations.push(`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`);
+		if (cutLines > 0)
+			limitations.push(
+				`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`,
+			);
 		if (total === 0) continue;
-		if (stop !== undefined && hits.length === stop.limit) return { hits, limitations, dependsOnFrontmatter: false, more: true };
+		if (stop !== undefined && hits.length === stop.limit)
+			return { hits, limitations, dependsOnFrontmatter: false, more: true };
 		if (total > matches.length) limitations.push(`${path}: showing ${matches.length} of ${total} matching lines`);
 		hits.push({ path, matches });
 	}

@@ -7,7 +7,12 @@ import type { PropQuery } from './types';
 /** A YAML scalar as text for comparison; `[[Note]]` wrappers removed so `author=Note` matches a link property. */
 function scalarText(value: unknown): string | null {
 	if (value === null || value === undefined) return null;
-	if (typeof value === 'string') return value.trim().replace(/^\[\[(.*?)(\|.*)?\]\]$/, '$1').normalize('NFC').toLowerCase();
+	if (typeof value === 'string')
+		return value
+			.trim()
+			.replace(/^\[\[(.*?)(\|.*)?\]\]$/, '$1')
+			.normalize('NFC')
+			.toLowerCase();
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value).toLowerCase();
 	return null;
 }
@@ -49,12 +54,14 @@ export function propQuery(ctx: QueryContext, query: PropQuery): QueryOutcome {
 	const limitations: string[] = [];
 	if (withKey === 0) {
 		const keys = new Set<string>();
-		for (const path of ctx.scope.notes) for (const key of Object.keys(ctx.source.getMetadata(path)?.frontmatter ?? {})) keys.add(key);
+		for (const path of ctx.scope.notes)
+			for (const key of Object.keys(ctx.source.getMetadata(path)?.frontmatter ?? {})) keys.add(key);
 		for (const key of closest(query.key, keys)) suggestions.push(`did you mean property "${key}"?`);
 		limitations.push(`No note in scope has a property named "${query.key}"`);
 	} else if (hits.length === 0 && query.value !== undefined) {
 		const values = new Set<string>();
-		for (const path of ctx.scope.notes) for (const s of scalarsOf(ctx.source.getMetadata(path)?.frontmatter?.[query.key])) values.add(s);
+		for (const path of ctx.scope.notes)
+			for (const s of scalarsOf(ctx.source.getMetadata(path)?.frontmatter?.[query.key])) values.add(s);
 		for (const value of closest(query.value, values)) suggestions.push(`did you mean ${query.key}=${value}?`);
 	}
 	return { hits, suggestions, limitations, dependsOnFrontmatter: true };

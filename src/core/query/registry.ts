@@ -48,7 +48,12 @@ export interface QueryTypeSpec {
 	example: string;
 }
 
-const NOTE: QueryArgument = { name: 'note', kind: 'text', required: true, help: 'the note, by name ("Home") or vault path ("folder/Home.md")' };
+const NOTE: QueryArgument = {
+	name: 'note',
+	kind: 'text',
+	required: true,
+	help: 'the note, by name ("Home") or vault path ("folder/Home.md")',
+};
 
 /** A text value as given (flags are not text). */
 function text(values: ArgumentValues, name: string): string | undefined {
@@ -66,13 +71,15 @@ export function splitPropertyArgument(input: string): { key: string; op?: '=' | 
 /** `/pattern/` is a regular expression; anything else is literal text. */
 export function parseGrepArgument(input: string): { pattern: string; regex: boolean } {
 	const trimmed = input.trim();
-	if (trimmed.length > 2 && trimmed.startsWith('/') && trimmed.endsWith('/')) return { pattern: trimmed.slice(1, -1), regex: true };
+	if (trimmed.length > 2 && trimmed.startsWith('/') && trimmed.endsWith('/'))
+		return { pattern: trimmed.slice(1, -1), regex: true };
 	return { pattern: input, regex: false };
 }
 
 /** A type whose one argument is a note (backlinks to it, links from it). */
 function aboutNote(type: 'backlinks' | 'links', summary: string): QueryTypeSpec {
-	const query = (note: string): StructuredQuery => (type === 'backlinks' ? { type, target: note } : { type, source: note });
+	const query = (note: string): StructuredQuery =>
+		type === 'backlinks' ? { type, target: note } : { type, source: note };
 	return {
 		type,
 		summary,
@@ -91,10 +98,18 @@ export const QUERY_TYPES: readonly QueryTypeSpec[] = [
 		type: 'tag',
 		summary: 'notes with a tag (nested, case-insensitive, frontmatter and inline)',
 		aliases: [],
-		args: [{ name: 'tag', kind: 'text', required: true, help: 'the tag, with or without # (nested tags match: #project matches #project/alpha)' }],
+		args: [
+			{
+				name: 'tag',
+				kind: 'text',
+				required: true,
+				help: 'the tag, with or without # (nested tags match: #project matches #project/alpha)',
+			},
+		],
 		answeredBy: 'query',
 		build: (v) => ({ type: 'tag', tag: text(v, 'tag') ?? '' }),
-		fromText: (input) => (input.trim().replace(/^#+/, '') === '' ? 'Type a tag to look for.' : { type: 'tag', tag: input.trim() }),
+		fromText: (input) =>
+			input.trim().replace(/^#+/, '') === '' ? 'Type a tag to look for.' : { type: 'tag', tag: input.trim() },
 		example: '#project',
 	},
 	{
@@ -103,13 +118,27 @@ export const QUERY_TYPES: readonly QueryTypeSpec[] = [
 		aliases: ['property'],
 		args: [
 			{ name: 'key', kind: 'text', required: true, help: 'the frontmatter property name' },
-			{ name: 'value', kind: 'text', required: false, help: 'the value to match (omit to find notes that have the property at all)' },
-			{ name: 'contains', kind: 'flag', required: false, help: 'match when the value contains the text (case-insensitive)' },
+			{
+				name: 'value',
+				kind: 'text',
+				required: false,
+				help: 'the value to match (omit to find notes that have the property at all)',
+			},
+			{
+				name: 'contains',
+				kind: 'flag',
+				required: false,
+				help: 'match when the value contains the text (case-insensitive)',
+			},
 		],
 		answeredBy: 'query',
 		build: (v) => {
 			const value = text(v, 'value');
-			return { type: 'prop', key: text(v, 'key') ?? '', ...(value !== undefined ? { value, match: v.contains === true ? 'contains' : 'equals' } : {}) };
+			return {
+				type: 'prop',
+				key: text(v, 'key') ?? '',
+				...(value !== undefined ? { value, match: v.contains === true ? 'contains' : 'equals' } : {}),
+			};
 		},
 		fromText: (input) => {
 			const arg = splitPropertyArgument(input);
@@ -126,12 +155,32 @@ export const QUERY_TYPES: readonly QueryTypeSpec[] = [
 		summary: 'full-text substring or regex search over note bodies, with line numbers and context',
 		aliases: [],
 		args: [
-			{ name: 'pattern', kind: 'text', required: true, help: 'the text to find (a JavaScript regular expression with regex)' },
-			{ name: 'regex', kind: 'flag', required: false, help: 'treat the pattern as a JavaScript regular expression' },
-			{ name: 'case-sensitive', kind: 'flag', required: false, help: 'match case exactly (default: case-insensitive)' },
+			{
+				name: 'pattern',
+				kind: 'text',
+				required: true,
+				help: 'the text to find (a JavaScript regular expression with regex)',
+			},
+			{
+				name: 'regex',
+				kind: 'flag',
+				required: false,
+				help: 'treat the pattern as a JavaScript regular expression',
+			},
+			{
+				name: 'case-sensitive',
+				kind: 'flag',
+				required: false,
+				help: 'match case exactly (default: case-insensitive)',
+			},
 		],
 		answeredBy: 'query',
-		build: (v) => ({ type: 'grep', pattern: text(v, 'pattern') ?? '', regex: v.regex === true, caseSensitive: v['case-sensitive'] === true }),
+		build: (v) => ({
+			type: 'grep',
+			pattern: text(v, 'pattern') ?? '',
+			regex: v.regex === true,
+			caseSensitive: v['case-sensitive'] === true,
+		}),
 		fromText: (input) => {
 			if (input.trim() === '') return 'Type the text to search for.';
 			const { pattern, regex } = parseGrepArgument(input);
@@ -161,7 +210,9 @@ export function queryTypeOf(name: string): QueryTypeSpec | undefined {
 }
 
 /** Every argument name any type takes, each once (a face rejects those a type does not take). */
-export const ALL_QUERY_ARGUMENTS: readonly QueryArgument[] = [...new Map(QUERY_TYPES.flatMap((spec) => spec.args.map((arg) => [arg.name, arg] as const))).values()];
+export const ALL_QUERY_ARGUMENTS: readonly QueryArgument[] = [
+	...new Map(QUERY_TYPES.flatMap((spec) => spec.args.map((arg) => [arg.name, arg] as const))).values(),
+];
 
 /** The types that take an argument, for a face's "type=…: help" line. */
 export function typesTaking(name: string): QueryType[] {
@@ -241,32 +292,66 @@ function numberOf(values: OptionValues, name: string): number | undefined {
 /** `search`: ranked hits for the search syntax. */
 export const SEARCH: RankedOperationSpec<'search', SearchCall> = {
 	name: 'search',
-	summary: 'ranked search in any language: filters (tag:, path:, file:, [key:value], "phrase", -word, /regex/) plus free text',
+	summary:
+		'ranked search in any language: filters (tag:, path:, file:, [key:value], "phrase", -word, /regex/) plus free text',
 	answeredBy: 'search',
-	text: { name: 'query', help: 'what to find: words in any language and the search filters (tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/)' },
+	text: {
+		name: 'query',
+		help: 'what to find: words in any language and the search filters (tag:#x, path:folder, file:name, [key:value], "exact phrase", -word, /regex/)',
+	},
 	options: [
-		{ name: 'limit', kind: 'number', value: 'N', range: LIMIT_RANGE, help: `at most N results (default ${SEARCH_LIMIT})` },
-		{ name: 'folders', kind: 'list', value: 'A,B', help: 'search only these folders (repeatable or comma-separated)' },
+		{
+			name: 'limit',
+			kind: 'number',
+			value: 'N',
+			range: LIMIT_RANGE,
+			help: `at most N results (default ${SEARCH_LIMIT})`,
+		},
+		{
+			name: 'folders',
+			kind: 'list',
+			value: 'A,B',
+			help: 'search only these folders (repeatable or comma-separated)',
+		},
 	],
 	build: (query, values) => {
 		const folders = values.folders;
-		return { query, limit: numberOf(values, 'limit') ?? SEARCH_LIMIT, ...(Array.isArray(folders) && folders.length > 0 ? { folders } : {}) };
+		return {
+			query,
+			limit: numberOf(values, 'limit') ?? SEARCH_LIMIT,
+			...(Array.isArray(folders) && folders.length > 0 ? { folders } : {}),
+		};
 	},
 	// A /regex/ that does not compile is the search's own answer (failed, with the reason), not a prompt error.
-	fromText: (input) => (input.trim() === '' ? 'Type what to search for.' : { query: input.trim(), limit: SEARCH_LIMIT }),
+	fromText: (input) =>
+		input.trim() === '' ? 'Type what to search for.' : { query: input.trim(), limit: SEARCH_LIMIT },
 };
 
 /** `pack`: a cited context pack for a question, within a token budget. */
 export const PACK: RankedOperationSpec<'pack', PackRequest> = {
 	name: 'pack',
-	summary: 'a context pack for an agent: verbatim quotes with source ids, coverage, gaps and a handoff, within a token budget',
+	summary:
+		'a context pack for an agent: verbatim quotes with source ids, coverage, gaps and a handoff, within a token budget',
 	answeredBy: 'pack',
-	text: { name: 'query', help: 'the question, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters' },
+	text: {
+		name: 'query',
+		help: 'the question, in any language; may name [[Note#Heading]] or ^block-id sections and use search filters',
+	},
 	options: [
-		{ name: 'budget', kind: 'number', value: 'N', range: [1, 1_000_000], help: `token budget of the whole pack (default ${DEFAULT_BUDGET}; the handoff says when the default was used)` },
+		{
+			name: 'budget',
+			kind: 'number',
+			value: 'N',
+			range: [1, 1_000_000],
+			help: `token budget of the whole pack (default ${DEFAULT_BUDGET}; the handoff says when the default was used)`,
+		},
 		{ name: 'task', kind: 'text', value: 'TEXT', help: "the downstream agent's task, passed on in the handoff" },
 		{ name: 'include-drafts', kind: 'flag', help: 'keep notes with status: draft' },
-		{ name: 'include-archived', kind: 'flag', help: 'keep archived notes (status archived/archive, archived: true, #archive tags)' },
+		{
+			name: 'include-archived',
+			kind: 'flag',
+			help: 'keep archived notes (status archived/archive, archived: true, #archive tags)',
+		},
 		{ name: 'today', kind: 'text', value: 'YYYY-MM-DD', help: "the handoff's built_at (default: today, UTC)" },
 	],
 	build: (query, values) => ({

@@ -23,7 +23,10 @@ function skippedSummary(skipped: QueryResult<unknown>['skipped']): string {
 		reasons.set(gist, (reasons.get(gist) ?? 0) + 1);
 	}
 	const common = [...reasons].sort((a, b) => b[1] - a[1]);
-	const named = common.length <= 2 ? ` (${common.map(([reason, n]) => (common.length === 1 ? reason : `${n} ${reason}`)).join(', ')})` : '';
+	const named =
+		common.length <= 2
+			? ` (${common.map(([reason, n]) => (common.length === 1 ? reason : `${n} ${reason}`)).join(', ')})`
+			: '';
 	return `${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped or partly read${named.length <= 60 ? named : ''}: --verbose to list`;
 }
 
@@ -39,7 +42,10 @@ function quietLimitations(limitations: readonly string[]): string[] {
 	const shown = others.length <= QUIET_LIMITATIONS ? others : others.slice(0, QUIET_LIMITATIONS - 1);
 	const lines = shown.map((limitation) => `  - ${limitation}`);
 	if (shown.length < others.length) lines.push(`  - ${others.length - shown.length} more: --verbose to list`);
-	if (excluded > 0) lines.push(`  - Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files (--verbose to list)`);
+	if (excluded > 0)
+		lines.push(
+			`  - Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files (--verbose to list)`,
+		);
 	return lines;
 }
 
@@ -52,14 +58,22 @@ function quietLimitations(limitations: readonly string[]): string[] {
 export function renderFooter(result: QueryResult<unknown>, options: FooterOptions = {}): string[] {
 	const lines: string[] = [];
 	const verbose = options.verbose === true;
-	if (result.suggestions && result.suggestions.length > 0) lines.push('', ...result.suggestions.map((s) => `Hint: ${s}`));
+	if (result.suggestions && result.suggestions.length > 0)
+		lines.push('', ...result.suggestions.map((s) => `Hint: ${s}`));
 	if (result.skipped.length > 0 && verbose) {
 		lines.push('', `Skipped or partly read (${result.skipped.length}):`);
 		for (const skip of result.skipped) lines.push(`  ${skip.path}: ${skip.reason}`);
 	} else if (result.skipped.length > 0) {
 		lines.push('', skippedSummary(result.skipped));
 	}
-	if (result.limitations.length > 0) lines.push('', 'Limitations:', ...(verbose ? result.limitations.map((limitation) => `  - ${limitation}`) : quietLimitations(result.limitations)));
+	if (result.limitations.length > 0)
+		lines.push(
+			'',
+			'Limitations:',
+			...(verbose
+				? result.limitations.map((limitation) => `  - ${limitation}`)
+				: quietLimitations(result.limitations)),
+		);
 	return lines;
 }
 
@@ -91,7 +105,11 @@ function plural(n: number): string {
  * The first line: how many matched and how many are shown. `links` names the note it resolved
  * and `backlinks` the note linked to, so a bare name that found another note than meant shows.
  */
-function header(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLinks: boolean, more: string | undefined): string {
+function header(
+	result: QueryResult<NoteResult> | QueryResult<LinkResult>,
+	isLinks: boolean,
+	more: string | undefined,
+): string {
 	const shown = result.results.length;
 	const showing = shown < result.matched ? `; showing ${shown}${more === undefined ? '' : ` (${more})`}` : '';
 	if (isLinks) {
@@ -99,14 +117,19 @@ function header(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLin
 		return `Links from ${from}: ${result.matched} link${plural(result.matched)}${showing}`;
 	}
 	const searched = ` (searched ${result.searched.files} note${plural(result.searched.files)})`;
-	if (typeof result.query.target === 'string' && result.query.type === 'backlinks') return `${result.matched} note${plural(result.matched)} link to ${result.query.target}${searched}${showing}`;
+	if (typeof result.query.target === 'string' && result.query.type === 'backlinks')
+		return `${result.matched} note${plural(result.matched)} link to ${result.query.target}${searched}${showing}`;
 	// A grep that stopped at its limit knows only that more match (`more`, MCP): "20+ notes match".
 	if (result.more === true) return `${result.matched}+ notes match (stopped at the limit; more notes match)`;
 	return `${result.matched} note${plural(result.matched)} match${result.matched === 1 ? 'es' : ''}${searched}${showing}`;
 }
 
 /** The readable listing printed without `--json`; `verbose` lists every skipped file and limitation. */
-export function renderText(result: QueryResult<NoteResult> | QueryResult<LinkResult>, isLinks: boolean, options: FooterOptions = {}): string {
+export function renderText(
+	result: QueryResult<NoteResult> | QueryResult<LinkResult>,
+	isLinks: boolean,
+	options: FooterOptions = {},
+): string {
 	const lines: string[] = [header(result, isLinks, options.more)];
 	const shown = result.results.length;
 	if (shown > 0) lines.push('');
@@ -115,6 +138,8 @@ export function renderText(result: QueryResult<NoteResult> | QueryResult<LinkRes
 		else lines.push(...renderNote(item as NoteResult), '');
 	}
 	if (!isLinks && shown > 0) lines.pop();
-	lines.push(...renderFooter({ ...result, limitations: result.limitations.filter((l) => !isTruncationNote(l)) }, options));
+	lines.push(
+		...renderFooter({ ...result, limitations: result.limitations.filter((l) => !isTruncationNote(l)) }, options),
+	);
 	return displayLines(lines);
 }

@@ -19,7 +19,7 @@ export type StructuredResult = QueryResult<NoteResult> | QueryResult<LinkResult>
 function normalized(query: StructuredQuery, limit: number): Record<string, unknown> {
 	const echo: Record<string, unknown> = { ...query, limit };
 	if (query.type === 'tag') echo.tag = `#${normalizeTag(query.tag)}`;
-	if (query.type === 'prop') echo.match = query.value === undefined ? 'present' : query.match ?? 'equals';
+	if (query.type === 'prop') echo.match = query.value === undefined ? 'present' : (query.match ?? 'equals');
 	if (query.type === 'grep') {
 		echo.regex = query.regex === true;
 		echo.caseSensitive = query.caseSensitive === true;
@@ -50,10 +50,17 @@ function validate(query: StructuredQuery, limit: number): string | null {
 }
 
 /** Resolve the note a backlinks/links query is about, or produce the failure. */
-function subjectNote(ctx: QueryContext, name: string, parameter: string): { path: string } | { error: string; suggestions: string[] } {
+function subjectNote(
+	ctx: QueryContext,
+	name: string,
+	parameter: string,
+): { path: string } | { error: string; suggestions: string[] } {
 	const ref = findNote(ctx.source, name);
 	if (ref.kind === 'found') return { path: ref.path };
-	return { error: describeNoteRef(ref, parameter), suggestions: ref.kind === 'unknown' ? ref.suggestions : ref.candidates };
+	return {
+		error: describeNoteRef(ref, parameter),
+		suggestions: ref.kind === 'unknown' ? ref.suggestions : ref.candidates,
+	};
 }
 
 /**
@@ -63,7 +70,13 @@ function subjectNote(ctx: QueryContext, name: string, parameter: string): { path
  * of the whole scope in result order, `resultOrder`) a grep stops at the first match past its
  * limit instead of reading every note (the answer then says `more`).
  */
-export async function runQuery(source: NoteSource, query: StructuredQuery, settings: EngineSettings, trigrams?: TrigramIndex | null, reuse?: QueryReuse): Promise<StructuredResult> {
+export async function runQuery(
+	source: NoteSource,
+	query: StructuredQuery,
+	settings: EngineSettings,
+	trigrams?: TrigramIndex | null,
+	reuse?: QueryReuse,
+): Promise<StructuredResult> {
 	const order = reuse?.order;
 	const limit = query.limit ?? settings.defaultLimit;
 	const echo = normalized(query, limit);
@@ -84,7 +97,12 @@ export async function runQuery(source: NoteSource, query: StructuredQuery, setti
 		case 'grep': {
 			const compiled = grepMatcher(query);
 			if (!compiled.ok) return failed(echo, compiled.error);
-			return finish(ctx, echo, limit, await grepQuery(ctx, compiled.matcher, trigrams, order === undefined ? undefined : { order, limit }));
+			return finish(
+				ctx,
+				echo,
+				limit,
+				await grepQuery(ctx, compiled.matcher, trigrams, order === undefined ? undefined : { order, limit }),
+			);
 		}
 		case 'backlinks': {
 			const subject = subjectNote(ctx, query.target, 'target');
@@ -102,10 +120,16 @@ export async function runQuery(source: NoteSource, query: StructuredQuery, setti
 }
 
 /** The `links` query's envelope: one result per outgoing link, in document order. */
-function linksEnvelope(ctx: QueryContext, echo: Record<string, unknown>, limit: number, path: string): QueryResult<LinkResult> {
+function linksEnvelope(
+	ctx: QueryContext,
+	echo: Record<string, unknown>,
+	limit: number,
+	path: string,
+): QueryResult<LinkResult> {
 	const all = linksQuery(ctx, path);
 	const results = all.slice(0, limit);
-	const limitations = all.length > results.length ? [`Truncated to ${results.length} of ${all.length} links (raise --limit)`] : [];
+	const limitations =
+		all.length > results.length ? [`Truncated to ${results.length} of ${all.length} links (raise --limit)`] : [];
 	const skipped = skippedFiles(ctx, true).filter((s) => s.path === path);
 	return {
 		status: skipped.length > 0 ? 'partial' : 'success',

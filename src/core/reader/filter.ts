@@ -8,7 +8,11 @@ import { matchesWhere, type Predicate } from './where';
  * order. Notes without frontmatter cannot match and are listed as skipped (seed: "count them in
  * the skipped list"); unreadable notes and malformed frontmatter are the engine's skipped list.
  */
-export function filterNotes(ctx: QueryContext, predicates: readonly Predicate[], schema: Schema): { hits: string[]; noFrontmatter: SkippedFile[] } {
+export function filterNotes(
+	ctx: QueryContext,
+	predicates: readonly Predicate[],
+	schema: Schema,
+): { hits: string[]; noFrontmatter: SkippedFile[] } {
 	const hits: string[] = [];
 	const noFrontmatter: SkippedFile[] = [];
 	for (const path of ctx.scope.notes) {

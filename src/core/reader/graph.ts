@@ -21,10 +21,16 @@ function refKey(name: string): string {
  * else named by the caller as a skill (`skill-library-ref`), else `unresolved`. With
  * `resolve_wikilinks`, vault links carry the absolute path of their file.
  */
-export function outboundLinks(graph: LinkGraph, path: string, knownSkillRefs: readonly string[], absolute: ((path: string) => string) | null): OutboundLink[] {
+export function outboundLinks(
+	graph: LinkGraph,
+	path: string,
+	knownSkillRefs: readonly string[],
+	absolute: ((path: string) => string) | null,
+): OutboundLink[] {
 	const known = new Set(knownSkillRefs.map(refKey));
 	return outgoingLinks(graph, path).map((link) => {
-		const resolution = link.resolved !== null ? 'vault' : known.has(refKey(link.linkpath)) ? 'skill-library-ref' : 'unresolved';
+		const resolution =
+			link.resolved !== null ? 'vault' : known.has(refKey(link.linkpath)) ? 'skill-library-ref' : 'unresolved';
 		const out: OutboundLink = { linkpath: link.linkpath, resolution, source: link.source, count: link.count };
 		if (link.resolved !== null && absolute !== null) out.path = absolute(link.resolved);
 		return out;

@@ -6,5 +6,14 @@ export { runReader, failedReport } from './run';
 export { renderReport } from './report-text';
 export { splitWhereText } from './where';
 export { DEFAULT_READER_SETTINGS, READER_OPERATIONS } from './types';
-export type { OutboundLink, ReaderNoteResult, ReaderOperation, ReaderReport, ReaderRequest, ReaderSettings, Resolution, WhereValue } from './types';
+export type {
+	OutboundLink,
+	ReaderNoteResult,
+	ReaderOperation,
+	ReaderReport,
+	ReaderRequest,
+	ReaderSettings,
+	Resolution,
+	WhereValue,
+} from './types';
 export type { SchemaFile } from '../schema/load';

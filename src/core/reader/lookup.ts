@@ -11,7 +11,10 @@ export interface LookupOutcome {
 
 /** `[[x]]`, `x.md`, ` x ` → `x`. */
 function cleanSlug(slug: string): string {
-	const bare = slug.trim().replace(/^\[\[|\]\]$/g, '').replace(/^\/+/, '');
+	const bare = slug
+		.trim()
+		.replace(/^\[\[|\]\]$/g, '')
+		.replace(/^\/+/, '');
 	return bare.toLowerCase().endsWith('.md') ? bare.slice(0, -3) : bare;
 }
 
@@ -29,7 +32,9 @@ export function lookupSlug(scope: ReaderScope, slug: string): LookupOutcome {
 	for (const prefix of prefixes) {
 		const exact = `${prefix}${wanted}.md`;
 		tried.push(exact);
-		const found = notes.find((path) => path === exact) ?? notes.find((path) => isInFolder(path, prefix) && path.endsWith(`/${wanted}.md`));
+		const found =
+			notes.find((path) => path === exact) ??
+			notes.find((path) => isInFolder(path, prefix) && path.endsWith(`/${wanted}.md`));
 		if (found !== undefined) return { path: found, tried, suggestions: [] };
 	}
 	const near = closest(baseName(wanted), notes.map(baseName));

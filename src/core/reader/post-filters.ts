@@ -26,33 +26,70 @@ export interface PostFilters {
 }
 
 /** Validate `min_confidence` and `max_staleness_days` against the schema. */
-export function postFiltersOf(schema: Schema, input: { include_archived?: boolean; min_confidence?: string; max_staleness_days?: number; today?: string }): PostFilters | Rejection {
+export function postFiltersOf(
+	schema: Schema,
+	input: { include_archived?: boolean; min_confidence?: string; max_staleness_days?: number; today?: string },
+): PostFilters | Rejection {
 	const filters: PostFilters = { includeArchived: input.include_archived === true };
 	if (input.min_confidence !== undefined) {
 		const spec = fieldOf(schema, 'min_confidence', CONFIDENCE_FIELD);
-		if ('error' in spec) return { error: `min_confidence: the schema declares no "${CONFIDENCE_FIELD}" field to filter on`, suggestions: spec.suggestions };
+		if ('error' in spec)
+			return {
+				error: `min_confidence: the schema declares no "${CONFIDENCE_FIELD}" field to filter on`,
+				suggestions: spec.suggestions,
+			};
 		const values = spec.values ?? [];
-		if (spec.type !== 'enum') return { error: `min_confidence: "${CONFIDENCE_FIELD}" is a ${spec.type} field in the schema; it must be an enum listed strongest first`, suggestions: [] };
+		if (spec.type !== 'enum')
+			return {
+				error: `min_confidence: "${CONFIDENCE_FIELD}" is a ${spec.type} field in the schema; it must be an enum listed strongest first`,
+				suggestions: [],
+			};
 		const index = values.indexOf(input.min_confidence);
-		if (index < 0) return reject('min_confidence', `"${input.min_confidence}" is not a ${CONFIDENCE_FIELD} value`, values, input.min_confidence);
+		if (index < 0)
+			return reject(
+				'min_confidence',
+				`"${input.min_confidence}" is not a ${CONFIDENCE_FIELD} value`,
+				values,
+				input.min_confidence,
+			);
 		filters.minConfidence = { value: input.min_confidence, accepted: values.slice(0, index + 1) };
 	}
 	if (input.max_staleness_days !== undefined) {
 		const days = input.max_staleness_days;
-		if (!Number.isInteger(days) || days < 0) return { error: `max_staleness_days: must be a whole number of days, 0 or more, got ${String(days)}`, suggestions: [] };
+		if (!Number.isInteger(days) || days < 0)
+			return {
+				error: `max_staleness_days: must be a whole number of days, 0 or more, got ${String(days)}`,
+				suggestions: [],
+			};
 		const spec = fieldOf(schema, 'max_staleness_days', VERIFIED_FIELD);
-		if ('error' in spec) return { error: `max_staleness_days: the schema declares no "${VERIFIED_FIELD}" field to filter on`, suggestions: [] };
-		if (spec.type !== 'date') return { error: `max_staleness_days: "${VERIFIED_FIELD}" is a ${spec.type} field in the schema, not a date`, suggestions: [] };
+		if ('error' in spec)
+			return {
+				error: `max_staleness_days: the schema declares no "${VERIFIED_FIELD}" field to filter on`,
+				suggestions: [],
+			};
+		if (spec.type !== 'date')
+			return {
+				error: `max_staleness_days: "${VERIFIED_FIELD}" is a ${spec.type} field in the schema, not a date`,
+				suggestions: [],
+			};
 		const today = input.today === undefined ? { ms: Date.now(), hasTime: true } : parseDate(input.today);
-		if (today === null || (input.today !== undefined && today.hasTime)) return { error: `today: "${input.today ?? ''}" is not a date (YYYY-MM-DD)`, suggestions: [] };
+		if (today === null || (input.today !== undefined && today.hasTime))
+			return { error: `today: "${input.today ?? ''}" is not a date (YYYY-MM-DD)`, suggestions: [] };
 		filters.staleness = { days, cutoff: daysBefore(today.ms, days), today: dayString(today.ms) };
 	}
 	return filters;
 }
 
 /** Why a note fails the post-filters, or null when it passes. */
-function exclusion(frontmatter: FrontMatter, filters: PostFilters): 'archived' | 'confidence' | 'stale' | 'undated' | null {
-	if (!filters.includeArchived && propertyMatches(frontmatter[STATUS_FIELD], { type: 'prop', key: STATUS_FIELD, value: 'archived' })) return 'archived';
+function exclusion(
+	frontmatter: FrontMatter,
+	filters: PostFilters,
+): 'archived' | 'confidence' | 'stale' | 'undated' | null {
+	if (
+		!filters.includeArchived &&
+		propertyMatches(frontmatter[STATUS_FIELD], { type: 'prop', key: STATUS_FIELD, value: 'archived' })
+	)
+		return 'archived';
 	if (filters.minConfidence) {
 		const value = frontmatter[CONFIDENCE_FIELD];
 		if (typeof value !== 'string' || !filters.minConfidence.accepted.includes(value.trim())) return 'confidence';
@@ -75,7 +112,11 @@ function noteCount(count: number): string {
 }
 
 /** Apply the post-filters to notes (kept in order) and describe each filter for the report's "Filters applied". */
-export function applyPostFilters<T extends { path: string }>(notes: readonly T[], frontmatterOf: (path: string) => FrontMatter, filters: PostFilters): { kept: T[]; applied: string[] } {
+export function applyPostFilters<T extends { path: string }>(
+	notes: readonly T[],
+	frontmatterOf: (path: string) => FrontMatter,
+	filters: PostFilters,
+): { kept: T[]; applied: string[] } {
 	const counts = { archived: 0, confidence: 0, stale: 0, undated: 0 };
 	const kept: T[] = [];
 	for (const note of notes) {
@@ -83,12 +124,22 @@ export function applyPostFilters<T extends { path: string }>(notes: readonly T[]
 		if (why === null) kept.push(note);
 		else counts[why]++;
 	}
-	const applied = [filters.includeArchived ? 'include_archived=true' : `include_archived=false (${noteCount(counts.archived)} with status: archived excluded)`];
-	if (filters.minConfidence) applied.push(`min_confidence=${filters.minConfidence.value} (${noteCount(counts.confidence)} below it or without ${CONFIDENCE_FIELD} excluded)`);
+	const applied = [
+		filters.includeArchived
+			? 'include_archived=true'
+			: `include_archived=false (${noteCount(counts.archived)} with status: archived excluded)`,
+	];
+	if (filters.minConfidence)
+		applied.push(
+			`min_confidence=${filters.minConfidence.value} (${noteCount(counts.confidence)} below it or without ${CONFIDENCE_FIELD} excluded)`,
+		);
 	if (filters.staleness) {
 		const { days, cutoff, today } = filters.staleness;
-		const undated = counts.undated > 0 ? `, ${noteCount(counts.undated)} with an unreadable ${VERIFIED_FIELD} excluded` : '';
-		applied.push(`max_staleness_days=${days} (today ${today}: ${VERIFIED_FIELD} on or after ${dayString(cutoff)}; ${noteCount(counts.stale)} excluded${undated}; never-verified notes pass)`);
+		const undated =
+			counts.undated > 0 ? `, ${noteCount(counts.undated)} with an unreadable ${VERIFIED_FIELD} excluded` : '';
+		applied.push(
+			`max_staleness_days=${days} (today ${today}: ${VERIFIED_FIELD} on or after ${dayString(cutoff)}; ${noteCount(counts.stale)} excluded${undated}; never-verified notes pass)`,
+		);
 	}
 	return { kept, applied };
 }

@@ -22,7 +22,10 @@ export function flow(value: unknown): string {
 		// A list of links would read `[[[Movies]]]`: pad it so the link stays visible as `[ [[Movies]] ]`.
 		return items.startsWith('[') || items.endsWith(']') ? `[ ${items} ]` : `[${items}]`;
 	}
-	if (typeof value === 'object' && value !== null) return `{${Object.entries(value).map(([k, v]) => `${k}: ${flow(v)}`).join(', ')}}`;
+	if (typeof value === 'object' && value !== null)
+		return `{${Object.entries(value)
+			.map(([k, v]) => `${k}: ${flow(v)}`)
+			.join(', ')}}`;
 	if (value === null || value === undefined) return '';
 	return typeof value === 'string' && value !== '' ? value : JSON.stringify(value);
 }
@@ -35,14 +38,22 @@ function absolute(report: ReaderReport, path: string): string {
 /** Tags as Obsidian shows them, `#` first, like every other face (a `tags: [a]` property reads `[#a]`). */
 function withHashes(key: string, value: unknown): unknown {
 	if (key.toLowerCase() !== 'tags' && key.toLowerCase() !== 'tag') return value;
-	const hash = (tag: unknown): unknown => (typeof tag === 'string' && tag !== '' && !tag.startsWith('#') ? `#${tag}` : tag);
+	const hash = (tag: unknown): unknown =>
+		typeof tag === 'string' && tag !== '' && !tag.startsWith('#') ? `#${tag}` : tag;
 	return Array.isArray(value) ? value.map(hash) : hash(value);
 }
 
 /** The frontmatter with the seed's fields first, then the rest in the note's order; `only` keeps those keys. */
-function orderedFrontmatter(frontmatter: Record<string, unknown>, only: readonly string[] | null): Record<string, unknown> {
-	const keys = [...REPORT_FIELDS.filter((key) => Object.hasOwn(frontmatter, key)), ...Object.keys(frontmatter).filter((key) => !REPORT_FIELDS.includes(key))];
-	const kept = only === null ? keys : keys.filter((key) => only.some((field) => field.toLowerCase() === key.toLowerCase()));
+function orderedFrontmatter(
+	frontmatter: Record<string, unknown>,
+	only: readonly string[] | null,
+): Record<string, unknown> {
+	const keys = [
+		...REPORT_FIELDS.filter((key) => Object.hasOwn(frontmatter, key)),
+		...Object.keys(frontmatter).filter((key) => !REPORT_FIELDS.includes(key)),
+	];
+	const kept =
+		only === null ? keys : keys.filter((key) => only.some((field) => field.toLowerCase() === key.toLowerCase()));
 	return Object.fromEntries(kept.map((key) => [key, withHashes(key, frontmatter[key])]));
 }
 
@@ -53,7 +64,9 @@ function orderedFrontmatter(frontmatter: Record<string, unknown>, only: readonly
  */
 function queriedFields(report: ReaderReport): string[] | null {
 	if (report.query.operation !== 'filter') return null;
-	const clauses = Array.isArray(report.query.where) ? report.query.where.filter((c): c is string => typeof c === 'string') : [];
+	const clauses = Array.isArray(report.query.where)
+		? report.query.where.filter((c): c is string => typeof c === 'string')
+		: [];
 	const parsed = parseWhere(clauses);
 	const fields = Array.isArray(parsed) ? parsed.map((p) => p.field) : [];
 	if (report.query.min_confidence !== undefined) fields.push('confidence');
@@ -62,15 +75,31 @@ function queriedFields(report: ReaderReport): string[] | null {
 }
 
 /** One numbered result. */
-function resultLines(report: ReaderReport, result: ReaderNoteResult, index: number, only: readonly string[] | null): string[] {
+function resultLines(
+	report: ReaderReport,
+	result: ReaderNoteResult,
+	index: number,
+	only: readonly string[] | null,
+): string[] {
 	const lines = [`  ${index + 1}. ${absolute(report, result.path)}`];
 	if (only !== null) lines.push(`     - title: ${result.title}`);
-	lines.push(`     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter, only))}`, `     - excerpt: "${result.excerpt.replace(/\s+/g, ' ').trim()}"`);
+	lines.push(
+		`     - frontmatter: ${flow(orderedFrontmatter(result.frontmatter, only))}`,
+		`     - excerpt: "${result.excerpt.replace(/\s+/g, ' ').trim()}"`,
+	);
 	if (result.matches) lines.push('     - matches:', ...contextListing(result.matches, '         '));
-	if (result.body !== undefined) lines.push('     - body:', ...result.body.split('\n').map((line) => `         | ${line}`));
-	const inbound = result.inbound ? ` [${result.inbound.map((ref) => `${absolute(report, ref.path)} (${ref.source})`).join(', ')}]` : '';
-	const outbound = result.outbound ? ` [${result.outbound.map((link) => `${link.linkpath}${link.path ? ` → ${link.path}` : ''} (${link.resolution})`).join(', ')}]` : '';
-	lines.push(`     - inbound links: ${result.inbound_count}${inbound}`, `     - outbound links: ${result.outbound_count}${outbound}`);
+	if (result.body !== undefined)
+		lines.push('     - body:', ...result.body.split('\n').map((line) => `         | ${line}`));
+	const inbound = result.inbound
+		? ` [${result.inbound.map((ref) => `${absolute(report, ref.path)} (${ref.source})`).join(', ')}]`
+		: '';
+	const outbound = result.outbound
+		? ` [${result.outbound.map((link) => `${link.linkpath}${link.path ? ` → ${link.path}` : ''} (${link.resolution})`).join(', ')}]`
+		: '';
+	lines.push(
+		`     - inbound links: ${result.inbound_count}${inbound}`,
+		`     - outbound links: ${result.outbound_count}${outbound}`,
+	);
 	return lines;
 }
 
@@ -78,7 +107,8 @@ function resultLines(report: ReaderReport, result: ReaderNoteResult, index: numb
 function searchedLine(report: ReaderReport): string {
 	const { files, folders } = report.searched;
 	if (report.status === 'failed') return 'Searched: 0 markdown files (nothing searched)';
-	if (folders.length === 1 && folders[0] === '(whole vault)') return `Searched: ${files} markdown files across the whole vault`;
+	if (folders.length === 1 && folders[0] === '(whole vault)')
+		return `Searched: ${files} markdown files across the whole vault`;
 	return `Searched: ${files} markdown files across ${folders.length} folder${folders.length === 1 ? '' : 's'} [${folders.join(', ')}]`;
 }
 
@@ -92,7 +122,9 @@ export interface ReportOptions {
 export function renderReport(report: ReaderReport, options: ReportOptions = {}): string {
 	const only = options.allFields === true ? null : queriedFields(report);
 	const { operation, ...parameters } = report.query;
-	const schema = report.schema ? `${report.schema.path} (modified ${report.schema.modified ?? 'unknown'})` : '(not validated)';
+	const schema = report.schema
+		? `${report.schema.path} (modified ${report.schema.modified ?? 'unknown'})`
+		: '(not validated)';
 	const lines = [
 		...HEADER,
 		`Query: {operation: ${flow(operation)}, parameters: ${flow(parameters)}}`,

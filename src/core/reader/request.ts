@@ -29,7 +29,9 @@ function bad(error: string): Rejection {
 /** A positive whole number parameter, or its rejection. */
 function count(name: string, value: number | undefined, fallback: number): number | Rejection {
 	if (value === undefined) return fallback;
-	return Number.isInteger(value) && value >= 1 ? value : bad(`${name}: must be a positive whole number, got ${String(value)}`);
+	return Number.isInteger(value) && value >= 1
+		? value
+		: bad(`${name}: must be a positive whole number, got ${String(value)}`);
 }
 
 /** The query as the report echoes it: the parameters that apply to the operation, defaults filled in. */
@@ -40,8 +42,16 @@ export function echoOf(request: ReaderRequest, settings: ReaderSettings): Record
 		const parsed = parseWhere(request.where);
 		echo.where = Array.isArray(parsed) ? parsed.map(describePredicate) : request.where;
 	}
-	if (request.operation === 'text-search') Object.assign(echo, { pattern: request.pattern, regex: request.regex === true, case_sensitive: request.case_sensitive === true });
-	echo.folders = request.folders && request.folders.length > 0 ? request.folders : `default (${settings.defaultFolders.length > 0 ? settings.defaultFolders.join(', ') : 'whole vault'})`;
+	if (request.operation === 'text-search')
+		Object.assign(echo, {
+			pattern: request.pattern,
+			regex: request.regex === true,
+			case_sensitive: request.case_sensitive === true,
+		});
+	echo.folders =
+		request.folders && request.folders.length > 0
+			? request.folders
+			: `default (${settings.defaultFolders.length > 0 ? settings.defaultFolders.join(', ') : 'whole vault'})`;
 	Object.assign(echo, {
 		full_body: request.full_body === true,
 		excerpt_chars: request.excerpt_chars ?? settings.excerptChars,
@@ -51,7 +61,11 @@ export function echoOf(request: ReaderRequest, settings: ReaderSettings): Record
 	if (request.min_confidence !== undefined) echo.min_confidence = request.min_confidence;
 	if (request.max_staleness_days !== undefined) echo.max_staleness_days = request.max_staleness_days;
 	if (request.today !== undefined) echo.today = request.today;
-	if (request.operation === 'graph') Object.assign(echo, { resolve_wikilinks: request.resolve_wikilinks !== false, known_skill_refs: request.known_skill_refs ?? [] });
+	if (request.operation === 'graph')
+		Object.assign(echo, {
+			resolve_wikilinks: request.resolve_wikilinks !== false,
+			known_skill_refs: request.known_skill_refs ?? [],
+		});
 	return echo;
 }
 
@@ -67,17 +81,25 @@ function blank(value: string | undefined): boolean {
  */
 export function planRequest(request: ReaderRequest, settings: ReaderSettings, schema: Schema): ReaderPlan | Rejection {
 	const operation = READER_OPERATIONS.find((op) => op === request.operation);
-	if (operation === undefined) return bad(`operation: "${String(request.operation)}" is not one of ${READER_OPERATIONS.join(', ')}`);
-	if ((operation === 'lookup' || operation === 'graph') && blank(request.slug)) return bad(`slug: required for ${operation}`);
+	if (operation === undefined)
+		return bad(`operation: "${String(request.operation)}" is not one of ${READER_OPERATIONS.join(', ')}`);
+	if ((operation === 'lookup' || operation === 'graph') && blank(request.slug))
+		return bad(`slug: required for ${operation}`);
 	if (operation === 'text-search' && blank(request.pattern)) return bad('pattern: required for text-search');
-	if (operation === 'filter' && (request.where === undefined || Object.keys(request.where).length === 0)) return bad('where: required for filter (at least one field=value)');
+	if (operation === 'filter' && (request.where === undefined || Object.keys(request.where).length === 0))
+		return bad('where: required for filter (at least one field=value)');
 	const predicates = parseWhere(operation === 'filter' ? request.where : undefined);
 	if (!Array.isArray(predicates)) return predicates;
 	const invalid = validateWhere(schema, predicates);
 	if (invalid) return invalid;
 	let matcher: TextMatcher | null = null;
 	if (operation === 'text-search') {
-		const compiled = grepMatcher({ type: 'grep', pattern: request.pattern ?? '', regex: request.regex === true, caseSensitive: request.case_sensitive === true });
+		const compiled = grepMatcher({
+			type: 'grep',
+			pattern: request.pattern ?? '',
+			regex: request.regex === true,
+			caseSensitive: request.case_sensitive === true,
+		});
 		if (!compiled.ok) return bad(compiled.error);
 		matcher = compiled.matcher;
 	}

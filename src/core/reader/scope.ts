@@ -43,22 +43,32 @@ function withCaseHint(source: NoteSource, prefix: string): string {
  * that exist — and the whole vault when none does, said under Limitations, because a vault
  * without the seed's layout is still worth reading.
  */
-export function readerScope(source: NoteSource, settings: ReaderSettings, folders: readonly string[] | undefined): ReaderScope {
+export function readerScope(
+	source: NoteSource,
+	settings: ReaderSettings,
+	folders: readonly string[] | undefined,
+): ReaderScope {
 	const limitations: string[] = [];
 	let wanted: string[] | undefined;
 	if (folders !== undefined && folders.length > 0) {
 		const all = folders.some((folder) => folder.trim().toLowerCase() === 'all');
-		if (all && folders.length > 1) throw new ScopeError('folders: "all" stands alone; it already includes every folder');
+		if (all && folders.length > 1)
+			throw new ScopeError('folders: "all" stands alone; it already includes every folder');
 		wanted = all ? undefined : [...folders];
 	} else if (settings.defaultFolders.length > 0) {
 		const defaults = settings.defaultFolders.map(folderPrefix);
 		const present = defaults.filter((prefix) => exists(source, prefix));
 		const missing = defaults.filter((prefix) => !present.includes(prefix));
 		if (present.length === 0) {
-			limitations.push(`Default folders ${defaults.join(', ')} are not in this vault: searched the whole vault instead`);
+			limitations.push(
+				`Default folders ${defaults.join(', ')} are not in this vault: searched the whole vault instead`,
+			);
 		} else {
 			wanted = present;
-			if (missing.length > 0) limitations.push(`Default folder${missing.length > 1 ? 's' : ''} ${missing.map((prefix) => withCaseHint(source, prefix)).join(', ')} not in this vault`);
+			if (missing.length > 0)
+				limitations.push(
+					`Default folder${missing.length > 1 ? 's' : ''} ${missing.map((prefix) => withCaseHint(source, prefix)).join(', ')} not in this vault`,
+				);
 		}
 	}
 	const ctx = makeContext(source, settings.engine, wanted);

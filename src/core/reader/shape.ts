@@ -13,7 +13,11 @@ import type { ReaderNoteResult } from './types';
  */
 export async function toReaderResult(ctx: QueryContext, hit: Hit, plan: ReaderPlan): Promise<ReaderNoteResult> {
 	const base = await toNoteResult(ctx, hit);
-	const result: ReaderNoteResult = { ...base, inbound_count: base.backlinks.length, outbound_count: outgoingLinks(ctx.graph, hit.path).length };
+	const result: ReaderNoteResult = {
+		...base,
+		inbound_count: base.backlinks.length,
+		outbound_count: outgoingLinks(ctx.graph, hit.path).length,
+	};
 	if (plan.fullBody && ctx.source.getSkipReason(hit.path) === null) {
 		// The body starts at the closing `---`'s line end; its newline belongs to the frontmatter block.
 		result.body = bodyOf(await ctx.source.read(hit.path), ctx.source.getMetadata(hit.path)).replace(/^\r?\n/, '');
@@ -27,7 +31,11 @@ export async function toReaderResult(ctx: QueryContext, hit: Hit, plan: ReaderPl
 }
 
 /** Shape hits in order (sequentially: reads go through the port one at a time, as the engine's do). */
-export async function shapeResults(ctx: QueryContext, hits: readonly Hit[], plan: ReaderPlan): Promise<ReaderNoteResult[]> {
+export async function shapeResults(
+	ctx: QueryContext,
+	hits: readonly Hit[],
+	plan: ReaderPlan,
+): Promise<ReaderNoteResult[]> {
 	const results: ReaderNoteResult[] = [];
 	for (const hit of hits) results.push(await toReaderResult(ctx, hit, plan));
 	return results;

@@ -105,7 +105,11 @@ export function parseWhere(where: Record<string, WhereValue> | string[] | undefi
 	const predicates: Predicate[] = [];
 	for (const clause of where) {
 		const predicate = parseClause(clause);
-		if (!predicate) return { error: `where: "${clause}" is not a predicate; write field=value, or field>=value for numbers and dates`, suggestions: [] };
+		if (!predicate)
+			return {
+				error: `where: "${clause}" is not a predicate; write field=value, or field>=value for numbers and dates`,
+				suggestions: [],
+			};
 		predicates.push(predicate);
 	}
 	return predicates;
@@ -151,11 +155,16 @@ function ordinals(spec: FieldSpec, value: unknown, wanted: string): [number, num
 /** Whether `op` holds between two ordinals. */
 function compare(op: Operator, [a, b]: [number, number]): boolean {
 	switch (op) {
-		case '>': return a > b;
-		case '>=': return a >= b;
-		case '<': return a < b;
-		case '<=': return a <= b;
-		default: return a === b;
+		case '>':
+			return a > b;
+		case '>=':
+			return a >= b;
+		case '<':
+			return a < b;
+		case '<=':
+			return a <= b;
+		default:
+			return a === b;
 	}
 }
 
@@ -186,7 +195,8 @@ export function matchesWhere(frontmatter: FrontMatter, predicates: readonly Pred
 		const spec = schema.fields.get(predicate.field);
 		if (!spec) return false;
 		const value = frontmatter[predicate.field];
-		if (predicate.op === '!=') return isSet(value) && !predicate.values.some((wanted) => holds(spec, '=', value, wanted));
+		if (predicate.op === '!=')
+			return isSet(value) && !predicate.values.some((wanted) => holds(spec, '=', value, wanted));
 		return predicate.values.some((wanted) => holds(spec, predicate.op, value, wanted));
 	});
 }

@@ -19,10 +19,13 @@ export function parseDate(value: unknown): DateValue | null {
 	if (typeof value !== 'string') return null;
 	const match = DATE.exec(value.trim().replace(/^\[\[(.*?)(\|.*)?\]\]$/, '$1'));
 	if (!match) return null;
-	const [year, month, day, hour, minute, second] = match.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
+	const [year, month, day, hour, minute, second] = match
+		.slice(1)
+		.map((part) => (part === undefined ? 0 : Number(part)));
 	const ms = Date.UTC(year, month - 1, day, hour, minute, second);
 	const check = new Date(ms);
-	if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+	if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+		return null;
 	return { ms, hasTime: match[4] !== undefined };
 }
 

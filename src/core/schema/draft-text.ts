@@ -26,7 +26,9 @@ const HOW: Record<string, string> = {
 
 /** A YAML key written plainly when that is safe, else double-quoted (JSON strings are YAML). */
 function yamlKey(name: string): string {
-	return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(name) ? name : JSON.stringify(name);
+	return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(name)
+		? name
+		: JSON.stringify(name);
 }
 
 /** "1 note" / "2 notes". */
@@ -37,16 +39,28 @@ function notes(count: number): string {
 /** The field's line in the yaml block, with where its type came from as a comment. */
 function yamlLine(field: DraftField): string {
 	const declaration = field.values ? `[${field.values.map((v) => JSON.stringify(v)).join(', ')}]` : field.type;
-	const why = field.from === 'types.json' ? `typed in types.json, ${notes(field.notes)}` : field.notes === 0 ? 'no note has a value yet' : `inferred from ${notes(field.notes)}`;
+	const why =
+		field.from === 'types.json'
+			? `typed in types.json, ${notes(field.notes)}`
+			: field.notes === 0
+				? 'no note has a value yet'
+				: `inferred from ${notes(field.notes)}`;
 	return `  ${yamlKey(field.name)}: ${declaration}  # ${why}`;
 }
 
 /** The values of a section: per-type lines, or one value a line and the ordering when there is one. */
 function sectionValues(field: DraftField & { values: string[] }): string[] {
-	if (field.byParent) return Object.entries(field.byParent.values).map(([parent, values]) => `- \`${parent}\`: ${values.map((v) => `\`${v}\``).join(', ')}`);
+	if (field.byParent)
+		return Object.entries(field.byParent.values).map(
+			([parent, values]) => `- \`${parent}\`: ${values.map((v) => `\`${v}\``).join(', ')}`,
+		);
 	const lines = field.values.map((value) => `- \`${value}\``);
 	if (field.ordered) lines.push('', `Ordering, strongest first: \`${field.values.join(' > ')}\``);
-	else if (field.name === 'confidence') lines.push('', 'To filter with min_confidence, rank these on one line, strongest first, with a greater-than sign between each two.');
+	else if (field.name === 'confidence')
+		lines.push(
+			'',
+			'To filter with min_confidence, rank these on one line, strongest first, with a greater-than sign between each two.',
+		);
 	return lines;
 }
 
@@ -54,8 +68,14 @@ function sectionValues(field: DraftField & { values: string[] }): string[] {
 function registrySection(heading: string, name: string, field: DraftField | undefined): string[] {
 	const lines = ['', `## ${heading}`, ''];
 	if (field?.values) lines.push(...sectionValues({ ...field, values: field.values }));
-	else if (field) lines.push(`\`${name}\` is not ${name === 'status' ? 'a short vocabulary under each type' : 'a short vocabulary'} in these notes, so it is declared as ${field.type} under Fields. To restrict it, list the allowed values here (${HOW[name] ?? HOW.default}) and remove it from Fields.`);
-	else lines.push(`No note has a \`${name}\` property. To use one, list its allowed values here (${HOW[name] ?? HOW.default}).`);
+	else if (field)
+		lines.push(
+			`\`${name}\` is not ${name === 'status' ? 'a short vocabulary under each type' : 'a short vocabulary'} in these notes, so it is declared as ${field.type} under Fields. To restrict it, list the allowed values here (${HOW[name] ?? HOW.default}) and remove it from Fields.`,
+		);
+	else
+		lines.push(
+			`No note has a \`${name}\` property. To use one, list its allowed values here (${HOW[name] ?? HOW.default}).`,
+		);
 	return lines;
 }
 
@@ -69,7 +89,10 @@ function registrable(field: DraftField | undefined): boolean {
  * The draft as Markdown. `vaultName` and `configDir` are named in the preamble; `schemaPath` is
  * where the reader looks by default, so the user knows where to save it.
  */
-export function renderSchemaDraft(draft: SchemaDraft, context: { vaultName: string; configDir: string; schemaPath: string }): string {
+export function renderSchemaDraft(
+	draft: SchemaDraft,
+	context: { vaultName: string; configDir: string; schemaPath: string },
+): string {
 	const byName = new Map(draft.fields.map((field) => [field.name, field]));
 	const inRegistry = new Set(REGISTRIES.map(([, name]) => name).filter((name) => registrable(byName.get(name))));
 	const lines = [
@@ -82,10 +105,20 @@ export function renderSchemaDraft(draft: SchemaDraft, context: { vaultName: stri
 	for (const [heading, name] of REGISTRIES) {
 		const field = byName.get(name);
 		// A field left in Fields is shown there with its values; the section only says why.
-		lines.push(...registrySection(heading, name, field && !inRegistry.has(name) ? { ...field, values: undefined } : field));
+		lines.push(
+			...registrySection(heading, name, field && !inRegistry.has(name) ? { ...field, values: undefined } : field),
+		);
 	}
 	const rest = draft.fields.filter((field) => !inRegistry.has(field.name));
-	lines.push('', '## Fields', '', '```yaml', rest.length > 0 ? 'fields:' : 'fields: {}', ...rest.map(yamlLine), '```');
+	lines.push(
+		'',
+		'## Fields',
+		'',
+		'```yaml',
+		rest.length > 0 ? 'fields:' : 'fields: {}',
+		...rest.map(yamlLine),
+		'```',
+	);
 	if (draft.remarks.length > 0) lines.push('', ...draft.remarks.map((remark) => `Note: ${remark}`));
 	return `${lines.join('\n')}\n`;
 }

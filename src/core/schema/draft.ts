@@ -19,7 +19,13 @@ const ENUM_MAX_CHARS = 40;
 const ENUM_MIN_REPEAT = 2;
 
 /** The seed's confidence ordering, strongest first (seed 001): a drafted confidence enum uses it when the notes' values all belong to it. */
-export const SEED_CONFIDENCE_ORDER: readonly string[] = ['confirmed', 'likely', 'contested', 'speculative', 'unverifiable'];
+export const SEED_CONFIDENCE_ORDER: readonly string[] = [
+	'confirmed',
+	'likely',
+	'contested',
+	'speculative',
+	'unverifiable',
+];
 
 /** Properties Obsidian itself treats as lists, whatever a note writes. */
 const OBSIDIAN_LISTS = new Set(['tags', 'aliases', 'cssclasses']);
@@ -104,11 +110,23 @@ function observePair(pairs: Pairs, frontmatter: FrontMatter): void {
 function statusByType(fields: readonly DraftField[], pairs: Pairs): DraftField['byParent'] | undefined {
 	const type = fields.find((f) => f.name === 'type');
 	const status = fields.find((f) => f.name === 'status');
-	if (!type?.values || !status || (status.type !== 'text' && status.type !== 'enum') || pairs.orphans > 0 || pairs.byType.size === 0) return undefined;
+	if (
+		!type?.values ||
+		!status ||
+		(status.type !== 'text' && status.type !== 'enum') ||
+		pairs.orphans > 0 ||
+		pairs.byType.size === 0
+	)
+		return undefined;
 	const all = new Set([...pairs.byType.values()].flatMap((set) => [...set]));
-	if (all.size > ENUM_MAX_VALUES * 2 || [...all].some((value) => value.length > ENUM_MAX_CHARS || /[\r\n`]/.test(value))) return undefined;
+	if (
+		all.size > ENUM_MAX_VALUES * 2 ||
+		[...all].some((value) => value.length > ENUM_MAX_CHARS || /[\r\n`]/.test(value))
+	)
+		return undefined;
 	const values: Record<string, string[]> = {};
-	for (const name of type.values) if (pairs.byType.has(name)) values[name] = [...(pairs.byType.get(name) ?? [])].sort();
+	for (const name of type.values)
+		if (pairs.byType.has(name)) values[name] = [...(pairs.byType.get(name) ?? [])].sort();
 	return { field: 'type', values };
 }
 
@@ -121,7 +139,8 @@ function observe(seen: Map<string, Observed>, frontmatter: FrontMatter): void {
 		if (kind === null) continue;
 		entry.notes++;
 		entry.kinds.add(kind);
-		if (kind === 'text' && typeof value === 'string') entry.texts.set(value.trim(), (entry.texts.get(value.trim()) ?? 0) + 1);
+		if (kind === 'text' && typeof value === 'string')
+			entry.texts.set(value.trim(), (entry.texts.get(value.trim()) ?? 0) + 1);
 	}
 }
 
@@ -148,7 +167,9 @@ export async function draftSchema(source: NoteSource, paths: readonly string[]):
 			remarks.push(...parsed.notes);
 		}
 	} catch (error) {
-		remarks.push(`${source.configDir}/types.json not used: ${error instanceof Error ? error.message : String(error)}`);
+		remarks.push(
+			`${source.configDir}/types.json not used: ${error instanceof Error ? error.message : String(error)}`,
+		);
 	}
 	const seen = new Map<string, Observed>();
 	const pairs: Pairs = { byType: new Map(), orphans: 0 };
@@ -163,18 +184,25 @@ export async function draftSchema(source: NoteSource, paths: readonly string[]):
 	const fields: DraftField[] = [];
 	for (const [name, entry] of [...seen.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
 		const typed = declared.get(name);
-		const type: FieldType = typed ?? (OBSIDIAN_LISTS.has(name) ? 'list' : entry.kinds.size === 0 ? 'text' : inferredType(entry.kinds));
+		const type: FieldType =
+			typed ?? (OBSIDIAN_LISTS.has(name) ? 'list' : entry.kinds.size === 0 ? 'text' : inferredType(entry.kinds));
 		const field: DraftField = { name, type, from: typed ? 'types.json' : 'values', notes: entry.notes };
 		// Only a text field narrows to an enum: a list's items or a link's targets are open-ended.
 		const values = type === 'text' && entry.kinds.size === 1 && entry.kinds.has('text') ? enumValues(entry) : null;
 		if (values) Object.assign(field, { type: 'enum', values });
-		if (name === 'confidence' && entry.kinds.size === 1 && entry.kinds.has('text') && [...entry.texts.keys()].every((v) => SEED_CONFIDENCE_ORDER.includes(v))) {
+		if (
+			name === 'confidence' &&
+			entry.kinds.size === 1 &&
+			entry.kinds.has('text') &&
+			[...entry.texts.keys()].every((v) => SEED_CONFIDENCE_ORDER.includes(v))
+		) {
 			Object.assign(field, { type: 'enum', values: [...SEED_CONFIDENCE_ORDER], ordered: true });
 		}
 		fields.push(field);
 	}
 	const byParent = statusByType(fields, pairs);
 	const status = fields.find((f) => f.name === 'status');
-	if (byParent && status) Object.assign(status, { type: 'enum', values: [...new Set(Object.values(byParent.values).flat())], byParent });
+	if (byParent && status)
+		Object.assign(status, { type: 'enum', values: [...new Set(Object.values(byParent.values).flat())], byParent });
 	return { fields, notes: paths.length, withFrontmatter, remarks };
 }

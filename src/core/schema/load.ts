@@ -34,7 +34,10 @@ export function missingSchemaMessage(shown: string): string {
 
 /** Read the schema note from the vault, or fail closed naming the path tried. */
 async function readVaultSchema(source: NoteSource, path: string): Promise<SchemaFile> {
-	const clean = path.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '');
+	const clean = path
+		.trim()
+		.replace(/\\/g, '/')
+		.replace(/^\.?\/+/, '');
 	const shown = vaultFilePath(source, clean);
 	// A side file by explicit path: a schema note in a dot-folder (`.meta/schema.md`) is found too.
 	let text: string | null;
@@ -53,17 +56,26 @@ async function readVaultSchema(source: NoteSource, path: string): Promise<Schema
  * because merging them silently would hide which one the author meant.
  */
 function schemaBlock(source: NoteSource, blocks: readonly MarkdownBlock[], shown: string): FieldSpec[] {
-	const candidates = blocks.filter((b): b is Extract<MarkdownBlock, { kind: 'fence' }> => b.kind === 'fence' && (b.info === 'yaml' || b.info === 'yml') && /^fields\s*:/m.test(b.body));
-	if (candidates.length > 1) throw new SchemaError(`${shown} has ${candidates.length} schema blocks (yaml with fields:, lines ${candidates.map((b) => b.line).join(' and ')}); keep one`);
+	const candidates = blocks.filter(
+		(b): b is Extract<MarkdownBlock, { kind: 'fence' }> =>
+			b.kind === 'fence' && (b.info === 'yaml' || b.info === 'yml') && /^fields\s*:/m.test(b.body),
+	);
+	if (candidates.length > 1)
+		throw new SchemaError(
+			`${shown} has ${candidates.length} schema blocks (yaml with fields:, lines ${candidates.map((b) => b.line).join(' and ')}); keep one`,
+		);
 	if (candidates.length === 0) return [];
 	const block = candidates[0];
 	let parsed: unknown;
 	try {
 		parsed = source.parseYaml(block.body);
 	} catch (error) {
-		throw new SchemaError(`${shown}: the schema block at line ${block.line} is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+		throw new SchemaError(
+			`${shown}: the schema block at line ${block.line} is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+		);
 	}
-	if (!isMapping(parsed)) throw new SchemaError(`${shown}: the schema block at line ${block.line} must be a mapping with fields:`);
+	if (!isMapping(parsed))
+		throw new SchemaError(`${shown}: the schema block at line ${block.line} must be a mapping with fields:`);
 	return naming(shown, () => blockFields(parsed));
 }
 
@@ -83,7 +95,12 @@ async function obsidianTypes(source: NoteSource): Promise<{ fields: FieldSpec[];
 	try {
 		text = await source.readConfigFile('types.json');
 	} catch (error) {
-		return { fields: [], notes: [`${source.configDir}/types.json not used: ${error instanceof Error ? error.message : String(error)}`] };
+		return {
+			fields: [],
+			notes: [
+				`${source.configDir}/types.json not used: ${error instanceof Error ? error.message : String(error)}`,
+			],
+		};
 	}
 	return text === null ? { fields: [], notes: [] } : typesJsonFields(text);
 }
@@ -93,7 +110,9 @@ async function obsidianTypes(source: NoteSource): Promise<{ fields: FieldSpec[];
  * an enum or a link is text to Obsidian. Not worth a note (a drafted schema does this on purpose).
  */
 function refines(declared: FieldSpec, spec: FieldSpec): boolean {
-	return spec.origin === 'types.json' && spec.type === 'text' && (declared.type === 'enum' || declared.type === 'link');
+	return (
+		spec.origin === 'types.json' && spec.type === 'text' && (declared.type === 'enum' || declared.type === 'link')
+	);
 }
 
 /** Add `extra` fields not yet declared; a field declared again is noted, the earlier declaration wins. */
@@ -101,7 +120,10 @@ function merge(fields: Map<string, FieldSpec>, extra: readonly FieldSpec[], note
 	for (const spec of extra) {
 		const declared = fields.get(spec.name);
 		if (!declared) fields.set(spec.name, spec);
-		else if ((declared.type !== spec.type && !refines(declared, spec)) || spec.origin === 'registry') notes.push(`${spec.name}: the ${declared.origin} declaration (${declared.type}) is used; the ${spec.origin} one (${spec.type}) is ignored`);
+		else if ((declared.type !== spec.type && !refines(declared, spec)) || spec.origin === 'registry')
+			notes.push(
+				`${spec.name}: the ${declared.origin} declaration (${declared.type}) is used; the ${spec.origin} one (${spec.type}) is ignored`,
+			);
 	}
 }
 
@@ -113,13 +135,17 @@ function checkDependents(fields: ReadonlyMap<string, FieldSpec>, shown: string):
 		const parent = fields.get(on);
 		if (!parent) {
 			const near = closest(on, fields.keys());
-			throw new SchemaError(`${shown}: field "${spec.name}" depends_on "${on}", which the schema does not declare${near.length > 0 ? `; did you mean "${near[0]}"?` : ''}`);
+			throw new SchemaError(
+				`${shown}: field "${spec.name}" depends_on "${on}", which the schema does not declare${near.length > 0 ? `; did you mean "${near[0]}"?` : ''}`,
+			);
 		}
 		if (!parent.values) continue;
 		for (const key of Object.keys(spec.dependsOn.values)) {
 			if (parent.values.includes(key)) continue;
 			const near = closest(key, parent.values);
-			throw new SchemaError(`${shown}: field "${spec.name}" lists values for ${spec.dependsOn.field} "${key}", which is not one of ${parent.values.join(', ')}${near.length > 0 ? `; did you mean "${near[0]}"?` : ''}`);
+			throw new SchemaError(
+				`${shown}: field "${spec.name}" lists values for ${spec.dependsOn.field} "${key}", which is not one of ${parent.values.join(', ')}${near.length > 0 ? `; did you mean "${near[0]}"?` : ''}`,
+			);
 		}
 	}
 }
@@ -135,8 +161,15 @@ export async function loadSchema(source: NoteSource, location: SchemaLocation): 
 	const notes: string[] = [];
 	const fields = new Map<string, FieldSpec>();
 	merge(fields, schemaBlock(source, blocks, file.path), notes);
-	merge(fields, naming(file.path, () => registryFields(blocks)), notes);
-	if (fields.size === 0) throw new SchemaError(`${file.path} declares no fields: add a \`\`\`yaml block with fields: or a "## Type registry" section (see the README)`);
+	merge(
+		fields,
+		naming(file.path, () => registryFields(blocks)),
+		notes,
+	);
+	if (fields.size === 0)
+		throw new SchemaError(
+			`${file.path} declares no fields: add a \`\`\`yaml block with fields: or a "## Type registry" section (see the README)`,
+		);
 	const types = await obsidianTypes(source);
 	merge(fields, types.fields, notes);
 	notes.push(...types.notes);

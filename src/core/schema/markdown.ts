@@ -35,7 +35,12 @@ export function scanMarkdown(text: string): MarkdownBlock[] {
 			let end = i + 1;
 			while (end < lines.length && !closing.test(lines[end])) end++;
 			// An unclosed fence runs to the end of the note, as in CommonMark.
-			blocks.push({ kind: 'fence', info: fence[2].toLowerCase(), body: lines.slice(i + 1, end).join('\n'), line: i + 1 });
+			blocks.push({
+				kind: 'fence',
+				info: fence[2].toLowerCase(),
+				body: lines.slice(i + 1, end).join('\n'),
+				line: i + 1,
+			});
 			i = end;
 			continue;
 		}

@@ -25,12 +25,19 @@ export function registryValue(text: string): string {
 
 /** The cells of a table row, outer pipes removed (`\|` stays inside a cell). */
 function cells(row: string): string[] {
-	return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).map((cell) => cell.trim());
+	return row
+		.trim()
+		.replace(/^\|/, '')
+		.replace(/(?<!\\)\|$/, '')
+		.split(/(?<!\\)\|/)
+		.map((cell) => cell.trim());
 }
 
 /** A heading cell as a comparable name: `Status values` → `status_values`. */
 function columnName(cell: string): string {
-	return registryValue(cell).toLowerCase().replace(/[\s-]+/g, '_');
+	return registryValue(cell)
+		.toLowerCase()
+		.replace(/[\s-]+/g, '_');
 }
 
 /** The tables and list items of a section's lines, in order. */
@@ -54,7 +61,9 @@ function pieces(lines: readonly string[]): ({ kind: 'table'; rows: string[][] } 
 /** Values from a table: the column headed like the field (or `value`/`name`), else the first. */
 function tableValues(rows: readonly string[][], field: string): string[] {
 	const header = rows[0].map(columnName);
-	const named = header.findIndex((cell) => cell === field || cell === 'value' || cell === 'values' || cell === 'name');
+	const named = header.findIndex(
+		(cell) => cell === field || cell === 'value' || cell === 'values' || cell === 'name',
+	);
 	const column = named < 0 ? 0 : named;
 	return rows.slice(1).map((row) => registryValue(row[column] ?? ''));
 }
@@ -62,7 +71,8 @@ function tableValues(rows: readonly string[][], field: string): string[] {
 /** The values listed in one section's lines (list items and tables), without repeats. */
 export function sectionValues(lines: readonly string[], field: string): string[] {
 	const values: string[] = [];
-	for (const piece of pieces(lines)) values.push(...(piece.kind === 'table' ? tableValues(piece.rows, field) : [registryValue(piece.text)]));
+	for (const piece of pieces(lines))
+		values.push(...(piece.kind === 'table' ? tableValues(piece.rows, field) : [registryValue(piece.text)]));
 	return [...new Set(values.filter((value) => value !== ''))];
 }
 
@@ -100,7 +110,10 @@ function keyedItem(text: string): { key: string; values: string[] } | null {
  * (the values in the column named like the field or `values`, else the second), or `### claim`
  * sub-headings each followed by a list of values.
  */
-export function dependentLists(parts: readonly { heading: string | null; lines: string[] }[], field: string): Record<string, string[]> {
+export function dependentLists(
+	parts: readonly { heading: string | null; lines: string[] }[],
+	field: string,
+): Record<string, string[]> {
 	const lists: Record<string, string[]> = {};
 	const add = (key: string, values: readonly string[]): void => {
 		if (values.length > 0) lists[key] = [...new Set([...(lists[key] ?? []), ...values])];
@@ -117,7 +130,11 @@ export function dependentLists(parts: readonly { heading: string | null; lines: 
 				continue;
 			}
 			const header = piece.rows[0].map(columnName);
-			const named = header.findIndex((cell, i) => i > 0 && (cell === field || cell.startsWith(`${field}_`) || cell === 'values' || cell === 'allowed'));
+			const named = header.findIndex(
+				(cell, i) =>
+					i > 0 &&
+					(cell === field || cell.startsWith(`${field}_`) || cell === 'values' || cell === 'allowed'),
+			);
 			const column = named < 0 ? 1 : named;
 			for (const row of piece.rows.slice(1)) add(registryValue(row[0] ?? ''), wordList(row[column] ?? ''));
 		}

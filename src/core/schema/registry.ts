@@ -23,7 +23,12 @@ type SectionKind = { kind: 'enum'; field: string; bare?: boolean } | { kind: 'de
 
 /** `Source type` / `` `source_type:` `` → `source_type`. */
 function fieldName(text: string): string {
-	return text.trim().replace(/:$/, '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+	return text
+		.trim()
+		.replace(/:$/, '')
+		.trim()
+		.toLowerCase()
+		.replace(/[\s-]+/g, '_');
 }
 
 /** The heading without emphasis, code marks and a trailing remark. */
@@ -87,12 +92,22 @@ function sections(blocks: readonly MarkdownBlock[]): Section[] {
 function enumField(section: Section, field: string, bare: boolean): FieldSpec | null {
 	// Sub-headings under an enum section are commentary, as they always were.
 	const lines = section.parts[0].lines;
-	if (bare && !lines.every((line) => !/^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/.test(line) || /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*)?`/.test(line))) return null;
+	if (
+		bare &&
+		!lines.every(
+			(line) =>
+				!/^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/.test(line) || /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*)?`/.test(line),
+		)
+	)
+		return null;
 	const ordering = sectionOrdering(lines);
 	const listed = sectionValues(ordering ? lines.filter((line) => line !== ordering.line) : lines, field);
 	if (!ordering) return listed.length > 0 ? { name: field, type: 'enum', values: listed, origin: 'registry' } : null;
 	const missing = listed.filter((value) => !ordering.values.includes(value));
-	if (missing.length > 0) throw new SchemaError(`"## ${section.heading}" lists ${missing.map((v) => `"${v}"`).join(', ')} but its ordering (${ordering.values.join(' > ')}) leaves ${missing.length === 1 ? 'it' : 'them'} out; add ${missing.length === 1 ? 'it' : 'them'} to the ordering`);
+	if (missing.length > 0)
+		throw new SchemaError(
+			`"## ${section.heading}" lists ${missing.map((v) => `"${v}"`).join(', ')} but its ordering (${ordering.values.join(' > ')}) leaves ${missing.length === 1 ? 'it' : 'them'} out; add ${missing.length === 1 ? 'it' : 'them'} to the ordering`,
+		);
 	return { name: field, type: 'enum', values: [...new Set(ordering.values)], ordered: true, origin: 'registry' };
 }
 
@@ -108,7 +123,13 @@ export function registryFields(blocks: readonly MarkdownBlock[]): FieldSpec[] {
 		}
 		const lists = dependentLists(section.parts, kind.field);
 		if (Object.keys(lists).length === 0) continue;
-		fields.push({ name: kind.field, type: 'enum', values: [...new Set(Object.values(lists).flat())], dependsOn: { field: kind.on, values: lists }, origin: 'registry' });
+		fields.push({
+			name: kind.field,
+			type: 'enum',
+			values: [...new Set(Object.values(lists).flat())],
+			dependsOn: { field: kind.on, values: lists },
+			origin: 'registry',
+		});
 	}
 	return fields;
 }

@@ -22,17 +22,24 @@ export function typesJsonFields(text: string): { fields: FieldSpec[]; notes: str
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		return { fields: [], notes: [`types.json not used: ${error instanceof Error ? error.message : String(error)}`] };
+		return {
+			fields: [],
+			notes: [`types.json not used: ${error instanceof Error ? error.message : String(error)}`],
+		};
 	}
 	const types = isMapping(parsed) ? parsed.types : undefined;
 	if (!isMapping(types)) return { fields: [], notes: ['types.json not used: it has no "types" object'] };
 	const fields: FieldSpec[] = [];
 	const unknown: string[] = [];
 	for (const [name, value] of Object.entries(types)) {
-		const type = typeof value === 'string' && Object.hasOwn(OBSIDIAN_TYPES, value) ? OBSIDIAN_TYPES[value] : undefined;
+		const type =
+			typeof value === 'string' && Object.hasOwn(OBSIDIAN_TYPES, value) ? OBSIDIAN_TYPES[value] : undefined;
 		if (type) fields.push({ name, type, origin: 'types.json' });
 		else unknown.push(`${name} (${JSON.stringify(value)})`);
 	}
-	const notes = unknown.length > 0 ? [`types.json: property types not understood, left out of the schema: ${unknown.join(', ')}`] : [];
+	const notes =
+		unknown.length > 0
+			? [`types.json: property types not understood, left out of the schema: ${unknown.join(', ')}`]
+			: [];
 	return { fields, notes };
 }

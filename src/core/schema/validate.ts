@@ -18,7 +18,10 @@ export const ORDERING: readonly Operator[] = ['>', '>=', '<', '<='];
 export function reject(param: string, problem: string, allowed: readonly string[], wanted: string): Rejection {
 	const near = closest(wanted, allowed);
 	const hint = near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
-	return { error: `${param}: ${problem}; the schema allows: ${allowed.join(', ')}${hint}`, suggestions: near.map((n) => `did you mean "${n}"?`) };
+	return {
+		error: `${param}: ${problem}; the schema allows: ${allowed.join(', ')}${hint}`,
+		suggestions: near.map((n) => `did you mean "${n}"?`),
+	};
 }
 
 /** The field named `name`, or a rejection listing the schema's field names. */
@@ -36,7 +39,10 @@ export function toNumber(value: unknown): number | null {
 }
 
 /** The values `spec` allows, narrowed by the value its parent field is given in the same query (`status` for `type=claim`). */
-export function allowedValues(spec: FieldSpec, parentValue: string | undefined): { values: readonly string[]; scope: string } {
+export function allowedValues(
+	spec: FieldSpec,
+	parentValue: string | undefined,
+): { values: readonly string[]; scope: string } {
 	const dependent = spec.dependsOn;
 	if (dependent && parentValue !== undefined && Object.hasOwn(dependent.values, parentValue)) {
 		return { values: dependent.values[parentValue], scope: ` for ${dependent.field} ${parentValue}` };
@@ -51,18 +57,39 @@ const PLAIN_DECIMAL = /^-?[0-9]{1,15}(\.[0-9]{1,15})?$/;
  * Check one predicate's value against its field: enum and restricted-list values must be
  * allowed; numbers, dates and checkboxes must parse; ordering operators need an ordered type.
  */
-export function checkValue(param: string, spec: FieldSpec, op: Operator, value: string, parentValue?: string): Rejection | null {
+export function checkValue(
+	param: string,
+	spec: FieldSpec,
+	op: Operator,
+	value: string,
+	parentValue?: string,
+): Rejection | null {
 	const ordered = spec.type === 'number' || spec.type === 'date' || (spec.type === 'enum' && spec.ordered === true);
 	if (ORDERING.includes(op) && !ordered) {
-		return { error: `${param}: "${op}" compares numbers, dates and ordered enums; ${spec.name} is ${spec.type === 'enum' ? 'an unordered enum' : `a ${spec.type} field`} (use = or !=)`, suggestions: [] };
+		return {
+			error: `${param}: "${op}" compares numbers, dates and ordered enums; ${spec.name} is ${spec.type === 'enum' ? 'an unordered enum' : `a ${spec.type} field`} (use = or !=)`,
+			suggestions: [],
+		};
 	}
 	switch (spec.type) {
 		case 'number':
-			return PLAIN_DECIMAL.test(value) && toNumber(value) !== null ? null : { error: `${param}: ${spec.name} is a number field; "${value}" is not a number written in plain decimal (like 7, -2 or 4.5)`, suggestions: [] };
+			return PLAIN_DECIMAL.test(value) && toNumber(value) !== null
+				? null
+				: {
+						error: `${param}: ${spec.name} is a number field; "${value}" is not a number written in plain decimal (like 7, -2 or 4.5)`,
+						suggestions: [],
+					};
 		case 'date':
-			return parseDate(value) === null ? { error: `${param}: ${spec.name} is a date field; "${value}" is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)`, suggestions: [] } : null;
+			return parseDate(value) === null
+				? {
+						error: `${param}: ${spec.name} is a date field; "${value}" is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)`,
+						suggestions: [],
+					}
+				: null;
 		case 'checkbox':
-			return value === 'true' || value === 'false' ? null : { error: `${param}: ${spec.name} is a checkbox; use true or false, not "${value}"`, suggestions: [] };
+			return value === 'true' || value === 'false'
+				? null
+				: { error: `${param}: ${spec.name} is a checkbox; use true or false, not "${value}"`, suggestions: [] };
 		case 'enum':
 		case 'list': {
 			const { values, scope } = allowedValues(spec, parentValue);

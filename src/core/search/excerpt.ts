@@ -11,8 +11,10 @@ export function needlesOf(words: readonly ScoredWord[]): { needle: string; weigh
 		if (t.length === 0) continue;
 		// English stems: look for the stem so "developing" finds "develop…".
 		const alt = sw.word.alts[0];
-		const needle = alt.length === 1 && /^[a-z]+$/.test(alt[0]) && t.startsWith(alt[0]) ? alt[0] : t.replace(/…$/, '');
-		if (needle !== '' && !out.some((n) => n.needle === needle)) out.push({ needle, weight: Math.max(0.1, sw.idf) * sw.weight });
+		const needle =
+			alt.length === 1 && /^[a-z]+$/.test(alt[0]) && t.startsWith(alt[0]) ? alt[0] : t.replace(/…$/, '');
+		if (needle !== '' && !out.some((n) => n.needle === needle))
+			out.push({ needle, weight: Math.max(0.1, sw.idf) * sw.weight });
 	}
 	return out;
 }
@@ -24,7 +26,12 @@ const REPEAT_BONUS = 0.05; // why: distinct words decide the best section; repet
  * tie-break) and its first matching line, clipped around the match; `line` is that line's
  * 1-based number in the file, so a face opens the note there without reading it again.
  */
-export function excerptFrom(text: string, bodyStart: number, needles: readonly { needle: string; weight: number }[], chars: number): { excerpt: string; section: string | null; line: number } | null {
+export function excerptFrom(
+	text: string,
+	bodyStart: number,
+	needles: readonly { needle: string; weight: number }[],
+	chars: number,
+): { excerpt: string; section: string | null; line: number } | null {
 	const body = text.slice(bodyStart);
 	const lines = body.split('\n');
 	// Fold the body once rather than line by line; folding keeps line breaks.
@@ -35,7 +42,8 @@ export function excerptFrom(text: string, bodyStart: number, needles: readonly {
 	let best: { score: number; heading: string | null; line: string; at: number; index: number } | null = null;
 	let cur = { score: 0, heading: null as string | null, line: '', at: -1, index: -1, seen: new Set<string>() };
 	const close = (): void => {
-		if (cur.at >= 0 && (best === null || cur.score > best.score)) best = { score: cur.score, heading: cur.heading, line: cur.line, at: cur.at, index: cur.index };
+		if (cur.at >= 0 && (best === null || cur.score > best.score))
+			best = { score: cur.score, heading: cur.heading, line: cur.line, at: cur.at, index: cur.index };
 	};
 	for (let li = 0; li < lines.length; li++) {
 		const line = lines[li];
@@ -65,7 +73,11 @@ export function excerptFrom(text: string, bodyStart: number, needles: readonly {
 	if (best === null) return null;
 	const found: { heading: string | null; line: string; at: number; index: number } = best;
 	const from = Math.max(0, found.at - Math.floor(chars / 3));
-	return { excerpt: `${from > 0 ? '…' : ''}${excerptOf(found.line.slice(from, from + chars), chars)}`, section: found.heading, line: lineAt(text, bodyStart) + found.index + 1 };
+	return {
+		excerpt: `${from > 0 ? '…' : ''}${excerptOf(found.line.slice(from, from + chars), chars)}`,
+		section: found.heading,
+		line: lineAt(text, bodyStart) + found.index + 1,
+	};
 }
 
 /** The 0-based file line holding offset `at`. */

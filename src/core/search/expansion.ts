@@ -63,7 +63,11 @@ export class SynonymTable {
 			const colon = line.search(/[:：]/);
 			if (colon <= 0) continue;
 			const head = line.slice(0, colon).trim();
-			const rest = line.slice(colon + 1).split(/[,，、]/).map((s) => s.trim()).filter((s) => s !== '');
+			const rest = line
+				.slice(colon + 1)
+				.split(/[,，、]/)
+				.map((s) => s.trim())
+				.filter((s) => s !== '');
 			if (rest.length > 0) groups.push([head, ...rest]);
 		}
 		return new SynonymTable(groups);
@@ -72,7 +76,8 @@ export class SynonymTable {
 	/** Words sharing a group with the key's text (the key itself excluded). */
 	lookup(key: string): string[] {
 		const out: string[] = [];
-		for (const gi of this.byKey.get(key) ?? []) for (const w of this.groups[gi]) if (canonicalKey(w) !== key && !out.includes(w)) out.push(w);
+		for (const gi of this.byKey.get(key) ?? [])
+			for (const w of this.groups[gi]) if (canonicalKey(w) !== key && !out.includes(w)) out.push(w);
 		return out;
 	}
 }
@@ -97,7 +102,8 @@ export class Vocabulary {
 	lookup(key: string, word: QueryWord | null): string | null {
 		const hit = this.byKey.get(key);
 		if (hit !== undefined) return hit;
-		if (word && word.alts.length === 1 && word.alts[0].length === 1) return this.byTerm.get(word.alts[0][0]) ?? null;
+		if (word && word.alts.length === 1 && word.alts[0].length === 1)
+			return this.byTerm.get(word.alts[0][0]) ?? null;
 		return null;
 	}
 }
@@ -113,7 +119,12 @@ export function querySpans(words: readonly QueryWord[]): { key: string; from: nu
 	const out: { key: string; from: number; count: number }[] = [];
 	for (let n = Math.min(MAX_SPAN, words.length); n >= 1; n--) {
 		for (let i = 0; i + n <= words.length; i++) {
-			const key = canonicalKey(words.slice(i, i + n).map((w) => w.text).join(''));
+			const key = canonicalKey(
+				words
+					.slice(i, i + n)
+					.map((w) => w.text)
+					.join(''),
+			);
 			if (key !== '' && !out.some((s) => s.key === key)) out.push({ key, from: i, count: n });
 		}
 	}
@@ -142,10 +153,16 @@ export function expandQuery(
 	};
 	const spans: { key: string; from: number; word: QueryWord | null }[] = [];
 	const whole = canonicalKey(freeText);
-	if (whole !== '') spans.push({ key: whole, from: words.length === 1 ? 0 : -1, word: words.length === 1 ? words[0] : null });
+	if (whole !== '')
+		spans.push({ key: whole, from: words.length === 1 ? 0 : -1, word: words.length === 1 ? words[0] : null });
 	for (let n = Math.min(MAX_SPAN, words.length); n >= 1; n--) {
 		for (let i = 0; i + n <= words.length; i++) {
-			const key = canonicalKey(words.slice(i, i + n).map((w) => w.text).join(''));
+			const key = canonicalKey(
+				words
+					.slice(i, i + n)
+					.map((w) => w.text)
+					.join(''),
+			);
 			if (key === '' || spans.some((s) => s.key === key)) continue;
 			spans.push({ key, from: n === 1 ? i : i, word: n === 1 ? words[i] : null });
 		}

@@ -43,7 +43,14 @@ export interface DocInfo {
 export type TextPieces = readonly string[];
 
 /** The texts of the six index fields, in `FIELD_NAMES` order. */
-export type FieldTexts = [title: TextPieces, aliases: TextPieces, metadata: TextPieces, headings: TextPieces, abstract: TextPieces, body: TextPieces];
+export type FieldTexts = [
+	title: TextPieces,
+	aliases: TextPieces,
+	metadata: TextPieces,
+	headings: TextPieces,
+	abstract: TextPieces,
+	body: TextPieces,
+];
 
 /** Aliases by Obsidian's rule (`parseFrontMatterAliases`), blanks dropped, each once. */
 export function aliasesOf(fm: FrontMatter | undefined): string[] {
@@ -66,14 +73,24 @@ const ABSTRACT_LINES = 10; // why: the seed reads "until next heading or 10 line
  * 10 lines), else the first paragraph of the body that is prose (not a heading, embed or
  * property-looking line). Returns the raw text (unclipped).
  */
-export function abstractOf(text: string, meta: CachedMetadata | null, start: number, headingNames: readonly string[]): string {
+export function abstractOf(
+	text: string,
+	meta: CachedMetadata | null,
+	start: number,
+	headingNames: readonly string[],
+): string {
 	const headings = meta?.headings ?? [];
 	const names = headingNames.map((h) => h.toLowerCase());
 	for (let i = 0; i < headings.length; i++) {
 		if (!names.includes(headings[i].heading.trim().toLowerCase())) continue;
 		const from = headings[i].position.end.offset;
 		const to = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
-		return text.slice(from, to).split('\n').filter((l) => l.trim() !== '').slice(0, ABSTRACT_LINES).join('\n');
+		return text
+			.slice(from, to)
+			.split('\n')
+			.filter((l) => l.trim() !== '')
+			.slice(0, ABSTRACT_LINES)
+			.join('\n');
 	}
 	const para: string[] = [];
 	let at = start;
@@ -86,7 +103,11 @@ export function abstractOf(text: string, meta: CachedMetadata | null, start: num
 			if (para.length > 0) break;
 			continue;
 		}
-		if (para.length === 0 && (t.startsWith('#') || /^!\[\[[^\]]*\]\]$/.test(t) || t === '---' || t.startsWith('```'))) continue;
+		if (
+			para.length === 0 &&
+			(t.startsWith('#') || /^!\[\[[^\]]*\]\]$/.test(t) || t === '---' || t.startsWith('```'))
+		)
+			continue;
 		para.push(t);
 		if (para.length >= ABSTRACT_LINES) break;
 	}
@@ -145,7 +166,13 @@ function withoutImageNames(text: string): TextPieces {
  * forward links are left empty: an index built from a NoteSource recomputes them for the few
  * notes it returns, instead of holding them for every note.
  */
-export function extractNote(path: string, text: string, meta: CachedMetadata | null, settings: SearchSettings, keepDerived = true): { info: DocInfo; fields: FieldTexts } {
+export function extractNote(
+	path: string,
+	text: string,
+	meta: CachedMetadata | null,
+	settings: SearchSettings,
+	keepDerived = true,
+): { info: DocInfo; fields: FieldTexts } {
 	const fm = meta?.frontmatter ?? {};
 	const basename = baseName(path);
 	const title = titleOf(path, meta);

@@ -20,13 +20,23 @@ export function phraseCandidates(si: SearchIndex, phrases: readonly string[]): S
 }
 
 /** The allowed-notes mask from filters and excluded words, or null when nothing restricts. */
-export function buildMask(si: SearchIndex, parsed: ParsedQuery, source: NoteSource | null, limitations: string[], folders: readonly string[] = []): Uint8Array | null {
+export function buildMask(
+	si: SearchIndex,
+	parsed: ParsedQuery,
+	source: NoteSource | null,
+	limitations: string[],
+	folders: readonly string[] = [],
+): Uint8Array | null {
 	const idx = si.index;
 	const n = idx.idSpace;
 	if (parsed.filters.length === 0 && parsed.excluded.length === 0 && folders.length === 0) return null;
 	const mask = new Uint8Array(n);
 	// `folders` (vault-relative prefixes ending in "/") narrow the notes before any filter.
-	for (let d = 0; d < n; d++) mask[d] = idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs.path(d)?.startsWith(f) === true)) ? 1 : 0;
+	for (let d = 0; d < n; d++)
+		mask[d] =
+			idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs.path(d)?.startsWith(f) === true))
+				? 1
+				: 0;
 	for (const f of parsed.filters) {
 		const test = filterTest(si, f, source, limitations);
 		if (!test) continue;
@@ -61,7 +71,12 @@ function docsMatchingWord(si: SearchIndex, word: QueryWord): Set<number> {
 }
 
 /** A predicate for one filter over note ids, or null when it cannot be applied (reported). */
-function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, limitations: string[]): ((d: number) => boolean) | null {
+function filterTest(
+	si: SearchIndex,
+	f: QueryFilter,
+	source: NoteSource | null,
+	limitations: string[],
+): ((d: number) => boolean) | null {
 	const docs = si.index.docs;
 	switch (f.kind) {
 		case 'tag':
@@ -103,7 +118,10 @@ function filterTest(si: SearchIndex, f: QueryFilter, source: NoteSource | null, 
  * clauses require nothing (every note is read). The texts are still verified, so answers equal a
  * full read.
  */
-export function textCandidates(parsed: ParsedQuery, trigrams: TrigramIndex | null | undefined): ((path: string) => boolean) | null {
+export function textCandidates(
+	parsed: ParsedQuery,
+	trigrams: TrigramIndex | null | undefined,
+): ((path: string) => boolean) | null {
 	if (!trigrams) return null;
 	const regexes = parsed.regexes.flatMap((r) => {
 		const compiled = r.negate ? null : regexClauseMatcher(r.source);

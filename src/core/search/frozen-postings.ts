@@ -37,7 +37,11 @@ export class FrozenPostings {
 
 	/** An empty segment. */
 	static empty(): FrozenPostings {
-		return new FrozenPostings({ termStart: new Uint32Array(1), postDocs: new Uint32Array(0), postTfs: new Uint32Array(0) });
+		return new FrozenPostings({
+			termStart: new Uint32Array(1),
+			postDocs: new Uint32Array(0),
+			postTfs: new Uint32Array(0),
+		});
 	}
 
 	/** Terms covered (ids below this have a slice). */
@@ -55,7 +59,10 @@ export class FrozenPostings {
 		if (t >= this.terms) return [new Uint32Array(0), new Uint32Array(0)];
 		if (this.arrays !== null) {
 			const { termStart, postDocs, postTfs } = this.arrays;
-			return [postDocs.subarray(termStart[t], termStart[t + 1]), postTfs.subarray(termStart[t], termStart[t + 1])];
+			return [
+				postDocs.subarray(termStart[t], termStart[t + 1]),
+				postTfs.subarray(termStart[t], termStart[t + 1]),
+			];
 		}
 		let slice = this.slices.get(t);
 		if (slice === undefined) {

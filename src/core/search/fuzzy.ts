@@ -20,7 +20,9 @@ const LONG_WORD = 8; // why: issue 14's rule: one edit up to 7 letters, two from
 
 /** Whether the index holds every term of some alternative of the word. */
 export function wordMatches(index: InvertedIndex, word: QueryWord): boolean {
-	return word.alts.some((alt) => alt.length > 0 && alt.every((t) => index.lookup(t) >= 0 && index.docFreq(index.lookup(t)) > 0));
+	return word.alts.some(
+		(alt) => alt.length > 0 && alt.every((t) => index.lookup(t) >= 0 && index.docFreq(index.lookup(t)) > 0),
+	);
 }
 
 /**
@@ -43,7 +45,12 @@ export function correctWord(index: InvertedIndex, word: QueryWord): string | nul
 		if (dist > max || dist === 0) continue;
 		const df = index.docFreq(t);
 		if (df === 0) continue;
-		if (best === null || dist < best.dist || (dist === best.dist && (df > best.df || (df === best.df && term < best.term)))) best = { term, dist, df };
+		if (
+			best === null ||
+			dist < best.dist ||
+			(dist === best.dist && (df > best.df || (df === best.df && term < best.term)))
+		)
+			best = { term, dist, df };
 	}
 	return best?.term ?? null;
 }

@@ -86,7 +86,14 @@ class GramTable {
 }
 
 /** Append a term's distinct bigrams (as gram ids) and its id at `n`; returns the new end. A function of its own so the JIT optimises it after a few calls, not after the whole build. */
-function addTermGrams(term: string, t: number, table: GramTable, occGram: Uint32Array, occTerm: Uint32Array, n: number): number {
+function addTermGrams(
+	term: string,
+	t: number,
+	table: GramTable,
+	occGram: Uint32Array,
+	occTerm: Uint32Array,
+	n: number,
+): number {
 	const first = n;
 	let prev = START;
 	for (let i = 0; i <= term.length; i++) {
@@ -110,7 +117,8 @@ function buildGrams(terms: readonly string[], minLength: number): GramIndex {
 	const occGram = new Uint32Array(total);
 	const occTerm = new Uint32Array(total);
 	let n = 0;
-	for (let t = 0; t < terms.length; t++) if (terms[t].length >= minLength) n = addTermGrams(terms[t], t, table, occGram, occTerm, n);
+	for (let t = 0; t < terms.length; t++)
+		if (terms[t].length >= minLength) n = addTermGrams(terms[t], t, table, occGram, occTerm, n);
 	const starts = new Uint32Array(table.count + 1);
 	for (let k = 0; k < n; k++) starts[occGram[k] + 1]++;
 	for (let g = 0; g < table.count; g++) starts[g + 1] += starts[g];
@@ -134,7 +142,12 @@ function gramIndexOf(index: InvertedIndex, minLength: number): GramIndex {
  * Ids of every term of at least `minLength` code units that may lie within `max` edits of one
  * of `forms` (a superset: the caller measures the distance), in no particular order.
  */
-export function gramCandidates(index: InvertedIndex, forms: readonly string[], max: number, minLength: number): number[] {
+export function gramCandidates(
+	index: InvertedIndex,
+	forms: readonly string[],
+	max: number,
+	minLength: number,
+): number[] {
 	const terms = index.terms.all();
 	const grams = gramIndexOf(index, minLength);
 	const picked = new Uint8Array(grams.size);
@@ -157,7 +170,8 @@ export function gramCandidates(index: InvertedIndex, forms: readonly string[], m
 		for (const key of own) {
 			const g = grams.table.get(key);
 			if (g < 0) continue;
-			for (let k = grams.starts[g]; k < grams.starts[g + 1]; k++) if (++counts[grams.ids[k]] === need) take(grams.ids[k]);
+			for (let k = grams.starts[g]; k < grams.starts[g + 1]; k++)
+				if (++counts[grams.ids[k]] === need) take(grams.ids[k]);
 		}
 	}
 	for (let t = grams.size; t < terms.length; t++) if (terms[t].length >= minLength) out.push(t);

@@ -21,7 +21,14 @@ export interface InvertedIndexState {
 }
 
 /** The columns of a compacted index with holes (removed notes, unused terms) squeezed out. */
-export function exportDense(raw: { termList: readonly string[]; termStart: Uint32Array; postDocs: Uint32Array; postTfs: Uint32Array; docs: readonly (DocInfo | null)[]; fieldLen: Uint32Array }): InvertedIndexState {
+export function exportDense(raw: {
+	termList: readonly string[];
+	termStart: Uint32Array;
+	postDocs: Uint32Array;
+	postTfs: Uint32Array;
+	docs: readonly (DocInfo | null)[];
+	fieldLen: Uint32Array;
+}): InvertedIndexState {
 	const fields = FIELD_NAMES.length;
 	const remap = new Int32Array(raw.docs.length).fill(-1);
 	const docs: DocInfo[] = [];
@@ -53,7 +60,14 @@ export function exportDense(raw: { termList: readonly string[]; termStart: Uint3
 		termList.push(raw.termList[t]);
 		starts.push(w);
 	}
-	return { termList, termStart: Uint32Array.from(starts), postDocs: postDocs.slice(0, w), postTfs: postTfs.slice(0, w), docs, fieldLen };
+	return {
+		termList,
+		termStart: Uint32Array.from(starts),
+		postDocs: postDocs.slice(0, w),
+		postTfs: postTfs.slice(0, w),
+		docs,
+		fieldLen,
+	};
 }
 
 /** A note's name keys: `canonicalKey` of its title, file name (when it differs) and aliases, and its lower-case file name. */

@@ -184,7 +184,10 @@ export class InvertedIndex {
 	 * document frequencies — a small vault edited many times must not drift.
 	 */
 	get needsCompaction(): boolean {
-		return this.pending.length > PENDING_COMPACT_AT || this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4);
+		return (
+			this.pending.length > PENDING_COMPACT_AT ||
+			this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4)
+		);
 	}
 
 	/**
@@ -271,7 +274,8 @@ export class InvertedIndex {
 	private ensureNorm(): void {
 		if (!this.normDirty && this.norm.length >= this.docs.length * FIELD_COUNT) return;
 		const n = this.docs.length;
-		if (this.norm.length < n * FIELD_COUNT) this.norm = new Float32Array(Math.ceil(Math.max(16, n) * 1.25) * FIELD_COUNT);
+		if (this.norm.length < n * FIELD_COUNT)
+			this.norm = new Float32Array(Math.ceil(Math.max(16, n) * 1.25) * FIELD_COUNT);
 		const { fieldB } = this.settings;
 		const live = Math.max(1, this.live);
 		for (let f = 0; f < FIELD_COUNT; f++) {
@@ -325,7 +329,11 @@ export class InvertedIndex {
 	 * Visit every live posting of term `t` with its field-weighted BM25 score. `allowed` (by id) skips
 	 * filtered-out notes. Calls `visit(doc, score, packedTf)`.
 	 */
-	forEachScored(t: number, allowed: Uint8Array | null, visit: (d: number, score: number, packed: number) => void): void {
+	forEachScored(
+		t: number,
+		allowed: Uint8Array | null,
+		visit: (d: number, score: number, packed: number) => void,
+	): void {
 		this.ensureNorm();
 		const k1 = this.settings.k1;
 		const idf = this.idf(t);
@@ -407,7 +415,12 @@ export class InvertedIndex {
 	/** The index as columns to persist (index-state.ts): compacted, ids dense, unused terms dropped. */
 	exportState(): InvertedIndexState {
 		this.compact();
-		return exportDense({ termList: this.terms.all(), ...this.frozen.columns(), docs: this.docs.all(), fieldLen: this.fieldLen });
+		return exportDense({
+			termList: this.terms.all(),
+			...this.frozen.columns(),
+			docs: this.docs.all(),
+			fieldLen: this.fieldLen,
+		});
 	}
 
 	/** An index over a saved part (as `exportState` gave it): read per term and per note as queries ask; the caller vouches for its consistency. */
@@ -418,7 +431,8 @@ export class InvertedIndex {
 		for (let d = 0; d < n; d++) index.pathToDoc.set(saved.docs.path(d), d);
 		index.alive = new Uint8Array(Math.max(16, n)).fill(1, 0, n);
 		index.fieldLen = saved.fieldLen;
-		for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
+		for (let d = 0; d < n; d++)
+			for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
 		index.live = n;
 		index.pending.clear(n);
 		index.trimScratch();
@@ -428,8 +442,12 @@ export class InvertedIndex {
 	/** Approximate bytes held by the typed arrays (the dictionary and records are not counted). */
 	arrayBytes(): number {
 		return (
-			this.frozen.bytes + this.pending.byteLength +
-			this.alive.byteLength + this.fieldLen.byteLength + this.norm.byteLength + this.counter.byteLength
+			this.frozen.bytes +
+			this.pending.byteLength +
+			this.alive.byteLength +
+			this.fieldLen.byteLength +
+			this.norm.byteLength +
+			this.counter.byteLength
 		);
 	}
 }

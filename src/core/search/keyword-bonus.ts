@@ -62,7 +62,11 @@ export function mergeBonus(into: Bonus, from: Bonus): Bonus {
 }
 
 /** Keyword-index bonuses: phase A (keyword lines) and phase B (entry lines). */
-export function keywordBonus(si: SearchIndex, typed: readonly QueryWord[], expansions: readonly Expansion[]): Map<number, { points: number; covers: number }> {
+export function keywordBonus(
+	si: SearchIndex,
+	typed: readonly QueryWord[],
+	expansions: readonly Expansion[],
+): Map<number, { points: number; covers: number }> {
 	const out = new Map<number, { points: number; covers: number }>();
 	const kw = si.keywordIndex;
 	if (!kw) return out;
@@ -75,9 +79,16 @@ export function keywordBonus(si: SearchIndex, typed: readonly QueryWord[], expan
 		}
 	};
 	const lookups: { key: string; idf: number; covers: number; factor: number }[] = [];
-	typed.forEach((w, i) => lookups.push({ key: canonicalKey(w.text), idf: si.wordIdf(w), covers: i < 30 ? 1 << i : 0, factor: 1 }));
+	typed.forEach((w, i) =>
+		lookups.push({ key: canonicalKey(w.text), idf: si.wordIdf(w), covers: i < 30 ? 1 << i : 0, factor: 1 }),
+	);
 	for (let i = 0; i + 1 < typed.length; i++) {
-		lookups.push({ key: canonicalKey(typed[i].text + typed[i + 1].text), idf: si.wordIdf(typed[i]) + si.wordIdf(typed[i + 1]), covers: i + 1 < 30 ? (3 << i) >>> 0 : 0, factor: 1 });
+		lookups.push({
+			key: canonicalKey(typed[i].text + typed[i + 1].text),
+			idf: si.wordIdf(typed[i]) + si.wordIdf(typed[i + 1]),
+			covers: i + 1 < 30 ? (3 << i) >>> 0 : 0,
+			factor: 1,
+		});
 	}
 	for (const e of expansions) {
 		const idf = e.words.reduce((s, w) => s + si.wordIdf(w), 0) / e.words.length;
@@ -96,7 +107,8 @@ export function keywordBonus(si: SearchIndex, typed: readonly QueryWord[], expan
 		for (const e of kw.entries) {
 			if (hitA.has(e.name.toLowerCase())) continue;
 			const fieldHits = e.fields.filter((f) => f.includes(needle)).length;
-			if (fieldHits > 0) give(e.name, KEYWORD_B_FACTOR * si.wordIdf(w) * (1 + 0.25 * (fieldHits - 1)), i < 30 ? 1 << i : 0);
+			if (fieldHits > 0)
+				give(e.name, KEYWORD_B_FACTOR * si.wordIdf(w) * (1 + 0.25 * (fieldHits - 1)), i < 30 ? 1 << i : 0);
 		}
 	});
 	return out;

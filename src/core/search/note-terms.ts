@@ -139,7 +139,7 @@ export class NoteTermCounter {
 			const addTerm = (term: string): void => add(this.termId(term));
 			let budget = TOKENIZE_STEP; // characters left before the next pause
 			for (const piece of fields[f]) {
-				for (let from = 0; from < piece.length; ) {
+				for (let from = 0; from < piece.length;) {
 					const end = stepEnd(piece, from);
 					// A step's text is normalised on its own: a copy (when NFKC changes it) lives one step, never promoted.
 					const words = new WordCursor(normalizeText(piece.slice(from, end)));

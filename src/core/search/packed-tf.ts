@@ -12,7 +12,11 @@ export const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 
 export const FIELD_TF_MASK = TF_MAX;
 
 /** Grow a typed array to at least `need` elements, doubling. */
-export function grow<T extends Uint32Array | Float32Array | Uint8Array>(arr: T, need: number, make: (n: number) => T): T {
+export function grow<T extends Uint32Array | Float32Array | Uint8Array>(
+	arr: T,
+	need: number,
+	make: (n: number) => T,
+): T {
 	if (need <= arr.length) return arr;
 	let n = Math.max(16, arr.length);
 	while (n < need) n *= 2;

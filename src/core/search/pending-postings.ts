@@ -75,7 +75,11 @@ export class PendingPostings {
 	 * Visit each live note's postings as (note id, term, packed tf), note by note; yields after about
 	 * `step` postings of work so a compaction can pause.
 	 */
-	*eachLive(alive: Uint8Array, step: number, visit: (d: number, t: number, packed: number) => void): Generator<void, void, void> {
+	*eachLive(
+		alive: Uint8Array,
+		step: number,
+		visit: (d: number, t: number, packed: number) => void,
+	): Generator<void, void, void> {
 		let work = 0;
 		const notes = this.starts.length;
 		for (let k = 0; k < notes; k++) {

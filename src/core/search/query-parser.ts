@@ -35,7 +35,13 @@ export function regexClauseMatcher(source: string): CompiledMatcher {
  * reason rather than answering every note; a query of stop words has words and simply matches nothing.
  */
 export function nothingToMatch(q: ParsedQuery): boolean {
-	return q.filters.length === 0 && q.phrases.length === 0 && q.regexes.length === 0 && q.excluded.length === 0 && !/[\p{L}\p{N}]/u.test(q.text);
+	return (
+		q.filters.length === 0 &&
+		q.phrases.length === 0 &&
+		q.regexes.length === 0 &&
+		q.excluded.length === 0 &&
+		!/[\p{L}\p{N}]/u.test(q.text)
+	);
 }
 
 /** A filter that narrows the candidates before ranking. */
@@ -74,7 +80,16 @@ export interface ParsedQuery {
 
 const FILTER_OPS = new Set(['tag', 'path', 'file', 'backlinks']);
 const TEXT_OPS = new Set(['content']);
-const OBSIDIAN_OPS = new Set(['line', 'block', 'section', 'task', 'task-todo', 'task-done', 'match-case', 'ignore-case']);
+const OBSIDIAN_OPS = new Set([
+	'line',
+	'block',
+	'section',
+	'task',
+	'task-todo',
+	'task-done',
+	'match-case',
+	'ignore-case',
+]);
 
 /** Read a double-quoted string starting at `i` (on the quote); returns the content and the index after it. */
 function readQuoted(s: string, i: number): [string, number] {
@@ -98,7 +113,16 @@ function readBare(s: string, i: number): [string, number] {
 /** Parse a query string into filters, phrases, exclusions, regexes and free text. Never throws. */
 export function parseQuery(input: string): ParsedQuery {
 	const s = input.trim();
-	const q: ParsedQuery = { raw: s, text: '', phrases: [], excluded: [], regexes: [], filters: [], unsupported: [], error: null };
+	const q: ParsedQuery = {
+		raw: s,
+		text: '',
+		phrases: [],
+		excluded: [],
+		regexes: [],
+		filters: [],
+		unsupported: [],
+		error: null,
+	};
 	if (s.length > MAX_QUERY_CHARS) {
 		q.error = `query: ${s.length} characters is longer than the ${MAX_QUERY_CHARS}-character limit`;
 		return q;
@@ -147,7 +171,8 @@ export function parseQuery(input: string): ParsedQuery {
 				const colon = inner.indexOf(':');
 				const key = (colon < 0 ? inner : inner.slice(0, colon)).trim();
 				let value: string | null = colon < 0 ? null : inner.slice(colon + 1).trim();
-				if (value !== null && value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+				if (value !== null && value.startsWith('"') && value.endsWith('"') && value.length >= 2)
+					value = value.slice(1, -1);
 				if (value === '') value = null;
 				if (key !== '') q.filters.push({ kind: 'property', key, value, negate });
 				i = close + 1;

@@ -127,7 +127,8 @@ export class Scorer {
 					altCnt[d] = 0;
 				}
 			}
-			const bit = sw.origin >= 0 && sw.origin < tracked ? 1 << sw.origin : sw.origin < 0 ? (2 ** tracked - 1) >>> 0 : 0;
+			const bit =
+				sw.origin >= 0 && sw.origin < tracked ? 1 << sw.origin : sw.origin < 0 ? (2 ** tracked - 1) >>> 0 : 0;
 			for (const d of wordTouched) {
 				if (inAny[d] === 0) {
 					inAny[d] = 1;
@@ -252,7 +253,11 @@ export function tierOf(matches: readonly WordMatch[]): { tier: Tier; term: strin
 		['alias-filename', FIELD_TITLE | FIELD_ALIASES],
 		['metadata', FIELD_METADATA],
 	];
-	const rarest = (list: readonly WordMatch[]): WordMatch | undefined => list.reduce<WordMatch | undefined>((best, m) => (best === undefined || m.sw.idf > best.sw.idf ? m : best), undefined);
+	const rarest = (list: readonly WordMatch[]): WordMatch | undefined =>
+		list.reduce<WordMatch | undefined>(
+			(best, m) => (best === undefined || m.sw.idf > best.sw.idf ? m : best),
+			undefined,
+		);
 	for (const [tier, mask] of order) {
 		const typed = rarest(matches.filter((m) => !m.sw.expansion && m.fields & mask));
 		if (typed) return { tier, term: typed.sw.label };
@@ -265,5 +270,7 @@ export function tierOf(matches: readonly WordMatch[]): { tier: Tier; term: strin
 
 /** Whether a typed word matches in the title, aliases, abstract or metadata (the seed's synthesis condition). */
 export function strongTypedMatch(matches: readonly WordMatch[]): boolean {
-	return matches.some((m) => !m.sw.expansion && m.fields & (FIELD_TITLE | FIELD_ALIASES | FIELD_ABSTRACT | FIELD_METADATA));
+	return matches.some(
+		(m) => !m.sw.expansion && m.fields & (FIELD_TITLE | FIELD_ALIASES | FIELD_ABSTRACT | FIELD_METADATA),
+	);
 }

@@ -34,7 +34,8 @@ function notesOf(limitations: readonly string[], verbose: boolean): string[] {
 		if (count === null) notes.push(l);
 		else excluded += count;
 	}
-	if (excluded > 0) notes.push(`Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files.`);
+	if (excluded > 0)
+		notes.push(`Not searched: ${excluded} note${excluded === 1 ? '' : 's'} in excluded folders or files.`);
 	return notes;
 }
 
@@ -48,12 +49,19 @@ function countLine(result: SearchResult, more: string | undefined): string {
 /** The lines of one hit. */
 function hitLines(hit: SearchHit, i: number): string[] {
 	const out = [`### ${i + 1}. ${hit.title}`, `- **Path**: ${hit.path}`];
-	const where = hit.tier === 'body' && hit.section !== null ? `${TIER_WORDS.body}, under "${hit.section}"` : TIER_WORDS[hit.tier];
+	const where =
+		hit.tier === 'body' && hit.section !== null
+			? `${TIER_WORDS.body}, under "${hit.section}"`
+			: TIER_WORDS[hit.tier];
 	out.push(`- **Why**: ${where}${hit.match_term !== null ? `: ${hit.match_term}` : ''}`);
 	if (hit.tags.length > 0) out.push(`- **Tags**: ${hit.tags.join(' ')}`);
-	const abstract = (hit.abstract !== '' ? hit.abstract : hit.excerpt).split('\n').slice(0, ABSTRACT_LINES).filter((line) => line.trim() !== '');
+	const abstract = (hit.abstract !== '' ? hit.abstract : hit.excerpt)
+		.split('\n')
+		.slice(0, ABSTRACT_LINES)
+		.filter((line) => line.trim() !== '');
 	if (abstract.length > 0) out.push('- **Abstract**:', ...abstract.map((line) => `  > ${line}`));
-	if (hit.section !== null && hit.excerpt !== '' && hit.excerpt !== hit.abstract) out.push(`- **Best section**: ${hit.section} — ${hit.excerpt}`);
+	if (hit.section !== null && hit.excerpt !== '' && hit.excerpt !== hit.abstract)
+		out.push(`- **Best section**: ${hit.section} — ${hit.excerpt}`);
 	out.push('');
 	return out;
 }

@@ -111,7 +111,11 @@ export class SearchIndex {
 	 * Index every note of `source` in chunks that yield to the host between slices, then load
 	 * the keyword-index and synonym notes when present.
 	 */
-	static async build(source: NoteSource, settings: Partial<SearchSettings> = {}, options: BuildOptions = {}): Promise<SearchIndex> {
+	static async build(
+		source: NoteSource,
+		settings: Partial<SearchSettings> = {},
+		options: BuildOptions = {},
+	): Promise<SearchIndex> {
 		const si = new SearchIndex(settings);
 		si.source = source;
 		si.index.keepDerived = false;
@@ -129,7 +133,11 @@ export class SearchIndex {
 				const text = texts[k];
 				const reason = source.getSkipReason(path);
 				if (reason !== null) si.skipped.push({ path, reason });
-				else if (typeof text !== 'string') si.skipped.push({ path, reason: `unreadable: ${text instanceof Error ? text.message : String(text)}` });
+				else if (typeof text !== 'string')
+					si.skipped.push({
+						path,
+						reason: `unreadable: ${text instanceof Error ? text.message : String(text)}`,
+					});
 				// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
 				else await slice.run(si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) }));
 				await slice.pauseIfUsed();
@@ -150,7 +158,10 @@ export class SearchIndex {
 
 	/** {@link rescope} as steps, for a build that yields to its host while it scopes. */
 	*rescopeSteps(source: NoteSource): Generator<void, ReturnType<typeof resolveScope>, void> {
-		const scope = yield* resolveScopeSteps(source, { ...DEFAULT_SETTINGS, excludedFolders: this.settings.excludedFolders });
+		const scope = yield* resolveScopeSteps(source, {
+			...DEFAULT_SETTINGS,
+			excludedFolders: this.settings.excludedFolders,
+		});
 		this.exclusions.splice(0, this.exclusions.length, ...scope.exclusions);
 		return scope;
 	}
@@ -162,7 +173,9 @@ export class SearchIndex {
 	 * counted last time (the file list and rules unchanged, core/scope.ts), only they are looked at.
 	 */
 	recountSkipped(source: NoteSource, scope: readonly string[], changed?: readonly string[]): void {
-		const unreadable = new Map(this.skipped.filter((s) => s.reason.startsWith('unreadable: ')).map((s) => [s.path, s]));
+		const unreadable = new Map(
+			this.skipped.filter((s) => s.reason.startsWith('unreadable: ')).map((s) => [s.path, s]),
+		);
 		const incremental = changed !== undefined && scope === this.countedScope;
 		const skipped: SkippedFile[] = [];
 		const count = (path: string): void => {
@@ -215,7 +228,8 @@ export class SearchIndex {
 
 	/** Whether a path is outside the index (excluded folders, the config folder, the side notes). */
 	isExcluded(path: string, configDir?: string): boolean {
-		if (configDir !== undefined && path.startsWith(configDir) && path.charCodeAt(configDir.length) === SLASH) return true;
+		if (configDir !== undefined && path.startsWith(configDir) && path.charCodeAt(configDir.length) === SLASH)
+			return true;
 		if (path === this.settings.keywordIndexPath || path === this.settings.synonymsPath) return true;
 		// why: prefixes made once, not a string per note per folder (a build tests 50k notes in one task).
 		this.folderPrefixes ??= this.settings.excludedFolders.map((f) => (f.endsWith('/') ? f : `${f}/`));
@@ -311,7 +325,8 @@ export class SearchIndex {
 		this.derivedBuilt = true;
 		this.aliasMap = new Map();
 		this.basenameMap = new Map();
-		for (let d = this.saved?.docs.count ?? 0; d < this.index.idSpace; d++) if (this.index.isAlive(d)) this.mapNames(d);
+		for (let d = this.saved?.docs.count ?? 0; d < this.index.idSpace; d++)
+			if (this.index.isAlive(d)) this.mapNames(d);
 	}
 
 	/** Note ids under `key` in a name map (the saved table's live ones and the map's), in their paths' walk order. */
@@ -340,7 +355,10 @@ export class SearchIndex {
 			namesFor: (key) => {
 				const ids = this.named('alias', key);
 				if (ids.length === 0) return null;
-				return ids.map((d) => this.index.doc(d)).filter((x) => x !== null).map((i) => ({ title: i.title, aliases: i.aliases }));
+				return ids
+					.map((d) => this.index.doc(d))
+					.filter((x) => x !== null)
+					.map((i) => ({ title: i.title, aliases: i.aliases }));
 			},
 		};
 	}
@@ -366,7 +384,13 @@ export class SearchIndex {
 	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
 	linkGraph(source: NoteSource): LinkGraph {
 		if (this.graph === null || this.graph.version !== this.version || this.graph.source !== source) {
-			this.graph = { version: this.version, source, graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey, () => this.linkFieldHolders()) };
+			this.graph = {
+				version: this.version,
+				source,
+				graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey, () =>
+					this.linkFieldHolders(),
+				),
+			};
 		}
 		return this.graph.graph;
 	}
@@ -379,10 +403,13 @@ export class SearchIndex {
 	private linkFieldHolders(): string[] {
 		const holders: string[] = [];
 		const savedCount = this.saved?.docs.count ?? 0;
-		if (this.saved !== null) for (const d of this.saved.linkFieldDocs()) if (this.index.isAlive(d)) holders.push(this.index.docs.path(d)!);
+		if (this.saved !== null)
+			for (const d of this.saved.linkFieldDocs())
+				if (this.index.isAlive(d)) holders.push(this.index.docs.path(d)!);
 		for (let d = savedCount; d < this.index.idSpace; d++) {
 			const info = this.index.isAlive(d) ? this.index.doc(d) : null;
-			if (info !== null && linksFieldNames(info.frontmatter, this.settings.linksKey).length > 0) holders.push(info.path);
+			if (info !== null && linksFieldNames(info.frontmatter, this.settings.linksKey).length > 0)
+				holders.push(info.path);
 		}
 		return holders;
 	}

@@ -29,7 +29,15 @@ import type { TrigramIndex } from '../text/trigram';
 import { phraseMatcher } from '../text/phrase';
 import { keywordBonus, mergeBonus, nameBonus } from './keyword-bonus';
 import { describeQuery, nothingToMatch, parseQuery, regexClauseMatcher, type ParsedQuery } from './query-parser';
-import { matchedWords, strongTypedMatch, tierOf, TIER_POINTS, type Candidate, type ScoredWord, type Tier } from './rank';
+import {
+	matchedWords,
+	strongTypedMatch,
+	tierOf,
+	TIER_POINTS,
+	type Candidate,
+	type ScoredWord,
+	type Tier,
+} from './rank';
 import type { SearchIndex } from './search-index';
 import { analyzeQueryText, foldWord, hasSpecialScript, type QueryWord } from './tokenize';
 import type { SearchHit, SearchOptions, SearchResult } from './types';
@@ -81,7 +89,6 @@ function prefixOf(w: QueryWord, typing: boolean): string | null {
 	return t.length >= 8 ? t.slice(0, t.length - 3) : t;
 }
 
-
 /** The query's words: as typed, generated (synonyms, aliases, tags) and prefix completions, each weighted. */
 interface QueryWords {
 	typed: QueryWord[];
@@ -109,10 +116,17 @@ interface Explained {
  * through the engine's one resolver (note-ref.ts), as the backlinks query names them: an empty
  * list would read as "nothing links there", a union of namesakes as links that are not there.
  */
-function queryProblem(parsed: ParsedQuery, source: NoteSource | null): { error: string; suggestions?: string[] } | null {
+function queryProblem(
+	parsed: ParsedQuery,
+	source: NoteSource | null,
+): { error: string; suggestions?: string[] } | null {
 	if (parsed.error !== null) return { error: parsed.error };
-	if (parsed.raw === '') return { error: 'query: empty — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/' };
-	if (nothingToMatch(parsed)) return { error: `query: nothing to match in "${parsed.raw}" — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/` };
+	if (parsed.raw === '')
+		return { error: 'query: empty — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/' };
+	if (nothingToMatch(parsed))
+		return {
+			error: `query: nothing to match in "${parsed.raw}" — type words, "a phrase", tag:#x, path:x, [key:value] or /regex/`,
+		};
 	if (!source) return null;
 	for (const f of parsed.filters) {
 		if (f.kind !== 'backlinks') continue;
@@ -126,7 +140,11 @@ function queryProblem(parsed: ParsedQuery, source: NoteSource | null): { error: 
 }
 
 /** Phase 2: analyse the free text into typed words, expansions and prefix completions. */
-function analyzeWords(si: SearchIndex, parsed: ParsedQuery, typingAt: (typed: readonly QueryWord[]) => number): QueryWords {
+function analyzeWords(
+	si: SearchIndex,
+	parsed: ParsedQuery,
+	typingAt: (typed: readonly QueryWord[]) => number,
+): QueryWords {
 	const analysed = analyzeQueryText(parsed.text).slice(0, MAX_TYPED_WORDS);
 	const typing = typingAt(analysed);
 	// Words that match no note: a near index term (a typo), else reported as matching nothing.
@@ -142,12 +160,31 @@ function analyzeWords(si: SearchIndex, parsed: ParsedQuery, typingAt: (typed: re
 		corrected.push({ from: w.text, to });
 		return { text: to, alts: [[to]] };
 	});
-	const expansions = expandQuery(typed, parsed.text, { synonyms: si.synonyms, aliases: si.aliasLookup(), vocabulary: si.vocabulary });
-	const scored: ScoredWord[] = typed.map((w, i) => ({ word: w, weight: 1, origin: i, expansion: false, label: w.text, idf: si.wordIdf(w) }));
+	const expansions = expandQuery(typed, parsed.text, {
+		synonyms: si.synonyms,
+		aliases: si.aliasLookup(),
+		vocabulary: si.vocabulary,
+	});
+	const scored: ScoredWord[] = typed.map((w, i) => ({
+		word: w,
+		weight: 1,
+		origin: i,
+		expansion: false,
+		label: w.text,
+		idf: si.wordIdf(w),
+	}));
 	for (const e of expansions) {
 		const weight = si.settings.expansionWeight / Math.sqrt(e.words.length);
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		for (const w of e.words) scored.push({ word: w, weight, origin: e.from, expansion: true, label: `${e.text} (${e.source} of ${of})`, idf: si.wordIdf(w) });
+		for (const w of e.words)
+			scored.push({
+				word: w,
+				weight,
+				origin: e.from,
+				expansion: true,
+				label: `${e.text} (${e.source} of ${of})`,
+				idf: si.wordIdf(w),
+			});
 	}
 	// Prefix completions: inflected forms in languages without a stemmer (восстановить → восстановление)
 	// and a word still being typed. One alternative-word per typed word, weighted as an expansion.
@@ -155,33 +192,64 @@ function analyzeWords(si: SearchIndex, parsed: ParsedQuery, typingAt: (typed: re
 		const prefix = si.settings.prefixWeight > 0 ? prefixOf(w, i === typing) : null;
 		if (prefix === null) return;
 		const terms = si.index.termsWithPrefix(prefix, PREFIX_TERMS);
-		if (terms.length > 0) scored.push({ word: { text: `${prefix}…`, alts: terms.map((t) => [t]) }, weight: si.settings.prefixWeight, origin: i, expansion: true, label: `${prefix}… (prefix of ${w.text})`, idf: 0 });
+		if (terms.length > 0)
+			scored.push({
+				word: { text: `${prefix}…`, alts: terms.map((t) => [t]) },
+				weight: si.settings.prefixWeight,
+				origin: i,
+				expansion: true,
+				label: `${prefix}… (prefix of ${w.text})`,
+				idf: 0,
+			});
 	});
 	return { typed, corrected, unmatched, expansions, scored };
 }
 
 /** Whether phrases, regexes or multi-word exclusions must be checked on the note text. */
 function needsText(parsed: ParsedQuery): boolean {
-	return parsed.phrases.length > 0 || parsed.regexes.length > 0 || parsed.excluded.some((e) => analyzeQueryText(e).length !== 1);
+	return (
+		parsed.phrases.length > 0 ||
+		parsed.regexes.length > 0 ||
+		parsed.excluded.some((e) => analyzeQueryText(e).length !== 1)
+	);
 }
 
 /** Phase 3: the ranked candidates (or, with no words, every allowed note by path) and how many matched. */
-function rankCandidates(si: SearchIndex, words: QueryWords, allowed: Uint8Array | null, bonus: ReturnType<typeof keywordBonus>, topK: number): { candidates: Candidate[]; total: number } {
+function rankCandidates(
+	si: SearchIndex,
+	words: QueryWords,
+	allowed: Uint8Array | null,
+	bonus: ReturnType<typeof keywordBonus>,
+	topK: number,
+): { candidates: Candidate[]; total: number } {
 	const { scored, typed } = words;
 	if (scored.length > 0 || bonus.size > 0) {
-		const { top, total } = si.scorer.rank(scored, scored.slice(0, typed.length).map((w) => Math.max(0.1, w.idf)), allowed, bonus, topK);
+		const { top, total } = si.scorer.rank(
+			scored,
+			scored.slice(0, typed.length).map((w) => Math.max(0.1, w.idf)),
+			allowed,
+			bonus,
+			topK,
+		);
 		return { candidates: top, total };
 	}
 	const candidates: Candidate[] = [];
 	for (let d = 0; d < si.index.idSpace; d++) {
-		if (si.index.isAlive(d) && (allowed === null || allowed[d] === 1)) candidates.push({ doc: d, score: 0, coverage: 1 });
+		if (si.index.isAlive(d) && (allowed === null || allowed[d] === 1))
+			candidates.push({ doc: d, score: 0, coverage: 1 });
 	}
 	candidates.sort((a, b) => (si.index.doc(a.doc)?.path ?? '').localeCompare(si.index.doc(b.doc)?.path ?? ''));
 	return { candidates, total: candidates.length };
 }
 
 /** Phase 4: keep the candidates whose text holds every phrase and regex and no excluded phrase; their texts are kept for excerpts. */
-async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: readonly Candidate[], source: NoteSource, trigrams?: TrigramIndex | null): Promise<{ kept: Candidate[]; texts: Map<number, string> }> {
+async function verifyText(
+	si: SearchIndex,
+	parsed: ParsedQuery,
+	candidates: readonly Candidate[],
+	source: NoteSource,
+	trigrams?: TrigramIndex | null,
+): Promise<{ kept: Candidate[]; texts: Map<number, string> }> {
 	const texts = new Map<number, string>();
 	const phrases = parsed.phrases.map(phraseMatcher);
 	const excludedPhrases = parsed.excluded.filter((e) => analyzeQueryText(e).length !== 1).map(phraseMatcher);
@@ -212,12 +280,19 @@ async function verifyText(si: SearchIndex, parsed: ParsedQuery, candidates: read
 }
 
 /** Phase 5: explain the head (matches, tier), apply the synthesis boost and re-sort. */
-function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: QueryWords, bonus: ReturnType<typeof keywordBonus>, limit: number): Explained[] {
+function explainHead(
+	si: SearchIndex,
+	candidates: readonly Candidate[],
+	words: QueryWords,
+	bonus: ReturnType<typeof keywordBonus>,
+	limit: number,
+): Explained[] {
 	const { scored, typed } = words;
 	const explained = candidates.slice(0, Math.max(limit * RERANK_FACTOR, limit)).map((c): Explained => {
 		const info = si.index.doc(c.doc);
 		const matches = scored.length > 0 ? matchedWords(si.index, c.doc, scored) : [];
-		let { tier, term } = scored.length > 0 || bonus.has(c.doc) ? tierOf(matches) : { tier: 'filter' as Tier, term: null };
+		let { tier, term } =
+			scored.length > 0 || bonus.has(c.doc) ? tierOf(matches) : { tier: 'filter' as Tier, term: null };
 		let score = c.score;
 		const synthesis = info !== null && info.synthesis && strongTypedMatch(matches);
 		if (synthesis) {
@@ -229,12 +304,21 @@ function explainHead(si: SearchIndex, candidates: readonly Candidate[], words: Q
 		}
 		return { c, matches, tier, term, score, synthesis };
 	});
-	explained.sort((a, b) => b.score - a.score || (si.index.doc(a.c.doc)?.path ?? '').localeCompare(si.index.doc(b.c.doc)?.path ?? ''));
+	explained.sort(
+		(a, b) =>
+			b.score - a.score || (si.index.doc(a.c.doc)?.path ?? '').localeCompare(si.index.doc(b.c.doc)?.path ?? ''),
+	);
 	return explained;
 }
 
 /** Phase 6: the hits of the head — excerpt, section and line, abstract, tags, links and backlinks. */
-async function buildHits(si: SearchIndex, head: readonly Explained[], texts: ReadonlyMap<number, string>, source: NoteSource | null, options: SearchOptions): Promise<SearchHit[]> {
+async function buildHits(
+	si: SearchIndex,
+	head: readonly Explained[],
+	texts: ReadonlyMap<number, string>,
+	source: NoteSource | null,
+	options: SearchOptions,
+): Promise<SearchHit[]> {
 	const { withBacklinks = true, withExcerpts = true, withLinks = true, dateFields } = options;
 	const hits: SearchHit[] = [];
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
@@ -254,8 +338,17 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 		}
 		// Without excerpts or links nothing needs the note's metadata: tags come from the index's record.
 		const meta = source && (withExcerpts || withLinks) ? source.getMetadata(info.path) : null;
-		const abstract = derived && text !== undefined ? excerptOf(abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings), si.settings.excerptChars) : info.abstract;
-		const found = !withExcerpts || text === undefined || words.length === 0 ? null : excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
+		const abstract =
+			derived && text !== undefined
+				? excerptOf(
+						abstractOf(text, meta, info.bodyStart, si.settings.abstractHeadings),
+						si.settings.excerptChars,
+					)
+				: info.abstract;
+		const found =
+			!withExcerpts || text === undefined || words.length === 0
+				? null
+				: excerptFrom(text, info.bodyStart, needlesOf(words), si.settings.excerptChars);
 		const matchedTerms: string[] = [];
 		for (const m of e.matches) if (!matchedTerms.includes(m.sw.label)) matchedTerms.push(m.sw.label);
 		hits.push({
@@ -266,8 +359,15 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
 			...dateFieldsOf(noteDate(info.frontmatter, source ? source.getMtime(info.path) : null, dateFields)),
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
 			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
-			forward_links: !withLinks ? [] : graph ? graph.forwardNames(info.path) : derived ? forwardLinksOf(meta) : info.forwardLinks,
-			backlinks: graph && withBacklinks ? graph.backlinksAmong(info.path, [...graph.linkersOf(info.path)].sort()) : [],
+			forward_links: !withLinks
+				? []
+				: graph
+					? graph.forwardNames(info.path)
+					: derived
+						? forwardLinksOf(meta)
+						: info.forwardLinks,
+			backlinks:
+				graph && withBacklinks ? graph.backlinksAmong(info.path, [...graph.linkersOf(info.path)].sort()) : [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),
@@ -287,7 +387,11 @@ async function buildHits(si: SearchIndex, head: readonly Explained[], texts: Rea
  * Run a ranked search over a query string or an already parsed query. Never throws: a bad
  * query comes back as `status: 'failed'` with `error`.
  */
-export async function search(si: SearchIndex, query: string | ParsedQuery, options: SearchOptions = {}): Promise<SearchResult> {
+export async function search(
+	si: SearchIndex,
+	query: string | ParsedQuery,
+	options: SearchOptions = {},
+): Promise<SearchResult> {
 	const limit = Math.max(1, Math.floor(options.limit ?? si.settings.defaultLimit));
 	const source = options.source === undefined ? si.source : options.source;
 	const parsed = typeof query === 'string' ? parseQuery(query) : query;
@@ -306,7 +410,8 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	limitations.push(...si.exclusions);
 
 	// A word still being typed: the last one, unless a space follows it (only a raw string shows that).
-	const typingAt = (typed: readonly QueryWord[]): number => (options.prefixLast === true && !(typeof query === 'string' && /\s$/.test(query)) ? typed.length - 1 : -1);
+	const typingAt = (typed: readonly QueryWord[]): number =>
+		options.prefixLast === true && !(typeof query === 'string' && /\s$/.test(query)) ? typed.length - 1 : -1;
 	const words = analyzeWords(si, parsed, typingAt);
 	result.terms.typed = words.typed.map((w) => w.text);
 	result.terms.corrected = words.corrected;
@@ -314,22 +419,38 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
 	for (const c of words.corrected) limitations.push(`"${c.from}" matched no note; searched as "${c.to}".`);
 	if (words.unmatched.length * 2 > words.typed.length) {
 		const rest = words.typed.map((w) => w.text).filter((t) => !words.unmatched.includes(t));
-		limitations.push(`Most query words matched nothing (${words.unmatched.join(', ')})${rest.length > 0 ? `; the results match only ${rest.join(', ')}` : ''}.`);
+		limitations.push(
+			`Most query words matched nothing (${words.unmatched.join(', ')})${rest.length > 0 ? `; the results match only ${rest.join(', ')}` : ''}.`,
+		);
 	}
-	result.terms.expanded = words.expansions.map((e) => ({ text: e.text, from: e.from >= 0 ? words.typed[e.from].text : null, source: e.source }));
+	result.terms.expanded = words.expansions.map((e) => ({
+		text: e.text,
+		from: e.from >= 0 ? words.typed[e.from].text : null,
+		source: e.source,
+	}));
 
 	const allowed = buildMask(si, parsed, source, limitations, folders.prefixes);
 	const bonus = keywordBonus(si, words.typed, words.expansions);
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
 	const verify = needsText(parsed);
-	let { candidates, total } = rankCandidates(si, words, allowed, points, verify ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30));
-	if (verify && (words.scored.length > 0 || points.size > 0) && total > VERIFY_CAP) limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
+	let { candidates, total } = rankCandidates(
+		si,
+		words,
+		allowed,
+		points,
+		verify ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30),
+	);
+	if (verify && (words.scored.length > 0 || points.size > 0) && total > VERIFY_CAP)
+		limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
 
 	let texts = new Map<number, string>();
 	if (verify) {
 		if (!source) {
-			return markFailed(result, 'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source');
+			return markFailed(
+				result,
+				'query: phrases, regexes and multi-word exclusions need the vault text, and this index has no source',
+			);
 		}
 		({ kept: candidates, texts } = await verifyText(si, parsed, candidates, source, options.trigrams));
 		total = candidates.length;
@@ -351,21 +472,29 @@ export async function search(si: SearchIndex, query: string | ParsedQuery, optio
  * vault); a folder holding no indexed note is an error, since searching nothing would read as
  * "nothing matched".
  */
-function folderPrefixes(si: SearchIndex, folders: readonly string[] | undefined): { prefixes: string[] } | { error: string } {
+function folderPrefixes(
+	si: SearchIndex,
+	folders: readonly string[] | undefined,
+): { prefixes: string[] } | { error: string } {
 	const wanted = [...new Set((folders ?? []).map(folderPrefix))];
 	if (wanted.length === 0 || wanted.includes('')) return { prefixes: [] };
 	const paths: string[] = [];
 	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs.path(d) ?? '');
 	const missing = wanted.filter((prefix) => !paths.some((path) => path.startsWith(prefix)));
-	if (missing.length > 0) return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
+	if (missing.length > 0)
+		return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
 	return { prefixes: wanted };
 }
 
 /** What to try when nothing matched (a missing keyword index is not mentioned: it is optional). */
 function noResultsAdvice(result: SearchResult): string[] {
 	const tried = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];
-	const advice = [`Terms tried: ${tried.length > 0 ? tried.join(', ') : '(none — the query held only filters or stop words)'}`];
+	const advice = [
+		`Terms tried: ${tried.length > 0 ? tried.join(', ') : '(none — the query held only filters or stop words)'}`,
+	];
 	advice.push('Broaden the query: fewer words, or drop a filter.');
-	advice.push('Try another word for it: a synonym, the title you expect, or the same words in another language your notes use.');
+	advice.push(
+		'Try another word for it: a synonym, the title you expect, or the same words in another language your notes use.',
+	);
 	return advice;
 }

@@ -48,16 +48,57 @@ function endsCvc(w: string, end: number): boolean {
 }
 
 const STEP2: readonly [string, string][] = [
-	['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'],
-	['bli', 'ble'], ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'],
-	['ization', 'ize'], ['ation', 'ate'], ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'],
-	['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'], ['iviti', 'ive'], ['biliti', 'ble'], ['logi', 'log'],
+	['ational', 'ate'],
+	['tional', 'tion'],
+	['enci', 'ence'],
+	['anci', 'ance'],
+	['izer', 'ize'],
+	['bli', 'ble'],
+	['alli', 'al'],
+	['entli', 'ent'],
+	['eli', 'e'],
+	['ousli', 'ous'],
+	['ization', 'ize'],
+	['ation', 'ate'],
+	['ator', 'ate'],
+	['alism', 'al'],
+	['iveness', 'ive'],
+	['fulness', 'ful'],
+	['ousness', 'ous'],
+	['aliti', 'al'],
+	['iviti', 'ive'],
+	['biliti', 'ble'],
+	['logi', 'log'],
 ];
 const STEP3: readonly [string, string][] = [
-	['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', ''],
+	['icate', 'ic'],
+	['ative', ''],
+	['alize', 'al'],
+	['iciti', 'ic'],
+	['ical', 'ic'],
+	['ful', ''],
+	['ness', ''],
 ];
 const STEP4 = [
-	'al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize',
+	'al',
+	'ance',
+	'ence',
+	'er',
+	'ic',
+	'able',
+	'ible',
+	'ant',
+	'ement',
+	'ment',
+	'ent',
+	'ion',
+	'ou',
+	'ism',
+	'ate',
+	'iti',
+	'ous',
+	'ive',
+	'ize',
 ];
 
 function replaceSuffix(w: string, table: readonly [string, string][], minM: number): string {
@@ -125,7 +166,8 @@ function porter(word: string): string {
 	for (const suffix of STEP4) {
 		if (w.endsWith(suffix)) {
 			const stemEnd = w.length - suffix.length;
-			if (measure(w, stemEnd) > 1 && (suffix !== 'ion' || /[st]$/.test(w.slice(0, stemEnd)))) w = w.slice(0, stemEnd);
+			if (measure(w, stemEnd) > 1 && (suffix !== 'ion' || /[st]$/.test(w.slice(0, stemEnd))))
+				w = w.slice(0, stemEnd);
 			break;
 		}
 	}

@@ -22,26 +22,31 @@ export const TOKENIZE_STEP = 4096; // why: ~1–8 ms of the slowest script (dict
 
 /** Words searched for but never indexed: English function and question words, and the commonest Romance/German ones. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
-	('a an the and or but if in on at by for with to from of is it its that this these those as are was were be been being ' +
+	(
+		'a an the and or but if in on at by for with to from of is it its that this these those as are was were be been being ' +
 		'do does did doing how what which who whom whose why when where can could should would will shall may might must ' +
 		'i me my we our you your he him his she her they them their not no nor so than then there here into onto about ' +
 		'also just only some any each such up out very too via vs etc am has have had having get got ' +
 		// Articles and prepositions of Spanish, French, Portuguese, Italian and German that are not
 		// also English words (so not `den`, `die`, `con`, `par`, `dos`, `war`).
 		'el la los las del y en un una para por que se al lo como le les des du et une pour avec qui dans sur au aux est ' +
-		'da do das e em um uma com os na il di della che per der das und dem ein eine einen mit von zu ist im auf nicht').split(' '),
+		'da do das e em um uma com os na il di della che per der das und dem ein eine einen mit von zu ist im auf nicht'
+	).split(' '),
 );
 
 /** Chinese and Japanese function words and question words dropped from queries (Segmenter output). */
 export const CJK_STOP_WORDS: ReadonlySet<string> = new Set(
-	('的 了 在 是 和 与 與 及 或 吗 嗎 呢 吧 啊 也 都 就 把 被 让 讓 给 給 对 對 从 從 向 为 為 以 而 之 于 於 我 你 他 她 它 ' +
+	(
+		'的 了 在 是 和 与 與 及 或 吗 嗎 呢 吧 啊 也 都 就 把 被 让 讓 给 給 对 對 从 從 向 为 為 以 而 之 于 於 我 你 他 她 它 ' +
 		'我们 我們 你们 你們 如何 怎么 怎麼 怎样 怎樣 什么 什麼 哪些 哪个 哪個 为什么 為什麼 为何 為何 可以 能 会 會 要 有 没有 沒有 一个 一個 这 這 那 这个 這個 那个 那個 ' +
-		'の を に は が で と も へ や から まで より する した して します しました ます です だ こと もの これ それ この その あの よう ため など ない れる られる か な ね よ どう どの 何 方法 やり方 には では とは').split(' '),
+		'の を に は が で と も へ や から まで より する した して します しました ます です だ こと もの これ それ この その あの よう ため など ない れる られる か な ね よ どう どの 何 方法 やり方 には では とは'
+	).split(' '),
 );
 
 const NEEDS_FOLD_RE = /[\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff\u00df\u03c2]/;
 const COMBINING_RE = /\p{Mn}/gu;
-const SPECIAL_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\u3005\u3006\u3007\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const SPECIAL_RE =
+	/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\u3005\u3006\u3007\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 const SPLIT_SPECIAL_RE =
 	/([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005\u3006\u3007]+)|(\p{sc=Hangul}+)|([\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}]+)|([^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005\u3006\u3007\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+)/gu;
 const CAMEL_RE = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
@@ -156,7 +161,7 @@ function* cjkTermSteps(run: string, emit: (term: string) => void): Generator<voi
 	}
 	let prevCovered = false;
 	let pauseAt = TOKENIZE_STEP;
-	for (let i = 0, len = charLength(run, 0); i < n; ) {
+	for (let i = 0, len = charLength(run, 0); i < n;) {
 		const next = i + len;
 		let covered = prevCovered;
 		prevCovered = false;
@@ -326,8 +331,52 @@ function termList(fn: (emit: (t: string) => void) => void): string[] {
  * a lone character is glued to the word before it (`快捷|键` → `快捷键`) or after it.
  */
 /** Question frames around a CJK query (zh and ja): they ask, they are not what is asked about. */
-const CJK_FRAME_START = ['请问', '請問', '什么是', '什麼是', '什么叫', '什麼叫', '为什么', '為什麼', '怎么样', '怎麼樣', '怎么', '怎麼', '怎样', '怎樣', '如何', '哪里', '哪裡', 'どうやって', 'どうして', 'なぜ'];
-const CJK_FRAME_END = ['是什么意思', '是什麼意思', '是什么', '是什麼', '有哪些', '怎么用', '怎麼用', '吗', '嗎', '呢', 'とは何ですか', 'とは何', 'って何', 'は何ですか', 'とは', 'ですか', 'ますか', 'する方法', 'の方法', 'のやり方', 'には', 'か'];
+const CJK_FRAME_START = [
+	'请问',
+	'請問',
+	'什么是',
+	'什麼是',
+	'什么叫',
+	'什麼叫',
+	'为什么',
+	'為什麼',
+	'怎么样',
+	'怎麼樣',
+	'怎么',
+	'怎麼',
+	'怎样',
+	'怎樣',
+	'如何',
+	'哪里',
+	'哪裡',
+	'どうやって',
+	'どうして',
+	'なぜ',
+];
+const CJK_FRAME_END = [
+	'是什么意思',
+	'是什麼意思',
+	'是什么',
+	'是什麼',
+	'有哪些',
+	'怎么用',
+	'怎麼用',
+	'吗',
+	'嗎',
+	'呢',
+	'とは何ですか',
+	'とは何',
+	'って何',
+	'は何ですか',
+	'とは',
+	'ですか',
+	'ますか',
+	'する方法',
+	'の方法',
+	'のやり方',
+	'には',
+	'か',
+];
 
 /**
  * The run without its question frame (什么是…, …是什么, …吗, …とは何ですか, …する方法), so no
@@ -336,7 +385,7 @@ const CJK_FRAME_END = ['是什么意思', '是什麼意思', '是什么', '是�
  */
 export function withoutQuestionFrame(run: string): string {
 	let s = run;
-	for (let changed = true; changed; ) {
+	for (let changed = true; changed;) {
 		changed = false;
 		for (const f of CJK_FRAME_START) {
 			if (s.length > f.length && s.startsWith(f)) {
@@ -366,7 +415,7 @@ function cjkQueryWords(run: string, out: QueryWord[]): void {
 	for (const group of groups) {
 		const words: string[] = [];
 		let pending = '';
-		for (let i = 0; i < group.length; ) {
+		for (let i = 0; i < group.length;) {
 			if ([...group[i]].length > 1) {
 				words.push(pending + group[i]);
 				pending = '';
@@ -415,7 +464,8 @@ export function analyzeQueryText(text: string): QueryWord[] {
 		// All stop words ("how to", "the who"): search them literally rather than nothing.
 		for (const w of matches) {
 			const f = foldWord(w);
-			if (f.length <= MAX_TOKEN_LENGTH) out.push({ text: f, alts: [[isAscii(f) && /^[a-z]+$/.test(f) ? stem(f) : f]] });
+			if (f.length <= MAX_TOKEN_LENGTH)
+				out.push({ text: f, alts: [[isAscii(f) && /^[a-z]+$/.test(f) ? stem(f) : f]] });
 		}
 	}
 	return out;

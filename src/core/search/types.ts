@@ -67,7 +67,12 @@ export interface SearchResult extends QueryResult<SearchHit> {
 	 * typed words that matched no note and were taken as a near index term (`corrected`), and
 	 * typed words that matched nothing at all (`unmatched`).
 	 */
-	terms: { typed: string[]; expanded: ExpandedTerm[]; corrected: { from: string; to: string }[]; unmatched: string[] };
+	terms: {
+		typed: string[];
+		expanded: ExpandedTerm[];
+		corrected: { from: string; to: string }[];
+		unmatched: string[];
+	};
 	/** Whether the keyword-index note was used. */
 	keyword_index: 'used' | 'missing' | 'disabled';
 	/** Hits explained by the keyword index vs by the index of note contents (the seed's "index" vs "grep"). */

@@ -130,7 +130,10 @@ export function bytesOf(array: Uint32Array | Int32Array | Float64Array): Uint8Ar
  */
 export function checksum(bytes: Uint8Array): number {
 	const words = Math.floor(bytes.length / 4);
-	const aligned = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
+	const aligned =
+		bytes.byteOffset % 4 === 0
+			? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+			: new Uint32Array(bytes.slice(0, words * 4).buffer);
 	let a = 1;
 	let b = 0;
 	for (let i = 0; i < words; i++) {
@@ -185,7 +188,14 @@ export function fieldCheck(bytes: Uint8Array, start: number, end: number): numbe
  * `checkedTo` says where it stops, relative to the first section): they carry checks of their own,
  * verified piece by piece when read, so a call does not hash megabytes it never reads.
  */
-export function frame(magic: number, version: number, header: object, sections: readonly [string, Uint8Array][], host: FrameHost, uncheckedTail = 0): Uint8Array {
+export function frame(
+	magic: number,
+	version: number,
+	header: object,
+	sections: readonly [string, Uint8Array][],
+	host: FrameHost,
+	uncheckedTail = 0,
+): Uint8Array {
 	const chunks = frameChunks(magic, version, header, sections, host, uncheckedTail);
 	return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
 }
@@ -207,18 +217,30 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
  * pieces, e.g. a heap carried from the previous snapshot and what was appended to it) — megabytes
  * of metadata are written where they are, never copied into one buffer first.
  */
-export function frameChunks(magic: number, version: number, header: object, sections: readonly [string, Uint8Array | readonly Uint8Array[]][], host: FrameHost, uncheckedTail = 0): Uint8Array[] {
+export function frameChunks(
+	magic: number,
+	version: number,
+	header: object,
+	sections: readonly [string, Uint8Array | readonly Uint8Array[]][],
+	host: FrameHost,
+	uncheckedTail = 0,
+): Uint8Array[] {
 	const table: Record<string, [number, number]> = {};
 	let offset = 0;
 	let checkedTo = 0;
-	const pieces = sections.map(([name, bytes]): [string, readonly Uint8Array[]] => [name, bytes instanceof Uint8Array ? [bytes] : bytes]);
+	const pieces = sections.map(([name, bytes]): [string, readonly Uint8Array[]] => [
+		name,
+		bytes instanceof Uint8Array ? [bytes] : bytes,
+	]);
 	pieces.forEach(([name, list], i) => {
 		const length = list.reduce((n, b) => n + b.length, 0);
 		table[name] = [offset, length];
 		offset += Math.ceil(length / 8) * 8;
 		if (i < sections.length - uncheckedTail) checkedTo = offset;
 	});
-	const headerBytes = host.encode(JSON.stringify({ ...header, sections: table, ...(uncheckedTail > 0 ? { checkedTo } : {}) }));
+	const headerBytes = host.encode(
+		JSON.stringify({ ...header, sections: table, ...(uncheckedTail > 0 ? { checkedTo } : {}) }),
+	);
 	const checkedCount = sections.length - uncheckedTail;
 	// 16 bytes of preamble, filled in last, keep the body 8-byte aligned.
 	const out = new ByteWriter(16 + 4 + headerBytes.length + 8 + checkedTo);

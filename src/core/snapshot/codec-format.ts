@@ -127,6 +127,7 @@ export class SnapshotFormatError extends Error {
 
 /** `target[key] = value`, storing `__proto__` as an own property too. */
 export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-	if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	if (key === '__proto__')
+		Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 	else target[key] = value;
 }

@@ -29,13 +29,40 @@
 import type { CachedMetadata } from '../metadata';
 import { getAllTags } from '../obsidian-rules';
 import { ByteWriter, bytesOf, concatBytes, fieldCheck, frameChunks, U32Builder } from './bytes';
-import { CarriedNote, EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type SnapshotInput } from './codec-format';
+import {
+	CarriedNote,
+	EncodedMetadata,
+	FLAG_INDEXED,
+	FLAG_RACY,
+	MAGIC,
+	NOTE_COLUMNS,
+	SNAPSHOT_FORMAT_VERSION,
+	SnapshotFormatError,
+	type SnapshotInput,
+} from './codec-format';
 import { encodeMetadata, isHot, RANGE_WIDTH } from './metadata-codec';
 import type { CodecHost } from './port';
 import { StringListsWriter } from './string-lists';
 
-export { CarriedNote, EncodedMetadata, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, setOwn, type CarriedHeaps, type NoteFingerprint, type SnapshotHeader, type SnapshotInput, type SnapshotNote } from './codec-format';
-export { DecodedSnapshot, decodeSnapshot, decodeSnapshotFrom, memoryReader, peekSnapshotHeader } from './decoded-snapshot';
+export {
+	CarriedNote,
+	EncodedMetadata,
+	SNAPSHOT_FORMAT_VERSION,
+	SnapshotFormatError,
+	setOwn,
+	type CarriedHeaps,
+	type NoteFingerprint,
+	type SnapshotHeader,
+	type SnapshotInput,
+	type SnapshotNote,
+} from './codec-format';
+export {
+	DecodedSnapshot,
+	decodeSnapshot,
+	decodeSnapshotFrom,
+	memoryReader,
+	peekSnapshotHeader,
+} from './decoded-snapshot';
 
 /** A note's own frontmatter keys. */
 function keysOf(metadata: CachedMetadata): string[] {
@@ -94,7 +121,8 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 		columns[at + 3] = fp.ctimeMs;
 		columns[at + 4] = fp.ino;
 		columns[at + 5] = (fp.racy ? FLAG_RACY : 0) | (note.metadata !== null ? FLAG_INDEXED : 0);
-		if (note.frontmatterError !== null || note.skipReason !== null) errors.push([i, note.frontmatterError, note.skipReason]);
+		if (note.frontmatterError !== null || note.skipReason !== null)
+			errors.push([i, note.frontmatterError, note.skipReason]);
 		if (note.metadata !== null) {
 			if (note.metadata instanceof CarriedNote) {
 				if (!carry) throw new SnapshotFormatError('a carried note without carried heaps');
@@ -109,7 +137,12 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 				cold.bytes(kept.cold);
 				for (let r = 0; r < kept.ranges.length; r += RANGE_WIDTH) {
 					const base = isHot(kept.ranges[r]) ? hotAt : coldAt;
-					ranges.push(kept.ranges[r], kept.ranges[r + 1] + base, kept.ranges[r + 2] + base, kept.ranges[r + 3]);
+					ranges.push(
+						kept.ranges[r],
+						kept.ranges[r + 1] + base,
+						kept.ranges[r + 2] + base,
+						kept.ranges[r + 3],
+					);
 				}
 				keys.add(kept.keys);
 				tags.add(kept.tags);
@@ -156,9 +189,15 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 	const all = ranges.finish();
 	for (let r = 0; r < all.length; r += RANGE_WIDTH) live += Math.max(0, all[r + 2] - all[r + 1]);
 	const header = { ...input.header, notes: n, files: input.files.length, heapBytes, garbageBytes: heapBytes - live };
-	return frameChunks(MAGIC, SNAPSHOT_FORMAT_VERSION, header, [...sections, ['meta', hot], ['metaCold', coldHeap]], utf8, 2);
+	return frameChunks(
+		MAGIC,
+		SNAPSHOT_FORMAT_VERSION,
+		header,
+		[...sections, ['meta', hot], ['metaCold', coldHeap]],
+		utf8,
+		2,
+	);
 }
-
 
 /** The three sections of a set of per-note lists. */
 function listSections(kind: string, writer: StringListsWriter, utf8: CodecHost): [string, Uint8Array][] {

@@ -8,7 +8,19 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { checksum, fieldCheck } from './bytes';
-import { EncodedMetadata, FLAG_INDEXED, FLAG_RACY, MAGIC, NOTE_COLUMNS, setOwn, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type CarriedHeaps, type NoteFingerprint, type SnapshotHeader } from './codec-format';
+import {
+	EncodedMetadata,
+	FLAG_INDEXED,
+	FLAG_RACY,
+	MAGIC,
+	NOTE_COLUMNS,
+	setOwn,
+	SNAPSHOT_FORMAT_VERSION,
+	SnapshotFormatError,
+	type CarriedHeaps,
+	type NoteFingerprint,
+	type SnapshotHeader,
+} from './codec-format';
 import { isHot, RANGE_WIDTH } from './metadata-codec';
 import type { CodecHost, SnapshotReader } from './port';
 import { storedMetadata, type FieldStore, type FromDisk } from './stored-metadata';
@@ -39,21 +51,33 @@ function checkPreamble(reader: SnapshotReader): number {
 	const view = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
 	if (view.getUint32(0, true) !== MAGIC) throw new SnapshotFormatError('not a vault-query snapshot');
 	const version = view.getUint32(4, true);
-	if (version !== SNAPSHOT_FORMAT_VERSION) throw new SnapshotFormatError(`format version ${version}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
+	if (version !== SNAPSHOT_FORMAT_VERSION)
+		throw new SnapshotFormatError(`format version ${version}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
 	const length = view.getUint32(12, true);
-	if (reader.size !== 16 + length) throw new SnapshotFormatError(`truncated or padded (${reader.size} bytes, expected ${16 + length})`);
+	if (reader.size !== 16 + length)
+		throw new SnapshotFormatError(`truncated or padded (${reader.size} bytes, expected ${16 + length})`);
 	return length;
 }
 
 /** The header and where the sections start, read from the body's first bytes. */
-function readHeader(reader: SnapshotReader, bodyLength: number, utf8: CodecHost): { header: StoredHeader; base: number } {
+function readHeader(
+	reader: SnapshotReader,
+	bodyLength: number,
+	utf8: CodecHost,
+): { header: StoredHeader; base: number } {
 	if (bodyLength < 4) throw new SnapshotFormatError('truncated header');
 	const lengthBytes = reader.read(16, 4);
 	const length = new DataView(lengthBytes.buffer, lengthBytes.byteOffset, 4).getUint32(0, true);
 	if (4 + length > bodyLength) throw new SnapshotFormatError('truncated header');
 	const bytes = reader.read(20, length);
 	const header = JSON.parse(utf8.decode(bytes, 0, bytes.length)) as StoredHeader;
-	if (header === null || typeof header !== 'object' || header.sections === null || typeof header.sections !== 'object') throw new SnapshotFormatError('no section table');
+	if (
+		header === null ||
+		typeof header !== 'object' ||
+		header.sections === null ||
+		typeof header.sections !== 'object'
+	)
+		throw new SnapshotFormatError('no section table');
 	return { header, base: Math.ceil((4 + length) / 8) * 8 };
 }
 
@@ -104,30 +128,43 @@ export class DecodedSnapshot {
 		this.header = header;
 		this.sections = {};
 		for (const [k, [o, l]] of Object.entries(header.sections)) {
-			if (!(o >= 0 && l >= 0 && base + o + l <= (k === 'meta' || k === 'metaCold' ? bodyLength : body.length))) throw new SnapshotFormatError('section out of bounds');
+			if (!(o >= 0 && l >= 0 && base + o + l <= (k === 'meta' || k === 'metaCold' ? bodyLength : body.length)))
+				throw new SnapshotFormatError('section out of bounds');
 			this.sections[k] = [base + o, l];
 		}
 		this.files = JSON.parse(this.text('files')) as string[];
 		this.columns = this.view('notes', Float64Array);
-		if (!Array.isArray(this.files) || this.columns.length !== header.notes * NOTE_COLUMNS) throw new SnapshotFormatError('note columns do not match the header');
+		if (!Array.isArray(this.files) || this.columns.length !== header.notes * NOTE_COLUMNS)
+			throw new SnapshotFormatError('note columns do not match the header');
 		this.notePaths = new Array<string>(header.notes);
 		for (let i = 0; i < header.notes; i++) {
 			const path = this.files[this.columns[i * NOTE_COLUMNS]];
 			if (path === undefined) throw new SnapshotFormatError('note refers to a missing file');
 			this.notePaths[i] = path;
 		}
-		for (const [i, fe, sr] of JSON.parse(this.text('noteErrors')) as [number, string | null, string | null][]) this.errors.set(i, [fe, sr]);
+		for (const [i, fe, sr] of JSON.parse(this.text('noteErrors')) as [number, string | null, string | null][])
+			this.errors.set(i, [fe, sr]);
 		this.noteRanges = this.view('noteRanges', Uint32Array);
 		this.ranges = this.view('ranges', Uint32Array);
 		this.resolvedIndex = this.view('resolvedIndex', Uint32Array);
 		this.resolved = this.view('resolved', Uint32Array);
-		if (this.noteRanges.length !== header.notes + 1 || this.resolvedIndex.length !== header.notes + 1) throw new SnapshotFormatError('index columns do not match the header');
-		if (this.noteRanges[header.notes] * RANGE_WIDTH > this.ranges.length || this.resolvedIndex[header.notes] * 2 > this.resolved.length) throw new SnapshotFormatError('index columns out of bounds');
+		if (this.noteRanges.length !== header.notes + 1 || this.resolvedIndex.length !== header.notes + 1)
+			throw new SnapshotFormatError('index columns do not match the header');
+		if (
+			this.noteRanges[header.notes] * RANGE_WIDTH > this.ranges.length ||
+			this.resolvedIndex[header.notes] * 2 > this.resolved.length
+		)
+			throw new SnapshotFormatError('index columns out of bounds');
 		this.keys = this.lists('key', header.notes);
 		this.tags = this.lists('tag', header.notes);
 		this.hot = this.heap('meta');
 		this.cold = this.heap('metaCold');
-		this.fields = { ranges: this.ranges, piece: (r) => this.piece(r), decode: (b, s, e) => utf8.decode(b, s, e), check: fieldCheck };
+		this.fields = {
+			ranges: this.ranges,
+			piece: (r) => this.piece(r),
+			decode: (b, s, e) => utf8.decode(b, s, e),
+			check: fieldCheck,
+		};
 	}
 
 	private heap(name: string): Heap {
@@ -152,15 +189,24 @@ export class DecodedSnapshot {
 		return this.utf8.decode(b, 0, b.length);
 	}
 
-	private view<T extends Uint32Array | Float64Array>(name: string, Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number }): T {
+	private view<T extends Uint32Array | Float64Array>(
+		name: string,
+		Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
+	): T {
 		const b = this.bytes(name);
-		if (b.length % Kind.BYTES_PER_ELEMENT !== 0) throw new SnapshotFormatError(`section ${name} is not a whole column`);
+		if (b.length % Kind.BYTES_PER_ELEMENT !== 0)
+			throw new SnapshotFormatError(`section ${name} is not a whole column`);
 		return new Kind(b.buffer, b.byteOffset, b.length / Kind.BYTES_PER_ELEMENT);
 	}
 
 	private lists(kind: string, notes: number): StringLists {
 		try {
-			return new StringLists(JSON.parse(this.text(`${kind}Names`)) as string[], this.view(`${kind}Index`, Uint32Array), this.view(`${kind}Ids`, Uint32Array), notes);
+			return new StringLists(
+				JSON.parse(this.text(`${kind}Names`)) as string[],
+				this.view(`${kind}Index`, Uint32Array),
+				this.view(`${kind}Ids`, Uint32Array),
+				notes,
+			);
 		} catch (error) {
 			if (error instanceof RangeError) throw new SnapshotFormatError(`${kind} lists: ${error.message}`);
 			throw error;
@@ -192,7 +238,9 @@ export class DecodedSnapshot {
 		if (start > end || end > heap.length) return null;
 		try {
 			if (heap.bytes === null && (heap === this.hot || ++this.piecemeal > this.wholeAfter)) this.whole(heap);
-			return heap.bytes !== null ? heap.bytes.subarray(start, end) : this.readAt(heap.offset + start, end - start);
+			return heap.bytes !== null
+				? heap.bytes.subarray(start, end)
+				: this.readAt(heap.offset + start, end - start);
 		} catch {
 			return null;
 		}
@@ -202,14 +250,26 @@ export class DecodedSnapshot {
 	fingerprint(i: number): NoteFingerprint {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
-		return { size: c[k + 1], mtimeMs: c[k + 2], ctimeMs: c[k + 3], ino: c[k + 4], racy: (c[k + 5] & FLAG_RACY) !== 0 };
+		return {
+			size: c[k + 1],
+			mtimeMs: c[k + 2],
+			ctimeMs: c[k + 3],
+			ino: c[k + 4],
+			racy: (c[k + 5] & FLAG_RACY) !== 0,
+		};
 	}
 
 	/** Whether note `i` was saved with fingerprint `now` and not racy (`sameFingerprint` without an object). */
 	same(i: number, now: NoteFingerprint, racyOk = false): boolean {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
-		return (racyOk || (c[k + 5] & FLAG_RACY) === 0) && c[k + 1] === now.size && c[k + 2] === now.mtimeMs && c[k + 3] === now.ctimeMs && c[k + 4] === now.ino;
+		return (
+			(racyOk || (c[k + 5] & FLAG_RACY) === 0) &&
+			c[k + 1] === now.size &&
+			c[k + 2] === now.mtimeMs &&
+			c[k + 3] === now.ctimeMs &&
+			c[k + 4] === now.ino
+		);
 	}
 
 	/** Note `i`'s frontmatter error and skip reason. */
@@ -228,7 +288,12 @@ export class DecodedSnapshot {
 	 */
 	metadata(i: number, fromDisk: FromDisk): CachedMetadata | null {
 		if (!this.indexed(i)) return null;
-		return storedMetadata(this.fields, RANGE_WIDTH * this.noteRanges[i], RANGE_WIDTH * this.noteRanges[i + 1], fromDisk);
+		return storedMetadata(
+			this.fields,
+			RANGE_WIDTH * this.noteRanges[i],
+			RANGE_WIDTH * this.noteRanges[i + 1],
+			fromDisk,
+		);
 	}
 
 	/** True when note `i`'s frontmatter has no own key `key` (from the saved key lists). */
@@ -309,7 +374,8 @@ export class DecodedSnapshot {
 	/** Note `i`'s resolved links as destination → count (insertion order kept). */
 	resolvedOf(i: number): Record<string, number> {
 		const out: Record<string, number> = {};
-		for (let p = this.resolvedIndex[i]; p < this.resolvedIndex[i + 1]; p++) setOwn(out, this.files[this.resolved[2 * p]], this.resolved[2 * p + 1]);
+		for (let p = this.resolvedIndex[i]; p < this.resolvedIndex[i + 1]; p++)
+			setOwn(out, this.files[this.resolved[2 * p]], this.resolved[2 * p + 1]);
 		return out;
 	}
 
@@ -330,19 +396,32 @@ export interface DecodeOptions {
  * Decode and verify a snapshot read through `reader`: the preamble, header and checked columns
  * now (checksum verified), the metadata when read. Throws SnapshotFormatError for anything unusable.
  */
-export function decodeSnapshotFrom(reader: SnapshotReader, utf8: CodecHost, options: DecodeOptions = {}): DecodedSnapshot {
+export function decodeSnapshotFrom(
+	reader: SnapshotReader,
+	utf8: CodecHost,
+	options: DecodeOptions = {},
+): DecodedSnapshot {
 	try {
 		const bodyLength = checkPreamble(reader);
 		const stored = readHeader(reader, bodyLength, utf8);
 		const checkedTo = stored.header.checkedTo;
-		if (typeof checkedTo !== 'number' || !(checkedTo >= 0) || stored.base + checkedTo > bodyLength) throw new SnapshotFormatError('checksum range out of bounds');
+		if (typeof checkedTo !== 'number' || !(checkedTo >= 0) || stored.base + checkedTo > bodyLength)
+			throw new SnapshotFormatError('checksum range out of bounds');
 		// Typed views need 8-byte alignment relative to the buffer; a pooled or offset read may not give it.
 		let body = reader.read(16, stored.base + checkedTo);
 		if (body.byteOffset % 8 !== 0) body = body.slice();
 		const pre = reader.read(8, 4);
 		// The header was read before it was verified, but it lies inside what is verified here, so a damaged header fails now (or failed to parse) and is never trusted.
-		if ((utf8.checksum ?? checksum)(body) !== new DataView(pre.buffer, pre.byteOffset, 4).getUint32(0, true)) throw new SnapshotFormatError('checksum mismatch (damaged)');
-		return new DecodedSnapshot(body, stored, (offset, length) => reader.read(offset, length), bodyLength, utf8, options.lean === true);
+		if ((utf8.checksum ?? checksum)(body) !== new DataView(pre.buffer, pre.byteOffset, 4).getUint32(0, true))
+			throw new SnapshotFormatError('checksum mismatch (damaged)');
+		return new DecodedSnapshot(
+			body,
+			stored,
+			(offset, length) => reader.read(offset, length),
+			bodyLength,
+			utf8,
+			options.lean === true,
+		);
 	} catch (error) {
 		if (error instanceof SnapshotFormatError) throw error;
 		throw new SnapshotFormatError(`unreadable (${error instanceof Error ? error.message : String(error)})`);

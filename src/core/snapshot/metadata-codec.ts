@@ -13,7 +13,18 @@
 import type { CachedMetadata, Pos } from '../metadata';
 
 /** Field codes, in the order the parser emits the fields. */
-export const FIELDS = ['frontmatter', 'frontmatterPosition', 'frontmatterLinks', 'links', 'embeds', 'tags', 'headings', 'sections', 'listItems', 'blocks'] as const;
+export const FIELDS = [
+	'frontmatter',
+	'frontmatterPosition',
+	'frontmatterLinks',
+	'links',
+	'embeds',
+	'tags',
+	'headings',
+	'sections',
+	'listItems',
+	'blocks',
+] as const;
 /** The field code of `frontmatter` (stored untagged). */
 export const FRONTMATTER = 0;
 const CODE_OF = new Map<string, number>(FIELDS.map((f, i) => [f, i]));
@@ -60,7 +71,8 @@ export function hasLossyNumber(value: unknown): boolean {
 
 /** Frontmatter with lossy numbers replaced by tagged strings. */
 export function tagNumbers(value: unknown): unknown {
-	if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return { [NUMBER_TAG]: Object.is(value, -0) ? '-0' : String(value) };
+	if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0)))
+		return { [NUMBER_TAG]: Object.is(value, -0) ? '-0' : String(value) };
 	if (Array.isArray(value)) return value.map(tagNumbers);
 	if (value === null || typeof value !== 'object') return value;
 	const out: Record<string, unknown> = {};
@@ -91,7 +103,9 @@ function encodeField(name: string, value: unknown): { code: number; json: string
 	if (DEFERRED_FIELDS.has(name)) return { code, json: null };
 	switch (name) {
 		case 'frontmatter':
-			return hasLossyNumber(value) ? { code: TAGGED_FRONTMATTER, json: JSON.stringify(tagNumbers(value)) } : { code, json: JSON.stringify(value) };
+			return hasLossyNumber(value)
+				? { code: TAGGED_FRONTMATTER, json: JSON.stringify(tagNumbers(value)) }
+				: { code, json: JSON.stringify(value) };
 		case 'frontmatterPosition':
 			return { code, json: JSON.stringify(flatPos(value as Pos)) };
 		case 'links':
@@ -126,7 +140,8 @@ export function decodeField(code: number, json: string): [string, unknown] {
 	if (name === undefined) throw new Error(`unknown metadata field code ${code}`);
 	const value: unknown = JSON.parse(json);
 	if (name === 'frontmatterPosition') return [name, expandPos(value as number[])];
-	if (name === 'links' || name === 'embeds' || name === 'tags' || name === 'headings') expandItems(value as Record<string, unknown>[]);
+	if (name === 'links' || name === 'embeds' || name === 'tags' || name === 'headings')
+		expandItems(value as Record<string, unknown>[]);
 	return [name, value];
 }
 

@@ -15,7 +15,6 @@ import { bytesOf, checksum } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
 import type { CodecHost, SnapshotReader } from './port';
 
-
 /** Bumped whenever the layout of a part changes; other versions are ignored. */
 export const PART_FORMAT_VERSION = 2; // 2: checksums per section block, read lazily
 const MAGIC = 0x50535156; // 'VQSP' read as a little-endian u32
@@ -71,16 +70,29 @@ export function encodePart(input: PartInput, utf8: CodecHost): Uint8Array {
 		const fp = input.stamps.get(path)!;
 		stamps.set([fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, fp.racy ? 1 : 0], i * STAMP_COLUMNS);
 	});
-	const sections: [string, Uint8Array][] = [['paths', utf8.encode(JSON.stringify(paths))], ['stamps', bytesOf(stamps)], ...Object.entries(input.sections)];
+	const sections: [string, Uint8Array][] = [
+		['paths', utf8.encode(JSON.stringify(paths))],
+		['stamps', bytesOf(stamps)],
+		...Object.entries(input.sections),
+	];
 	const table: Record<string, SectionEntry> = {};
 	let offset = 0;
 	for (const [name, bytes] of sections) {
 		const sums: number[] = [];
-		for (let at = 0; at < bytes.length; at += BLOCK) sums.push(sumOf(utf8, bytes.subarray(at, Math.min(bytes.length, at + BLOCK))));
+		for (let at = 0; at < bytes.length; at += BLOCK)
+			sums.push(sumOf(utf8, bytes.subarray(at, Math.min(bytes.length, at + BLOCK))));
 		table[name] = [offset, bytes.length, sums];
 		offset += Math.ceil(bytes.length / 8) * 8;
 	}
-	const header = utf8.encode(JSON.stringify({ kind: input.kind, tool: input.tool, settings: input.settings, block: BLOCK, sections: table } satisfies PartHeader));
+	const header = utf8.encode(
+		JSON.stringify({
+			kind: input.kind,
+			tool: input.tool,
+			settings: input.settings,
+			block: BLOCK,
+			sections: table,
+		} satisfies PartHeader),
+	);
 	const base = Math.ceil((4 + header.length) / 8) * 8;
 	const out = new Uint8Array(16 + base + offset);
 	const view = new DataView(out.buffer);
@@ -121,7 +133,8 @@ export class DecodedPart {
 		this.paths = JSON.parse(host.decode(paths, 0, paths.length)) as string[];
 		const stamps = this.section('stamps');
 		this.stamps = new Float64Array(stamps.buffer, stamps.byteOffset, stamps.length / 8);
-		if (!Array.isArray(this.paths) || this.stamps.length !== this.paths.length * STAMP_COLUMNS) throw new SnapshotFormatError('part: stamps do not match the paths');
+		if (!Array.isArray(this.paths) || this.stamps.length !== this.paths.length * STAMP_COLUMNS)
+			throw new SnapshotFormatError('part: stamps do not match the paths');
 	}
 
 	/** The fingerprint note `i` had when the part was built. */
@@ -172,7 +185,8 @@ export class DecodedPart {
 		const read = this.bytes.read(16 + this.base + offset + start, end - start);
 		for (let b = first; b < last; b++) {
 			const at = b * block - start;
-			if (sumOf(this.host, read.subarray(at, Math.min(end - start, at + block))) !== sums[b]) throw new SnapshotFormatError(`part: block ${b} of ${name} failed its check (damaged)`);
+			if (sumOf(this.host, read.subarray(at, Math.min(end - start, at + block))) !== sums[b])
+				throw new SnapshotFormatError(`part: block ${b} of ${name} failed its check (damaged)`);
 		}
 		return read.subarray(from - start, to - start);
 	}
@@ -186,18 +200,21 @@ export function decodePart(source: Uint8Array | SnapshotReader, utf8: CodecHost)
 	const view = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
 	if (view.getUint32(0, true) !== MAGIC) throw new SnapshotFormatError('not a vault-query index part');
 	const version = view.getUint32(4, true);
-	if (version !== PART_FORMAT_VERSION) throw new SnapshotFormatError(`part format version ${version}, this build reads ${PART_FORMAT_VERSION}`);
+	if (version !== PART_FORMAT_VERSION)
+		throw new SnapshotFormatError(`part format version ${version}, this build reads ${PART_FORMAT_VERSION}`);
 	if (bytes.size !== 16 + view.getUint32(12, true)) throw new SnapshotFormatError('part: truncated or padded');
 	const headerLength = view.getUint32(16, true);
 	if (20 + headerLength > bytes.size) throw new SnapshotFormatError('part: truncated header');
 	const headerBytes = bytes.read(20, headerLength);
-	if (sumOf(utf8, headerBytes) !== view.getUint32(8, true)) throw new SnapshotFormatError('part: checksum mismatch (damaged)');
+	if (sumOf(utf8, headerBytes) !== view.getUint32(8, true))
+		throw new SnapshotFormatError('part: checksum mismatch (damaged)');
 	try {
 		const header = JSON.parse(utf8.decode(headerBytes, 0, headerLength)) as PartHeader;
 		const base = Math.ceil((4 + headerLength) / 8) * 8;
 		if (!(header.block > 0 && header.block % 8 === 0)) throw new SnapshotFormatError('part: bad block size');
 		for (const [o, l, sums] of Object.values(header.sections)) {
-			if (16 + base + o + l > bytes.size || !Array.isArray(sums) || sums.length !== Math.ceil(l / header.block)) throw new SnapshotFormatError('part: section out of bounds');
+			if (16 + base + o + l > bytes.size || !Array.isArray(sums) || sums.length !== Math.ceil(l / header.block))
+				throw new SnapshotFormatError('part: section out of bounds');
 		}
 		return new DecodedPart(bytes, base, header, utf8);
 	} catch (error) {

@@ -17,7 +17,13 @@ export interface ReconcilePlan {
 
 /** Whether two fingerprints describe the same bytes (a racy saved one never does). */
 export function sameFingerprint(saved: NoteFingerprint, now: NoteFingerprint): boolean {
-	return !saved.racy && saved.size === now.size && saved.mtimeMs === now.mtimeMs && saved.ctimeMs === now.ctimeMs && saved.ino === now.ino;
+	return (
+		!saved.racy &&
+		saved.size === now.size &&
+		saved.mtimeMs === now.mtimeMs &&
+		saved.ctimeMs === now.ctimeMs &&
+		saved.ino === now.ino
+	);
 }
 
 /**
@@ -25,7 +31,14 @@ export function sameFingerprint(saved: NoteFingerprint, now: NoteFingerprint): b
  * addition: the renamed file's status-change time moves with the rename on most file systems, so
  * matching by inode would save one parse at the price of trusting a weaker check.
  */
-export function planReconcile(saved: { paths: readonly string[]; fingerprint(i: number): NoteFingerprint; same?(i: number, now: NoteFingerprint): boolean }, current: ReadonlyMap<string, NoteFingerprint | null>): ReconcilePlan {
+export function planReconcile(
+	saved: {
+		paths: readonly string[];
+		fingerprint(i: number): NoteFingerprint;
+		same?(i: number, now: NoteFingerprint): boolean;
+	},
+	current: ReadonlyMap<string, NoteFingerprint | null>,
+): ReconcilePlan {
 	const savedIndex = new Map<string, number>();
 	saved.paths.forEach((p, i) => savedIndex.set(p, i));
 	const keep = new Map<string, number>();
@@ -33,7 +46,12 @@ export function planReconcile(saved: { paths: readonly string[]; fingerprint(i: 
 	for (const [path, now] of current) {
 		const i = savedIndex.get(path);
 		// `same` compares without making the saved fingerprint an object (6,000 of them on every warm call).
-		if (i !== undefined && now !== null && (saved.same ? saved.same(i, now) : sameFingerprint(saved.fingerprint(i), now))) keep.set(path, i);
+		if (
+			i !== undefined &&
+			now !== null &&
+			(saved.same ? saved.same(i, now) : sameFingerprint(saved.fingerprint(i), now))
+		)
+			keep.set(path, i);
 		else reread.push(path);
 	}
 	const removed = saved.paths.filter((p) => !current.has(p));

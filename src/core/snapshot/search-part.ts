@@ -88,7 +88,10 @@ function nameSections(docs: readonly DocInfo[], utf8: CodecHost): Record<string,
 		add(basenames, names.basenameKey, d);
 		for (const key of names.aliasKeys) add(aliases, key, d);
 	});
-	return { ...sortedTableSections('aliasNames', [...aliases], utf8), ...sortedTableSections('baseNames', [...basenames], utf8) };
+	return {
+		...sortedTableSections('aliasNames', [...aliases], utf8),
+		...sortedTableSections('baseNames', [...basenames], utf8),
+	};
 }
 
 /** Strings stored one after another (`<name>Text`) with their byte offsets (`<name>Offsets`). */
@@ -117,7 +120,13 @@ function termsInOrder(state: InvertedIndexState): InvertedIndexState {
 		tfs.set(postTfs.subarray(from, to), start[i]);
 		start[i + 1] = start[i] + to - from;
 	});
-	return { ...state, termList: Array.from(order, (t) => termList[t]), termStart: start, postDocs: docs, postTfs: tfs };
+	return {
+		...state,
+		termList: Array.from(order, (t) => termList[t]),
+		termStart: start,
+		postDocs: docs,
+		postTfs: tfs,
+	};
 }
 
 /** The sections of a built index's part. */
@@ -134,7 +143,14 @@ export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string,
 		}
 		return JSON.stringify(record);
 	});
-	const meta: SearchMeta = { skipped: si.skipped, exclusions: si.exclusions, lossy, terms: state.termList.length, docs: state.docs.length, linkFieldDocs };
+	const meta: SearchMeta = {
+		skipped: si.skipped,
+		exclusions: si.exclusions,
+		lossy,
+		terms: state.termList.length,
+		docs: state.docs.length,
+		linkFieldDocs,
+	};
 	return {
 		searchMeta: utf8.encode(JSON.stringify(meta)),
 		docPaths: utf8.encode(JSON.stringify(state.docs.map((info) => info.path))),
@@ -150,7 +166,8 @@ export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string,
 
 /** A Uint32Array over a section's bytes (4-aligned by the part codec, so no copy). */
 function u32(bytes: Uint8Array): Uint32Array {
-	if (bytes.length % 4 !== 0 || bytes.byteOffset % 4 !== 0) throw new SavedIndexDamaged('search part: a column is not whole');
+	if (bytes.length % 4 !== 0 || bytes.byteOffset % 4 !== 0)
+		throw new SavedIndexDamaged('search part: a column is not whole');
 	return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
 }
 
@@ -160,7 +177,9 @@ function guarded<T>(what: string, read: () => T): T {
 		return read();
 	} catch (error) {
 		if (error instanceof SavedIndexDamaged) throw error;
-		throw new SavedIndexDamaged(`search part: ${what} unreadable (${error instanceof Error ? error.message : String(error)})`);
+		throw new SavedIndexDamaged(
+			`search part: ${what} unreadable (${error instanceof Error ? error.message : String(error)})`,
+		);
 	}
 }
 
@@ -202,7 +221,15 @@ class PartReader {
 		let values = this.startChunks.get(chunk);
 		if (values === undefined) {
 			const length = this.part.sectionLength('termStart');
-			values = guarded('termStart', () => u32(this.part.range('termStart', chunk * START_CHUNK * 4, Math.min(length, (chunk + 1) * START_CHUNK * 4))));
+			values = guarded('termStart', () =>
+				u32(
+					this.part.range(
+						'termStart',
+						chunk * START_CHUNK * 4,
+						Math.min(length, (chunk + 1) * START_CHUNK * 4),
+					),
+				),
+			);
 			this.startChunks.set(chunk, values);
 		}
 		return values[i - chunk * START_CHUNK];
@@ -233,12 +260,18 @@ function savedPostings(reader: PartReader, terms: number, docs: number): SavedPo
 		slice: (t) => {
 			const [from, to] = span(t);
 			const ids = reader.u32Range('postDocs', from, to);
-			for (let i = 0; i < ids.length; i++) if (ids[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			for (let i = 0; i < ids.length; i++)
+				if (ids[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
 			return [ids, reader.u32Range('postTfs', from, to)];
 		},
 		columns: (): PostingColumns => {
-			const columns = { termStart: reader.column('termStart'), postDocs: reader.column('postDocs'), postTfs: reader.column('postTfs') };
-			for (let i = 0; i < columns.postDocs.length; i++) if (columns.postDocs[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			const columns = {
+				termStart: reader.column('termStart'),
+				postDocs: reader.column('postDocs'),
+				postTfs: reader.column('postTfs'),
+			};
+			for (let i = 0; i < columns.postDocs.length; i++)
+				if (columns.postDocs[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
 			return columns;
 		},
 	};
@@ -248,7 +281,8 @@ function savedPostings(reader: PartReader, terms: number, docs: number): SavedPo
 function sortedTable(reader: PartReader, name: string): { firsts: string[]; block: (k: number) => unknown[] } {
 	const firsts = reader.json<string[]>(`${name}Firsts`);
 	const offsets = reader.column(`${name}Offsets`);
-	if (!Array.isArray(firsts) || offsets.length !== firsts.length + 1) throw new SavedIndexDamaged(`search part: ${name} does not fit`);
+	if (!Array.isArray(firsts) || offsets.length !== firsts.length + 1)
+		throw new SavedIndexDamaged(`search part: ${name} does not fit`);
 	return { firsts, block: (k) => reader.record<unknown[]>(name, offsets, k) };
 }
 
@@ -271,10 +305,12 @@ function lookUp(table: { firsts: string[]; block: (k: number) => unknown[] }, ke
 function savedTerms(reader: PartReader, count: number): SavedTerms {
 	const table = sortedTable(reader, 'dict');
 	const { firsts } = table;
-	if (firsts.length !== Math.ceil(count / DICT_BLOCK)) throw new SavedIndexDamaged('search part: the dictionary does not fit');
+	if (firsts.length !== Math.ceil(count / DICT_BLOCK))
+		throw new SavedIndexDamaged('search part: the dictionary does not fit');
 	const terms = (k: number): string[] => {
 		const block = table.block(k);
-		if (!Array.isArray(block) || block.length !== Math.min(DICT_BLOCK, count - k * DICT_BLOCK)) throw new SavedIndexDamaged('search part: a dictionary block does not fit');
+		if (!Array.isArray(block) || block.length !== Math.min(DICT_BLOCK, count - k * DICT_BLOCK))
+			throw new SavedIndexDamaged('search part: a dictionary block does not fit');
 		return block as string[];
 	};
 	return {
@@ -297,7 +333,13 @@ export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, 
 	const paths = reader.json<string[]>('docPaths');
 	const docOffsets = reader.column('docOffsets');
 	const fieldLen = reader.column('fieldLen');
-	if (!Array.isArray(paths) || paths.length !== n || docOffsets.length !== n + 1 || fieldLen.length !== n * FIELDS || part.sectionLength('termStart') !== (meta.terms + 1) * 4) {
+	if (
+		!Array.isArray(paths) ||
+		paths.length !== n ||
+		docOffsets.length !== n + 1 ||
+		fieldLen.length !== n * FIELDS ||
+		part.sectionLength('termStart') !== (meta.terms + 1) * 4
+	) {
 		throw new SavedIndexDamaged('search part: columns do not fit together');
 	}
 	const lossy = new Set(meta.lossy);
@@ -321,12 +363,17 @@ export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, 
 			const table = (tables[name] ??= sortedTable(reader, name));
 			const ids = guarded(name, () => lookUp(table, key));
 			if (ids === undefined) return [];
-			if (!Array.isArray(ids) || ids.some((d) => typeof d !== 'number' || d >= n)) throw new SavedIndexDamaged(`search part: ${name} names no note`);
+			if (!Array.isArray(ids) || ids.some((d) => typeof d !== 'number' || d >= n))
+				throw new SavedIndexDamaged(`search part: ${name} names no note`);
 			return ids as number[];
 		},
 		linkFieldDocs: () => meta.linkFieldDocs.filter((d) => d < n),
 	};
-	if (part.sectionLength('postDocs') !== state.postings.total * 4 || part.sectionLength('postTfs') !== state.postings.total * 4) throw new SavedIndexDamaged('search part: columns do not fit together');
+	if (
+		part.sectionLength('postDocs') !== state.postings.total * 4 ||
+		part.sectionLength('postTfs') !== state.postings.total * 4
+	)
+		throw new SavedIndexDamaged('search part: columns do not fit together');
 	const si = new SearchIndex(settings, state);
 	si.skipped.push(...meta.skipped);
 	si.exclusions.push(...meta.exclusions);

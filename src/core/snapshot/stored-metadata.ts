@@ -98,7 +98,8 @@ class StoredMetadata {
 			const name: string | undefined = FIELDS[field];
 			if (name === undefined) continue;
 			const value = read(state, field);
-			if (value !== undefined) Object.defineProperty(out, name, { value, writable: true, enumerable: true, configurable: true });
+			if (value !== undefined)
+				Object.defineProperty(out, name, { value, writable: true, enumerable: true, configurable: true });
 		}
 		return out;
 	}
@@ -140,7 +141,13 @@ export function storedMetadata(store: FieldStore, from: number, to: number, from
 		if (store.ranges[r] !== EXTRA_FIELD) continue;
 		const name = extraName({ store, from, to, fromDisk, values }, r);
 		// A damaged field of a newer parser is left out: this build's re-parse would not produce it either.
-		if (name !== null) Object.defineProperty(meta, name, { value: decodeField(EXTRA_FIELD, checkedText(store, r)!)[1], writable: true, enumerable: true, configurable: true });
+		if (name !== null)
+			Object.defineProperty(meta, name, {
+				value: decodeField(EXTRA_FIELD, checkedText(store, r)!)[1],
+				writable: true,
+				enumerable: true,
+				configurable: true,
+			});
 	}
 	return meta as unknown as CachedMetadata;
 }

@@ -43,7 +43,11 @@ export class StringListsWriter {
 
 	/** The finished sections (JSON text of the dictionary, then the two columns as bytes). */
 	finish(): EncodedLists {
-		return { names: JSON.stringify(this.names), index: bytesOf(this.index), ids: bytesOf(Uint32Array.from(this.ids)) };
+		return {
+			names: JSON.stringify(this.names),
+			index: bytesOf(this.index),
+			ids: bytesOf(Uint32Array.from(this.ids)),
+		};
 	}
 }
 
@@ -59,7 +63,8 @@ export class StringLists {
 		private readonly ids: Uint32Array,
 		notes: number,
 	) {
-		if (!Array.isArray(names) || index.length !== notes + 1 || index[notes] > ids.length) throw new RangeError('list columns do not match the notes');
+		if (!Array.isArray(names) || index.length !== notes + 1 || index[notes] > ids.length)
+			throw new RangeError('list columns do not match the notes');
 		for (let i = 0; i < ids.length; i++) if (ids[i] >= names.length) throw new RangeError('list id out of range');
 		names.forEach((name, id) => this.idOf.set(name, id));
 	}

@@ -11,7 +11,12 @@ import { SnapshotFormatError } from './codec';
 /** The sections of a trigram index's part. */
 export function trigramSections(index: TrigramIndex, utf8: CodecHost): Record<string, Uint8Array> {
 	const c = index.columns();
-	return { trigramPaths: utf8.encode(JSON.stringify(c.paths)), trigramKeys: bytesOf(c.keys), trigramStarts: bytesOf(c.starts), trigramPostings: c.postings };
+	return {
+		trigramPaths: utf8.encode(JSON.stringify(c.paths)),
+		trigramKeys: bytesOf(c.keys),
+		trigramStarts: bytesOf(c.starts),
+		trigramPostings: c.postings,
+	};
 }
 
 /** The index a part's sections hold; throws SnapshotFormatError or TrigramFormatError when they are unusable. */
@@ -19,7 +24,8 @@ export function restoreTrigrams(section: (name: string) => Uint8Array, utf8: Cod
 	const paths = section('trigramPaths');
 	const keys = section('trigramKeys');
 	const starts = section('trigramStarts');
-	if (keys.length % 4 !== 0 || starts.length % 4 !== 0) throw new SnapshotFormatError('trigram part: a column is not whole');
+	if (keys.length % 4 !== 0 || starts.length % 4 !== 0)
+		throw new SnapshotFormatError('trigram part: a column is not whole');
 	return TrigramIndex.fromColumns({
 		paths: JSON.parse(utf8.decode(paths, 0, paths.length)) as string[],
 		keys: new Int32Array(keys.buffer, keys.byteOffset, keys.length / 4),

@@ -138,7 +138,10 @@ export function compileMatcher(spec: MatchSpec): CompiledMatcher {
 		return { ok: false, error: `pattern: invalid regular expression (RE2 syntax): ${message}` };
 	}
 	if (re.programSize() > MAX_REGEX_PROGRAM) {
-		return { ok: false, error: `pattern: too complex once compiled (${re.programSize()} instructions, limit ${MAX_REGEX_PROGRAM}); use fewer or smaller repetitions` };
+		return {
+			ok: false,
+			error: `pattern: too complex once compiled (${re.programSize()} instructions, limit ${MAX_REGEX_PROGRAM}); use fewer or smaller repetitions`,
+		};
 	}
 	return { ok: true, matcher: new RegexMatcher(spec, re) };
 }

@@ -17,9 +17,29 @@ export function nfc(text: string): string {
  * recomputes it over every code point.
  */
 export const FOLD_EXTRA: Readonly<Record<string, string>> = {
-	'\u00b5': '\u03bc', '\u0131': 'i', '\u017f': 's', '\u0345': '\u03b9', '\u03c2': '\u03c3', '\u03d0': '\u03b2', '\u03d1': '\u03b8', '\u03d5': '\u03c6',
-	'\u03d6': '\u03c0', '\u03f0': '\u03ba', '\u03f1': '\u03c1', '\u03f5': '\u03b5', '\u1c80': '\u0432', '\u1c81': '\u0434', '\u1c82': '\u043e', '\u1c83': '\u0441',
-	'\u1c84': '\u0442', '\u1c85': '\u0442', '\u1c86': '\u044a', '\u1c87': '\u0463', '\u1c88': '\ua64b', '\u1e9b': '\u1e61', '\u1fbe': '\u03b9',
+	'\u00b5': '\u03bc',
+	'\u0131': 'i',
+	'\u017f': 's',
+	'\u0345': '\u03b9',
+	'\u03c2': '\u03c3',
+	'\u03d0': '\u03b2',
+	'\u03d1': '\u03b8',
+	'\u03d5': '\u03c6',
+	'\u03d6': '\u03c0',
+	'\u03f0': '\u03ba',
+	'\u03f1': '\u03c1',
+	'\u03f5': '\u03b5',
+	'\u1c80': '\u0432',
+	'\u1c81': '\u0434',
+	'\u1c82': '\u043e',
+	'\u1c83': '\u0441',
+	'\u1c84': '\u0442',
+	'\u1c85': '\u0442',
+	'\u1c86': '\u044a',
+	'\u1c87': '\u0463',
+	'\u1c88': '\ua64b',
+	'\u1e9b': '\u1e61',
+	'\u1fbe': '\u03b9',
 };
 
 const FOLD_EXTRA_CLASS = `[${Object.keys(FOLD_EXTRA)
@@ -33,7 +53,12 @@ const FOLD_EXTRA_ALL = new RegExp(FOLD_EXTRA_CLASS, 'g');
  * itself, as it does in RE2's folding. Case-insensitive literals compare this.
  */
 export function lowerCase(text: string): string {
-	return text.includes('\u0130') ? text.split('\u0130').map((part) => part.toLowerCase()).join('\u0130') : text.toLowerCase();
+	return text.includes('\u0130')
+		? text
+				.split('\u0130')
+				.map((part) => part.toLowerCase())
+				.join('\u0130')
+		: text.toLowerCase();
 }
 
 /**

@@ -71,7 +71,8 @@ class Reader {
 
 	private sequence(): Info {
 		let info = EMPTY;
-		while (this.i < this.s.length && this.s[this.i] !== '|' && this.s[this.i] !== ')') info = concat(info, this.quantified(this.atom()));
+		while (this.i < this.s.length && this.s[this.i] !== '|' && this.s[this.i] !== ')')
+			info = concat(info, this.quantified(this.atom()));
 		return info;
 	}
 
@@ -92,7 +93,8 @@ class Reader {
 		if (this.s[this.i] === '?') this.i++;
 		// A second quantifier: RE2 refuses most, and reading it as a literal would require too much.
 		const next = this.s[this.i];
-		if (next === '*' || next === '+' || next === '?' || (next === '{' && /^\{\d/.test(this.s.slice(this.i)))) throw new Bail();
+		if (next === '*' || next === '+' || next === '?' || (next === '{' && /^\{\d/.test(this.s.slice(this.i))))
+			throw new Bail();
 		return min === 0 ? UNKNOWN : { exact: null, req: full(atom) };
 	}
 

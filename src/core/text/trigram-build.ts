@@ -110,16 +110,23 @@ async function pack(lists: Map<number, number[]>, base: number, slicer: TimeSlic
  * One pass of the k-way merge over the segments' keys: calls `emit(key, parts)` per distinct key,
  * ascending, with the segments holding it and the position of the key in each.
  */
-async function mergeKeys(segments: readonly Segment[], slicer: TimeSlice, emit: (key: number, parts: [Segment, number][]) => void): Promise<void> {
+async function mergeKeys(
+	segments: readonly Segment[],
+	slicer: TimeSlice,
+	emit: (key: number, parts: [Segment, number][]) => void,
+): Promise<void> {
 	const cursor = new Uint32Array(segments.length);
 	const parts: [Segment, number][] = [];
 	for (let n = 0; ; n++) {
 		let min = Infinity;
-		for (let s = 0; s < segments.length; s++) if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] < min) min = segments[s].keys[cursor[s]];
+		for (let s = 0; s < segments.length; s++)
+			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] < min)
+				min = segments[s].keys[cursor[s]];
 		if (min === Infinity) return;
 		parts.length = 0;
 		for (let s = 0; s < segments.length; s++) {
-			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] === min) parts.push([segments[s], cursor[s]++]);
+			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] === min)
+				parts.push([segments[s], cursor[s]++]);
 		}
 		emit(min, parts);
 		if ((n & 4095) === 0) await slicer.pauseIfUsed();
@@ -136,7 +143,8 @@ async function merge(segments: readonly Segment[], paths: string[], slicer: Time
 		for (const [seg, i] of parts) {
 			const start = seg.starts[i];
 			const first = varintLength(seg.postings, start);
-			bytes += seg.starts[i + 1] - start - first + varintSize(seg.base + varintAt(seg.postings, start) - previous);
+			bytes +=
+				seg.starts[i + 1] - start - first + varintSize(seg.base + varintAt(seg.postings, start) - previous);
 			previous = seg.base + seg.lasts[i];
 		}
 	});
@@ -165,7 +173,10 @@ async function merge(segments: readonly Segment[], paths: string[], slicer: Time
  * A trigram index over `notes`, built in slices (see the module comment); null when `cancelled`
  * said stop. Notes whose read fails are left out (unknown to the index, so every grep scans them).
  */
-export async function buildTrigramsSliced(notes: Iterable<NoteToIndex>, options: SlicedBuildOptions = {}): Promise<TrigramIndex | null> {
+export async function buildTrigramsSliced(
+	notes: Iterable<NoteToIndex>,
+	options: SlicedBuildOptions = {},
+): Promise<TrigramIndex | null> {
 	const slicer = new TimeSlice(options.sliceMs ?? 10, options.yieldFn ?? defaultYield, Date.now);
 	const limit = options.segmentPostings ?? 1 << 21;
 	const cancelled = options.cancelled ?? (() => false);

@@ -8,14 +8,23 @@
 import { foldCase, nfc } from './normalize';
 
 /** A condition on a text's trigrams; `any` is no condition (the text must be scanned). */
-export type TrigramQuery = { op: 'any' } | { op: 'tri'; key: number } | { op: 'and'; subs: TrigramQuery[] } | { op: 'or'; subs: TrigramQuery[] };
+export type TrigramQuery =
+	| { op: 'any' }
+	| { op: 'tri'; key: number }
+	| { op: 'and'; subs: TrigramQuery[] }
+	| { op: 'or'; subs: TrigramQuery[] };
 
 /** No condition. */
 export const ANY: TrigramQuery = { op: 'any' };
 
 /** The hash of the trigram starting at `i` of `s` (3 UTF-16 units): a 32-bit integer, collisions only add candidates. */
 export function trigramKey(s: string, i: number): number {
-	return (Math.imul(s.charCodeAt(i), 0x9e3779b1) ^ Math.imul(s.charCodeAt(i + 1), 0x85ebca77) ^ Math.imul(s.charCodeAt(i + 2), 0xc2b2ae3d)) | 0;
+	return (
+		(Math.imul(s.charCodeAt(i), 0x9e3779b1) ^
+			Math.imul(s.charCodeAt(i + 1), 0x85ebca77) ^
+			Math.imul(s.charCodeAt(i + 2), 0xc2b2ae3d)) |
+		0
+	);
 }
 
 /** The form of a text the index holds and patterns are compared to. */

@@ -188,12 +188,13 @@ export class TrigramIndex {
 		const out = new Int32Array(end - base.starts[at] + (added?.length ?? 0));
 		let n = 0;
 		let id = 0;
-		for (let i = base.starts[at]; i < end; ) {
+		for (let i = base.starts[at]; i < end;) {
 			let byte = data[i++];
 			let value = byte & 0x7f;
 			let scale = 128;
 			while (byte >= 0x80) {
-				if (i >= end || scale > 2 ** 49) throw new TrigramFormatError('trigram index: a posting list is truncated');
+				if (i >= end || scale > 2 ** 49)
+					throw new TrigramFormatError('trigram index: a posting list is truncated');
 				byte = data[i++];
 				value += (byte & 0x7f) * scale;
 				scale *= 128;
@@ -223,7 +224,8 @@ export class TrigramIndex {
 				for (const sub of subs) {
 					// A handful of candidates: the matcher verifies them faster than the larger lists left would narrow them.
 					if (acc !== null && acc.length <= FEW_CANDIDATES) break;
-					const ids: Int32Array | null = acc !== null && sub.op === 'tri' ? this.idsOf(sub.key) : this.evaluate(sub);
+					const ids: Int32Array | null =
+						acc !== null && sub.op === 'tri' ? this.idsOf(sub.key) : this.evaluate(sub);
 					if (ids === null) continue;
 					acc = acc === null ? ids : intersectSorted(acc, ids);
 					if (acc.length === 0) break;
@@ -247,7 +249,10 @@ export class TrigramIndex {
 		if (query.op === 'any') return Infinity;
 		if (query.op !== 'tri') return this.paths.length;
 		const at = this.base === null ? -1 : find(this.base.keys, query.key);
-		return (this.postings.get(query.key)?.length ?? 0) + (at < 0 ? 0 : this.base!.starts[at + 1] - this.base!.starts[at]);
+		return (
+			(this.postings.get(query.key)?.length ?? 0) +
+			(at < 0 ? 0 : this.base!.starts[at + 1] - this.base!.starts[at])
+		);
 	}
 
 	/** Every key, ascending. */
@@ -286,7 +291,8 @@ export class TrigramIndex {
 	/** The index as columns, holes squeezed out (about 1–2 bytes per posting). */
 	columns(): TrigramColumns {
 		// Loaded or built in one piece and not changed since: the columns are already this.
-		if (this.base !== null && this.holes === 0 && this.postings.size === 0 && this.paths.length === this.baseCount) return this.base;
+		if (this.base !== null && this.holes === 0 && this.postings.size === 0 && this.paths.length === this.baseCount)
+			return this.base;
 		const remap = this.remap();
 		const keys: number[] = [];
 		const starts: number[] = [0];
@@ -304,19 +310,27 @@ export class TrigramIndex {
 			keys.push(key);
 			starts.push(out.length);
 		}
-		return { paths: this.paths.filter((p) => p !== null), keys: Int32Array.from(keys), starts: Uint32Array.from(starts), postings: out.finish() };
+		return {
+			paths: this.paths.filter((p) => p !== null),
+			keys: Int32Array.from(keys),
+			starts: Uint32Array.from(starts),
+			postings: out.finish(),
+		};
 	}
 
 	/** An index over saved columns (kept as they are, decoded per key); throws {@link TrigramFormatError} when they do not fit together. */
 	static fromColumns(columns: TrigramColumns): TrigramIndex {
 		const { paths, keys, starts, postings } = columns;
-		if (starts.length !== keys.length + 1 || starts[0] !== 0 || starts[keys.length] !== postings.length) throw new TrigramFormatError('trigram index: columns do not fit together');
+		if (starts.length !== keys.length + 1 || starts[0] !== 0 || starts[keys.length] !== postings.length)
+			throw new TrigramFormatError('trigram index: columns do not fit together');
 		for (let i = 0; i < keys.length; i++) {
-			if ((i > 0 && keys[i] <= keys[i - 1]) || starts[i + 1] <= starts[i]) throw new TrigramFormatError('trigram index: keys out of order');
+			if ((i > 0 && keys[i] <= keys[i - 1]) || starts[i + 1] <= starts[i])
+				throw new TrigramFormatError('trigram index: keys out of order');
 		}
 		const index = new TrigramIndex();
 		paths.forEach((path, id) => {
-			if (typeof path !== 'string' || index.ids.has(path)) throw new TrigramFormatError(`trigram index: "${String(path)}" twice or not a path`);
+			if (typeof path !== 'string' || index.ids.has(path))
+				throw new TrigramFormatError(`trigram index: "${String(path)}" twice or not a path`);
 			index.paths.push(path);
 			index.ids.set(path, id);
 		});
@@ -345,7 +359,8 @@ export class TrigramIndex {
 	static deserialize(data: Uint8Array): TrigramIndex {
 		const input = new VarintReader(data);
 		const version = input.uint();
-		if (version !== TRIGRAM_FORMAT_VERSION) throw new TrigramFormatError(`trigram index: format ${version}, expected ${TRIGRAM_FORMAT_VERSION}`);
+		if (version !== TRIGRAM_FORMAT_VERSION)
+			throw new TrigramFormatError(`trigram index: format ${version}, expected ${TRIGRAM_FORMAT_VERSION}`);
 		const paths: string[] = [];
 		const count = input.uint();
 		for (let id = 0; id < count; id++) paths.push(input.text());

@@ -12,7 +12,14 @@ import { CH, columnAfter, isAsciiLetter, isDigit, isSpaceOrTab, skipBlanks } fro
 import { Container, ITEM, QUOTE, ROOT } from './containers';
 import { isFootnoteDef, setextLevel } from './leaf-starts';
 import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_NONE, L_PARA, L_TABLE, LeafBlocks, MAX_NESTING } from './leaf-blocks';
-import { afterQuoteMarker, continueOpenBlocks, listMarkerEnd, mayOpenContainer, plainItemText, type LineCursor } from './open-blocks';
+import {
+	afterQuoteMarker,
+	continueOpenBlocks,
+	listMarkerEnd,
+	mayOpenContainer,
+	plainItemText,
+	type LineCursor,
+} from './open-blocks';
 import type { MetadataSink } from './sink';
 
 export { MAX_NESTING } from './leaf-blocks';
@@ -98,14 +105,22 @@ export class BlockParser extends LeafBlocks {
 		const q = skipBlanks(text, pos, le);
 		const v = columnAfter(text, pos, q, vcol);
 		// A verbatim leaf (code, math, comment, HTML) takes the line whole unless it ends here.
-		if (allMatched && this.leaf >= L_FENCE && this.leaf <= L_COMMENT && this.verbatimLine(ln, ls, le, pos, q, v - logical)) return;
+		if (
+			allMatched &&
+			this.leaf >= L_FENCE &&
+			this.leaf <= L_COMMENT &&
+			this.verbatimLine(ln, ls, le, pos, q, v - logical)
+		)
+			return;
 		// 2. New containers opening on this line: only a `>`, a bullet or a digit, not indented as code, can start one.
 		let first = q;
 		let indent = v - logical;
 		let opened = false;
 		if (q < le && indent < 4 && mayOpenContainer(text, q, le)) {
 			const cur = this.cur;
-			opened = this.openSimpleItem(ln, ls, le, pos, q, v, matched) || this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
+			opened =
+				this.openSimpleItem(ln, ls, le, pos, q, v, matched) ||
+				this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
 			first = cur.q;
 			indent = cur.v - cur.logical;
 			matched = cur.matched;
@@ -121,7 +136,15 @@ export class BlockParser extends LeafBlocks {
 	 * (`- word`, `1. **word**`, `- [[link]]`). Opens the item exactly as the loop would and returns
 	 * true, or returns false having changed nothing.
 	 */
-	private openSimpleItem(ln: number, ls: number, le: number, pos: number, q: number, v: number, matched: number): boolean {
+	private openSimpleItem(
+		ln: number,
+		ls: number,
+		le: number,
+		pos: number,
+		q: number,
+		v: number,
+		matched: number,
+	): boolean {
 		const text = this.text;
 		const stack = this.stack;
 		const ch = text.charCodeAt(q);
@@ -139,7 +162,13 @@ export class BlockParser extends LeafBlocks {
 			}
 			end = q + 2;
 		}
-		if (end + 1 >= le || text.charCodeAt(end) !== CH.SPACE || stack.length > MAX_NESTING || !plainItemText(text, end + 1, le, ch)) return false;
+		if (
+			end + 1 >= le ||
+			text.charCodeAt(end) !== CH.SPACE ||
+			stack.length > MAX_NESTING ||
+			!plainItemText(text, end + 1, le, ch)
+		)
+			return false;
 		this.closeLeaf();
 		this.closeContainers(matched);
 		const parent = stack[stack.length - 1];
@@ -159,7 +188,16 @@ export class BlockParser extends LeafBlocks {
 	 * `vcol`, content column `logical`) after phase 1 matched `matched` containers. Returns
 	 * whether any opened; leaves `cur.q/v` at the content's first non-blank, `cur.logical/matched`.
 	 */
-	private openNewBlocks(ln: number, ls: number, le: number, allMatched: boolean, pos: number, vcol: number, logical: number, matched: number): boolean {
+	private openNewBlocks(
+		ln: number,
+		ls: number,
+		le: number,
+		allMatched: boolean,
+		pos: number,
+		vcol: number,
+		logical: number,
+		matched: number,
+	): boolean {
 		const text = this.text;
 		const stack = this.stack;
 		const cur = this.cur;
@@ -256,7 +294,16 @@ export class BlockParser extends LeafBlocks {
 	 * written a paragraph per line, every list item's text) — is kept small enough for V8 to inline
 	 * into `line()`; everything else is {@link restOfLineRest}.
 	 */
-	private restOfLine(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
+	private restOfLine(
+		ln: number,
+		ls: number,
+		le: number,
+		allMatched: boolean,
+		q: number,
+		indent: number,
+		matched: number,
+		opened: boolean,
+	): void {
 		if (q < le && this.leaf === L_NONE) {
 			// No leaf to continue lazily: the containers the line did not match end here.
 			if (!opened && !allMatched) this.closeContainers(matched);
@@ -265,7 +312,16 @@ export class BlockParser extends LeafBlocks {
 	}
 
 	/** Phase 3 for every line {@link restOfLine} does not start a leaf on directly (same arguments). */
-	private restOfLineRest(ln: number, ls: number, le: number, allMatched: boolean, q: number, indent: number, matched: number, opened: boolean): void {
+	private restOfLineRest(
+		ln: number,
+		ls: number,
+		le: number,
+		allMatched: boolean,
+		q: number,
+		indent: number,
+		matched: number,
+		opened: boolean,
+	): void {
 		const text = this.text;
 		const stack = this.stack;
 		const blank = q >= le;
@@ -299,7 +355,11 @@ export class BlockParser extends LeafBlocks {
 					return;
 				}
 				const first = text.charCodeAt(q);
-				if (this.paraLines === 1 && (first === CH.PIPE || first === CH.DASH || first === CH.COLON) && this.tableStarts(q, le)) {
+				if (
+					this.paraLines === 1 &&
+					(first === CH.PIPE || first === CH.DASH || first === CH.COLON) &&
+					this.tableStarts(q, le)
+				) {
 					this.leaf = L_TABLE;
 					if (this.leafContainer.kind === ROOT && this.section !== null) this.section.type = 'table';
 					this.markContent(ln, ls, le);
@@ -314,7 +374,9 @@ export class BlockParser extends LeafBlocks {
 			}
 			this.closeLeaf();
 		} else if (leaf === L_TABLE || leaf === L_FOOTNOTE) {
-			const interrupted = indent < 4 && (this.interruptsParagraph(q, le, indent) || (leaf === L_FOOTNOTE && isFootnoteDef(text, q, le)));
+			const interrupted =
+				indent < 4 &&
+				(this.interruptsParagraph(q, le, indent) || (leaf === L_FOOTNOTE && isFootnoteDef(text, q, le)));
 			if (!interrupted) {
 				this.inline.add(q, le, ln, ls);
 				this.markContent(ln, ls, le);

@@ -21,9 +21,11 @@ export function frontmatterBoundsError(value: unknown, chars: number): string | 
 	let seen = 0;
 	while (stack.length > 0) {
 		const [node, depth] = stack.pop() as [unknown, number];
-		if (++seen > budget) return `frontmatter expands to more than ${budget} values (YAML aliases repeating anchors); not read`;
+		if (++seen > budget)
+			return `frontmatter expands to more than ${budget} values (YAML aliases repeating anchors); not read`;
 		if (typeof node !== 'object' || node === null) continue;
-		if (depth >= MAX_FRONTMATTER_DEPTH) return `frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels; not read`;
+		if (depth >= MAX_FRONTMATTER_DEPTH)
+			return `frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels; not read`;
 		const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node as Record<string, unknown>);
 		for (const child of children) stack.push([child, depth + 1]);
 	}

@@ -23,7 +23,12 @@ export interface FrontmatterBlock {
 
 /** True if the line [start, end) is exactly `---` (a trailing `\r` already excluded). */
 function isDashLine(text: string, start: number, end: number): boolean {
-	return end - start === 3 && text.charCodeAt(start) === 45 && text.charCodeAt(start + 1) === 45 && text.charCodeAt(start + 2) === 45;
+	return (
+		end - start === 3 &&
+		text.charCodeAt(start) === 45 &&
+		text.charCodeAt(start + 1) === 45 &&
+		text.charCodeAt(start + 2) === 45
+	);
 }
 
 /** Locate a frontmatter block: a first line exactly `---`, closed by the next line exactly `---`. */
@@ -79,17 +84,24 @@ export function parseFrontmatterYaml(yaml: string, firstLine: number): Frontmatt
 	} catch (err) {
 		// Some js-yaml errors carry no position (`...` then more text: "expected a single document").
 		if (err instanceof YAMLException) {
-			return { data: null, error: err.mark ? `line ${err.mark.line + firstLine + 1}: ${err.reason}` : err.reason };
+			return {
+				data: null,
+				error: err.mark ? `line ${err.mark.line + firstLine + 1}: ${err.reason}` : err.reason,
+			};
 		}
 		// js-yaml recurses per nesting level: thousands of `[` end in a stack overflow.
-		if (err instanceof RangeError) return { data: null, error: `line ${firstLine + 1}: frontmatter nests too deeply to read` };
+		if (err instanceof RangeError)
+			return { data: null, error: `line ${firstLine + 1}: frontmatter nests too deeply to read` };
 		return { data: null, error: err instanceof Error ? err.message : String(err) };
 	}
 	// An empty block (or one holding only comments) is not an error: Obsidian just has no
 	// properties for the note.
 	if (value === undefined || value === null) return { data: null, error: null };
 	if (!isPlainObject(value)) {
-		return { data: null, error: `line ${firstLine + 1}: frontmatter is a ${Array.isArray(value) ? 'list' : typeof value}, not a key/value mapping` };
+		return {
+			data: null,
+			error: `line ${firstLine + 1}: frontmatter is a ${Array.isArray(value) ? 'list' : typeof value}, not a key/value mapping`,
+		};
 	}
 	const tooBig = frontmatterBoundsError(value, yaml.length);
 	if (tooBig !== null) return { data: null, error: `line ${firstLine + 1}: ${tooBig}` };

@@ -38,7 +38,10 @@ export function parseNote(input: string): ParsedNote {
 	const block = findFrontmatter(text);
 	if (block !== null) {
 		const end = block.closeLineStart + 3;
-		sink.sections.push({ type: 'yaml', position: span(loc(0, 0, 0), loc(block.closeLine, block.closeLineStart, end)) });
+		sink.sections.push({
+			type: 'yaml',
+			position: span(loc(0, 0, 0), loc(block.closeLine, block.closeLineStart, end)),
+		});
 		const parsed = parseFrontmatterYaml(text.slice(block.yamlStart, block.yamlEnd), 1);
 		frontmatterError = parsed.error;
 		if (parsed.data !== null) {

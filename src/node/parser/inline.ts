@@ -78,10 +78,13 @@ export class InlineScanner extends InlineSegments {
 				}
 				case CH.LBRACKET: {
 					// `![` is an embed unless its `!` is escaped.
-					const embed = i > segStart && text.charCodeAt(i - 1) === CH.BANG && !isEscaped(text, i - 1, segStart);
+					const embed =
+						i > segStart && text.charCodeAt(i - 1) === CH.BANG && !isEscaped(text, i - 1, segStart);
 					const start = embed ? i - 1 : i;
 					const after =
-						i + 1 < end && text.charCodeAt(i + 1) === CH.LBRACKET ? this.wikilink(start, i, end, s, embed) : this.markdownLink(start, i, end, s, embed);
+						i + 1 < end && text.charCodeAt(i + 1) === CH.LBRACKET
+							? this.wikilink(start, i, end, s, embed)
+							: this.markdownLink(start, i, end, s, embed);
 					if (after > 0) {
 						i = after;
 						tokenEnd = i;

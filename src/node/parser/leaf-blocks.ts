@@ -94,7 +94,6 @@ export abstract class LeafBlocks {
 		this.leafContainer = new Container(ROOT);
 	}
 
-
 	/**
 	 * `isThematicBreak(text, q, le)` for a list marker at `q`, in constant time after one backward
 	 * scan per line and marker character: `- - - … word` (one nested item per marker) asked it at
@@ -208,7 +207,12 @@ export abstract class LeafBlocks {
 				return htmlBlockKind(text, q, le, false) > 0;
 			case 49: {
 				const d = q + 1 < le ? text.charCodeAt(q + 1) : 0;
-				return (d === CH.DOT || d === CH.RPAREN) && q + 2 < le && isSpaceOrTab(text.charCodeAt(q + 2)) && trimmedEnd(text, q + 2, le) > q + 2;
+				return (
+					(d === CH.DOT || d === CH.RPAREN) &&
+					q + 2 < le &&
+					isSpaceOrTab(text.charCodeAt(q + 2)) &&
+					trimmedEnd(text, q + 2, le) > q + 2
+				);
 			}
 			default:
 				return false;
@@ -403,7 +407,14 @@ export abstract class LeafBlocks {
 	}
 
 	/** Open a list item whose marker line starts (after parent prefixes) at `start`. */
-	protected openItem(ln: number, ls: number, le: number, start: number, marker: number, contentCol: number): ListItemCache {
+	protected openItem(
+		ln: number,
+		ls: number,
+		le: number,
+		start: number,
+		marker: number,
+		contentCol: number,
+	): ListItemCache {
 		const parent = this.stack[this.stack.length - 1];
 		let list = parent.lastList;
 		if (list !== null && list.marker === marker) {

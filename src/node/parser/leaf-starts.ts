@@ -98,9 +98,9 @@ const BLOCK_TAGS = new Set(
 		'title tr track ul'
 	).split(' '),
 );
-const OPEN_TAG = /^<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>\s*$/;
+const OPEN_TAG =
+	/^<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>\s*$/;
 const CLOSE_TAG = /^<\/[A-Za-z][A-Za-z0-9-]*\s*>\s*$/;
-
 
 /**
  * The CommonMark HTML block kind (1–7) that [p, end) starts, or 0. Kind 7 (any complete tag
@@ -133,5 +133,10 @@ export function htmlBlockKind(text: string, p: number, end: number, canBeKind7: 
 /** True when the line [p, end) holds the end marker of raw-text HTML block kind 1 (`</script>`…). */
 export function rawHtmlBlockEnds(text: string, p: number, end: number): boolean {
 	const lower = text.slice(p, end).toLowerCase();
-	return lower.includes('</script>') || lower.includes('</pre>') || lower.includes('</style>') || lower.includes('</textarea>');
+	return (
+		lower.includes('</script>') ||
+		lower.includes('</pre>') ||
+		lower.includes('</style>') ||
+		lower.includes('</textarea>')
+	);
 }

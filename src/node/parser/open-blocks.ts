@@ -62,7 +62,13 @@ export function plainItemText(text: string, p: number, le: number, marker: numbe
 }
 
 /** Phase 1: match line [ls, le) against the open containers of `stack`; sets `cur.pos/vcol/logical/matched`. */
-export function continueOpenBlocks(text: string, stack: readonly Container[], ls: number, le: number, cur: LineCursor): void {
+export function continueOpenBlocks(
+	text: string,
+	stack: readonly Container[],
+	ls: number,
+	le: number,
+	cur: LineCursor,
+): void {
 	let pos = ls;
 	let vcol = 0;
 	let logical = 0;

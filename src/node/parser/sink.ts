@@ -2,7 +2,15 @@
  * The accumulator the scanners write into while walking a note; `toMetadata` turns it into a
  * CachedMetadata with Obsidian's omissions (empty arrays and an empty `blocks` left out).
  */
-import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, SectionCache, TagCache } from '../../core/metadata';
+import type {
+	BlockCache,
+	CachedMetadata,
+	HeadingCache,
+	LinkCache,
+	ListItemCache,
+	SectionCache,
+	TagCache,
+} from '../../core/metadata';
 
 /** Everything found in a note body, in document order. */
 export class MetadataSink {

@@ -44,7 +44,17 @@ function resolvePlain(s: string): unknown {
 	// can resolve to something else; any other first character means a string.
 	const c = s.charCodeAt(0);
 	const maybeTyped =
-		c === 126 || c === 43 || c === 45 || c === 46 || (c >= 48 && c <= 57) || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70;
+		c === 126 ||
+		c === 43 ||
+		c === 45 ||
+		c === 46 ||
+		(c >= 48 && c <= 57) ||
+		c === 110 ||
+		c === 78 ||
+		c === 116 ||
+		c === 84 ||
+		c === 102 ||
+		c === 70;
 	if (!maybeTyped) return s;
 	for (const type of IMPLICIT) {
 		if (type.resolve(s)) return type.construct(s) as unknown;

@@ -14,7 +14,11 @@ export const CACHE_DIR_ENV = 'VAULT_QUERY_CACHE_DIR';
  * (Linux and other Unixes), `~/Library/Caches/vault-query` (macOS), `%LOCALAPPDATA%\vault-query\Cache`
  * (Windows); `VAULT_QUERY_CACHE_DIR` wins everywhere.
  */
-export function cacheDir(env: Record<string, string | undefined> = process.env, platform: string = process.platform, home: string = homedir()): string {
+export function cacheDir(
+	env: Record<string, string | undefined> = process.env,
+	platform: string = process.platform,
+	home: string = homedir(),
+): string {
 	const override = env[CACHE_DIR_ENV];
 	if (override !== undefined && override !== '') return override;
 	if (platform === 'darwin') return join(home, 'Library', 'Caches', 'vault-query');

@@ -12,7 +12,13 @@ import type { NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
 import { readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
-import { readConfigFileIn, readSideFileIn, type NoteRecord, type ParseResult, type SkippedEntry } from '../vault-source';
+import {
+	readConfigFileIn,
+	readSideFileIn,
+	type NoteRecord,
+	type ParseResult,
+	type SkippedEntry,
+} from '../vault-source';
 import { LayeredMap } from './layered-map';
 import type { SnapshotLinks } from './link-view';
 
@@ -152,7 +158,9 @@ export class CachedVaultSource implements NoteSource {
 		if (fresh?.text != null) return Promise.resolve(fresh.text);
 		const reason = this.getSkipReason(path);
 		if (reason !== null || !this.init.kept.has(path)) {
-			return Promise.reject(new Error(`${path}: ${reason !== null ? `not indexed: ${reason}` : 'not a note of this vault'}`));
+			return Promise.reject(
+				new Error(`${path}: ${reason !== null ? `not indexed: ${reason}` : 'not a note of this vault'}`),
+			);
 		}
 		const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
 		if ('skipReason' in outcome) return Promise.reject(new Error(`${path}: not indexed: ${outcome.skipReason}`));
@@ -196,9 +204,16 @@ export class CachedVaultSource implements NoteSource {
 	 * notes first, so an edited note's old entry there is never read), and so are the caches of
 	 * kept notes' decoded metadata and the resolver (it depends on the file list only).
 	 */
-	edited(records: ReadonlyMap<string, NoteRecord>, fingerprints: ReadonlyMap<string, NoteFingerprint>): CachedVaultSource {
+	edited(
+		records: ReadonlyMap<string, NoteRecord>,
+		fingerprints: ReadonlyMap<string, NoteFingerprint>,
+	): CachedVaultSource {
 		// Layered, not copied: after a build from scratch every note is fresh, and a copy is ~25 ms at 50k.
-		return new CachedVaultSource({ ...this.init, fresh: LayeredMap.over(this.init.fresh, records), fingerprints }, this.caches, this.resolver);
+		return new CachedVaultSource(
+			{ ...this.init, fresh: LayeredMap.over(this.init.fresh, records), fingerprints },
+			this.caches,
+			this.resolver,
+		);
 	}
 
 	/** The link maps, for a source `edited` from this one. */
@@ -219,7 +234,12 @@ export class CachedVaultSource implements NoteSource {
 	/** True when the note's frontmatter certainly has no key `key` (answered from the saved bytes; false, "maybe", for notes read in this call). */
 	lacksProperty(path: string, key: string): boolean {
 		const i = this.init.kept.get(path);
-		return i !== undefined && this.init.snapshot !== null && !this.init.fresh.has(path) && this.init.snapshot.lacksKey(i, key);
+		return (
+			i !== undefined &&
+			this.init.snapshot !== null &&
+			!this.init.fresh.has(path) &&
+			this.init.snapshot.lacksKey(i, key)
+		);
 	}
 
 	/** The note's `getAllTags`, from the list saved with it when it is unchanged; null when not indexed. */

@@ -21,7 +21,9 @@ export const CACHE_LIMIT_ENV = 'VAULT_QUERY_CACHE_MAX_MB';
 export class SnapshotTooLargeError extends Error {
 	/** Creates the error naming both sizes. */
 	constructor(bytes: number, limit: number) {
-		super(`snapshot of ${(bytes / 1e6).toFixed(1)} MB exceeds the cache bound of ${(limit / 1e6).toFixed(0)} MB (${CACHE_LIMIT_ENV})`);
+		super(
+			`snapshot of ${(bytes / 1e6).toFixed(1)} MB exceeds the cache bound of ${(limit / 1e6).toFixed(0)} MB (${CACHE_LIMIT_ENV})`,
+		);
 		this.name = 'SnapshotTooLargeError';
 	}
 }
@@ -92,7 +94,7 @@ export class FileSnapshotStore implements SnapshotStore {
 			size,
 			read: (offset, length) => {
 				const out = new Uint8Array(length);
-				for (let done = 0; done < length; ) {
+				for (let done = 0; done < length;) {
 					const n = readSync(fd, out, done, length - done, offset + done);
 					if (n === 0) throw new Error(`snapshot ended at ${offset + done} of ${size} bytes`);
 					done += n;
@@ -117,7 +119,8 @@ export class FileSnapshotStore implements SnapshotStore {
 		const handle = await open(temp, 'wx', 0o600);
 		try {
 			for (const chunk of chunks) {
-				for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done, chunk.length - done)).bytesWritten;
+				for (let done = 0; done < chunk.length;)
+					done += (await handle.write(chunk, done, chunk.length - done)).bytesWritten;
 			}
 			await handle.close();
 			await rename(temp, target);

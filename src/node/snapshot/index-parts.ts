@@ -11,7 +11,12 @@ import { SnapshotFormatError } from '../../core/snapshot/codec';
 import { decodePart, encodePart, type DecodedPart } from '../../core/snapshot/part-codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
 import { planReconcile } from '../../core/snapshot/reconcile';
-import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSections } from '../../core/snapshot/search-part';
+import {
+	restoreSearchIndex,
+	SavedIndexDamaged,
+	SEARCH_PART_VERSION,
+	searchSections,
+} from '../../core/snapshot/search-part';
 import type { SearchIndex } from '../../core/search/search-index';
 import type { SearchSettings } from '../../core/search/settings';
 import { restoreTrigrams, trigramSections } from '../../core/snapshot/trigram-part';
@@ -66,7 +71,12 @@ export class IndexParts implements SavedIndexes {
 
 	/** The settings string a part of `kind` must carry. */
 	private settingsOf(kind: PartKind, search?: SearchSettings): string {
-		return JSON.stringify({ kind, vault: this.init.vaultSettings, version: kind === 'search' ? SEARCH_PART_VERSION : TRIGRAM_FORMAT_VERSION, search: search ?? null });
+		return JSON.stringify({
+			kind,
+			vault: this.init.vaultSettings,
+			version: kind === 'search' ? SEARCH_PART_VERSION : TRIGRAM_FORMAT_VERSION,
+			search: search ?? null,
+		});
 	}
 
 	/** The saved part of `kind`, when it is this build's and has these settings. */
@@ -75,7 +85,9 @@ export class IndexParts implements SavedIndexes {
 		try {
 			const key = partKey(this.init.vaultKey, kind);
 			// Read in place where the store can: a search reads a few blocks of its part, not all of it.
-			bytes = this.init.store.openReader ? checkedReads(this.init.store.openReader(key)) : await this.init.store.load(key);
+			bytes = this.init.store.openReader
+				? checkedReads(this.init.store.openReader(key))
+				: await this.init.store.load(key);
 		} catch {
 			return null;
 		}
@@ -98,7 +110,10 @@ export class IndexParts implements SavedIndexes {
 
 	/** Notes the part does not reflect: changed, new, or gone since it was saved. */
 	private changedSince(part: DecodedPart): string[] {
-		const plan = planReconcile({ paths: part.paths, fingerprint: (i) => part.fingerprint(i) }, this.init.fingerprints);
+		const plan = planReconcile(
+			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i) },
+			this.init.fingerprints,
+		);
 		return [...plan.reread, ...plan.removed];
 	}
 
@@ -115,7 +130,12 @@ export class IndexParts implements SavedIndexes {
 		try {
 			return this.hand('search', restoreSearchIndex(part, settings, nodeCodecHost), this.changedSince(part));
 		} catch (error) {
-			if (error instanceof SnapshotFormatError || error instanceof SavedIndexDamaged || error instanceof SyntaxError) return this.skip('search', error.message);
+			if (
+				error instanceof SnapshotFormatError ||
+				error instanceof SavedIndexDamaged ||
+				error instanceof SyntaxError
+			)
+				return this.skip('search', error.message);
 			throw error;
 		}
 	}
@@ -130,9 +150,18 @@ export class IndexParts implements SavedIndexes {
 		const part = await this.load('trigrams', this.settingsOf('trigrams'));
 		if (part === null) return null;
 		try {
-			return this.hand('trigrams', restoreTrigrams((name) => part.section(name), nodeCodecHost), this.changedSince(part));
+			return this.hand(
+				'trigrams',
+				restoreTrigrams((name) => part.section(name), nodeCodecHost),
+				this.changedSince(part),
+			);
 		} catch (error) {
-			if (error instanceof SnapshotFormatError || error instanceof TrigramFormatError || error instanceof SyntaxError) return this.skip('trigrams', error.message);
+			if (
+				error instanceof SnapshotFormatError ||
+				error instanceof TrigramFormatError ||
+				error instanceof SyntaxError
+			)
+				return this.skip('trigrams', error.message);
 			throw error;
 		}
 	}
@@ -156,13 +185,24 @@ export class IndexParts implements SavedIndexes {
 	async save(engine: VaultEngine, kinds: readonly PartKind[] = PART_KINDS, always = false): Promise<string | null> {
 		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
 		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
-		const resaveAfter = always ? 0 : Math.max(RESAVE_MIN_NOTES, Math.floor(this.init.fingerprints.size / RESAVE_SHARE));
+		const resaveAfter = always
+			? 0
+			: Math.max(RESAVE_MIN_NOTES, Math.floor(this.init.fingerprints.size / RESAVE_SHARE));
 		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
-		if (search !== null && this.dirty('search', search, resaveAfter)) jobs.push(['search', this.settingsOf('search', search.settings), () => searchSections(search, nodeCodecHost)]);
-		if (trigrams !== null && this.dirty('trigrams', trigrams, resaveAfter)) jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, nodeCodecHost)]);
+		if (search !== null && this.dirty('search', search, resaveAfter))
+			jobs.push([
+				'search',
+				this.settingsOf('search', search.settings),
+				() => searchSections(search, nodeCodecHost),
+			]);
+		if (trigrams !== null && this.dirty('trigrams', trigrams, resaveAfter))
+			jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, nodeCodecHost)]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
-				const bytes = encodePart({ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() }, nodeCodecHost);
+				const bytes = encodePart(
+					{ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() },
+					nodeCodecHost,
+				);
 				await this.init.store.save(partKey(this.init.vaultKey, kind), bytes);
 				this.report.notes.push(`${kind} index saved (${(bytes.length / 1e6).toFixed(1)} MB)`);
 			} catch (error) {
@@ -182,13 +222,27 @@ function checkedReads(bytes: SnapshotReader | null): SnapshotReader | null {
 			try {
 				return bytes.read(offset, length);
 			} catch (error) {
-				throw new SnapshotFormatError(`part unreadable (${error instanceof Error ? error.message : String(error)})`);
+				throw new SnapshotFormatError(
+					`part unreadable (${error instanceof Error ? error.message : String(error)})`,
+				);
 			}
 		},
 	};
 }
 
 /** The index parts of a vault just opened through its snapshot. */
-export function indexPartsOf(opened: CachedVault, store: SnapshotStore, tool: string, buildTrigrams: boolean): IndexParts {
-	return new IndexParts({ store, vaultKey: opened.key, tool, vaultSettings: JSON.stringify([opened.settings, opened.source.userIgnoreFilters]), fingerprints: opened.fingerprints, buildTrigrams });
+export function indexPartsOf(
+	opened: CachedVault,
+	store: SnapshotStore,
+	tool: string,
+	buildTrigrams: boolean,
+): IndexParts {
+	return new IndexParts({
+		store,
+		vaultKey: opened.key,
+		tool,
+		vaultSettings: JSON.stringify([opened.settings, opened.source.userIgnoreFilters]),
+		fingerprints: opened.fingerprints,
+		buildTrigrams,
+	});
 }

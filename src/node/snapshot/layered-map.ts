@@ -15,7 +15,11 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
 	 * over the first base, so lookups stay two deep however many refreshes there were.
 	 */
 	static over<K, V>(base: ReadonlyMap<K, V>, changes: ReadonlyMap<K, V>): LayeredMap<K, V> {
-		if (base instanceof LayeredMap) return new LayeredMap<K, V>(base.base as ReadonlyMap<K, V>, new Map([...(base.top as ReadonlyMap<K, V>), ...changes]));
+		if (base instanceof LayeredMap)
+			return new LayeredMap<K, V>(
+				base.base as ReadonlyMap<K, V>,
+				new Map([...(base.top as ReadonlyMap<K, V>), ...changes]),
+			);
 		return new LayeredMap(base, new Map(changes));
 	}
 

@@ -39,13 +39,17 @@ export class SnapshotLinks {
 
 	/** source → destination → count, each entry decoded when first read. */
 	resolvedLinks(): LinkMap {
-		this.resolvedMap ??= this.lazyMap((entry) => ('saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved));
+		this.resolvedMap ??= this.lazyMap((entry) =>
+			'saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved,
+		);
 		return this.resolvedMap;
 	}
 
 	/** source → unresolved linkpath → count, each entry decoded when first read. */
 	unresolvedLinks(): LinkMap {
-		this.unresolvedMap ??= this.lazyMap((entry) => ('saved' in entry ? (this.snapshot!.unresolvedByNote().get(entry.saved) ?? {}) : entry.unresolved));
+		this.unresolvedMap ??= this.lazyMap((entry) =>
+			'saved' in entry ? (this.snapshot!.unresolvedByNote().get(entry.saved) ?? {}) : entry.unresolved,
+		);
 		return this.unresolvedMap;
 	}
 
@@ -57,8 +61,15 @@ export class SnapshotLinks {
 	private lazyMap(decode: (entry: LinkEntry) => Record<string, number>): LinkMap {
 		const target: LinkMap = {};
 		const gone = new Set<string>();
-		const pending = (key: string | symbol): key is string => typeof key === 'string' && !gone.has(key) && !Object.hasOwn(target, key) && this.entries.has(key);
-		const settle = (key: string): void => void Object.defineProperty(target, key, { value: decode(this.entries.get(key)!), writable: true, enumerable: true, configurable: true });
+		const pending = (key: string | symbol): key is string =>
+			typeof key === 'string' && !gone.has(key) && !Object.hasOwn(target, key) && this.entries.has(key);
+		const settle = (key: string): void =>
+			void Object.defineProperty(target, key, {
+				value: decode(this.entries.get(key)!),
+				writable: true,
+				enumerable: true,
+				configurable: true,
+			});
 		return new Proxy(target, {
 			get: (t, key, receiver) => {
 				if (pending(key)) settle(key);
@@ -76,7 +87,12 @@ export class SnapshotLinks {
 			},
 			set: (t, key, value) => {
 				if (typeof key === 'string') gone.delete(key);
-				return Reflect.defineProperty(t, key, { value: value as unknown, writable: true, enumerable: true, configurable: true });
+				return Reflect.defineProperty(t, key, {
+					value: value as unknown,
+					writable: true,
+					enumerable: true,
+					configurable: true,
+				});
 			},
 			defineProperty: (t, key, descriptor) => {
 				if (typeof key === 'string') gone.delete(key);
@@ -103,7 +119,13 @@ export class SnapshotLinks {
 			const edited = new Map(this.base?.edited ?? []);
 			this.positionIndex ??= new Map(this.order.map((path, i) => [path, i]));
 			for (const [path, entry] of changes) edited.set(this.positionIndex.get(path)!, this.destinationsOf(entry));
-			const next = new SnapshotLinks(this.order, LayeredMap.over(this.entries, changes), this.snapshot, this.files, { links: this.base?.links ?? this, edited });
+			const next = new SnapshotLinks(
+				this.order,
+				LayeredMap.over(this.entries, changes),
+				this.snapshot,
+				this.files,
+				{ links: this.base?.links ?? this, edited },
+			);
 			next.positionIndex = this.positionIndex;
 			return next;
 		}
@@ -128,7 +150,8 @@ export class SnapshotLinks {
 		const { offsets, sources } = (this.base?.links ?? this).invert();
 		const edited = this.base?.edited;
 		const positions: number[] = [];
-		for (let k = offsets[d]; k < offsets[d + 1]; k++) if (edited === undefined || !edited.has(sources[k])) positions.push(sources[k]);
+		for (let k = offsets[d]; k < offsets[d + 1]; k++)
+			if (edited === undefined || !edited.has(sources[k])) positions.push(sources[k]);
 		if (edited !== undefined) {
 			for (const [position, dests] of edited) if (dests.includes(d)) positions.push(position);
 			positions.sort((a, b) => a - b);
@@ -211,7 +234,8 @@ export function linkEntries(
 		if (meta) parsed.push([path, meta]);
 	}
 	const built = parsed.length > 0 ? build(parsed) : { resolvedLinks: {}, unresolvedLinks: {} };
-	for (const [path] of parsed) entries.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
+	for (const [path] of parsed)
+		entries.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
 	for (const path of notes) if (entries.has(path)) order.push(path);
 	return { order, entries };
 }

@@ -7,13 +7,33 @@
 import type { Stats } from 'node:fs';
 import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { CarriedNote, decodeSnapshot, decodeSnapshotFrom, encodeSnapshotChunks, SNAPSHOT_FORMAT_VERSION, SnapshotFormatError, type CarriedHeaps, type DecodedSnapshot, type NoteFingerprint, type SnapshotNote } from '../../core/snapshot/codec';
+import {
+	CarriedNote,
+	decodeSnapshot,
+	decodeSnapshotFrom,
+	encodeSnapshotChunks,
+	SNAPSHOT_FORMAT_VERSION,
+	SnapshotFormatError,
+	type CarriedHeaps,
+	type DecodedSnapshot,
+	type NoteFingerprint,
+	type SnapshotNote,
+} from '../../core/snapshot/codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
 import { planReconcile, type ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
 import { parseNote } from '../parser/index';
-import { DEFAULT_CONFIG_DIR, DEFAULT_MAX_TOTAL_BYTES, lostRecord, toRecord, tooMuchText, walkVault, type NoteRecord, type OpenVaultOptions } from '../vault-source';
+import {
+	DEFAULT_CONFIG_DIR,
+	DEFAULT_MAX_TOTAL_BYTES,
+	lostRecord,
+	toRecord,
+	tooMuchText,
+	walkVault,
+	type NoteRecord,
+	type OpenVaultOptions,
+} from '../vault-source';
 import { CachedVaultSource } from './cached-source';
 import { linkEntries, SnapshotLinks } from './link-view';
 import { nodeCodecHost } from './codec-host';
@@ -78,11 +98,11 @@ function reportedBy(changed: ReadonlySet<string>): (path: string) => boolean {
 	if (changed.has('')) return () => true;
 	return (path) => {
 		if (changed.has(path)) return true;
-		for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) if (changed.has(path.slice(0, slash))) return true;
+		for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+			if (changed.has(path.slice(0, slash))) return true;
 		return false;
 	};
 }
-
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
 export interface SnapshotReport {
@@ -124,11 +144,23 @@ export interface CachedVault {
 
 /** The settings that change what the snapshot holds, as one comparable string. */
 function settingsFingerprint(configDir: string, maxFileSize: number, parse: unknown): string {
-	return JSON.stringify({ format: SNAPSHOT_FORMAT_VERSION, configDir, maxFileSize, parser: parse === parseNote ? 'default' : 'custom' });
+	return JSON.stringify({
+		format: SNAPSHOT_FORMAT_VERSION,
+		configDir,
+		maxFileSize,
+		parser: parse === parseNote ? 'default' : 'custom',
+	});
 }
 
 /** The saved snapshot, or null with the reason it cannot be used. */
-async function loadSnapshot(store: SnapshotStore, key: string, tool: string, settings: string, piecemeal: boolean, lean: boolean): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
+async function loadSnapshot(
+	store: SnapshotStore,
+	key: string,
+	tool: string,
+	settings: string,
+	piecemeal: boolean,
+	lean: boolean,
+): Promise<{ snapshot: DecodedSnapshot | null; reason: string | null }> {
 	let bytes: Uint8Array | null = null;
 	let reader: SnapshotReader | null = null;
 	try {
@@ -139,19 +171,30 @@ async function loadSnapshot(store: SnapshotStore, key: string, tool: string, set
 	}
 	if (bytes === null && reader === null) return { snapshot: null, reason: null };
 	try {
-		const snapshot = reader !== null ? decodeSnapshotFrom(reader, nodeCodecHost, { lean }) : decodeSnapshot(bytes!, nodeCodecHost);
-		if (snapshot.header.tool !== tool) return { snapshot: null, reason: `saved by another build (${snapshot.header.tool})` };
+		const snapshot =
+			reader !== null
+				? decodeSnapshotFrom(reader, nodeCodecHost, { lean })
+				: decodeSnapshot(bytes!, nodeCodecHost);
+		if (snapshot.header.tool !== tool)
+			return { snapshot: null, reason: `saved by another build (${snapshot.header.tool})` };
 		if (snapshot.header.settings !== settings) return { snapshot: null, reason: 'saved with other settings' };
 		return { snapshot, reason: null };
 	} catch (error) {
-		if (error instanceof SnapshotFormatError) return { snapshot: null, reason: `snapshot ignored: ${error.message}` };
+		if (error instanceof SnapshotFormatError)
+			return { snapshot: null, reason: `snapshot ignored: ${error.message}` };
 		throw error;
 	}
 }
 
 /** A note's fingerprint from its stat taken at `now`. */
 export function fingerprintFrom(s: Stats, now: number, window: number): NoteFingerprint {
-	return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window };
+	return {
+		size: s.size,
+		mtimeMs: s.mtimeMs,
+		ctimeMs: s.ctimeMs,
+		ino: s.ino,
+		racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window,
+	};
 }
 
 /**
@@ -159,7 +202,12 @@ export function fingerprintFrom(s: Stats, now: number, window: number): NoteFing
  * Synchronous: 6,000 `statSync` calls take ~25 ms where promise-based stats, even 256 at a time,
  * took ~85 ms of CPU (each pays a thread-pool round trip and a promise).
  */
-function fingerprintAll(abs: string, notes: readonly string[], now: number, window: number): Map<string, NoteFingerprint | null> {
+function fingerprintAll(
+	abs: string,
+	notes: readonly string[],
+	now: number,
+	window: number,
+): Map<string, NoteFingerprint | null> {
 	const out = new Map<string, NoteFingerprint | null>();
 	const prefix = abs.endsWith(sep) ? abs : abs + sep;
 	for (const path of notes) {
@@ -175,7 +223,14 @@ function fingerprintAll(abs: string, notes: readonly string[], now: number, wind
 }
 
 /** Fingerprints for a watched open: the previous open's for notes the watcher did not report, a stat for the rest. */
-function watchedFingerprints(abs: string, notes: readonly string[], previous: ReadonlyMap<string, NoteFingerprint>, reported: (path: string) => boolean, now: number, window: number): Map<string, NoteFingerprint | null> {
+function watchedFingerprints(
+	abs: string,
+	notes: readonly string[],
+	previous: ReadonlyMap<string, NoteFingerprint>,
+	reported: (path: string) => boolean,
+	now: number,
+	window: number,
+): Map<string, NoteFingerprint | null> {
 	const out = new Map<string, NoteFingerprint | null>();
 	for (const path of notes) {
 		const known = reported(path) ? undefined : previous.get(path);
@@ -198,7 +253,14 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const parse = options.parse ?? parseNote;
 	const settings = settingsFingerprint(configDir, maxFileSize, parse);
 	const { real, files, notes: listed, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
-	const { snapshot, reason } = await loadSnapshot(options.store, real, options.tool, settings, options.readPiecemeal === true, options.lean === true);
+	const { snapshot, reason } = await loadSnapshot(
+		options.store,
+		real,
+		options.tool,
+		settings,
+		options.readPiecemeal === true,
+		options.lean === true,
+	);
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const window = options.racyWindowMs ?? racyWindow();
@@ -215,7 +277,12 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		let totalBytes = 0;
 		for (const path of notes) {
 			const seen: { fp: NoteFingerprint | null } = { fp: null };
-			const outcome = readNoteSync(join(abs, path), maxFileSize, scratch, (s) => (seen.fp = fingerprintFrom(s, stamp, window)));
+			const outcome = readNoteSync(
+				join(abs, path),
+				maxFileSize,
+				scratch,
+				(s) => (seen.fp = fingerprintFrom(s, stamp, window)),
+			);
 			current.set(path, seen.fp);
 			if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
 			if (totalBytes > limit) throw tooMuchText(abs, limit);
@@ -224,24 +291,54 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		plan = { keep: new Map(), reread: [...notes], removed: [] };
 	} else {
 		const reported = options.watched ? reportedBy(new Set(options.watched.changed)) : null;
-		current = options.watched && reported ? watchedFingerprints(abs, notes, options.watched.fingerprints, reported, now(), window) : fingerprintAll(abs, notes, now(), window);
+		current =
+			options.watched && reported
+				? watchedFingerprints(abs, notes, options.watched.fingerprints, reported, now(), window)
+				: fingerprintAll(abs, notes, now(), window);
 		let totalBytes = 0;
 		for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
 		if (totalBytes > limit) throw tooMuchText(abs, limit);
-		const same = reported === null ? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp) : (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
+		const same =
+			reported === null
+				? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp)
+				: (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
 		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same }, current);
-		for (const path of plan.reread) fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
+		for (const path of plan.reread)
+			fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
 	}
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 	const fingerprints = new Map<string, NoteFingerprint>();
-	for (const [path, fp] of current) fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
+	for (const [path, fp] of current)
+		fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
 
-	const sameFiles = snapshot !== null && snapshot.files.length === files.length && snapshot.files.every((f, i) => f === files[i]);
+	const sameFiles =
+		snapshot !== null && snapshot.files.length === files.length && snapshot.files.every((f, i) => f === files[i]);
 	const unchanged = sameFiles && plan.reread.length === 0 && plan.removed.length === 0;
-	const source = new CachedVaultSource({ vaultPath: abs, configDir, userIgnoreFilters, files, notes: listed, walkSkips: walker.skipped, maxFileSize, snapshot, kept: plan.keep, fresh, fingerprints, parse });
+	const source = new CachedVaultSource({
+		vaultPath: abs,
+		configDir,
+		userIgnoreFilters,
+		files,
+		notes: listed,
+		walkSkips: walker.skipped,
+		maxFileSize,
+		snapshot,
+		kept: plan.keep,
+		fresh,
+		fingerprints,
+		parse,
+	});
 	const freshMeta = new Map([...fresh].map(([p, r]) => [p, r.metadata]));
 	// One resolver for the link maps and the queries after (building it is ~200 ms at 50k files).
-	const { order, entries } = linkEntries(notes, sameFiles, plan.keep, freshMeta, snapshot, (parsed) => buildLinkMaps(parsed, source.linkResolver()), (p) => source.getMetadata(p));
+	const { order, entries } = linkEntries(
+		notes,
+		sameFiles,
+		plan.keep,
+		freshMeta,
+		snapshot,
+		(parsed) => buildLinkMaps(parsed, source.linkResolver()),
+		(p) => source.getMetadata(p),
+	);
 	source.useLinks(new SnapshotLinks(order, entries, sameFiles ? snapshot : null, files));
 
 	let markdownBytes = 0;
@@ -263,9 +360,25 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 			const carry = snapshot !== null && source.damaged.size === 0 ? snapshot.carried(MAX_GARBAGE) : null;
 			const chunks = encodeSnapshotChunks(
 				{
-					header: { tool: options.tool, settings, vaultPath: real, savedAt: now(), userIgnoreFilters: [...userIgnoreFilters], markdownBytes },
+					header: {
+						tool: options.tool,
+						settings,
+						vaultPath: real,
+						savedAt: now(),
+						userIgnoreFilters: [...userIgnoreFilters],
+						markdownBytes,
+					},
 					files,
-					notes: notes.map((path): SnapshotNote => snapshotNote(path, fingerprints.get(path)!, { fresh, keep: plan.keep, sameFilesAs: sameFiles ? snapshot : null, snapshot, source, carry })),
+					notes: notes.map((path): SnapshotNote =>
+						snapshotNote(path, fingerprints.get(path)!, {
+							fresh,
+							keep: plan.keep,
+							sameFilesAs: sameFiles ? snapshot : null,
+							snapshot,
+							source,
+							carry,
+						}),
+					),
 					resolvedLinks: source.resolvedLinks(),
 					unresolvedLinks: source.unresolvedLinks(),
 					carry: carry ?? undefined,
@@ -288,7 +401,16 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const wanted = options.save !== false;
 	if (wanted && options.save !== 'later') await saveLater();
 	report.ms = performance.now() - started;
-	return { source, report, snapshot, key: real, settings, changed: [...plan.reread, ...plan.removed], fingerprints, saveLater: wanted && options.save === 'later' ? saveLater : null };
+	return {
+		source,
+		report,
+		snapshot,
+		key: real,
+		settings,
+		changed: [...plan.reread, ...plan.removed],
+		fingerprints,
+		saveLater: wanted && options.save === 'later' ? saveLater : null,
+	};
 }
 
 /** What `snapshotNote` draws from. */
@@ -310,11 +432,24 @@ interface NoteOrigins {
  */
 function snapshotNote(path: string, fingerprint: NoteFingerprint, from: NoteOrigins): SnapshotNote {
 	const record = from.fresh.get(path);
-	if (record) return { path, fingerprint, metadata: record.metadata, frontmatterError: record.frontmatterError, skipReason: record.skipReason };
+	if (record)
+		return {
+			path,
+			fingerprint,
+			metadata: record.metadata,
+			frontmatterError: record.frontmatterError,
+			skipReason: record.skipReason,
+		};
 	const i = from.keep.get(path)!;
 	const snapshot = from.snapshot!;
 	const [frontmatterError, skipReason] = snapshot.problems(i);
-	const metadata = !snapshot.indexed(i) ? null : from.source.damaged.has(path) ? from.source.getMetadata(path) : from.carry !== null ? new CarriedNote(i) : snapshot.encodedMetadata(i);
+	const metadata = !snapshot.indexed(i)
+		? null
+		: from.source.damaged.has(path)
+			? from.source.getMetadata(path)
+			: from.carry !== null
+				? new CarriedNote(i)
+				: snapshot.encodedMetadata(i);
 	const note: SnapshotNote = { path, fingerprint, metadata, frontmatterError, skipReason };
 	if (from.sameFilesAs !== null) {
 		note.resolvedPairs = from.sameFilesAs.resolvedPairs(i);

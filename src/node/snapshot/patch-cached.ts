@@ -13,13 +13,23 @@ import type { NoteFingerprint } from '../../core/snapshot/codec';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, readNoteSync, ScratchBuffer } from '../note-reader';
 import { parseNote } from '../parser/index';
-import { DEFAULT_MAX_TOTAL_BYTES, toRecord, tooMuchText, type NoteRecord, type OpenVaultOptions } from '../vault-source';
+import {
+	DEFAULT_MAX_TOTAL_BYTES,
+	toRecord,
+	tooMuchText,
+	type NoteRecord,
+	type OpenVaultOptions,
+} from '../vault-source';
 import { LayeredMap } from './layered-map';
 import type { LinkEntry } from './link-view';
 import { fingerprintFrom, racyWindow, type CachedVault } from './open-cached';
 
 /** The bytes of notes no larger than `maxFileSize` (those counted against the total bound, as a full open counts them). */
-function readableBytes(before: ReadonlyMap<string, NoteFingerprint>, edited: ReadonlyMap<string, NoteFingerprint>, maxFileSize: number): number {
+function readableBytes(
+	before: ReadonlyMap<string, NoteFingerprint>,
+	edited: ReadonlyMap<string, NoteFingerprint>,
+	maxFileSize: number,
+): number {
 	let total = 0;
 	for (const [path, fp] of before) {
 		const now = edited.get(path) ?? fp;
@@ -33,7 +43,11 @@ function readableBytes(before: ReadonlyMap<string, NoteFingerprint>, edited: Rea
  * listed notes (see the module comment). Throws `VaultError` when the notes now hold more text than
  * the bound, as a full open would.
  */
-export function patchCachedVault(previous: CachedVault, changed: readonly string[], options: OpenVaultOptions = {}): CachedVault | null {
+export function patchCachedVault(
+	previous: CachedVault,
+	changed: readonly string[],
+	options: OpenVaultOptions = {},
+): CachedVault | null {
 	const started = performance.now();
 	const { source } = previous;
 	const notes = source.listNotes();
@@ -61,22 +75,46 @@ export function patchCachedVault(previous: CachedVault, changed: readonly string
 	let markdownBytes = previous.report.markdownBytes;
 	for (const path of paths) {
 		const seen: { fp: NoteFingerprint | null } = { fp: null };
-		const outcome = readNoteSync(join(source.vaultPath, path), maxFileSize, scratch, (s) => (seen.fp = fingerprintFrom(s, Date.now(), window)));
+		const outcome = readNoteSync(
+			join(source.vaultPath, path),
+			maxFileSize,
+			scratch,
+			(s) => (seen.fp = fingerprintFrom(s, Date.now(), window)),
+		);
 		if (seen.fp === null) return null; // Gone between the check and the read: the full open reports it.
 		markdownBytes += seen.fp.size - Math.max(0, previous.fingerprints.get(path)?.size ?? 0);
 		edited.set(path, seen.fp);
 		records.set(path, toRecord(outcome, parse, clock));
 	}
 	const limit = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-	if (markdownBytes > limit && readableBytes(previous.fingerprints, edited, maxFileSize) > limit) throw tooMuchText(source.vaultPath, limit);
+	if (markdownBytes > limit && readableBytes(previous.fingerprints, edited, maxFileSize) > limit)
+		throw tooMuchText(source.vaultPath, limit);
 	const fingerprints = LayeredMap.over(previous.fingerprints, edited);
 
 	const next = source.edited(records, fingerprints);
-	const parsed = [...records].flatMap(([path, record]) => (record.metadata !== null ? [[path, record.metadata] as const] : []));
+	const parsed = [...records].flatMap(([path, record]) =>
+		record.metadata !== null ? [[path, record.metadata] as const] : [],
+	);
 	const built = buildLinkMaps(parsed, next.linkResolver());
 	const updates = new Map<string, LinkEntry | null>();
-	for (const [path, record] of records) updates.set(path, record.metadata === null ? null : { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
+	for (const [path, record] of records)
+		updates.set(
+			path,
+			record.metadata === null
+				? null
+				: { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] },
+		);
 	next.useLinks(source.linkMaps.withEntries(updates, notes));
-	const report = { ...previous.report, state: 'refreshed' as const, rebuildReason: null, reread: records.size, removed: 0, savedBytes: 0, saveError: null, markdownBytes, ms: performance.now() - started };
+	const report = {
+		...previous.report,
+		state: 'refreshed' as const,
+		rebuildReason: null,
+		reread: records.size,
+		removed: 0,
+		savedBytes: 0,
+		saveError: null,
+		markdownBytes,
+		ms: performance.now() - started,
+	};
 	return { ...previous, source: next, report, changed: [...records.keys()], fingerprints, saveLater: null };
 }

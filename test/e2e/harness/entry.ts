@@ -63,7 +63,13 @@ async function start(): Promise<void> {
 			for (const source of sources) {
 				view.createEl('pre').createEl('code', { cls: 'language-vault-query', text: `${source}\n` });
 			}
-			const ctx = { docId: 'harness', sourcePath, frontmatter: null, addChild: (child: { load(): void }) => child.load(), getSectionInfo: () => null };
+			const ctx = {
+				docId: 'harness',
+				sourcePath,
+				frontmatter: null,
+				addChild: (child: { load(): void }) => child.load(),
+				getSectionInfo: () => null,
+			};
 			for (const processor of MarkdownPreviewRenderer.postProcessors) await processor(view as HTMLElement, ctx);
 		},
 		openSettings: () => {
