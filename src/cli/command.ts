@@ -60,7 +60,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	profile: {
 		kind: 'string',
 		value: 'NAME',
-		help: "a named profile's conventions (ob1, or none); default: the one in the plugin's settings",
+		help: "a named profile's conventions (team-folders, or none); default: the one in the plugin's settings",
 	},
 	'config-dir': {
 		kind: 'string',

@@ -214,9 +214,7 @@ const readInput = z.strictObject({
 	folders: z
 		.array(z.string())
 		.optional()
-		.describe(
-			'Folders to search, or ["all"] (default: Notes/ and skill-lab/, the whole vault when neither exists).',
-		),
+		.describe('Folders to search, or ["all"] (default: the whole vault, or the folders the profile names).'),
 	max_results: z.number().int().min(1).max(500).optional().describe('At most this many results (default 25).'),
 	excerpt_chars: z
 		.number()

@@ -82,31 +82,31 @@ describe('one configuration for both faces: the CLI reads the plugin data.json',
 	it('vault-query config prints each effective setting and where it came from', async () => {
 		const root = vault({
 			...NOTES,
-			'.obsidian/plugins/vault-query/data.json': JSON.stringify({ profile: 'ob1', linksKey: 'related' }),
+			'.obsidian/plugins/vault-query/data.json': JSON.stringify({ profile: 'team-folders', linksKey: 'related' }),
 		});
 		const { code, json } = await cliJson<ConfigJson>(['config', '--vault', root, '--sort', 'mtime']);
 		expect(code).toBe(0);
 		expect(json.settings_file).toEqual({ path: '.obsidian/plugins/vault-query/data.json', found: true });
 		expect(json.origins.linksKey).toBe('.obsidian/plugins/vault-query/data.json');
-		expect(json.origins.authorityOrder).toBe('profile ob1 (.obsidian/plugins/vault-query/data.json)');
+		expect(json.origins.authorityOrder).toBe('profile team-folders (.obsidian/plugins/vault-query/data.json)');
 		expect(json.origins.sort).toBe('--sort');
 		expect(json.origins.contextLines).toBe('default');
 		const text = await cli(['config', '--vault', root]);
 		expect(text.stdout).toMatch(/^Vault: /);
-		expect(text.stdout).toMatch(/Profile: ob1 — /);
+		expect(text.stdout).toMatch(/Profile: team-folders — /);
 		expect(text.stdout).toMatch(/ {2}linksKey +related +\[\.obsidian\/plugins\/vault-query\/data\.json\]/);
 	});
 
 	it('an unknown --profile or --sort is a usage error before the vault is read', async () => {
 		const bad = await cli(['grep', 'x', '--vault', '/no/such/vault', '--profile', 'team']);
 		expect(bad.code).toBe(2);
-		expect(bad.stderr).toMatch(/--profile: unknown profile "team"; profiles: ob1, none/);
+		expect(bad.stderr).toMatch(/--profile: unknown profile "team"; profiles: team-folders, none/);
 		const sort = await cli(['tag', 'x', '--vault', EXAMPLE_VAULT, '--sort', 'size']);
 		expect(sort.stderr).toMatch(/--sort must be one of path, mtime, title/);
 	});
 });
 
-describe('examples/vault selects profile ob1 through its committed data.json', () => {
+describe('examples/vault selects profile team-folders through its committed data.json', () => {
 	it('its team folders are excluded and decisions/ ranks first; --profile none shows them by path', async () => {
 		const ob1 = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', '--vault', EXAMPLE_VAULT]);
 		expect(ob1.json.results.map((r) => r.path)).toEqual([

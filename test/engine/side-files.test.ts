@@ -57,9 +57,9 @@ describe('issue 9 case 6: side files in dot-folders, through the port', () => {
 		await expect(source.readSideFile('/etc/hostname')).rejects.toThrow(/inside the vault/);
 	});
 
-	it('a keyword index at .claude/index.md (the path the ob1 profile sets) is used by search', async () => {
+	it('a keyword index at .claude/index.md (the path the team-folders profile sets) is used by search', async () => {
 		const engine = new VaultEngine(await openVault(vault), {
-			search: { keywordIndexPath: PROFILES.ob1.settings.keywordIndexPath },
+			search: { keywordIndexPath: PROFILES['team-folders'].settings.keywordIndexPath },
 		});
 		const result = await engine.search('xss');
 		expect(result.keyword_index).toBe('used');

@@ -230,8 +230,8 @@ describe('quote choice', () => {
 describe('link text is not evidence (examples/vault)', () => {
 	it("mentions by wikilink or tag are not quoted as relevant evidence; the fact note's retention sentence is quoted", async () => {
 		const source = await openVault(EXAMPLE_VAULT);
-		// examples/vault selects the ob1 profile (its data.json): its keyword index steers this pack.
-		const { keywordIndexPath, excludedFolders } = PROFILES.ob1.settings;
+		// examples/vault selects the team-folders profile (its data.json): its keyword index steers this pack.
+		const { keywordIndexPath, excludedFolders } = PROFILES['team-folders'].settings;
 		const index = await SearchIndex.build(source, { keywordIndexPath, excludedFolders });
 		const pack = await buildPack(source, index, {
 			query: 'What do we know about Copilot data handling?',

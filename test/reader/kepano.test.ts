@@ -36,9 +36,9 @@ describeShared('kepano-obsidian: typed by .obsidian/types.json', () => {
 		expect(report.results.every((r) => String(r.frontmatter.last) >= '2023-09-14')).toBe(true);
 	});
 
-	it('under profile ob1 its Notes/ folder is the default scope; skill-lab/ is missing and said so', async () => {
+	it('under profile team-folders its Notes/ folder is the default scope; skill-lab/ is missing and said so', async () => {
 		const { report } = await readerJson(
-			['filter', '--where', 'year>=2020', '--profile', 'ob1', ...SCHEMA],
+			['filter', '--where', 'year>=2020', '--profile', 'team-folders', ...SCHEMA],
 			KEPANO_VAULT,
 		);
 		expect(report.searched.folders).toEqual(['Notes/']);

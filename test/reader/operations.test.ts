@@ -125,12 +125,12 @@ describe('folders', () => {
 		);
 	});
 
-	it('under profile ob1, with none of its folders in the vault, the whole vault is searched and the report says so', async () => {
+	it('under profile team-folders, with none of its folders in the vault, the whole vault is searched and the report says so', async () => {
 		const vault = tempVault({
 			'_meta/frontmatter-schema.md': SMALL_SCHEMA,
 			'Zettel/a.md': '---\ntype: claim\nrating: 8\n---\nA\n',
 		});
-		const { report } = await readerJson([...F, '--where', 'rating>=8', '--profile', 'ob1'], vault);
+		const { report } = await readerJson([...F, '--where', 'rating>=8', '--profile', 'team-folders'], vault);
 		expect(paths(report)).toEqual(['Zettel/a.md']);
 		expect(report.limitations[0]).toBe(
 			'Default folders Notes/, skill-lab/ are not in this vault: searched the whole vault instead',

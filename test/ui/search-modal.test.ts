@@ -182,7 +182,7 @@ describe('search modal', () => {
 	});
 
 	it('says how many notes match and how many it shows; "Show more" adds a page, a new query starts over', async () => {
-		const r = await ready(undefined, { profile: 'ob1', searchLimit: 2 });
+		const r = await ready(undefined, { profile: 'team-folders', searchLimit: 2 });
 		await open(r);
 		await type('copilot');
 		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match; showing 2']);

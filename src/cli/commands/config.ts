@@ -43,7 +43,7 @@ export const configCommand: Command = {
 	usage: '',
 	examples: [
 		'vault-query config',
-		'vault-query config --profile ob1 --json',
+		'vault-query config --profile team-folders --json',
 		'vault-query config --config-dir .obsidian-mobile',
 	],
 	flags: {

@@ -38,7 +38,7 @@ const READER_FLAGS: Record<string, FlagSpec> = {
 	folders: {
 		kind: 'list',
 		value: 'A,B',
-		help: 'folders to search, or "all" (default: the whole vault; profile ob1: Notes/, skill-lab/)',
+		help: 'folders to search, or "all" (default: the whole vault; profile team-folders: Notes/, skill-lab/)',
 	},
 	...limitFlags(25),
 	'excerpt-chars': {

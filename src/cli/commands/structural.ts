@@ -83,11 +83,11 @@ const CLI_EXTRAS: Record<QueryType, CliExtras> = {
 	},
 	backlinks: { examples: ['vault-query backlinks conventions', 'vault-query backlinks decisions/README.md --json'] },
 	links: {
-		examples: ['vault-query links 2026-06-20-adopt-obsidian-and-ob1-patterns', 'vault-query links Home --json'],
+		examples: ['vault-query links sdlc-modernization', 'vault-query links Home --json'],
 	},
 	grep: {
 		examples: [
-			'vault-query grep OB1',
+			'vault-query grep "prompt retention"',
 			'vault-query grep "FFIEC IT Handbook"',
 			'vault-query grep "^## (Goals|Context)" --regex --case-sensitive',
 		],

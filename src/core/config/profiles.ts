@@ -14,9 +14,9 @@ export interface Profile {
 
 /** The profiles shipped with Vault Query. */
 export const PROFILES: Readonly<Record<string, Profile>> = {
-	ob1: {
+	'team-folders': {
 		description:
-			'The OB1 team layout: skips .templates/, _inbox/.dropped/ and _views/, ranks facts/ and decisions/ first, reads Notes/ and skill-lab/, keyword index at .claude/index.md',
+			"A team's folder conventions and authority order: skips .templates/, _inbox/.dropped/, _views/ and .trash/, ranks facts/ and decisions/ first, reads Notes/ and skill-lab/ in schema-strict reads, keyword index at .claude/index.md",
 		settings: {
 			excludedFolders: ['.templates/', '_inbox/.dropped/', '_views/', '.trash/'],
 			authorityOrder: [
@@ -34,8 +34,17 @@ export const PROFILES: Readonly<Record<string, Profile>> = {
 /** Every profile name, for help and errors. */
 export const PROFILE_NAMES: readonly string[] = Object.keys(PROFILES);
 
-/** The profile called `name` (case-insensitive), or null. */
+/**
+ * Former names still accepted, mapped to the profile's name: a data.json or script written
+ * before a rename keeps working, and the answer shows the current name.
+ */
+export const PROFILE_ALIASES: Readonly<Record<string, string>> = { ob1: 'team-folders' };
+
+/** The profile called `name` or one of its former names (case-insensitive), or null. */
 export function profileNamed(name: string): { name: string; profile: Profile } | null {
-	const key = PROFILE_NAMES.find((n) => n.toLowerCase() === name.trim().toLowerCase());
+	const wanted = name.trim().toLowerCase();
+	const key =
+		PROFILE_NAMES.find((n) => n.toLowerCase() === wanted) ??
+		Object.entries(PROFILE_ALIASES).find(([alias]) => alias === wanted)?.[1];
 	return key === undefined ? null : { name: key, profile: PROFILES[key] };
 }

@@ -23,7 +23,7 @@ export interface ConfigLayers {
 /** The effective settings, where each came from, and anything worth telling the user. */
 export interface EffectiveConfig {
 	settings: PluginSettings;
-	/** Per key: `default`, `profile ob1`, the data.json path, or the flag. */
+	/** Per key: `default`, `profile team-folders`, the data.json path, or the flag. */
 	origins: Record<SettingKey, string>;
 	/** E.g. an unknown profile in data.json, ignored. */
 	notes: string[];

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS, SORT_ORDERS, type EngineSettings, type SortOrder } fr
 
 /** Everything the plugin stores. */
 export interface PluginSettings extends EngineSettings {
-	/** The named profile whose conventions were applied (`ob1`), or '' for Obsidian's rules only. */
+	/** The named profile whose conventions were applied (`team-folders`), or '' for Obsidian's rules only. */
 	profile: string;
 	/** Vault path of the schema note the reader validates against. */
 	schemaPath: string;

@@ -57,7 +57,7 @@ export interface ReaderSettings {
 	maxResults: number;
 }
 
-/** The defaults: the seed's schema note and caps; the whole vault unless a profile names folders (`ob1`: Notes/, skill-lab/). */
+/** The defaults: the schema note's path and caps; the whole vault unless a profile names folders (`team-folders`: Notes/, skill-lab/). */
 export const DEFAULT_READER_SETTINGS: ReaderSettings = {
 	engine: DEFAULT_SETTINGS,
 	schemaPath: '_meta/frontmatter-schema.md',

@@ -29,7 +29,7 @@ export function vaultFilePath(source: NoteSource, path: string): string {
  * (`vault-query schema draft`), since a vault without one cannot be read schema-strictly at all.
  */
 export function missingSchemaMessage(shown: string): string {
-	return `${shown} not found. Schema-strict reads need a schema note that declares the frontmatter fields (a \`\`\`yaml block with fields:, or "## Type registry" sections; see "Schema notes" in the README). Draft one from this vault with \`vault-query schema draft > schema.md\` (in Obsidian: the "Copy schema draft" command), review it, then save it at that path or pass --schema schema.md`;
+	return `${shown} not found. Schema-strict reads need a schema note that declares the frontmatter fields (a \`\`\`yaml block with fields:, or "## Type registry" sections; see docs/schema.md). Draft one from this vault with \`vault-query schema draft > schema.md\` (in Obsidian: the "Copy schema draft" command), review it, then save it at that path or pass --schema schema.md`;
 }
 
 /** Read the schema note from the vault, or fail closed naming the path tried. */
@@ -168,7 +168,7 @@ export async function loadSchema(source: NoteSource, location: SchemaLocation): 
 	);
 	if (fields.size === 0)
 		throw new SchemaError(
-			`${file.path} declares no fields: add a \`\`\`yaml block with fields: or a "## Type registry" section (see the README)`,
+			`${file.path} declares no fields: add a \`\`\`yaml block with fields: or a "## Type registry" section (see docs/schema.md)`,
 		);
 	const types = await obsidianTypes(source);
 	merge(fields, types.fields, notes);

@@ -24,7 +24,7 @@ export interface SearchSettings {
 	synthesisValue: string;
 	/** Score multiplier of a synthesis note whose title, aliases, abstract or metadata hold a query word. */
 	synthesisBoost: number;
-	/** Vault path of the keyword-index note (profile ob1: `.claude/index.md`); empty (the default) disables it. */
+	/** Vault path of the keyword-index note (profile team-folders: `.claude/index.md`); empty (the default) disables it. */
 	keywordIndexPath: string;
 	/** Vault path of the synonym note (lines `frontend: front-end, web, 前端`); empty to disable. */
 	synonymsPath: string;

@@ -42,8 +42,8 @@ async function start(): Promise<void> {
 	if (!snapshot) throw new Error('vault.js did not load');
 	const app = appFromSnapshot(snapshot);
 	const plugin = new VaultQueryPlugin(app as unknown as App, manifest);
-	// What Obsidian loads from examples/vault/.obsidian/plugins/vault-query/data.json: the ob1 profile.
-	await plugin.saveData({ profile: 'ob1' });
+	// What Obsidian loads from examples/vault/.obsidian/plugins/vault-query/data.json: the team-folders profile.
+	await plugin.saveData({ profile: 'team-folders' });
 	plugin.load();
 	await settle();
 	app.layoutReady();
