@@ -2,34 +2,36 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import obsidianmd from 'eslint-plugin-obsidianmd';
 import { restrictedImportsOptions } from 'eslint-plugin-obsidianmd/dist/lib/ruleOptions.js';
-
-const NODE_BUILTINS = [
-	'node:*',
-	'fs',
-	'fs/*',
-	'path',
-	'os',
-	'url',
-	'crypto',
-	'child_process',
-	'worker_threads',
-	'module',
-	'process',
-];
+import { depths, filesAt, LAYERS, layerBan, packageBan } from './scripts/layers.mjs';
 
 /**
- * The dependency rule (core ← obsidian ← ui, core ← node ← cli/mcp) as lint import bans. We extend
- * obsidianmd's own restricted-imports list rather than replacing it.
+ * The dependency rule as lint import bans, generated from the layer table (scripts/layers.mjs): for
+ * each layer and depth below src/, the specifiers that reach a layer it may not import, and the
+ * packages it may not use. We extend obsidianmd's own restricted-imports list rather than replacing it.
  */
-function bans(patterns) {
-	return [
-		'error',
-		{
-			paths: [...restrictedImportsOptions],
-			patterns: [{ group: patterns, message: 'Breaks the dependency rule (docs/DESIGN.md).' }],
-		},
-	];
+function layerBans() {
+	const message = 'Breaks the dependency rule (scripts/layers.mjs).';
+	return LAYERS.flatMap((from) =>
+		depths(from.name).map((depth) => {
+			const regexes = [layerBan(from.name, depth), packageBan(from.name)].filter((r) => r !== null);
+			return {
+				files: [filesAt(from.name, depth)],
+				rules: {
+					'@typescript-eslint/no-restricted-imports': [
+						'error',
+						{
+							paths: [...restrictedImportsOptions],
+							patterns: regexes.map((regex) => ({ regex, message })),
+						},
+					],
+				},
+			};
+		}),
+	);
 }
+
+/** The source folders of the Node wing (the CLI, the MCP server and what they stand on). */
+const NODE_WING = LAYERS.filter((l) => l.wing === 'node').map((l) => `src/${l.name}/**/*.ts`);
 
 export default defineConfig([
 	globalIgnores(['node_modules/', 'main.js', 'dist/', 'coverage/', 'examples/', 'test-output/', 'bench-output/']),
@@ -42,80 +44,11 @@ export default defineConfig([
 			},
 		},
 	},
-	{
-		files: ['src/core/**/*.ts'],
-		rules: {
-			'@typescript-eslint/no-restricted-imports': bans([
-				'obsidian',
-				'js-yaml',
-				...NODE_BUILTINS,
-				'**/node/*',
-				'**/obsidian/*',
-				'**/ui/*',
-				'**/cli/*',
-				'**/mcp/*',
-			]),
-		},
-	},
-	{
-		// The adapter sits under the UI: it may not reach up into it.
-		files: ['src/obsidian/**/*.ts'],
-		rules: {
-			'@typescript-eslint/no-restricted-imports': bans([
-				'js-yaml',
-				...NODE_BUILTINS,
-				'**/node/*',
-				'**/cli/*',
-				'**/mcp/*',
-				'**/ui/*',
-			]),
-		},
-	},
-	{
-		files: ['src/ui/**/*.ts', 'src/main.ts'],
-		rules: {
-			'@typescript-eslint/no-restricted-imports': bans([
-				'js-yaml',
-				...NODE_BUILTINS,
-				'**/node/*',
-				'**/cli/*',
-				'**/mcp/*',
-				'**/warm/*',
-			]),
-		},
-	},
-	{
-		// The Node adapter sits under the CLI and the MCP server: it may not reach up into either.
-		files: ['src/node/**/*.ts'],
-		rules: {
-			'@typescript-eslint/no-restricted-imports': bans([
-				'obsidian',
-				'**/obsidian/*',
-				'**/ui/*',
-				'**/cli/*',
-				'**/mcp/*',
-			]),
-		},
-	},
-	{
-		// The Node faces (CLI, MCP server, the warm vault they share) stand on core and the Node adapter, never on Obsidian or the UI.
-		files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/warm/**/*.ts'],
-		rules: { '@typescript-eslint/no-restricted-imports': bans(['obsidian', '**/obsidian/*', '**/ui/*']) },
-	},
+	...layerBans(),
 	{
 		// The Node faces (CLI, MCP server, their adapter, tests, scripts) never ships in main.js — a test scans the
 		// bundle for Node modules — so the mobile-safety rule does not apply to these files.
-		files: [
-			'src/node/**/*.ts',
-			'src/cli/**/*.ts',
-			'src/mcp/**/*.ts',
-			'src/warm/**/*.ts',
-			'test/**/*.ts',
-			'scripts/**/*.mjs',
-			'eval/**/*.mjs',
-			'*.mjs',
-			'vitest.config.ts',
-		],
+		files: [...NODE_WING, 'test/**/*.ts', 'scripts/**/*.mjs', 'eval/**/*.mjs', '*.mjs', 'vitest.config.ts'],
 		// Likewise `hardcoded-config-path` (its fix, Vault#configDir, only exists inside Obsidian) and
 		// `no-global-this` (Node has no window). Bench and eval scripts import the bundles they just
 		// built from computed paths, which `no-unsanitized/method` cannot tell from user input.

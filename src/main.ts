@@ -1,4 +1,4 @@
-import { debounce, Plugin } from 'obsidian';
+import { Plugin } from 'obsidian';
 import { createApi, type VaultQueryApi } from './obsidian/api';
 import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
 import { PluginEngine } from './obsidian/plugin-engine';
@@ -30,19 +30,16 @@ export default class VaultQueryPlugin extends Plugin {
 	readonly api: VaultQueryApi = createApi(this.engine);
 	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
 	readonly faces: FacesHost = facesHost(this.app, this.engine, () => this.settings);
-	/** Builds the search index again once the settings that shape it have stopped changing. */
-	private readonly rebuildSoon = debounce(() => void this.engine.reconfigure(), 1500, true);
 
 	/** What the settings tab may read and do. */
 	private readonly settingsHost: SettingsHost = {
 		settings: () => this.settings,
 		save: () => {
 			void this.saveSettings();
-			// The engine decides whether the change shapes the search index; the rebuild waits for typing to stop.
-			if (this.engine.engine.configure(engineConfigOf(this.settings))) this.rebuildSoon();
+			// The engine decides whether the change shapes the search index; its rebuild waits for typing to stop.
+			this.engine.applySettings();
 		},
 		rebuild: async () => {
-			this.rebuildSoon.cancel();
 			await this.engine.rebuild();
 		},
 		redisplay: () => this.settingTab.redraw(),
@@ -87,20 +84,15 @@ export default class VaultQueryPlugin extends Plugin {
 		registerCliHandlers(this, cliHost(this.api, this.engine));
 	}
 
-	/** Drops a rebuild still waiting for the settings to settle (children and listeners unload themselves). */
-	override onunload(): void {
-		this.rebuildSoon.cancel();
-	}
-
 	/** Reads `data.json` over the defaults and the profile it names (as the CLI does); true when that changes the search index. */
 	async loadSettings(): Promise<boolean> {
 		this.settings = resolveConfig({ saved: { value: await this.loadData(), label: 'data.json' } }).settings;
-		return this.engine.engine.configure(engineConfigOf(this.settings));
+		return this.engine.applySettings();
 	}
 
 	/** `data.json` changed outside this app (Obsidian Sync, another device): read it again, rebuild what it shapes, redraw the tab. */
 	override async onExternalSettingsChange(): Promise<void> {
-		if (await this.loadSettings()) this.rebuildSoon();
+		await this.loadSettings();
 		this.settingTab.redraw();
 	}
 
@@ -114,7 +106,7 @@ export default class VaultQueryPlugin extends Plugin {
 			app: this.app,
 			budget: () => this.settings.packBudget,
 			pack: (request) => this.engine.pack(request),
-			indexReady: () => this.engine.engine.searchReady,
+			indexReady: () => this.engine.searchReady,
 		};
 	}
 

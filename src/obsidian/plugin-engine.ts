@@ -1,4 +1,4 @@
-import { Component, Notice, type App, type TAbstractFile } from 'obsidian';
+import { Component, debounce, Notice, type App, type TAbstractFile } from 'obsidian';
 import {
 	VaultEngine,
 	type EngineConfig,
@@ -22,6 +22,9 @@ import { ObsidianNoteSource } from './source';
 const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few texts held while a slice waits.
 /** Milliseconds of the search-index build between two yields to Obsidian's main thread. */
 const PLUGIN_SLICE_MS = 8; // why: under a 16 ms frame with room for a garbage collection step (up to ~25 ms at 50k notes), so Obsidian keeps painting during a build.
+
+/** Milliseconds the settings must stay unchanged before a change that shapes the search index rebuilds it. */
+const SETTINGS_SETTLE_MS = 1500; // why: a settings row saves on every key; one build after the typing stops, not one per key.
 
 /** Notes from which the first search-index build shows a progress notice (~1 s of slices on a phone). */
 const LARGE_VAULT_NOTES = 2000;
@@ -51,8 +54,10 @@ export class PluginEngine extends Component {
 	/** The engine every face calls through this object. */
 	readonly engine: VaultEngine;
 	private active = false;
+	/** Builds the search index again once the settings that shape it have stopped changing. */
+	private readonly rebuildSoon = debounce(() => void this.buildIfStarted(), SETTINGS_SETTLE_MS, true);
 
-	/** `config` is read now and again on {@link reconfigure}. */
+	/** `config` is read now and again on {@link applySettings}. */
 	constructor(
 		private readonly app: App,
 		private readonly config: () => EngineConfig,
@@ -74,6 +79,7 @@ export class PluginEngine extends Component {
 	/** Listeners go with `registerEvent`; the search index is dropped. */
 	override onunload(): void {
 		this.active = false;
+		this.rebuildSoon.cancel();
 		this.engine.dropSearchIndex();
 	}
 
@@ -87,15 +93,27 @@ export class PluginEngine extends Component {
 		return this.lifecycle.whenReady();
 	}
 
-	/** Apply changed settings; a change that shapes the search index rebuilds it. Resolves when built. */
-	async reconfigure(): Promise<void> {
-		if (this.engine.configure(this.config()) && this.active && this.state !== 'loading') await this.searchIndex();
+	/**
+	 * Apply the settings `config` gives now (on each save and on a synced change). A change that
+	 * shapes the search index drops it, and it is built again once the settings have stopped
+	 * changing; returns whether the index was dropped.
+	 */
+	applySettings(): boolean {
+		const dropped = this.engine.configure(this.config());
+		if (dropped && this.active) this.rebuildSoon();
+		return dropped;
 	}
 
-	/** Drop the search index and build it again now; resolves when built. */
+	/** Drop the search index and build it again now (a rebuild the settings still wait for is not needed); resolves when built. */
 	rebuild(): Promise<SearchIndex> {
+		this.rebuildSoon.cancel();
 		this.engine.dropSearchIndex();
 		return this.searchIndex();
+	}
+
+	/** Whether the ranked-search index is built (else the first search waits for it). */
+	get searchReady(): boolean {
+		return this.engine.searchReady;
 	}
 
 	/** A structural query, gated on readiness. */
@@ -174,6 +192,11 @@ export class PluginEngine extends Component {
 			notice,
 			update: (done, all) => notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`),
 		};
+	}
+
+	/** The build a settings change asked for, unless the plugin is unloaded or the layout is not ready (then the start builds). */
+	private async buildIfStarted(): Promise<void> {
+		if (this.active && this.state !== 'loading') await this.searchIndex();
 	}
 
 	private start(): void {

@@ -114,6 +114,34 @@ describe('settings tab', () => {
 		);
 	});
 
+	it('an edit of "Excluded folders" rebuilds the search index by itself, without the excluded notes', async () => {
+		const r = await ready();
+		const el = openTab(r);
+		const before = await r.plugin.engine.searchIndex();
+		const notesBefore = before.size;
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).toContain(
+			'skill-lab/position-sizing.md',
+		);
+
+		const area = row(el, 'Excluded folders').querySelector('textarea');
+		if (!area) throw new Error('no textarea');
+		typeInto(area, `${area.value}\nskill-lab`);
+		expect((await saved(r)).excludedFolders).toContain('skill-lab/');
+		// Nothing asks for the index here (no search, no rebuild button): the settings' own rebuild must build it.
+		// The deadline only fails a stuck test; the rebuild waits for typing to stop (a debounce), then builds.
+		await vi.waitFor(() => expect(r.plugin.faces.searchIndexReady()).toBe(true), { timeout: 30_000, interval: 50 });
+		const after = await r.plugin.engine.searchIndex();
+		expect(after).not.toBe(before);
+		expect(after.size).toBeGreaterThan(0);
+		expect(after.size).toBeLessThan(notesBefore);
+		expect((await r.plugin.api.search('kelly')).results.map((h) => h.path)).not.toContain(
+			'skill-lab/position-sizing.md',
+		);
+		expect(row(el, 'Index status').querySelector('.setting-item-description')?.textContent).toMatch(
+			/Ranked search: \d+ notes indexed/,
+		);
+	}, 60_000);
+
 	it('saves edits; refuses a number that is not a whole number; toggles', async () => {
 		const r = await ready();
 		const el = openTab(r);
