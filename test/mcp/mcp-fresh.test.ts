@@ -107,13 +107,14 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 		mkdirSync(join(vault, 'burst'));
 		for (let i = 0; i < 1000; i++)
 			writeFileSync(join(vault, 'burst', `n${i}.md`), `# Burst ${i}\n\nwombatish item ${i}\n`);
-		const after = (await waitFor(
+		type Counts = { builds: number; changes_seen: number; notes: number };
+		const after = await waitFor(
 			async () => {
-				const status = (await settled(server)) as { builds: number; changes_seen: number; notes: number };
+				const status = (await settled(server)) as Counts;
 				return status.notes - before.notes >= 1000 ? status : null;
 			},
 			{ what: 'the server to see the 1,000 new notes' },
-		)) as { builds: number; changes_seen: number; notes: number };
+		);
 		expect(await found(server, 'wombatish')).toHaveLength(20);
 		expect(after.notes).toBeGreaterThanOrEqual(1000);
 		expect(after.changes_seen).toBeGreaterThanOrEqual(1000);
