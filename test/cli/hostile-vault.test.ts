@@ -105,13 +105,11 @@ afterAll(() => {
 	if (base) spawnSync('rm', ['-rf', base]);
 });
 
-/** Runs one command with --json on the hostile vault, with a hang guard. */
-async function run(args: string[]): Promise<{ code: number; json: Envelope; ms: number }> {
-	const started = performance.now();
+/** Runs one command with --json on the hostile vault (one blocked on a FIFO would run into the test's timeout). */
+async function run(args: string[]): Promise<{ code: number; json: Envelope }> {
 	const out = await cli([...args, '--vault', vault, '--json']);
-	const ms = performance.now() - started;
 	if (out.stdout === '') throw new Error(`no output (exit ${out.code}): ${out.stderr}`);
-	return { code: out.code, json: JSON.parse(out.stdout) as Envelope, ms };
+	return { code: out.code, json: JSON.parse(out.stdout) as Envelope };
 }
 
 /** The skip reason for `path` in an answer. */
@@ -121,9 +119,8 @@ function reasonOf(json: Envelope, path: string): string | undefined {
 
 describe('a hostile vault', () => {
 	it('answers grep completely, with every unreadable thing skipped with its reason', async () => {
-		const { code, json, ms } = await run(['grep', 'findme']);
+		const { code, json } = await run(['grep', 'findme']);
 		expect(code).toBe(0);
-		expect(ms).toBeLessThan(30_000); // hang guard
 		expect(json.status).toBe('partial');
 		expect(json.results?.map((r) => r.path)).toEqual(
 			expect.arrayContaining([

@@ -7,10 +7,10 @@
 import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli';
 import { EXAMPLE_VAULT } from '../helpers/paths';
+import { waitFor } from '../helpers/wait';
 import { call, connect, type Connected } from './client';
 
 /** Each probe: an MCP tool call and the CLI command that answers the same question. */
@@ -57,13 +57,18 @@ async function fresh(vault: string): Promise<unknown[]> {
 	return out;
 }
 
-/** The server's trigram status once it says ready (or whatever it says after `ms`). */
-async function trigramsReady(server: Connected, ms = 15_000): Promise<Record<string, unknown>> {
-	const until = Date.now() + ms;
-	for (;;) {
-		const status = (await call(server.client, 'status', {})).json.trigram_index as Record<string, unknown>;
-		if (status.state === 'ready' || Date.now() > until) return status;
-		await sleep(100);
+/** The server's trigram status once it says ready; failing with the server's log if it never does. */
+async function trigramsReady(server: Connected): Promise<Record<string, unknown>> {
+	try {
+		return await waitFor(
+			async () => {
+				const status = (await call(server.client, 'status', {})).json.trigram_index as Record<string, unknown>;
+				return status.state === 'ready' ? status : null;
+			},
+			{ what: 'the trigram index to be ready', pollMs: 100 },
+		);
+	} catch (error) {
+		throw new Error(`${(error as Error).message}\nserver log:\n${server.stderr()}`, { cause: error });
 	}
 }
 
@@ -145,15 +150,17 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 			writeFileSync(join(vault, 'quasar-four.md'), '# Four\n\nquasarous quasarine lantern\n');
 			renameSync(join(vault, 'quasar-three.md'), join(vault, 'notes', 'quasar-moved.md'));
 			rmSync(join(vault, 'notes', 'quasar-one.md'));
-			await sleep(1000);
 			const truth = await fresh(vault);
 			expect((truth[0] as { path: string }[]).map((r) => r.path).sort()).toEqual([
 				'notes/quasar-moved.md',
 				'notes/quasar-two.md',
 				'quasar-four.md',
 			]);
-			expect(await served(server)).toEqual(truth);
-			expect((await call(server.client, 'status', {})).json.trigram_index).toMatchObject({ state: 'ready' });
+			// Once the watcher has seen the four changes, the answers (from the updated index) equal the truth.
+			await waitFor(async () => expect(await served(server)).toEqual(truth), {
+				what: 'answers equal to a fresh read',
+			});
+			expect(await trigramsReady(server)).toMatchObject({ state: 'ready' });
 		});
 	});
 

@@ -650,24 +650,30 @@ export abstract class SuggestModal<T> extends Modal {
 	abstract renderSuggestion(value: T, el: HTMLElement): void;
 	abstract onChooseSuggestion(item: T, evt: MouseEvent | KeyboardEvent): void;
 
-	/** Not in Obsidian's typings: resolves once the suggestions for the current input are rendered. */
+	/**
+	 * Not in Obsidian's typings: resolves once the suggestions for the current input are rendered.
+	 * For tests to wait on (never on a time), the modal element then carries the query rendered
+	 * (`data-rendered-query`) and how many renderings there were (`data-renders`).
+	 */
 	async updateSuggestions(): Promise<void> {
 		const token = ++this.renderToken;
-		const values = await this.getSuggestions(this.inputEl.value);
+		const query = this.inputEl.value;
+		const values = await this.getSuggestions(query);
 		if (token !== this.renderToken) return;
 		this.values = values.slice(0, this.limit);
 		this.selected = 0;
-		if (this.values.length === 0) {
-			this.onNoSuggestion();
-			return;
+		if (this.values.length === 0) this.onNoSuggestion();
+		else {
+			this.resultContainerEl.empty();
+			this.values.forEach((value, i) => {
+				const el = this.resultContainerEl.createDiv('suggestion-item');
+				if (i === this.selected) el.addClass('is-selected');
+				this.renderSuggestion(value, el);
+				el.addEventListener('click', (evt) => this.selectSuggestion(value, evt));
+			});
 		}
-		this.resultContainerEl.empty();
-		this.values.forEach((value, i) => {
-			const el = this.resultContainerEl.createDiv('suggestion-item');
-			if (i === this.selected) el.addClass('is-selected');
-			this.renderSuggestion(value, el);
-			el.addEventListener('click', (evt) => this.selectSuggestion(value, evt));
-		});
+		this.modalEl.setAttribute('data-rendered-query', query);
+		this.modalEl.setAttribute('data-renders', String(Number(this.modalEl.getAttribute('data-renders') ?? 0) + 1));
 	}
 
 	private choose(evt: KeyboardEvent): false {

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { TFile } from 'obsidian';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildPack, estimateTokens } from '../../src/core/pack/pack';
 import { SearchIndex } from '../../src/core/search/search';
 import { INDEX_BUILDING } from '../../src/obsidian/index-lifecycle';
@@ -17,6 +17,7 @@ import { FakeApp } from '../plugin/fake-app';
 import { loadPlugin, settle } from '../plugin/harness';
 import { captureClipboard } from '../ui/clipboard';
 import { describeShared, HELP_VAULT } from '../helpers/shared';
+import { waitFor } from '../helpers/wait';
 
 const ZH = join(HELP_VAULT, 'zh');
 const QUESTION = '如何链接到笔记中的标题，以及如何嵌入文件？';
@@ -56,7 +57,7 @@ async function copy(app: FakeApp): Promise<string> {
 
 async function waitForNotice(): Promise<string> {
 	let text = '';
-	await vi.waitFor(() => {
+	await waitFor(() => {
 		const notices = [...document.querySelectorAll('.notice-message')].map((el) => el.textContent ?? '');
 		text = notices.find((n) => n.startsWith('Context pack copied') || n.startsWith('No context pack')) ?? '';
 		expect(text).not.toBe('');

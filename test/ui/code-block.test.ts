@@ -4,11 +4,12 @@
  * into `div.block-language-vault-query` and calls ours, as Obsidian does. Results, packs and
  * errors render in the block; it follows vault changes and lets go when unloaded.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseBlock } from '../../src/ui/code-block-syntax';
 import { MarkdownPreviewRenderer, type MarkdownRenderChild } from '../obsidian-stub/index';
 import { ready, texts, type Ready } from './harness';
 import { captureClipboard } from './clipboard';
+import { waitFor } from '../helpers/wait';
 
 const clipboard = captureClipboard();
 
@@ -33,7 +34,7 @@ async function renderBlock(
 	for (const processor of MarkdownPreviewRenderer.postProcessors) await processor(view, ctx);
 	const el = view.querySelector<HTMLElement>('div.block-language-vault-query');
 	if (!el || children.length !== 1) throw new Error('the block was not processed');
-	await vi.waitFor(() =>
+	await waitFor(() =>
 		expect(el.querySelector('.vault-query-block-body:not(.is-pending), .vault-query-block-error')).not.toBeNull(),
 	);
 	return { el, child: children[0] };
@@ -55,7 +56,7 @@ describe('vault-query code blocks', () => {
 		(el.querySelector('.vault-query-result') as HTMLElement).dispatchEvent(
 			new KeyboardEvent('keydown', { key: 'Enter' }),
 		);
-		await vi.waitFor(() =>
+		await waitFor(() =>
 			expect(r.app.workspace.opened.map((o) => o.path)).toEqual(['facts/copilot-data-retention.md']),
 		);
 		const bare = await renderBlock('kelly');
@@ -93,7 +94,7 @@ describe('vault-query code blocks', () => {
 		const copy = el.querySelector<HTMLButtonElement>('button.vault-query-copy');
 		expect(copy?.getAttribute('aria-label')).toBe('Copy context pack');
 		copy?.click();
-		await vi.waitFor(() => expect(clipboard).toHaveLength(1));
+		await waitFor(() => expect(clipboard).toHaveLength(1));
 		expect(clipboard[0]).toMatch(/^# Context pack/);
 	});
 
@@ -122,9 +123,7 @@ describe('vault-query code blocks', () => {
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline + 1);
 		const before = el.querySelectorAll('.vault-query-result').length;
 		r.app.modify('projects/alpha.md', `${r.app.vault.textOf('projects/alpha.md') ?? ''}\nAsk [[ravi-patel]].\n`);
-		await vi.waitFor(() => expect(el.querySelectorAll('.vault-query-result').length).toBe(before + 1), {
-			timeout: 3000,
-		});
+		await waitFor(() => expect(el.querySelectorAll('.vault-query-result').length).toBe(before + 1));
 		child.unload();
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline);
 	});

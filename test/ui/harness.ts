@@ -43,11 +43,6 @@ export async function ready(files?: Record<string, string>, saved?: unknown): Pr
 	return r;
 }
 
-/** Waits `ms` (debounced work). */
-export function wait(ms: number): Promise<void> {
-	return new Promise((resolve) => window.setTimeout(resolve, ms));
-}
-
 /** Elements' text. */
 export function texts(root: ParentNode, selector: string): string[] {
 	return [...root.querySelectorAll(selector)].map((el) => el.textContent ?? '');

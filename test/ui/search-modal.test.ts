@@ -4,9 +4,10 @@
  * `.is-selected`) over the example vault: live ranked rows, keys, the full query syntax.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EXAMPLE_VAULT } from '../plugin/harness';
+import { EXAMPLE_VAULT, settle } from '../plugin/harness';
 import { hashTree } from '../helpers/hash';
-import { ready, texts, wait, type Ready } from './harness';
+import { ready, texts, type Ready } from './harness';
+import { waitFor } from '../helpers/wait';
 
 let clipboard: string[] = [];
 let vaultHash = '';
@@ -39,15 +40,29 @@ function input(): HTMLInputElement {
 
 async function open(r: Ready): Promise<void> {
 	expect(r.app.commands.executeCommandById('vault-query:search-vault')).toBe(true);
-	await wait(0);
+	await settle();
 }
 
-/** Types the whole query at once and waits for rows (or the empty state) to settle. */
+/** Types the whole query at once and waits until its rows (or the empty state) are rendered. */
 async function type(text: string): Promise<void> {
 	input().value = text;
 	input().dispatchEvent(new Event('input'));
-	await wait(200);
-	await vi.waitFor(() => expect(modal().querySelector('.suggestion-item, .suggestion-empty')).not.toBeNull());
+	await rendered(text);
+}
+
+/** Waits until the suggestions of `text` are rendered (the stub marks each rendering on the modal). */
+async function rendered(text: string, after = 0): Promise<void> {
+	await waitFor(
+		() =>
+			modal().getAttribute('data-rendered-query') === text &&
+			Number(modal().getAttribute('data-renders')) > after,
+		{ what: `the rows of "${text}"` },
+	);
+}
+
+/** Renderings of the modal so far. */
+function renders(): number {
+	return Number(modal().getAttribute('data-renders') ?? 0);
 }
 
 function key(k: string, mods: KeyboardEventInit = {}): void {
@@ -104,7 +119,7 @@ describe('search modal', () => {
 			'copilot-data-handling',
 		);
 		key('Enter');
-		await vi.waitFor(() => expect(r.app.workspace.opened).toHaveLength(1));
+		await waitFor(() => expect(r.app.workspace.opened).toHaveLength(1));
 		const opened = r.app.workspace.opened[0];
 		expect(opened).toMatchObject({ path: 'research/copilot-data-handling.md', newLeaf: false });
 		const line = (opened.state as { eState: { line: number } }).eState.line;
@@ -115,7 +130,7 @@ describe('search modal', () => {
 		await open(r);
 		await type('kelly');
 		key('Enter', { ctrlKey: true });
-		await vi.waitFor(() => expect(r.app.workspace.opened).toHaveLength(2));
+		await waitFor(() => expect(r.app.workspace.opened).toHaveLength(2));
 		expect(r.app.workspace.opened[1]).toMatchObject({ path: 'sources/kelly-criterion.md', newLeaf: 'tab' });
 	});
 
@@ -138,11 +153,11 @@ describe('search modal', () => {
 		await open(r);
 		await type('copilot retention');
 		key('c', { ctrlKey: true, shiftKey: true });
-		await vi.waitFor(() => expect(clipboard).toHaveLength(1));
+		await waitFor(() => expect(clipboard).toHaveLength(1));
 		expect(clipboard[0]).toMatch(/^# Context pack/);
 		expect(clipboard[0]).toContain('facts/copilot-data-retention.md');
 		expect(document.querySelector('.vault-query-search-modal')).toBeNull();
-		await vi.waitFor(() => expect(texts(document, '.notice-message').join(' ')).toContain('Context pack copied'));
+		await waitFor(() => expect(texts(document, '.notice-message').join(' ')).toContain('Context pack copied'));
 	});
 
 	it('the full syntax: tag:, [key:value], path:, -word, "phrase", /regex/, backlinks: (links: names count)', async () => {
@@ -187,13 +202,15 @@ describe('search modal', () => {
 		await type('copilot');
 		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match; showing 2']);
 		expect(titles()).toHaveLength(2);
+		let before = renders();
 		modal().querySelector<HTMLButtonElement>('.vault-query-search-count button.vault-query-show-more')?.click();
-		await wait(200);
-		await vi.waitFor(() => expect(titles()).toHaveLength(4));
+		await rendered('copilot', before);
+		expect(titles()).toHaveLength(4);
 		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match; showing 4']);
+		before = renders();
 		modal().querySelector<HTMLButtonElement>('.vault-query-show-more')?.click();
-		await wait(200);
-		await vi.waitFor(() => expect(titles()).toHaveLength(5));
+		await rendered('copilot', before);
+		expect(titles()).toHaveLength(5);
 		// All shown: the count alone, no button.
 		expect(texts(modal(), '.vault-query-search-count span')).toEqual(['5 notes match']);
 		expect(modal().querySelector('.vault-query-show-more')).toBeNull();
@@ -207,12 +224,12 @@ describe('search modal', () => {
 		const r = await ready();
 		const spy = vi.spyOn(r.plugin.faces, 'search');
 		await open(r);
+		// The keystrokes come faster than any typist's (no pause at all): one burst.
 		for (const partial of ['k', 'ke', 'kel', 'kell', 'kelly']) {
 			input().value = partial;
 			input().dispatchEvent(new Event('input'));
-			await wait(20);
 		}
-		await wait(250);
+		await rendered('kelly');
 		expect(spy).toHaveBeenCalledTimes(1);
 		expect(spy.mock.calls[0][0]).toBe('kelly');
 		expect(titles()[0]).toBe('kelly-criterion');

@@ -5,11 +5,13 @@
  * refused, the index status and its rebuild, and the declarative definitions of Obsidian 1.13.
  */
 import { Setting } from 'obsidian';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PLUGIN_SETTINGS } from '../../src/ui/plugin-settings';
 import { parseFolderLines, parseTiers } from '../../src/ui/settings-rows';
 import type { VaultQuerySettingTab } from '../../src/ui/settings-tab';
-import { ready, texts, wait, type Ready } from './harness';
+import { settle } from '../plugin/harness';
+import { ready, texts, type Ready } from './harness';
+import { waitFor } from '../helpers/wait';
 
 afterEach(() => {
 	document.body.empty();
@@ -37,7 +39,7 @@ function typeInto(control: HTMLInputElement | HTMLTextAreaElement, value: string
 }
 
 async function saved(r: Ready): Promise<Record<string, unknown>> {
-	await wait(0);
+	await settle();
 	return (await r.plugin.loadData()) as Record<string, unknown>;
 }
 
@@ -104,7 +106,7 @@ describe('settings tab', () => {
 		const button = status.querySelector('button');
 		button?.click();
 		expect(button?.disabled).toBe(true);
-		await vi.waitFor(() => expect(button?.disabled).toBe(false));
+		await waitFor(() => expect(button?.disabled).toBe(false));
 		expect(await r.plugin.engine.searchIndex()).not.toBe(before);
 		expect(status.querySelector('.setting-item-description')?.textContent).toMatch(
 			/Ranked search: \d+ notes indexed/,

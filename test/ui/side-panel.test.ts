@@ -5,10 +5,12 @@
  * links, the tag tree, notes sharing tags, the query box, copy-pack; following the active note
  * and vault edits; releasing every listener when closed.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SIDE_PANEL_VIEW } from '../../src/ui/side-panel';
-import { ready, texts, wait, type Ready } from './harness';
+import { settle } from '../plugin/harness';
+import { ready, texts, type Ready } from './harness';
 import { captureClipboard } from './clipboard';
+import { waitFor } from '../helpers/wait';
 
 const clipboard = captureClipboard();
 
@@ -24,7 +26,7 @@ function panel(): HTMLElement {
 async function openPanel(r: Ready, note: string): Promise<HTMLElement> {
 	await r.app.openNote(note);
 	expect(r.app.commands.executeCommandById('vault-query:open-note-context')).toBe(true);
-	await vi.waitFor(() =>
+	await waitFor(() =>
 		expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe(
 			note.replace(/^.*\//, '').replace(/\.md$/, ''),
 		),
@@ -102,7 +104,7 @@ describe('side panel', () => {
 		);
 		copilot?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
 		const input = el.querySelector<HTMLInputElement>('.vault-query-query-input');
-		await vi.waitFor(() => expect(texts(el, '.mod-query .vault-query-hit-title').length).toBeGreaterThan(0));
+		await waitFor(() => expect(texts(el, '.mod-query .vault-query-hit-title').length).toBeGreaterThan(0));
 		expect(input?.value).toBe('tag:#copilot');
 		expect(texts(el, '.mod-query .vault-query-hit-title')).toEqual([
 			'copilot-data-retention',
@@ -111,8 +113,8 @@ describe('side panel', () => {
 		if (!input) throw new Error('no input');
 		input.value = 'backlinks:conventions agents';
 		input.dispatchEvent(new Event('input'));
-		await wait(300);
-		await vi.waitFor(() =>
+		// The first row changes once the debounced query has run (it was copilot-data-retention).
+		await waitFor(() =>
 			expect(texts(el, '.mod-query .vault-query-hit-title')[0]).toBe('agents-read-before-they-search'),
 		);
 	});
@@ -124,12 +126,12 @@ describe('side panel', () => {
 		if (!input) throw new Error('no input');
 		input.value = 'kelly';
 		await r.app.openNote('projects/alpha.md');
-		await vi.waitFor(() => expect(el.querySelector('.vault-query-panel-title')?.textContent).toBe('alpha'));
+		await waitFor(() => expect(el.querySelector('.vault-query-panel-title')?.textContent).toBe('alpha'));
 		expect(input.value).toBe('kelly');
 		const before = group(el, 'body');
 		expect(before).not.toContain('people/ana-lima.md');
 		r.app.modify('people/ana-lima.md', `${r.app.vault.textOf('people/ana-lima.md') ?? ''}\nLeads [[alpha]].\n`);
-		await vi.waitFor(() => expect(group(el, 'body')).toContain('people/ana-lima.md'));
+		await waitFor(() => expect(group(el, 'body')).toContain('people/ana-lima.md'));
 	});
 
 	it('copies the context pack for the query (else the note title) with the budget typed, and says how many tokens it used', async () => {
@@ -140,17 +142,17 @@ describe('side panel', () => {
 		if (!budget) throw new Error('no budget');
 		budget.value = '600';
 		el.querySelector<HTMLButtonElement>('.mod-pack button.mod-cta')?.click();
-		await vi.waitFor(() => expect(clipboard).toHaveLength(1));
+		await waitFor(() => expect(clipboard).toHaveLength(1));
 		expect(clipboard[0]).toContain('"query": "copilot-data-handling"');
 		expect(clipboard[0]).toContain('"token_budget": 600');
-		await vi.waitFor(() =>
+		await waitFor(() =>
 			expect(el.querySelector('.vault-query-pack-status')?.textContent).toMatch(
 				/^"copilot-data-handling": \d+ of 600 tokens used · \d+ sources? · \d+ gaps?$/,
 			),
 		);
 		budget.value = 'lots';
 		el.querySelector<HTMLButtonElement>('.mod-pack button.mod-cta')?.click();
-		await vi.waitFor(() =>
+		await waitFor(() =>
 			expect(el.querySelector('.vault-query-pack-status')?.textContent).toContain('whole number'),
 		);
 	});
@@ -163,11 +165,11 @@ describe('side panel', () => {
 		};
 		await openPanel(r, 'conventions.md');
 		r.app.commands.executeCommandById('vault-query:open-note-context');
-		await wait(0);
+		await settle();
 		expect(r.app.workspace.getLeavesOfType(SIDE_PANEL_VIEW)).toHaveLength(1);
 		expect(r.app.workspace.listenerCount('file-open')).toBe(baseline.workspace + 1);
 		r.app.workspace.getLeavesOfType(SIDE_PANEL_VIEW)[0].detach();
-		await wait(0);
+		await settle();
 		expect(r.app.workspace.listenerCount('file-open')).toBe(baseline.workspace);
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline.meta);
 	});
@@ -177,13 +179,11 @@ describe('side panel', () => {
 		const ribbon = document.body.createDiv('side-dock-ribbon');
 		r.plugin.unload();
 		r.plugin.load();
-		await wait(0);
+		await settle();
 		const button = ribbon.querySelector<HTMLElement>('.side-dock-ribbon-action');
 		expect(button?.getAttribute('aria-label')).toBe('Open note context');
 		await r.app.openNote('conventions.md');
 		button?.click();
-		await vi.waitFor(() =>
-			expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe('conventions'),
-		);
+		await waitFor(() => expect(panel().querySelector('.vault-query-panel-title')?.textContent).toBe('conventions'));
 	});
 });

@@ -77,6 +77,13 @@ class LiteralMatcher implements TextMatcher {
 	}
 }
 
+/**
+ * The regex engine's work so far in this process: its calls and the characters handed to them.
+ * RE2 runs in time linear in the characters times the program's size (≤ {@link MAX_REGEX_PROGRAM}),
+ * so these counts bound a search's regex work without a clock (tests read them; nothing else does).
+ */
+export const regexWork = { calls: 0, chars: 0 };
+
 /** Line ranges this small are tested line by line rather than halved again. */
 const SMALL_RANGE = 4;
 
@@ -91,6 +98,13 @@ class RegexMatcher implements TextMatcher {
 		this.trigrams = regexQuery(spec.pattern);
 	}
 
+	/** RE2's boolean test of `text`, counted in {@link regexWork}. */
+	private run(text: string): boolean {
+		regexWork.calls++;
+		regexWork.chars += text.length;
+		return this.re.test(text);
+	}
+
 	/** NFC text with CRLF as LF (so `$` matches before a CR as it did in JavaScript) and long lines cut. */
 	private haystack(text: string): { text: string; cut: number } {
 		const normal = nfc(text);
@@ -100,7 +114,7 @@ class RegexMatcher implements TextMatcher {
 	matchingLines(text: string, fromLine: number): LineHits {
 		const hay = this.haystack(text);
 		const body = fromLine > 0 ? hay.text.slice(offsetOfLine(hay.text, fromLine)) : hay.text;
-		if (!this.re.test(body)) return { lines: [], cutLines: hay.cut };
+		if (!this.run(body)) return { lines: [], cutLines: hay.cut };
 		const starts = lineStarts(body);
 		const end = (line: number): number => (line + 1 < starts.length ? starts[line + 1] - 1 : body.length);
 		const lines: number[] = [];
@@ -108,19 +122,19 @@ class RegexMatcher implements TextMatcher {
 		// asking for match positions, which would take its slower capturing engines.
 		const search = (lo: number, hi: number): void => {
 			if (hi - lo <= SMALL_RANGE) {
-				for (let i = lo; i < hi; i++) if (this.re.test(body.slice(starts[i], end(i)))) lines.push(i + fromLine);
+				for (let i = lo; i < hi; i++) if (this.run(body.slice(starts[i], end(i)))) lines.push(i + fromLine);
 				return;
 			}
 			const mid = (lo + hi) >> 1;
-			if (this.re.test(body.slice(starts[lo], end(mid - 1)))) search(lo, mid);
-			if (this.re.test(body.slice(starts[mid], end(hi - 1)))) search(mid, hi);
+			if (this.run(body.slice(starts[lo], end(mid - 1)))) search(lo, mid);
+			if (this.run(body.slice(starts[mid], end(hi - 1)))) search(mid, hi);
 		};
 		search(0, starts.length);
 		return { lines, cutLines: hay.cut };
 	}
 
 	test(text: string): boolean {
-		return this.re.test(this.haystack(text).text);
+		return this.run(this.haystack(text).text);
 	}
 }
 
