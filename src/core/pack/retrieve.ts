@@ -18,45 +18,29 @@
  * score are padding and dropped; at most three sections per note and 24 in all. Only relevant and partial sections are kept; drafts and archived notes are left out
  * unless asked for (notes.ts).
  */
-import { titleOf } from '../note-info';
-import { findNote } from '../note-ref';
-import { getAllTags, parseFrontMatterAliases, parseLinktext } from '../obsidian-rules';
 import type { NoteSource } from '../port';
 import { parseQuery, type ParsedQuery } from '../search/query-parser';
 import { search, type SearchIndex, type SearchResult } from '../search/search';
-import { analyzeQueryText, termsOf, type QueryWord } from '../search/tokenize';
+import { analyzeQueryText, type QueryWord } from '../search/tokenize';
 import type { Facet } from './facets';
-import { betterGrade, gradeRank, holdsKeyWord, type Grade, type KeyWord } from './grade';
+import { betterGrade, gradeRank, type Grade, type KeyWord } from './grade';
 import { codeWanted } from './code';
-import { exclusionOf, type Exclusion } from './notes';
-import {
-	isCjkWord,
-	neededTerms,
-	sectionCandidate,
-	type Candidate,
-	type LoadedNote,
-	type ScoringContext,
-} from './section-score';
+import { boostNeighbours, followPointers, STRONG_HITS } from './links';
+import { NoteLoader, type ExcludedNote, type RetrieveOptions } from './loader';
+import { pinnedSections } from './references';
+import { isCjkWord, neededTerms, sectionCandidate, type Candidate, type ScoringContext } from './section-score';
 import { TermCounter } from './terms';
-import { noteUnits, sectionsOf, subpathSection, type LinkRef, type NoteSection } from './sections';
+import { sectionsOf, type LinkRef } from './sections';
 
+export type { ExcludedNote, RetrieveOptions } from './loader';
 export { neededTerms, type Candidate } from './section-score';
 
-const NEIGHBOUR_BOOST = 0.15; // why: "a small boost": enough to reorder close sections, not to lift an off-topic one.
-const STRONG_HITS = 3; // why: the head of the ranking; links from weaker hits are too loose to vouch for a neighbour.
 const MAIN_LIMIT = 25; // why: a 20k-token pack holds ~20 sections; 25 notes leave room for sections that grade off-topic.
 const FACET_LIMIT = 10; // why: each facet's own best notes, so a facet drowned out by the others still gets candidates.
 const MAX_PER_NOTE = 3; // why: one long note should not fill the pack; three sections cover a note's relevant part.
 const MAX_CANDIDATES = 24; // why: beyond ~24 sections even a 20k budget is padding (seed rule 4).
 const WEAK_RATIO = 0.25; // why: a partial section scoring under a quarter of the best is padding, not evidence.
 const MIN_IDF = 0.1; // why: a word in every note still counts a little, so a facet of only common words can be graded.
-const MAX_BLOCK_MATCHES = 3; // why: a bare ^id can exist in several notes; more than three is not a reference anymore.
-
-/** A note left out because it is a draft or archived. */
-export interface ExcludedNote {
-	path: string;
-	reason: Exclusion;
-}
 
 /** What retrieval found. */
 export interface Retrieval {
@@ -74,12 +58,6 @@ export interface Retrieval {
 	/** Every facet's key words, each once, and the counter of their terms (its word cache reused for quoting). */
 	allKeys: KeyWord[];
 	counter: TermCounter;
-}
-
-/** Options of {@link retrieve}. */
-export interface RetrieveOptions {
-	includeDrafts: boolean;
-	includeArchived: boolean;
 }
 
 /**
@@ -235,103 +213,6 @@ function scoringContext(
 	return { facets, keys, allKeys, counter: new TermCounter(neededTerms(allKeys)), adjacency };
 }
 
-/** Loads candidate notes once each, leaving out drafts and archived notes unless asked and noting unreadable ones. */
-class NoteLoader {
-	readonly excluded: ExcludedNote[] = [];
-	readonly unreadable: { path: string; reason: string }[] = [];
-	private readonly loaded = new Map<string, LoadedNote | null>();
-
-	constructor(
-		private readonly source: NoteSource,
-		private readonly facets: readonly Facet[],
-		private readonly priors: ReadonlyMap<string, number[]>,
-		private readonly options: RetrieveOptions,
-		/** Whether a fenced code block is worth quoting for this question (code.ts). */
-		private readonly wantsCode: (code: string) => boolean,
-	) {}
-
-	/** Whether `path` was loaded (or refused) already. */
-	has(path: string): boolean {
-		return this.loaded.has(path);
-	}
-
-	/** The loaded note, or null when it is left out or unreadable. */
-	async load(path: string): Promise<LoadedNote | null> {
-		if (this.loaded.has(path)) return this.loaded.get(path) ?? null;
-		const meta = this.source.getMetadata(path);
-		const why = exclusionOf(meta);
-		if ((why === 'draft' && !this.options.includeDrafts) || (why === 'archived' && !this.options.includeArchived)) {
-			this.excluded.push({ path, reason: why });
-			this.loaded.set(path, null);
-			return null;
-		}
-		let text: string;
-		try {
-			text = await this.source.read(path);
-		} catch (e) {
-			this.unreadable.push({ path, reason: `unreadable: ${e instanceof Error ? e.message : String(e)}` });
-			this.loaded.set(path, null);
-			return null;
-		}
-		const names = [titleOf(path, meta), ...(parseFrontMatterAliases(meta?.frontmatter) ?? [])];
-		const label = [...names, ...(meta ? getAllTags(meta) : []).map((t) => t.replace(/^#/, '').replace(/\//g, ' '))];
-		const units = noteUnits(text, meta).filter(
-			(u) => u.kind !== 'code' || this.wantsCode(text.slice(u.start, u.end)),
-		);
-		const note: LoadedNote = {
-			path,
-			text,
-			meta,
-			metaTerms: new Set(termsOf(label.join('\n'))),
-			nameTerms: names.map((n) => termsOf(n)),
-			priors: this.priors.get(path) ?? this.facets.map(() => 0),
-			units,
-		};
-		this.loaded.set(path, note);
-		return note;
-	}
-}
-
-/** Stage 3: sections named in the query, in the order written; a whole-note reference makes the note a full-prior candidate. */
-async function pinnedSections(
-	source: NoteSource,
-	refs: readonly LinkRef[],
-	loader: NoteLoader,
-	ctx: ScoringContext,
-	stage: SearchStage,
-): Promise<{ pinned: Candidate[]; unresolved: LinkRef[] }> {
-	const unresolved: LinkRef[] = [];
-	const pinned: Candidate[] = [];
-	for (const ref of refs) {
-		const targets = await resolveRef(source, ref);
-		if (targets.length === 0) {
-			unresolved.push(ref);
-			continue;
-		}
-		for (const t of targets) {
-			const note = await loader.load(t.path);
-			if (!note) continue;
-			if (t.section === null) {
-				if (!stage.priors.has(t.path)) stage.order.push(t.path);
-				note.priors = ctx.facets.map(() => 1);
-				stage.priors.set(t.path, note.priors);
-				continue;
-			}
-			const c = sectionCandidate(note, t.section, ctx);
-			if (
-				c &&
-				!pinned.some(
-					(p) => p.path === c.path && p.section.start === c.section.start && p.section.end === c.section.end,
-				)
-			) {
-				c.pinned = true;
-				pinned.push(c);
-			}
-		}
-	}
-	return { pinned, unresolved };
-}
-
 /** Stage 4: every section of every candidate note, graded and scored. */
 async function scoreSections(order: readonly string[], loader: NoteLoader, ctx: ScoringContext): Promise<Candidate[]> {
 	const scored: Candidate[] = [];
@@ -344,125 +225,6 @@ async function scoreSections(order: readonly string[], loader: NoteLoader, ctx: 
 		}
 	}
 	return scored;
-}
-
-/**
- * Stage 5: the link neighbourhood — sections of notes linked with the best hits, and sections
- * a `[[Note#Heading]]` in one of the best sections points at (loaded when new), get a boost.
- */
-async function boostNeighbours(
-	source: NoteSource,
-	scored: Candidate[],
-	strong: readonly string[],
-	loader: NoteLoader,
-	ctx: ScoringContext,
-): Promise<void> {
-	const resolved = source.resolvedLinks();
-	const boosted = new Set<Candidate>();
-	for (const c of scored) {
-		if (strong.includes(c.path)) continue;
-		if (strong.some((s) => (resolved[c.path]?.[s] ?? 0) > 0 || (resolved[s]?.[c.path] ?? 0) > 0)) boosted.add(c);
-	}
-	const best = [...scored].sort((a, b) => b.score - a.score).slice(0, STRONG_HITS);
-	for (const c of best) {
-		for (const link of c.meta?.links ?? []) {
-			const at = link.position.start.offset;
-			if (at < c.section.start || at >= c.section.end || !link.link.includes('#')) continue;
-			const { path: linkpath, subpath } = parseLinktext(link.link);
-			const target = linkpath === '' ? c.path : source.resolveLink(linkpath, c.path);
-			if (target === null || !target.toLowerCase().endsWith('.md')) continue;
-			const isNew = !loader.has(target);
-			const note = await loader.load(target);
-			if (note && isNew) {
-				for (const section of sectionsOf(note.text, note.meta)) {
-					const extra = sectionCandidate(note, section, ctx);
-					if (extra) scored.push(extra);
-				}
-			}
-			if (!note) continue;
-			const span = subpathSection(note.text, note.meta, subpath);
-			if (!span) continue;
-			const hit = scored.find(
-				(s) => s.path === target && s.section.start <= span.start && span.start < s.section.end,
-			);
-			if (hit && hit !== c) boosted.add(hit);
-		}
-	}
-	for (const c of boosted) c.score *= 1 + NEIGHBOUR_BOOST;
-}
-
-/** A followed pointer ranks its target this much above the signpost that points at it. */
-const POINTER_LIFT = 1.1; // why: "the facts are in [[X]]" says X answers what the signpost asks, so X goes before it — by a step, not a leap.
-
-/** The section a pointer target names: its `#heading`/`#^block` when given, else its best-scoring section. */
-function pointedSection(sections: readonly Candidate[], note: LoadedNote, subpath: string): Candidate | null {
-	if (subpath !== '') {
-		const span = subpathSection(note.text, note.meta, subpath);
-		if (span) return sections.find((s) => s.section.start <= span.start && span.start < s.section.end) ?? null;
-	}
-	let best: Candidate | null = null;
-	for (const s of sections)
-		if (
-			!best ||
-			gradeRank(s.best) > gradeRank(best.best) ||
-			(gradeRank(s.best) === gradeRank(best.best) && s.score > best.score)
-		)
-			best = s;
-	return best;
-}
-
-/**
- * Stage 5b: pointers followed. A signpost — a section whose heading, questions and pointer
- * sentences ask what a facet asks while its statements do not answer it ("What do we know
- * about X? The facts so far are in [[x-facts]].") — is not evidence; the section its pointer
- * names (loaded when new) takes the signpost's place: relevant for the facets the signpost
- * asks, when it holds at least one of their key words itself, and ranked just above it.
- */
-async function followPointers(
-	source: NoteSource,
-	scored: Candidate[],
-	loader: NoteLoader,
-	ctx: ScoringContext,
-): Promise<void> {
-	for (const hub of scored.filter((c) => c.pointers.length > 0)) {
-		for (const raw of hub.pointers) {
-			const { path: linkpath, subpath } = parseLinktext(raw);
-			const target = linkpath === '' ? hub.path : source.resolveLink(linkpath, hub.path);
-			if (target === null || !target.toLowerCase().endsWith('.md')) continue;
-			const isNew = !loader.has(target);
-			const note = await loader.load(target);
-			if (!note) continue;
-			if (isNew) {
-				for (const section of sectionsOf(note.text, note.meta)) {
-					const extra = sectionCandidate(note, section, ctx);
-					if (extra) scored.push(extra);
-				}
-			}
-			const pick = pointedSection(
-				scored.filter((c) => c.path === target && c !== hub),
-				note,
-				subpath,
-			);
-			if (!pick) continue;
-			let lifted = false;
-			hub.signposts.forEach((asks, i) => {
-				if (
-					!asks ||
-					pick.grades[i].grade === 'relevant' ||
-					!ctx.keys[i].some((k) => holdsKeyWord(pick.terms, k))
-				)
-					return;
-				pick.grades[i] = { ...pick.grades[i], grade: 'relevant' };
-				lifted = true;
-			});
-			if (!lifted) continue;
-			hub.signposts.forEach((asks, i) => {
-				if (asks) pick.facetScores[i] = Math.max(pick.facetScores[i], hub.facetScores[i] * POINTER_LIFT);
-			});
-			pick.best = 'relevant';
-			pick.score = Math.max(pick.score, hub.score * POINTER_LIFT);
-		}
-	}
 }
 
 /** A relevant section scoring under this share of its facet's best relevant section is partial. */
@@ -558,33 +320,4 @@ export async function retrieve(
 		allKeys: [...ctx.allKeys],
 		counter: ctx.counter,
 	};
-}
-
-/** The notes and spans a reference names (a bare `^id` may name blocks in several notes). */
-async function resolveRef(source: NoteSource, ref: LinkRef): Promise<{ path: string; section: NoteSection | null }[]> {
-	if (ref.linkpath === '') {
-		if (!ref.subpath.startsWith('#^')) return [];
-		const out: { path: string; section: NoteSection | null }[] = [];
-		const id = ref.subpath.slice(2).toLowerCase();
-		for (const path of source.listNotes()) {
-			const meta = source.getMetadata(path);
-			if (!meta?.blocks || !Object.hasOwn(meta.blocks, id)) continue;
-			const text = await source.read(path).catch(() => null);
-			const span = text === null ? null : subpathSection(text, meta, ref.subpath);
-			if (span) out.push({ path, section: span });
-			if (out.length >= MAX_BLOCK_MATCHES) break;
-		}
-		return out;
-	}
-	let path = source.resolveLink(ref.linkpath, '');
-	if (path === null || !path.toLowerCase().endsWith('.md')) {
-		const found = findNote(source, ref.linkpath, false); // An unknown reference goes to GAPS as written: no near names needed.
-		path = found.kind === 'found' ? found.path : null;
-	}
-	if (path === null) return [];
-	if (ref.subpath === '') return [{ path, section: null }];
-	const text = await source.read(path).catch(() => null);
-	if (text === null) return [];
-	const span = subpathSection(text, source.getMetadata(path), ref.subpath);
-	return span ? [{ path, section: span }] : [];
 }
