@@ -1,4 +1,5 @@
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
+import { hintsBeyond } from '../core/display';
 import type { OperationOption, OptionValues } from '../core/query/registry';
 import type { EngineConfig, VaultEngine } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
@@ -26,6 +27,8 @@ export interface CommandIO {
 	warm?: WarmLoan;
 	/** A server starts right after this call and reads and saves the snapshot itself: this call saves nothing. */
 	serverSaves?: boolean;
+	/** Runs another command line the way this one is run (runCli sets it; the `server` command serves calls with it). */
+	runCli?: (argv: string[], io: CommandIO) => Promise<number>;
 }
 
 /** A CLI command: its flags, its help, and what it does. Returns the exit code. */
@@ -130,3 +133,34 @@ export function optionValues(args: ParsedArgs, options: readonly OperationOption
 
 /** What the CLI's text says to see the results past the limit. */
 export const MORE = 'raise --limit to see more';
+
+/** What every command's answer has: a status, and when it failed, why and what to try. */
+export interface AnswerShape {
+	status: string;
+	error?: string;
+	suggestions?: string[];
+}
+
+/**
+ * Writes a command's answer, the one way every command does: the result object as JSON with
+ * `--json` (a failure too), else `text()` for a success; a failure's error and hints go to
+ * stderr. Returns the exit code: could not search when it failed, else whether `found` anything.
+ */
+export function emitAnswer(
+	args: ParsedArgs,
+	io: CommandIO,
+	name: string,
+	answer: AnswerShape,
+	text: () => string,
+	found = true,
+): number {
+	const failed = answer.status === 'failed';
+	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(answer, null, 2));
+	else if (!failed) io.stdout(text());
+	if (failed) {
+		io.stderr(`vault-query ${name}: ${answer.error ?? 'failed'}`);
+		for (const hint of hintsBeyond(answer.error, answer.suggestions)) io.stderr(`  ${hint}`);
+		return EXIT.couldNotSearch;
+	}
+	return found ? EXIT.results : EXIT.nothingMatched;
+}

@@ -32,6 +32,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		cwd: raw.cwd,
 		warm: raw.warm,
 		serverSaves: raw.serverSaves,
+		runCli,
 		afterAnswer: (task) => later.push(task),
 		stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)),
 		stderr: (text) => raw.stderr(escapeTerminal(text)),

@@ -6,7 +6,7 @@ import type { NoteSource } from '../core/port';
 import { buildStamp } from '../node/snapshot/build-stamp';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
-import { openCachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
+import { openCachedVault, type CachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
 import {
 	assertVaultFolder,
 	DEFAULT_CONFIG_DIR,
@@ -56,33 +56,50 @@ function snapshotExists(store: FileSnapshotStore, path: string): boolean {
 	}
 }
 
-/** The index parts of each source opened through its snapshot, for the engine made over it. */
-const partsOf = new WeakMap<NoteSource, IndexParts>();
+/**
+ * A vault opened for one call, before its settings are known: the source, the engine a
+ * configuration makes over it, and what to save once the command has answered.
+ */
+interface OpenedSource {
+	source: NoteSource;
+	engine(config: EngineConfig): VaultEngine;
+	/** Saves the snapshot and the index parts the engine built (null: nothing to save). */
+	after: ((engine: VaultEngine | null) => Promise<void>) | null;
+}
+
+/** A source answered from the server's warm vault: its engine when the settings are the server's. */
+function lent(source: NoteSource, loan: WarmLoan): OpenedSource {
+	return { source, engine: (config) => loan.engine(source, config) ?? new VaultEngine(source, config), after: null };
+}
+
+/** A source read whole (`--no-cache`, or a server about to save the snapshot): a fresh engine, nothing saved. */
+function unsaved(source: NoteSource): OpenedSource {
+	return { source, engine: (config) => new VaultEngine(source, config), after: null };
+}
 
 /**
- * The vault at `path` as a NoteSource: through its snapshot in the user's cache folder, or read
- * whole with `--no-cache`. Throws VaultError when the folder cannot be opened. The snapshot and
- * the index parts the engine built or updated are saved after the command answered; a save that
- * fails costs one warning; `--verbose` says what the snapshot did and why one was rebuilt.
+ * The vault at `path`: lent by the server, read whole with `--no-cache`, or through its snapshot
+ * in the user's cache folder, whose saving (and the index parts') is left until after the answer.
+ * Throws VaultError when the folder cannot be opened.
  */
-export async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
+async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<OpenedSource> {
 	const options = openOptionsFrom(args);
-	if (boolFlag(args, 'no-cache')) return openVault(path, options);
+	const verbose = boolFlag(args, 'verbose');
+	if (boolFlag(args, 'no-cache')) return unsaved(await openVault(path, options));
 	const loan = io.warm;
 	const warm = loan?.source(path, options) ?? null;
 	if (warm !== null && loan) {
-		loansOf.set(warm, loan);
-		if (boolFlag(args, 'verbose')) io.stderr(loan.line);
-		return warm;
+		if (verbose) io.stderr(loan.line);
+		return lent(warm, loan);
 	}
 	const store = new FileSnapshotStore();
 	// No snapshot yet and a server about to build one: this call reads the vault as --no-cache does (the cheapest read).
 	if (io.serverSaves === true && !snapshotExists(store, path)) {
-		if (boolFlag(args, 'verbose'))
+		if (verbose)
 			io.stderr(
 				'vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it',
 			);
-		return openVault(path, options);
+		return unsaved(await openVault(path, options));
 	}
 	const opened = await openCachedVault(path, {
 		...options,
@@ -91,61 +108,47 @@ export async function openSource(path: string, args: ParsedArgs, io: CommandIO):
 		save: 'later',
 		readPiecemeal: true,
 	});
-	const { source, report } = opened;
-	const verbose = boolFlag(args, 'verbose');
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
-	partsOf.set(source, parts);
-	const after = async (): Promise<void> => {
-		if (io.serverSaves === true) {
-			// The server about to start opens the vault through the snapshot and saves it (and the index parts) itself.
-			if (verbose) io.stderr(`${describeSnapshot(report)}; left for the background server to save`);
-			return;
-		}
-		await opened.saveLater?.();
-		const engine = enginesOf.get(source);
-		const partError = engine ? await parts.save(engine) : null;
-		if (report.saveError !== null)
-			io.stderr(
-				`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`,
-			);
-		if (partError !== null && report.saveError === null) io.stderr(`vault-query: warning: ${partError}`); // one cause, one warning
-		if (verbose && report.rebuildReason !== null)
-			io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
-		if (verbose)
-			for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)])
-				io.stderr(line);
-		const damaged = source.damaged.size;
-		if (verbose && damaged > 0)
-			io.stderr(
-				`vault-query: saved metadata of ${damaged} note${damaged === 1 ? '' : 's'} failed its check; read from the vault instead, and the snapshot saved again`,
-			);
+	const engine = (config: EngineConfig): VaultEngine => {
+		const made = new VaultEngine(opened.source, config);
+		made.saved = parts;
+		return made;
 	};
-	if (io.afterAnswer) io.afterAnswer(after);
-	else await after();
-	return source;
+	return { source: opened.source, engine, after: (made) => saveAfterAnswer(opened, parts, made, args, io) };
 }
 
-/** The engine made over each source, whose indexes are saved after the answer. */
-const enginesOf = new WeakMap<NoteSource, VaultEngine>();
-
-/** The warm vault each lent source came from. */
-const loansOf = new WeakMap<NoteSource, WarmLoan>();
-
-/**
- * An engine over `source`: a lent source's warm engine when the settings are the server's;
- * else one that starts from the indexes saved by earlier calls (when it was opened through its
- * snapshot) and leaves its own to be saved.
- */
-export function engineOver(source: NoteSource, config: EngineConfig): VaultEngine {
-	const loan = loansOf.get(source);
-	if (loan) return loan.engine(source, config) ?? new VaultEngine(source, config);
-	const engine = new VaultEngine(source, config);
-	const parts = partsOf.get(source);
-	if (parts) {
-		engine.saved = parts;
-		enginesOf.set(source, engine);
+/** Saves what an open through the snapshot left to save (see openSource); each failure is one warning, `--verbose` says what was done. */
+async function saveAfterAnswer(
+	opened: CachedVault,
+	parts: IndexParts,
+	engine: VaultEngine | null,
+	args: ParsedArgs,
+	io: CommandIO,
+): Promise<void> {
+	const { source, report } = opened;
+	const verbose = boolFlag(args, 'verbose');
+	if (io.serverSaves === true) {
+		// The server about to start opens the vault through the snapshot and saves it (and the index parts) itself.
+		if (verbose) io.stderr(`${describeSnapshot(report)}; left for the background server to save`);
+		return;
 	}
-	return engine;
+	await opened.saveLater?.();
+	const partError = engine ? await parts.save(engine) : null;
+	if (report.saveError !== null)
+		io.stderr(
+			`vault-query: warning: the index snapshot could not be saved (${report.saveError}); every call reads the whole vault`,
+		);
+	if (partError !== null && report.saveError === null) io.stderr(`vault-query: warning: ${partError}`); // one cause, one warning
+	if (verbose && report.rebuildReason !== null)
+		io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+	if (verbose)
+		for (const line of [describeSnapshot(report), ...parts.report.notes.map((n) => `vault-query: ${n}`)])
+			io.stderr(line);
+	const damaged = source.damaged.size;
+	if (verbose && damaged > 0)
+		io.stderr(
+			`vault-query: saved metadata of ${damaged} note${damaged === 1 ? '' : 's'} failed its check; read from the vault instead, and the snapshot saved again`,
+		);
 }
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
@@ -231,29 +234,40 @@ export async function vaultKeyOf(args: ParsedArgs, io: CommandIO): Promise<{ pat
 	return { path, key: await realpath(path) };
 }
 
-/** Open the vault named by `--vault`; a path that is not a readable folder is a `CommandFailure` naming it. */
-export async function openVaultForCli(args: ParsedArgs, io: CommandIO): Promise<NoteSource> {
+/** A vault opened for one CLI call: its source, its effective settings, and the engine over it configured by them. */
+export interface CliVault {
+	source: NoteSource;
+	settings: PluginSettings;
+	config: CliConfig;
+	engine: VaultEngine;
+}
+
+/**
+ * Opens the `--vault` folder for one call and reads its settings: the engine starts from the
+ * indexes saved by earlier calls (or is the server's warm one), and what the open leaves to save
+ * is saved once the command has answered (`io.afterAnswer`; at once without it). Throws
+ * VaultError when the folder cannot be opened (see {@link openCliVault}).
+ */
+export async function openCliVaultOrThrow(args: ParsedArgs, io: CommandIO): Promise<CliVault> {
+	checkSettingsFlags(args); // why: a bad flag is a usage error before anything is read
+	const opened = await openSource(vaultPathOf(args, io), args, io);
+	const config = await settingsFor(args, io, opened.source.vaultPath);
+	const engine = opened.engine(engineConfigOf(config.settings));
+	const after = opened.after;
+	if (after !== null) {
+		const task = (): Promise<void> => after(engine);
+		if (io.afterAnswer) io.afterAnswer(task);
+		else await task();
+	}
+	return { source: opened.source, settings: config.settings, config, engine };
+}
+
+/** {@link openCliVaultOrThrow}, a folder that cannot be opened being a `CommandFailure` naming it. */
+export async function openCliVault(args: ParsedArgs, io: CommandIO): Promise<CliVault> {
 	try {
-		return await openSource(vaultPathOf(args, io), args, io);
+		return await openCliVaultOrThrow(args, io);
 	} catch (error) {
 		if (error instanceof VaultError) throw new CommandFailure(error.message);
 		throw error;
 	}
-}
-
-/** Open the vault and read its settings (see {@link settingsFor}); a vault that cannot be opened is a `CommandFailure`. */
-export async function openVaultWithSettings(
-	args: ParsedArgs,
-	io: CommandIO,
-): Promise<{ source: NoteSource; settings: PluginSettings; config: CliConfig }> {
-	checkSettingsFlags(args); // why: a bad flag is a usage error before anything is read
-	const source = await openVaultForCli(args, io);
-	const config = await settingsFor(args, io, source.vaultPath);
-	return { source, settings: config.settings, config };
-}
-
-/** The engine over the `--vault` folder, configured like the plugin (its data.json) and the flags (a vault that cannot be opened is a `CommandFailure`). */
-export async function openEngineForCli(args: ParsedArgs, io: CommandIO): Promise<VaultEngine> {
-	const opened = await openVaultWithSettings(args, io);
-	return engineOver(opened.source, engineConfigOf(opened.settings));
 }

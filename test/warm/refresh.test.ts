@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
-import { warmOpener } from '../../src/cli/warm-opener';
+import { warmOpener } from '../../src/warm/opener';
+import { TOOL_STAMP } from '../../src/cli/vault';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { openVault } from '../../src/node/vault-source';
 import { VaultSession } from '../../src/warm/session';
@@ -29,7 +30,7 @@ describe('a warm session refreshed after writes to its notes', () => {
 		write('b.md', '# Beta\n\nabout giraffes\n');
 		write('sub/c.md', '---\nstatus: open\n---\n# Gamma\n\nabout lions [[a]]\n');
 		process.env.VAULT_QUERY_RACY_MS = '0';
-		const session = await VaultSession.start(warmOpener(vault, {}, false, () => undefined));
+		const session = await VaultSession.start(warmOpener(vault, {}, false, TOOL_STAMP, () => undefined));
 		await session.loadSearchIndex();
 
 		const edits: [string, string][] = [

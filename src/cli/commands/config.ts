@@ -3,7 +3,7 @@ import { PROFILES } from '../../core/config/profiles';
 import { boolFlag, positionals } from '../args';
 import { EXIT, type Command } from '../command';
 import { DATA_JSON } from '../config';
-import { openVaultWithSettings } from '../vault';
+import { openCliVault } from '../vault';
 
 /** A setting's value on one line. */
 function shown(value: unknown): string {
@@ -51,7 +51,7 @@ export const configCommand: Command = {
 	},
 	run: async (args, io) => {
 		positionals(args, []);
-		const opened = await openVaultWithSettings(args, io);
+		const opened = await openCliVault(args, io);
 		const { source, config } = opened;
 		const file = `${source.configDir}/${DATA_JSON}`;
 		const present = config.settingsFileFound; // read once, with the settings

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../mcp/bound';
 import { DEFAULT_CONFIG_DIR, VaultError } from '../../node/vault-source';
-import { warmOpener } from '../warm-opener';
+import { warmOpener } from '../../warm/opener';
 import { boolFlag, numberFlag, positionals, stringFlag, UsageError } from '../args';
 import { CommandFailure, type Command } from '../command';
 import { VERSION } from '../version';
-import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom } from '../vault';
+import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom, TOOL_STAMP } from '../vault';
 
 /** `vault-query mcp [--vault PATH] [--max-bytes N]`: an MCP server on stdio over a warm, watched vault. */
 export const mcpCommand: Command = {
@@ -28,7 +28,7 @@ export const mcpCommand: Command = {
 		if (maxBytes < 4096)
 			throw new UsageError(`--max-bytes must be at least 4096 (one result needs room), got ${maxBytes}`);
 		const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
-		const open = warmOpener(vaultPath, openOptionsFrom(args), boolFlag(args, 'no-cache'), (line) =>
+		const open = warmOpener(vaultPath, openOptionsFrom(args), boolFlag(args, 'no-cache'), TOOL_STAMP, (line) =>
 			io.stderr(`vault-query mcp: ${line}`),
 		);
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command

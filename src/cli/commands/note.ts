@@ -1,9 +1,9 @@
 import type { EngineStatus } from '../../core/engine/engine';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
-import { EXIT, type Command } from '../command';
-import { displayLines, hintsBeyond } from '../../core/display';
+import { emitAnswer, EXIT, type Command } from '../command';
+import { displayLines } from '../../core/display';
 import { renderFooter } from '../../core/query/render-text';
-import { openEngineForCli } from '../vault';
+import { openCliVault } from '../vault';
 
 /** `vault-query note "<Note#Heading>" [--from N] [--to N]`: a note or one section of it, verbatim, with its line range. */
 export const noteCommand: Command = {
@@ -27,28 +27,19 @@ export const noteCommand: Command = {
 	run: async (args, io) => {
 		const [ref] = positionals(args, ['note']);
 		if (ref.trim() === '') throw new UsageError('missing "<note>"');
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		const answer = await engine.note({ ref, from: numberFlag(args, 'from'), to: numberFlag(args, 'to') });
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(answer, null, 2));
-		if (answer.status === 'failed') {
-			io.stderr(`vault-query note: ${answer.error ?? 'failed'}`);
-			for (const hint of hintsBeyond(answer.error, answer.suggestions)) io.stderr(`  ${hint}`);
-			return EXIT.couldNotSearch;
-		}
-		if (!boolFlag(args, 'json')) {
+		// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
+		return emitAnswer(args, io, 'note', answer, () => {
 			const [found] = answer.results;
-			// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
-			io.stdout(
-				[
-					displayLines([
-						`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`,
-					]),
-					'',
-					found.text,
-				].join('\n'),
-			);
-		}
-		return EXIT.results;
+			return [
+				displayLines([
+					`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`,
+				]),
+				'',
+				found.text,
+			].join('\n');
+		});
 	},
 };
 
@@ -90,7 +81,7 @@ export const statusCommand: Command = {
 	},
 	run: async (args, io) => {
 		positionals(args, []);
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		if (boolFlag(args, 'build-index')) await engine.searchIndex();
 		const status = engine.status();
 		io.stdout(boolFlag(args, 'json') ? JSON.stringify(status, null, 2) : renderStatus(status));

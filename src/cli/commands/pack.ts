@@ -1,7 +1,7 @@
 import { PACK } from '../../core/query/registry';
-import { boolFlag, queryText, stringFlag, UsageError } from '../args';
-import { EXIT, optionFlags, optionValues, type Command } from '../command';
-import { ENGINE_FLAGS, openEngineForCli } from '../vault';
+import { queryText, stringFlag, UsageError } from '../args';
+import { emitAnswer, optionFlags, optionValues, type Command } from '../command';
+import { ENGINE_FLAGS, openCliVault } from '../vault';
 import { DAY_PATTERN } from '../../core/note-date';
 
 /**
@@ -25,14 +25,8 @@ export const packCommand: Command = {
 		const today = stringFlag(args, 'today');
 		if (today !== undefined && !DAY_PATTERN.test(today))
 			throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		const pack = await engine.pack(PACK.build(query, optionValues(args, PACK.options)));
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(pack, null, 2));
-		else if (pack.status !== 'failed') io.stdout(pack.markdown.trimEnd());
-		if (pack.status === 'failed') {
-			io.stderr(`vault-query pack: ${pack.error ?? 'failed'}`);
-			return EXIT.couldNotSearch;
-		}
-		return pack.pack.length > 0 ? EXIT.results : EXIT.nothingMatched;
+		return emitAnswer(args, io, PACK.name, pack, () => pack.markdown.trimEnd(), pack.pack.length > 0);
 	},
 };

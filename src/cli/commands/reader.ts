@@ -25,9 +25,7 @@ import {
 } from '../args';
 import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command';
 import { renderText } from '../../core/query/render-text';
-import { engineConfigOf } from '../../core/config/settings';
-import { checkSettingsFlags } from '../config';
-import { CONTEXT_FLAG, ENGINE_FLAGS, engineOver, openSource, settingsFor, vaultPathOf } from '../vault';
+import { CONTEXT_FLAG, ENGINE_FLAGS, openCliVaultOrThrow, vaultPathOf, type CliVault } from '../vault';
 import { GREP } from '../../core/query/registry';
 import { switchesOf } from './structural';
 import { compileMatcher } from '../../core/text/matcher';
@@ -170,21 +168,19 @@ async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest):
 	checkSyntax(request);
 	if (boolFlag(args, 'json') && boolFlag(args, 'report'))
 		throw new UsageError('--json and --report are two renderings of one report; give one');
-	checkSettingsFlags(args);
-	const vaultPath = vaultPathOf(args, io);
-	let source: NoteSource;
+	let opened: CliVault;
 	try {
-		source = await openSource(vaultPath, args, io);
+		opened = await openCliVaultOrThrow(args, io);
 	} catch (error) {
 		if (error instanceof VaultError)
 			return print(
-				failedReport(request, DEFAULT_READER_SETTINGS, vaultPath, `vault_path: ${error.message}`),
+				failedReport(request, DEFAULT_READER_SETTINGS, vaultPathOf(args, io), `vault_path: ${error.message}`),
 				args,
 				io,
 			);
 		throw error;
 	}
-	const engine = engineOver(source, engineConfigOf((await settingsFor(args, io, source.vaultPath)).settings));
+	const { source, engine } = opened;
 	const schema = await schemaOption(args, io, source, request);
 	if (typeof schema === 'string')
 		return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);

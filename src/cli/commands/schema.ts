@@ -1,6 +1,6 @@
 import { boolFlag, listFlag, positionals, UsageError } from '../args';
 import { EXIT, type Command } from '../command';
-import { openEngineForCli } from '../vault';
+import { openCliVault } from '../vault';
 
 /** `vault-query schema draft`: a schema note drawn from the vault, on stdout only. */
 export const schemaCommand: Command = {
@@ -22,7 +22,7 @@ export const schemaCommand: Command = {
 	run: async (args, io) => {
 		const [action] = positionals(args, ['action']);
 		if (action !== 'draft') throw new UsageError(`unknown schema action "${action}"; the one action is: draft`);
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		const folders = listFlag(args, 'folders');
 		const text = await engine.schemaDraft(folders.length > 0 ? folders : undefined);
 		if (boolFlag(args, 'json'))

@@ -1,8 +1,8 @@
 import { parseQuery, renderSearchMarkdown } from '../../core/search/search';
 import { SEARCH } from '../../core/query/registry';
 import { boolFlag, queryText, UsageError } from '../args';
-import { EXIT, MORE, optionFlags, optionValues, type Command } from '../command';
-import { ENGINE_FLAGS, openEngineForCli } from '../vault';
+import { emitAnswer, MORE, optionFlags, optionValues, type Command } from '../command';
+import { ENGINE_FLAGS, openCliVault } from '../vault';
 
 /** `vault-query search "<query>" [--limit N] [--json]`: ranked search with the seed's tiers (seed 003). */
 export const searchCommand: Command = {
@@ -23,21 +23,20 @@ export const searchCommand: Command = {
 		const invalid = parseQuery(query).error;
 		if (invalid !== null) throw new UsageError(invalid);
 		const { limit, folders } = SEARCH.build(query, optionValues(args, SEARCH.options));
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		const result = await engine.search(query, { limit, ...(folders ? { folders } : {}) });
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.status !== 'failed')
-			io.stdout(
+		return emitAnswer(
+			args,
+			io,
+			SEARCH.name,
+			result,
+			() =>
 				renderSearchMarkdown(result, {
 					vaultLabel: engine.source.vaultPath,
 					more: MORE,
 					verbose: boolFlag(args, 'verbose'),
 				}).trimEnd(),
-			);
-		if (result.status === 'failed') {
-			io.stderr(`vault-query search: ${result.error ?? 'failed'}`);
-			return EXIT.couldNotSearch;
-		}
-		return result.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
+			result.results.length > 0,
+		);
 	},
 };

@@ -108,11 +108,14 @@ export const serverCommand: Command = {
 		if (boolFlag(args, 'status') || boolFlag(args, 'stop'))
 			return control(vault, boolFlag(args, 'stop'), boolFlag(args, 'json'), io);
 		const { runCliServer, DEFAULT_IDLE_MINUTES } = await import('../server/serve');
+		if (io.runCli === undefined)
+			throw new CommandFailure('the server runs under the CLI (runCli), which hands it the commands');
 		try {
 			return await runCliServer({
 				vaultPath: vault,
 				args,
 				io,
+				runCli: io.runCli,
 				idleMinutes: numberFlag(args, 'idle-minutes') ?? DEFAULT_IDLE_MINUTES,
 			});
 		} catch (error) {

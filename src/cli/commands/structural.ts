@@ -1,12 +1,11 @@
-import { hintsBeyond } from '../../core/display';
 import type { LinkResult, NoteResult, QueryResult } from '../../core/contract';
 import { compileMatcher } from '../../core/text/matcher';
 import { QUERY_TYPES, type ArgumentValues, type QueryType, type QueryTypeSpec } from '../../core/query/registry';
 import type { StructuredQuery } from '../../core/query/types';
 import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec, type ParsedArgs } from '../args';
-import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command';
+import { emitAnswer, limitFlags, MORE, type Command, type CommandIO } from '../command';
 import { renderText } from '../../core/query/render-text';
-import { CONTEXT_FLAG, ENGINE_FLAGS, openEngineForCli } from '../vault';
+import { CONTEXT_FLAG, ENGINE_FLAGS, openCliVault } from '../vault';
 
 /** Flags the five structural commands share. */
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
@@ -27,21 +26,20 @@ async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery):
 		});
 		if (!compiled.ok) throw new UsageError(compiled.error);
 	}
-	const engine = await openEngineForCli(args, io);
+	const { engine } = await openCliVault(args, io);
 	// One process, one source: the link graph is built once and shared, and a grep stops past its limit (as in the MCP server).
 	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query, {
 		reuseGraph: true,
 		stopAtLimit: true,
 	});
-	if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-	else if (result.status !== 'failed')
-		io.stdout(renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }));
-	if (result.status === 'failed') {
-		io.stderr(`vault-query ${query.type}: ${result.error ?? 'failed'}`);
-		for (const hint of hintsBeyond(result.error, result.suggestions)) io.stderr(`  ${hint}`);
-		return EXIT.couldNotSearch;
-	}
-	return result.results.length > 0 ? EXIT.results : EXIT.nothingMatched;
+	return emitAnswer(
+		args,
+		io,
+		query.type,
+		result,
+		() => renderText(result, query.type === 'links', { verbose: boolFlag(args, 'verbose'), more: MORE }),
+		result.results.length > 0,
+	);
 }
 
 /** The scope options of a structural query from its flags. */

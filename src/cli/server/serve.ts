@@ -18,9 +18,8 @@ import { startWarmVault, type WarmVault } from '../../warm/host';
 import type { VaultState } from '../../warm/session';
 import type { ParsedArgs } from '../args';
 import { CommandFailure, type CommandIO, type WarmLoan } from '../command';
-import { runCli } from '../run';
-import { engineConfigFrom, openOptionsFrom } from '../vault';
-import { warmOpener } from '../warm-opener';
+import { engineConfigFrom, openOptionsFrom, TOOL_STAMP } from '../vault';
+import { warmOpener } from '../../warm/opener';
 import { exchange } from './client';
 import { forgetServerPid, writeServerPid } from './pid-file';
 import { SPAWNED_ENV, startServer } from './spawn';
@@ -43,6 +42,8 @@ export interface CliServerOptions {
 	args: ParsedArgs;
 	io: CommandIO;
 	idleMinutes: number;
+	/** Runs one call's command line (the CLI's runCli, handed in by the `server` command so this module need not import the commands). */
+	runCli: (argv: string[], io: CommandIO) => Promise<number>;
 }
 
 /** Listens on `path`; a stale socket file (nobody answers) is replaced, a live server is left alone (resolves with its pid). */
@@ -169,7 +170,7 @@ class CliServer {
 			this.warm = await startWarmVault({
 				vaultPath: this.vault,
 				configDir: this.bounds.configDir ?? DEFAULT_CONFIG_DIR,
-				open: warmOpener(this.vault, this.bounds, false, (line) => this.log(line)),
+				open: warmOpener(this.vault, this.bounds, false, TOOL_STAMP, (line) => this.log(line)),
 				config: this.config,
 				log: (line) => this.log(line),
 			});
@@ -268,7 +269,7 @@ class CliServer {
 		const stderr: string[] = [];
 		const settingsDiffer = { seen: false };
 		const code = await warm.session.use((state) =>
-			runCli(argv, {
+			this.options.runCli(argv, {
 				cwd,
 				stdout: (text) => stdout.push(text),
 				stderr: (text) => stderr.push(text),

@@ -4,9 +4,7 @@
  * with the snapshot (damaged, another format or build, other settings) means a full build, never
  * a wrong answer; any problem saving means one warning and today's behaviour.
  */
-import type { Stats } from 'node:fs';
-import { statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
 	CarriedNote,
 	decodeSnapshot,
@@ -17,6 +15,7 @@ import {
 	type CarriedHeaps,
 	type DecodedSnapshot,
 	type NoteFingerprint,
+	type SnapshotInput,
 	type SnapshotNote,
 } from '../../core/snapshot/codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
@@ -37,23 +36,10 @@ import {
 import { CachedVaultSource } from './cached-source';
 import { linkEntries, SnapshotLinks } from './link-view';
 import { nodeCodecHost } from './codec-host';
+import { fingerprintAll, fingerprintFrom, racyWindow, reportedBy, watchedFingerprints } from './fingerprints';
 
-/**
- * A note modified this recently (ms) when read may be modified again within the same timestamp
- * tick with the same size; it is marked racy and re-read on the next call (git's "racily clean").
- * 3 s covers file systems with 2 s timestamps (FAT) and coarse kernel clocks.
- */
-export const DEFAULT_RACY_WINDOW_MS = 3000;
 /** The share of the saved heaps that may be garbage (bytes of notes changed since) before a save writes them afresh. */
 const MAX_GARBAGE = 0.25;
-/** Environment override of the racy window (ms): tests set 0 so that unchanged notes are kept between quick calls. */
-export const RACY_WINDOW_ENV = 'VAULT_QUERY_RACY_MS';
-
-/** The racy window from the environment, or the default. */
-export function racyWindow(): number {
-	const ms = Number(process.env[RACY_WINDOW_ENV]);
-	return process.env[RACY_WINDOW_ENV] !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_RACY_WINDOW_MS;
-}
 
 /** Options of `openCachedVault`: those of `openVault` (bounds, parser, config folder) and the snapshot's. */
 export interface OpenCachedOptions extends OpenVaultOptions {
@@ -91,17 +77,6 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 export interface WatchedSince {
 	fingerprints: ReadonlyMap<string, NoteFingerprint>;
 	changed: readonly string[];
-}
-
-/** Whether `path` is, or lies under, a path the watcher reported (`''` is the whole vault). */
-function reportedBy(changed: ReadonlySet<string>): (path: string) => boolean {
-	if (changed.has('')) return () => true;
-	return (path) => {
-		if (changed.has(path)) return true;
-		for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
-			if (changed.has(path.slice(0, slash))) return true;
-		return false;
-	};
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -186,58 +161,78 @@ async function loadSnapshot(
 	}
 }
 
-/** A note's fingerprint from its stat taken at `now`. */
-export function fingerprintFrom(s: Stats, now: number, window: number): NoteFingerprint {
-	return {
-		size: s.size,
-		mtimeMs: s.mtimeMs,
-		ctimeMs: s.ctimeMs,
-		ino: s.ino,
-		racy: now - Math.max(s.mtimeMs, s.ctimeMs) < window,
-	};
+/** What reading the notes of one open needs, and where it puts the notes it read. */
+interface Reading {
+	abs: string;
+	notes: readonly string[];
+	maxFileSize: number;
+	/** The most Markdown bytes the vault may hold. */
+	limit: number;
+	window: number;
+	parse: NonNullable<OpenVaultOptions['parse']>;
+	/** The notes read and parsed in this open. */
+	fresh: Map<string, NoteRecord>;
+	scratch: ScratchBuffer;
+	clock: { parseMs: number };
 }
 
-/**
- * Stat every note; null for a note that cannot be stat'ed (it will be read and reported).
- * Synchronous: 6,000 `statSync` calls take ~25 ms where promise-based stats, even 256 at a time,
- * took ~85 ms of CPU (each pays a thread-pool round trip and a promise).
- */
-function fingerprintAll(
-	abs: string,
-	notes: readonly string[],
-	now: number,
-	window: number,
-): Map<string, NoteFingerprint | null> {
-	const out = new Map<string, NoteFingerprint | null>();
-	const prefix = abs.endsWith(sep) ? abs : abs + sep;
-	for (const path of notes) {
-		let info: Stats | undefined;
-		try {
-			info = statSync(prefix + path, { throwIfNoEntry: false });
-		} catch {
-			info = undefined;
-		}
-		out.set(path, info ? fingerprintFrom(info, now, window) : null);
-	}
-	return out;
+/** What an open found: every note's fingerprint now (null: could not be stat'ed), and which saved notes it keeps. */
+interface Reconciled {
+	current: Map<string, NoteFingerprint | null>;
+	plan: ReconcilePlan;
 }
 
-/** Fingerprints for a watched open: the previous open's for notes the watcher did not report, a stat for the rest. */
-function watchedFingerprints(
-	abs: string,
-	notes: readonly string[],
-	previous: ReadonlyMap<string, NoteFingerprint>,
-	reported: (path: string) => boolean,
-	now: number,
-	window: number,
-): Map<string, NoteFingerprint | null> {
-	const out = new Map<string, NoteFingerprint | null>();
+/** No snapshot to compare with: every note is read, and the read's own fstat is its fingerprint (no second stat per note). */
+function readEveryNote(reading: Reading, stamp: number): Reconciled {
+	const { abs, notes, maxFileSize, scratch, window } = reading;
+	const current = new Map<string, NoteFingerprint | null>();
+	let totalBytes = 0;
 	for (const path of notes) {
-		const known = reported(path) ? undefined : previous.get(path);
-		if (known !== undefined && known.size >= 0) out.set(path, known.racy ? { ...known, racy: false } : known);
-		else out.set(path, fingerprintAll(abs, [path], now, window).get(path) ?? null);
+		const seen: { fp: NoteFingerprint | null } = { fp: null };
+		const outcome = readNoteSync(
+			join(abs, path),
+			maxFileSize,
+			scratch,
+			(s) => (seen.fp = fingerprintFrom(s, stamp, window)),
+		);
+		current.set(path, seen.fp);
+		if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
+		if (totalBytes > reading.limit) throw tooMuchText(abs, reading.limit);
+		reading.fresh.set(path, toRecord(outcome, reading.parse, reading.clock));
 	}
-	return out;
+	return { current, plan: { keep: new Map(), reread: [...notes], removed: [] } };
+}
+
+/** With a snapshot: stat the notes (or trust the watcher for those it did not report), keep the unchanged, read the rest. */
+function reconcileNotes(
+	reading: Reading,
+	snapshot: DecodedSnapshot,
+	watched: WatchedSince | undefined,
+	stamp: number,
+): Reconciled {
+	const { abs, notes, maxFileSize, window } = reading;
+	const reported = watched ? reportedBy(new Set(watched.changed)) : null;
+	const current =
+		watched && reported
+			? watchedFingerprints(abs, notes, watched.fingerprints, reported, stamp, window)
+			: fingerprintAll(abs, notes, stamp, window);
+	let totalBytes = 0;
+	for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
+	if (totalBytes > reading.limit) throw tooMuchText(abs, reading.limit);
+	const same =
+		reported === null
+			? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp)
+			: (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
+	const plan = planReconcile(
+		{ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same },
+		current,
+	);
+	for (const path of plan.reread)
+		reading.fresh.set(
+			path,
+			toRecord(readNoteSync(join(abs, path), maxFileSize, reading.scratch), reading.parse, reading.clock),
+		);
+	return { current, plan };
 }
 
 /**
@@ -264,48 +259,20 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const window = options.racyWindowMs ?? racyWindow();
-	const limit = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-	const fresh = new Map<string, NoteRecord>();
-	const scratch = new ScratchBuffer();
-	const clock = { parseMs: 0 };
-	let current: Map<string, NoteFingerprint | null>;
-	let plan: ReconcilePlan;
-	if (snapshot === null) {
-		// Nothing to compare with: every note is read, and the read's own fstat is its fingerprint (no second stat per note).
-		current = new Map();
-		const stamp = now();
-		let totalBytes = 0;
-		for (const path of notes) {
-			const seen: { fp: NoteFingerprint | null } = { fp: null };
-			const outcome = readNoteSync(
-				join(abs, path),
-				maxFileSize,
-				scratch,
-				(s) => (seen.fp = fingerprintFrom(s, stamp, window)),
-			);
-			current.set(path, seen.fp);
-			if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
-			if (totalBytes > limit) throw tooMuchText(abs, limit);
-			fresh.set(path, toRecord(outcome, parse, clock));
-		}
-		plan = { keep: new Map(), reread: [...notes], removed: [] };
-	} else {
-		const reported = options.watched ? reportedBy(new Set(options.watched.changed)) : null;
-		current =
-			options.watched && reported
-				? watchedFingerprints(abs, notes, options.watched.fingerprints, reported, now(), window)
-				: fingerprintAll(abs, notes, now(), window);
-		let totalBytes = 0;
-		for (const fp of current.values()) if (fp !== null && fp.size <= maxFileSize) totalBytes += fp.size;
-		if (totalBytes > limit) throw tooMuchText(abs, limit);
-		const same =
-			reported === null
-				? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp)
-				: (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
-		plan = planReconcile({ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same }, current);
-		for (const path of plan.reread)
-			fresh.set(path, toRecord(readNoteSync(join(abs, path), maxFileSize, scratch), parse, clock));
-	}
+	const reading: Reading = {
+		abs,
+		notes,
+		maxFileSize,
+		limit: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+		window,
+		parse,
+		fresh: new Map(),
+		scratch: new ScratchBuffer(),
+		clock: { parseMs: 0 },
+	};
+	const { fresh } = reading;
+	const { current, plan } =
+		snapshot === null ? readEveryNote(reading, now()) : reconcileNotes(reading, snapshot, options.watched, now());
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 	const fingerprints = new Map<string, NoteFingerprint>();
 	for (const [path, fp] of current)
@@ -354,45 +321,22 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		markdownBytes,
 		ms: 0,
 	};
-	const persist = async (): Promise<void> => {
-		try {
-			// Unchanged notes keep their bytes where they are in the saved heaps (a one-note change appends one note); a damaged note means writing them afresh.
-			const carry = snapshot !== null && source.damaged.size === 0 ? snapshot.carried(MAX_GARBAGE) : null;
-			const chunks = encodeSnapshotChunks(
-				{
-					header: {
-						tool: options.tool,
-						settings,
-						vaultPath: real,
-						savedAt: now(),
-						userIgnoreFilters: [...userIgnoreFilters],
-						markdownBytes,
-					},
-					files,
-					notes: notes.map((path): SnapshotNote =>
-						snapshotNote(path, fingerprints.get(path)!, {
-							fresh,
-							keep: plan.keep,
-							sameFilesAs: sameFiles ? snapshot : null,
-							snapshot,
-							source,
-							carry,
-						}),
-					),
-					resolvedLinks: source.resolvedLinks(),
-					unresolvedLinks: source.unresolvedLinks(),
-					carry: carry ?? undefined,
-				},
-				nodeCodecHost,
-			);
-			await options.store.save(real, chunks);
-			report.savedBytes = chunks.reduce((n, c) => n + c.length, 0);
-		} catch (error) {
-			report.saveError = error instanceof Error ? error.message : String(error);
-		} finally {
-			snapshot?.afterSave();
-		}
-	};
+	const persist = (): Promise<void> =>
+		saveSnapshot(
+			options.store,
+			{
+				tool: options.tool,
+				settings,
+				vaultPath: real,
+				savedAt: now(),
+				userIgnoreFilters: [...userIgnoreFilters],
+				markdownBytes,
+			},
+			files,
+			notes.map((path) => ({ path, fingerprint: fingerprints.get(path)! })),
+			{ fresh, keep: plan.keep, sameFilesAs: sameFiles ? snapshot : null, snapshot, source, carry: null },
+			report,
+		);
 	// A note whose saved metadata failed its check while answering is saved again from disk.
 	const needed = (): boolean => !unchanged || source.damaged.size > 0;
 	const saveLater = async (): Promise<void> => {
@@ -411,6 +355,43 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		fingerprints,
 		saveLater: wanted && options.save === 'later' ? saveLater : null,
 	};
+}
+
+/**
+ * Encodes and saves the snapshot of one open, filling `report.savedBytes` or `report.saveError`
+ * (a failed save is never thrown). Unchanged notes keep their bytes where they are in the saved
+ * heaps (a one-note change appends one note); a damaged note means writing them afresh.
+ */
+async function saveSnapshot(
+	store: SnapshotStore,
+	header: SnapshotInput['header'],
+	files: readonly string[],
+	notes: readonly { path: string; fingerprint: NoteFingerprint }[],
+	origins: NoteOrigins,
+	report: SnapshotReport,
+): Promise<void> {
+	const { snapshot, source } = origins;
+	try {
+		const carry = snapshot !== null && source.damaged.size === 0 ? snapshot.carried(MAX_GARBAGE) : null;
+		const from = { ...origins, carry };
+		const chunks = encodeSnapshotChunks(
+			{
+				header,
+				files,
+				notes: notes.map(({ path, fingerprint }): SnapshotNote => snapshotNote(path, fingerprint, from)),
+				resolvedLinks: source.resolvedLinks(),
+				unresolvedLinks: source.unresolvedLinks(),
+				carry: carry ?? undefined,
+			},
+			nodeCodecHost,
+		);
+		await store.save(header.vaultPath, chunks);
+		report.savedBytes = chunks.reduce((n, c) => n + c.length, 0);
+	} catch (error) {
+		report.saveError = error instanceof Error ? error.message : String(error);
+	} finally {
+		snapshot?.afterSave();
+	}
 }
 
 /** What `snapshotNote` draws from. */

@@ -22,7 +22,8 @@ import {
 } from '../vault-source';
 import { LayeredMap } from './layered-map';
 import type { LinkEntry } from './link-view';
-import { fingerprintFrom, racyWindow, type CachedVault } from './open-cached';
+import { fingerprintFrom, racyWindow } from './fingerprints';
+import type { CachedVault } from './open-cached';
 
 /** The bytes of notes no larger than `maxFileSize` (those counted against the total bound, as a full open counts them). */
 function readableBytes(

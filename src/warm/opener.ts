@@ -9,14 +9,14 @@ import { indexPartsOf } from '../node/snapshot/index-parts';
 import { openCachedVault, type CachedVault } from '../node/snapshot/open-cached';
 import { patchCachedVault } from '../node/snapshot/patch-cached';
 import { openVault, type OpenVaultOptions } from '../node/vault-source';
-import type { VaultOpener } from '../warm/session';
-import { TOOL_STAMP } from './vault';
+import type { VaultOpener } from './session';
 
-/** The opener of the vault at `vaultPath` with these walk bounds; `warn` takes a failed save's warning. */
+/** The opener of the vault at `vaultPath` with these walk bounds; `tool` stamps the snapshot and index parts (see buildStamp); `warn` takes a failed save's warning. */
 export function warmOpener(
 	vaultPath: string,
 	bounds: OpenVaultOptions,
 	noCache: boolean,
+	tool: string,
 	warn: (line: string) => void,
 ): VaultOpener {
 	if (noCache) return async () => ({ source: await openVault(vaultPath, bounds), snapshot: null });
@@ -39,7 +39,7 @@ export function warmOpener(
 		const opened = await openCachedVault(vaultPath, {
 			...bounds,
 			store,
-			tool: TOOL_STAMP,
+			tool,
 			save: first,
 			readPiecemeal: true,
 			lean: true,
@@ -49,7 +49,7 @@ export function warmOpener(
 		const { source, report } = opened;
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
-		const parts = first ? indexPartsOf(opened, store, TOOL_STAMP, false) : undefined;
+		const parts = first ? indexPartsOf(opened, store, tool, false) : undefined;
 		return { source, snapshot: report, parts, changed: opened.changed };
 	};
 }
