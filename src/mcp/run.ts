@@ -3,9 +3,10 @@
  * or a SIGTERM/SIGINT arrives. stdout carries only the protocol; every log line goes to stderr.
  */
 import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EngineConfig } from '../core/engine/engine';
+import { LineTransport } from './line-transport';
 import { createServer } from './server';
 import { startWarmVault } from '../warm/host';
 import type { VaultOpener } from '../warm/session';
@@ -24,13 +25,24 @@ export interface McpRunOptions {
 	config?: EngineConfig;
 }
 
-/** The stdio transport, calling `first` once (on the next turn) after its first message is written, or when `answered()` is called. */
-class FirstAnswer extends StdioServerTransport {
+/**
+ * The stdio transport, calling `first` once (on the next turn) after its first message is written, or when `answered()` is called,
+ * and `ended` when the connection closes (stdin's end, a write error), so the process exits whatever else still runs.
+ */
+class FirstAnswer extends LineTransport {
 	private first: (() => void) | null;
+	private readonly ended: () => void;
 
-	constructor(first: () => void) {
+	constructor(first: () => void, ended: () => void) {
 		super();
 		this.first = first;
+		this.ended = ended;
+	}
+
+	/** Closes the connection and ends the server. */
+	override async close(): Promise<void> {
+		await super.close();
+		this.ended();
 	}
 
 	/** Writes `message`, then runs the pending callback once. */
@@ -51,7 +63,9 @@ class FirstAnswer extends StdioServerTransport {
 export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	const started = performance.now();
 	// Signals and stdin EOF are wired first: a SIGTERM during startup must still end cleanly.
+	let ended: (why: string) => void = () => undefined;
 	const stop = new Promise<string>((resolve) => {
+		ended = resolve;
 		process.stdin.once('end', () => resolve('stdin closed'));
 		process.stdin.once('close', () => resolve('stdin closed'));
 		process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -74,10 +88,13 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 	const { session } = warm;
 	// The saved indexes load once the first answer (the handshake) is written, or after a second
 	// without a client.
-	const wire = new FirstAnswer(() => {
-		clearTimeout(idle);
-		void warm.loadIndexes();
-	});
+	const wire = new FirstAnswer(
+		() => {
+			clearTimeout(idle);
+			void warm.loadIndexes();
+		},
+		() => ended('connection closed'),
+	);
 	const idle = setTimeout(() => wire.answered(), 1000);
 	const handle = serveStdio(() => createServer(session, options), {
 		transport: wire,

@@ -9,6 +9,8 @@ export const BIN = join(REPO, 'dist', 'cli.mjs');
 /** A connected official MCP client over `vault-query mcp`, with the server's stderr captured. */
 export interface Connected {
 	client: Client;
+	/** The client's transport (its child process, for tests that write raw lines or watch the exit). */
+	transport: StdioClientTransport;
 	stderr: () => string;
 	close: () => Promise<void>;
 }
@@ -39,7 +41,7 @@ export async function connect(
 		log += chunk.toString('utf8');
 	});
 	await client.connect(transport);
-	return { client, stderr: () => log, close: () => client.close() };
+	return { client, transport, stderr: () => log, close: () => client.close() };
 }
 
 /** A tool call's text and structured content, typed loosely for assertions. */
