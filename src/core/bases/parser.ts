@@ -8,7 +8,7 @@ import { BaseError } from './errors';
 import { tokenize, type Token } from './lexer';
 
 /** Deepest nesting accepted (parentheses, calls, lists); real formulas nest a handful of levels. */
-export const MAX_DEPTH = 100;
+export const MAX_DEPTH = 256;
 
 const BINARY: Record<string, number> = {
 	'||': 1,
@@ -70,6 +70,7 @@ class Parser {
 	}
 
 	expression(minPrec: number): Node {
+		const depth = this.depth;
 		this.enter();
 		let left = this.unary();
 		for (;;) {
@@ -77,10 +78,11 @@ class Parser {
 			const prec = tok.kind === 'op' ? BINARY[tok.value] : undefined;
 			if (prec === undefined || prec < minPrec) break;
 			this.i++;
+			this.enter(); // A chain `a + b + c …` nests to the left: each operator is a level of the tree.
 			const right = this.expression(prec + 1);
 			left = { t: 'binary', op: (tok as { value: string }).value, left, right, pos: tok.pos };
 		}
-		this.depth--;
+		this.depth = depth;
 		return left;
 	}
 
@@ -126,9 +128,14 @@ class Parser {
 	}
 
 	private postfix(node: Node): Node {
+		const depth = this.depth;
 		for (;;) {
 			const tok = this.peek();
-			if (tok.kind !== 'op') return node;
+			if (tok.kind !== 'op' || (tok.value !== '.' && tok.value !== '[')) {
+				this.depth = depth;
+				return node;
+			}
+			this.enter(); // `a.b.c…` nests too.
 			if (tok.value === '.') {
 				this.i++;
 				const name = this.peek();
@@ -143,7 +150,7 @@ class Parser {
 				const index = this.expression(0);
 				this.expect(']');
 				node = { t: 'index', object: node, index, pos: tok.pos };
-			} else return node;
+			}
 		}
 	}
 

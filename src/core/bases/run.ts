@@ -124,7 +124,7 @@ function parse(source: NoteSource, text: string): BaseFile {
 }
 
 /** The vault as a base sees it, from the engine's source. */
-async function baseData(host: BaseHost): Promise<BaseData> {
+export async function baseData(host: BaseHost): Promise<BaseData> {
 	const { source, rules } = host;
 	const all = source.listFiles();
 	const files = all.filter((p) => rules.ruleFor(p) === null);
