@@ -28,6 +28,11 @@ export interface NoteSource {
 	getSkipReason(path: string): string | null;
 	/** Modification time in ms since the epoch, or null when unknown. */
 	getMtime(path: string): number | null;
+	/**
+	 * Optional: a file's size in bytes and its creation and modification times (ms), for bases'
+	 * `file.size`, `file.ctime`, `file.mtime`; null when unknown. Without it only `getMtime` is known.
+	 */
+	fileStat?(path: string): { size: number | null; ctime: number | null; mtime: number | null } | null;
 	/** The note's full text (frontmatter included). */
 	read(path: string): Promise<string>;
 	/** Obsidian's `getFirstLinkpathDest`: the file a linkpath resolves to from `sourcePath`, or null. */

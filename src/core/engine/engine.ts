@@ -13,6 +13,7 @@
  * ```
  */
 import type { SkippedFile } from '../contract';
+import { baseFiles, runBase, thisFinder, type BaseRequest, type BaseResult } from '../bases/index';
 import { LinkGraph } from '../link-graph';
 import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
 import type { NoteSource } from '../port';
@@ -334,6 +335,22 @@ export class VaultEngine {
 	/** A note or one section of it, verbatim, with its line range (see note.ts). */
 	note(request: NoteRequest): Promise<NoteAnswer> {
 		return readNote(this.source, this.rulesNow(), request);
+	}
+
+	/** A base's view (or, with `list`, its views) evaluated over the vault: the `vault-query base --json` object. */
+	base(request: BaseRequest): Promise<BaseResult> {
+		const rules = this.rulesNow();
+		const graph = this.linkGraph();
+		return runBase(
+			{ source: this.source, rules, backlinks: (p) => graph.linkersOf(p), findThis: thisFinder(this.source) },
+			request,
+		);
+	}
+
+	/** Every `.base` file the scope keeps, in walk order. */
+	baseFiles(): string[] {
+		const rules = this.rulesNow();
+		return baseFiles(this.source).filter((p) => rules.ruleFor(p) === null);
 	}
 
 	/** What the engine indexed and left out, and why. */
