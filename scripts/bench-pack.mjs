@@ -3,7 +3,7 @@
 // median and p95 over the labelled eval queries plus multi-part questions, at the default budget
 // and at 8,000 tokens. Target: ≤ 50 ms (p95). Also checks every pack stayed within its budget.
 //   node scripts/bench-pack.mjs [--vault PATH] [--runs N (default 5)] [--json]
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleAndImport } from '../eval/bundle.mjs';
@@ -90,6 +90,12 @@ const result = {
 	overBudget: over,
 	pass: over === 0 && rows.every((r) => r.p95Ms <= TARGET_MS),
 };
+mkdirSync(join(ROOT, 'bench-output'), { recursive: true });
+// The figures npm run bench reads for the table in docs/BENCHMARKS.md.
+writeFileSync(
+	join(ROOT, 'bench-output', 'pack.json'),
+	`${JSON.stringify({ date: new Date().toISOString(), result }, null, '\t')}\n`,
+);
 if (jsonOut) say(JSON.stringify(result, null, 2));
 else {
 	say(`${questions.length} questions × ${runs} runs per budget, after one warm-up pass`);

@@ -1,8 +1,10 @@
 /**
- * `npm run bench` (issue 2, section 7; not a test): parser throughput against markdown-it, cold CLI
- * times, grep against ripgrep, where a cold backlinks query spends its time, and the ranked-search
- * benchmark (scripts/bench-search.mjs) when it exists. Prints a table with PASS/MISS per target and
- * writes bench-output/latest.json. docs/BENCHMARKS.md describes the method.
+ * `npm run bench` (not a test): parser throughput against markdown-it, cold CLI times
+ * (`--no-cache`), grep against ripgrep, where a cold backlinks query spends its time, ranked
+ * search, context packs and warm starts (snapshot, server, MCP). Prints a table with PASS/MISS per
+ * target, writes bench-output/latest.json, and rewrites the current-figures table at the top of
+ * docs/BENCHMARKS.md (the rows this run measured; the others keep their date). The page describes
+ * the method.
  *
  * Usage: npm run bench -- [--only parser|growth|cli|grep|profile|search|pack|load[,…]] [--runs N] [--vault PATH]
  *        npm run bench -- --summary [N]   (medians over the last N saved runs; runs nothing)
@@ -17,20 +19,39 @@ import { benchGrep } from './bench/grep.mjs';
 import { benchRegex, printRegex } from './bench/regex.mjs';
 import { benchGrowth } from './bench/growth.mjs';
 import { benchLoad } from './bench/load.mjs';
-import { bundleEngine, CLI, DEFAULT_VAULT, fmtMs, machineFacts, machineLine, OUT_DIR, say } from './bench/lib.mjs';
+import {
+	bundleEngine,
+	CLI,
+	DEFAULT_VAULT,
+	fmtMs,
+	machineFacts,
+	machineLine,
+	OUT_DIR,
+	ROOT,
+	say,
+} from './bench/lib.mjs';
 import { benchParser } from './bench/parser.mjs';
 import { benchProfile } from './bench/profile.mjs';
 import { printReport } from './bench/report.mjs';
 import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
+import { updateTable } from './bench/table.mjs';
 
 const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack', 'snapshot', 'load'];
-const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH]
+const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH] [--sizes i18n,10000,… (search and snapshot jobs)]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
 /** Parse argv; unknown flags are errors. */
 function parseOptions(argv) {
-	const options = { only: [], runs: 5, warmups: 3, vault: DEFAULT_VAULT, summary: false, summaryCount: null };
+	const options = {
+		only: [],
+		runs: 5,
+		warmups: 3,
+		vault: DEFAULT_VAULT,
+		summary: false,
+		summaryCount: null,
+		sizes: null,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => {
@@ -48,6 +69,7 @@ function parseOptions(argv) {
 		else if (flag === '--runs') options.runs = Number(value());
 		else if (flag === '--warmups') options.warmups = Number(value());
 		else if (flag === '--vault') options.vault = resolve(value());
+		else if (flag === '--sizes') options.sizes = value();
 		else if (flag === '--summary') {
 			options.summary = true;
 			const next = inline ?? argv[i + 1];
@@ -63,6 +85,8 @@ function parseOptions(argv) {
 	if (!Number.isInteger(options.runs) || options.runs < 5)
 		throw new Error('--runs: a whole number >= 5 (medians need at least 5 runs)');
 	if (!Number.isInteger(options.warmups) || options.warmups < 1) throw new Error('--warmups: a whole number >= 1');
+	if (options.sizes !== null && !/^(i18n|\d+)(,(i18n|\d+))*$/.test(options.sizes))
+		throw new Error('--sizes: a comma-separated list of i18n and note counts, e.g. i18n,10000');
 	return options;
 }
 
@@ -120,9 +144,10 @@ await step('cli', benchCli);
 await step('grep', benchGrep);
 await step('regex', benchRegex);
 await step('profile', benchProfile);
-await step('search', childBench('search'));
+const sizes = options.sizes === null ? [] : ['--sizes', options.sizes];
+await step('search', childBench('search', sizes));
 await step('pack', childBench('pack'));
-await step('snapshot', childBench('snapshot'));
+await step('snapshot', childBench('snapshot', sizes));
 await step('load', benchLoad);
 
 machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
@@ -136,6 +161,9 @@ const file = join(OUT_DIR, 'latest.json');
 writeFileSync(file, record);
 writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
 say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
+const page = join(ROOT, 'docs', 'BENCHMARKS.md');
+const measured = updateTable(page, results);
+say(`rewrote ${measured} row(s) of the table in ${page}; the other rows keep the date they were measured`);
 if (
 	[results.search, results.pack, results.snapshot].some((r) => r?.ran && r.exitCode !== 0) ||
 	results.load?.allCorrect === false

@@ -1,7 +1,9 @@
 /**
- * Cold CLI wall time: each run spawns a fresh `node dist/cli.mjs <command> … --vault <vault>`, so
- * every run walks, reads and parses the whole vault and builds its link maps before answering (the
- * OS page cache is warm after the first run: "cold" means a cold process, not a cold disk).
+ * Cold CLI wall time: each run spawns a fresh `node dist/cli.mjs <command> … --vault <vault> --no-cache`,
+ * so every run walks, reads and parses the whole vault and builds its link maps before answering —
+ * no index snapshot is read or saved and no background server answers (`--no-cache` implies
+ * `--no-server`). The OS page cache is warm after the first run: "cold" means a cold process and
+ * no saved index, not a cold disk.
  * Commands alternate round-robin so load from other processes hits them alike. Two baselines
  * show the fixed cost: `node -e 0` (Node's own start) and `--help` (Node + loading the bundle).
  * Each run also reports the child's user+system CPU time (see timeSpawn), steadier than wall time
@@ -9,7 +11,7 @@
  */
 import { CLI, median, summarize, timeSpawn, verdict } from './lib.mjs';
 
-/** Issue 2, section 7: a cold backlinks query within 1 s. */
+/** A cold backlinks query (no snapshot, no server) within 1 s. */
 export const CLI_TARGETS = { backlinksMaxMs: 1000 };
 
 /**
@@ -23,15 +25,23 @@ export const CLI_QUERIES = {
 	grep: ['grep', 'canvas'],
 };
 
-/** `N notes matched` from the text listing's first line, or null. */
-function matchedCount(stdout) {
-	const found = /^(\d+) (?:notes?|links?) matched/m.exec(stdout);
-	return found ? Number(found[1]) : null;
+/**
+ * How many notes (or links) the text answer's first line counts: `2 notes match (searched …)`,
+ * `1 note matches`, `20+ notes match`, `10 notes link to X`, `Links from X: 6 links`. Throws when
+ * the line has none of these shapes: a bench that cannot read its result must not print a guess.
+ */
+export function matchedCount(stdout) {
+	const first = stdout.split('\n', 1)[0];
+	const found =
+		/^(\d+)\+? notes? (?:match|matches|links? to)\b/.exec(first) ?? /^Links from .*: (\d+) links?$/.exec(first);
+	if (!found)
+		throw new Error(`cannot read the number of results from the CLI's first line: ${JSON.stringify(first)}`);
+	return Number(found[1]);
 }
 
-/** Spawn one CLI run; fail loudly when the command did not answer with results (exit 0). */
+/** Spawn one cold CLI run (`--no-cache`); fail loudly when the command did not answer with results (exit 0). */
 export function runCliOnce(args, vault) {
-	const run = timeSpawn(process.execPath, [CLI, ...args, '--vault', vault], { cpu: true });
+	const run = timeSpawn(process.execPath, [CLI, ...args, '--vault', vault, '--no-cache'], { cpu: true });
 	if (run.status !== 0) {
 		const why = run.status === 1 ? 'nothing matched: pick arguments with results' : run.stderr.trim();
 		throw new Error(`vault-query ${args.join(' ')} exited ${String(run.status)}: ${why}`);
@@ -67,7 +77,7 @@ export function benchCli({ vault, runs, queries = CLI_QUERIES }) {
 		commands[name] = { ...summarize(list), cpuMedianMs: Math.round(median(cpu[name])) };
 		if (name in queries)
 			Object.assign(commands[name], {
-				argv: ['vault-query', ...queries[name], '--vault', vault],
+				argv: ['vault-query', ...queries[name], '--vault', vault, '--no-cache'],
 				matched: matched[name],
 			});
 	}

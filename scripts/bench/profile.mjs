@@ -128,6 +128,7 @@ export function benchProfile({ engineFile, vault, runs, note = CLI_QUERIES.backl
 			note,
 			'--vault',
 			vault,
+			'--no-cache',
 		]);
 		if (run.status !== 0) throw new Error(`profiled backlinks exited ${String(run.status)}: ${run.stderr}`);
 		const { ms, gcBy, self, spanMs } = categorize(JSON.parse(readFileSync(join(dir, name), 'utf8')));
