@@ -39,7 +39,7 @@ export default defineConfig([
 	{
 		languageOptions: {
 			parserOptions: {
-				projectService: { allowDefaultProject: ['eslint.config.mjs'] },
+				projectService: { allowDefaultProject: ['eslint.config.mjs', '.dependency-cruiser.mjs'] },
 				tsconfigRootDir: import.meta.dirname,
 			},
 		},

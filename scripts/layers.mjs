@@ -58,13 +58,6 @@ export const PACKAGES = [
 /** How deep below src/ a source file may sit (src/core/search/x.ts is 2); the lint bans are written per depth. */
 export const MAX_DEPTH = 4;
 
-/** The layer named `name`. */
-export function layer(name) {
-	const found = LAYERS.find((l) => l.name === name);
-	if (found === undefined) throw new Error(`no layer ${name}`);
-	return found;
-}
-
 /** Every `[from, to]` pair of distinct layers the table forbids. */
 export function forbiddenPairs() {
 	return LAYERS.flatMap((from) =>
@@ -77,34 +70,53 @@ export function allowedPairs() {
 	return LAYERS.flatMap((from) => from.imports.map((to) => [from.name, to]));
 }
 
-/** The package specifiers `name` may not import. */
+/**
+ * The package specifiers `name` may not import.
+ * @param {string} name
+ * @returns {string[]}
+ */
 export function bannedPackages(name) {
 	return PACKAGES.filter((p) => !p.layers.includes(name)).flatMap((p) => p.specifiers);
 }
 
-/** The depths (0: src/main.ts; 1: src/core/x.ts; …) at which files of layer `name` sit. */
+/**
+ * The depths (0: src/main.ts; 1: src/core/x.ts; …) at which files of layer `name` sit.
+ * @param {string} name
+ * @returns {number[]}
+ */
 export function depths(name) {
 	if (name === 'main') return [0];
 	return Array.from({ length: MAX_DEPTH }, (_, i) => i + 1);
 }
 
-/** The glob of layer `name`'s files at `depth`. */
+/**
+ * The glob of layer `name`'s files at `depth`.
+ * @param {string} name
+ * @param {number} depth
+ */
 export function filesAt(name, depth) {
 	if (name === 'main') return 'src/main.ts';
 	return `src/${name}/${'*/'.repeat(depth - 1)}*.ts`;
 }
 
-/** How a file at `depth` below src/ writes the way up to src/ (`./` for src/main.ts, `../` for src/core/x.ts). */
+/**
+ * How a file at `depth` below src/ writes the way up to src/ (`./` for src/main.ts, `../` for src/core/x.ts).
+ * @param {number} depth
+ */
 export function upTo(depth) {
 	return depth === 0 ? './' : '../'.repeat(depth);
 }
 
+/** @param {string} text */
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * A regular expression for the specifiers by which a file of layer `from` at `depth` reaches a layer
  * it may not import: written from the file's own depth, so a folder inside a layer that shares a
  * layer's name (src/core/x/obsidian) is never taken for that layer. Null when it may import them all.
+ * @param {string} from
+ * @param {number} depth
+ * @returns {string | null}
  */
 export function layerBan(from, depth) {
 	const folders = forbiddenPairs()
@@ -118,7 +130,11 @@ export function layerBan(from, depth) {
 	return ways.length === 0 ? null : `^${escape(upTo(depth))}(${ways.join('|')})$`;
 }
 
-/** A regular expression for the package specifiers layer `name` may not import (a `*` in the table: any rest). Null: none. */
+/**
+ * A regular expression for the package specifiers layer `name` may not import (a `*` in the table: any rest). Null: none.
+ * @param {string} name
+ * @returns {string | null}
+ */
 export function packageBan(name) {
 	const banned = bannedPackages(name).map((s) => escape(s).replace('\\*', '.*'));
 	return banned.length === 0 ? null : `^(${banned.join('|')})$`;

@@ -1,8 +1,7 @@
 import type { SkippedFile } from '../core/contract';
 import type { EngineStatus } from '../core/engine/engine';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
-import type { VaultSession } from '../warm/session';
-import type { TrigramStatus } from '../warm/trigrams';
+import type { TrigramStatus, VaultSession } from '../warm/session';
 
 /**
  * The `status` tool's answer: `vault-query status --json` (the engine's status) plus what only a

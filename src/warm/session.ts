@@ -13,7 +13,20 @@ import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } fro
 import type { NoteSource } from '../core/port';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { SkippedEntry } from '../node/vault-source';
-import type { TrigramStatus } from './trigrams';
+
+/** What `status` says about the trigram index. */
+export interface TrigramStatus {
+	/** `waiting` (not started), `loading` (the saved part), `building`, `ready`, `failed`, `off` (stopped). */
+	state: 'waiting' | 'loading' | 'building' | 'ready' | 'failed' | 'off';
+	/** `saved` (loaded from the snapshot's part) or `built` (here, in the background), once ready. */
+	from: 'saved' | 'built' | null;
+	/** Notes the index knows (unknown notes are scanned by every grep). */
+	notes: number | null;
+	/** Milliseconds from start of the background work to ready. */
+	ms: number | null;
+	/** Saved part: its outcome in words, or why not saved. */
+	detail: string;
+}
 
 /** A Node note source that can list what its walk and reader skipped. */
 export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
@@ -115,7 +128,13 @@ async function buildState(
 		// The previous index may still be loading (the first state's is, right after start): carry it once it is there.
 		if (carry.previous.engine.searchState === 'building')
 			await carry.previous.engine.searchIndex().catch(() => undefined);
-		const carried = carriedIndexes(carry.previous.engine, applied);
+		const previous = carry.previous.engine;
+		const held = {
+			search: previous.builtSearchIndex,
+			unused: previous.unusedSavedIndexes,
+			trigrams: previous.trigrams,
+		};
+		const carried = carriedIndexes(held, applied);
 		engine.saved = carry.rescope ? trigramsOnly(carried) : carried;
 	} else if (parts) engine.saved = searchPartOnly(parts);
 	// The search index takes the changes when a search or pack first asks, or when the host catches

@@ -11,24 +11,10 @@ import { setTimeout } from 'node:timers';
 import { refreshTrigrams } from '../core/engine/saved';
 import type { TrigramIndex } from '../core/text/trigram';
 import { buildTrigramsSliced, type NoteToIndex } from '../core/text/trigram-build';
-import type { VaultSession, VaultSource, VaultState } from './session';
+import type { TrigramStatus, VaultSession, VaultSource, VaultState } from './session';
 
 /** Delays the background work by this many ms (tests use it to see answers before the index exists). */
 export const TRIGRAM_DELAY_ENV = 'VAULT_QUERY_MCP_TRIGRAM_DELAY_MS';
-
-/** What `status` says about the trigram index. */
-export interface TrigramStatus {
-	/** `waiting` (not started), `loading` (the saved part), `building`, `ready`, `failed`, `off` (stopped). */
-	state: 'waiting' | 'loading' | 'building' | 'ready' | 'failed' | 'off';
-	/** `saved` (loaded from the snapshot's part) or `built` (here, in the background), once ready. */
-	from: 'saved' | 'built' | null;
-	/** Notes the index knows (unknown notes are scanned by every grep). */
-	notes: number | null;
-	/** Milliseconds from start of the background work to ready. */
-	ms: number | null;
-	/** Saved part: its outcome in words, or why not saved. */
-	detail: string;
-}
 
 /** The notes a build reads: every readable note of the source. */
 function* notesOf(source: VaultSource): Generator<NoteToIndex> {

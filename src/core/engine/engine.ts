@@ -43,7 +43,7 @@ import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
 
 export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
 export type { NoteAnswer, NoteRequest, NoteText } from './note';
-export { carriedIndexes, type SavedIndex, type SavedIndexes } from './saved';
+export { carriedIndexes, type HeldIndexes, type SavedIndex, type SavedIndexes } from './saved';
 
 /** Options of one ranked search through the engine. */
 export interface EngineSearchOptions {

@@ -4,7 +4,6 @@
  * build and upkeep from a NoteSource.
  */
 import type { NoteSource } from '../port';
-import type { VaultEngine } from './engine';
 import type { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import { TrigramIndex } from '../text/trigram';
@@ -57,6 +56,16 @@ export async function buildTrigramIndex(source: NoteSource): Promise<TrigramInde
 	return index;
 }
 
+/** The indexes an engine holds that a successor can take over (see {@link carriedIndexes}). */
+export interface HeldIndexes {
+	/** The ranked-search index built or loaded (`VaultEngine.builtSearchIndex`), or null. */
+	search: SearchIndex | null;
+	/** The saved indexes the engine was handed and has not used for search (`VaultEngine.unusedSavedIndexes`), or null. */
+	unused: SavedIndexes | null;
+	/** The trigram index (`VaultEngine.trigrams`), or null. */
+	trigrams: TrigramIndex | null;
+}
+
 /**
  * An engine's indexes handed to its successor over a newer read of the vault (a server's refresh):
  * the successor applies `changed` to them through the same path as a saved index, instead of
@@ -64,12 +73,11 @@ export async function buildTrigramIndex(source: NoteSource): Promise<TrigramInde
  * predecessor was handed but never used (no search came between two refreshes) is handed on as
  * it was, these changes added: a refresh followed only by structural calls never pays for it.
  */
-export function carriedIndexes(from: VaultEngine, changed: readonly string[]): SavedIndexes {
-	// why: the indexes are taken now, not the engine: a closure over `from` would keep every earlier
+export function carriedIndexes(from: HeldIndexes, changed: readonly string[]): SavedIndexes {
+	// why: the indexes are taken, not the engine: a closure over the engine would keep every earlier
 	// engine (and its source) alive through each new engine's `saved`, one more per refresh.
-	const search = from.builtSearchIndex;
-	const unused = search === null ? from.unusedSavedIndexes : null;
-	const trigrams = from.trigrams;
+	const { search, trigrams } = from;
+	const unused = search === null ? from.unused : null;
 	return {
 		buildTrigrams: false,
 		searchIndex: async (settings) => {

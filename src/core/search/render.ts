@@ -1,7 +1,7 @@
 /** A ranked search as Markdown for a terminal or an agent: what matched, why in plain words, and how to see more. */
 import { displayLines, isTruncationNote } from '../display';
 import { excludedCount } from '../scope';
-import type { SearchHit, SearchResult } from './search';
+import type { SearchHit, SearchResult } from './types';
 
 /** Why a hit matched, in plain words (the JSON keeps the tier ids). */
 export const TIER_WORDS: Record<SearchHit['tier'], string> = {
