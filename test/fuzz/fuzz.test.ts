@@ -1,6 +1,7 @@
 /**
  * Fuzzing (issue 13): random Markdown/YAML soup through the parser, the search query parser, the
- * tokenizer and the pack builder. None may throw; each finishes a 10 KB input within 1 s; every
+ * tokenizer and the pack builder. None may throw; each does linear work on a 10 KB input (characters
+ * touched, counted by test/helpers/work.ts, a few dozen per character of input, never a clock); every
  * position the parser reports lies within the text, on the line and column its offset names, and
  * every pack quote is text of its note. CI runs a fixed seed; `npm run fuzz` runs many more cases
  * (FUZZ_RUNS, default 20000) from a fresh seed (FUZZ_SEED to replay one).
@@ -15,10 +16,18 @@ import { analyzeQueryText, termsOf } from '../../src/core/search/tokenize';
 import { parseNote } from '../../src/node/parser/index';
 import { loneCrAsLf } from '../../src/node/parser/line-ends';
 import { MemorySource } from '../helpers/memory-source';
+import { countWork, countWorkAsync, expectLinear } from '../helpers/work';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
-const LIMIT_MS = 1000;
+/**
+ * Characters the code may touch per character of input (plus {@link SMALL}, for what any input
+ * costs): a linear scanner touches a few dozen (37 at most at the fixed seed); a quadratic one on a
+ * 10 KB input, thousands (a query parser searching the rest of the query again at every `[`: 1,000).
+ */
+const WORK_PER_CHAR = 200;
+/** The work any input costs, counted as this many characters more. */
+const SMALL = 1000;
 const BIG = 10_000;
 
 /** Pieces that matter to Markdown, YAML, Obsidian syntax and the tokenizer, plus hostile characters. */
@@ -106,13 +115,12 @@ const amplified = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength
 const note = fc.oneof(soup, amplified);
 const options = { seed: SEED, numRuns: RUNS };
 
-/** `fn()`'s result, failing when it takes longer than the limit. */
-function timed<T>(what: string, fn: () => T): T {
-	const started = performance.now();
-	const out = fn();
-	const ms = performance.now() - started;
-	if (ms > LIMIT_MS) throw new Error(`${what} took ${Math.round(ms)} ms`);
-	return out;
+/** `fn()`'s result, failing when it touches more characters than a linear scan of `input` would. */
+function bounded<T>(what: string, input: string, fn: () => T): T {
+	const { value, work } = countWork(fn);
+	if (work.chars > WORK_PER_CHAR * (input.length + SMALL))
+		throw new Error(`${what} touched ${work.chars} characters for an input of ${input.length}`);
+	return value;
 }
 
 /** Start offsets of each line of `text` (lines end at `\n`). */
@@ -123,10 +131,10 @@ function lineStarts(text: string): number[] {
 }
 
 describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
-	it('the note parser never throws, stays fast, and reports positions inside the text', () => {
+	it('the note parser never throws, does linear work, and reports positions inside the text', () => {
 		fc.assert(
 			fc.property(note, (input) => {
-				const { metadata } = timed('parseNote', () => parseNote(input));
+				const { metadata } = bounded('parseNote', input, () => parseNote(input));
 				const text = loneCrAsLf(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
 				const starts = lineStarts(text);
 				// Plain checks (thousands of locations per input; `expect` per value is slow).
@@ -140,17 +148,22 @@ describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
 		);
 	});
 
-	it('the search query parser and the tokenizer never throw and stay fast', () => {
+	it('the search query parser and the tokenizer never throw and do linear work', () => {
 		fc.assert(
 			fc.property(note, (input) => {
-				const parsed = timed('parseQuery', () => parseQuery(input));
+				const parsed = bounded('parseQuery', input, () => parseQuery(input));
 				expect(typeof parsed.text).toBe('string');
-				const terms = timed('termsOf', () => termsOf(input));
+				const terms = bounded('termsOf', input, () => termsOf(input));
 				for (const t of terms) expect(t.length).toBeGreaterThan(0);
-				timed('analyzeQueryText', () => analyzeQueryText(input.slice(0, 2000)));
+				const query = input.slice(0, 2000);
+				bounded('analyzeQueryText', query, () => analyzeQueryText(query));
 			}),
 			options,
 		);
+	});
+
+	it('the search query parser reads a query of many unclosed `[` in linear work (a case this fuzzing found)', () => {
+		expectLinear('unclosed [', (n) => '[---\n'.repeat(n), parseQuery, 1000);
 	});
 
 	it('the pack builder never throws and quotes only text of its notes', async () => {
@@ -164,12 +177,13 @@ describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
 					{ keywordIndexPath: '', synonymsPath: '' },
 					{ yieldFn: () => Promise.resolve() },
 				);
-				const started = performance.now();
-				const pack = await buildPack(source, index, {
-					query: `findme ${query}`.slice(0, 500),
-					builtAt: '2026-12-01',
-				});
-				expect(performance.now() - started).toBeLessThan(LIMIT_MS * 5);
+				const { value: pack, work } = await countWorkAsync(() =>
+					buildPack(source, index, { query: `findme ${query}`.slice(0, 500), builtAt: '2026-12-01' }),
+				);
+				const text = Object.values(files).join('').length + 500;
+				expect(work.chars, 'characters the pack builder touched').toBeLessThanOrEqual(
+					WORK_PER_CHAR * (text + SMALL),
+				);
 				expect(['success', 'partial', 'failed']).toContain(pack.status);
 				// The memory vault serves the text as written (the disk reader turns lone CRs into LFs).
 				for (const s of pack.pack) for (const q of s.quotes) expect(files[s.path]).toContain(q);

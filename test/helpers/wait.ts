@@ -4,7 +4,7 @@
  * machine (a loaded 2-core machine can take many times the usual time, and must stay green).
  * `test/lint/no-clocks.test.ts` keeps fixed sleeps and time thresholds out of every other file.
  */
-import { setTimeout as pause } from 'node:timers/promises';
+import { setTimeout as pause } from 'node:timers/promises'; // clock-ok: waitFor's pause between checks
 
 /** How long a wait may take before it counts as stuck: far beyond any healthy run on a loaded machine. */
 export const STUCK_MS = 30_000;
@@ -41,7 +41,7 @@ export async function waitFor<T>(
 			last = error;
 		}
 		if (performance.now() > until) break; // clock-ok: the stuck-test deadline
-		await pause(options.pollMs ?? 20);
+		await pause(options.pollMs ?? 20); // clock-ok: the pause between two checks, not a wait for time
 	}
 	const why = last instanceof Error ? `: ${last.message}` : '';
 	const what = options.what ?? condition.toString().replace(/\s+/g, ' ').slice(0, 200);

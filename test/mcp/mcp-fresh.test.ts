@@ -14,9 +14,10 @@ async function found(server: Connected, query: string): Promise<string[]> {
 	return (out.json.results ?? []).map((r) => r.path as string);
 }
 
-/** Waits until a search for `query` finds exactly `paths` (the watcher has seen the change). */
+/** Waits until a search for `query` finds exactly `paths`, in any order (the watcher has seen the change). */
 async function foundSoon(server: Connected, query: string, paths: string[]): Promise<void> {
-	await waitFor(async () => JSON.stringify(await found(server, query)) === JSON.stringify(paths), {
+	const want = JSON.stringify([...paths].sort());
+	await waitFor(async () => JSON.stringify((await found(server, query)).sort()) === want, {
 		what: `a search for ${query} to find ${JSON.stringify(paths)}`,
 	});
 }
@@ -81,7 +82,7 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 			'---\ntags: [sizing]\n---\n# Sizing extra\n\nposition sizing and the quokkamatic rule, after [[dcf-valuation]]\n',
 		);
 		// Both files are seen (the new one is found), then nothing is left pending.
-		await foundSoon(server, 'quokkamatic', ['sizing-extra.md', 'skill-lab/dcf-valuation.md'].sort());
+		await foundSoon(server, 'quokkamatic', ['sizing-extra.md', 'skill-lab/dcf-valuation.md']);
 		const after = (await settled(server)) as { incremental_refreshes: number };
 		expect(after.incremental_refreshes).toBeGreaterThan(before.incremental_refreshes);
 		for (const [tool, args, cliArgs] of [

@@ -808,6 +808,7 @@ export function debounce<T extends unknown[], V>(
 			window.clearTimeout(timer);
 			timer = null;
 		}
+		// clock-ok: Obsidian's debounce itself, which the plugin's code runs on (tests wait for its effect)
 		if (timer === null) timer = window.setTimeout(fire, timeout);
 		return debounced;
 	}) as Debouncer<T, V>;

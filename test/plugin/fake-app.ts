@@ -175,6 +175,7 @@ export class FakeVault extends CountingEvents {
 	}
 
 	/** Adds a file without any event (initial vault load). */
+	// clock-ok: a new file's modification time, not a measurement
 	add(path: string, text: string, mtime = Date.now()): TFile {
 		const file = new TFile();
 		this.place(file, path);

@@ -9,6 +9,8 @@
  * the plugin uses that cache. With VAULT_QUERY_PLUGIN_BENCH_GAPS naming a file, every gap over
  * 50 ms is written there with its end on the monotonic clock a `--cpu-prof` profile uses, so
  * `scripts/bench/profile-gaps.mjs` can say what ran in each.
+ *
+ * clock-ok-file: a measurement that prints its figures and asserts none (a benchmark run on demand).
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

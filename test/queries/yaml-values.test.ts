@@ -14,10 +14,9 @@ describe('the one YAML value flattener', () => {
 		const bomb = load(
 			'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n',
 		) as Record<string, unknown>;
-		const started = Date.now();
+		// Bounded by counting the values walked (a walk of 10^9 would run into the test's timeout).
 		const out = yamlScalars(bomb.i);
 		expect(out.length).toBeLessThanOrEqual(MAX_YAML_NODES);
-		expect(Date.now() - started).toBeLessThan(2000); // hang guard, not a speed target
 		const cyclic: unknown[] = ['z'];
 		cyclic.push(cyclic);
 		expect(yamlScalars(cyclic)).toEqual(['z']);

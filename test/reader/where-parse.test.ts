@@ -39,13 +39,12 @@ describe('--where parsing', () => {
 		);
 	});
 
-	it('reads a clause or a filter line holding 200k spaces in bounded time', () => {
-		const started = performance.now();
+	// A regex that backtracks over the spaces took minutes here: that would run into the test's timeout.
+	it('reads a clause or a filter line holding 200k spaces', () => {
 		const spaces = ' '.repeat(200_000);
 		expect(splitWhereText(`status${spaces}x`)).toEqual([`status${spaces}x`]);
 		expect(parseWhere([`status${spaces}x`])).not.toBeInstanceOf(Array);
 		expect(parseWhere([`status=${spaces}x${spaces}`])).toEqual([{ field: 'status', op: '=', values: ['x'] }]);
 		expect(parseWhere({ status: `>=${spaces}7${spaces}` })).toEqual([{ field: 'status', op: '>=', values: ['7'] }]);
-		expect(performance.now() - started).toBeLessThan(2000); // hang guard: the regexes took minutes here
 	});
 });

@@ -128,6 +128,8 @@ export function parseQuery(input: string): ParsedQuery {
 		return q;
 	}
 	const words: string[] = [];
+	// Remembered, so a query of many unclosed `[` reads the text once rather than once per `[`.
+	const nextBracket = forwardFinder(s, ']');
 	let i = 0;
 	while (i < s.length) {
 		if (/\s/.test(s[i])) {
@@ -165,7 +167,7 @@ export function parseQuery(input: string): ParsedQuery {
 			}
 		}
 		if (c === '[') {
-			const close = s.indexOf(']', i + 1);
+			const close = nextBracket(i + 1);
 			if (close > i + 1) {
 				const inner = s.slice(i + 1, close);
 				const colon = inner.indexOf(':');
@@ -220,6 +222,22 @@ export function parseQuery(input: string): ParsedQuery {
 	}
 	q.text = words.join(' ');
 	return q;
+}
+
+/**
+ * `find(from)`: the index of the next `needle` at or after `from`, or -1. The last answer is reused
+ * while it still lies ahead, so searches from positions that only move forward read `s` once.
+ */
+function forwardFinder(s: string, needle: string): (from: number) => number {
+	let searchedFrom = Number.POSITIVE_INFINITY;
+	let found = -1;
+	return (from) => {
+		if (from < searchedFrom || (found >= 0 && found < from)) {
+			found = s.indexOf(needle, from);
+			searchedFrom = from;
+		}
+		return found;
+	};
 }
 
 /** The index of the closing `/` of a regex starting after `from`, or -1 (escaped slashes skipped). */
