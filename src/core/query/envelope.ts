@@ -1,6 +1,7 @@
 import { dateFieldsOf, noteDate } from '../note-date';
 import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
 import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
+import { boundEchoes } from '../frontmatter-echo';
 import { byAuthority, type SortKey } from '../order';
 import { folderOf } from '../paths';
 import type { NoteSource } from '../port';
@@ -114,8 +115,9 @@ export async function finish(
 	const skipped = skippedFiles(ctx, outcome.dependsOnFrontmatter);
 	const lossy = skipped.some((s) => s.reason.startsWith('not searched') || outcome.dependsOnFrontmatter);
 	const status: Status = lossy ? 'partial' : 'success';
-	const results: NoteResult[] = [];
-	for (const hit of kept) results.push(await toNoteResult(ctx, hit));
+	const shaped: NoteResult[] = [];
+	for (const hit of kept) shaped.push(await toNoteResult(ctx, hit));
+	const results = boundEchoes(shaped, limitations);
 	const envelope: QueryResult = {
 		status,
 		query,

@@ -15,14 +15,14 @@
  */
 import { dateFieldsOf, noteDate } from '../note-date';
 import { markFailed } from '../failure';
-import { displayTags } from '../note-info';
+import { boundEchoes } from '../frontmatter-echo';
+import { displayTags, excerptOf } from '../note-info';
 import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
 import { expandQuery, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
 import { correctWord, wordMatches } from './fuzzy';
-import { excerptOf } from '../note-info';
 import { abstractOf, forwardLinksOf } from './extract';
 import { buildMask, phraseCandidates, textCandidates } from './filters';
 import type { TrigramIndex } from '../text/trigram';
@@ -458,7 +458,7 @@ export async function search(
 
 	const head = explainHead(si, candidates, words, bonus, limit).slice(0, limit);
 	if (total > head.length) limitations.push(`Showing ${head.length} of ${total} matching notes (limit ${limit}).`);
-	result.results = await buildHits(si, head, texts, source, options);
+	result.results = boundEchoes(await buildHits(si, head, texts, source, options), limitations);
 	result.matched = total;
 	result.index_matches = result.results.filter((r) => r.tier === 'keyword-index').length;
 	result.grep_matches = result.results.length - result.index_matches;
