@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join, parse as parsePath, resolve } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
+import { fileStatter } from './file-stat';
 import type { NoteSource } from '../core/port';
 import { buildLinkMaps, type LinkMaps } from './link-maps';
 import {
@@ -258,6 +259,13 @@ export class NodeVaultSource implements NoteSource {
 	getSkipReason(path: string): string | null {
 		return this.records.get(path)?.skipReason ?? this.walkSkips.get(path) ?? null;
 	}
+
+	/** Size and times for bases (`file.size`, `file.ctime`, `file.mtime`), stat'ed when first asked. */
+	fileStat(path: string): { size: number; ctime: number; mtime: number } | null {
+		return (this.statOf ??= fileStatter(this.vaultPath))(path);
+	}
+
+	private statOf: ReturnType<typeof fileStatter> | null = null;
 
 	/** The note's mtime in ms from its stat at read time; null for attachments (never stat'ed, to keep opening fast). */
 	getMtime(path: string): number | null {

@@ -255,6 +255,12 @@ export class ObsidianNoteSource implements NoteSource {
 		return this.app.metadataCache.getFileCache(file) === null ? NOT_YET_INDEXED : null;
 	}
 
+	/** `TFile.stat`: size, ctime and mtime, for bases. */
+	fileStat(path: string): { size: number; ctime: number; mtime: number } | null {
+		const stat = this.file(path)?.stat;
+		return stat ? { size: stat.size, ctime: stat.ctime, mtime: stat.mtime } : null;
+	}
+
 	/** `TFile.stat.mtime`. */
 	getMtime(path: string): number | null {
 		return this.file(path)?.stat.mtime ?? null;

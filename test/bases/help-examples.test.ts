@@ -28,13 +28,10 @@ const HAND_CHECKED: Record<string, unknown> = {
 };
 
 class FixtureSource extends MemorySource {
-	override readConfigFile(name: string): Promise<string | null> {
+	// Only bases ask for a config file here: Obsidian's property types (`types.json`).
+	override readConfigFile(): Promise<string | null> {
 		return Promise.resolve(
-			name === 'types.json'
-				? JSON.stringify({
-						types: { date: 'date', due_date: 'date', start_date: 'date', datetime: 'datetime' },
-					})
-				: null,
+			JSON.stringify({ types: { date: 'date', due_date: 'date', start_date: 'date', datetime: 'datetime' } }),
 		);
 	}
 	fileStat(path: string): { size: number; ctime: number; mtime: number } {

@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { baseCommand } from './base';
 import { configCommand } from './config';
 import { indexCommand } from './index-command';
 import { mcpCommand } from './mcp';
@@ -19,6 +20,7 @@ export const COMMANDS: Command[] = [
 	graphCommand,
 	textSearchCommand,
 	packCommand,
+	baseCommand,
 	noteCommand,
 	statusCommand,
 	indexCommand,

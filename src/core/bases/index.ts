@@ -46,3 +46,4 @@ export function evaluateExpression(data: BaseData, text: string, context: Expres
 
 export { plainOf, textOf, typeOf, type Value } from './values';
 export type { BaseData } from './data';
+export { cellText, renderBaseCsv, renderBaseMarkdown, renderBaseText } from './render';

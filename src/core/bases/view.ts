@@ -45,7 +45,7 @@ export interface ViewOutcome {
 
 /** The name a view shows for a property: its display name, else the name without `note.`. */
 export function displayName(base: BaseFile, id: string): string {
-	return base.displayNames.get(id) ?? id.replace(/^note\./, '');
+	return base.displayNames.get(id) ?? id.replace(/^(note|formula)\./, '');
 }
 
 class Problems {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import { getAllTags } from '../../core/obsidian-rules';
+import { fileStatter } from '../file-stat';
 import type { NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
 import { readNoteSync, ScratchBuffer } from '../note-reader';
@@ -142,6 +143,13 @@ export class CachedVaultSource implements NoteSource {
 		}
 		return out;
 	}
+
+	/** Size and times for bases (`file.size`, `file.ctime`, `file.mtime`), stat'ed when first asked. */
+	fileStat(path: string): { size: number; ctime: number; mtime: number } | null {
+		return (this.statOf ??= fileStatter(this.vaultPath))(path);
+	}
+
+	private statOf: ReturnType<typeof fileStatter> | null = null;
 
 	/** The note's mtime in whole ms, as the plain vault source reports it. */
 	getMtime(path: string): number | null {
