@@ -131,7 +131,9 @@ describe('settings tab', () => {
 		expect((await saved(r)).excludedFolders).toContain('skill-lab/');
 		// Nothing asks for the index here (no search, no rebuild button): the settings' own rebuild must build it.
 		// The deadline only fails a stuck test; the rebuild waits for typing to stop (a debounce), then builds.
-		await vi.waitFor(() => expect(r.plugin.faces.searchIndexReady()).toBe(true), { timeout: 30_000, interval: 50 });
+		await waitFor(() => expect(r.plugin.faces.searchIndexReady()).toBe(true), {
+			what: 'the settings change to rebuild the search index',
+		});
 		const after = await r.plugin.engine.searchIndex();
 		expect(after).not.toBe(before);
 		expect(after.size).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
 import { renderBaseCsv, renderBaseMarkdown, renderBaseText } from '../../core/bases/index';
 import { displayLines } from '../../core/display';
 import { boolFlag, numberFlag, positionals, stringFlag, UsageError } from '../args';
-import { EXIT, type Command } from '../command';
-import { openEngineForCli } from '../vault';
+import { emitAnswer, type Command } from '../command';
+import { openCliVault } from '../vault';
 
 const FORMATS = ['text', 'csv', 'markdown'];
 
@@ -35,7 +35,7 @@ export const baseCommand: Command = {
 		const format = stringFlag(args, 'format') ?? 'text';
 		if (!FORMATS.includes(format))
 			throw new UsageError(`--format: "${format}" is not one of ${FORMATS.join(', ')}`);
-		const engine = await openEngineForCli(args, io);
+		const { engine } = await openCliVault(args, io);
 		const result = await engine.base({
 			base,
 			view: stringFlag(args, 'view'),
@@ -43,20 +43,15 @@ export const baseCommand: Command = {
 			limit: numberFlag(args, 'limit'),
 			list: boolFlag(args, 'list'),
 		});
-		if (boolFlag(args, 'json')) io.stdout(JSON.stringify(result, null, 2));
-		if (result.status === 'failed') {
-			io.stderr(`vault-query base: ${result.error ?? 'failed'}`);
-			return EXIT.couldNotSearch;
-		}
-		if (!boolFlag(args, 'json')) {
+		const render = (): string => {
 			const text =
 				format === 'csv'
 					? renderBaseCsv(result)
 					: format === 'markdown'
 						? renderBaseMarkdown(result)
 						: renderBaseText(result);
-			io.stdout(format === 'text' ? displayLines(text.split('\n')) : text);
-		}
-		return result.view !== null && result.matched === 0 ? EXIT.nothingMatched : EXIT.results;
+			return format === 'text' ? displayLines(text.split('\n')) : text;
+		};
+		return emitAnswer(args, io, 'base', result, render, result.view === null || result.matched > 0);
 	},
 };
