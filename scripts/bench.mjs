@@ -37,8 +37,10 @@ import { childBench, hasChildBench } from './bench/children.mjs';
 import { printSummary } from './bench/summary.mjs';
 import { updateTable } from './bench/table.mjs';
 
+/** Above this load average per core, a run's figures do not replace the table's (see --table-anyway). */
+const LOADED_PER_CORE = 1.5;
 const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack', 'snapshot', 'load'];
-const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH] [--sizes i18n,10000,… (search and snapshot jobs)]
+const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH] [--sizes i18n,10000,… (search and snapshot jobs)] [--table-anyway]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
 /** Parse argv; unknown flags are errors. */
@@ -70,6 +72,7 @@ function parseOptions(argv) {
 		else if (flag === '--warmups') options.warmups = Number(value());
 		else if (flag === '--vault') options.vault = resolve(value());
 		else if (flag === '--sizes') options.sizes = value();
+		else if (flag === '--table-anyway') options.tableAnyway = true;
 		else if (flag === '--summary') {
 			options.summary = true;
 			const next = inline ?? argv[i + 1];
@@ -162,8 +165,17 @@ writeFileSync(file, record);
 writeFileSync(join(OUT_DIR, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), record);
 say(`\nwrote ${file} (and a copy in bench-output/runs/)`);
 const page = join(ROOT, 'docs', 'BENCHMARKS.md');
-const measured = updateTable(page, results);
-say(`rewrote ${measured} row(s) of the table in ${page}; the other rows keep the date they were measured`);
+// A figure taken while other work holds the cores measures the load, not the code: such a run does
+// not replace the table's figures unless asked to (its own figures are in bench-output/ all the same).
+const load = Math.max(machine.loadAverage1m, machine.loadAverage1mEnd);
+if (load > LOADED_PER_CORE * machine.cores && !options.tableAnyway)
+	say(
+		`not rewriting the table in ${page}: load average ${load} on ${machine.cores} cores (over ${LOADED_PER_CORE} per core); run again on a quieter machine, or pass --table-anyway`,
+	);
+else {
+	const measured = updateTable(page, results);
+	say(`rewrote ${measured} row(s) of the table in ${page}; the other rows keep the date they were measured`);
+}
 if (
 	[results.search, results.pack, results.snapshot].some((r) => r?.ran && r.exitCode !== 0) ||
 	results.load?.allCorrect === false

@@ -29,6 +29,8 @@ export interface CommandIO {
 	serverSaves?: boolean;
 	/** Runs another command line the way this one is run (runCli sets it; the `server` command serves calls with it). */
 	runCli?: (argv: string[], io: CommandIO) => Promise<number>;
+	/** A note on the settings (a data.json not used, an unknown profile): runCli adds it to the `--json` answer's limitations. */
+	settingsNote?: (note: string) => void;
 }
 
 /** A CLI command: its flags, its help, and what it does. Returns the exit code. */

@@ -28,8 +28,11 @@ export async function readDataJson(source: VaultLocation): Promise<string | null
 	}
 }
 
-/** The effective settings, and whether the vault has the plugin's data.json (read, even if unusable). */
-export type CliConfig = EffectiveConfig & { settingsFileFound: boolean };
+/**
+ * The effective settings, whether the vault has the plugin's data.json, and why it was not used
+ * when it could not be (not JSON, not an object): null when it was used or is absent.
+ */
+export type CliConfig = EffectiveConfig & { settingsFileFound: boolean; settingsFileProblem: string | null };
 
 /** One setting a flag can override. */
 interface FlagOverride {
@@ -65,16 +68,25 @@ export async function loadCliConfig(
 	const notes: string[] = [];
 	let saved: { value: unknown; label: string } | null = null;
 	let settingsFileFound = false;
+	let settingsFileProblem: string | null = null;
 	try {
 		const text = await readDataJson(source);
 		settingsFileFound = text !== null;
 		if (text !== null) saved = { value: JSON.parse(text) as unknown, label };
 	} catch (error) {
-		notes.push(`${label} not used: ${error instanceof Error ? error.message : String(error)}`);
+		settingsFileProblem = error instanceof Error ? error.message : String(error);
+		notes.push(`${label} not used: ${settingsFileProblem}`);
 	}
 	const sort = stringFlag(args, 'sort');
 	const all = sort === undefined ? overrides : [...overrides, { key: 'sort' as const, value: sort, label: '--sort' }];
 	const config = resolveConfig({ saved, profile: stringFlag(args, 'profile'), overrides: all });
 	config.notes.unshift(...notes);
-	return { ...config, settingsFileFound };
+	const valueProblem =
+		saved !== null && saved.value !== null && !isPlainObject(saved.value) ? 'not a JSON object' : null;
+	return { ...config, settingsFileFound, settingsFileProblem: settingsFileProblem ?? valueProblem };
+}
+
+/** A JSON object (not an array, not null): the only shape of settings the plugin saves. */
+function isPlainObject(value: unknown): boolean {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

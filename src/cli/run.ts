@@ -22,19 +22,42 @@ function fail(io: CommandIO, json: boolean, command: Command | null, message: st
 	return EXIT.couldNotSearch;
 }
 
+/**
+ * A `--json` answer with the notes on the settings among its limitations: the answer was given
+ * with defaults where data.json could not be used, and a script reading only stdout must learn it.
+ */
+function withSettingsNotes(text: string, notes: string[]): string {
+	if (notes.length === 0) return text;
+	let answer: unknown;
+	try {
+		answer = JSON.parse(text);
+	} catch {
+		return text;
+	}
+	if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return text;
+	const object = answer as Record<string, unknown>;
+	const before = Array.isArray(object.limitations) ? (object.limitations as unknown[]) : [];
+	const added = notes.map((note) => `Settings: ${note}`).filter((line) => !before.includes(line));
+	return JSON.stringify({ ...object, limitations: [...before, ...added] }, null, 2);
+}
+
 /** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit, never throws. */
 export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const [name, ...rest] = argv;
 	const json = wantsJson(argv);
 	// A safety net under the renderers: no vault text reaches the terminal as a control sequence (JSON escapes its own).
 	const later: (() => Promise<void>)[] = [];
+	const settingsNotes: string[] = [];
 	const io: CommandIO = {
 		cwd: raw.cwd,
 		warm: raw.warm,
 		serverSaves: raw.serverSaves,
 		runCli,
 		afterAnswer: (task) => later.push(task),
-		stdout: json ? (text) => raw.stdout(text) : (text) => raw.stdout(escapeTerminal(text)),
+		settingsNote: (note) => settingsNotes.push(note),
+		stdout: json
+			? (text) => raw.stdout(withSettingsNotes(text, settingsNotes))
+			: (text) => raw.stdout(escapeTerminal(text)),
 		stderr: (text) => raw.stderr(escapeTerminal(text)),
 	};
 	if (name === undefined) {

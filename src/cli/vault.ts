@@ -207,7 +207,10 @@ export async function settingsFor(
 		args,
 		engineOverridesFrom(args),
 	);
-	for (const note of config.notes) io.stderr(`vault-query: settings: ${note}`);
+	for (const note of config.notes) {
+		io.stderr(`vault-query: settings: ${note}`);
+		io.settingsNote?.(note);
+	}
 	return config;
 }
 

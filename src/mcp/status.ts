@@ -65,7 +65,6 @@ export function statusOf(session: VaultSession): ServerStatus {
 			`No file watcher (${session.watcher.error ?? 'not started'}): answers reflect the vault as it was at ${state.builtAt}`,
 		);
 	return {
-		status: 'success',
 		...engine,
 		skipped,
 		last_refresh: state.builtAt,

@@ -245,3 +245,55 @@ describe('control characters in vault text are escaped in text output', () => {
 		expect((JSON.parse(run.stdout) as { results: { path: string }[] }).results[0].path).toBe(evil);
 	});
 });
+
+describe('one JSON contract: every --json object has a status, the status commands included', () => {
+	/** The parsed stdout of a `--json` call, which must be exactly one object. */
+	async function jsonOf(argv: string[]): Promise<Record<string, unknown>> {
+		const run = await cli([...argv, '--json']);
+		expect(run.code, argv.join(' ')).not.toBe(2);
+		const parsed = JSON.parse(run.stdout) as unknown;
+		expect(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed), argv.join(' ')).toBe(true);
+		return parsed as Record<string, unknown>;
+	}
+
+	it('status, config, index (build, --status, --clear) and server (--status, --stop) answer with status success', async () => {
+		const calls = [
+			['status'],
+			['config'],
+			['index'],
+			['index', '--status'],
+			['server', '--status'],
+			['server', '--stop'],
+			['index', '--clear'],
+			['index', '--status'],
+			['schema', 'draft'],
+		];
+		for (const call of calls) expect((await jsonOf([...call, ...V])).status, call.join(' ')).toBe('success');
+	});
+
+	it('a malformed plugin data.json is a limitation in every JSON answer, and config says "not used", never "read"', async () => {
+		const vault = mkdtempSync(join(tmpdir(), 'vq-bad-settings-'));
+		writeFileSync(join(vault, 'a.md'), '---\ntags: [x]\n---\nbody\n');
+		mkdirSync(join(vault, '.obsidian', 'plugins', 'vault-query'), { recursive: true });
+		writeFileSync(join(vault, '.obsidian', 'plugins', 'vault-query', 'data.json'), '{"profile": ');
+		for (const call of [['tag', 'x'], ['search', 'body'], ['status'], ['config']]) {
+			const answer = await jsonOf([...call, '--vault', vault]);
+			expect(answer.limitations, call.join(' ')).toEqual(
+				expect.arrayContaining([expect.stringMatching(/^Settings: .*data\.json not used: /)]),
+			);
+		}
+		const config = await jsonOf(['config', '--vault', vault]);
+		expect(config.settings_file).toMatchObject({ found: true, used: false });
+		expect((config.settings_file as { problem: unknown }).problem).toMatch(/JSON/);
+		const text = await cli(['config', '--vault', vault]);
+		expect(text.stdout).toMatch(/^Settings file: \.obsidian\/plugins\/vault-query\/data\.json \(not used: .+\)$/m);
+		expect(text.stdout).not.toMatch(/data\.json \(read\)/);
+	});
+
+	it('a readable data.json adds no limitation and config says "read"', async () => {
+		const config = await jsonOf(['config', ...V]);
+		expect(config.settings_file).toMatchObject({ found: true, used: true, problem: null });
+		expect(config.limitations ?? []).toEqual([]);
+		expect((await cli(['config', ...V])).stdout).toMatch(/data\.json \(read\)/);
+	});
+});

@@ -26,7 +26,7 @@ const NOTES = {
 interface ConfigJson {
 	settings: Record<string, unknown>;
 	origins: Record<string, string>;
-	settings_file: { path: string; found: boolean };
+	settings_file: { path: string; found: boolean; used: boolean; problem: string | null };
 	notes: string[];
 }
 
@@ -86,7 +86,12 @@ describe('one configuration for both faces: the CLI reads the plugin data.json',
 		});
 		const { code, json } = await cliJson<ConfigJson>(['config', '--vault', root, '--sort', 'mtime']);
 		expect(code).toBe(0);
-		expect(json.settings_file).toEqual({ path: '.obsidian/plugins/vault-query/data.json', found: true });
+		expect(json.settings_file).toEqual({
+			path: '.obsidian/plugins/vault-query/data.json',
+			found: true,
+			used: true,
+			problem: null,
+		});
 		expect(json.origins.linksKey).toBe('.obsidian/plugins/vault-query/data.json');
 		expect(json.origins.authorityOrder).toBe('profile team-folders (.obsidian/plugins/vault-query/data.json)');
 		expect(json.origins.sort).toBe('--sort');

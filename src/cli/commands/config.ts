@@ -1,4 +1,4 @@
-import type { EffectiveConfig } from '../../core/config/resolve';
+import type { CliConfig } from '../config';
 import { PROFILES } from '../../core/config/profiles';
 import { boolFlag, positionals } from '../args';
 import { EXIT, type Command } from '../command';
@@ -15,8 +15,14 @@ function shown(value: unknown): string {
 	return String(value);
 }
 
+/** What became of the plugin's settings file: read, not used (and why), or absent. */
+function settingsFileState(config: CliConfig): string {
+	if (!config.settingsFileFound) return 'not present: defaults apply';
+	return config.settingsFileProblem === null ? 'read' : `not used: ${config.settingsFileProblem}; defaults apply`;
+}
+
 /** The readable listing: one setting a line, its value and where it came from. */
-function renderConfig(vaultPath: string, file: string, found: boolean, config: EffectiveConfig): string {
+function renderConfig(vaultPath: string, file: string, config: CliConfig): string {
 	const rows = Object.entries(config.settings).map(([key, value]) => [
 		key,
 		shown(value),
@@ -27,7 +33,7 @@ function renderConfig(vaultPath: string, file: string, found: boolean, config: E
 	const profile = config.settings.profile === '' ? null : PROFILES[config.settings.profile];
 	const lines = [
 		`Vault: ${vaultPath}`,
-		`Settings file: ${file} (${found ? 'read' : 'not present: defaults apply'})`,
+		`Settings file: ${file} (${settingsFileState(config)})`,
 		`Profile: ${profile ? `${config.settings.profile} — ${profile.description}` : "none (Obsidian's rules only)"}`,
 		'',
 		...rows.map(([key, value, origin]) => `  ${key.padEnd(keyWidth)}  ${value.padEnd(valueWidth)}  [${origin}]`),
@@ -54,14 +60,18 @@ export const configCommand: Command = {
 		const opened = await openCliVault(args, io);
 		const { source, config } = opened;
 		const file = `${source.configDir}/${DATA_JSON}`;
-		const present = config.settingsFileFound; // read once, with the settings
 		if (boolFlag(args, 'json')) {
 			io.stdout(
 				JSON.stringify(
 					{
 						status: 'success',
 						vault_path: source.vaultPath,
-						settings_file: { path: file, found: present },
+						settings_file: {
+							path: file,
+							found: config.settingsFileFound,
+							used: config.settingsFileFound && config.settingsFileProblem === null,
+							problem: config.settingsFileProblem,
+						},
 						settings: config.settings,
 						origins: config.origins,
 						notes: config.notes,
@@ -71,7 +81,7 @@ export const configCommand: Command = {
 				),
 			);
 		} else {
-			io.stdout(renderConfig(source.vaultPath, file, present, config));
+			io.stdout(renderConfig(source.vaultPath, file, config));
 		}
 		return EXIT.results;
 	},

@@ -21,7 +21,7 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 	const info = await store.info(key);
 	if (info === null) {
 		if (boolFlag(args, 'json'))
-			io.stdout(JSON.stringify({ vault: key, snapshot: null, cacheDir: store.dir }, null, 2));
+			io.stdout(JSON.stringify({ status: 'success', vault: key, snapshot: null, cacheDir: store.dir }, null, 2));
 		else io.stdout(`No index snapshot for ${key} (cache folder ${store.dir}); the next query builds one.`);
 		return EXIT.nothingMatched;
 	}
@@ -40,6 +40,7 @@ async function status(store: FileSnapshotStore, key: string, args: ParsedArgs, i
 		io.stdout(
 			JSON.stringify(
 				{
+					status: 'success',
 					vault: key,
 					server: await serverStatus(key),
 					snapshot: {
@@ -119,11 +120,20 @@ export const indexCommand: Command = {
 				io.stderr(`vault-query index: stopped the background server of ${vault.key}`);
 			const removed = await store.clear(vault.key);
 			for (const kind of PART_KINDS) await store.clear(partKey(vault.key, kind));
-			io.stdout(
-				removed
-					? `Deleted the index snapshot of ${vault.key}.`
-					: `No index snapshot of ${vault.key} to delete.`,
-			);
+			if (boolFlag(args, 'json'))
+				io.stdout(
+					JSON.stringify(
+						{ status: 'success', vault: vault.key, removed, server_stopped: serverStopped.how !== 'none' },
+						null,
+						2,
+					),
+				);
+			else
+				io.stdout(
+					removed
+						? `Deleted the index snapshot of ${vault.key}.`
+						: `No index snapshot of ${vault.key} to delete.`,
+				);
 			return EXIT.results;
 		}
 		const opened = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
@@ -148,6 +158,7 @@ export const indexCommand: Command = {
 			io.stdout(
 				JSON.stringify(
 					{
+						status: 'success',
 						vault: vault.key,
 						...report,
 						ms: Math.round(report.ms),

@@ -46,7 +46,12 @@ async function control(vault: string, stop: boolean, json: boolean, io: CommandI
 		if (json)
 			io.stdout(
 				JSON.stringify(
-					{ vault, stopped: was, ...(stopped.how === 'signalled' ? { signalled: stopped.pid } : {}) },
+					{
+						status: 'success',
+						vault,
+						stopped: was,
+						...(stopped.how === 'signalled' ? { signalled: stopped.pid } : {}),
+					},
 					null,
 					2,
 				),
@@ -61,7 +66,11 @@ async function control(vault: string, stop: boolean, json: boolean, io: CommandI
 	const status = await serverStatus(vault);
 	if (json)
 		io.stdout(
-			JSON.stringify({ vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) }, null, 2),
+			JSON.stringify(
+				{ status: 'success', vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) },
+				null,
+				2,
+			),
 		);
 	else
 		io.stdout(

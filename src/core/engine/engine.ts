@@ -62,6 +62,8 @@ export type SearchIndexState = 'not built' | 'building' | 'ready';
 
 /** What `status()` reports: what the engine indexed, what it left out and why. */
 export interface EngineStatus {
+	/** The report itself answered in full (skipped notes are part of it): always `success`, as every `--json` object says. */
+	status: 'success';
 	vault_path: string;
 	/** Markdown notes the source lists. */
 	notes: number;
@@ -367,6 +369,7 @@ export class VaultEngine {
 		}
 		for (const s of this.index?.skipped ?? []) if (!skipped.some((k) => k.path === s.path)) skipped.push(s);
 		return {
+			status: 'success',
 			vault_path: this.source.vaultPath,
 			notes: this.source.listNotes().length,
 			in_scope: scope.notes.length,
