@@ -267,6 +267,7 @@ describe('one JSON contract: every --json object has a status, the status comman
 			['index', '--clear'],
 			['index', '--status'],
 			['schema', 'draft'],
+			['base', 'skills.base'],
 		];
 		for (const call of calls) expect((await jsonOf([...call, ...V])).status, call.join(' ')).toBe('success');
 	});
