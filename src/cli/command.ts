@@ -57,7 +57,7 @@ export class CommandFailure extends Error {}
 /** Flags every vault command takes. */
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	vault: { kind: 'string', value: 'PATH', help: 'the vault folder (default: the current directory)' },
-	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/DESIGN.md); failures too' },
+	json: { kind: 'boolean', help: 'print the result object as JSON (the contract in docs/cli.md); failures too' },
 	verbose: {
 		kind: 'boolean',
 		help: 'list every skipped file and limitation instead of a one-line summary; say on stderr what the index snapshot did',

@@ -13,7 +13,7 @@ export const mcpCommand: Command = {
 	summary:
 		'serve the vault to AI agents over the Model Context Protocol (stdio): search, query, read, pack, note, status',
 	usage: '[--vault PATH] [--max-bytes N]',
-	examples: ['vault-query mcp --vault ~/Notes', 'claude mcp add vault -- npx vault-query mcp --vault ~/Notes'],
+	examples: ['vault-query mcp --vault ~/Notes', 'claude mcp add vault -- vault-query mcp --vault ~/Notes'],
 	flags: {
 		...ENGINE_FLAGS,
 		'max-bytes': {
