@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * The slow families, in a project of their own (`npm test` runs both; `npm run test:fast` the
  * other): the browser end to end (Chromium), fuzzing, the property and random-sequence runs, the
  * packs and commands on the real vaults of ../shared, and the tests that spawn the built CLI, its
- * background server, the MCP server or the install script as processes. Measured per file on a
+ * background server, the MCP server, the install script or dependency-cruiser as processes. Measured per file on a
  * loaded 2-core machine: each takes 5 s to 90 s (the server and any-vault files the most), where
  * a file of the fast project takes a few seconds at most. A new file belongs here when it spawns
  * processes or takes more than about 5 s; CONTRIBUTING.md says so too.
@@ -24,6 +24,7 @@ export const SLOW = [
 	'test/pack/copy-pack.test.ts',
 	'test/plugin/install-plugin.test.ts',
 	'test/text/bounded-regex.test.ts',
+	'test/lint/dependency-check.test.ts',
 ];
 
 const CORES = availableParallelism();
