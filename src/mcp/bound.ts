@@ -111,3 +111,27 @@ export function boundNote(value: Record<string, unknown>, maxBytes: number): Rec
 	];
 	return { ...value, results: [{ ...note, text: cut.text, lines: [note.lines[0], last] }], limitations, truncated };
 }
+
+/** Longest string an answer echoes of the call's own arguments (see ECHO_MEMBERS); the agent sent the rest itself. */
+export const ECHO_MAX_CHARS = 1000;
+
+/** `value` with every string longer than `max` characters cut to its start and a note of its length. */
+function cutStrings(value: unknown, max: number): unknown {
+	if (typeof value === 'string')
+		return value.length > max ? `${value.slice(0, max)}… (${value.length} characters; cut)` : value;
+	if (Array.isArray(value)) return value.map((item) => cutStrings(item, max));
+	if (value !== null && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutStrings(v, max)]));
+	return value;
+}
+
+/** The members of an answer that repeat what the call sent (its query, and messages that quote it). */
+const ECHO_MEMBERS = ['query', 'error', 'limitations', 'suggestions', 'advice', 'tried'];
+
+/** The answer with every string of its echo members cut to `ECHO_MAX_CHARS`, so a 1 MB argument is not sent back. */
+export function boundEcho<T>(answer: T): T {
+	if (answer === null || typeof answer !== 'object') return answer;
+	const out: Record<string, unknown> = { ...answer };
+	for (const key of ECHO_MEMBERS) if (key in out) out[key] = cutStrings(out[key], ECHO_MAX_CHARS);
+	return out as T;
+}

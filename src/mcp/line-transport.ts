@@ -17,6 +17,7 @@ export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** JSON-RPC error codes for lines that are not a message. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
 
 /** How much of a line's start and end is kept to read its `id` from once the line is known to be too long. */
 const EDGE_BYTES = 4096;
@@ -155,6 +156,23 @@ export class LineTransport implements Transport {
 			const id = (value as { id?: unknown } | null)?.id;
 			const known = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : undefined;
 			this.reject(errorReply(known, INVALID_REQUEST, 'Invalid request: not a JSON-RPC 2.0 message'));
+			return;
+		}
+		const argumentsOf = (message as { method?: unknown; params?: { arguments?: unknown } }).params?.arguments;
+		if (
+			(message as { method?: unknown }).method === 'tools/call' &&
+			typeof argumentsOf === 'object' &&
+			argumentsOf !== null &&
+			Object.prototype.hasOwnProperty.call(argumentsOf, '__proto__')
+		) {
+			// The SDK's schemas let an own `__proto__` key through unseen; every tool's parameters are strict.
+			this.reject(
+				errorReply(
+					(message as { id?: string | number }).id,
+					INVALID_PARAMS,
+					'Invalid arguments: unknown parameter "__proto__"',
+				),
+			);
 			return;
 		}
 		this.onmessage?.(message);

@@ -3,10 +3,17 @@
  * resource template. `createServer` is a factory (the SDK's `serveStdio` pins one instance per
  * connection, of whichever protocol era the client opens with).
  */
-import { McpServer, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+	McpServer,
+	ProtocolError,
+	ProtocolErrorCode,
+	ResourceTemplate,
+	type CallToolResult,
+	type Resource,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { DEFAULT_BUDGET } from '../core/pack/types';
-import { boundLines, jsonBytes } from './bound';
+import { boundEcho, boundLines, jsonBytes } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
 import type { VaultSession } from '../warm/session';
 import { ParameterError, TOOLS, type ToolSpec } from './tools';
@@ -45,7 +52,7 @@ async function callTool(
 		answer = await spec.run(args as never, session);
 	} catch (error) {
 		if (error instanceof ParameterError)
-			return errorResult(`Invalid arguments for tool ${spec.name}: ${error.message}`);
+			return errorResult(`Invalid arguments for tool ${spec.name}: ${boundLines(error.message, 4096).text}`);
 		options.log(`${spec.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 		return errorResult(
 			`${spec.name}: internal error (${error instanceof Error ? error.message : String(error)}); the server log has details`,
@@ -57,7 +64,8 @@ async function callTool(
 		? `${shown.text}\n… (text cut at ${shown.lines} lines; the full answer is in structuredContent)`
 		: shown.text;
 	const jsonBudget = options.maxBytes - Buffer.byteLength(text, 'utf8') - 512;
-	const structured = answer.bound ? answer.bound(answer.structured, jsonBudget) : answer.structured;
+	const echoed = boundEcho(answer.structured);
+	const structured = answer.bound ? answer.bound(echoed, jsonBudget) : echoed;
 	if (jsonBytes(structured) > jsonBudget)
 		options.log(
 			`${spec.name}: response of ${jsonBytes(structured)} bytes over the ${jsonBudget}-byte budget could not be cut further`,
@@ -104,18 +112,21 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 
 /** The note resources: `vault-note:///{+path}`, listed from the index, read verbatim. */
 function registerNoteResources(server: McpServer, session: VaultSession, options: ServerOptions): void {
-	const template = new ResourceTemplate(NOTE_URI_TEMPLATE, {
-		list: async () => {
-			const { source } = await session.current();
-			// Listing is for browsing: the first 1,000 notes, so the list stays within the response budget.
-			const notes = source.listNotes().filter((p) => source.getSkipReason(p) === null);
-			return {
-				resources: notes
-					.slice(0, 1000)
-					.map((path) => ({ uri: noteUri(path), name: path, mimeType: 'text/markdown' })),
-			};
-		},
-	});
+	// Listed from the index in pages of RESOURCE_PAGE (the SDK's own list handler takes no cursor; it is replaced below).
+	const page = async (cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> => {
+		const { source } = await session.current();
+		const notes = source.listNotes().filter((p) => source.getSkipReason(p) === null);
+		const from = cursor === undefined ? 0 : Number(cursor);
+		if (!Number.isSafeInteger(from) || from < 0 || from > notes.length)
+			throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${String(cursor).slice(0, 40)}`);
+		const resources = notes
+			.slice(from, from + RESOURCE_PAGE)
+			.map((path) => ({ uri: noteUri(path), name: path, mimeType: 'text/markdown' }));
+		return from + RESOURCE_PAGE < notes.length
+			? { resources, nextCursor: String(from + RESOURCE_PAGE) }
+			: { resources };
+	};
+	const template = new ResourceTemplate(NOTE_URI_TEMPLATE, { list: () => page(undefined) });
 	server.registerResource(
 		'note',
 		template,
@@ -136,7 +147,11 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 			return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
 		},
 	);
+	server.server.setRequestHandler('resources/list', (request) => page(request.params?.cursor));
 }
+
+/** Notes per page of `resources/list`: a page stays well within the response budget. */
+export const RESOURCE_PAGE = 1000;
 
 /** A new server instance over the session (one per connection). */
 export function createServer(session: VaultSession, options: ServerOptions): McpServer {

@@ -23,6 +23,7 @@ import {
 } from './note-reader';
 import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
+import { readConfigFileIn, readSideFileIn } from './side-files';
 import { frontmatterBoundsError } from './parser/frontmatter-bounds';
 import { DEFAULT_WALK_BOUNDS, VaultWalker, WalkLimitError } from './vault-walk';
 
@@ -139,39 +140,7 @@ export async function readUserIgnoreFilters(vaultAbs: string, configDir: string)
 	}
 }
 
-/** `<vault>/<configDir>/<name>` read fresh from disk, or null when it does not exist; other read errors throw. */
-export async function readConfigFileIn(vaultPath: string, configDir: string, name: string): Promise<string | null> {
-	// A config file name, never a path: the port must not become a way to read outside the config folder.
-	if (name === '' || /[/\\]/.test(name) || name === '.' || name === '..')
-		throw new Error(`Not a config file name: ${name}`);
-	try {
-		return await readRegularText(join(vaultPath, configDir, name));
-	} catch (error) {
-		const code = errorCode(error);
-		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-		throw error;
-	}
-}
-
-/**
- * A side file by vault path (hidden folders included), or null when absent. A path that is
- * absolute or climbs out of the vault is an error: the port reads inside the vault only.
- */
-export async function readSideFileIn(vaultPath: string, path: string): Promise<string | null> {
-	const parts = path
-		.replace(/\\/g, '/')
-		.split('/')
-		.filter((p) => p !== '' && p !== '.');
-	if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || parts.length === 0 || parts.includes('..'))
-		throw new Error(`Not a path inside the vault: ${path}`);
-	try {
-		return (await readRegularText(join(vaultPath, ...parts))).replace(/^\uFEFF/, '');
-	} catch (error) {
-		const code = errorCode(error);
-		if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-		throw error;
-	}
-}
+export { readConfigFileIn, readSideFileIn } from './side-files';
 
 /** Notes are `.md` files, the extension compared as Obsidian does (case-sensitive). */
 export function isNotePath(path: string): boolean {

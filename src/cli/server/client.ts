@@ -4,7 +4,7 @@
  * stops mid-call — means the call runs on its own, with nothing printed yet: the server sends the
  * whole output in one reply, so a half answer is never shown.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type ServerReply } from './protocol';
@@ -33,12 +33,29 @@ export function servedVaultOf(argv: readonly string[], cwd: string): string | nu
 	return resolve(cwd, vault);
 }
 
+/**
+ * Why the file at `socketPath` is not this user's server, or null (also when there is none yet): a
+ * socket another user made would receive the call's arguments and answer with what it likes.
+ */
+export function foreignSocket(socketPath: string, uid: number | undefined = process.getuid?.()): string | null {
+	try {
+		const info = lstatSync(socketPath);
+		if (!info.isSocket()) return 'not a socket';
+		if (uid !== undefined && info.uid !== uid) return `a socket of another user (uid ${info.uid})`;
+		return null;
+	} catch {
+		return null;
+	}
+}
+
 /** Sends one request line and resolves with the one reply line, or null when the socket failed or closed first. */
 export function exchange(
 	socketPath: string,
 	request: object,
 	timeoutMs = 0,
 ): Promise<{ reply: ServerReply | null; error: string | null }> {
+	const foreign = foreignSocket(socketPath);
+	if (foreign !== null) return Promise.resolve({ reply: null, error: foreign });
 	return new Promise((done) => {
 		const socket = connect(socketPath);
 		const chunks: Buffer[] = [];

@@ -6,7 +6,7 @@
  * so a stale file whose pid now belongs to another program never stops it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { socketPathFor } from './protocol';
 
@@ -21,9 +21,24 @@ export function writeServerPid(vaultRealPath: string, pid: number): void {
 	const path = serverPidPath(vaultRealPath);
 	if (path === null) return;
 	try {
-		writeFileSync(path, `${pid}\n`, { mode: 0o600 });
+		replaceFile(path, `${pid}\n`);
 	} catch {
 		// The cache folder is not writable: there is no server either.
+	}
+}
+
+/**
+ * Writes `path` as a new private file: a fresh temporary file (`wx` never opens an existing one,
+ * nor follows a link) renamed over the name, so a symbolic link planted there is replaced, never written through.
+ */
+export function replaceFile(path: string, text: string): void {
+	const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+	writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+	try {
+		renameSync(temp, path);
+	} catch (error) {
+		unlinkSync(temp);
+		throw error;
 	}
 }
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { buildStamp } from '../../node/snapshot/build-stamp';
-import { cacheDir, snapshotFileName } from '../../node/snapshot/cache-dir';
+import { cacheDir, safeCacheFolder, snapshotFileName } from '../../node/snapshot/cache-dir';
 import { VERSION } from '../version';
 
 /** The environment variable that turns the background server off (`off`): every call reads the snapshot itself. */
@@ -76,14 +76,16 @@ export type ServerReply =
 	| { status: ServerStatus }
 	| { stopping: true };
 
-/** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, or a path too long for a socket). */
+/** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, a path too long for a socket, a cache folder the safety rule refuses). */
 export function socketPathFor(
 	vaultRealPath: string,
 	env: Record<string, string | undefined> = process.env,
 	platform: string = process.platform,
 ): string | null {
 	if (platform === 'win32') return null; // why: a named pipe is readable by other local users by default; the cache folder's 0700 guards a socket
-	const path = join(cacheDir(env, platform), snapshotFileName(vaultRealPath).replace(/\.vqs$/, '.sock'));
+	const folder = safeCacheFolder(cacheDir(env, platform));
+	if (folder.refused !== null) return null;
+	const path = join(folder.dir, snapshotFileName(vaultRealPath).replace(/\.vqs$/, '.sock'));
 	// Unix socket paths are limited to 104 (macOS) or 108 (Linux) bytes.
 	return Buffer.byteLength(path) < 104 ? path : null;
 }

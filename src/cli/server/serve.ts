@@ -8,6 +8,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { assertPrivateFolder, safeCacheDir } from '../../node/snapshot/cache-dir';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -127,11 +128,14 @@ class CliServer {
 	constructor(private readonly options: CliServerOptions) {
 		this.vault = realOf(options.vaultPath);
 		const socketPath = socketPathFor(this.vault);
+		const refused = safeCacheDir().refused;
 		if (socketPath === null)
 			throw new CommandFailure(
-				process.platform === 'win32'
-					? 'the background server is not available on Windows; every call reads the index snapshot itself'
-					: 'the cache folder path is too long for a socket; set VAULT_QUERY_CACHE_DIR to a shorter one',
+				refused !== null
+					? refused
+					: process.platform === 'win32'
+						? 'the background server is not available on Windows; every call reads the index snapshot itself'
+						: 'the cache folder path is too long for a socket; set VAULT_QUERY_CACHE_DIR to a shorter one',
 			);
 		this.socketPath = socketPath;
 		this.bounds = openOptionsFrom(options.args);
@@ -149,7 +153,7 @@ class CliServer {
 	async run(): Promise<number> {
 		const { io, args } = this.options;
 		await mkdir(dirname(this.socketPath), { recursive: true, mode: 0o700 });
-		await chmod(dirname(this.socketPath), 0o700); // the socket answers with note text: only this user may connect
+		assertPrivateFolder(dirname(this.socketPath)); // the socket answers with note text: only this user may reach it
 		this.config = await engineConfigFrom(args, io);
 		this.configKey = JSON.stringify(this.config);
 		this.server.on('connection', (socket) => void this.serve(socket));

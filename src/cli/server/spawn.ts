@@ -4,7 +4,8 @@
  * fails must be able to say why to someone who looks.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { assertPrivateFolder } from '../../node/snapshot/cache-dir';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { writeServerPid } from './pid-file';
@@ -29,7 +30,11 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 	let fd: number | null = null;
 	try {
 		mkdirSync(dirname(log), { recursive: true, mode: 0o700 });
-		fd = openSync(log, 'w', 0o600);
+		assertPrivateFolder(dirname(log));
+		// A new file renamed over the log: a symbolic link planted at its name is replaced, never written through.
+		const temp = `${log}.${process.pid}.tmp`;
+		fd = openSync(temp, 'wx', 0o600);
+		renameSync(temp, log);
 		// why: the server's working folder is not the caller's, so it never holds a folder someone wants to remove or unmount.
 		// --expose-gc: the server collects between bursts of calls (serve.ts, collectWhenQuiet).
 		const idle = process.env[IDLE_ENV];

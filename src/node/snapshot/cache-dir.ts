@@ -2,6 +2,7 @@
  * Where snapshots live: the user's cache directory, never the vault. `VAULT_QUERY_CACHE_DIR`
  * overrides it (tests, CI, a machine with a fast disk elsewhere).
  */
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from './sha256';
@@ -30,4 +31,68 @@ export function cacheDir(
 /** The file name of a vault's snapshot: a hash of its real path, so names never leak folder names. */
 export function snapshotFileName(vaultRealPath: string): string {
 	return `${sha256Hex(vaultRealPath).slice(0, 32)}.vqs`;
+}
+
+/** The cache folder the safety rule allows, or why none is used (then nothing is cached and no server runs). */
+export type CacheFolder = { dir: string; refused: null } | { dir: string; refused: string };
+
+/** The mode bits that let group or others write. */
+const GROUP_OR_OTHER_WRITE = 0o022;
+/** The sticky bit: in a folder others may write, only an entry's owner may remove or rename it. */
+const STICKY = 0o1000;
+
+/** Why `info` is no folder only this user writes, or null when it is one. */
+function notPrivate(path: string, info: Stats, uid: number): string | null {
+	if (info.isSymbolicLink()) return `${path} is a symbolic link`;
+	if (!info.isDirectory()) return `${path} is not a folder`;
+	if (info.uid !== uid) return `${path} belongs to another user (uid ${info.uid})`;
+	if ((info.mode & GROUP_OR_OTHER_WRITE) !== 0)
+		return `${path} is writable by group or others (mode ${(info.mode & 0o7777).toString(8)})`;
+	return null;
+}
+
+/** The refusal message for a cache folder, naming the way out. */
+function refusal(why: string): string {
+	return `the cache folder is not safe: ${why}; nothing is cached and no background server runs (name a folder only you can write in ${CACHE_DIR_ENV})`;
+}
+
+/**
+ * The rule ssh applies to ~/.ssh, for the cache folder `named`: it is used when it does not exist
+ * yet (it is created 0700) or when this user owns it and no one else can write it. A folder others
+ * may write — a shared `1777` folder, one owned by root — is left as it is: a private `vault-query`
+ * folder inside it is used, when that is safe (the sticky bit keeps others from swapping it). Any
+ * other folder is refused: another user could plant the socket, the log or a snapshot there.
+ */
+export function safeCacheFolder(named: string, uid: number | undefined = process.getuid?.()): CacheFolder {
+	if (uid === undefined) return { dir: named, refused: null }; // Windows: the folder's ACL is the user's profile's
+	let info: Stats;
+	try {
+		info = statSync(named);
+	} catch {
+		return { dir: named, refused: null }; // created private on the first save, or the save says why it cannot be
+	}
+	if (notPrivate(named, info, uid) === null) return { dir: named, refused: null };
+	const ownerTrusted = info.uid === uid || info.uid === 0;
+	const othersCannotSwap = (info.mode & GROUP_OR_OTHER_WRITE) === 0 || (info.mode & STICKY) !== 0;
+	if (!info.isDirectory() || !ownerTrusted || !othersCannotSwap)
+		return { dir: named, refused: refusal(notPrivate(named, info, uid) ?? named) };
+	const inner = join(named, 'vault-query');
+	try {
+		const why = notPrivate(inner, lstatSync(inner), uid);
+		return why === null ? { dir: inner, refused: null } : { dir: inner, refused: refusal(why) };
+	} catch {
+		return { dir: inner, refused: null };
+	}
+}
+
+/** Checks a folder this process just made (or found) is still one only this user writes; throws the refusal otherwise. */
+export function assertPrivateFolder(dir: string, uid: number | undefined = process.getuid?.()): void {
+	if (uid === undefined) return;
+	const why = notPrivate(dir, lstatSync(dir), uid);
+	if (why !== null) throw new Error(refusal(why));
+}
+
+/** The platform's cache folder after the safety rule (see `safeCacheFolder`). */
+export function safeCacheDir(env: Record<string, string | undefined> = process.env): CacheFolder {
+	return safeCacheFolder(cacheDir(env));
 }

@@ -6,11 +6,11 @@
  * are deleted until it fits.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotReader, SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
 import { errorCode } from '../note-reader';
-import { cacheDir, snapshotFileName } from './cache-dir';
+import { assertPrivateFolder, cacheDir, safeCacheFolder, snapshotFileName } from './cache-dir';
 
 /** Default bound of the whole cache folder: room for a few 100k-note vaults. */
 export const DEFAULT_CACHE_LIMIT_BYTES = 2 * 1024 ** 3;
@@ -49,10 +49,14 @@ export class FileSnapshotStore implements SnapshotStore {
 	readonly dir: string;
 	/** The bound of the folder's total size, in bytes. */
 	readonly limit: number;
+	/** Why the folder is not used (see `safeCacheFolder`): nothing is read from it or saved in it. */
+	readonly refused: string | null;
 
-	/** A store in `dir` (default: the platform's cache folder) bounded to `limit` bytes. */
+	/** A store in `dir` (default: the platform's cache folder; a private `vault-query` folder inside a shared one) bounded to `limit` bytes. */
 	constructor(dir: string = cacheDir(), limit: number = cacheLimitBytes()) {
-		this.dir = dir;
+		const safe = safeCacheFolder(dir);
+		this.dir = safe.dir;
+		this.refused = safe.refused;
 		this.limit = limit;
 	}
 
@@ -63,6 +67,7 @@ export class FileSnapshotStore implements SnapshotStore {
 
 	/** The saved bytes, or null when there are none. Read synchronously: one large read, and a warm call has nothing to overlap it with. */
 	load(key: string): Promise<Uint8Array | null> {
+		if (this.refused !== null) return Promise.resolve(null);
 		try {
 			return Promise.resolve(readFileSync(this.pathFor(key)));
 		} catch (error) {
@@ -76,6 +81,7 @@ export class FileSnapshotStore implements SnapshotStore {
 	 * the one read from start to end: a save renames a new file over the name, never into this one.
 	 */
 	openReader(key: string): SnapshotReader | null {
+		if (this.refused !== null) return null;
 		let fd: number;
 		try {
 			fd = openSync(this.pathFor(key), 'r');
@@ -111,9 +117,10 @@ export class FileSnapshotStore implements SnapshotStore {
 		const chunks = bytes instanceof Uint8Array ? [bytes] : bytes;
 		const size = chunks.reduce((n, c) => n + c.length, 0);
 		if (size > this.limit) throw new SnapshotTooLargeError(size, this.limit);
+		if (this.refused !== null) throw new Error(this.refused);
 		await mkdir(this.dir, { recursive: true, mode: 0o700 });
-		// mkdir's mode does not apply to a folder that already existed (or under a wide umask): make sure.
-		await chmod(this.dir, 0o700);
+		// The folder is checked, never chmod-ed: one that is not private stays as its owner set it, and is not used.
+		assertPrivateFolder(this.dir);
 		const target = this.pathFor(key);
 		const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 		const handle = await open(temp, 'wx', 0o600);
