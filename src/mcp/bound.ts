@@ -131,7 +131,7 @@ const ECHO_MEMBERS = ['query', 'error', 'limitations', 'suggestions', 'advice', 
 /** The answer with every string of its echo members cut to `ECHO_MAX_CHARS`, so a 1 MB argument is not sent back. */
 export function boundEcho<T>(answer: T): T {
 	if (answer === null || typeof answer !== 'object') return answer;
-	const out: Record<string, unknown> = { ...answer };
+	const out = { ...answer } as Record<string, unknown>;
 	for (const key of ECHO_MEMBERS) if (key in out) out[key] = cutStrings(out[key], ECHO_MAX_CHARS);
 	return out as T;
 }
