@@ -3,9 +3,7 @@
  * memory, resolve links like Obsidian. Read-only by construction: nothing here opens a file for
  * writing, so a vault is never touched (no cache or temp files).
  */
-import { realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, parse as parsePath, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import { fileStatter } from './file-stat';
@@ -13,11 +11,9 @@ import type { NoteSource } from '../core/port';
 import { buildLinkMaps, type LinkMaps } from './link-maps';
 import {
 	DEFAULT_MAX_FILE_SIZE,
-	errorCode,
 	formatSize,
 	readNoteAsync,
 	readNoteSync,
-	readRegularText,
 	ScratchBuffer,
 	type ReadOutcome,
 } from './note-reader';
@@ -25,7 +21,21 @@ import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
 import { readConfigFileIn, readSideFileIn } from './side-files';
 import { frontmatterBoundsError } from './parser/frontmatter-bounds';
-import { DEFAULT_WALK_BOUNDS, VaultWalker, WalkLimitError } from './vault-walk';
+import { DEFAULT_CONFIG_DIR, VaultError, walkVault, type WalkOptions } from './vault-files';
+
+// The folder's checks and walk live in vault-files.ts, the config and side-file reads in side-files.ts;
+// the adapter's users import them from here.
+export { readConfigFileIn, readSideFileIn } from './side-files';
+export {
+	assertVaultFolder,
+	DEFAULT_CONFIG_DIR,
+	isNotePath,
+	readUserIgnoreFilters,
+	VaultError,
+	walkVault,
+	type VaultListing,
+	type WalkOptions,
+} from './vault-files';
 
 /** What `parseNote` returns; the parser is injectable so tests can count or fake it. */
 export interface ParseResult {
@@ -34,7 +44,7 @@ export interface ParseResult {
 }
 
 /** Options of `openVault`; every field has a default. */
-export interface OpenVaultOptions {
+export interface OpenVaultOptions extends WalkOptions {
 	/** Notes larger than this many bytes are listed but not read or parsed. Default 5 MB. */
 	maxFileSize?: number;
 	/** Obsidian's config folder, skipped by the walk and holding `app.json`. Default `.obsidian`. */
@@ -50,31 +60,12 @@ export interface OpenVaultOptions {
 	readConcurrency?: number;
 	/** The note parser. Default: our Obsidian-compatible `parseNote`. */
 	parse?: (text: string) => ParseResult;
-	/** Files (notes and attachments) the walk lists at most before it stops with a VaultError. Default 1,000,000. */
-	maxFiles?: number;
-	/** Folder nesting the walk enters at most before it stops with a VaultError. Default 64. */
-	maxDepth?: number;
 	/** Bytes of notes read at most before opening stops with a VaultError. Default 2 GiB. */
 	maxTotalBytes?: number;
-	/** Open the file-system root or the home folder too (refused by default: they are not vaults). */
-	allowAnyFolder?: boolean;
 }
 
 /** Default bound on the bytes of all notes read: far above the largest vaults we know (~0.5 GB), below where memory runs out. */
 export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
-
-/** The vault folder is missing, not a folder, or cannot be listed; the message names its absolute path. */
-export class VaultError extends Error {
-	/** The resolved absolute vault path. */
-	readonly vaultPath: string;
-
-	/** Creates the error for the vault at `vaultPath` (absolute). */
-	constructor(message: string, vaultPath: string) {
-		super(message);
-		this.name = 'VaultError';
-		this.vaultPath = vaultPath;
-	}
-}
 
 /** One note's indexed state. `text` and `metadata` are null when the note was skipped. */
 export interface NoteRecord {
@@ -113,38 +104,6 @@ export interface SkippedEntry {
 	path: string;
 	/** Human-readable reason, e.g. `larger than 5 MB (7.2 MB)`, `binary content`. */
 	reason: string;
-}
-
-/**
- * Obsidian's default config folder. The Node face has no `Vault#configDir` to ask (the lint
- * rule's advice is for plugin code), so this is the default and `OpenVaultOptions.configDir` overrides it.
- */
-export const DEFAULT_CONFIG_DIR = '.obsidian';
-
-/** `userIgnoreFilters` from `<configDir>/app.json`; a missing or malformed file gives `[]`. */
-export async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
-	let raw: string;
-	try {
-		raw = await readRegularText(join(vaultAbs, configDir, 'app.json'));
-	} catch {
-		return [];
-	}
-	try {
-		const parsed: unknown = JSON.parse(raw);
-		if (typeof parsed !== 'object' || parsed === null) return [];
-		const filters = (parsed as Record<string, unknown>).userIgnoreFilters;
-		if (!Array.isArray(filters)) return [];
-		return filters.filter((f): f is string => typeof f === 'string');
-	} catch {
-		return [];
-	}
-}
-
-export { readConfigFileIn, readSideFileIn } from './side-files';
-
-/** Notes are `.md` files, the extension compared as Obsidian does (case-sensitive). */
-export function isNotePath(path: string): boolean {
-	return path.endsWith('.md');
 }
 
 /** A vault on disk, fully indexed in memory; build it with `openVault`. */
@@ -327,76 +286,9 @@ function* indexedNotes(
 	}
 }
 
-/** Checks that `abs` is a folder, or throws a VaultError naming it. */
-export async function assertVaultFolder(abs: string): Promise<void> {
-	let isDir: boolean;
-	try {
-		isDir = (await stat(abs)).isDirectory();
-	} catch (error) {
-		const code = errorCode(error);
-		throw new VaultError(
-			code === 'ENOENT' ? `Vault folder not found: ${abs}` : `Cannot open vault folder ${abs} (${code})`,
-			abs,
-		);
-	}
-	if (!isDir) throw new VaultError(`Vault path is not a folder: ${abs}`, abs);
-}
-
-/** Refuses the file-system root and the home folder: walking either reads the whole disk. */
-async function assertLooksLikeVault(abs: string, real: string): Promise<void> {
-	const home = await realpath(homedir()).catch(() => homedir());
-	const what = real === parsePath(real).root ? 'the file-system root' : real === home ? 'your home folder' : null;
-	if (what !== null) {
-		throw new VaultError(
-			`Refusing to open ${abs} as a vault: it is ${what}, and searching it would read every file below it (--allow-any-folder opens it anyway)`,
-			abs,
-		);
-	}
-}
-
 /** A record for a walk entry whose notes are not searched (link out of the vault, unreadable folder…). */
 export function lostRecord(reason: string): NoteRecord {
 	return { text: null, metadata: null, frontmatterError: null, skipReason: reason, mtime: null };
-}
-
-/** What walking a vault found: every file, the notes (lost entries last), and the walker's reports. */
-export interface VaultListing {
-	/** The symlink-free absolute path. */
-	real: string;
-	files: string[];
-	/** Notes in walk order, then walk entries whose notes are searched nowhere (listed as skipped). */
-	notes: string[];
-	/** Those lost entries. */
-	lost: string[];
-	walker: VaultWalker;
-	userIgnoreFilters: string[];
-}
-
-/**
- * Checks that `abs` can be a vault, then walks it within the bounds of `options` and reads
- * Obsidian's "Excluded files". Throws VaultError naming the folder.
- */
-export async function walkVault(abs: string, configDir: string, options: OpenVaultOptions): Promise<VaultListing> {
-	await assertVaultFolder(abs);
-	const real = await realpath(abs);
-	if (options.allowAnyFolder !== true) await assertLooksLikeVault(abs, real);
-	const bounds = {
-		maxFiles: options.maxFiles ?? DEFAULT_WALK_BOUNDS.maxFiles,
-		maxDepth: options.maxDepth ?? DEFAULT_WALK_BOUNDS.maxDepth,
-	};
-	const walker = new VaultWalker(real, configDir, bounds);
-	let files: string[];
-	try {
-		files = walker.walkSync(abs);
-	} catch (error) {
-		if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
-		throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
-	}
-	const userIgnoreFilters = await readUserIgnoreFilters(abs, configDir);
-	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
-	// are listed with the notes, skipped with their reason, so every answer reports them.
-	const lost = [...walker.lost].sort();
-	return { real, files, notes: [...files.filter(isNotePath), ...lost], lost, walker, userIgnoreFilters };
 }
 
 /** The error for notes holding more than `limit` bytes in all. */

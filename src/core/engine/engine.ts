@@ -12,7 +12,6 @@
  * await engine.upsert('notes/new.md'); // after the source has seen the edit
  * ```
  */
-import type { SkippedFile } from '../contract';
 import { baseFiles, runBase, thisFinder, type BaseRequest, type BaseResult } from '../bases/index';
 import { LinkGraph } from '../link-graph';
 import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
@@ -39,10 +38,13 @@ import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
+import { applyPath } from './apply';
 import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
+import { engineStatus, type EngineStatus, type SearchIndexState } from './status';
 
 export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
 export type { NoteAnswer, NoteRequest, NoteText } from './note';
+export type { EngineStatus, SearchIndexState } from './status';
 export { carriedIndexes, type HeldIndexes, type SavedIndex, type SavedIndexes } from './saved';
 
 /** Options of one ranked search through the engine. */
@@ -55,30 +57,6 @@ export interface EngineSearchOptions {
 	withBacklinks?: boolean;
 	/** Search only notes under these folders. */
 	folders?: string[];
-}
-
-/** Where the ranked-search index is. */
-export type SearchIndexState = 'not built' | 'building' | 'ready';
-
-/** What `status()` reports: what the engine indexed, what it left out and why. */
-export interface EngineStatus {
-	/** The report itself answered in full (skipped notes are part of it): always `success`, as every `--json` object says. */
-	status: 'success';
-	vault_path: string;
-	/** Markdown notes the source lists. */
-	notes: number;
-	/** Notes in scope (after excluded folders, the config folder and Excluded files). */
-	in_scope: number;
-	/** Notes in the ranked-search index, or null before it is built. */
-	indexed: number | null;
-	search_index: SearchIndexState;
-	/** Milliseconds the last search-index build took, or null. */
-	build_ms: number | null;
-	keyword_index: 'used' | 'missing' | 'disabled' | null;
-	/** Notes not indexed or not fully read, with the reason. */
-	skipped: SkippedFile[];
-	/** What the scope rules left out. */
-	exclusions: string[];
 }
 
 /** The engine: see the module comment. */
@@ -357,29 +335,7 @@ export class VaultEngine {
 
 	/** What the engine indexed and left out, and why. */
 	status(): EngineStatus {
-		const scope = resolveScope(this.source, this.config.settings);
-		const skipped: SkippedFile[] = [];
-		for (const path of scope.notes) {
-			const reason = this.source.getSkipReason(path);
-			if (reason !== null) skipped.push({ path, reason: `not searched: ${reason}` });
-			else {
-				const yaml = this.source.getFrontmatterError(path);
-				if (yaml !== null) skipped.push({ path, reason: `frontmatter not parsed (${yaml})` });
-			}
-		}
-		for (const s of this.index?.skipped ?? []) if (!skipped.some((k) => k.path === s.path)) skipped.push(s);
-		return {
-			status: 'success',
-			vault_path: this.source.vaultPath,
-			notes: this.source.listNotes().length,
-			in_scope: scope.notes.length,
-			indexed: this.index?.size ?? null,
-			search_index: this.searchState,
-			build_ms: this.buildMs,
-			keyword_index: this.index?.keywordIndexStatus ?? null,
-			skipped,
-			exclusions: [...scope.exclusions],
-		};
+		return engineStatus(this.source, this.config.settings, this.index, this.searchState, this.buildMs);
 	}
 
 	/** Where the ranked-search index is. */
@@ -505,51 +461,9 @@ export class VaultEngine {
 		}
 	}
 
-	/** Bring `path` in `index` in line with the source: indexed when it is a readable note in scope, else removed. */
-	private async applyTo(index: SearchIndex, path: string, text?: string): Promise<void> {
-		if (path === index.settings.keywordIndexPath || path === index.settings.synonymsPath) {
-			await index.loadSideNotes(this.source); // Side notes steer search; they are never hits.
-			return;
-		}
-		if (!this.isNote(path)) {
-			// Gone, not a note (renamed to another extension), or a folder: what was indexed there
-			// leaves, and the notes now under it (a folder renamed here) are read.
-			index.remove(path);
-			for (const inside of this.indexedUnder(path, index)) index.remove(inside);
-			const prefix = `${path}/`;
-			for (const note of this.source.listNotes()) if (note.startsWith(prefix)) await this.applyTo(index, note);
-			return;
-		}
-		if (this.rulesNow().ruleFor(path) !== null || this.source.getSkipReason(path) !== null) {
-			index.remove(path);
-			return;
-		}
-		let body = text;
-		if (body === undefined) {
-			try {
-				body = await this.source.read(path);
-			} catch {
-				index.remove(path);
-				return;
-			}
-		}
-		// The read awaited: the note may have gone meanwhile, and then it must not come back.
-		if (!this.isNote(path)) {
-			index.remove(path);
-			return;
-		}
-		index.upsert({ path, text: body, metadata: this.source.getMetadata(path) });
-	}
-
-	/** Whether the source lists `path` as a Markdown note now. */
-	private isNote(path: string): boolean {
-		return path.toLowerCase().endsWith('.md') && this.source.listNotes().includes(path);
-	}
-
-	/** Indexed note paths inside folder `folder`. */
-	private indexedUnder(folder: string, index: SearchIndex): string[] {
-		const prefix = `${folder}/`;
-		return [...index.index.pathToDoc.keys()].filter((p) => p.startsWith(prefix));
+	/** Bring `path` in `index` in line with the source (apply.ts). */
+	private applyTo(index: SearchIndex, path: string, text?: string): Promise<void> {
+		return applyPath(index, this.source, () => this.rulesNow(), path, text);
 	}
 
 	/** The scope rules as they are now (the host's Excluded files may change at any time). */
