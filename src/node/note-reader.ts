@@ -55,6 +55,11 @@ export function notRegularReason(info: Stats): string | null {
 			: 'not a regular file';
 }
 
+/** Why a note whose stat is `info` is not read at all (not a regular file, over `maxFileSize`), or null: read it. */
+function unreadReason(info: Stats, maxFileSize: number): string | null {
+	return notRegularReason(info) ?? (info.size > maxFileSize ? tooLargeReason(info.size, maxFileSize) : null);
+}
+
 /** True when the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
 function hasUtf16Bom(bytes: Buffer): boolean {
 	return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
@@ -115,9 +120,8 @@ export function readNoteSync(
 		const info = fstatSync(fd);
 		onStat?.(info);
 		const mtime = Math.floor(info.mtimeMs);
-		const irregular = notRegularReason(info);
-		if (irregular !== null) return { skipReason: irregular, mtime };
-		if (info.size > maxFileSize) return { skipReason: tooLargeReason(info.size, maxFileSize), mtime };
+		const unread = unreadReason(info, maxFileSize);
+		if (unread !== null) return { skipReason: unread, mtime };
 		const bytes = scratch.take(info.size);
 		let filled = 0;
 		// A file that shrinks between fstat and read ends the loop early; the tail is cut off below.
@@ -145,9 +149,8 @@ export async function readNoteAsync(absPath: string, maxFileSize: number): Promi
 	try {
 		const info = await handle.stat();
 		const mtime = Math.floor(info.mtimeMs);
-		const irregular = notRegularReason(info);
-		if (irregular !== null) return { skipReason: irregular, mtime };
-		if (info.size > maxFileSize) return { skipReason: tooLargeReason(info.size, maxFileSize), mtime };
+		const unread = unreadReason(info, maxFileSize);
+		if (unread !== null) return { skipReason: unread, mtime };
 		const bytes = Buffer.allocUnsafe(info.size);
 		let filled = 0;
 		while (filled < info.size) {

@@ -155,18 +155,9 @@ export function expandQuery(
 	const whole = canonicalKey(freeText);
 	if (whole !== '')
 		spans.push({ key: whole, from: words.length === 1 ? 0 : -1, word: words.length === 1 ? words[0] : null });
-	for (let n = Math.min(MAX_SPAN, words.length); n >= 1; n--) {
-		for (let i = 0; i + n <= words.length; i++) {
-			const key = canonicalKey(
-				words
-					.slice(i, i + n)
-					.map((w) => w.text)
-					.join(''),
-			);
-			if (key === '' || spans.some((s) => s.key === key)) continue;
-			spans.push({ key, from: n === 1 ? i : i, word: n === 1 ? words[i] : null });
-		}
-	}
+	for (const span of querySpans(words))
+		if (span.key !== whole)
+			spans.push({ key: span.key, from: span.from, word: span.count === 1 ? words[span.from] : null });
 	for (const s of spans) for (const w of ctx.synonyms?.lookup(s.key) ?? []) add(w, s.from, 'synonym');
 	// An alias points the query at its own note: the note's title joins the query (so 快捷键 reaches
 	// Hotkeys), never the note's other aliases — "public" must not bring in "private".

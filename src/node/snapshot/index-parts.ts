@@ -117,6 +117,25 @@ export class IndexParts implements SavedIndexes {
 		return [...plan.reread, ...plan.removed];
 	}
 
+	/**
+	 * The index `restore` makes from `part`, handed over with the notes it does not reflect; null (said
+	 * in the report) when the part fails a check: its format, the index's own (`damaged`), or its JSON.
+	 */
+	private restored<T>(
+		kind: PartKind,
+		part: DecodedPart,
+		restore: () => T,
+		damaged: new (...args: never[]) => Error,
+	): SavedIndex<T> | null {
+		try {
+			return this.hand(kind, restore(), this.changedSince(part));
+		} catch (error) {
+			if (error instanceof SnapshotFormatError || error instanceof damaged || error instanceof SyntaxError)
+				return this.skip(kind, error.message);
+			throw error;
+		}
+	}
+
 	private hand<T>(kind: PartKind, index: T, changed: string[]): SavedIndex<T> {
 		this.handed.set(kind, { index, changed: changed.length });
 		this.report.notes.push(`${kind} index loaded (${changed.length} notes re-indexed)`);
@@ -127,17 +146,12 @@ export class IndexParts implements SavedIndexes {
 	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
 		const part = await this.load('search', this.settingsOf('search', settings));
 		if (part === null) return null;
-		try {
-			return this.hand('search', restoreSearchIndex(part, settings, nodeCodecHost), this.changedSince(part));
-		} catch (error) {
-			if (
-				error instanceof SnapshotFormatError ||
-				error instanceof SavedIndexDamaged ||
-				error instanceof SyntaxError
-			)
-				return this.skip('search', error.message);
-			throw error;
-		}
+		return this.restored(
+			'search',
+			part,
+			() => restoreSearchIndex(part, settings, nodeCodecHost),
+			SavedIndexDamaged,
+		);
 	}
 
 	/** A saved search index failed a check in use: say so (the engine builds a new one, saved in its place). */
@@ -149,21 +163,12 @@ export class IndexParts implements SavedIndexes {
 	async trigramIndex(): Promise<SavedIndex<TrigramIndex> | null> {
 		const part = await this.load('trigrams', this.settingsOf('trigrams'));
 		if (part === null) return null;
-		try {
-			return this.hand(
-				'trigrams',
-				restoreTrigrams((name) => part.section(name), nodeCodecHost),
-				this.changedSince(part),
-			);
-		} catch (error) {
-			if (
-				error instanceof SnapshotFormatError ||
-				error instanceof TrigramFormatError ||
-				error instanceof SyntaxError
-			)
-				return this.skip('trigrams', error.message);
-			throw error;
-		}
+		return this.restored(
+			'trigrams',
+			part,
+			() => restoreTrigrams((name) => part.section(name), nodeCodecHost),
+			TrigramFormatError,
+		);
 	}
 
 	/**
