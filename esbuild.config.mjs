@@ -1,8 +1,12 @@
 import esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 
 const production = process.argv[2] === 'production';
+
+/** The one version source: package.json (`npm version` writes manifest.json and versions.json from it). */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 /** The plugin bundle: CJS for Obsidian, no Node modules, no YAML library (Obsidian parsed it). */
 const plugin = {
@@ -43,6 +47,7 @@ const cli = {
 	outExtension: { '.js': '.mjs' },
 	chunkNames: 'chunks/[name]-[hash]',
 	banner: { js: '#!/usr/bin/env node' },
+	define: { VAULT_QUERY_VERSION: JSON.stringify(version) },
 	logLevel: 'info',
 	sourcemap: false,
 	// Whitespace and syntax only: a smaller file compiles faster on every call, and an internal

@@ -63,6 +63,11 @@ export default defineConfig([
 		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
 	},
 	{
+		// The version the build writes into the CLI from package.json (src/cli/build-constants.d.ts).
+		files: ['src/cli/**/*.ts'],
+		languageOptions: { globals: { VAULT_QUERY_VERSION: 'readonly' } },
+	},
+	{
 		// js-yaml is the design card's choice for the Node face only (the plugin uses Obsidian's parsed
 		// frontmatter); it is several times faster here than js-yaml 5 and `yaml`.
 		files: ['package.json'],

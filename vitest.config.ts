@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -25,13 +26,18 @@ export const SLOW = [
 	'test/plugin/install-plugin.test.ts',
 	'test/text/bounded-regex.test.ts',
 	'test/lint/dependency-check.test.ts',
+	'test/cli/build-identity.test.ts',
 ];
 
 const CORES = availableParallelism();
 
+/** The version the build writes into the CLI (esbuild.config.mjs), from package.json. */
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 // `obsidian` has no runtime in npm (types only), so tests alias it to a deliberately minimal
 // stub — the policy is written in test/obsidian-stub/README.md.
 export default defineConfig({
+	define: { VAULT_QUERY_VERSION: JSON.stringify(version) },
 	resolve: {
 		alias: {
 			obsidian: fileURLToPath(new URL('./test/obsidian-stub/index.ts', import.meta.url)),

@@ -5,9 +5,6 @@ import { commandHelp, globalHelp } from './help';
 import { failureObject } from '../core/failure';
 import { escapeTerminal } from '../core/display';
 import { closest } from '../core/suggest';
-import { VERSION } from './version';
-
-export { VERSION } from './version';
 
 export type { FailureObject } from '../core/failure';
 
@@ -70,7 +67,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		return EXIT.results;
 	}
 	if (name === '--version') {
-		io.stdout(VERSION);
+		io.stdout(VAULT_QUERY_VERSION);
 		return EXIT.results;
 	}
 	const command = COMMANDS.find((c) => c.name === name);

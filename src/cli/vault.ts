@@ -19,10 +19,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO, type WarmLoan } from './command';
 import { checkSettingsFlags, loadCliConfig, type CliConfig } from './config';
-import { VERSION } from './version';
 
 /** The tool identity snapshots are tied to (see buildStamp). */
-export const TOOL_STAMP = buildStamp(VERSION);
+export const TOOL_STAMP = buildStamp(VAULT_QUERY_VERSION);
 
 /** One line on what the snapshot did, for `--verbose`. */
 export function describeSnapshot(report: SnapshotReport): string {

@@ -4,7 +4,6 @@ import { DEFAULT_CONFIG_DIR, VaultError } from '../../node/vault-source';
 import { warmOpener } from '../../warm/opener';
 import { boolFlag, numberFlag, positionals, stringFlag, UsageError } from '../args';
 import { CommandFailure, type Command } from '../command';
-import { VERSION } from '../version';
 import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom, TOOL_STAMP } from '../vault';
 
 /** `vault-query mcp [--vault PATH] [--max-bytes N]`: an MCP server on stdio over a warm, watched vault. */
@@ -40,7 +39,7 @@ export const mcpCommand: Command = {
 				vaultPath,
 				configDir: stringFlag(args, 'config-dir') ?? DEFAULT_CONFIG_DIR,
 				maxBytes,
-				version: VERSION,
+				version: VAULT_QUERY_VERSION,
 				config,
 				log: (line) => io.stderr(`vault-query mcp: ${line}`),
 			});

@@ -6,13 +6,12 @@
 import { join } from 'node:path';
 import { buildStamp } from '../../node/snapshot/build-stamp';
 import { cacheDir, safeCacheFolder, snapshotFileName } from '../../node/snapshot/cache-dir';
-import { VERSION } from '../version';
 
 /** The environment variable that turns the background server off (`off`): every call reads the snapshot itself. */
 export const SERVER_ENV = 'VAULT_QUERY_SERVER';
 
 /** This build's identity: a call is answered only by a server of the very same build. */
-export const SERVER_STAMP = buildStamp(VERSION);
+export const SERVER_STAMP = buildStamp(VAULT_QUERY_VERSION);
 
 /**
  * The commands a server answers: every command that reads the vault and answers once. `mcp` is a

@@ -5,7 +5,7 @@
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from './sha256';
+import { sha256Hex } from './digest';
 
 /** The environment variable that overrides the cache folder. */
 export const CACHE_DIR_ENV = 'VAULT_QUERY_CACHE_DIR';
