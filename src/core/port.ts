@@ -13,9 +13,15 @@ export interface NoteSource {
 	/** Obsidian's "Excluded files" (`userIgnoreFilters`): folder prefixes or `/regex/`. */
 	readonly userIgnoreFilters: readonly string[];
 	/**
-	 * Every Markdown note path, vault-relative with `/` separators, in walk order. A list once
-	 * handed out is never changed in place (a new list when notes come or go): what is worked out
-	 * from a list — the scope (core/scope.ts) — is kept per list.
+	 * Every Markdown note path, vault-relative with `/` separators, in walk order.
+	 *
+	 * Contract: a list once handed out is never changed in place, and the same list (the same
+	 * array) may be handed out again only while no note has come, gone or been renamed — a
+	 * change of notes hands out a new array. Core keeps what it works out from a list per array
+	 * (WeakMaps keyed by it): the scope per rules (`resolveScopeSteps`, core/scope.ts), note
+	 * positions (`positionsIn`) and the name index of note references (core/note-ref.ts). A source
+	 * that broke it would answer from a stale scope; one that hands out a new array each call is
+	 * correct, only slower (test/plugin/lifecycle.test.ts pins the plugin source's lists).
 	 */
 	listNotes(): readonly string[];
 	/** Every file path in the vault (notes and attachments); link resolution needs them all. */

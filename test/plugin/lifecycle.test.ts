@@ -400,6 +400,9 @@ describe('ObsidianNoteSource', () => {
 		expect(source.listNotes()).toBe(listed); // live: cached until an event says otherwise
 		source.invalidate();
 		expect(source.listNotes()).toContain('newer.md');
+		// NoteSource.listNotes' contract (core caches work per list): a new array, the one handed out unchanged.
+		expect(source.listNotes()).not.toBe(listed);
+		expect(listed).not.toContain('newer.md');
 	});
 });
 

@@ -23,6 +23,11 @@ interface GramIndex {
 	ids: Uint32Array;
 }
 
+/**
+ * The gram index made per inverted index. It stays right as that index changes because term ids
+ * are append-only (TermDictionary never renumbers, compaction included): it covers the first
+ * `size` terms, later ones are scanned, and past UNINDEXED_MAX of them it is made again.
+ */
 const built = new WeakMap<InvertedIndex, GramIndex>();
 
 /** The distinct padded bigrams of a word, each as one number (two UTF-16 code units; buildGrams inlines the same loop). */
