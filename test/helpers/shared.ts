@@ -8,10 +8,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 
-/** `../shared` beside the clone; `VAULT_QUERY_SHARED` points elsewhere. */
+/** `../shared` beside the clone. */
 // From the string, not `new URL(...)`: under happy-dom the global URL is not Node's.
-export const SHARED =
-	process.env.VAULT_QUERY_SHARED ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
+export const SHARED_BESIDE_CLONE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
+
+/** Where the shared folder is: `VAULT_QUERY_SHARED` when set to a path; unset or empty (`VAULT_QUERY_SHARED=`): beside the clone. */
+export function sharedRoot(env: Record<string, string | undefined> = process.env): string {
+	const set = env.VAULT_QUERY_SHARED;
+	return set !== undefined && set.trim() !== '' ? set : SHARED_BESIDE_CLONE;
+}
+
+/** `../shared` beside the clone; `VAULT_QUERY_SHARED` points elsewhere. */
+export const SHARED = sharedRoot();
 /** The kepano-obsidian vault (MIT). */
 export const KEPANO_VAULT = join(SHARED, 'vaults', 'kepano-obsidian');
 /** The Obsidian help vault in 30+ languages (test data only). */
