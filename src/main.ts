@@ -10,6 +10,7 @@ import { facesHost, type FacesHost } from './ui/host';
 import { resolveConfig } from './core/config/resolve';
 import { engineConfigOf, mergeSettings, type PluginSettings } from './ui/plugin-settings';
 import { QUERY_COMMANDS, type QueryCommandSpec } from './ui/query-commands';
+import type { StructuredQuery } from './core/query/types';
 import { QueryPromptModal } from './ui/query-prompt';
 import { showQueryResults } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
@@ -19,6 +20,9 @@ import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 
 export type { ApiSearchOptions, ReaderOptions, VaultQueryApi } from './obsidian/api';
 export type { PluginSettings } from './ui/plugin-settings';
+
+/** A palette command: id, name (sentence case), what it runs. */
+type Command = [id: string, name: string, run: () => void];
 
 /** Vault Query inside Obsidian: Obsidian wiring only — the engine, its gate and the API live in src/obsidian. */
 export default class VaultQueryPlugin extends Plugin {
@@ -39,9 +43,7 @@ export default class VaultQueryPlugin extends Plugin {
 			// The engine decides whether the change shapes the search index; its rebuild waits for typing to stop.
 			this.engine.applySettings();
 		},
-		rebuild: async () => {
-			await this.engine.rebuild();
-		},
+		rebuild: () => this.engine.rebuild().then(() => undefined),
 		redisplay: () => this.settingTab.redraw(),
 		status: () => indexStatusOf(this.engine.status()),
 	};
@@ -53,32 +55,18 @@ export default class VaultQueryPlugin extends Plugin {
 	override async onload(): Promise<void> {
 		await this.loadSettings();
 		this.addChild(this.engine);
-		for (const spec of QUERY_COMMANDS)
-			this.addCommand({ id: spec.id, name: spec.name, callback: () => this.openPrompt(spec) });
-		this.addCommand({
-			id: 'filter-by-properties',
-			name: 'Filter notes by properties',
-			callback: () => this.openFilter(),
-		});
-		this.addCommand({
-			id: 'copy-context-pack',
-			name: 'Copy context pack',
-			callback: () => runCopyPackCommand(this.packContext()),
-		});
-		const schemaPath = (): string => this.settings.schemaPath;
-		this.addCommand({
-			id: 'copy-schema-draft',
-			name: 'Copy schema draft',
-			callback: () => void copySchemaDraft({ draft: () => this.engine.schemaDraft(), schemaPath }),
-		});
-		this.addCommand({ id: 'search-vault', name: 'Search vault', callback: () => this.openSearch() });
+		const draft = { draft: () => this.engine.schemaDraft(), schemaPath: () => this.settings.schemaPath };
+		const commands: Command[] = [
+			...QUERY_COMMANDS.map((spec): Command => [spec.id, spec.name, () => this.openPrompt(spec)]),
+			['filter-by-properties', 'Filter notes by properties', () => this.openFilter()],
+			['copy-context-pack', 'Copy context pack', () => runCopyPackCommand(this.packContext())],
+			['copy-schema-draft', 'Copy schema draft', () => void copySchemaDraft(draft)],
+			['search-vault', 'Search vault', () => this.openSearch()],
+			['open-note-context', 'Open note context panel', () => void openSidePanel(this.app)],
+		];
+		for (const [id, name, callback] of commands) this.addCommand({ id, name, callback });
 		this.registerView(SIDE_PANEL_VIEW, (leaf) => new SidePanelView(leaf, this.faces));
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
-		this.addCommand({
-			id: 'open-note-context',
-			name: 'Open note context panel',
-			callback: () => void openSidePanel(this.app),
-		});
 		this.addSettingTab(this.settingTab);
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
 		registerCliHandlers(this, cliHost(this.api, this.engine));
@@ -112,12 +100,8 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private openSearch(): void {
 		const selection = this.app.workspace.activeEditor?.editor?.getSelection().trim() ?? '';
-		new SearchModal(
-			this.app,
-			this.faces,
-			{ copyPack: (query) => void copyPack(this.packContext(), query) },
-			selection.includes('\n') ? '' : selection,
-		).open();
+		const actions = { copyPack: (query: string) => void copyPack(this.packContext(), query) };
+		new SearchModal(this.app, this.faces, actions, selection.includes('\n') ? '' : selection).open();
 	}
 
 	private openFilter(): void {
@@ -128,11 +112,8 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private openPrompt(spec: QueryCommandSpec): void {
 		const ctx = { source: this.engine.source, activePath: this.app.workspace.getActiveFile()?.path ?? null };
-		new QueryPromptModal(
-			this.app,
-			spec,
-			ctx,
-			(query) => void showQueryResults(this.app, spec.title(query), this.engine.query(query)),
-		).open();
+		const show = (query: StructuredQuery): void =>
+			void showQueryResults(this.app, spec.title(query), this.engine.query(query));
+		new QueryPromptModal(this.app, spec, ctx, show).open();
 	}
 }
