@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { bundleAndImport, root } from './bundle.mjs';
 
 /** The pack engine of checkout `dir`, bundled into bench-output/. */
-function packEngineOf(dir) {
+export function packEngineOf(dir) {
 	const d = resolve(dir).split('\\').join('/');
 	const name = d === resolve(root).split('\\').join('/') ? 'pack-eval-engine' : 'pack-eval-engine-other';
 	return bundleAndImport(name, [
