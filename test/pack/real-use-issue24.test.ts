@@ -66,7 +66,8 @@ describe('a relevance floor, not a word count', () => {
 		'Spaced repetition.md':
 			'# Spaced repetition\n\nSpaced repetition reviews a card just before you would forget it, at growing intervals.\n',
 		'Antennas.md': '# Antennas\n\nThe two dipoles are spaced half a wavelength apart for gain.\n',
-		'Music/Repetition.md': '# Repetition\n\nRepetition in a chorus makes it stick; repetition of a riff makes a hook.\n',
+		'Music/Repetition.md':
+			'# Repetition\n\nRepetition in a chorus makes it stick; repetition of a riff makes a hook.\n',
 		...Object.fromEntries(
 			Array.from({ length: 2 }, (_, i) => [`Log ${i}.md`, `Some repetition today, entry ${i}, about chores.\n`]),
 		),
