@@ -3,7 +3,7 @@
  * record the results need. Pure; one note at a time.
  */
 import type { CachedMetadata, FrontMatter } from '../metadata';
-import { bodyStart, excerptOf, titleOf } from '../note-info';
+import { bodyStart, excerptOf, hasWordsToRead, titleOf } from '../note-info';
 import { getAllTags, parseFrontMatterAliases } from '../obsidian-rules';
 import { baseName, folderOf } from '../paths';
 import { normalKey } from '../text/normalize';
@@ -94,6 +94,8 @@ export function abstractOf(
 	}
 	const para: string[] = [];
 	let at = start;
+	// An HTML comment is hidden in reading view: blanked (same length, so offsets hold) before the first paragraph is looked for.
+	if (text.includes('<!--', start)) text = text.replace(/<!--[\s\S]*?(?:-->|$)/g, (m) => m.replace(/[^\n]/g, ' '));
 	while (at < text.length) {
 		let end = text.indexOf('\n', at);
 		if (end < 0) end = text.length;
@@ -105,7 +107,11 @@ export function abstractOf(
 		}
 		if (
 			para.length === 0 &&
-			(t.startsWith('#') || /^!\[\[[^\]]*\]\]$/.test(t) || t === '---' || t.startsWith('```'))
+			(t.startsWith('#') ||
+				/^!\[\[[^\]]*\]\]$/.test(t) ||
+				t === '---' ||
+				t.startsWith('```') ||
+				!hasWordsToRead(t))
 		)
 			continue;
 		para.push(t);

@@ -16,7 +16,7 @@
 import { dateFieldsOf, noteDate } from '../note-date';
 import { markFailed } from '../failure';
 import { boundEchoes } from '../frontmatter-echo';
-import { displayTags, excerptOf } from '../note-info';
+import { displayTags, excerptOf, hasWordsToRead } from '../note-info';
 import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
@@ -361,7 +361,7 @@ async function buildHits(
 			frontmatter: info.frontmatter,
 			...dateFieldsOf(noteDate(info.frontmatter, source ? source.getMtime(info.path) : null, dateFields)),
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
-			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
+			excerpt: found && hasWordsToRead(found.excerpt) ? found.excerpt : abstract,
 			forward_links: !withLinks
 				? []
 				: graph
