@@ -91,3 +91,25 @@ describe('excerpts are never empty of words', () => {
 		}
 	});
 });
+
+describe('typo candidates come from prose', () => {
+	const files = {
+		'Garden.excalidraw.md':
+			'# Excalidraw Data\n\n## Text Elements\nSketch of the garden\n\n%%\n## Drawing\n```compressed-json\nN4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYX```\n%%\n',
+		'Pixel.md':
+			'A tiny image: ![dot](data:image/png;base64,quorblezitAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk==) in the text.\n',
+	};
+
+	it("a drawing's compressed payload or a base64 image is not indexed: no correction is drawn from it", async () => {
+		const index = await SearchIndex.build(new MemorySource(files));
+		const opts = { limit: 5, withBacklinks: false };
+		// The payload's letters are not words of the vault: neither searchable nor offered as corrections.
+		expect((await search(index, 'quorblezat', opts)).terms.corrected).toEqual([]);
+		expect((await search(index, 'quorblezit', opts)).results).toEqual([]);
+		expect((await search(index, 'quorblezot', opts)).results).toEqual([]);
+		// The drawing's text elements are words: still found.
+		expect((await search(index, 'garden sketch', opts)).results.map((h) => h.path)).toContain(
+			'Garden.excalidraw.md',
+		);
+	});
+});
