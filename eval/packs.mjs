@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { bundleAndImport, root } from './bundle.mjs';
 
 /** The pack engine of checkout `dir`, bundled into bench-output/. */
-function packEngineOf(dir) {
+export function packEngineOf(dir) {
 	const d = resolve(dir).split('\\').join('/');
 	const name = d === resolve(root).split('\\').join('/') ? 'pack-eval-engine' : 'pack-eval-engine-other';
 	return bundleAndImport(name, [
@@ -74,12 +74,13 @@ export async function runPackEval({ vaultsRoot, engineDir = root, verbose = fals
 			const abs = q.vault === 'examples' ? join(root, 'examples', 'vault') : join(vaultsRoot, q.vault);
 			if (!existsSync(abs)) throw new Error(`eval: vault ${abs} not found (set VAULTS=…)`);
 			const source = await E.openVault(abs);
-			// examples/vault selects the ob1 profile (its data.json), as the demo and the plugin read it.
+			// examples/vault selects the team-folders profile (its data.json; once named ob1), as the demo and the plugin read it.
+			const profile = E.PROFILES['team-folders'] ?? E.PROFILES.ob1;
 			const settings =
 				q.vault === 'examples'
 					? {
-							keywordIndexPath: E.PROFILES.ob1.settings.keywordIndexPath,
-							excludedFolders: E.PROFILES.ob1.settings.excludedFolders,
+							keywordIndexPath: profile.settings.keywordIndexPath,
+							excludedFolders: profile.settings.excludedFolders,
 						}
 					: {};
 			indexes.set(q.vault, { source, index: await E.SearchIndex.build(source, settings) });

@@ -1,7 +1,7 @@
 // npm run eval: ranked-search quality on a labelled query set (eval/queries.json) over
 // ../shared/vaults, for our engine and for MiniSearch configured like Omnisearch, in one run.
 // Reports nDCG@5, MRR@10 and Hit@1, overall and per language. `-- --set2 [--before DIR]`: the second,
-// untuned set per kind (eval/set2.mjs); `-- --packs`: the context-pack evaluation (eval/packs.mjs). Vaults are read, never written;
+// untuned set per kind (eval/set2.mjs); `-- --packs [--tune]`: the context-pack evaluations (eval/packs.mjs, eval/packs-real.mjs). Vaults are read, never written;
 // the engine is bundled on the fly into bench-output/ (gitignored).
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,8 +35,15 @@ if (args.includes('--packs')) {
 	const result = await runPackEval({ vaultsRoot, verbose, say });
 	const beforeDir = option('--before');
 	const before = beforeDir ? await runPackEval({ vaultsRoot, engineDir: beforeDir }) : null;
-	if (jsonOut) say(JSON.stringify({ after: result, before }, null, 2));
-	else printPacks(say, result, before, beforeDir);
+	const { runRealPacks, printRealPacks } = await import('../eval/packs-real.mjs');
+	const tune = args.includes('--tune');
+	const real = await runRealPacks({ vaultsRoot, tune, verbose, say });
+	const realBefore = beforeDir ? await runRealPacks({ vaultsRoot, engineDir: beforeDir, tune }) : null;
+	if (jsonOut) say(JSON.stringify({ after: result, before, real, realBefore }, null, 2));
+	else {
+		printPacks(say, result, before, beforeDir);
+		printRealPacks(say, real, realBefore, beforeDir);
+	}
 	process.exit(0);
 }
 const { queries } = JSON.parse(readFileSync(join(root, 'eval', 'queries.json'), 'utf8'));

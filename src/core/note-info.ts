@@ -38,17 +38,33 @@ export function titleOf(path: string, meta: CachedMetadata | null): string {
 }
 
 /**
- * Text as a reader of the note sees it, for excerpts: `%%comments%%` (hidden in Obsidian's
- * reading view) and embed syntax (`![[x]]`, `![alt](url)`, which show another file, not words of
+ * Text as a reader of the note sees it, for excerpts: `%%comments%%` and `<!-- HTML comments -->`
+ * (hidden in Obsidian's reading view) and embed syntax (`![[x]]`, `![alt](url)`, which show another file, not words of
  * this note) removed, and the markup of headings (`## `), quotes (`> `) and code fences (```) dropped, their
  * words kept. An unclosed `%%` hides the rest, as in Obsidian.
  */
 export function readableText(text: string): string {
 	return text
 		.replace(/%%[\s\S]*?(?:%%|$)/g, ' ')
+		.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
 		.replace(/!\[\[[^\]\n]*\]\]/g, ' ')
 		.replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
 		.replace(/^[ \t]*(?:#{1,6}[ \t]+|>[ \t]?|(?:```|~~~)[^\n]*$)/gm, '');
+}
+
+/**
+ * Whether a line or excerpt says something in words: once comments, embeds, link targets, bare
+ * URLs and HTML tags are gone, it holds a run of two letters or digits — and is not only a label
+ * over a rule (`Comment: ---`). A badge (`[![build](https://…)](https://…)`) or a lone comment does not.
+ */
+export function hasWordsToRead(text: string): boolean {
+	const rest = readableText(text)
+		.replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+		.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+		.replace(/<[^>\n]*>/g, ' ')
+		.trim();
+	if (/^[^:\n]{1,30}:\s*[-–—=*_~.\s]*$/u.test(rest)) return false;
+	return /[\p{L}\p{N}]{2}|[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u.test(rest);
 }
 
 /** The first `chars` characters of the readable body (see {@link readableText}) with whitespace collapsed, cut at a word boundary when possible. */

@@ -63,7 +63,7 @@ function segmenter(): Intl.Segmenter {
  * "how should I use categories" would let any section about using anything answer it.
  */
 const QUESTION_FILLERS: ReadonlySet<string> = new Set([
-	...['之间', '之間', '时候', '時候', '一下', '哪里', '哪裡', '其中'],
+	...['之间', '之間', '时候', '時候', '一下', '哪里', '哪裡', '其中', '使用', '用'],
 	...['use', 'uses', 'using', 'used', 'way', 'ways', 'work', 'works', 'thing', 'things'],
 ]);
 

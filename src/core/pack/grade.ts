@@ -35,6 +35,8 @@ export interface KeyWord {
 	idf: number;
 	/** Expansions (synonyms, aliases) that count as the word being present. */
 	expansions: QueryWord[];
+	/** False when no note of the vault holds the word (its idf is then a stand-in). */
+	known?: boolean;
 }
 
 /** The grade of one section for one facet, with the words behind it. */

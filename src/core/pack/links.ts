@@ -127,6 +127,7 @@ export async function followPointers(
 				if (asks) pick.facetScores[i] = Math.max(pick.facetScores[i], hub.facetScores[i] * POINTER_LIFT);
 			});
 			pick.best = 'relevant';
+			pick.followed = true;
 			pick.score = Math.max(pick.score, hub.score * POINTER_LIFT);
 		}
 	}

@@ -44,6 +44,16 @@ export class NoteLoader {
 		return this.loaded.has(path);
 	}
 
+	/** The notes of `paths` that loaded, in that order. */
+	async loadedIn(paths: readonly string[]): Promise<LoadedNote[]> {
+		const out: LoadedNote[] = [];
+		for (const p of paths) {
+			const note = await this.load(p);
+			if (note) out.push(note);
+		}
+		return out;
+	}
+
 	/** The loaded note, or null when it is left out or unreadable. */
 	async load(path: string): Promise<LoadedNote | null> {
 		if (this.loaded.has(path)) return this.loaded.get(path) ?? null;

@@ -87,6 +87,9 @@ export function renderFrame(view: Omit<PackView, 'sources'> & { sourceCount: num
 	after.push('', '## GAPS', '');
 	for (const g of view.gaps) after.push(`- ${g.text}`);
 	if (view.gaps.length === 0) after.push('- None found: every sub-question has a relevant source.');
+	// A pack shorter than its budget says so: nothing was cut, so a bigger budget would add nothing.
+	if (view.sourceCount > 0 && !view.gaps.some((g) => g.kind === 'budget'))
+		after.push('- Nothing was left out for budget: every section that matches the question is in the pack.');
 	after.push('', '## HANDOFF', '', '```json', JSON.stringify(view.handoff, null, 2), '```', '');
 	return { before: head.join('\n'), after: after.join('\n') };
 }

@@ -11,37 +11,75 @@ import type { Prepared } from './prepare';
 import { lineRange } from './render';
 import type { Retrieval } from './retrieve';
 import type { CoverageLine, PackGap } from './types';
+import { termsOf } from '../search/tokenize';
 
 const MAX_BUDGET_GAPS = 8; // why: the first few left-out sections tell the agent what a bigger budget buys; a count covers the rest.
 const TOKENS_PER_BUDGET_GAP = 300; // why: a listed section costs ~40 tokens; one per 300 keeps the list near a seventh of the budget.
 const MAX_EXCLUDED_GAPS = 5; // why: naming a few drafts/archived notes shows what exists; the rest is a count.
 
-/** COVERAGE: per facet, the chosen sources graded relevant and partial, and the key words none of them holds. */
+/**
+ * The index terms a packed source shows for a facet: its quotes' words, and the words of the name
+ * that makes its note the defining note (the block's header shows that name).
+ */
+function shownTerms(p: Prepared, variant: number, cache: Map<string, Set<string>>): Set<string> {
+	const key = `${p.c.path}#${p.c.section.start}#${variant}`;
+	let terms = cache.get(key);
+	if (!terms) {
+		terms = new Set(termsOf(p.variants[variant].quotes.join('\n')));
+		for (const t of p.c.nameTerms ?? []) terms.add(t);
+		cache.set(key, terms);
+	}
+	return terms;
+}
+
+/**
+ * COVERAGE: per facet, the chosen sources graded relevant and partial. `covered` only when one
+ * relevant source's quotes (with its defining name) hold every key word: words spread over
+ * several sources, or held by the section but not by what is quoted, are not an answer. Else
+ * `partial`, with the key words the best relevant source's quotes miss (or, without a relevant
+ * source, those no packed quote holds).
+ */
 export function coverageOf(
 	facets: readonly Facet[],
 	keys: readonly KeyWord[][],
 	prepared: readonly Prepared[],
 	chosen: readonly Chosen[],
 ): CoverageLine[] {
+	const cache = new Map<string, Set<string>>();
 	return facets.map((f, i) => {
 		const sources: string[] = [];
 		const partial: string[] = [];
+		const relevantTerms: Set<string>[] = [];
 		chosen.forEach((ch, n) => {
 			const g = prepared[ch.item].c.grades[i].grade;
-			if (g === 'relevant') sources.push(sourceId(n));
-			else if (g === 'partial') partial.push(sourceId(n));
+			if (g === 'relevant') {
+				sources.push(sourceId(n));
+				relevantTerms.push(shownTerms(prepared[ch.item], ch.variant, cache));
+			} else if (g === 'partial') partial.push(sourceId(n));
 		});
-		const missing = keys[i]
-			.filter((k) => !chosen.some((ch) => holdsKeyWord(prepared[ch.item].c.terms, k)))
-			.map((k) => k.word.text);
-		// Never over-claim: a facet with a key word no packed source holds is at most partial.
+		const lacking = (terms: ReadonlySet<string>): KeyWord[] => keys[i].filter((k) => !holdsKeyWord(terms, k));
+		let missing: KeyWord[];
+		if (relevantTerms.length > 0) {
+			const weight = (list: readonly KeyWord[]): number => list.reduce((s, k) => s + k.idf, 0);
+			missing = relevantTerms.map(lacking).reduce((a, b) => (weight(b) < weight(a) ? b : a));
+		} else {
+			const all = new Set(chosen.flatMap((ch) => [...shownTerms(prepared[ch.item], ch.variant, cache)]));
+			missing = lacking(all);
+		}
+		// Never over-claim: a facet whose key word no relevant quote holds is at most partial.
 		const status =
 			sources.length > 0 && missing.length === 0
 				? 'covered'
 				: sources.length > 0 || partial.length > 0
 					? 'partial'
 					: 'gap';
-		return { facet: f.text, status, sources, partial_sources: partial, missing_terms: missing };
+		return {
+			facet: f.text,
+			status,
+			sources,
+			partial_sources: partial,
+			missing_terms: missing.map((k) => k.word.text),
+		};
 	});
 }
 
@@ -62,7 +100,7 @@ export function gapsOf(
 			const why = byBudget ? 'only sections left out for budget answer it' : 'no note in the vault answers it';
 			gaps.push({ kind: 'unanswered', facet: c.facet, text: `"${c.facet}": ${why}` });
 		} else if (c.status === 'partial') {
-			const missing = c.missing_terms.length > 0 ? `: no packed source holds ${c.missing_terms.join(', ')}` : '';
+			const missing = c.missing_terms.length > 0 ? `: no packed quote holds ${c.missing_terms.join(', ')}` : '';
 			gaps.push({ kind: 'partial', facet: c.facet, text: `"${c.facet}" is only partly answered${missing}` });
 		}
 	});

@@ -25,6 +25,7 @@ import { analyzeQueryText, type QueryWord } from '../search/tokenize';
 import type { Facet } from './facets';
 import { betterGrade, gradeRank, type Grade, type KeyWord } from './grade';
 import { codeWanted } from './code';
+import { aboveFloor, markDefining } from './defining';
 import { boostNeighbours, followPointers, STRONG_HITS } from './links';
 import { NoteLoader, type ExcludedNote, type RetrieveOptions } from './loader';
 import { pinnedSections } from './references';
@@ -77,6 +78,7 @@ function weighKeys(
 		word,
 		idf: Math.max(MIN_IDF, idfs[i] ?? fallback),
 		expansions: expansions.get(word.text) ?? [],
+		known: idfs[i] !== null,
 	}));
 }
 
@@ -255,9 +257,13 @@ function rankSections(
 	scored: readonly Candidate[],
 	pinned: readonly Candidate[],
 	facets: readonly Facet[],
+	keys: readonly KeyWord[][],
 ): Candidate[] {
 	const kept = scored.filter(
-		(c) => gradeRank(c.best) > 0 && !pinned.some((p) => p.path === c.path && p.section.start === c.section.start),
+		(c) =>
+			gradeRank(c.best) > 0 &&
+			aboveFloor(c, keys) &&
+			!pinned.some((p) => p.path === c.path && p.section.start === c.section.start),
 	);
 	const byRank = (a: Candidate, b: Candidate): number =>
 		gradeRank(b.best) - gradeRank(a.best) ||
@@ -265,15 +271,22 @@ function rankSections(
 		a.path.localeCompare(b.path) ||
 		a.section.start - b.section.start;
 	kept.sort(byRank);
-	// Each facet's best section goes first, so a small budget still covers every sub-question.
+	// Each facet's best section goes first, so a small budget still covers every sub-question; a
+	// facet that names a note (defining.ts) is answered by that note's section. With such a note
+	// the head keeps the question's order (a defining lead may hold few of the words, so its score
+	// says little); without, it goes by rank.
 	const head: Candidate[] = [];
+	let named = false;
 	facets.forEach((_, i) => {
+		const defining = kept.find((c) => c.defining?.includes(i));
+		if (defining) named = true;
 		const pick =
+			defining ??
 			kept.find((c) => c.grades[i].grade === 'relevant' && !head.includes(c)) ??
 			kept.find((c) => c.grades[i].grade === 'partial' && !head.includes(c));
-		if (pick) head.push(pick);
+		if (pick && !head.includes(pick)) head.push(pick);
 	});
-	head.sort(byRank);
+	if (!named) head.sort(byRank);
 	const top = kept[0]?.score ?? 0;
 	const perNote = new Map<string, number>();
 	const ranked: Candidate[] = [...pinned];
@@ -309,7 +322,8 @@ export async function retrieve(
 	await boostNeighbours(source, scored, stage.strong, loader, ctx);
 	await followPointers(source, scored, loader, ctx);
 	demoteWeakEvidence(scored, facets.length);
-	const candidates = rankSections(scored, pinned, facets);
+	markDefining(await loader.loadedIn(stage.order), scored, ctx.keys);
+	const candidates = rankSections(scored, pinned, facets, ctx.keys);
 	return {
 		candidates,
 		keys: ctx.keys as KeyWord[][],

@@ -19,6 +19,7 @@ const AVERAGE_SECTION_TOKENS = 150; // why: a few short paragraphs, about the me
 const HEADING_WEIGHT = 0.5; // why: a heading naming the word says the section is about it, short of the words themselves.
 const META_WEIGHT = 0.3; // why: title/tag/alias matches guide retrieval but are not evidence (seed rule 5).
 const ADJACENT_WEIGHT = 0.5; // why: two question words written together (创建链接) are the question's own phrase, worth half their weight again.
+const HEADING_PHRASE_WEIGHT = 1; // why: a heading holding every key word names the question itself ("Difference between A and B"): worth the words' whole weight again, so it outranks long sections that merely repeat them.
 const OTHER_FACETS_WEIGHT = 0.25; // why: a section scores by the facet it answers best; loose hits for other facets only break ties.
 const PRIOR_WEIGHT = 0.25; // why: the note's whole-text rank breaks near-ties between sections, never overrides them.
 
@@ -44,6 +45,12 @@ export interface Candidate {
 	signposts: boolean[];
 	/** Per facet: the section's score for that facet alone (`score` is the best of these plus a share of the rest). */
 	facetScores: number[];
+	/** Reached by following a signpost's pointer (links.ts): relevant on the signpost's word, not its own. */
+	followed?: boolean;
+	/** Facets whose asked term is this note's title or alias (defining.ts): the section is packed first for them. */
+	defining?: number[];
+	/** Index terms of the name that made the note defining (a quote under that name holds them). */
+	nameTerms?: string[];
 }
 
 /** What every section is scored against. */
@@ -265,6 +272,8 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 			)
 				s += ADJACENT_WEIGHT * (k.idf + next.idf);
 		});
+		if (keys.length > 1 && keys.every((k) => holdsKeyWord(headingTerms, k)))
+			s += HEADING_PHRASE_WEIGHT * keys.reduce((sum, k) => sum + k.idf, 0);
 		return s * (1 + PRIOR_WEIGHT * (note.priors[i] ?? 0));
 	});
 	const strongest = Math.max(0, ...perFacet);

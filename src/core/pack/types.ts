@@ -53,13 +53,13 @@ export interface PackSource {
 /** One sub-question of the query and the sources that answer it. */
 export interface CoverageLine {
 	facet: string;
-	/** `covered`: a relevant source; `partial`: only partial ones; `gap`: none. */
+	/** `covered`: one relevant source's quotes hold every key word; `partial`: some source, but not that; `gap`: none. */
 	status: 'covered' | 'partial' | 'gap';
 	/** Sources graded relevant for this facet. */
 	sources: string[];
 	/** Sources graded partial for this facet. */
 	partial_sources: string[];
-	/** The facet's key words that no packed source holds. */
+	/** The facet's key words the best relevant source's quotes miss (without one: that no packed quote holds). */
 	missing_terms: string[];
 }
 

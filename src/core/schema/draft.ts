@@ -133,6 +133,8 @@ function statusByType(fields: readonly DraftField[], pairs: Pairs): DraftField['
 /** Record one note's frontmatter. */
 function observe(seen: Map<string, Observed>, frontmatter: FrontMatter): void {
 	for (const [name, value] of Object.entries(frontmatter)) {
+		// An empty or blank key (`"": x`) is no property anyone can name or query.
+		if (name.trim() === '') continue;
 		const kind = kindOf(value);
 		let entry = seen.get(name);
 		if (!entry) seen.set(name, (entry = { notes: 0, kinds: new Set(), texts: new Map() }));

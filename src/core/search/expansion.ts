@@ -32,6 +32,21 @@ export function canonicalKey(text: string): string {
 	return foldWord(normalizeText(text)).replace(/[^\p{L}\p{N}\p{M}]+/gu, '');
 }
 
+/** A leading numbering or bracketed label of a note name: `01 `, `1.2 `, `03-`, `[Book] `, `(Draft) `, with symbols before it. */
+const NAME_PREFIX = /^[^\p{L}\p{N}[(]*(?:\d+(?:[.\-_]\d+)*[.)\-_]?\s+|\d+[.)\-_]\s*|\[[^\]]*\]\s*|\([^)]*\)\s*)/u;
+
+/**
+ * A note name without its numbering or label prefix (`01 Intro` → `Intro`, `[Book] Deep Work` →
+ * `Deep Work`), or null when it has none or nothing would be left: such prefixes order or file
+ * notes, the rest is the name people type.
+ */
+export function namePrefixStripped(name: string): string | null {
+	const m = NAME_PREFIX.exec(name);
+	if (!m) return null;
+	const rest = name.slice(m[0].length).trim();
+	return /[\p{L}\p{N}]/u.test(rest) ? rest : null;
+}
+
 /** Synonym groups parsed from a synonym note: lines `head: a, b, c` (list markers allowed). */
 export class SynonymTable {
 	private readonly byKey = new Map<string, number[]>();
@@ -171,4 +186,11 @@ export function expandQuery(
 		if (tag) add(tag, s.from, 'vocabulary');
 	}
 	return out;
+}
+
+/** A multi-word expansion as one word whose every term must be present (each word's first alternative): a title stays a phrase. */
+export function phraseWord(e: Expansion): QueryWord {
+	const terms: string[] = [];
+	for (const w of e.words) for (const t of w.alts[0] ?? []) if (!terms.includes(t)) terms.push(t);
+	return { text: e.text, alts: [terms] };
 }

@@ -3,7 +3,7 @@
  * record the results need. Pure; one note at a time.
  */
 import type { CachedMetadata, FrontMatter } from '../metadata';
-import { bodyStart, excerptOf, titleOf } from '../note-info';
+import { bodyStart, excerptOf, hasWordsToRead, titleOf } from '../note-info';
 import { getAllTags, parseFrontMatterAliases } from '../obsidian-rules';
 import { baseName, folderOf } from '../paths';
 import { normalKey } from '../text/normalize';
@@ -94,6 +94,8 @@ export function abstractOf(
 	}
 	const para: string[] = [];
 	let at = start;
+	// An HTML comment is hidden in reading view: blanked (same length, so offsets hold) before the first paragraph is looked for.
+	if (text.includes('<!--', start)) text = text.replace(/<!--[\s\S]*?(?:-->|$)/g, (m) => m.replace(/[^\n]/g, ' '));
 	while (at < text.length) {
 		let end = text.indexOf('\n', at);
 		if (end < 0) end = text.length;
@@ -105,7 +107,11 @@ export function abstractOf(
 		}
 		if (
 			para.length === 0 &&
-			(t.startsWith('#') || /^!\[\[[^\]]*\]\]$/.test(t) || t === '---' || t.startsWith('```'))
+			(t.startsWith('#') ||
+				/^!\[\[[^\]]*\]\]$/.test(t) ||
+				t === '---' ||
+				t.startsWith('```') ||
+				!hasWordsToRead(t))
 		)
 			continue;
 		para.push(t);
@@ -161,6 +167,26 @@ function withoutImageNames(text: string): TextPieces {
 	return pieces;
 }
 
+/** A drawing's payload (Excalidraw's ```compressed-json block) or a base64 data URI: encoded bytes, never words. */
+const PAYLOAD =
+	/^[ \t]*(`{3,}|~{3,})[ \t]*compressed-json[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$|data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*/gm;
+
+/**
+ * A body as pieces without embedded payloads (see {@link PAYLOAD}) — their "words" are random
+ * letters that would turn up as typo corrections (`qzqz` → `azqz`) — and without image names.
+ */
+function bodyPieces(text: string): TextPieces {
+	if (!text.includes('compressed-json') && !text.includes(';base64,')) return withoutImageNames(text);
+	const pieces: string[] = [];
+	let at = 0;
+	for (const m of text.matchAll(PAYLOAD)) {
+		pieces.push(...withoutImageNames(text.slice(at, m.index)));
+		at = m.index + m[0].length;
+	}
+	pieces.push(...withoutImageNames(text.slice(at)));
+	return pieces;
+}
+
 /**
  * Build the DocInfo and field texts of a note. With `keepDerived` false the abstract and
  * forward links are left empty: an index built from a NoteSource recomputes them for the few
@@ -210,8 +236,8 @@ export function extractNote(
 		[aliases.join('\n')],
 		[metaTexts.join('\n')],
 		[(meta?.headings ?? []).map((h) => h.heading).join('\n')],
-		withoutImageNames(abstractRaw),
-		withoutImageNames(start === 0 ? text : text.slice(start)),
+		bodyPieces(abstractRaw),
+		bodyPieces(start === 0 ? text : text.slice(start)),
 	];
 	return { info, fields };
 }

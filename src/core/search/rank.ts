@@ -116,6 +116,13 @@ export class Scorer {
 				}
 				for (const d of altTouched) {
 					const frac = altCnt[d] / len;
+					// An expansion (a note's title or alias, a synonym) is a phrase: a note holding only
+					// some of its words does not match it.
+					if (sw.expansion && frac < 1) {
+						altSum[d] = 0;
+						altCnt[d] = 0;
+						continue;
+					}
 					const v = (altSum[d] / len) * frac;
 					if (inWord[d] === 0) {
 						inWord[d] = 1;

@@ -24,6 +24,11 @@ export interface SearchRenderOptions {
 	verbose?: boolean;
 }
 
+/** Whether a note is about the typed words themselves: most matched nothing, or one was searched as a near word. */
+function isAboutWords(note: string): boolean {
+	return note.startsWith('Most query words matched nothing') || note.includes(' matched no note; searched as ');
+}
+
 /** The notes for the reader: the truncation is in the count line; exclusions are summed in one line unless `verbose`. */
 function notesOf(limitations: readonly string[], verbose: boolean): string[] {
 	const notes: string[] = [];
@@ -79,6 +84,10 @@ export function renderSearchMarkdown(result: SearchResult, options: SearchRender
 		out.push(`Search failed: ${result.error ?? 'unknown error'}`);
 		return `${displayLines(out)}\n`;
 	}
+	const notes = notesOf(result.limitations, verbose);
+	// What the query's words did (matched nothing, were corrected) changes how to read every hit: it comes first.
+	const aboutWords = notes.filter(isAboutWords);
+	for (const l of aboutWords) out.push(`> ${l}`, '');
 	if (result.results.length === 0) {
 		out.push('No notes found.', '');
 		for (const a of result.advice) out.push(`- ${a}`);
@@ -87,10 +96,10 @@ export function renderSearchMarkdown(result: SearchResult, options: SearchRender
 		out.push(`${countLine(result, more)}:`, '');
 		result.results.forEach((hit, i) => out.push(...hitLines(hit, i)));
 	}
-	const notes = notesOf(result.limitations, verbose);
-	if (notes.length > 0) {
+	const rest = notes.filter((l) => !isAboutWords(l));
+	if (rest.length > 0) {
 		out.push('Notes:');
-		for (const l of notes) out.push(`- ${l}`);
+		for (const l of rest) out.push(`- ${l}`);
 		out.push('');
 	}
 	const terms = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];

@@ -11,7 +11,7 @@ import { byWalkOrder } from '../paths';
 import { positionsIn, resolveScope, resolveScopeSteps } from '../scope';
 import { drain, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
-import { canonicalKey, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
+import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
 import type { NoteNames, SavedIndexState } from './index-state';
 import { linksFieldNames } from '../note-info';
@@ -52,12 +52,18 @@ function now(): number {
 	return Date.now();
 }
 
-/** A note's name keys for the name maps: its title, file name and aliases as `canonicalKey`s, and its lower-case file name. */
+/** A note's name keys for the name maps: its title, file name (each also without a numbering or label prefix) and aliases as `canonicalKey`s, and its lower-case file name. */
 export function noteNames(info: DocInfo): NoteNames {
 	const aliasKeys = [canonicalKey(info.title)];
 	if (info.title !== info.basename) aliasKeys.push(canonicalKey(info.basename));
 	for (const a of info.aliases) aliasKeys.push(canonicalKey(a));
-	return { aliasKeys: aliasKeys.filter((k) => k !== ''), basenameKey: info.basename.toLowerCase() };
+	// `01 Intro` and `[Book] Deep Work` are also named `Intro` and `Deep Work`.
+	for (const name of [info.title, info.basename]) {
+		const bare = namePrefixStripped(name);
+		if (bare !== null) aliasKeys.push(canonicalKey(bare));
+	}
+	const keys = [...new Set(aliasKeys.filter((k) => k !== ''))];
+	return { aliasKeys: keys, basenameKey: info.basename.toLowerCase() };
 }
 
 /** The search index of one vault, and the optional notes that steer it (keyword index, synonyms). */

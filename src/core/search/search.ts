@@ -16,11 +16,12 @@
 import { dateFieldsOf, noteDate } from '../note-date';
 import { markFailed } from '../failure';
 import { boundEchoes } from '../frontmatter-echo';
-import { displayTags, excerptOf } from '../note-info';
+import { displayTags, excerptOf, hasWordsToRead } from '../note-info';
 import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
-import { expandQuery, type Expansion } from './expansion';
+import { noResultsAdvice } from './advice';
+import { expandQuery, phraseWord, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
 import { correctWord, wordMatches } from './fuzzy';
 import { abstractOf, forwardLinksOf } from './extract';
@@ -174,9 +175,11 @@ function analyzeWords(
 		idf: si.wordIdf(w),
 	}));
 	for (const e of expansions) {
-		const weight = si.settings.expansionWeight / Math.sqrt(e.words.length);
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		for (const w of e.words)
+		// A multi-word title, alias or synonym stays one phrase: a note matches it only with all its words.
+		const words = e.words.length > 1 ? [phraseWord(e)] : e.words;
+		const weight = si.settings.expansionWeight;
+		for (const w of words)
 			scored.push({
 				word: w,
 				weight,
@@ -358,7 +361,7 @@ async function buildHits(
 			frontmatter: info.frontmatter,
 			...dateFieldsOf(noteDate(info.frontmatter, source ? source.getMtime(info.path) : null, dateFields)),
 			// A line that is only an embed or a comment reads as nothing: the abstract stands in.
-			excerpt: found && found.excerpt !== '' ? found.excerpt : abstract,
+			excerpt: found && hasWordsToRead(found.excerpt) ? found.excerpt : abstract,
 			forward_links: !withLinks
 				? []
 				: graph
@@ -484,17 +487,4 @@ function folderPrefixes(
 	if (missing.length > 0)
 		return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
 	return { prefixes: wanted };
-}
-
-/** What to try when nothing matched (a missing keyword index is not mentioned: it is optional). */
-function noResultsAdvice(result: SearchResult): string[] {
-	const tried = [...result.terms.typed, ...result.terms.expanded.map((e) => e.text)];
-	const advice = [
-		`Terms tried: ${tried.length > 0 ? tried.join(', ') : '(none — the query held only filters or stop words)'}`,
-	];
-	advice.push('Broaden the query: fewer words, or drop a filter.');
-	advice.push(
-		'Try another word for it: a synonym, the title you expect, or the same words in another language your notes use.',
-	);
-	return advice;
 }

@@ -11,11 +11,23 @@ const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}]/u;
 function isWordUnit(code: number): boolean {
 	let c = CHAR_CLASS[code];
 	if (c === 0) {
-		// Surrogates: the astral letters behind them (CJK extension B…) are word characters often enough.
-		c = (code >= 0xd800 && code <= 0xdfff) || WORD_CHAR_RE.test(String.fromCharCode(code)) ? 1 : 2;
+		// Surrogates: the astral letters behind them (CJK extension B…) are word characters often
+		// enough — except U+1F000–U+1FBFF (high surrogates D83C–D83E): emoji and pictographs, which
+		// separate words as a space does (`🔡STAR`, `📚Deep Work`). Variation selectors (the `️` after
+		// `⭐`) are marks that belong to the symbol before them, not to a word.
+		if (code >= 0xd83c && code <= 0xd83e) c = 2;
+		else if (code >= 0xfe00 && code <= 0xfe0f) c = 2;
+		else c = (code >= 0xd800 && code <= 0xdfff) || WORD_CHAR_RE.test(String.fromCharCode(code)) ? 1 : 2;
 		CHAR_CLASS[code] = c;
 	}
 	return c === 1;
+}
+
+/** Whether the unit at `i` is a word character: a low surrogate is what its high surrogate is. */
+function wordAt(text: string, i: number): boolean {
+	const code = text.charCodeAt(i);
+	if (code >= 0xdc00 && code <= 0xdfff) return i > 0 && isWordUnit(text.charCodeAt(i - 1));
+	return isWordUnit(code);
 }
 
 /**
@@ -38,16 +50,16 @@ export class WordCursor {
 		const text = this.text;
 		const n = text.length;
 		let i = this.end;
-		while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
+		while (i < n && !wordAt(text, i)) i++;
 		if (i >= n) {
 			this.start = this.end = n;
 			return false;
 		}
 		this.start = i;
 		for (;;) {
-			while (i < n && isWordUnit(text.charCodeAt(i))) i++;
+			while (i < n && wordAt(text, i)) i++;
 			const c = text.charCodeAt(i);
-			if ((c === 45 || c === 95) && i + 1 < n && isWordUnit(text.charCodeAt(i + 1))) {
+			if ((c === 45 || c === 95) && i + 1 < n && wordAt(text, i + 1)) {
 				i++;
 				continue;
 			}
@@ -98,18 +110,18 @@ export function forEachWordStartingWith(text: string, firstWanted: Uint8Array, o
 	const n = text.length;
 	let i = 0;
 	while (i < n) {
-		while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
+		while (i < n && !wordAt(text, i)) i++;
 		if (i >= n) return;
 		const start = i;
 		let simple = true;
 		let folds = false; // a Latin-1…Greek letter: folding may decompose the word
 		for (;;) {
-			for (let c = text.charCodeAt(i); i < n && isWordUnit(c); c = text.charCodeAt(++i)) {
+			for (let c = text.charCodeAt(i); i < n && wordAt(text, i); c = text.charCodeAt(++i)) {
 				if (c >= PLAIN_SCRIPT_END || (c >= 65 && c <= 90 && i > start)) simple = false;
 				else if (c >= 0x80 && c < 0x400) folds = true;
 			}
 			const c = text.charCodeAt(i);
-			if ((c === 45 || c === 95) && i + 1 < n && isWordUnit(text.charCodeAt(i + 1))) {
+			if ((c === 45 || c === 95) && i + 1 < n && wordAt(text, i + 1)) {
 				simple = false;
 				i++;
 				continue;
