@@ -77,11 +77,11 @@ export function renderBaseMarkdown(result: BaseResult): string {
 	return out.join('\n').trimEnd();
 }
 
-/** The view as CSV (RFC 4180): a header of display names, then one line per row, with `path` first. */
+/** The view as CSV (RFC 4180 quoting, one line per row): a header of display names, then one line per row, with `path` first. */
 export function renderBaseCsv(result: BaseResult): string {
 	const q = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 	const lines = [['path', ...result.columns.map((c) => c.name)].map(q).join(',')];
 	for (const row of result.rows)
 		lines.push([row.path, ...result.columns.map((c) => cellText(row.values[c.id]))].map(q).join(','));
-	return lines.join('\r\n');
+	return lines.join('\n');
 }
