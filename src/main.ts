@@ -1,4 +1,4 @@
-import { CONTEXT_PACK_BASES_VIEW, ContextPackBasesView } from './ui/bases-view';
+import { registerContextPackView } from './ui/bases-view';
 import { Plugin } from 'obsidian';
 import { createApi, type VaultQueryApi } from './obsidian/api';
 import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
@@ -82,13 +82,7 @@ export default class VaultQueryPlugin extends Plugin {
 		});
 		this.addSettingTab(this.settingTab);
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
-		// Bases views exist since Obsidian 1.10; an older app (or bases turned off) simply has no such view type.
-		if (typeof this.registerBasesView === 'function')
-			this.registerBasesView(CONTEXT_PACK_BASES_VIEW, {
-				name: 'Context pack',
-				icon: 'package',
-				factory: (controller, containerEl) => new ContextPackBasesView(controller, containerEl, this.faces),
-			});
+		registerContextPackView(this, this.faces);
 		registerCliHandlers(this, cliHost(this.api, this.engine));
 	}
 

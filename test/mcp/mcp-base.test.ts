@@ -38,7 +38,7 @@ describe('MCP base tool (examples/vault)', () => {
 
 	it("returns a view's rows with the same object as the CLI's --json", async () => {
 		const r = await call(server.client, 'base', { base: 'skills.base', view: 'By domain' });
-		const viaCli = JSON.parse(
+		const viaCli: unknown = JSON.parse(
 			(await cli(['base', 'skills.base', '--view', 'By domain', '--json', '--vault', EXAMPLE_VAULT])).stdout,
 		);
 		expect(r.json).toEqual(viaCli);

@@ -5,22 +5,26 @@
  * pack that quotes only those notes.
  */
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_PACK_BASES_VIEW, type ContextPackBasesView } from '../../src/ui/bases-view';
-import { basesViews, QueryController, TFile } from '../obsidian-stub/index';
+import { CONTEXT_PACK_BASES_VIEW, type ContextPackView } from '../../src/ui/bases-view';
+import { basesViews, Plugin, QueryController, TFile } from '../obsidian-stub/index';
 import { captureClipboard } from './clipboard';
 import { ready } from './harness';
 
 const clipboard = captureClipboard();
 
-async function viewOver(paths: string[], name = 'Top rated'): Promise<ContextPackBasesView> {
+async function viewOver(paths: string[], name = 'Top rated'): Promise<ContextPackView> {
 	const r = await ready();
 	const registered = basesViews.get(CONTEXT_PACK_BASES_VIEW);
 	expect(registered?.registration.name).toBe('Context pack');
 	const view = registered!.registration.factory(
 		new QueryController(r.app),
 		document.body.createDiv(),
-	) as unknown as ContextPackBasesView;
-	const files = paths.map((p) => r.app.vault.getAbstractFileByPath(p) as unknown as TFile);
+	) as unknown as ContextPackView;
+	const files = paths.map((p) => {
+		const file = r.app.vault.getAbstractFileByPath(p);
+		if (!(file instanceof TFile)) throw new Error(`not a file: ${p}`);
+		return file;
+	});
 	Object.assign(view, { config: { name, get: () => undefined }, data: { data: files.map((file) => ({ file })) } });
 	view.onDataUpdated();
 	return view;
@@ -47,6 +51,20 @@ describe('the Context pack Bases view', () => {
 		expect(view.statusEl.textContent).toMatch(
 			/^"how do I value a business with discounted cash flows": \d+ of [\d,]+ tokens used · 1 source/,
 		);
+	});
+
+	it('an Obsidian without Bases views loads the plugin without this view type', async () => {
+		const proto = Plugin.prototype as unknown as { registerBasesView?: unknown };
+		const saved = proto.registerBasesView;
+		delete proto.registerBasesView;
+		try {
+			basesViews.clear();
+			const r = await ready();
+			expect(r.plugin.engine.source.listNotes().length).toBeGreaterThan(0);
+			expect(basesViews.has(CONTEXT_PACK_BASES_VIEW)).toBe(false);
+		} finally {
+			proto.registerBasesView = saved;
+		}
 	});
 
 	it('says so instead of packing when the view shows no notes', async () => {

@@ -9,8 +9,9 @@ import type { BaseResult } from './run';
 export function cellText(v: unknown): string {
 	if (v === null || v === undefined) return '';
 	if (Array.isArray(v)) return v.map(cellText).join(', ');
-	if (typeof v === 'object') return JSON.stringify(v);
-	return String(v).replace(/[\r\n]+/g, ' ');
+	if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+		return String(v).replace(/[\r\n]+/g, ' ');
+	return JSON.stringify(v) ?? '';
 }
 
 function rowsInOrder(
