@@ -82,4 +82,24 @@ describe('vault-query base', () => {
 		expect(zero.code).toBe(2);
 		expect(zero.stderr).toMatch(/--limit/);
 	});
+
+	it('pack --base quotes only the notes of a base view; a bad base fails the pack naming it', async () => {
+		const scoped = await run(
+			'pack',
+			'position sizing and valuation',
+			'--base',
+			'skills.base#Top rated',
+			'--today',
+			'2026-07-01',
+			'--json',
+		);
+		const pack = JSON.parse(scoped.stdout) as { query: { base: string }; pack: { path: string }[] };
+		expect(pack.query.base).toBe('skills.base#Top rated');
+		expect(pack.pack.length).toBeGreaterThan(0);
+		for (const source of pack.pack)
+			expect(['skill-lab/dcf-valuation.md', 'skill-lab/code-review-checklist.md']).toContain(source.path);
+		const bad = await run('pack', 'anything', '--base', 'nope.base');
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toMatch(/^vault-query pack: base: no base file "nope.base"/);
+	});
 });
