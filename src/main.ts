@@ -1,3 +1,4 @@
+import { registerContextPackView } from './ui/bases-view';
 import { Plugin } from 'obsidian';
 import { createApi, type VaultQueryApi } from './obsidian/api';
 import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
@@ -69,6 +70,7 @@ export default class VaultQueryPlugin extends Plugin {
 		this.addRibbonIcon('list-tree', 'Open note context', () => void openSidePanel(this.app));
 		this.addSettingTab(this.settingTab);
 		this.registerMarkdownCodeBlockProcessor(CODE_BLOCK_LANGUAGE, blockProcessor(this.faces));
+		registerContextPackView(this, this.faces);
 		registerCliHandlers(this, cliHost(this.api, this.engine));
 	}
 

@@ -30,6 +30,7 @@ import {
 } from './render';
 import type { VaultSession } from '../warm/session';
 import { statusOf } from './status';
+import { baseTool } from './base-tool';
 import { DAY_PATTERN } from '../core/note-date';
 
 /** What a handler returns: the contract JSON, a short text rendering, and the list a bound may cut. */
@@ -360,4 +361,12 @@ export const statusTool: ToolSpec<z.ZodObject> = {
 };
 
 /** Every tool, in the order `tools/list` shows them. */
-export const TOOLS = [searchTool, queryTool, readTool, packTool, noteTool, statusTool] as unknown as ToolSpec[];
+export const TOOLS = [
+	searchTool,
+	queryTool,
+	readTool,
+	packTool,
+	noteTool,
+	baseTool,
+	statusTool,
+] as unknown as ToolSpec[];

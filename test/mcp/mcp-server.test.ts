@@ -38,9 +38,9 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 		}
 	});
 
-	it('lists six read-only tools with strict, described input schemas', async () => {
+	it('lists seven read-only tools with strict, described input schemas', async () => {
 		const { tools } = await server.client.listTools();
-		expect(tools.map((t) => t.name)).toEqual(['search', 'query', 'read', 'pack', 'note', 'status']);
+		expect(tools.map((t) => t.name)).toEqual(['search', 'query', 'read', 'pack', 'note', 'base', 'status']);
 		for (const tool of tools) {
 			expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
 			expect(tool.annotations?.destructiveHint, tool.name).toBe(false);

@@ -349,6 +349,45 @@ export const cliHandlers = new Map<
 	{ app: unknown; description: string; flags: CliFlags | null; handler: CliHandler }
 >();
 
+/** A Bases view type a plugin registered (Obsidian 1.10+): its name, icon and factory. */
+export interface BasesViewRegistrationStub {
+	name: string;
+	icon: string;
+	factory: (controller: QueryController, containerEl: HTMLElement) => BasesView;
+}
+
+/**
+ * Bases view types registered through `Plugin.registerBasesView`, by id. Tests call a factory as
+ * Obsidian does when a user picks the view type in a base's view menu.
+ */
+export const basesViews = new Map<string, { app: unknown; registration: BasesViewRegistrationStub }>();
+
+/**
+ * Obsidian's `QueryController` (opaque in obsidian.d.ts). The stub's carries the app, which
+ * Obsidian hands a `BasesView` internally — a simplification so a test can make one.
+ */
+export class QueryController extends Component {
+	constructor(readonly app: unknown) {
+		super();
+	}
+}
+
+/** Obsidian's `BasesView`: the app, the view's config and the latest query result (set by the test, as Obsidian sets them). */
+export abstract class BasesView extends Component {
+	abstract type: string;
+	app: unknown;
+	config: { name: string; get(key: string): unknown } | undefined;
+	allProperties: string[] = [];
+	data: { data: { file: TFile }[] } = { data: [] };
+
+	protected constructor(controller: QueryController) {
+		super();
+		this.app = controller.app;
+	}
+
+	abstract onDataUpdated(): void;
+}
+
 /**
  * Obsidian's `Plugin`. Like Obsidian, `addCommand` prefixes the id with `<plugin id>:` and the name
  * with `<plugin name>: ` and hands the command to `app.commands` (the fake app's registry).
@@ -417,6 +456,15 @@ export class Plugin extends Component {
 		this.register(() => {
 			if (cliHandlers.get(command)?.handler === handler) cliHandlers.delete(command);
 		});
+	}
+
+	/** Obsidian 1.10+: a Bases view type, kept in {@link basesViews} until the plugin unloads; true (bases enabled). */
+	registerBasesView(viewId: string, registration: BasesViewRegistrationStub): boolean {
+		basesViews.set(viewId, { app: this.app, registration });
+		this.register(() => {
+			if (basesViews.get(viewId)?.registration === registration) basesViews.delete(viewId);
+		});
+		return true;
 	}
 
 	/** Forwards to the app's settings dialog (Obsidian's internal `app.setting`) when the (fake) app has one. */

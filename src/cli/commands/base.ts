@@ -43,15 +43,11 @@ export const baseCommand: Command = {
 			limit: numberFlag(args, 'limit'),
 			list: boolFlag(args, 'list'),
 		});
-		const render = (): string => {
-			const text =
-				format === 'csv'
-					? renderBaseCsv(result)
-					: format === 'markdown'
-						? renderBaseMarkdown(result)
-						: renderBaseText(result);
-			return format === 'text' ? displayLines(text.split('\n')) : text;
+		const text = (): string => {
+			if (format === 'csv') return renderBaseCsv(result);
+			if (format === 'markdown') return renderBaseMarkdown(result);
+			return displayLines(renderBaseText(result).split('\n'));
 		};
-		return emitAnswer(args, io, 'base', result, render, result.view === null || result.matched > 0);
+		return emitAnswer(args, io, 'base', result, text, result.view === null || result.matched > 0);
 	},
 };

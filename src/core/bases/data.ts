@@ -110,12 +110,14 @@ export class FileModel {
 
 	constructor(readonly data: BaseData) {}
 
-	/** `note.name` of `path` (null when absent). */
+	/** `note.name` of `path` (null when absent): only that property is converted, so a filter on one key stays cheap. */
 	property(path: string, name: string): Value {
-		const meta = this.data.metadata(path);
-		const key = frontmatterKey(meta?.frontmatter, name);
+		const whole = this.props.get(path);
+		const fm = this.data.metadata(path)?.frontmatter;
+		const key = frontmatterKey(fm, name);
 		if (key === null) return null;
-		return this.properties(path).entries.get(key) ?? null;
+		if (whole) return whole.entries.get(key) ?? null;
+		return propertyValueOf(this.data, fm![key], key, path);
 	}
 
 	/** `file.properties`: every frontmatter property, typed. */

@@ -9,8 +9,9 @@ import type { BaseResult } from './run';
 export function cellText(v: unknown): string {
 	if (v === null || v === undefined) return '';
 	if (Array.isArray(v)) return v.map(cellText).join(', ');
-	if (typeof v === 'object') return JSON.stringify(v);
-	return String(v).replace(/[\r\n]+/g, ' ');
+	if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+		return String(v).replace(/[\r\n]+/g, ' ');
+	return JSON.stringify(v) ?? '';
 }
 
 function rowsInOrder(
@@ -77,11 +78,11 @@ export function renderBaseMarkdown(result: BaseResult): string {
 	return out.join('\n').trimEnd();
 }
 
-/** The view as CSV (RFC 4180): a header of display names, then one line per row, with `path` first. */
+/** The view as CSV (RFC 4180 quoting, one line per row): a header of display names, then one line per row, with `path` first. */
 export function renderBaseCsv(result: BaseResult): string {
 	const q = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 	const lines = [['path', ...result.columns.map((c) => c.name)].map(q).join(',')];
 	for (const row of result.rows)
 		lines.push([row.path, ...result.columns.map((c) => cellText(row.values[c.id]))].map(q).join(','));
-	return lines.join('\r\n');
+	return lines.join('\n');
 }

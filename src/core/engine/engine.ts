@@ -14,7 +14,7 @@
  */
 import { baseFiles, runBase, thisFinder, type BaseRequest, type BaseResult } from '../bases/index';
 import { LinkGraph } from '../link-graph';
-import { buildPack, type ContextPack, type PackRequest } from '../pack/pack';
+import { buildPack, failedPackOf, type ContextPack, type PackRequest } from '../pack/pack';
 import type { NoteSource } from '../port';
 import { runQuery, type StructuredResult } from '../query/run';
 import { resultOrder } from '../query/envelope';
@@ -247,6 +247,13 @@ export class VaultEngine {
 			includeDrafts: request.includeDrafts ?? (d.includeDrafts === true || undefined),
 			includeArchived: request.includeArchived ?? (d.includeArchived === true || undefined),
 		};
+		if (request.base !== undefined) {
+			// A base view as the scope: the pack may quote exactly the notes of the view's rows.
+			const view = await this.base({ base: request.base });
+			if (view.status === 'failed')
+				return failedPackOf(full, this.source.vaultPath, view.error ?? 'base: failed');
+			full.paths = view.rows.map((row) => row.path).filter((p) => p.toLowerCase().endsWith('.md'));
+		}
 		return this.withIndex((index) =>
 			buildPack(this.source, index, full, { dateFields: this.config.settings.dateFields }),
 		);

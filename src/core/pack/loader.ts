@@ -22,6 +22,8 @@ export interface ExcludedNote {
 export interface RetrieveOptions {
 	includeDrafts: boolean;
 	includeArchived: boolean;
+	/** Only these notes may be quoted (a base view's rows); absent: any note in scope. */
+	only?: ReadonlySet<string>;
 }
 
 /** Loads candidate notes once each, leaving out drafts and archived notes unless asked and noting unreadable ones. */
@@ -57,6 +59,10 @@ export class NoteLoader {
 	/** The loaded note, or null when it is left out or unreadable. */
 	async load(path: string): Promise<LoadedNote | null> {
 		if (this.loaded.has(path)) return this.loaded.get(path) ?? null;
+		if (this.options.only && !this.options.only.has(path)) {
+			this.loaded.set(path, null); // Outside the pack's scope (a base view): never quoted, not an exclusion to report.
+			return null;
+		}
 		const meta = this.source.getMetadata(path);
 		const why = exclusionOf(meta);
 		if ((why === 'draft' && !this.options.includeDrafts) || (why === 'archived' && !this.options.includeArchived)) {

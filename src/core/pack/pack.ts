@@ -98,6 +98,12 @@ function failedPack(query: Record<string, unknown>, handoff: Handoff, error: str
 	};
 }
 
+/** A pack that failed before retrieval for a reason found outside it (a base scope that could not be evaluated). */
+export function failedPackOf(request: PackRequest, vaultPath: string, error: string): ContextPack {
+	const { handoff, query } = requestFacts(request, vaultPath);
+	return failedPack(query, handoff, error);
+}
+
 /**
  * Build a context pack (see the module comment and docs/DESIGN.md "Context packs"). Never
  * throws for bad input: an empty query, a bad budget or date, a bad regex, or a budget too small
@@ -131,7 +137,9 @@ export async function buildPack(
 		scope: scopeSyntax(parsed),
 	});
 	if (parsed.error !== null) return failedPack(query, handoff, `query: ${parsed.error}`, index.size);
-	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived });
+	const only = request.paths ? new Set(request.paths) : undefined;
+	if (request.base !== undefined) query.base = request.base;
+	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived, only });
 	if ('error' in r) return failedPack(query, handoff, r.error, index.size);
 
 	const prepared = prepare(r.candidates, r.allKeys, r.counter, (c) =>

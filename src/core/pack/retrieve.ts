@@ -139,6 +139,7 @@ async function searchStage(
 	index: SearchIndex,
 	parsed: ParsedQuery,
 	facets: readonly Facet[],
+	only?: ReadonlySet<string>,
 ): Promise<SearchStage | { error: string }> {
 	const stage: SearchStage = {
 		priors: new Map(),
@@ -180,6 +181,7 @@ async function searchStage(
 		withExcerpts: false,
 		withLinks: false,
 		source,
+		paths: only,
 	});
 	if (main.status === 'failed') return { error: main.error ?? 'query: the search failed' };
 	take(main, null);
@@ -192,6 +194,7 @@ async function searchStage(
 				withExcerpts: false,
 				withLinks: false,
 				source,
+				paths: only,
 			});
 			if (r.status !== 'failed') take(r, i);
 		}
@@ -313,7 +316,7 @@ export async function retrieve(
 	refs: readonly LinkRef[],
 	options: RetrieveOptions,
 ): Promise<Retrieval | { error: string }> {
-	const stage = await searchStage(source, index, parsed, facets);
+	const stage = await searchStage(source, index, parsed, facets, options.only);
 	if ('error' in stage) return stage;
 	const ctx = scoringContext(index, facets, stage.expansions);
 	const loader = new NoteLoader(source, facets, stage.priors, options, codeWanted(parsed.raw, facets));

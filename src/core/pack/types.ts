@@ -27,6 +27,10 @@ export interface PackRequest {
 	includeArchived?: boolean;
 	/** The handoff's `built_at` (YYYY-MM-DD; default: today, UTC). */
 	builtAt?: string;
+	/** Only these notes may be quoted — the rows of a base view (`VaultEngine.pack` fills it from `base`). */
+	paths?: readonly string[];
+	/** A base view as the pack's scope: `Books.base#Top rated` (or `NOTE#base` and a view after a second `#`). */
+	base?: string;
 }
 
 /** One source of the pack: a section (or block) and the verbatim quotes taken from it. */

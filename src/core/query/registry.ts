@@ -353,6 +353,12 @@ export const PACK: RankedOperationSpec<'pack', PackRequest> = {
 			help: 'keep archived notes (status archived/archive, archived: true, #archive tags)',
 		},
 		{ name: 'today', kind: 'text', value: 'YYYY-MM-DD', help: "the handoff's built_at (default: today, UTC)" },
+		{
+			name: 'base',
+			kind: 'text',
+			value: 'FILE#VIEW',
+			help: 'quote only the notes of a base view\'s rows, e.g. "Books.base#Top rated" (default: any note)',
+		},
 	],
 	build: (query, values) => ({
 		query,
@@ -362,6 +368,7 @@ export const PACK: RankedOperationSpec<'pack', PackRequest> = {
 		includeDrafts: values['include-drafts'] === true || undefined,
 		includeArchived: values['include-archived'] === true || undefined,
 		builtAt: typeof values.today === 'string' ? values.today : undefined,
+		base: typeof values.base === 'string' ? values.base : undefined,
 	}),
 	fromText: (input) => (input.trim() === '' ? 'Type a question for the context pack.' : { query: input.trim() }),
 };

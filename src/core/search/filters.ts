@@ -26,17 +26,22 @@ export function buildMask(
 	source: NoteSource | null,
 	limitations: string[],
 	folders: readonly string[] = [],
+	paths?: ReadonlySet<string>,
 ): Uint8Array | null {
 	const idx = si.index;
 	const n = idx.idSpace;
-	if (parsed.filters.length === 0 && parsed.excluded.length === 0 && folders.length === 0) return null;
+	if (parsed.filters.length === 0 && parsed.excluded.length === 0 && folders.length === 0 && !paths) return null;
 	const mask = new Uint8Array(n);
-	// `folders` (vault-relative prefixes ending in "/") narrow the notes before any filter.
-	for (let d = 0; d < n; d++)
+	// `folders` (vault-relative prefixes ending in "/") and `paths` (a base view's rows) narrow the notes before any filter.
+	for (let d = 0; d < n; d++) {
+		const path = idx.docs.path(d);
 		mask[d] =
-			idx.isAlive(d) && (folders.length === 0 || folders.some((f) => idx.docs.path(d)?.startsWith(f) === true))
+			idx.isAlive(d) &&
+			(folders.length === 0 || folders.some((f) => path?.startsWith(f) === true)) &&
+			(!paths || (typeof path === 'string' && paths.has(path)))
 				? 1
 				: 0;
+	}
 	for (const f of parsed.filters) {
 		const test = filterTest(si, f, source, limitations);
 		if (!test) continue;

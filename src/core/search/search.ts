@@ -432,7 +432,7 @@ export async function search(
 		source: e.source,
 	}));
 
-	const allowed = buildMask(si, parsed, source, limitations, folders.prefixes);
+	const allowed = buildMask(si, parsed, source, limitations, folders.prefixes, options.paths);
 	const bonus = keywordBonus(si, words.typed, words.expansions);
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));

@@ -21,6 +21,8 @@ export interface SearchOptions {
 	prefixLast?: boolean;
 	/** Search only notes under these folders (vault-relative); a folder holding no note is an error. */
 	folders?: string[];
+	/** Search only these notes (a base view's rows, for a pack scoped to it). */
+	paths?: ReadonlySet<string>;
 	/** A trigram index: phrases and regexes read only the notes it names as candidates (answers unchanged). */
 	trigrams?: TrigramIndex | null;
 	/** Date properties that date a hit, first set wins (default: the engine's defaults); else the file's modification time. */
