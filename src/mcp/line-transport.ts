@@ -207,6 +207,8 @@ export class LineTransport implements Transport {
 		this.stdin.off('error', this.onReadError);
 		this.stdin.off('end', this.onEnd);
 		this.stdin.off('close', this.onEnd);
+		// A flowing stdin keeps the process alive: paused, a server stopped by a signal can exit.
+		this.stdin.pause();
 		this.pieces = [];
 		this.onclose?.();
 	}

@@ -142,8 +142,8 @@ describe('MCP server stays fresh while running (a temporary copy of examples/vau
 });
 
 describe('MCP server process lifecycle', () => {
-	/** Spawn the server raw, wait until it is ready (stderr), and collect stdout. */
-	function spawnServer(): Promise<{
+	/** Spawn the server raw, wait until its log says it is ready, and collect stdout and the log. */
+	async function spawnServer(): Promise<{
 		child: ReturnType<typeof spawn>;
 		stdout: () => string;
 		exited: Promise<number | null>;
@@ -152,13 +152,13 @@ describe('MCP server process lifecycle', () => {
 			stdio: ['pipe', 'pipe', 'pipe'],
 		});
 		let out = '';
+		let log = '';
 		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		// The whole log, not each chunk: a loaded machine may split the line across two.
+		child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
 		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-		return new Promise((resolve) => {
-			child.stderr.on('data', (chunk: Buffer) => {
-				if (chunk.toString().includes('ready:')) resolve({ child, stdout: () => out, exited });
-			});
-		});
+		await waitFor(() => log.includes('ready:'), { what: 'the server to say it is ready' });
+		return { child, stdout: () => out, exited };
 	}
 
 	it('exits 0 on stdin EOF, and writes nothing but protocol to stdout', async () => {
