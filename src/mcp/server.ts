@@ -13,7 +13,8 @@ import {
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { DEFAULT_BUDGET } from '../core/pack/types';
-import { boundEcho, boundLines, jsonBytes } from './bound';
+import { answerInToolTerms, inToolTerms } from './advice';
+import { boundEcho, boundLines, jsonBytes, type Truncation } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
 import type { VaultSession } from '../warm/session';
 import { ParameterError, TOOLS, type ToolSpec } from './tools';
@@ -40,6 +41,30 @@ function errorResult(message: string, structured?: Record<string, unknown>): Cal
 	};
 }
 
+/** What a cut response says at the end of its text: how many results were kept of how many, and the call that continues. */
+function cutLine(structured: Record<string, unknown>): string | null {
+	const cut = structured.truncated as Truncation | undefined;
+	if (cut === undefined) return null;
+	const of =
+		cut.total === null
+			? `${cut.kept} ${cut.field} (more match, not counted)`
+			: `${cut.kept} of ${cut.total} ${cut.field}`;
+	const why = cut.max_bytes === null ? 'at the limit' : `to stay within ${cut.max_bytes} bytes`;
+	return `Cut to ${of} ${why}; structuredContent holds the same ${cut.kept}. Next: ${cut.next}.`;
+}
+
+/** The text sent: the rendering within `budget` bytes at a whole line, then the cut line (kept whatever the rendering's length). */
+function textOf(rendered: string, structured: Record<string, unknown>, budget: number): string {
+	const cut = cutLine(structured);
+	const room = budget - (cut === null ? 0 : Buffer.byteLength(cut, 'utf8') + 200);
+	const shown = boundLines(rendered, Math.max(0, room));
+	const lines = [shown.text];
+	if (shown.cut)
+		lines.push(`… (text cut at ${shown.lines} lines for size; structuredContent holds the whole answer as sent)`);
+	if (cut !== null) lines.push(cut);
+	return lines.join('\n');
+}
+
 /** Runs a tool and shapes the result within the byte budget: text first (short), the JSON in what is left. */
 async function callTool(
 	spec: ToolSpec,
@@ -58,14 +83,13 @@ async function callTool(
 			`${spec.name}: internal error (${error instanceof Error ? error.message : String(error)}); the server log has details`,
 		);
 	}
+	// The JSON is cut first and the text rendered from what it kept: both list the same results and say the same cut.
 	const textBudget = Math.min(16 * 1024, Math.floor(options.maxBytes / 4));
-	const shown = boundLines(answer.text, textBudget);
-	const text = shown.cut
-		? `${shown.text}\n… (text cut at ${shown.lines} lines; the full answer is in structuredContent)`
-		: shown.text;
-	const jsonBudget = options.maxBytes - Buffer.byteLength(text, 'utf8') - 512;
-	const echoed = boundEcho(answer.structured);
-	const structured = answer.bound ? answer.bound(echoed, jsonBudget) : echoed;
+	const jsonBudget = options.maxBytes - textBudget - 512;
+	const nextOffset = answer.nextOffset ?? null;
+	const worded = answerInToolTerms(boundEcho(answer.structured), spec.name, nextOffset);
+	const structured = answer.bound ? answer.bound(worded, jsonBudget) : worded;
+	const text = textOf(inToolTerms(answer.text(structured), spec.name, nextOffset), structured, textBudget);
 	if (jsonBytes(structured) > jsonBudget)
 		options.log(
 			`${spec.name}: response of ${jsonBytes(structured)} bytes over the ${jsonBudget}-byte budget could not be cut further`,
