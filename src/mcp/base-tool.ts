@@ -67,7 +67,7 @@ export const baseTool: ToolSpec<typeof baseInput> = {
 					: listed.map((b) => `${b.path}: ${b.error ?? b.views.join(', ')}`).join('\n');
 			return {
 				structured,
-				text,
+				text: () => text,
 				failed: false,
 				bound: (value, max) => boundList(value, 'bases', max, () => 'name a base to see its views'),
 			};

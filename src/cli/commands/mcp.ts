@@ -82,8 +82,16 @@ export const mcpCommand: Command = {
 		if (maxBytes < 4096)
 			throw new UsageError(`--max-bytes must be at least 4096 (one result needs room), got ${maxBytes}`);
 		const vaultPath = resolve(io.cwd, stringFlag(args, 'vault') ?? '.');
-		const open = warmOpener(vaultPath, openOptionsFrom(args), boolFlag(args, 'no-cache'), TOOL_STAMP, (line) =>
-			io.stderr(`vault-query mcp: ${line}`),
+		// The folder is checked before the protocol starts: a wrong --vault is exit 2 with its reason, not a server that fails every call.
+		await vaultKeyOf(args, io);
+		let reading: ((read: number, total: number) => void) | null = null;
+		const open = warmOpener(
+			vaultPath,
+			openOptionsFrom(args),
+			boolFlag(args, 'no-cache'),
+			TOOL_STAMP,
+			(line) => io.stderr(`vault-query mcp: ${line}`),
+			(read, total) => reading?.(read, total),
 		);
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
 		// Loaded here, not at the top: the MCP SDK and zod are half the CLI's code, and no other command needs them.
@@ -97,6 +105,7 @@ export const mcpCommand: Command = {
 				version: VAULT_QUERY_VERSION,
 				config,
 				log: (line) => io.stderr(`vault-query mcp: ${line}`),
+				onReading: (sink) => (reading = sink),
 			});
 		} catch (error) {
 			// Before the server starts stdout is still ours: runCli reports it, as JSON too with --json.
