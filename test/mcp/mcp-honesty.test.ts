@@ -38,7 +38,9 @@ describe('MCP answers say what they hold: a cut, the offset that continues, advi
 	});
 
 	it('a search cut for size lists the same results in its text as in structuredContent, says kept of total, and the exact offset to continue', async () => {
-		const full = JSON.parse((await cli(['search', 'note', '--limit', '40', '--json', '--vault', vault])).stdout) as {
+		const full = JSON.parse(
+			(await cli(['search', 'note', '--limit', '40', '--json', '--vault', vault])).stdout,
+		) as {
 			results: { path: string }[];
 			matched: number;
 		};
