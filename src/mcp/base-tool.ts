@@ -67,7 +67,7 @@ export const baseTool: ToolSpec<typeof baseInput> = {
 					: listed.map((b) => `${b.path}: ${b.error ?? b.views.join(', ')}`).join('\n');
 			return {
 				structured,
-				text,
+				text: () => text,
 				failed: false,
 				bound: (value, max) => boundList(value, 'bases', max, () => 'name a base to see its views'),
 			};
@@ -81,7 +81,7 @@ export const baseTool: ToolSpec<typeof baseInput> = {
 		);
 		return {
 			structured: { ...result },
-			text: renderBaseText(result),
+			text: () => renderBaseText(result),
 			failed: result.status === 'failed',
 			bound: (value, max) =>
 				boundList(value, 'rows', max, (kept) => `call base again with offset: ${skip + kept}`),

@@ -23,14 +23,18 @@ function limits(limitations: string[]): string[] {
 /** Ranked hits, one line each with tier and score, then the abstract. */
 export function renderSearchText(result: SearchResult): string {
 	if (result.status === 'failed') return failure(result);
-	const lines = [
-		`${result.matched} notes matched, showing ${result.results.length} (full results in structuredContent)`,
-	];
+	const skip = (result.query as { offset?: number }).offset ?? 0;
+	const shown = result.results.length;
+	const lines = [`${result.matched} notes matched, showing ${shown}${skip > 0 ? ` after offset ${skip}` : ''}`];
 	for (const [i, hit] of result.results.entries()) {
 		lines.push(`${i + 1}. ${hit.path} — ${hit.title} [${hit.tier}, score ${hit.score.toFixed(2)}]`);
 		if (hit.abstract !== '') lines.push(`   ${hit.abstract.replace(/\s+/g, ' ').slice(0, 200)}`);
 	}
 	if (result.results.length === 0 && result.advice.length > 0) lines.push(...result.advice.map((a) => `Try: ${a}`));
+	// A cut for size says its own next call (server.ts); a list that stopped at the limit says it here.
+	const cut = (result as { truncated?: unknown }).truncated !== undefined;
+	if (!cut && shown > 0 && result.matched > skip + shown)
+		lines.push(`More: call search again with offset: ${skip + shown}.`);
 	return [...lines, ...limits(result.limitations)].join('\n');
 }
 

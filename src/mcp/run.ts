@@ -1,5 +1,5 @@
 /**
- * `vault-query mcp`: open the vault once, watch it, and serve MCP over stdio until stdin closes
+ * `vault-query mcp`: serve MCP over stdio at once, open the vault once meanwhile and watch it, until stdin closes
  * or a SIGTERM/SIGINT arrives. stdout carries only the protocol; every log line goes to stderr.
  */
 import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
@@ -8,6 +8,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EngineConfig } from '../core/engine/engine';
 import { LineTransport } from './line-transport';
 import { createServer } from './server';
+import { introduceVault } from './introduction';
+import { StartingVault } from './starting';
+import { DEFAULT_READER_SETTINGS } from '../core/reader/index';
 import { startWarmVault } from '../warm/host';
 import type { VaultOpener } from '../warm/session';
 
@@ -23,6 +26,8 @@ export interface McpRunOptions {
 	log: (line: string) => void;
 	/** The engine configuration (links key…); defaults otherwise. */
 	config?: EngineConfig;
+	/** Hands over the sink of the opener's progress (notes read of how many), for `status` and progress notifications. */
+	onReading?: (sink: (read: number, total: number) => void) => void;
 }
 
 /**
@@ -51,6 +56,11 @@ class FirstAnswer extends LineTransport {
 		this.answered();
 	}
 
+	/** Sets the callback to run after the next message written (or `answered()`). */
+	rearm(next: () => void): void {
+		this.first = next;
+	}
+
 	/** Runs the pending callback on the next turn of the event loop (once). */
 	answered(): void {
 		const first = this.first;
@@ -71,7 +81,9 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		process.once('SIGTERM', () => resolve('SIGTERM'));
 		process.once('SIGINT', () => resolve('SIGINT'));
 	});
-	const warm = await Promise.race([
+	// The protocol is served at once; the vault opens meanwhile and each call waits for what it needs (starting.ts).
+	const vault = new StartingVault(
+		options.vaultPath,
 		startWarmVault({
 			vaultPath: options.vaultPath,
 			configDir: options.configDir,
@@ -79,32 +91,60 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 			config: options.config ?? {},
 			log: options.log,
 		}),
-		stop,
-	]);
-	if (typeof warm === 'string') {
-		options.log(`stopped before the vault was open (${warm})`);
-		return 0;
-	}
-	const { session } = warm;
-	// The saved indexes load once the first answer (the handshake) is written, or after a second
-	// without a client.
+	);
+	options.onReading?.((read, total) => vault.reading(read, total));
+	// The saved indexes load once the vault is open and the first answer after it is written (or
+	// a second after the open without one): a long synchronous decode no answer should wait for.
+	let answered = false;
+	let idle: ReturnType<typeof setTimeout> | undefined;
 	const wire = new FirstAnswer(
 		() => {
-			clearTimeout(idle);
-			void warm.loadIndexes();
+			answered = true;
 		},
 		() => ended('connection closed'),
 	);
-	const idle = setTimeout(() => wire.answered(), 1000);
-	const handle = serveStdio(() => createServer(session, options), {
-		transport: wire,
-		onerror: (error) => options.log(`protocol error: ${error.message}`),
-	});
-	options.log(`ready: ${session.vaultPath} in ${Math.round(performance.now() - started)} ms (MCP on stdio)`);
+	void vault.open().then(
+		(warm) => {
+			options.log(
+				`ready: ${warm.session.vaultPath} in ${Math.round(performance.now() - started)} ms (the vault is open)`,
+			);
+			const load = (): void => {
+				clearTimeout(idle);
+				void warm.loadIndexes();
+			};
+			if (answered) load();
+			else {
+				wire.rearm(load);
+				idle = setTimeout(() => wire.answered(), 1000);
+			}
+		},
+		(error: unknown) =>
+			options.log(`the vault could not be opened: ${error instanceof Error ? error.message : String(error)}`),
+	);
+	const schemaPath = options.config?.reader?.schemaPath ?? DEFAULT_READER_SETTINGS.schemaPath;
+	const handle = serveStdio(
+		async () =>
+			createServer(
+				vault,
+				options,
+				await introduceVault({
+					vaultPath: options.vaultPath,
+					configDir: options.configDir,
+					schemaPath,
+					session: vault.ready(),
+				}),
+			),
+		{ transport: wire, onerror: (error) => options.log(`protocol error: ${error.message}`) },
+	);
+	options.log(`serving MCP on stdio (${options.vaultPath}) in ${Math.round(performance.now() - started)} ms`);
 	const why = await stop;
 	options.log(`shutting down (${why})`);
+	clearTimeout(idle);
 	// An index part being written is let finish (bounded), so the next start need not build it again.
-	await warm.close();
+	const warm = await vault.open().catch(() => null);
+	await warm?.close();
 	await handle.close();
+	// Nothing more is read: a stdin still open (a SIGTERM while the client keeps its end) must not keep the process alive.
+	process.stdin.destroy();
 	return 0;
 }

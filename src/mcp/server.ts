@@ -1,5 +1,5 @@
 /**
- * The MCP server over one warm vault session: the six tools, the `handoff` prompt and the note
+ * The MCP server over one warm vault (answering while it opens, starting.ts): the six tools, the `handoff` prompt and the note
  * resource template. `createServer` is a factory (the SDK's `serveStdio` pins one instance per
  * connection, of whichever protocol era the client opens with).
  */
@@ -10,13 +10,16 @@ import {
 	ResourceTemplate,
 	type CallToolResult,
 	type Resource,
+	type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { DEFAULT_BUDGET } from '../core/pack/types';
-import { boundEcho, boundLines, jsonBytes } from './bound';
+import { answerInToolTerms, inToolTerms } from './advice';
+import { boundEcho, boundLines, jsonBytes, type Truncation } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
-import type { VaultSession } from '../warm/session';
-import { ParameterError, TOOLS, type ToolSpec } from './tools';
+import type { StartingVault } from './starting';
+import { sessionForCall } from './waiting';
+import { ParameterError, TOOLS, type ToolAnswer, type ToolSpec } from './tools';
 
 /** Server options: the response budget. */
 export interface ServerOptions {
@@ -40,32 +43,70 @@ function errorResult(message: string, structured?: Record<string, unknown>): Cal
 	};
 }
 
+/** What a cut response says at the end of its text: how many results were kept of how many, and the call that continues. */
+function cutLine(structured: Record<string, unknown>): string | null {
+	const cut = structured.truncated as Truncation | undefined;
+	if (cut === undefined) return null;
+	const of =
+		cut.total === null
+			? `${cut.kept} ${cut.field} (more match, not counted)`
+			: `${cut.kept} of ${cut.total} ${cut.field}`;
+	const why = cut.max_bytes === null ? 'at the limit' : `to stay within ${cut.max_bytes} bytes`;
+	return `Cut to ${of} ${why}; structuredContent holds the same ${cut.kept}. Next: ${cut.next}.`;
+}
+
+/** The text sent: the rendering within `budget` bytes at a whole line, then the cut line (kept whatever the rendering's length). */
+function textOf(rendered: string, structured: Record<string, unknown>, budget: number): string {
+	const cut = cutLine(structured);
+	const room = budget - (cut === null ? 0 : Buffer.byteLength(cut, 'utf8') + 200);
+	const shown = boundLines(rendered, Math.max(0, room));
+	const lines = [shown.text];
+	if (shown.cut)
+		lines.push(`… (text cut at ${shown.lines} lines for size; structuredContent holds the whole answer as sent)`);
+	if (cut !== null) lines.push(cut);
+	return lines.join('\n');
+}
+
+/** The `status` answer while the vault opens: what is being built and how far along (the full status follows once open). */
+function startingStatus(vault: StartingVault): ToolAnswer {
+	const progress = vault.progress();
+	const structured = { status: 'success', vault_path: vault.vaultPath, building: progress };
+	return {
+		structured,
+		text: () => [`Vault: ${vault.vaultPath}`, `Building: ${progress.detail}`].join('\n'),
+		failed: false,
+	};
+}
+
 /** Runs a tool and shapes the result within the byte budget: text first (short), the JSON in what is left. */
 async function callTool(
 	spec: ToolSpec,
 	args: unknown,
-	session: VaultSession,
+	vault: StartingVault,
 	options: ServerOptions,
+	ctx: ServerContext | undefined,
 ): Promise<CallToolResult> {
 	let answer;
 	try {
-		answer = await spec.run(args as never, session);
+		if (spec.name === 'status' && vault.ready() === null) answer = startingStatus(vault);
+		else answer = await spec.run(args as never, await sessionForCall(spec.name, vault, ctx));
 	} catch (error) {
 		if (error instanceof ParameterError)
 			return errorResult(`Invalid arguments for tool ${spec.name}: ${boundLines(error.message, 4096).text}`);
+		const opening = vault.progress();
+		if (opening.phase === 'failed') return errorResult(`${spec.name}: ${opening.detail}`);
 		options.log(`${spec.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 		return errorResult(
 			`${spec.name}: internal error (${error instanceof Error ? error.message : String(error)}); the server log has details`,
 		);
 	}
+	// The JSON is cut first and the text rendered from what it kept: both list the same results and say the same cut.
 	const textBudget = Math.min(16 * 1024, Math.floor(options.maxBytes / 4));
-	const shown = boundLines(answer.text, textBudget);
-	const text = shown.cut
-		? `${shown.text}\n… (text cut at ${shown.lines} lines; the full answer is in structuredContent)`
-		: shown.text;
-	const jsonBudget = options.maxBytes - Buffer.byteLength(text, 'utf8') - 512;
-	const echoed = boundEcho(answer.structured);
-	const structured = answer.bound ? answer.bound(echoed, jsonBudget) : echoed;
+	const jsonBudget = options.maxBytes - textBudget - 512;
+	const nextOffset = answer.nextOffset ?? null;
+	const worded = answerInToolTerms(boundEcho(answer.structured), spec.name, nextOffset);
+	const structured = answer.bound ? answer.bound(worded, jsonBudget) : worded;
+	const text = textOf(inToolTerms(answer.text(structured), spec.name, nextOffset), structured, textBudget);
 	if (jsonBytes(structured) > jsonBudget)
 		options.log(
 			`${spec.name}: response of ${jsonBytes(structured)} bytes over the ${jsonBudget}-byte budget could not be cut further`,
@@ -78,7 +119,7 @@ async function callTool(
 }
 
 /** The `handoff` prompt: a question and a budget become the context pack as a user message. */
-function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
+function registerHandoffPrompt(server: McpServer, vault: StartingVault): void {
 	server.registerPrompt(
 		'handoff',
 		{
@@ -95,7 +136,9 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 			}),
 		},
 		async ({ question, budget }) => {
-			const pack = await session.use(({ engine }) =>
+			const pack = await (
+				await sessionForCall('pack', vault, undefined)
+			).use(({ engine }) =>
 				engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }),
 			);
 			const text =
@@ -111,10 +154,10 @@ function registerHandoffPrompt(server: McpServer, session: VaultSession): void {
 }
 
 /** The note resources: `vault-note:///{+path}`, listed from the index, read verbatim. */
-function registerNoteResources(server: McpServer, session: VaultSession, options: ServerOptions): void {
+function registerNoteResources(server: McpServer, vault: StartingVault, options: ServerOptions): void {
 	// Listed from the index in pages of RESOURCE_PAGE (the SDK's own list handler takes no cursor; it is replaced below).
 	const page = async (cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> => {
-		const { source } = await session.current();
+		const { source } = await (await sessionForCall('note', vault, undefined)).current();
 		const notes = source.listNotes().filter((p) => source.getSkipReason(p) === null);
 		const from = cursor === undefined ? 0 : Number(cursor);
 		if (!Number.isSafeInteger(from) || from < 0 || from > notes.length)
@@ -137,7 +180,9 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 		},
 		async (uri, variables) => {
 			const path = confinedNotePath(variables.path);
-			const result = await session.use(({ engine }) => engine.note({ ref: path }));
+			const result = await (
+				await sessionForCall('note', vault, undefined)
+			).use(({ engine }) => engine.note({ ref: path }));
 			if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
 			const note = result.results[0];
 			const shown = boundLines(note.text, options.maxBytes - 1024);
@@ -153,22 +198,22 @@ function registerNoteResources(server: McpServer, session: VaultSession, options
 /** Notes per page of `resources/list`: a page stays well within the response budget. */
 export const RESOURCE_PAGE = 1000;
 
-/** A new server instance over the session (one per connection). */
-export function createServer(session: VaultSession, options: ServerOptions): McpServer {
+/** A new server instance over the vault as it opens (one per connection); `instructions` introduce the vault to the agent. */
+export function createServer(vault: StartingVault, options: ServerOptions, instructions: string): McpServer {
 	const server = new McpServer(
 		{ name: 'vault-query', version: options.version },
 		{
-			instructions: `Vault Query answers questions from the Obsidian vault at ${session.vaultPath}: search (ranked), query (tag/prop/links/grep), read (schema-strict), pack (cited context), note (verbatim text), status. All tools are read-only.`,
+			instructions,
 		},
 	);
 	for (const spec of TOOLS) {
 		server.registerTool(
 			spec.name,
 			{ title: spec.title, description: spec.description, inputSchema: spec.input, annotations: READ_ONLY },
-			(args: unknown) => callTool(spec, args, session, options),
+			(args: unknown, ctx: ServerContext) => callTool(spec, args, vault, options, ctx),
 		);
 	}
-	registerHandoffPrompt(server, session);
-	registerNoteResources(server, session, options);
+	registerHandoffPrompt(server, vault);
+	registerNoteResources(server, vault, options);
 	return server;
 }

@@ -4,7 +4,10 @@
  * with `--json`. Descriptions are written for an agent deciding which tool to call and how.
  */
 import * as z from 'zod';
-import { READER_OPERATIONS, type ReaderOperation } from '../core/reader/index';
+import { isAbsolute } from 'node:path';
+import { failedReport, READER_OPERATIONS, type ReaderOperation, type ReaderReport } from '../core/reader/index';
+import type { SchemaFile } from '../core/schema/load';
+import { placeOfSchema, readSchemaFile } from '../node/schema-file';
 import {
 	ALL_QUERY_ARGUMENTS,
 	missingArgument,
@@ -29,14 +32,19 @@ import {
 	renderStatusText,
 } from './render';
 import type { VaultSession } from '../warm/session';
-import { statusOf } from './status';
+import { statusOf, type ServerStatus } from './status';
 import { baseTool } from './base-tool';
+import type { SearchResult } from '../core/search/search';
+import type { NoteAnswer, VaultEngine } from '../core/engine/engine';
 import { DAY_PATTERN } from '../core/note-date';
 
-/** What a handler returns: the contract JSON, a short text rendering, and the list a bound may cut. */
+/** What a handler returns: the contract JSON, its short text rendering, and the list a bound may cut. */
 export interface ToolAnswer {
 	structured: Record<string, unknown>;
-	text: string;
+	/** The text of the answer as sent: rendered from `structured` after any cut, so both list the same results. */
+	text: (shown: Record<string, unknown>) => string;
+	/** The offset that continues a list cut at its limit (null: none), for advice in the tool's terms. */
+	nextOffset?: number | null;
 	failed: boolean;
 	/** Cuts `structured` to a byte budget at a whole item, saying how to get the rest (absent: it is small by construction). */
 	bound?: (structured: Record<string, unknown>, maxBytes: number) => Record<string, unknown>;
@@ -107,7 +115,8 @@ export const searchTool: ToolSpec<typeof searchInput> = {
 		);
 		return {
 			structured: { ...result },
-			text: renderSearchText(result),
+			text: (shown) => renderSearchText(shown as unknown as SearchResult),
+			nextOffset: skip + result.results.length,
 			failed: result.status === 'failed',
 			bound: (value, max) =>
 				boundList(value, 'results', max, (kept) => `call search again with offset: ${skip + kept}`),
@@ -183,7 +192,8 @@ export const queryTool: ToolSpec<typeof queryInput> = {
 				: { ...result };
 		return {
 			structured,
-			text: renderQueryText(result, query.type === 'links'),
+			text: (shown) => renderQueryText(shown as unknown as typeof result, query.type === 'links'),
+			nextOffset: skip + result.results.length,
 			failed: result.status === 'failed',
 			bound: (value, max) => boundList(value, 'results', max, next),
 		};
@@ -249,15 +259,38 @@ const readInput = z.strictObject({
 		.boolean()
 		.optional()
 		.describe('graph: include the vault path of each resolved link (default true).'),
-	schema: z.string().optional().describe('The schema note, a vault path (default _meta/frontmatter-schema.md).'),
+	schema: z
+		.string()
+		.min(1)
+		.optional()
+		.describe(
+			'The schema note: a vault path (default _meta/frontmatter-schema.md); an absolute path, read as given even outside the vault; or "draft" — a schema drafted in memory from the frontmatter of the notes in scope, for a vault that has no schema note (nothing is written).',
+		),
 });
+
+/** The schema a read uses: "draft" drafted in memory, an absolute path read where it is (inside the vault: as its vault path), else the vault path as given; a string: why it cannot be read. */
+async function schemaFor(
+	given: string | undefined,
+	engine: VaultEngine,
+): Promise<{ inVault?: string; file?: SchemaFile } | string> {
+	if (given === undefined) return {};
+	if (given === 'draft')
+		return {
+			file: { path: 'schema drafted in memory from the vault', text: await engine.schemaDraft(), mtime: null },
+		};
+	if (!isAbsolute(given)) return {};
+	const place = placeOfSchema(engine.source.vaultPath, given);
+	if ('inVault' in place) return { inVault: place.inVault };
+	const file = await readSchemaFile(place.outside);
+	return typeof file === 'string' ? file : { file };
+}
 
 /** `read`: the schema-strict reader (seed 001) with its retrieval report. */
 export const readTool: ToolSpec<typeof readInput> = {
 	name: 'read',
 	title: 'Schema-strict vault reader',
 	description:
-		'Schema-strict reads for notes that follow a frontmatter schema: look a note up by slug, filter by typed frontmatter predicates, walk its 1-hop link graph, or text-search bodies — each with a retrieval report (folders searched, skipped files, filters applied, why results were dropped).',
+		'Schema-strict reads for notes that follow a frontmatter schema: look a note up by slug, filter by typed frontmatter predicates, walk its 1-hop link graph, or text-search bodies — each with a retrieval report (folders searched, skipped files, filters applied, why results were dropped). The schema is the vault\'s schema note, an absolute path anywhere on this machine (honoured even outside the vault), or schema: "draft" for a vault without one.',
 	input: readInput,
 	run: async (args, session) => {
 		const a = args as Record<string, unknown>;
@@ -267,10 +300,16 @@ export const readTool: ToolSpec<typeof readInput> = {
 			throw new ParameterError(`where: required for ${kind}`);
 		if (args.operation === 'text-search') need(a, 'pattern', kind);
 		if (args.operation !== 'graph') reject(a, ['known_skill_refs', 'resolve_wikilinks'], kind);
-		const report = await session.use(({ engine }) => engine.read(args));
+		const report = await session.use(async ({ engine }) => {
+			const schema = await schemaFor(args.schema, engine);
+			if (typeof schema === 'string')
+				return failedReport(args, engine.settings.reader, engine.source.vaultPath, schema);
+			const request = schema.inVault === undefined ? args : { ...args, schema: schema.inVault };
+			return engine.read(request, schema.file);
+		});
 		return {
 			structured: { ...report },
-			text: renderReadText(report),
+			text: (shown) => renderReadText(shown as unknown as ReaderReport),
 			failed: report.status === 'failed',
 			bound: (value, max) =>
 				boundList(value, 'results', max, () => 'narrow the request (max_results, folders, no full_body)'),
@@ -293,7 +332,7 @@ export const packTool: ToolSpec<typeof packInput> = {
 		);
 		return {
 			structured: { ...pack },
-			text: renderPackText(pack),
+			text: () => renderPackText(pack),
 			failed: pack.status === 'failed',
 			bound: (value, max) => boundList(value, 'pack', max, () => 'call pack again with a smaller budget'),
 		};
@@ -329,7 +368,7 @@ export const noteTool: ToolSpec<typeof noteInput> = {
 		const result = await session.use(({ engine }) => engine.note({ ref: args.note, from: args.from, to: args.to }));
 		return {
 			structured: { ...result },
-			text: renderNoteText(result),
+			text: (shown) => renderNoteText(shown as unknown as NoteAnswer),
 			failed: result.status === 'failed',
 			bound: boundNote,
 		};
@@ -347,7 +386,7 @@ export const statusTool: ToolSpec<z.ZodObject> = {
 		const status = statusOf(session);
 		return Promise.resolve({
 			structured: { ...status },
-			text: renderStatusText(status),
+			text: (shown) => renderStatusText(shown as unknown as ServerStatus),
 			failed: false,
 			bound: (value, max) =>
 				boundList(

@@ -18,6 +18,7 @@ export function warmOpener(
 	noCache: boolean,
 	tool: string,
 	warn: (line: string) => void,
+	progress?: (read: number, total: number) => void,
 ): VaultOpener {
 	if (noCache) return async () => ({ source: await openVault(vaultPath, bounds), snapshot: null });
 	let previous: CachedVault | null = null;
@@ -44,6 +45,8 @@ export function warmOpener(
 			readPiecemeal: true,
 			lean: true,
 			watched,
+			// Only the start reports how far it read: a refresh reads a few notes.
+			...(first && progress ? { progress } : {}),
 		});
 		previous = opened;
 		const { source, report } = opened;

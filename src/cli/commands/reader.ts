@@ -1,7 +1,5 @@
 import { hintsBeyond } from '../../core/display';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { missingSchemaMessage } from '../../core/schema/load';
+import { resolve } from 'node:path';
 import {
 	failedReport,
 	renderReport,
@@ -12,7 +10,7 @@ import {
 } from '../../core/reader/index';
 import type { NoteSource } from '../../core/port';
 import { VaultError } from '../../node/vault-source';
-import { errorCode, readRegularText } from '../../node/note-reader';
+import { placeOfSchema, readSchemaFile } from '../../node/schema-file';
 import {
 	boolFlag,
 	listFlag,
@@ -105,19 +103,12 @@ async function schemaOption(
 ): Promise<SchemaFile | string | undefined> {
 	const given = stringFlag(args, 'schema');
 	if (given === undefined) return undefined;
-	const path = resolve(io.cwd, given);
-	const inVault = relative(source.vaultPath, path);
-	if (inVault !== '' && !inVault.startsWith('..') && !isAbsolute(inVault)) {
-		request.schema = inVault.split(sep).join('/');
+	const place = placeOfSchema(source.vaultPath, resolve(io.cwd, given));
+	if ('inVault' in place) {
+		request.schema = place.inVault;
 		return undefined;
 	}
-	try {
-		// A regular file only: a FIFO given as --schema would otherwise wait for a writer forever.
-		const [text, info] = await Promise.all([readRegularText(path), stat(path)]);
-		return { path, text, mtime: info.mtimeMs };
-	} catch (error) {
-		return `schema: ${errorCode(error) === 'ENOENT' ? missingSchemaMessage(path) : `${path} could not be read (${errorCode(error)})`}`;
-	}
+	return readSchemaFile(place.outside);
 }
 
 /** The graph's link lists under the short listing. */

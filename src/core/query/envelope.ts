@@ -96,6 +96,9 @@ export function resultOrder(source: NoteSource, settings: EngineSettings, notes:
 	return byAuthority(notes, (path) => path, settings.authorityOrder, sortKeyOf({ source, settings }));
 }
 
+/** What a limitation cut at the limit says to see more, in the CLI's terms (the MCP tools replace exactly this). */
+export const RAISE_LIMIT = '(raise --limit)';
+
 /** Order hits (authority tiers when set, then the sort order), cap them, shape them, and wrap the envelope. */
 export async function finish(
 	ctx: QueryContext,
@@ -107,7 +110,7 @@ export async function finish(
 	const kept = ordered.slice(0, limit);
 	const limitations = [...ctx.scope.exclusions, ...(outcome.limitations ?? [])];
 	if (ordered.length > kept.length)
-		limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches (raise --limit)`);
+		limitations.push(`Truncated to ${kept.length} of ${ordered.length} matches ${RAISE_LIMIT}`);
 	if (outcome.more === true)
 		limitations.push(
 			`Stopped at the first ${kept.length} matching notes in result order; more notes match (not counted)`,

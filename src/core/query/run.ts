@@ -5,7 +5,7 @@ import { ScopeError } from '../scope';
 import type { EngineSettings } from '../settings';
 import { backlinksQuery, linksQuery } from './backlinks';
 import { makeContext, type QueryContext, type QueryReuse } from './context';
-import { failed, finish, skippedFiles } from './envelope';
+import { failed, finish, RAISE_LIMIT, skippedFiles } from './envelope';
 import type { TrigramIndex } from '../text/trigram';
 import { grepMatcher, grepQuery } from './grep';
 import { propQuery } from './prop';
@@ -129,7 +129,7 @@ function linksEnvelope(
 	const all = linksQuery(ctx, path);
 	const results = all.slice(0, limit);
 	const limitations =
-		all.length > results.length ? [`Truncated to ${results.length} of ${all.length} links (raise --limit)`] : [];
+		all.length > results.length ? [`Truncated to ${results.length} of ${all.length} links ${RAISE_LIMIT}`] : [];
 	const skipped = skippedFiles(ctx, true).filter((s) => s.path === path);
 	return {
 		status: skipped.length > 0 ? 'partial' : 'success',

@@ -29,8 +29,12 @@ export function vaultFilePath(source: NoteSource, path: string): string {
  * (`vault-query schema draft`), since a vault without one cannot be read schema-strictly at all.
  */
 export function missingSchemaMessage(shown: string): string {
-	return `${shown} not found. Schema-strict reads need a schema note that declares the frontmatter fields (a \`\`\`yaml block with fields:, or "## Type registry" sections; see docs/schema.md). Draft one from this vault with \`vault-query schema draft > schema.md\` (in Obsidian: the "Copy schema draft" command), review it, then save it at that path or pass --schema schema.md`;
+	return `${shown} not found. Schema-strict reads need a schema note that declares the frontmatter fields (a \`\`\`yaml block with fields:, or "## Type registry" sections; see docs/schema.md). ${CLI_SCHEMA_ADVICE}`;
 }
+
+/** How the CLI says to get a schema note; a face with other terms (the MCP tools) replaces exactly this sentence. */
+export const CLI_SCHEMA_ADVICE =
+	'Draft one from this vault with `vault-query schema draft > schema.md` (in Obsidian: the "Copy schema draft" command), review it, then save it at that path or pass --schema schema.md';
 
 /** Read the schema note from the vault, or fail closed naming the path tried. */
 async function readVaultSchema(source: NoteSource, path: string): Promise<SchemaFile> {

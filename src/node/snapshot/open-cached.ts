@@ -5,6 +5,7 @@
  * a wrong answer; any problem saving means one warning and today's behaviour.
  */
 import { join, resolve } from 'node:path';
+import { setImmediate } from 'node:timers';
 import {
 	CarriedNote,
 	decodeSnapshot,
@@ -71,6 +72,12 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * watcher saw every write since; the reported ones are always read again.
 	 */
 	watched?: WatchedSince;
+	/**
+	 * Told how many notes have been read of how many to read, every few hundred notes (a progress
+	 * line, `status`); the read then also yields to the event loop there, so a server answers (a
+	 * handshake, `status`) while it reads.
+	 */
+	progress?: (read: number, total: number) => void;
 }
 
 /** What a watching process knows since its previous open (see `OpenCachedOptions.watched`). */
@@ -174,6 +181,17 @@ interface Reading {
 	fresh: Map<string, NoteRecord>;
 	scratch: ScratchBuffer;
 	clock: { parseMs: number };
+	progress?: (read: number, total: number) => void;
+}
+
+/** Notes read between two progress reports. */
+const PROGRESS_EVERY = 256;
+
+/** Reports progress and yields a turn of the event loop, when the caller asked for progress (see OpenCachedOptions.progress). */
+async function reportRead(reading: Reading, read: number, total: number): Promise<void> {
+	if (reading.progress === undefined) return;
+	reading.progress(read, total);
+	await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** What an open found: every note's fingerprint now (null: could not be stat'ed), and which saved notes it keeps. */
@@ -183,11 +201,12 @@ interface Reconciled {
 }
 
 /** No snapshot to compare with: every note is read, and the read's own fstat is its fingerprint (no second stat per note). */
-function readEveryNote(reading: Reading, stamp: number): Reconciled {
+async function readEveryNote(reading: Reading, stamp: number): Promise<Reconciled> {
 	const { abs, notes, maxFileSize, scratch, window } = reading;
 	const current = new Map<string, NoteFingerprint | null>();
 	let totalBytes = 0;
-	for (const path of notes) {
+	for (const [i, path] of notes.entries()) {
+		if (i % PROGRESS_EVERY === 0) await reportRead(reading, i, notes.length);
 		const seen: { fp: NoteFingerprint | null } = { fp: null };
 		const outcome = readNoteSync(
 			join(abs, path),
@@ -204,12 +223,12 @@ function readEveryNote(reading: Reading, stamp: number): Reconciled {
 }
 
 /** With a snapshot: stat the notes (or trust the watcher for those it did not report), keep the unchanged, read the rest. */
-function reconcileNotes(
+async function reconcileNotes(
 	reading: Reading,
 	snapshot: DecodedSnapshot,
 	watched: WatchedSince | undefined,
 	stamp: number,
-): Reconciled {
+): Promise<Reconciled> {
 	const { abs, notes, maxFileSize, window } = reading;
 	const reported = watched ? reportedBy(new Set(watched.changed)) : null;
 	const current =
@@ -227,11 +246,13 @@ function reconcileNotes(
 		{ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same },
 		current,
 	);
-	for (const path of plan.reread)
+	for (const [i, path] of plan.reread.entries()) {
+		if (i % PROGRESS_EVERY === 0) await reportRead(reading, i, plan.reread.length);
 		reading.fresh.set(
 			path,
 			toRecord(readNoteSync(join(abs, path), maxFileSize, reading.scratch), reading.parse, reading.clock),
 		);
+	}
 	return { current, plan };
 }
 
@@ -269,10 +290,13 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		fresh: new Map(),
 		scratch: new ScratchBuffer(),
 		clock: { parseMs: 0 },
+		progress: options.progress,
 	};
 	const { fresh } = reading;
 	const { current, plan } =
-		snapshot === null ? readEveryNote(reading, now()) : reconcileNotes(reading, snapshot, options.watched, now());
+		snapshot === null
+			? await readEveryNote(reading, now())
+			: await reconcileNotes(reading, snapshot, options.watched, now());
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 	const fingerprints = new Map<string, NoteFingerprint>();
 	for (const [path, fp] of current)

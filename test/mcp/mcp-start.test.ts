@@ -1,0 +1,88 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_VAULT } from '../helpers/paths';
+import { cli } from '../helpers/cli';
+import { connect } from './client';
+
+describe('agents connect at once: the handshake introduces the vault, calls wait for what they need and say so', () => {
+	let root: string;
+	let small: string;
+	let large: string;
+
+	beforeAll(() => {
+		root = mkdtempSync(join(tmpdir(), 'vq-start-'));
+		small = join(root, 'small');
+		cpSync(EXAMPLE_VAULT, small, { recursive: true });
+		writeFileSync(join(small, 'AGENTS.md'), '# For agents\n\nDecisions live in decisions/; cite them by path.\n');
+		// A vault big enough that reading it from scratch outlasts the handshake and the first call.
+		large = join(root, 'large');
+		for (let folder = 0; folder < 20; folder++) {
+			mkdirSync(join(large, `area-${folder}`), { recursive: true });
+			for (let i = 0; i < 300; i++)
+				writeFileSync(
+					join(large, `area-${folder}`, `note-${i}.md`),
+					`---\ntags: [area${folder}]\n---\n# Note ${folder}-${i}\n\nwombat ${i} lorem ipsum dolor sit amet\n`,
+				);
+		}
+	});
+
+	afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+	it("initialize's instructions name the note count, the main folders, the schema note and the vault's AGENTS.md, within the cap", async () => {
+		const server = await connect(small);
+		try {
+			const intro = server.client.getInstructions() ?? '';
+			const { notes } = JSON.parse((await cli(['status', '--json', '--vault', small])).stdout) as {
+				notes: number;
+			};
+			expect(intro).toContain(`\n${notes} notes; main folders: `);
+			expect(intro).toContain('skill-lab/ (');
+			expect(intro).toContain('Schema note: _meta/frontmatter-schema.md');
+			expect(intro).toContain("The vault's AGENTS.md:");
+			expect(intro).toContain('Decisions live in decisions/; cite them by path.');
+			expect(intro.length).toBeLessThanOrEqual(4000);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a vault without a schema note is introduced with the way to read it anyway', async () => {
+		const bare = join(root, 'bare');
+		mkdirSync(bare);
+		writeFileSync(join(bare, 'one.md'), '# One\n');
+		const server = await connect(bare);
+		try {
+			expect(server.client.getInstructions()).toContain('call read with schema: "draft"');
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('status answers while the vault is read, saying how far along; a search waits and says so in progress notifications', async () => {
+		const server = await connect(large);
+		try {
+			// The handshake is answered before the vault is read: status says it is still opening.
+			const first = await server.client.callTool({ name: 'status', arguments: {} });
+			const building = (first.structuredContent as { building?: { phase: string; detail: string } }).building;
+			expect(building?.phase).toBe('opening');
+			expect(building?.detail).toMatch(/^opening the vault/);
+			const progress: { progress: number; message?: string }[] = [];
+			const search = await server.client.callTool(
+				{ name: 'search', arguments: { query: 'wombat', limit: 3 } },
+				{ onprogress: (p) => progress.push(p) },
+			);
+			expect((search.structuredContent as { results: unknown[] }).results).toHaveLength(3);
+			expect(progress.length).toBeGreaterThan(0);
+			expect(progress[0].message).toMatch(/^waiting: /);
+			for (let i = 1; i < progress.length; i++)
+				expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+			// Once open, status is the full one.
+			const after = await server.client.callTool({ name: 'status', arguments: {} });
+			expect((after.structuredContent as { notes: number }).notes).toBe(6000);
+		} finally {
+			await server.close();
+		}
+	});
+});
