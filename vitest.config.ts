@@ -46,7 +46,7 @@ export default defineConfig({
 	test: {
 		environment: 'node',
 		// A private snapshot cache folder per test file (the CLI caches by default).
-		setupFiles: ['test/helpers/cache-env.ts'],
+		setupFiles: ['test/helpers/cache-env.ts', 'test/helpers/indexeddb-env.ts'],
 		// One line when ../shared is missing (its tests skip), or a failure under CI=true.
 		globalSetup: ['test/helpers/shared-check.ts'],
 		// Deadlines for a stuck test, never a speed target: tests wait on events and count work

@@ -30,7 +30,9 @@ export default class VaultQueryPlugin extends Plugin {
 	/** The settings: the defaults merged with `data.json`, edited in the settings tab. */
 	override settings: PluginSettings = mergeSettings(null);
 	/** The engine over this vault, kept current from vault events and gated on readiness. */
-	readonly engine = new PluginEngine(this.app, () => engineConfigOf(this.settings));
+	readonly engine = new PluginEngine(this.app, () => engineConfigOf(this.settings), {
+		pluginVersion: this.manifest.version,
+	});
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = createApi(this.engine);
 	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
@@ -47,6 +49,10 @@ export default class VaultQueryPlugin extends Plugin {
 		rebuild: () => this.engine.rebuild().then(() => undefined),
 		redisplay: () => this.settingTab.redraw(),
 		status: () => indexStatusOf(this.engine.status()),
+		savedIndex: {
+			summary: () => this.engine.savedSummary(),
+			clear: async () => void (await this.engine.clearSaved()),
+		},
 	};
 
 	/** The settings tab, redrawn when a profile or a synced change rewrites several rows. */

@@ -16,6 +16,8 @@ import { failedSearch } from '../core/search/failed';
 import { TimeSlice } from '../core/steps';
 import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
+import type { SavedIndexSummary } from './idb-store';
+import { PluginSavedIndex } from './saved-index';
 import { ObsidianNoteSource } from './source';
 
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
@@ -29,10 +31,26 @@ const SETTINGS_SETTLE_MS = 1500; // why: a settings row saves on every key; one 
 /** Notes from which the first search-index build shows a progress notice (~1 s of slices on a phone). */
 const LARGE_VAULT_NOTES = 2000;
 
+/** Milliseconds after the last change before the saved search index is written again. */
+const SAVE_DELAY_MS = 10_000; // why: a burst of edits (a sync, a find-and-replace) is saved once, after it.
+
+/** The limitation of a search answered from the saved index while the notes changed since it was saved are re-indexed. */
+export function stillReconciling(notes: number): string {
+	return `the saved search index is being brought up to date: ${notes} notes changed since it was saved are not re-indexed yet`;
+}
+
 /** An answer given while Obsidian is still indexing: partial, saying so. */
-function stillIndexing<T extends { status: string; limitations: string[] }>(answer: T): T {
+function stillIndexing<T extends { status: string; limitations: string[] }>(answer: T, why = STILL_INDEXING): T {
 	if (answer.status === 'failed') return answer;
-	return { ...answer, status: 'partial', limitations: [...answer.limitations, STILL_INDEXING] };
+	return { ...answer, status: 'partial', limitations: [...answer.limitations, why] };
+}
+
+/** How the plugin keeps its search index between launches. */
+export interface SavedIndexOptions {
+	/** The plugin's version: a saved index from another version is rebuilt. */
+	pluginVersion: string;
+	/** Milliseconds after the last change before saving again (default 10 s). */
+	saveDelayMs?: number;
 }
 
 /**
@@ -53,19 +71,36 @@ export class PluginEngine extends Component {
 	readonly lifecycle: IndexLifecycle;
 	/** The engine every face calls through this object. */
 	readonly engine: VaultEngine;
+	/** The search index saved in IndexedDB between launches (null: built at every start). */
+	readonly saved: PluginSavedIndex | null;
 	private active = false;
 	/** Builds the search index again once the settings that shape it have stopped changing. */
 	private readonly rebuildSoon = debounce(() => void this.buildIfStarted(), SETTINGS_SETTLE_MS, true);
 
-	/** `config` is read now and again on {@link applySettings}. */
+	/** Notes changed since the restored index was saved and not re-indexed yet. */
+	private reconciling = 0;
+	/** The index the steps after a build or restore last ran for. */
+	private handled: SearchIndex | null = null;
+	private saveTimer: number | null = null;
+	/** Saves run one after another. */
+	private saving: Promise<unknown> = Promise.resolve();
+	/** The reconcile of a restored index, while it runs. */
+	private reconciliation: Promise<void> = Promise.resolve();
+
+	/** `config` is read now and again on {@link applySettings}; `saved`: keep the search index in IndexedDB. */
 	constructor(
 		private readonly app: App,
 		private readonly config: () => EngineConfig,
+		private readonly savedOptions?: SavedIndexOptions,
 	) {
 		super();
 		this.source = new ObsidianNoteSource(app);
 		this.lifecycle = new IndexLifecycle(app, this.source);
 		this.engine = new VaultEngine(this.source, config());
+		this.saved = savedOptions
+			? new PluginSavedIndex(app, this.source, savedOptions.pluginVersion, (m) => new Notice(m, 10_000))
+			: null;
+		this.engine.saved = this.saved;
 	}
 
 	/** Light: the readiness child, then listeners and the build once the layout is ready. */
@@ -80,6 +115,8 @@ export class PluginEngine extends Component {
 	override onunload(): void {
 		this.active = false;
 		this.rebuildSoon.cancel();
+		this.cancelSave();
+		this.saved?.close();
 		this.engine.dropSearchIndex();
 	}
 
@@ -107,6 +144,7 @@ export class PluginEngine extends Component {
 	/** Drop the search index and build it again now (a rebuild the settings still wait for is not needed); resolves when built. */
 	rebuild(): Promise<SearchIndex> {
 		this.rebuildSoon.cancel();
+		this.saved?.skipOnce();
 		this.engine.dropSearchIndex();
 		return this.searchIndex();
 	}
@@ -137,14 +175,14 @@ export class PluginEngine extends Component {
 	async search(text: string, options: EngineSearchOptions = {}): Promise<SearchResult> {
 		if (this.state === 'loading') return failedSearch(text.trim(), INDEX_BUILDING);
 		await this.searchIndex();
-		return this.engine.search(text, options);
+		return this.reconciled(await this.engine.search(text, options));
 	}
 
 	/** A context pack; `failed` before layout-ready, else waits for the search index. */
 	async pack(request: PackRequest): Promise<ContextPack> {
 		if (this.state === 'loading') return failedContextPack(request, this.source.vaultPath, INDEX_BUILDING);
 		await this.searchIndex();
-		return this.engine.pack(request);
+		return this.reconciled(await this.engine.pack(request));
 	}
 
 	/** A note or section, verbatim with its lines; `failed` before layout-ready. */
@@ -171,32 +209,120 @@ export class PluginEngine extends Component {
 		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices.
 		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
 		const progress = this.progressNotice();
+		let index: SearchIndex;
 		try {
-			return await this.engine.searchIndex({
+			index = await this.engine.searchIndex({
 				onProgress: progress?.update,
 				readBatch: PLUGIN_READ_BATCH,
 				sliceMs: PLUGIN_SLICE_MS,
 				yieldFn: this.source.turns.next,
 			});
 		} finally {
-			progress?.notice.hide();
+			progress?.hide();
 		}
+		this.afterIndex(index);
+		return index;
 	}
 
-	/** For a large vault the first build takes seconds: a notice shows how far it got. */
-	private progressNotice(): { notice: Notice; update: (done: number, total: number) => void } | null {
+	/** For a large vault the first build takes seconds: a notice (shown once the build reads notes, not for a restore) says how far it got. */
+	private progressNotice(): { update: (done: number, total: number) => void; hide: () => void } | null {
 		const total = this.source.listNotes().length;
 		if (total < LARGE_VAULT_NOTES) return null;
-		const notice = new Notice(`Indexing ${total} notes for search…`, 0);
+		let notice: Notice | null = null;
 		return {
-			notice,
-			update: (done, all) => notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`),
+			update: (done, all) => {
+				if (notice === null) notice = new Notice(`Indexing ${total} notes for search…`, 0);
+				else notice.setMessage(`Indexing notes for search… ${Math.floor((done * 100) / all)}%`);
+			},
+			hide: () => notice?.hide(),
 		};
 	}
 
 	/** The build a settings change asked for, unless the plugin is unloaded or the layout is not ready (then the start builds). */
 	private async buildIfStarted(): Promise<void> {
 		if (this.active && this.state !== 'loading') await this.searchIndex();
+	}
+
+	/** Once per index: a restored one is brought up to date in slices, a built one is saved. */
+	private afterIndex(index: SearchIndex): void {
+		if (this.saved === null || this.handled === index || this.engine.builtSearchIndex !== index) return;
+		this.handled = index;
+		const changed = this.saved.takeReconcile();
+		if (changed === null) this.saveSoon(0);
+		else this.reconciliation = this.reconcile(changed);
+	}
+
+	/**
+	 * Re-index the notes changed since the restored index was saved, one at a time in time slices:
+	 * searches meanwhile answer from the index at once (after the note in hand), saying how many
+	 * notes are not re-indexed yet.
+	 */
+	private async reconcile(paths: readonly string[]): Promise<void> {
+		this.reconciling = paths.length;
+		const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
+		try {
+			for (const path of paths) {
+				if (!this.active) return;
+				await this.engine.upsert(path); // upsert drops a path that is no longer a note
+				this.reconciling--;
+				await slice.pauseIfUsed();
+			}
+		} finally {
+			this.reconciling = 0;
+		}
+		if (paths.length > 0) this.saveSoon();
+	}
+
+	/** `answer`, partial while the restored index is being brought up to date. */
+	private reconciled<T extends { status: string; limitations: string[] }>(answer: T): T {
+		return this.reconciling > 0 ? stillIndexing(answer, stillReconciling(this.reconciling)) : answer;
+	}
+
+	/** Save the search index after `delayMs` (default: the save delay), replacing a save already waiting. */
+	private saveSoon(delayMs = this.savedOptions?.saveDelayMs ?? SAVE_DELAY_MS): void {
+		if (this.saved === null || !this.saved.usable || !this.active) return;
+		this.cancelSave();
+		this.saveTimer = window.setTimeout(() => {
+			this.saveTimer = null;
+			void this.saveNow();
+		}, delayMs);
+	}
+
+	private cancelSave(): void {
+		if (this.saveTimer !== null) window.clearTimeout(this.saveTimer);
+		this.saveTimer = null;
+	}
+
+	/** Save the search index now (after any save in progress); false when nothing was saved. */
+	saveNow(): Promise<boolean> {
+		this.cancelSave();
+		const saved = this.saved;
+		const next = this.saving.then(() => (saved !== null && this.active ? saved.save(this.engine) : false));
+		this.saving = next.catch(() => undefined);
+		return next;
+	}
+
+	/** Resolves once a restored index is brought up to date and every change so far is applied. */
+	async settled(): Promise<void> {
+		await this.reconciliation;
+		await this.engine.settled();
+	}
+
+	/** Resolves once no save is waiting or running (tests, the restart harness). */
+	async savesSettled(): Promise<void> {
+		while (this.saveTimer !== null) await this.saveNow();
+		await this.saving;
+	}
+
+	/** What is saved in IndexedDB (notes, bytes, when), or null. */
+	savedSummary(): Promise<SavedIndexSummary | null> {
+		return this.saved?.summary() ?? Promise.resolve(null);
+	}
+
+	/** Delete the saved index; the index in memory stays (and is saved again after the next change or build). */
+	clearSaved(): Promise<boolean> {
+		this.cancelSave();
+		return this.saved?.clear() ?? Promise.resolve(false);
 	}
 
 	private start(): void {
@@ -210,6 +336,12 @@ export class PluginEngine extends Component {
 		this.registerEvent(
 			vault.on('rename', (file: TAbstractFile, oldPath: string) => void this.engine.rename(oldPath, file.path)),
 		);
+		// Every change is saved with the index, a while after the last one.
+		this.registerEvent(metadataCache.on('changed', () => this.saveSoon()));
+		this.registerEvent(metadataCache.on('deleted', () => this.saveSoon()));
+		this.registerEvent(vault.on('create', () => this.saveSoon()));
+		this.registerEvent(vault.on('delete', () => this.saveSoon()));
+		this.registerEvent(vault.on('rename', () => this.saveSoon()));
 		void this.searchIndex();
 	}
 }

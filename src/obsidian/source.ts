@@ -266,6 +266,11 @@ export class ObsidianNoteSource implements NoteSource {
 		return this.file(path)?.stat.mtime ?? null;
 	}
 
+	/** `TFile.stat` (size, mtime, ctime), or null when no such file: what the saved index compares. */
+	statOf(path: string): { size: number; mtime: number; ctime: number } | null {
+		return this.file(path)?.stat ?? null;
+	}
+
 	/** `Vault#cachedRead`: the note's full text (frontmatter included). */
 	async read(path: string): Promise<string> {
 		const file = this.file(path);

@@ -5,6 +5,7 @@ import { PROFILES } from '../core/config/profiles';
 import { switchProfile } from '../core/config/resolve';
 import { SORT_ORDERS, type SortOrder } from '../core/settings';
 import { parseSynthesisMarker, type PluginSettings } from './plugin-settings';
+import { savedIndexRow, type SavedIndexHost } from './saved-index-row';
 
 /**
  * The settings tab's content as data: groups of rows, each a name, a description and a function
@@ -47,6 +48,8 @@ export interface SettingsHost {
 	status(): IndexStatus;
 	/** Draws the tab again (after a change that sets other rows, such as the profile). */
 	redisplay(): void;
+	/** The saved search index (absent: the row is not shown). */
+	savedIndex?: SavedIndexHost;
 }
 
 /** One row of the tab. */
@@ -438,7 +441,7 @@ function statusRow(host: SettingsHost): SettingsRow {
 /** The tab's groups, in order. */
 export function settingsGroups(host: SettingsHost): SettingsGroup[] {
 	return [
-		{ heading: 'Index', rows: [statusRow(host)] },
+		{ heading: 'Index', rows: [statusRow(host), ...(host.savedIndex ? [savedIndexRow(host.savedIndex)] : [])] },
 		{ heading: 'Queries', rows: queryRows(host) },
 		{ heading: 'Ranked search', rows: searchRows(host) },
 		{ heading: 'Context packs', rows: packRows(host) },

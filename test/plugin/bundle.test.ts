@@ -78,14 +78,19 @@ describe('main.js (built here with esbuild)', () => {
 	it('is built from core, the Obsidian adapter, the UI and re2js only — never src/node, src/cli or js-yaml', () => {
 		const inputs = Object.keys(metafile.inputs);
 		expect(inputs).toContain('src/main.ts');
-		// re2js (pure JavaScript, no Node or DOM API) is the one package: the linear-time regex engine.
+		// re2js (pure JavaScript, no Node or DOM API): the linear-time regex engine; idb: promises over the
+		// browser's IndexedDB, where the search index is saved (no Node API either).
 		// (node_modules may be a link to another checkout, so the path is matched from node_modules/ on.)
-		expect(
-			inputs.filter((p) => p.includes('node_modules/')).map((p) => p.replace(/^.*node_modules\//, '')),
-		).toEqual(['re2js/build/index.js']);
+		const packages = inputs
+			.filter((p) => p.includes('node_modules/'))
+			.map((p) => p.replace(/^.*node_modules\//, ''));
+		expect(packages.filter((p) => !p.startsWith('idb/build/'))).toEqual(['re2js/build/index.js']);
+		expect(packages.some((p) => p.startsWith('idb/build/'))).toBe(true);
 		expect(inputs.filter((p) => /^src\/(node|cli)\//.test(p))).toEqual([]);
 		for (const input of inputs)
-			expect(input).toMatch(/^src\/(core|obsidian|ui)\/|^src\/main\.ts$|node_modules\/re2js\/build\/index\.js$/);
+			expect(input).toMatch(
+				/^src\/(core|obsidian|ui)\/|^src\/main\.ts$|node_modules\/re2js\/build\/index\.js$|node_modules\/idb\/build\/[\w-]+\.js$/,
+			);
 	});
 
 	it('loads with only `obsidian` available and exports the Plugin subclass as default', () => {

@@ -66,7 +66,12 @@ export interface FakeAppOptions {
 	name?: string;
 	/** Files' modification times (ms) by path, as on disk; a file not named here gets the current time. */
 	mtimes?: Record<string, number>;
+	/** `app.appId` (Obsidian's id of the vault on this device, which names its saved index); default: one of its own per app. */
+	appId?: string;
 }
+
+/** Fake apps made so far, for their own `appId`s (two fake vaults never share a saved index by accident). */
+let apps = 0;
 
 /** One file of the fake vault. */
 interface Entry {
@@ -366,6 +371,8 @@ export class FakeCommands {
 
 /** The fake App. Pass it to the plugin as `app as unknown as App`. */
 export class FakeApp {
+	/** Obsidian's id of the vault on this device (runtime-only, not in the typings). */
+	readonly appId: string;
 	readonly vault: FakeVault;
 	readonly metadataCache: FakeMetadataCache;
 	readonly workspace = new FakeWorkspace();
@@ -380,6 +387,7 @@ export class FakeApp {
 			options.userIgnoreFilters,
 		);
 		this.metadataCache = new FakeMetadataCache(this.vault);
+		this.appId = options.appId ?? `fake-app-${++apps}`;
 		for (const [path, text] of Object.entries(files)) this.vault.add(path, text, options.mtimes?.[path]);
 		this.recordEvents();
 	}

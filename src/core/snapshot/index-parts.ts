@@ -1,0 +1,231 @@
+/**
+ * The index parts of a vault — the ranked-search index and the trigram index, each under a key of
+ * its own in a SnapshotStore (the CLI's cache folder, the plugin's IndexedDB) — loaded for an
+ * engine (`SavedIndexes`) and saved again when the engine built or updated one. Each part is stamped with the note fingerprints it reflects,
+ * so the notes changed since are re-indexed; a part that is damaged, from another build or saved
+ * with other settings is ignored (and replaced once the engine has built a new one).
+ */
+import type { SavedIndex, SavedIndexes, VaultEngine } from '../engine/engine';
+import type { NoteFingerprint } from './codec';
+import { SnapshotFormatError } from './codec';
+import { decodePart, encodePart, type DecodedPart } from './part-codec';
+import type { CodecHost, SnapshotReader, SnapshotStore } from './port';
+import { planReconcile } from './reconcile';
+import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSections } from './search-part';
+import type { SearchIndex } from '../search/search-index';
+import type { SearchSettings } from '../search/settings';
+import { restoreTrigrams, trigramSections } from './trigram-part';
+import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, type TrigramIndex } from '../text/trigram';
+
+/** A loaded part is saved again once more notes than this were re-indexed over it… */
+const RESAVE_MIN_NOTES = 32;
+/** …or more than one in this many of the vault's notes (50 at 50k notes: ~50 ms of re-indexing at each load). */
+const RESAVE_SHARE = 1000;
+
+/** The kinds of part, each a file of its own. */
+export const PART_KINDS = ['search', 'trigrams'] as const;
+/** One kind of part. */
+export type PartKind = (typeof PART_KINDS)[number];
+
+/** The store key of a vault's part (the snapshot's key is the vault's real path). */
+export function partKey(vaultKey: string, kind: PartKind): string {
+	return `${vaultKey}\u0000${kind}`;
+}
+
+/** What the parts did in this call, for `--verbose`. */
+export interface PartsReport {
+	/** Per part: `loaded` (n notes re-indexed), `rebuilt` (why), `saved` (bytes). */
+	notes: string[];
+}
+
+/** Everything the parts need from the opened vault. */
+export interface PartsInit {
+	store: SnapshotStore;
+	/** UTF-8 and the checksum (Node's Buffer and zlib, a browser's TextEncoder). */
+	host: CodecHost;
+	vaultKey: string;
+	tool: string;
+	/** What shapes every part besides its own settings (config folder, size bound, Excluded files). */
+	vaultSettings: string;
+	fingerprints: ReadonlyMap<string, NoteFingerprint>;
+	/** Build a trigram index when none is saved (the CLI: yes). */
+	buildTrigrams: boolean;
+}
+
+/** The parts of one vault for one engine (see the module comment). */
+export class IndexParts implements SavedIndexes {
+	readonly buildTrigrams: boolean;
+	/** What was handed to the engine: an index it still holds unchanged needs no save. */
+	private readonly handed = new Map<PartKind, { index: unknown; changed: number }>();
+	readonly report: PartsReport = { notes: [] };
+
+	/** Parts of the vault `init` describes. */
+	constructor(private readonly init: PartsInit) {
+		this.buildTrigrams = init.buildTrigrams;
+	}
+
+	/** The settings string a part of `kind` must carry. */
+	private settingsOf(kind: PartKind, search?: SearchSettings): string {
+		return JSON.stringify({
+			kind,
+			vault: this.init.vaultSettings,
+			version: kind === 'search' ? SEARCH_PART_VERSION : TRIGRAM_FORMAT_VERSION,
+			search: search ?? null,
+		});
+	}
+
+	/** The saved part of `kind`, when it is this build's and has these settings. */
+	private async load(kind: PartKind, settings: string): Promise<DecodedPart | null> {
+		let bytes: Uint8Array | SnapshotReader | null;
+		try {
+			const key = partKey(this.init.vaultKey, kind);
+			// Read in place where the store can: a search reads a few blocks of its part, not all of it.
+			bytes = this.init.store.openReader
+				? checkedReads(this.init.store.openReader(key))
+				: await this.init.store.load(key);
+		} catch {
+			return null;
+		}
+		if (bytes === null) return null;
+		try {
+			const part = decodePart(bytes, this.init.host);
+			if (part.kind !== kind || part.tool !== this.init.tool) return this.skip(kind, 'saved by another build');
+			if (part.settings !== settings) return this.skip(kind, 'saved with other settings');
+			return part;
+		} catch (error) {
+			if (error instanceof SnapshotFormatError) return this.skip(kind, error.message);
+			throw error;
+		}
+	}
+
+	private skip(kind: PartKind, why: string): null {
+		this.report.notes.push(`${kind} index: ${why}; rebuilt`);
+		return null;
+	}
+
+	/** Notes the part does not reflect: changed, new, or gone since it was saved. */
+	private changedSince(part: DecodedPart): string[] {
+		const plan = planReconcile(
+			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i) },
+			this.init.fingerprints,
+		);
+		return [...plan.reread, ...plan.removed];
+	}
+
+	/**
+	 * The index `restore` makes from `part`, handed over with the notes it does not reflect; null (said
+	 * in the report) when the part fails a check: its format, the index's own (`damaged`), or its JSON.
+	 */
+	private restored<T>(
+		kind: PartKind,
+		part: DecodedPart,
+		restore: () => T,
+		damaged: new (...args: never[]) => Error,
+	): SavedIndex<T> | null {
+		try {
+			return this.hand(kind, restore(), this.changedSince(part));
+		} catch (error) {
+			if (error instanceof SnapshotFormatError || error instanceof damaged || error instanceof SyntaxError)
+				return this.skip(kind, error.message);
+			throw error;
+		}
+	}
+
+	private hand<T>(kind: PartKind, index: T, changed: string[]): SavedIndex<T> {
+		this.handed.set(kind, { index, changed: changed.length });
+		this.report.notes.push(`${kind} index loaded (${changed.length} notes re-indexed)`);
+		return { index, changed };
+	}
+
+	/** The saved ranked-search index for `settings`, or null. */
+	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
+		const part = await this.load('search', this.settingsOf('search', settings));
+		if (part === null) return null;
+		return this.restored(
+			'search',
+			part,
+			() => restoreSearchIndex(part, settings, this.init.host),
+			SavedIndexDamaged,
+		);
+	}
+
+	/** A saved search index failed a check in use: say so (the engine builds a new one, saved in its place). */
+	damaged(kind: 'search', reason: string): void {
+		this.skip(kind, reason);
+	}
+
+	/** The saved trigram index, or null. */
+	async trigramIndex(): Promise<SavedIndex<TrigramIndex> | null> {
+		const part = await this.load('trigrams', this.settingsOf('trigrams'));
+		if (part === null) return null;
+		return this.restored(
+			'trigrams',
+			part,
+			() => restoreTrigrams((name) => part.section(name), this.init.host),
+			TrigramFormatError,
+		);
+	}
+
+	/**
+	 * Whether the engine holds an index of `kind` worth saving over the saved one: one it built, or
+	 * the saved one with more notes re-indexed than `resaveAfter`. A few re-indexed notes are not
+	 * worth a save: encoding a whole part held ~400 MB more at 50k notes for a server that had found
+	 * one note changed, while the next load re-indexes those notes again in milliseconds.
+	 */
+	private dirty(kind: PartKind, index: unknown, resaveAfter: number): boolean {
+		if (index === null) return false;
+		const handed = this.handed.get(kind);
+		return handed === undefined || handed.index !== index || handed.changed > resaveAfter;
+	}
+
+	/**
+	 * Save the parts (of `kinds`, default all) the engine built or updated; a failure is returned as
+	 * a message, never thrown. `always`: save a part that took any re-indexed note (`index` does).
+	 */
+	async save(engine: VaultEngine, kinds: readonly PartKind[] = PART_KINDS, always = false): Promise<string | null> {
+		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
+		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
+		const resaveAfter = always
+			? 0
+			: Math.max(RESAVE_MIN_NOTES, Math.floor(this.init.fingerprints.size / RESAVE_SHARE));
+		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
+		if (search !== null && this.dirty('search', search, resaveAfter))
+			jobs.push([
+				'search',
+				this.settingsOf('search', search.settings),
+				() => searchSections(search, this.init.host),
+			]);
+		if (trigrams !== null && this.dirty('trigrams', trigrams, resaveAfter))
+			jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, this.init.host)]);
+		for (const [kind, settings, sections] of jobs) {
+			try {
+				const bytes = encodePart(
+					{ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() },
+					this.init.host,
+				);
+				await this.init.store.save(partKey(this.init.vaultKey, kind), bytes);
+				this.report.notes.push(`${kind} index saved (${(bytes.length / 1e6).toFixed(1)} MB)`);
+			} catch (error) {
+				return `the ${kind} index could not be saved (${error instanceof Error ? error.message : String(error)})`;
+			}
+		}
+		return null;
+	}
+}
+
+/** A file read whose failure (the file cut short under it) reads as a damaged part. */
+function checkedReads(bytes: SnapshotReader | null): SnapshotReader | null {
+	if (bytes === null) return null;
+	return {
+		size: bytes.size,
+		read: (offset, length) => {
+			try {
+				return bytes.read(offset, length);
+			} catch (error) {
+				throw new SnapshotFormatError(
+					`part unreadable (${error instanceof Error ? error.message : String(error)})`,
+				);
+			}
+		},
+	};
+}

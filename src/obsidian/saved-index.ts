@@ -1,0 +1,235 @@
+/**
+ * The plugin's ranked-search index saved between launches of Obsidian, in IndexedDB
+ * (idb-store.ts), through the CLI's codec for the same index (core/snapshot/index-parts.ts): one
+ * format for both faces. The saved part carries the format version, the build stamp (the plugin's
+ * version and the codec's), the settings that shape the index, the vault it belongs to, and every
+ * note's `TFile.stat` (size, mtime, ctime) when it was saved.
+ *
+ * At start the engine takes the saved index instead of building one; the notes whose stat
+ * differs (changed, new, deleted, renamed) are handed to PluginEngine, which re-indexes them in
+ * time slices while searches already answer. A damaged, foreign or outdated part is rebuilt, never
+ * trusted. When IndexedDB fails (quota, a private window, a mobile web view's limits) the index is
+ * built in memory as before, and one notice says so.
+ */
+import type { App } from 'obsidian';
+import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
+import type { NoteFingerprint } from '../core/snapshot/codec';
+import { IndexParts, partKey } from '../core/snapshot/index-parts';
+import { PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
+import type { SnapshotStore } from '../core/snapshot/port';
+import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
+import type { SearchIndex } from '../core/search/search-index';
+import type { SearchSettings } from '../core/search/settings';
+import type { TrigramIndex } from '../core/text/trigram';
+import { browserCodecHost, databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
+import type { ObsidianNoteSource } from './source';
+
+/**
+ * A note modified this recently when the index is saved may have an edit whose `changed` event
+ * has not reached the index yet: it is saved as racy, so the next start reads it again.
+ */
+const RACY_MS = 3000; // why: Obsidian re-parses an edited note within a second or two of the write.
+
+/** The key of the search part in the vault's database. */
+const SEARCH_KEY = partKey('vault', 'search');
+
+/** `App#appId` exists at runtime (Obsidian's id of the vault on this device) but is not in the public typings. */
+function appIdOf(app: App): string {
+	const value: unknown = (app as unknown as Record<string, unknown>).appId;
+	return typeof value === 'string' ? value : '';
+}
+
+/** The build stamp a saved part must carry: the plugin's version and the codec's versions. */
+export function savedIndexTool(pluginVersion: string): string {
+	return `vault-query-plugin ${pluginVersion} part ${PART_FORMAT_VERSION} search ${SEARCH_PART_VERSION}`;
+}
+
+/** What the plugin's saved index did last, for the settings tab and tests. */
+export interface SavedIndexEvents {
+	/** `restored` (with the notes to reconcile), `rebuilt` (why), `saved` (bytes), `failed` (why). */
+	log: string[];
+}
+
+/** The plugin's saved search index for one vault (see the module comment). */
+export class PluginSavedIndex implements SavedIndexes {
+	/** The plugin keeps no trigram index. */
+	readonly buildTrigrams = false;
+	/** The store; null once IndexedDB failed this session (the index then lives in memory only). */
+	private store: IndexedDbStore | null;
+	/** Notes the restored index did not reflect, waiting for PluginEngine to re-index them. */
+	private toReconcile: string[] | null = null;
+	private noticeShown = false;
+	/** The next load returns nothing (the user asked for a rebuild). */
+	private skipNext = false;
+	/** What happened so far, oldest first (for tests and the settings tab). */
+	readonly log: string[] = [];
+
+	/** `notice` shows the one message of a failing IndexedDB. */
+	constructor(
+		private readonly app: App,
+		private readonly source: ObsidianNoteSource,
+		private readonly pluginVersion: string,
+		private readonly notice: (message: string) => void,
+	) {
+		this.store = new IndexedDbStore(databaseName(appIdOf(app), app.vault.getName()));
+	}
+
+	/** Whether saving works this session (false after IndexedDB failed). */
+	get usable(): boolean {
+		return this.store !== null;
+	}
+
+	/** The database's name. */
+	get databaseName(): string {
+		return databaseName(appIdOf(this.app), this.app.vault.getName());
+	}
+
+	/** What shapes the part besides the search settings: the vault's identity, its config folder and Obsidian's Excluded files. */
+	private vaultSettings(): string {
+		return JSON.stringify([
+			appIdOf(this.app),
+			this.app.vault.getName(),
+			this.source.configDir,
+			this.source.userIgnoreFilters,
+		]);
+	}
+
+	/** Every note's stat now; `racyAfter`: notes modified after it are marked racy. */
+	private fingerprints(racyAfter = Infinity): Map<string, NoteFingerprint> {
+		const out = new Map<string, NoteFingerprint>();
+		for (const path of this.source.listNotes()) {
+			const stat = this.source.statOf(path);
+			if (stat === null) continue;
+			out.set(path, {
+				size: stat.size,
+				mtimeMs: stat.mtime,
+				ctimeMs: stat.ctime,
+				ino: 0,
+				racy: stat.mtime > racyAfter,
+			});
+		}
+		return out;
+	}
+
+	private parts(store: IndexedDbStore, fingerprints: Map<string, NoteFingerprint>): IndexParts {
+		// The note count goes with the bytes, for the settings tab.
+		const counted: SnapshotStore = {
+			load: (key) => store.load(key),
+			save: (key, bytes) => store.save(key, bytes, fingerprints.size),
+			clear: (key) => store.clear(key),
+			info: (key) => store.info(key),
+		};
+		return new IndexParts({
+			store: counted,
+			host: browserCodecHost,
+			vaultKey: 'vault',
+			tool: savedIndexTool(this.pluginVersion),
+			vaultSettings: this.vaultSettings(),
+			fingerprints,
+			buildTrigrams: false,
+		});
+	}
+
+	/** IndexedDB failed: say so once, and keep the index in memory from now on. */
+	private fail(why: string): void {
+		this.store?.close();
+		this.store = null;
+		this.log.push(`failed: ${why}`);
+		if (this.noticeShown) return;
+		this.noticeShown = true;
+		this.notice(
+			`Vault Query could not use its saved search index (${why}). The index is built in memory and is not kept after Obsidian closes.`,
+		);
+	}
+
+	/** The saved index for `settings`, or null (none, damaged, foreign, outdated, IndexedDB failing). */
+	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
+		const store = this.store;
+		if (store === null) return null;
+		if (this.skipNext) {
+			this.skipNext = false;
+			return null;
+		}
+		try {
+			await store.open(); // IndexParts reads quietly: a failing database must be told apart from an empty one.
+		} catch (error) {
+			this.fail(messageOf(error));
+			return null;
+		}
+		const parts = this.parts(store, this.fingerprints());
+		const loaded = await parts.searchIndex(settings);
+		for (const note of parts.report.notes) this.log.push(note);
+		if (loaded === null) return null;
+		this.toReconcile = [...loaded.changed];
+		this.log.push(`restored (${loaded.changed.length} notes to reconcile)`);
+		// The engine installs it as it is; PluginEngine re-indexes the changed notes in slices while searches answer.
+		return { index: loaded.index, changed: [] };
+	}
+
+	/** The next load builds instead of restoring (a rebuild the user asked for). */
+	skipOnce(): void {
+		this.skipNext = true;
+	}
+
+	/** The notes the index just restored does not reflect yet (once; null when nothing was restored since). */
+	takeReconcile(): string[] | null {
+		const paths = this.toReconcile;
+		this.toReconcile = null;
+		return paths;
+	}
+
+	/** The plugin keeps no trigram index. */
+	trigramIndex(): Promise<SavedIndex<TrigramIndex> | null> {
+		return Promise.resolve(null);
+	}
+
+	/** The restored index failed a check in use: the engine rebuilds (and the build is saved over it). */
+	damaged(_kind: 'search', reason: string): void {
+		this.log.push(`damaged: ${reason}; rebuilt`);
+	}
+
+	/** Save the engine's search index now, stamped with every note's stat; false when nothing was saved. */
+	async save(engine: VaultEngine): Promise<boolean> {
+		const store = this.store;
+		if (store === null || engine.builtSearchIndex === null) return false;
+		await engine.settled();
+		const fingerprints = this.fingerprints(Date.now() - RACY_MS);
+		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true);
+		if (failure !== null) {
+			this.fail(failure);
+			return false;
+		}
+		this.log.push(`saved (${fingerprints.size} notes)`);
+		return true;
+	}
+
+	/** What is saved now, or null (none, or IndexedDB failing). */
+	async summary(): Promise<SavedIndexSummary | null> {
+		try {
+			return (await this.store?.info(SEARCH_KEY)) ?? null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** Delete the saved index (the one in memory stays); true when there was one. */
+	async clear(): Promise<boolean> {
+		try {
+			const had = (await this.store?.clear(SEARCH_KEY)) ?? false;
+			this.log.push('cleared');
+			return had;
+		} catch (error) {
+			this.fail(messageOf(error));
+			return false;
+		}
+	}
+
+	/** Let go of the database (the plugin unloads). */
+	close(): void {
+		this.store?.close();
+	}
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
