@@ -57,6 +57,7 @@ describe('settings tab', () => {
 		const names = texts(el, '.setting-item:not(.setting-item-heading) .setting-item-name');
 		expect(names).toEqual([
 			'Index status',
+			'Saved index',
 			'Profile',
 			'Excluded folders',
 			'Authority folder order',
@@ -146,6 +147,26 @@ describe('settings tab', () => {
 		);
 	}, 60_000);
 
+	it('shows what the saved index holds (notes, size, when) and clears it with its button', async () => {
+		const r = await ready();
+		await r.plugin.engine.savesSettled();
+		const el = openTab(r);
+		const savedRow = row(el, 'Saved index');
+		const desc = (): string => savedRow.querySelector('.setting-item-description')?.textContent ?? '';
+		const notes = r.app.vault.getMarkdownFiles().length;
+		await waitFor(
+			() => expect(desc()).toMatch(new RegExp(`^${notes} notes, [\\d.]+ MB, saved .+\\. Kept in this device`)),
+			{ what: 'the saved index row to show what is saved' },
+		);
+		const button = [...savedRow.querySelectorAll('button')].find((b) => b.textContent === 'Clear saved index');
+		if (!button) throw new Error('no Clear saved index button');
+		button.click();
+		await waitFor(() => expect(desc()).toMatch(/^Nothing is saved yet/), { what: 'the saved index to be cleared' });
+		expect(await r.plugin.engine.savedSummary()).toBeNull();
+		// The index in memory stays: search still answers.
+		expect((await r.plugin.api.search('kelly')).results.length).toBeGreaterThan(0);
+	});
+
 	it('saves edits; refuses a number that is not a whole number; toggles', async () => {
 		const r = await ready();
 		const el = openTab(r);
@@ -182,7 +203,7 @@ describe('settings tab', () => {
 			'Schema-strict reads',
 		]);
 		const items = defs.flatMap((g) => ('items' in g && g.items ? g.items : []));
-		expect(items).toHaveLength(19);
+		expect(items).toHaveLength(20);
 		const synonyms = items.find((i) => 'name' in i && i.name === 'Synonym note');
 		if (!synonyms || !('render' in synonyms) || typeof synonyms.render !== 'function') throw new Error('no render');
 		const host = document.body.createDiv();

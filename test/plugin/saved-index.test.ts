@@ -1,0 +1,194 @@
+// @vitest-environment happy-dom
+/**
+ * What the plugin does with a saved search index it cannot trust — cut short, garbled, of another
+ * format version, of another plugin version, of another vault: it rebuilds, answers as a fresh
+ * build, and saves the new index over it — and with an IndexedDB that fails (a private window, a
+ * full quota): it builds in memory and says so in one notice, however many saves follow.
+ */
+import { openDB } from 'idb';
+import type { App } from 'obsidian';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { VaultEngine } from '../../src/core/engine/engine';
+import { partKey } from '../../src/core/snapshot/index-parts';
+import { SearchIndex } from '../../src/core/search/search-index';
+import VaultQueryPlugin from '../../src/main';
+import { databaseName } from '../../src/obsidian/idb-store';
+import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
+import { FakeApp } from './fake-app';
+import { MANIFEST, settle } from './harness';
+
+const KEY = partKey('vault', 'search');
+const OLD = Date.parse('2026-01-01T00:00:00Z');
+const FILES: Record<string, string> = {
+	'notes/alpha.md': '---\ntags: [zebra]\n---\nZebra migration notes. See [[beta]].',
+	'beta.md': 'Stripes and savannah, [[notes/alpha]].',
+	'gamma.md': '# Crossing\n\nZebra crossing rules.',
+};
+const QUERIES = ['zebra', 'savannah', 'crossing', 'backlinks:alpha'];
+
+afterEach(() => {
+	vi.restoreAllMocks();
+	document.body.empty();
+});
+
+function vault(files = FILES, appId?: string): FakeApp {
+	const app = new FakeApp(files, { appId, mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, OLD])) });
+	app.indexAll();
+	return app;
+}
+
+/** Loads and starts the plugin (metadata cache already filled), its index built or restored and reconciled. */
+async function start(app: FakeApp, version = MANIFEST.version): Promise<VaultQueryPlugin> {
+	const plugin = new VaultQueryPlugin(app as unknown as App, { ...MANIFEST, version });
+	plugin.load();
+	await settle();
+	app.layoutReady();
+	await plugin.engine.searchIndex();
+	await plugin.engine.settled();
+	await plugin.engine.savesSettled();
+	return plugin;
+}
+
+/** The saved record of `app`'s vault, as IndexedDB holds it. */
+async function record(app: FakeApp): Promise<{ bytes: Uint8Array; savedAt: number; notes: number }> {
+	const db = await openDB(databaseName(app.appId, app.vault.getName()));
+	const value = (await db.get('parts', KEY)) as { bytes: Uint8Array; savedAt: number; notes: number };
+	db.close();
+	return value;
+}
+
+/** Replaces the saved record's bytes. */
+async function tamper(app: FakeApp, change: (bytes: Uint8Array) => Uint8Array, into: FakeApp = app): Promise<void> {
+	const saved = await record(app);
+	const db = await openDB(databaseName(into.appId, into.vault.getName()), 1, {
+		upgrade: (d) => d.createObjectStore('parts'),
+	});
+	await db.put('parts', { ...saved, bytes: change(saved.bytes.slice()) }, KEY);
+	db.close();
+}
+
+async function answers(search: (q: string) => Promise<{ results: { path: string; backlinks?: unknown }[] }>) {
+	const out: Record<string, unknown> = {};
+	for (const q of QUERIES) out[q] = (await search(q)).results.map((h) => [h.path, h.backlinks]);
+	return out;
+}
+
+/** The plugin answers as an engine built afresh over its source; `before` runs between the two (counting the plugin's builds). */
+async function expectFreshAnswers(plugin: VaultQueryPlugin, before?: () => void): Promise<void> {
+	const mine = await answers((q) => plugin.engine.search(q, { limit: 20 }));
+	before?.();
+	const fresh = new VaultEngine(plugin.engine.source, engineConfigOf(mergeSettings(null)));
+	expect(mine).toEqual(await answers((q) => fresh.search(q, { limit: 20 })));
+}
+
+/** Saves once, damages the saved bytes, starts again: rebuilt (one build), answers as fresh, saved anew. */
+async function rebuiltAfter(change: (bytes: Uint8Array) => Uint8Array, why: RegExp): Promise<void> {
+	const app = vault();
+	const first = await start(app);
+	expect((await record(app)).notes).toBe(3);
+	first.unload();
+	await tamper(app, change);
+	const build = vi.spyOn(SearchIndex, 'build');
+	const second = await start(app);
+	// A part garbled past its header is found out when a search reads it.
+	await expectFreshAnswers(second, () => expect(build).toHaveBeenCalledTimes(1));
+	await second.engine.savesSettled();
+	expect(second.engine.saved?.log.join('\n')).toMatch(why);
+	expect(second.engine.saved?.log.at(-1)).toBe('saved (3 notes)');
+	second.unload();
+	// What was saved over the damaged part restores.
+	build.mockClear();
+	const third = await start(app);
+	expect(build).not.toHaveBeenCalled();
+	await expectFreshAnswers(third);
+	third.unload();
+}
+
+describe('the plugin saved index, damaged or foreign', () => {
+	it('restores an intact saved index without building', async () => {
+		const app = vault();
+		(await start(app)).unload();
+		const build = vi.spyOn(SearchIndex, 'build');
+		const plugin = await start(app);
+		expect(build).not.toHaveBeenCalled();
+		expect(plugin.engine.saved?.log).toContain('restored (0 notes to reconcile)');
+		await expectFreshAnswers(plugin);
+		plugin.unload();
+	});
+
+	it('rebuilds a saved index cut short', async () => {
+		await rebuiltAfter((b) => b.subarray(0, Math.floor(b.length / 2)), /truncated/);
+	});
+
+	it('rebuilds a saved index garbled past its header', async () => {
+		await rebuiltAfter((b) => b.fill(0xa5, Math.floor(b.length / 4)), /damaged|unreadable|fit|failed its check/);
+	});
+
+	it('rebuilds a saved index of another format version', async () => {
+		await rebuiltAfter((b) => {
+			new DataView(b.buffer, b.byteOffset).setUint32(4, 99, true);
+			return b;
+		}, /part format version 99/);
+	});
+
+	it('rebuilds a saved index of another plugin version', async () => {
+		const app = vault();
+		(await start(app, '0.0.1')).unload();
+		const build = vi.spyOn(SearchIndex, 'build');
+		const plugin = await start(app);
+		expect(build).toHaveBeenCalledTimes(1);
+		expect(plugin.engine.saved?.log.join('\n')).toMatch(/saved by another build/);
+		plugin.unload();
+	});
+
+	it("rebuilds another vault's saved index put in this vault's database", async () => {
+		const other = vault({ 'zebra.md': 'Zebra, zebra, zebra.' }, 'other-vault');
+		(await start(other)).unload();
+		const app = vault(FILES, 'this-vault');
+		await tamper(other, (b) => b, app);
+		const build = vi.spyOn(SearchIndex, 'build');
+		const plugin = await start(app);
+		expect(build).toHaveBeenCalledTimes(1);
+		expect(plugin.engine.saved?.log.join('\n')).toMatch(/saved with other settings/);
+		await expectFreshAnswers(plugin);
+		plugin.unload();
+	});
+});
+
+describe('the plugin saved index with a failing IndexedDB', () => {
+	const notices = (): string[] => [...document.querySelectorAll('.notice-message')].map((el) => el.textContent ?? '');
+
+	it('builds in memory with one notice when IndexedDB cannot be opened (a private window)', async () => {
+		vi.spyOn(indexedDB, 'open').mockImplementation(() => {
+			throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+		});
+		const app = vault();
+		const plugin = await start(app);
+		await expectFreshAnswers(plugin);
+		app.modify('beta.md', 'Savannah only.');
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		await plugin.engine.rebuild();
+		await plugin.engine.savesSettled();
+		expect(notices().filter((n) => n.includes('could not use its saved search index'))).toHaveLength(1);
+		expect(notices()[0]).toMatch(/denied permission/);
+		await expectFreshAnswers(plugin);
+		plugin.unload();
+	});
+
+	it('builds in memory with one notice when saving fails (quota)', async () => {
+		vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		});
+		const app = vault();
+		const plugin = await start(app);
+		app.modify('beta.md', 'Savannah only.');
+		await plugin.engine.settled();
+		await plugin.engine.saveNow();
+		expect(notices().filter((n) => n.includes('could not use its saved search index'))).toHaveLength(1);
+		expect(notices()[0]).toMatch(/quota/);
+		expect(plugin.engine.saved?.usable).toBe(false);
+		await expectFreshAnswers(plugin);
+		plugin.unload();
+	});
+});
