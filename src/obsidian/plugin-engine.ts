@@ -336,12 +336,16 @@ export class PluginEngine extends Component {
 		this.registerEvent(
 			vault.on('rename', (file: TAbstractFile, oldPath: string) => void this.engine.rename(oldPath, file.path)),
 		);
-		// Every change is saved with the index, a while after the last one.
-		this.registerEvent(metadataCache.on('changed', () => this.saveSoon()));
-		this.registerEvent(metadataCache.on('deleted', () => this.saveSoon()));
-		this.registerEvent(vault.on('create', () => this.saveSoon()));
-		this.registerEvent(vault.on('delete', () => this.saveSoon()));
-		this.registerEvent(vault.on('rename', () => this.saveSoon()));
+		// A change to the index is saved with it, a while after the last one (a change before the index is
+		// there is in the build, saved after it, or found again by the next start's reconcile).
+		const changed = (): void => {
+			if (this.engine.searchReady) this.saveSoon();
+		};
+		this.registerEvent(metadataCache.on('changed', changed));
+		this.registerEvent(metadataCache.on('deleted', changed));
+		this.registerEvent(vault.on('create', changed));
+		this.registerEvent(vault.on('delete', changed));
+		this.registerEvent(vault.on('rename', changed));
 		void this.searchIndex();
 	}
 }

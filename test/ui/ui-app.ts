@@ -271,9 +271,10 @@ export interface VaultSnapshot {
 	mtimes: Record<string, number>;
 }
 
-/** A UiApp over a snapshot. */
-export function appFromSnapshot(snapshot: VaultSnapshot): UiApp {
+/** A UiApp over a snapshot; `appId`: the vault's id (default: one of its own). */
+export function appFromSnapshot(snapshot: VaultSnapshot, appId?: string): UiApp {
 	const app = new UiApp(snapshot.files, {
+		appId,
 		name: snapshot.name,
 		userIgnoreFilters: snapshot.userIgnoreFilters,
 		mtimes: snapshot.mtimes,

@@ -5,6 +5,7 @@
  */
 import type { App } from 'obsidian';
 import manifest from '../../../manifest.json';
+import { SearchIndex } from '../../../src/core/search/search-index';
 import VaultQueryPlugin from '../../../src/main';
 import { MarkdownPreviewRenderer } from '../../obsidian-stub/index';
 import { appFromSnapshot, type UiApp, type VaultSnapshot } from '../../ui/ui-app';
@@ -23,7 +24,17 @@ export interface Harness {
 	openSettings(): void;
 	/** `theme-light` or `theme-dark` on the body. */
 	setTheme(theme: 'light' | 'dark'): void;
+	/** How many ranked-search indexes were built from the notes since the page loaded (a restored one is not). */
+	builds(): number;
 }
+
+/** Builds of the ranked-search index on this page, counted around the real build. */
+let builds = 0;
+const build = SearchIndex.build.bind(SearchIndex);
+SearchIndex.build = (...args: Parameters<typeof SearchIndex.build>): ReturnType<typeof SearchIndex.build> => {
+	builds++;
+	return build(...args);
+};
 
 declare global {
 	interface Window {
@@ -40,7 +51,8 @@ function settle(): Promise<void> {
 async function start(): Promise<void> {
 	const snapshot = window.vaultSnapshot;
 	if (!snapshot) throw new Error('vault.js did not load');
-	const app = appFromSnapshot(snapshot);
+	// One id for the vault across reloads, as Obsidian keeps it: the page's saved index is found again.
+	const app = appFromSnapshot(snapshot, 'e2e-example-vault');
 	const plugin = new VaultQueryPlugin(app as unknown as App, manifest);
 	// What Obsidian loads from examples/vault/.obsidian/plugins/vault-query/data.json: the team-folders profile.
 	await plugin.saveData({ profile: 'team-folders' });
@@ -49,7 +61,9 @@ async function start(): Promise<void> {
 	app.layoutReady();
 	app.indexAll();
 	await plugin.engine.searchIndex();
+	await plugin.engine.settled();
 	window.harness = {
+		builds: () => builds,
 		app,
 		plugin,
 		command: (id) => app.commands.executeCommandById(id),

@@ -1,0 +1,83 @@
+/**
+ * The plugin's saved search index in Chromium's real IndexedDB: the first page load builds the
+ * index and saves it; a reload (Obsidian started again over the same vault) restores it — no
+ * build from the notes — and answers every search as before.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
+import { hashTree } from '../helpers/hash';
+import { CHROMIUM, hasChromium, launch } from './browser';
+import { buildHarness, serve } from './harness-server';
+
+const OUT = join(REPO, 'test-output', 'e2e-saved-index');
+const QUERIES = ['position sizing', 'kelly', 'risk', 'backlinks:conventions', 'copilot data'];
+
+let server: Awaited<ReturnType<typeof serve>>;
+let browser: Awaited<ReturnType<typeof launch>>;
+let page: Page;
+let vaultHash = '';
+const errors: string[] = [];
+
+/** Loads the page and waits for the plugin to be ready with its index (built or restored) and saved. */
+async function load(reload: boolean): Promise<void> {
+	if (reload) await page.reload();
+	else await page.goto(server.url);
+	await page.waitForSelector('body[data-ready="true"]');
+	await page.evaluate(() => window.harness?.plugin.engine.savesSettled());
+}
+
+/** What the page answers: each query's hits (path and backlinks), the builds so far and what the saved index did. */
+function observe(): Promise<{ answers: unknown; builds: number; log: string[] }> {
+	return page.evaluate(async (queries) => {
+		const h = window.harness;
+		if (!h) throw new Error('no harness');
+		const answers: Record<string, unknown> = {};
+		for (const q of queries) {
+			const r = await h.plugin.engine.search(q, { limit: 20 });
+			answers[q] = [r.status, r.results.map((hit) => [hit.path, hit.backlinks])];
+		}
+		return { answers, builds: h.builds(), log: [...(h.plugin.engine.saved?.log ?? [])] };
+	}, QUERIES);
+}
+
+if (!hasChromium()) {
+	describe('saved index in the browser', () => {
+		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () =>
+			undefined);
+	});
+}
+
+describe.runIf(hasChromium())('the saved search index in Chromium', () => {
+	beforeAll(async () => {
+		vaultHash = hashTree(EXAMPLE_VAULT);
+		await buildHarness(OUT);
+		server = await serve(OUT);
+		browser = await launch(server.url.replace(/\/$/, ''));
+		page = await browser.context.newPage();
+		page.on('pageerror', (error) => errors.push(error.message));
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.close();
+		expect(hashTree(EXAMPLE_VAULT)).toBe(vaultHash);
+	});
+
+	it('is built and saved on the first load, then restored (not rebuilt) after a reload, answering the same', async () => {
+		await load(false);
+		const first = await observe();
+		expect(first.builds).toBe(1);
+		expect(first.log.at(-1)).toMatch(/^saved \(\d+ notes\)$/);
+		const hits = Object.values(first.answers as Record<string, [string, unknown[]]>);
+		expect(hits.every(([status, results]) => status === 'success' && results.length > 0)).toBe(true);
+
+		await load(true);
+		const second = await observe();
+		expect(second.builds).toBe(0);
+		expect(second.log).toEqual(['search index loaded (0 notes re-indexed)', 'restored (0 notes to reconcile)']);
+		expect(second.answers).toEqual(first.answers);
+		expect(errors).toEqual([]);
+	});
+});
