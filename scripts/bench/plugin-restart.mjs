@@ -1,0 +1,71 @@
+/**
+ * The plugin's restart with a saved search index, on the test harness's fake app over a folder:
+ * the first plugin builds and saves (fake-indexeddb), a second one starts over the same store and
+ * answers its first search from the restored index. Runs test/plugin/restart-bench.test.ts under
+ * vitest (the fake app and the `obsidian` stub live there) and prints its figures.
+ *
+ *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--json]
+ *
+ * first_build_ms: layout-ready → the first start's index built; save_ms: its save; restart_ready_ms:
+ * the second start's layout-ready → its first search answered (from the restored index, N notes
+ * edited meanwhile still being re-indexed); reconcile_done_ms: → those N notes re-indexed;
+ * longest_block_ms / blocks_over_50: the main thread's longest block and blocks over 50 ms over
+ * both starts (split per start in first_start and restart); saved_bytes: the saved index.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const value = (name) => {
+	const at = args.indexOf(name);
+	return at >= 0 ? args[at + 1] : undefined;
+};
+const vault = value('--vault');
+const changed = value('--changed') ?? '0';
+if (vault === undefined || !/^\d+$/.test(changed)) {
+	process.stderr.write('usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--json]\n');
+	process.exit(2);
+}
+const dir = mkdtempSync(join(tmpdir(), 'vq-restart-'));
+const out = join(dir, 'figures.json');
+const run = spawnSync(
+	process.execPath,
+	[join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/plugin/restart-bench.test.ts'],
+	{
+		cwd: root,
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: {
+			...process.env,
+			VAULT_QUERY_RESTART_BENCH: resolve(vault),
+			VAULT_QUERY_RESTART_BENCH_OUT: out,
+			VAULT_QUERY_RESTART_BENCH_CHANGED: changed,
+		},
+	},
+);
+let figures;
+try {
+	figures = JSON.parse(readFileSync(out, 'utf8'));
+} catch {
+	process.stderr.write(run.stdout?.toString() ?? '');
+	process.stderr.write('\nthe restart harness wrote no figures (see the test output above)\n');
+	process.exit(1);
+} finally {
+	rmSync(dir, { recursive: true, force: true });
+}
+if (args.includes('--json')) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+else {
+	const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+	const lines = [
+		`vault            ${figures.vault} (${figures.notes} notes, ${mb(figures.markdown_bytes)} of Markdown)`,
+		`first_build_ms   ${figures.first_build_ms} (then saved in ${figures.save_ms} ms)`,
+		`saved_bytes      ${figures.saved_bytes} (${mb(figures.saved_bytes)}, ${(figures.saved_bytes / figures.markdown_bytes).toFixed(2)}× the Markdown)`,
+		`restart_ready_ms ${figures.restart_ready_ms} (${figures.changed_notes} notes changed; reconciled at ${figures.reconcile_done_ms} ms)`,
+		`longest_block_ms ${figures.longest_block_ms} (first start ${figures.first_start.longest_block_ms}, restart ${figures.restart.longest_block_ms})`,
+		`blocks_over_50   ${figures.blocks_over_50} (first start ${figures.first_start.blocks_over_50}, restart ${figures.restart.blocks_over_50})`,
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+}

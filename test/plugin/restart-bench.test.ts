@@ -1,0 +1,131 @@
+// @vitest-environment happy-dom
+/**
+ * The plugin's restart with a saved search index, measured: `scripts/bench/plugin-restart.mjs`
+ * runs this file with VAULT_QUERY_RESTART_BENCH naming a vault folder and
+ * VAULT_QUERY_RESTART_BENCH_OUT a file for the figures (docs/BENCHMARKS.md). A measurement, not a
+ * speed test: skipped without the variables, and it asserts only what must hold whatever the
+ * machine's load (the second start restored the index, built nothing, answered the same).
+ *
+ * The first plugin starts over the folder on the fake app with an empty store (fake-indexeddb),
+ * builds and saves; a second plugin starts over a fresh read of the same folder (the same vault
+ * id, so the same database) — `VAULT_QUERY_RESTART_BENCH_CHANGED` notes edited meanwhile — and
+ * the time from its layout-ready to its first search answered is the restart's. A 1 ms heartbeat
+ * measures the longest block of the main thread (on a loaded machine it also counts time the
+ * process was not scheduled).
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { SearchIndex } from '../../src/core/search/search-index';
+import { FakeApp } from './fake-app';
+import { loadPlugin, settle } from './harness';
+
+const VAULT = process.env.VAULT_QUERY_RESTART_BENCH;
+const OUT = process.env.VAULT_QUERY_RESTART_BENCH_OUT;
+const CHANGED = Number(process.env.VAULT_QUERY_RESTART_BENCH_CHANGED ?? '0');
+const QUERY = 'the project notes';
+
+/** Gaps between 1 ms beats: the longest, and how many were over 50 ms, since `reset`. */
+function heartbeat(): { reset(): void; stop(): void; longest: () => number; over50: () => number } {
+	let last = performance.now();
+	let longest = 0;
+	let over = 0;
+	const beat = window.setInterval(() => {
+		const now = performance.now();
+		longest = Math.max(longest, now - last);
+		if (now - last > 50) over++;
+		last = now;
+	}, 1);
+	return {
+		reset: () => {
+			last = performance.now();
+			longest = 0;
+			over = 0;
+		},
+		stop: () => window.clearInterval(beat),
+		longest: () => Math.round(longest),
+		over50: () => over,
+	};
+}
+
+/** The folder read as Obsidian has it at start: every note parsed into the metadata cache. */
+function openVault(): FakeApp {
+	const app = FakeApp.fromFolder(VAULT ?? '', { appId: 'restart-bench' });
+	app.indexAll();
+	return app;
+}
+
+describe('plugin restart with a saved index', () => {
+	it.skipIf(VAULT === undefined)(
+		'builds and saves, then restarts from the saved index; writes the figures',
+		async () => {
+			const build = vi.spyOn(SearchIndex, 'build');
+			const beat = heartbeat();
+			// First start: an empty store, so it builds, then saves.
+			const app = openVault();
+			const notes = app.vault.getMarkdownFiles();
+			const markdownBytes = notes.reduce((n, f) => n + f.stat.size, 0);
+			const first = await loadPlugin(app);
+			beat.reset();
+			let t0 = performance.now();
+			app.layoutReady();
+			await first.engine.searchIndex();
+			const firstBuildMs = performance.now() - t0;
+			t0 = performance.now();
+			await first.engine.savesSettled();
+			const saveMs = performance.now() - t0;
+			const buildBlocks = { longest: beat.longest(), over50: beat.over50() };
+			const before = await first.engine.search(QUERY, { limit: 10 });
+			const summary = await first.engine.savedSummary();
+			first.unload();
+			expect(build).toHaveBeenCalledTimes(1);
+
+			// Second start over a fresh read of the folder (the same vault id), some notes edited meanwhile.
+			const again = openVault();
+			const edited = again.vault
+				.getMarkdownFiles()
+				.map((f) => f.path)
+				.sort()
+				.slice(0, CHANGED);
+			for (const path of edited) {
+				const text = `${again.vault.textOf(path) ?? ''}\nEdited while Obsidian was closed.\n`;
+				again.vault.setText(path, text);
+				again.metadataCache.parse(path, text);
+			}
+			const second = await loadPlugin(again);
+			await settle();
+			beat.reset();
+			t0 = performance.now();
+			again.layoutReady();
+			const answer = await second.engine.search(QUERY, { limit: 10 });
+			const restartReadyMs = performance.now() - t0;
+			await second.engine.settled();
+			const reconcileMs = performance.now() - t0;
+			await settle();
+			const restartBlocks = { longest: beat.longest(), over50: beat.over50() };
+			beat.stop();
+			expect(build).toHaveBeenCalledTimes(1); // restored, not rebuilt
+			expect(second.engine.saved?.log).toContain(`restored (${CHANGED} notes to reconcile)`);
+			if (CHANGED === 0) expect(answer.results).toEqual(before.results);
+			const figures = {
+				vault: VAULT,
+				notes: notes.length,
+				markdown_bytes: markdownBytes,
+				first_build_ms: Math.round(firstBuildMs),
+				save_ms: Math.round(saveMs),
+				saved_bytes: summary?.bytes ?? 0,
+				changed_notes: CHANGED,
+				restart_ready_ms: Math.round(restartReadyMs),
+				restart_status: answer.status,
+				reconcile_done_ms: Math.round(reconcileMs),
+				longest_block_ms: Math.max(buildBlocks.longest, restartBlocks.longest),
+				blocks_over_50: buildBlocks.over50 + restartBlocks.over50,
+				first_start: { longest_block_ms: buildBlocks.longest, blocks_over_50: buildBlocks.over50 },
+				restart: { longest_block_ms: restartBlocks.longest, blocks_over_50: restartBlocks.over50 },
+			};
+			if (OUT !== undefined) writeFileSync(OUT, JSON.stringify(figures));
+			second.unload();
+			build.mockRestore();
+		},
+		1_200_000,
+	);
+});
