@@ -17,6 +17,7 @@ import { TimeSlice } from '../core/steps';
 import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
 import type { SavedIndexSummary } from './idb-store';
+import { resaveAfter } from '../core/snapshot/index-parts';
 import { PluginSavedIndex } from './saved-index';
 import { ObsidianNoteSource } from './source';
 
@@ -84,6 +85,8 @@ export class PluginEngine extends Component {
 	private saveTimer: number | null = null;
 	/** Saves run one after another. */
 	private saving: Promise<unknown> = Promise.resolve();
+	/** Changes to the index not in the saved one (a few are not worth a save, see {@link noteChanges}). */
+	private unsaved = 0;
 	/** The reconcile of a restored index, while it runs. */
 	private reconciliation: Promise<void> = Promise.resolve();
 
@@ -248,8 +251,10 @@ export class PluginEngine extends Component {
 		if (this.saved === null || this.handled === index || this.engine.builtSearchIndex !== index) return;
 		this.handled = index;
 		const changed = this.saved.takeReconcile();
-		if (changed === null) this.saveSoon(0);
-		else this.reconciliation = this.reconcile(changed);
+		if (changed === null) {
+			this.unsaved = 0;
+			this.saveSoon(0);
+		} else this.reconciliation = this.reconcile(changed);
 	}
 
 	/**
@@ -270,7 +275,18 @@ export class PluginEngine extends Component {
 		} finally {
 			this.reconciling = 0;
 		}
-		if (paths.length > 0) this.saveSoon();
+		this.noteChanges(paths.length);
+	}
+
+	/**
+	 * `count` changes reached the index: saved (after the save delay) once they are more than a few
+	 * (32, or 1 in 1,000 of the vault's notes). Encoding a whole index holds the main thread for
+	 * about a second at 10k notes, while the next start re-indexes a few changed notes in
+	 * milliseconds — so a few edits are left for that start's reconcile, as the CLI does.
+	 */
+	private noteChanges(count: number): void {
+		this.unsaved += count;
+		if (this.unsaved > resaveAfter(this.source.listNotes().length)) this.saveSoon();
 	}
 
 	/** `answer`, partial while the restored index is being brought up to date. */
@@ -297,7 +313,13 @@ export class PluginEngine extends Component {
 	saveNow(): Promise<boolean> {
 		this.cancelSave();
 		const saved = this.saved;
-		const next = this.saving.then(() => (saved !== null && this.active ? saved.save(this.engine) : false));
+		const next = this.saving.then(async () => {
+			if (saved === null || !this.active) return false;
+			const unsaved = this.unsaved;
+			const done = await saved.save(this.engine);
+			if (done) this.unsaved -= unsaved;
+			return done;
+		});
 		this.saving = next.catch(() => undefined);
 		return next;
 	}
@@ -339,7 +361,7 @@ export class PluginEngine extends Component {
 		// A change to the index is saved with it, a while after the last one (a change before the index is
 		// there is in the build, saved after it, or found again by the next start's reconcile).
 		const changed = (): void => {
-			if (this.engine.searchReady) this.saveSoon();
+			if (this.engine.searchReady) this.noteChanges(1);
 		};
 		this.registerEvent(metadataCache.on('changed', changed));
 		this.registerEvent(metadataCache.on('deleted', changed));

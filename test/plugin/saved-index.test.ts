@@ -155,6 +155,30 @@ describe('the plugin saved index, damaged or foreign', () => {
 	});
 });
 
+describe('the plugin saved index after edits', () => {
+	it('leaves a few edits to the next start (which re-indexes them) and saves after many', async () => {
+		const app = vault();
+		const plugin = await start(app);
+		const saves = (): number => plugin.engine.saved?.log.filter((l) => l.startsWith('saved (')).length ?? 0;
+		expect(saves()).toBe(1);
+		app.modify('beta.md', 'Savannah only, no stripes.');
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		expect(saves()).toBe(1); // one edit: not worth encoding the whole index again
+		plugin.unload();
+
+		const build = vi.spyOn(SearchIndex, 'build');
+		const again = await start(app);
+		expect(again.engine.saved?.log).toContain('restored (1 notes to reconcile)');
+		await expectFreshAnswers(again, () => expect(build).not.toHaveBeenCalled());
+		for (let i = 0; i < 33; i++) app.create(`batch/note ${i}.md`, `Zebra number ${i}.`);
+		await again.engine.settled();
+		await again.engine.savesSettled();
+		expect(again.engine.saved?.log.filter((l) => l.startsWith('saved ('))).toEqual(['saved (36 notes)']);
+		again.unload();
+	});
+});
+
 describe('the plugin saved index with a failing IndexedDB', () => {
 	const notices = (): string[] => [...document.querySelectorAll('.notice-message')].map((el) => el.textContent ?? '');
 

@@ -22,6 +22,15 @@ const RESAVE_MIN_NOTES = 32;
 /** …or more than one in this many of the vault's notes (50 at 50k notes: ~50 ms of re-indexing at each load). */
 const RESAVE_SHARE = 1000;
 
+/**
+ * How many notes re-indexed over a loaded part make it worth saving again in a vault of `notes`
+ * notes; fewer are re-indexed at the next load in milliseconds, which costs less than encoding
+ * the whole part (the plugin's saves after edits follow the same rule).
+ */
+export function resaveAfter(notes: number): number {
+	return Math.max(RESAVE_MIN_NOTES, Math.floor(notes / RESAVE_SHARE));
+}
+
 /** The kinds of part, each a file of its own. */
 export const PART_KINDS = ['search', 'trigrams'] as const;
 /** One kind of part. */
@@ -185,17 +194,15 @@ export class IndexParts implements SavedIndexes {
 	async save(engine: VaultEngine, kinds: readonly PartKind[] = PART_KINDS, always = false): Promise<string | null> {
 		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
 		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
-		const resaveAfter = always
-			? 0
-			: Math.max(RESAVE_MIN_NOTES, Math.floor(this.init.fingerprints.size / RESAVE_SHARE));
+		const threshold = always ? 0 : resaveAfter(this.init.fingerprints.size);
 		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
-		if (search !== null && this.dirty('search', search, resaveAfter))
+		if (search !== null && this.dirty('search', search, threshold))
 			jobs.push([
 				'search',
 				this.settingsOf('search', search.settings),
 				() => searchSections(search, this.init.host),
 			]);
-		if (trigrams !== null && this.dirty('trigrams', trigrams, resaveAfter))
+		if (trigrams !== null && this.dirty('trigrams', trigrams, threshold))
 			jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, this.init.host)]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
