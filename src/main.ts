@@ -15,7 +15,7 @@ import type { StructuredQuery } from './core/query/types';
 import { QueryPromptModal } from './ui/query-prompt';
 import { showQueryResults } from './ui/results-modal';
 import { SearchModal } from './ui/search-modal';
-import { indexStatusOf, type SettingsHost } from './ui/settings-rows';
+import { indexHost, type SettingsHost } from './ui/settings-rows';
 import { VaultQuerySettingTab } from './ui/settings-tab';
 import { openSidePanel, SIDE_PANEL_VIEW, SidePanelView } from './ui/side-panel';
 
@@ -30,9 +30,7 @@ export default class VaultQueryPlugin extends Plugin {
 	/** The settings: the defaults merged with `data.json`, edited in the settings tab. */
 	override settings: PluginSettings = mergeSettings(null);
 	/** The engine over this vault, kept current from vault events and gated on readiness. */
-	readonly engine = new PluginEngine(this.app, () => engineConfigOf(this.settings), {
-		pluginVersion: this.manifest.version,
-	});
+	readonly engine = new PluginEngine(this.app, () => engineConfigOf(this.settings), this.manifest);
 	/** The public API (see {@link VaultQueryApi}). */
 	readonly api: VaultQueryApi = createApi(this.engine);
 	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
@@ -48,11 +46,7 @@ export default class VaultQueryPlugin extends Plugin {
 		},
 		rebuild: () => this.engine.rebuild().then(() => undefined),
 		redisplay: () => this.settingTab.redraw(),
-		status: () => indexStatusOf(this.engine.status()),
-		savedIndex: {
-			summary: () => this.engine.savedSummary(),
-			clear: async () => void (await this.engine.clearSaved()),
-		},
+		...indexHost(this.engine),
 	};
 
 	/** The settings tab, redrawn when a profile or a synced change rewrites several rows. */

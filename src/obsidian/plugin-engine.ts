@@ -48,8 +48,8 @@ function stillIndexing<T extends { status: string; limitations: string[] }>(answ
 
 /** How the plugin keeps its search index between launches. */
 export interface SavedIndexOptions {
-	/** The plugin's version: a saved index from another version is rebuilt. */
-	pluginVersion: string;
+	/** The plugin's version (the manifest's): a saved index from another version is rebuilt. */
+	version: string;
 	/** Milliseconds after the last change before saving again (default 10 s). */
 	saveDelayMs?: number;
 }
@@ -101,7 +101,7 @@ export class PluginEngine extends Component {
 		this.lifecycle = new IndexLifecycle(app, this.source);
 		this.engine = new VaultEngine(this.source, config());
 		this.saved = savedOptions
-			? new PluginSavedIndex(app, this.source, savedOptions.pluginVersion, (m) => new Notice(m, 10_000))
+			? new PluginSavedIndex(app, this.source, savedOptions.version, (m) => new Notice(m, 10_000))
 			: null;
 		this.engine.saved = this.saved;
 	}

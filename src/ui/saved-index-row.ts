@@ -1,5 +1,6 @@
 import type { Setting } from 'obsidian';
 import type { SavedIndexSummary } from '../obsidian/idb-store';
+import type { PluginEngine } from '../obsidian/plugin-engine';
 
 /** What the saved-index row reads and does (PluginEngine's saved index). */
 export interface SavedIndexHost {
@@ -7,6 +8,11 @@ export interface SavedIndexHost {
 	summary(): Promise<SavedIndexSummary | null>;
 	/** Delete the saved index. */
 	clear(): Promise<void>;
+}
+
+/** The row's host over the plugin's engine. */
+export function savedIndexHost(engine: PluginEngine): SavedIndexHost {
+	return { summary: () => engine.savedSummary(), clear: async () => void (await engine.clearSaved()) };
 }
 
 /** The row's description of what is saved. */

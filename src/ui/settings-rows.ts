@@ -1,11 +1,12 @@
 import { normalizePath, type Setting } from 'obsidian';
 import { TOKEN_ESTIMATOR } from '../core/pack/pack';
 import type { IndexState } from '../obsidian/index-lifecycle';
+import type { PluginEngine } from '../obsidian/plugin-engine';
 import { PROFILES } from '../core/config/profiles';
 import { switchProfile } from '../core/config/resolve';
 import { SORT_ORDERS, type SortOrder } from '../core/settings';
 import { parseSynthesisMarker, type PluginSettings } from './plugin-settings';
-import { savedIndexRow, type SavedIndexHost } from './saved-index-row';
+import { savedIndexHost, savedIndexRow, type SavedIndexHost } from './saved-index-row';
 
 /**
  * The settings tab's content as data: groups of rows, each a name, a description and a function
@@ -34,6 +35,11 @@ export function indexStatusOf(status: {
 	build_ms: number | null;
 }): IndexStatus {
 	return { state: status.state, notes: status.notes, searchNotes: status.indexed, buildMs: status.build_ms };
+}
+
+/** The index rows' part of the host, over the plugin's engine: its status and its saved index. */
+export function indexHost(engine: PluginEngine): Pick<SettingsHost, 'status' | 'savedIndex'> {
+	return { status: () => indexStatusOf(engine.status()), savedIndex: savedIndexHost(engine) };
 }
 
 /** What the rows change and run. */

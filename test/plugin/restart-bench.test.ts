@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+// clock-ok-file: a benchmark that writes its figures; it asserts no time, only that the restart restored instead of building.
 /**
  * The plugin's restart with a saved search index, measured: `scripts/bench/plugin-restart.mjs`
  * runs this file with VAULT_QUERY_RESTART_BENCH naming a vault folder and
