@@ -36,12 +36,11 @@ export default class VaultQueryPlugin extends Plugin {
 	/** What the faces (modal, side panel, code blocks) may call: a narrow port, not the plugin. */
 	readonly faces: FacesHost = facesHost(this.app, this.engine, () => this.settings);
 
-	/** What the settings tab may read and do. */
+	/** What the settings tab may read and do. On save the engine decides whether the change shapes the search index (its rebuild waits for typing to stop). */
 	private readonly settingsHost: SettingsHost = {
 		settings: () => this.settings,
 		save: () => {
 			void this.saveSettings();
-			// The engine decides whether the change shapes the search index; its rebuild waits for typing to stop.
 			this.engine.applySettings();
 		},
 		rebuild: () => this.engine.rebuild().then(() => undefined),
