@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli';
-import { EXAMPLE_VAULT } from '../helpers/paths';
+import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
 
 const savedCache = process.env.VAULT_QUERY_CACHE_DIR;
 afterEach(() => {
@@ -54,5 +54,19 @@ describe('a save removes the temporary files of saves that crashed', () => {
 		expect((await cli(['tag', 'copilot', '--vault', EXAMPLE_VAULT])).code).toBe(0);
 		expect(existsSync(stale)).toBe(false);
 		expect(existsSync(live)).toBe(true);
+	});
+});
+
+describe.runIf(process.platform === 'linux')('a failed write to stderr', () => {
+	it('exits 2, not 1 ("nothing matched"), when the warnings and notes could not be written (stderr on /dev/full)', () => {
+		const args = [join(REPO, 'dist', 'cli.mjs'), 'tag', 'no-such-tag', '--vault', EXAMPLE_VAULT, '--verbose'];
+		const env = { ...process.env, VAULT_QUERY_SERVER: 'off' };
+		const full = openSync('/dev/full', 'w');
+		try {
+			expect(spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', full], env }).status).toBe(2);
+		} finally {
+			closeSync(full);
+		}
+		expect(spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env }).status).toBe(1);
 	});
 });
