@@ -20,14 +20,25 @@ export function writeStdout(text: string): void {
 	if (outputError === undefined) process.stdout.write(`${text}\n`, (error) => error && onOutputError(error));
 }
 
+/** The first error writing stderr, if any: a warning or error the user never saw makes the exit code 2. */
+let errorOutputError: Error | undefined;
+
+process.stderr.on('error', (error: Error) => {
+	errorOutputError ??= error;
+});
+
 /** Writes `text` and a newline to stderr. */
 export function writeStderr(text: string): void {
-	process.stderr.write(`${text}\n`);
+	process.stderr.write(`${text}\n`, (error) => {
+		if (error) errorOutputError ??= error;
+	});
 }
 
 /** Waits until stdout has taken everything (or failed), so a late write error still decides it; returns the exit code to use. */
 export async function settleOutput(code: number): Promise<number> {
 	await new Promise<void>((done) => process.stdout.write('', () => done()));
+	await new Promise<void>((done) => process.stderr.write('', () => done()));
+	if (errorOutputError !== undefined) return 2; // nowhere left to say why
 	if (outputError === undefined) return code;
 	process.stderr.write(`vault-query: could not write the output: ${outputError.message}\n`);
 	return 2;

@@ -5,6 +5,7 @@ import { commandHelp, globalHelp } from './help';
 import { failureObject } from '../core/failure';
 import { escapeTerminal } from '../core/display';
 import { closest } from '../core/suggest';
+import { CacheLimitError } from '../node/snapshot/file-store';
 
 export type { FailureObject } from '../core/failure';
 
@@ -105,7 +106,8 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		return code;
 	} catch (error) {
 		if (error instanceof UsageError) return fail(io, json, command, error.message, true);
-		if (error instanceof CommandFailure) return fail(io, json, command, error.message, false);
+		if (error instanceof CommandFailure || error instanceof CacheLimitError)
+			return fail(io, json, command, error.message, false);
 		// A bug, not bad input: keep the stack on stderr for the report, and the JSON contract on stdout.
 		const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
 		io.stderr(`vault-query ${command.name}: internal error: ${detail}`);

@@ -56,19 +56,40 @@ function copy<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** The API over a plugin engine: every answer a JSON copy, gated on readiness by the engine. */
+/**
+ * `run`'s answer as a JSON copy, or — when the request is malformed (other plugins call the API from
+ * untyped JS: `api.note({})`) and it throws — a `failed` answer naming the method and the reason, never an exception.
+ */
+async function guarded<T>(method: string, run: () => Promise<T>): Promise<T> {
+	try {
+		const answer = copy(await run());
+		const failed = answer as { status?: unknown; error?: unknown };
+		// A failed answer always says why: a request with no usable type fails before any reason is set.
+		if (failed.status === 'failed' && typeof failed.error !== 'string')
+			failed.error = `${method}: the request is not one this method takes (see the API's types)`;
+		return answer;
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { status: 'failed', error: `${method}: the request could not be read (${reason.slice(0, 300)})` } as T;
+	}
+}
+
+/** The API over a plugin engine: every answer a JSON copy, gated on readiness by the engine; a malformed request answers `failed`. */
 export function createApi(engine: PluginEngine): VaultQueryApi {
-	const read = async (request: ReaderRequest): Promise<ReaderReport> => copy(await engine.read(request));
+	const read = (method: string, request: () => ReaderRequest): Promise<ReaderReport> =>
+		guarded(method, () => engine.read(request()));
 	return {
-		query: async (query) => copy(await engine.query(query)),
-		lookup: (slug, options) => read({ ...options, operation: 'lookup', slug }),
-		filter: (where, options) => read({ ...options, operation: 'filter', where }),
-		graph: (slug, options) => read({ ...options, operation: 'graph', slug }),
-		textSearch: (pattern, options) => read({ ...options, operation: 'text-search', pattern }),
-		search: async (query, options) =>
-			copy(await engine.search(query, { limit: options?.limit, folders: options?.folders, withBacklinks: true })),
-		pack: async (request) => copy(await engine.pack(request)),
-		note: async (request) => copy(await engine.note(request)),
+		query: (query) => guarded('query', () => engine.query(query)),
+		lookup: (slug, options) => read('lookup', () => ({ ...options, operation: 'lookup', slug })),
+		filter: (where, options) => read('filter', () => ({ ...options, operation: 'filter', where })),
+		graph: (slug, options) => read('graph', () => ({ ...options, operation: 'graph', slug })),
+		textSearch: (pattern, options) => read('textSearch', () => ({ ...options, operation: 'text-search', pattern })),
+		search: (query, options) =>
+			guarded('search', () =>
+				engine.search(query, { limit: options?.limit, folders: options?.folders, withBacklinks: true }),
+			),
+		pack: (request) => guarded('pack', () => engine.pack(request)),
+		note: (request) => guarded('note', () => engine.note(request)),
 		status: () => copy(engine.status()),
 		whenReady: () => engine.whenReady(),
 		state: () => engine.state,

@@ -72,6 +72,8 @@ const CLI_EXTRAS: Record<QueryType, CliExtras> = {
 		usageNote: '|  <key>=<value>',
 		split: ([first, second]) => {
 			const eq = second === undefined ? first.indexOf('=') : -1;
+			// `=x` names no property, as an empty key does not: a usage error, not a search for a key called "=x".
+			if (eq === 0) throw new UsageError(`<key> is empty in "${first.slice(0, 40)}"; write <key>=<value>`);
 			return eq > 0
 				? [first.slice(0, eq), first.slice(eq + 1)]
 				: second === undefined

@@ -25,6 +25,7 @@ import { exchange } from './client';
 import { forgetServerPid, writeServerPid } from './pid-file';
 import { SPAWNED_ENV, startServer } from './spawn';
 import {
+	SERVED_COMMANDS,
 	SERVER_STAMP,
 	socketPathFor,
 	type CallRequest,
@@ -247,6 +248,9 @@ class CliServer {
 			this.stop('asked to stop');
 			return { stopping: true };
 		}
+		// Only the commands a call sends here: never `index --clear`, `mcp` or `server`, whoever writes to the socket.
+		if (!Array.isArray(asked.argv) || !SERVED_COMMANDS.includes(String(asked.argv[0])))
+			return { declined: 'not a command this server answers' };
 		if (asked.stamp !== SERVER_STAMP) {
 			this.stop('a call from another build'); // closing the listener removes the socket: the caller may start a new server
 			return { declined: 'this server is another build', stopped: true };

@@ -136,7 +136,13 @@ export async function buildPack(
 		references: refs.map((r) => r.raw),
 		scope: scopeSyntax(parsed),
 	});
-	if (parsed.error !== null) return failedPack(query, handoff, `query: ${parsed.error}`, index.size);
+	if (parsed.error !== null)
+		return failedPack(
+			query,
+			handoff,
+			parsed.error.startsWith('query: ') ? parsed.error : `query: ${parsed.error}`,
+			index.size,
+		);
 	const only = request.paths ? new Set(request.paths) : undefined;
 	if (request.base !== undefined) query.base = request.base;
 	const r = await retrieve(source, index, parsed, facets, refs, { includeDrafts, includeArchived, only });

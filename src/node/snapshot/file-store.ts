@@ -28,10 +28,34 @@ export class SnapshotTooLargeError extends Error {
 	}
 }
 
-/** The cache bound from the environment, or the default. */
+/** A cache bound that is no positive number: refused, as a bad flag is, rather than read as the default. */
+export class CacheLimitError extends Error {
+	/** Creates the error naming the variable and the value given. */
+	constructor(value: string) {
+		super(
+			`${CACHE_LIMIT_ENV} must be a positive number of MB (e.g. 2000), got "${value.slice(0, 40)}"; unset it for the default of ${Math.round(DEFAULT_CACHE_LIMIT_BYTES / 1e6)} MB`,
+		);
+		this.name = 'CacheLimitError';
+	}
+}
+
+/** The cache bound from the environment, or the default when it is not set; throws CacheLimitError for a value that is no positive number. */
 export function cacheLimitBytes(env: Record<string, string | undefined> = process.env): number {
-	const mb = Number(env[CACHE_LIMIT_ENV]);
-	return Number.isFinite(mb) && mb > 0 ? mb * 1e6 : DEFAULT_CACHE_LIMIT_BYTES;
+	const given = env[CACHE_LIMIT_ENV];
+	if (given === undefined) return DEFAULT_CACHE_LIMIT_BYTES;
+	const mb = /^\s*\d+(\.\d+)?\s*$/.test(given) ? Number(given) : Number.NaN;
+	if (!(Number.isFinite(mb) && mb > 0)) throw new CacheLimitError(given);
+	return mb * 1e6;
+}
+
+/** Whether process `pid` runs (a signal 0 reaches it; EPERM: it runs as another user). */
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return errorCode(error) === 'EPERM';
+	}
 }
 
 /** Closes a reader's file when the reader is no longer reachable (a long-lived process opens many). */
@@ -143,6 +167,10 @@ export class FileSnapshotStore implements SnapshotStore {
 	private async prune(keep: string): Promise<void> {
 		const entries: { path: string; size: number; mtime: number }[] = [];
 		for (const name of await readdir(this.dir)) {
+			// A save's temporary file whose writer is gone (a crash mid-save) is never renamed into place: remove it.
+			const writer = /\.(\d+)\.[0-9a-z]*\.tmp$/.exec(name);
+			if (writer !== null && !processAlive(Number(writer[1])))
+				await unlink(join(this.dir, name)).catch(() => undefined);
 			if (!name.endsWith('.vqs')) continue;
 			const path = join(this.dir, name);
 			const info = await stat(path).catch(() => null);
