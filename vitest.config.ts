@@ -27,6 +27,7 @@ export const SLOW = [
 	'test/text/bounded-regex.test.ts',
 	'test/lint/dependency-check.test.ts',
 	'test/cli/build-identity.test.ts',
+	'test/lint/function-length.test.ts',
 ];
 
 const CORES = availableParallelism();

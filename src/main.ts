@@ -1,8 +1,8 @@
-import { registerContextPackView } from './ui/bases-view';
 import { Plugin } from 'obsidian';
 import { createApi, type VaultQueryApi } from './obsidian/api';
 import { cliHost, registerCliHandlers } from './obsidian/cli-handlers';
 import { PluginEngine } from './obsidian/plugin-engine';
+import { registerContextPackView } from './ui/bases-view';
 import { blockProcessor, CODE_BLOCK_LANGUAGE } from './ui/code-block';
 import { copyPack, runCopyPackCommand, type CopyPackContext } from './ui/copy-pack';
 import { copySchemaDraft } from './ui/copy-schema-draft';
@@ -113,8 +113,7 @@ export default class VaultQueryPlugin extends Plugin {
 
 	private openPrompt(spec: QueryCommandSpec): void {
 		const ctx = { source: this.engine.source, activePath: this.app.workspace.getActiveFile()?.path ?? null };
-		const show = (query: StructuredQuery): void =>
-			void showQueryResults(this.app, spec.title(query), this.engine.query(query));
+		const show = (q: StructuredQuery): void => void showQueryResults(this.app, spec.title(q), this.engine.query(q));
 		new QueryPromptModal(this.app, spec, ctx, show).open();
 	}
 }

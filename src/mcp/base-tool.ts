@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { renderBaseText, type BaseResult } from '../core/bases/index';
 import { boundList } from './bound';
-import type { ToolSpec } from './tools';
+import type { ToolSpec } from './tool-spec';
 
 const baseInput = z.strictObject({
 	base: z

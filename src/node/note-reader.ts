@@ -55,9 +55,15 @@ export function notRegularReason(info: Stats): string | null {
 			: 'not a regular file';
 }
 
-/** Why a note whose stat is `info` is not read at all (not a regular file, over `maxFileSize`), or null: read it. */
-function unreadReason(info: Stats, maxFileSize: number): string | null {
-	return notRegularReason(info) ?? (info.size > maxFileSize ? tooLargeReason(info.size, maxFileSize) : null);
+/** The outcome of a note whose stat is `info` when it is not read at all (not a regular file, over `maxFileSize`), or null: read it. */
+function skipBeforeRead(info: Stats, maxFileSize: number): ReadOutcome | null {
+	const reason = notRegularReason(info) ?? (info.size > maxFileSize ? tooLargeReason(info.size, maxFileSize) : null);
+	return reason === null ? null : { skipReason: reason, mtime: Math.floor(info.mtimeMs) };
+}
+
+/** The outcome of a note whose open, stat or read failed with `error`. */
+function unreadable(error: unknown): ReadOutcome {
+	return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
 }
 
 /** True when the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
@@ -114,14 +120,13 @@ export function readNoteSync(
 	try {
 		fd = openSync(absPath, READ_FLAGS);
 	} catch (error) {
-		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
+		return unreadable(error);
 	}
 	try {
 		const info = fstatSync(fd);
 		onStat?.(info);
-		const mtime = Math.floor(info.mtimeMs);
-		const unread = unreadReason(info, maxFileSize);
-		if (unread !== null) return { skipReason: unread, mtime };
+		const skip = skipBeforeRead(info, maxFileSize);
+		if (skip !== null) return skip;
 		const bytes = scratch.take(info.size);
 		let filled = 0;
 		// A file that shrinks between fstat and read ends the loop early; the tail is cut off below.
@@ -130,9 +135,9 @@ export function readNoteSync(
 			if (n === 0) break;
 			filled += n;
 		}
-		return decode(bytes.subarray(0, filled), mtime);
+		return decode(bytes.subarray(0, filled), Math.floor(info.mtimeMs));
 	} catch (error) {
-		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
+		return unreadable(error);
 	} finally {
 		closeSync(fd);
 	}
@@ -144,13 +149,12 @@ export async function readNoteAsync(absPath: string, maxFileSize: number): Promi
 	try {
 		handle = await open(absPath, READ_FLAGS);
 	} catch (error) {
-		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
+		return unreadable(error);
 	}
 	try {
 		const info = await handle.stat();
-		const mtime = Math.floor(info.mtimeMs);
-		const unread = unreadReason(info, maxFileSize);
-		if (unread !== null) return { skipReason: unread, mtime };
+		const skip = skipBeforeRead(info, maxFileSize);
+		if (skip !== null) return skip;
 		const bytes = Buffer.allocUnsafe(info.size);
 		let filled = 0;
 		while (filled < info.size) {
@@ -158,9 +162,9 @@ export async function readNoteAsync(absPath: string, maxFileSize: number): Promi
 			if (bytesRead === 0) break;
 			filled += bytesRead;
 		}
-		return decode(bytes.subarray(0, filled), mtime);
+		return decode(bytes.subarray(0, filled), Math.floor(info.mtimeMs));
 	} catch (error) {
-		return { skipReason: `unreadable (${errorCode(error)})`, mtime: null };
+		return unreadable(error);
 	} finally {
 		await handle.close();
 	}
