@@ -176,15 +176,18 @@ function analyzeWords(
 	}));
 	for (const e of expansions) {
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		// A multi-word title, alias or synonym stays one phrase: a note matches it only with all its words.
-		const words = e.words.length > 1 ? [phraseWord(e)] : e.words;
-		const weight = si.settings.expansionWeight;
+		// A title, alias or synonym of several spaced words stays one phrase: a note matches it only
+		// with all its words (a CJK name written without spaces keeps its segments' own weights).
+		const phrase = e.words.length > 1 && /\s/.test(e.text.trim());
+		const words = phrase ? [phraseWord(e)] : e.words;
+		const weight = phrase ? si.settings.expansionWeight : si.settings.expansionWeight / Math.sqrt(e.words.length);
 		for (const w of words)
 			scored.push({
 				word: w,
 				weight,
 				origin: e.from,
 				expansion: true,
+				phrase,
 				label: `${e.text} (${e.source} of ${of})`,
 				idf: si.wordIdf(w),
 			});
