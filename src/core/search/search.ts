@@ -174,11 +174,16 @@ function analyzeWords(
 		label: w.text,
 		idf: si.wordIdf(w),
 	}));
+	const typedTerms = new Set(typed.flatMap((w) => w.alts.flat()));
 	for (const e of expansions) {
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		// A title, alias or synonym of several spaced words stays one phrase: a note matches it only
-		// with all its words (a CJK name written without spaces keeps its segments' own weights).
-		const phrase = e.words.length > 1 && /\s/.test(e.text.trim());
+		// A title, alias or synonym of several spaced words that brings in words not typed stays one
+		// phrase: a note matches it only with all its words (a CJK name written without spaces keeps
+		// its segments' own weights; a name of typed words only adds no word to count notes by).
+		const phrase =
+			e.words.length > 1 &&
+			/\s/.test(e.text.trim()) &&
+			e.words.some((w) => !(w.alts[0] ?? []).every((t) => typedTerms.has(t)));
 		const words = phrase ? [phraseWord(e)] : e.words;
 		const weight = phrase ? si.settings.expansionWeight : si.settings.expansionWeight / Math.sqrt(e.words.length);
 		for (const w of words)
