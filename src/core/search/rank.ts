@@ -31,6 +31,8 @@ export interface ScoredWord {
 	label: string;
 	/** Rarity of the word (mean idf of its terms): the rarest match explains a tier best. */
 	idf: number;
+	/** A multi-word title, alias or synonym as one phrase: only a note holding all its terms matches it. */
+	phrase?: boolean;
 }
 
 /** A ranked candidate. */
@@ -116,9 +118,9 @@ export class Scorer {
 				}
 				for (const d of altTouched) {
 					const frac = altCnt[d] / len;
-					// An expansion (a note's title or alias, a synonym) is a phrase: a note holding only
-					// some of its words does not match it.
-					if (sw.expansion && frac < 1) {
+					// A multi-word expansion (a note's title or alias, a synonym) is a phrase: a note
+					// holding only some of its words does not match it.
+					if (sw.phrase === true && frac < 1) {
 						altSum[d] = 0;
 						altCnt[d] = 0;
 						continue;

@@ -174,17 +174,25 @@ function analyzeWords(
 		label: w.text,
 		idf: si.wordIdf(w),
 	}));
+	const typedTerms = new Set(typed.flatMap((w) => w.alts.flat()));
 	for (const e of expansions) {
 		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
-		// A multi-word title, alias or synonym stays one phrase: a note matches it only with all its words.
-		const words = e.words.length > 1 ? [phraseWord(e)] : e.words;
-		const weight = si.settings.expansionWeight;
+		// A title, alias or synonym of several spaced words that brings in words not typed stays one
+		// phrase: a note matches it only with all its words (a CJK name written without spaces keeps
+		// its segments' own weights; a name of typed words only adds no word to count notes by).
+		const phrase =
+			e.words.length > 1 &&
+			/\s/.test(e.text.trim()) &&
+			e.words.some((w) => !(w.alts[0] ?? []).every((t) => typedTerms.has(t)));
+		const words = phrase ? [phraseWord(e)] : e.words;
+		const weight = phrase ? si.settings.expansionWeight : si.settings.expansionWeight / Math.sqrt(e.words.length);
 		for (const w of words)
 			scored.push({
 				word: w,
 				weight,
 				origin: e.from,
 				expansion: true,
+				phrase,
 				label: `${e.text} (${e.source} of ${of})`,
 				idf: si.wordIdf(w),
 			});
