@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { renderBaseText, type BaseResult } from '../core/bases/index';
 import { boundList } from './bound';
-import type { ToolSpec } from './tools';
+import type { ToolSpec } from './tool-spec';
 
 const baseInput = z.strictObject({
 	base: z
@@ -81,7 +81,7 @@ export const baseTool: ToolSpec<typeof baseInput> = {
 		);
 		return {
 			structured: { ...result },
-			text: () => renderBaseText(result),
+			text: (shown) => renderBaseText(shown as unknown as BaseResult),
 			failed: result.status === 'failed',
 			bound: (value, max) =>
 				boundList(value, 'rows', max, (kept) => `call base again with offset: ${skip + kept}`),

@@ -31,33 +31,14 @@ import {
 	renderSearchText,
 	renderStatusText,
 } from './render';
-import type { VaultSession } from '../warm/session';
+import type { ToolSpec } from './tool-spec';
 import { statusOf, type ServerStatus } from './status';
 import { baseTool } from './base-tool';
 import type { SearchResult } from '../core/search/search';
 import type { NoteAnswer, VaultEngine } from '../core/engine/engine';
 import { DAY_PATTERN } from '../core/note-date';
 
-/** What a handler returns: the contract JSON, its short text rendering, and the list a bound may cut. */
-export interface ToolAnswer {
-	structured: Record<string, unknown>;
-	/** The text of the answer as sent: rendered from `structured` after any cut, so both list the same results. */
-	text: (shown: Record<string, unknown>) => string;
-	/** The offset that continues a list cut at its limit (null: none), for advice in the tool's terms. */
-	nextOffset?: number | null;
-	failed: boolean;
-	/** Cuts `structured` to a byte budget at a whole item, saying how to get the rest (absent: it is small by construction). */
-	bound?: (structured: Record<string, unknown>, maxBytes: number) => Record<string, unknown>;
-}
-
-/** One tool: its MCP metadata, its strict input schema and its handler. */
-export interface ToolSpec<S extends z.ZodObject = z.ZodObject> {
-	name: string;
-	title: string;
-	description: string;
-	input: S;
-	run(args: z.infer<S>, session: VaultSession): Promise<ToolAnswer>;
-}
+export type { ToolAnswer, ToolSpec } from './tool-spec';
 
 /** A parameter that does not apply to the chosen kind of query, named in the error. */
 export class ParameterError extends Error {}
