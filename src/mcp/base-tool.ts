@@ -81,7 +81,7 @@ export const baseTool: ToolSpec<typeof baseInput> = {
 		);
 		return {
 			structured: { ...result },
-			text: () => renderBaseText(result),
+			text: (shown) => renderBaseText(shown as unknown as BaseResult),
 			failed: result.status === 'failed',
 			bound: (value, max) =>
 				boundList(value, 'rows', max, (kept) => `call base again with offset: ${skip + kept}`),

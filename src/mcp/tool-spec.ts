@@ -1,4 +1,4 @@
-/** The shape of an MCP tool, apart from the tools themselves, so a tool in a module of its own (base-tool.ts) and the list (tools.ts) do not import each other. */
+/** The shape of an MCP tool and its answer, apart from the tools themselves (a tool in its own file imports it without a cycle). */
 import type * as z from 'zod';
 import type { VaultSession } from '../warm/session';
 

@@ -103,7 +103,7 @@ function run(data: BaseData, text: string): unknown {
 /** The documented value as a value: an expression of our language when it is one, else its text. */
 function expectedValue(data: BaseData, example: HelpExample): unknown {
 	try {
-		return plainOf(evaluateExpression(data, example.expected!, { now: NOW }) as never);
+		return plainOf(evaluateExpression(data, example.expected!, { now: NOW }));
 	} catch {
 		return example.expected;
 	}

@@ -199,7 +199,7 @@ export class Evaluator implements Env {
 		const out = arithmetic(node.op, left, right);
 		if (out !== null && typeof out === 'object' && 'error' in out)
 			return this.at(node, node.op, () => this.fail(out.error));
-		return out as Value;
+		return out;
 	}
 
 	private name(name: string): Value {
@@ -255,7 +255,10 @@ export class Evaluator implements Env {
 	}
 
 	private index(value: Value, key: Value): Value {
-		if (Array.isArray(value) && typeof key === 'number') return value[key < 0 ? value.length + key : key] ?? null;
+		if (Array.isArray(value) && typeof key === 'number') {
+			const list = value as readonly Value[];
+			return list[key < 0 ? list.length + key : key] ?? null;
+		}
 		if (typeof value === 'string' && typeof key === 'number') return value[key] ?? null;
 		if (typeof key === 'string') return this.field(value, key);
 		return null;

@@ -103,7 +103,7 @@ function readFilter(v: unknown, where: string, depth: number): Filter | null {
 		return { kind: 'expr', expr: compileAt(String(v), where) };
 	if (!isRecord(v)) throw new BaseError(`"${where}" must be an expression or a mapping with and, or or not`);
 	const keys = Object.keys(v);
-	const kind = keys.find((k) => k === 'and' || k === 'or' || k === 'not') as 'and' | 'or' | 'not' | undefined;
+	const kind = keys.find((k): k is 'and' | 'or' | 'not' => k === 'and' || k === 'or' || k === 'not');
 	if (!kind || keys.length !== 1)
 		throw new BaseError(
 			`"${where}" must have exactly one of and, or, not (found: ${keys.join(', ') || 'nothing'})`,
@@ -122,7 +122,7 @@ function readSort(v: unknown, where: string): SortKey {
 	if (typeof v === 'string') return { property: propertyId(v), direction: 'ASC' };
 	if (!isRecord(v) || typeof (v.property ?? v.column) !== 'string')
 		throw new BaseError(`"${where}" must name a property`);
-	const direction = String(v.direction ?? 'ASC').toUpperCase();
+	const direction = (typeof v.direction === 'string' ? v.direction : 'ASC').toUpperCase();
 	if (direction !== 'ASC' && direction !== 'DESC') throw new BaseError(`"${where}.direction" must be ASC or DESC`);
 	return { property: propertyId(String(v.property ?? v.column)), direction };
 }
@@ -144,7 +144,7 @@ function readView(v: unknown, i: number): BaseView {
 		summaries[propertyId(id)] = String(name);
 	return {
 		type: typeof v.type === 'string' ? v.type : 'table',
-		name: typeof v.name === 'string' ? v.name : String(v.name ?? `View ${i + 1}`),
+		name: typeof v.name === 'string' || typeof v.name === 'number' ? String(v.name) : `View ${i + 1}`,
 		filters: readFilter(v.filters, `${where}.filters`, 0),
 		order: order.map((p) => propertyId(String(p))),
 		sort: sort.map((s, k) => readSort(s, `${where}.sort[${k}]`)),

@@ -70,9 +70,10 @@ export const GLOBAL_FUNCTIONS: FunctionTable = {
 	now: fn('now(): date', 0, 0, (c) => dateValue(c.env.now, true)),
 	today: fn('today(): date', 0, 0, (c) => dateValue(startOfDay(c.env.now), false)),
 	number: fn('number(input: any): number', 1, 1, toNumber),
-	list: fn('list(element: any): List', 1, 1, (c) =>
-		Array.isArray(c.args[0]) ? c.args[0] : c.args[0] === null ? [] : [c.args[0]],
-	),
+	list: fn('list(element: any): List', 1, 1, (c): Value => {
+		const v = c.args[0];
+		return Array.isArray(v) ? (v as readonly Value[]) : v === null ? [] : [v];
+	}),
 	link: fn('link(path: string | file, display?: value): Link', 1, 2, (c) => {
 		const target = c.args[0];
 		const display = c.args[1] ?? null;

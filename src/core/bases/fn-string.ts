@@ -8,13 +8,13 @@ const MAX_TEXT = 1_000_000; // why: `repeat` must not build a string no view cou
 function str(c: Call, i: number): string {
 	const v = c.args[i];
 	if (typeof v !== 'string') c.env.fail(`argument ${i + 1} must be a string, not ${typeOf(v)}`);
-	return v as string;
+	return v;
 }
 
 function num(c: Call, i: number): number {
 	const v = c.args[i];
 	if (typeof v !== 'number') c.env.fail(`argument ${i + 1} must be a number, not ${typeOf(v)}`);
-	return v as number;
+	return v;
 }
 
 const self = (c: Call): string => c.self as string;

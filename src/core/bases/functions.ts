@@ -30,13 +30,12 @@ export const METHODS: Readonly<Partial<Record<TypeName | 'any', FunctionTable>>>
 	regexp: REGEX_FUNCTIONS,
 };
 
-const METHOD_NAMES = new Set(Object.values(METHODS).flatMap((t) => Object.keys(t!)));
+const METHOD_NAMES = new Set(Object.values(METHODS).flatMap((t) => Object.keys(t)));
 
 /** Every supported name, `global()` and `type.method()`, for errors and the docs. */
 export function supportedFunctions(): string[] {
 	const out = Object.keys(GLOBAL_FUNCTIONS).map((n) => `${n}()`);
-	for (const [type, table] of Object.entries(METHODS))
-		for (const n of Object.keys(table!)) out.push(`${type}.${n}()`);
+	for (const [type, table] of Object.entries(METHODS)) for (const n of Object.keys(table)) out.push(`${type}.${n}()`);
 	return out;
 }
 

@@ -53,8 +53,9 @@ const ESCAPES: Record<string, string> = {
 };
 
 // A `-` joins two parts of a name only between letters (`image-property`); `a - b` and `x-1` stay subtractions.
-const NAME =
-	/^[\p{L}\p{N}\p{M}_$\u200d\ufe0f\p{Extended_Pictographic}]+(?:-[\p{L}_][\p{L}\p{N}\p{M}_$\u200d\ufe0f\p{Extended_Pictographic}]*)*/u;
+// Emoji sequences (a joiner U+200D, a variation selector U+FE0F) belong to a property name too, as emoji may name a property.
+const NAME_CHAR = String.raw`(?:[\p{L}\p{N}\p{M}_$\p{Extended_Pictographic}]|\u200d|\ufe0f)`;
+const NAME = new RegExp(String.raw`^${NAME_CHAR}+(?:-[\p{L}_]${NAME_CHAR}*)*`, 'u');
 
 /** Split `text` into tokens; a {@link BaseError} names the first character that starts none. */
 export function tokenize(text: string): Token[] {

@@ -4,7 +4,6 @@
  * summaries. A row whose filter or cell cannot be evaluated is not dropped silently: the result
  * counts such rows per expression and says so.
  */
-import type { Expression } from './ast';
 import { BaseError } from './errors';
 import type { Evaluator } from './evaluate';
 import type { BaseFile, BaseView, Filter } from './file-model';
