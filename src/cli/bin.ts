@@ -5,15 +5,20 @@
  * it imports are kept small: they are compiled on every call.
  */
 import { askServer } from './server/client';
-import { settleOutput, writeStderr, writeStdout } from './process-output';
+import { settleOutput, writeStderr, writeStdout, writeStdoutPart } from './process-output';
 
 const argv = process.argv.slice(2);
-const asked = await askServer(argv, process.cwd());
+const asked = await askServer(argv, process.cwd(), process.env, undefined, writeStdoutPart);
 let code: number;
 if (asked.kind === 'answered') {
 	for (const line of asked.stderr) writeStderr(line);
 	for (const line of asked.stdout) writeStdout(line);
 	code = asked.code;
+} else if (asked.kind === 'broken') {
+	writeStderr(
+		`vault-query: the background server stopped in the middle of the answer (${asked.error}); run the command again`,
+	);
+	code = 2;
 } else {
 	const { runHere } = await import('./main');
 	// A server starts after this call and saves the snapshot itself: the call need not pay for it.

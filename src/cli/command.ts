@@ -19,6 +19,13 @@ export interface WarmLoan {
 export interface CommandIO {
 	stdout(text: string): void;
 	stderr(text: string): void;
+	/**
+	 * Writes part of a streamed answer as is, no newline added (cli/stream.ts); resolves when the
+	 * reader has taken enough that more may be written. Without it the parts go to `stdout` one by one.
+	 */
+	write?(text: string): void | Promise<void>;
+	/** The `Settings: …` lines runCli adds to a `--json` answer's limitations, for a streamed answer that writes its own. */
+	settingsLimitations?(): string[];
 	/** The working directory, the default vault. */
 	cwd: string;
 	/** Run `task` once the command has answered (runCli sets it; without it the task runs at once). */

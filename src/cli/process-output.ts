@@ -20,6 +20,13 @@ export function writeStdout(text: string): void {
 	if (outputError === undefined) process.stdout.write(`${text}\n`, (error) => error && onOutputError(error));
 }
 
+/** Writes `text` as is to stdout (a streamed answer's chunk); resolves once the pipe can take more. */
+export function writeStdoutPart(text: string): Promise<void> {
+	if (outputError !== undefined) return Promise.resolve();
+	const more = process.stdout.write(text, (error) => error && onOutputError(error));
+	return more ? Promise.resolve() : new Promise((done) => process.stdout.once('drain', done));
+}
+
 /** The first error writing stderr, if any: a warning or error the user never saw makes the exit code 2. */
 let errorOutputError: Error | undefined;
 

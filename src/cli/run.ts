@@ -57,6 +57,11 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 			? (text) => raw.stdout(withSettingsNotes(text, settingsNotes))
 			: (text) => raw.stdout(escapeTerminal(text)),
 		stderr: (text) => raw.stderr(escapeTerminal(text)),
+		write: (text) => {
+			const shown = json ? text : escapeTerminal(text);
+			return raw.write ? raw.write(shown) : raw.stdout(shown.replace(/\n$/, ''));
+		},
+		settingsLimitations: () => settingsNotes.map((note) => `Settings: ${note}`),
 	};
 	if (name === undefined) {
 		// No command is a usage error: the help goes to stderr so a script's stdout stays clean.

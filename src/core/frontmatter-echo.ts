@@ -86,14 +86,17 @@ export function echoFrontmatter(frontmatter: FrontMatter): FrontmatterEcho {
 	return cut.length === 0 ? { frontmatter, cut } : { frontmatter: Object.fromEntries(kept), cut };
 }
 
-/** The `limitations` line for results whose frontmatter was cut (`cuts`: path → properties left out), or null. */
-export function echoLimitation(cuts: ReadonlyMap<string, readonly string[]>): string | null {
+/**
+ * The `limitations` line for results whose frontmatter was cut (`cuts`: path → properties left
+ * out), or null; `total` counts the notes cut when `cuts` holds only the first few.
+ */
+export function echoLimitation(cuts: ReadonlyMap<string, readonly string[]>, total = cuts.size): string | null {
 	if (cuts.size === 0) return null;
 	const named = [...cuts].slice(0, 5).map(([path, keys]) => {
 		const shown = keys.slice(0, 5).map((k) => (k.length > 40 ? `${k.slice(0, 40)}…` : k));
 		return `${path} (${shown.join(', ')}${keys.length > shown.length ? ` and ${keys.length - shown.length} more` : ''})`;
 	});
-	const more = cuts.size > named.length ? ` and ${cuts.size - named.length} more notes` : '';
+	const more = total > named.length ? ` and ${total - named.length} more notes` : '';
 	return `Frontmatter echoed in results is bounded (${ECHO_MAX_BYTES / 1024} KB and ${ECHO_MAX_VALUES} values per note); properties left out of: ${named.join('; ')}${more} — read the note for them`;
 }
 

@@ -6,6 +6,7 @@ import { boolFlag, listFlag, numberFlag, positionals, UsageError, type FlagSpec,
 import { emitAnswer, limitFlags, MORE, type Command, type CommandIO } from '../command';
 import { renderText } from '../../core/query/render-text';
 import { CONTEXT_FLAG, ENGINE_FLAGS, openCliVault } from '../vault';
+import { STREAM_ABOVE, streamGrep } from '../stream';
 
 /** Flags the five structural commands share. */
 const SCOPE_FLAGS: Record<string, FlagSpec> = {
@@ -27,6 +28,8 @@ async function execute(args: ParsedArgs, io: CommandIO, query: StructuredQuery):
 		if (!compiled.ok) throw new UsageError(compiled.error);
 	}
 	const { engine } = await openCliVault(args, io);
+	// A full answer (what rg gives) is written as it is found, never held whole.
+	if (query.type === 'grep' && (query.limit ?? 0) > STREAM_ABOVE) return streamGrep(args, io, engine, query);
 	// One process, one source: the link graph is built once and shared, and a grep stops past its limit (as in the MCP server).
 	const result: QueryResult<NoteResult> | QueryResult<LinkResult> = await engine.query(query, {
 		reuseGraph: true,

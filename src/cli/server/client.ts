@@ -2,17 +2,21 @@
  * The call's side of the background server: find the vault's server and let it answer. Anything
  * that is not a clean answer — no server, a refused connection, another build, a server that
  * stops mid-call — means the call runs on its own, with nothing printed yet: the server sends the
- * whole output in one reply, so a half answer is never shown.
+ * whole output in one reply, so a half answer is never shown. The one exception is a streamed
+ * answer (a grep with a high `--limit`, cli/stream.ts): its chunks are printed as they come, and
+ * a server that stops after the first one leaves the call failed, not run twice.
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type ServerReply } from './protocol';
+import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type OutChunk, type ServerReply } from './protocol';
 
 /** How asking went: `answered` with the output, or why the call runs on its own (`absent`: no server is running, so one may be started). */
 export type Asked =
 	| { kind: 'answered'; stdout: string[]; stderr: string[]; code: number }
 	| { kind: 'absent'; vault: string }
+	/** The server wrote part of a streamed answer and stopped: the call cannot start over without printing it twice. */
+	| { kind: 'broken'; error: string }
 	| { kind: 'skipped' };
 
 /**
@@ -48,37 +52,72 @@ export function foreignSocket(socketPath: string, uid: number | undefined = proc
 	}
 }
 
-/** Sends one request line and resolves with the one reply line, or null when the socket failed or closed first. */
+/**
+ * Sends one request line and resolves with the one reply line, or null when the socket failed or
+ * closed first. The chunks of a streamed answer that come before the reply go to `onOut` as they
+ * arrive (the socket paused while it writes them); `streamed` says whether any came.
+ */
 export function exchange(
 	socketPath: string,
 	request: object,
 	timeoutMs = 0,
-): Promise<{ reply: ServerReply | null; error: string | null }> {
+	onOut?: (text: string) => void | Promise<void>,
+): Promise<{ reply: ServerReply | null; error: string | null; streamed?: boolean }> {
 	const foreign = foreignSocket(socketPath);
 	if (foreign !== null) return Promise.resolve({ reply: null, error: foreign });
 	return new Promise((done) => {
 		const socket = connect(socketPath);
-		const chunks: Buffer[] = [];
+		let pending: Buffer[] = [];
+		let reply: ServerReply | null = null;
+		let streamed = false;
+		let writing: Promise<void> = Promise.resolve();
 		let settled = false;
-		const finish = (reply: ServerReply | null, error: string | null): void => {
+		const finish = (error: string | null): void => {
 			if (settled) return;
 			settled = true;
 			socket.destroy();
-			done({ reply, error });
+			done({ reply: error === null ? reply : null, error, ...(streamed ? { streamed } : {}) });
 		};
-		if (timeoutMs > 0) socket.setTimeout(timeoutMs, () => finish(null, 'ETIMEDOUT'));
-		socket.on('connect', () => socket.end(`${JSON.stringify(request)}\n`));
-		socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-		socket.on('error', (error: Error & { code?: string }) => finish(null, error.code ?? error.message));
-		socket.on('close', () => {
-			const text = Buffer.concat(chunks).toString('utf8');
-			if (!text.endsWith('\n')) return finish(null, 'closed before answering');
+		/** One whole line: a chunk to write, else the reply; false when it cannot be read. */
+		const line = async (text: string): Promise<boolean> => {
+			let parsed: unknown;
 			try {
-				finish(JSON.parse(text) as ServerReply, null);
+				parsed = JSON.parse(text);
 			} catch {
-				finish(null, 'an unreadable reply');
+				return false;
 			}
+			const chunk = parsed as Partial<OutChunk> | null;
+			if (chunk !== null && typeof chunk === 'object' && typeof chunk.out === 'string' && reply === null) {
+				streamed = true;
+				await onOut?.(chunk.out);
+			} else reply = parsed as ServerReply;
+			return true;
+		};
+		if (timeoutMs > 0) socket.setTimeout(timeoutMs, () => finish('ETIMEDOUT'));
+		socket.on('connect', () => socket.end(`${JSON.stringify(request)}\n`));
+		socket.on('data', (data: Buffer) => {
+			let start = 0;
+			const lines: string[] = [];
+			for (let end = data.indexOf(10); end !== -1; start = end + 1, end = data.indexOf(10, start)) {
+				lines.push(Buffer.concat([...pending, data.subarray(start, end)]).toString('utf8'));
+				pending = [];
+			}
+			if (start < data.length) pending.push(data.subarray(start));
+			if (lines.length === 0) return;
+			socket.pause();
+			writing = writing.then(async () => {
+				for (const text of lines) if (!(await line(text))) return finish('an unreadable reply');
+				socket.resume();
+			});
 		});
+		socket.on('error', (error: Error & { code?: string }) => finish(error.code ?? error.message));
+		socket.on(
+			'close',
+			() =>
+				void writing.then(() =>
+					finish(reply !== null && pending.length === 0 ? null : 'closed before answering'),
+				),
+		);
 	});
 }
 
@@ -94,6 +133,7 @@ export async function askServer(
 	cwd: string,
 	env: Record<string, string | undefined> = process.env,
 	timeoutMs = CALL_TIMEOUT_MS,
+	onOut?: (text: string) => void | Promise<void>,
 ): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };
 	const named = servedVaultOf(argv, cwd);
@@ -106,9 +146,10 @@ export async function askServer(
 	}
 	const socketPath = socketPathFor(vault, env);
 	if (socketPath === null) return { kind: 'skipped' };
-	const { reply, error } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd }, timeoutMs);
+	const { reply, error, streamed } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd }, timeoutMs, onOut);
 	if (reply !== null && 'code' in reply)
 		return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
+	if (streamed === true) return { kind: 'broken', error: error ?? 'no answer' };
 	// No socket, one nobody listens on, or a server of another build that just stopped: none runs now.
 	const gone =
 		error === 'ENOENT' ||

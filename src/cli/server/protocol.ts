@@ -1,6 +1,6 @@
 /**
  * The wire between a CLI call and the vault's background server: the call sends one JSON line,
- * the server answers with one JSON line. Kept small and free of the engine, because the CLI's
+ * the server answers with one JSON line — after the chunks of a streamed answer, one line each. Kept small and free of the engine, because the CLI's
  * entry loads it before it knows whether it needs anything else.
  */
 import { join } from 'node:path';
@@ -74,6 +74,11 @@ export type ServerReply =
 	| { declined: string; stopped?: boolean }
 	| { status: ServerStatus }
 	| { stopping: true };
+
+/** One chunk of a streamed answer's stdout (cli/stream.ts), sent as it is written, before the reply. */
+export interface OutChunk {
+	out: string;
+}
 
 /** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, a path too long for a socket, a cache folder the safety rule refuses). */
 export function socketPathFor(

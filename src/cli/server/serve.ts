@@ -30,6 +30,7 @@ import {
 	socketPathFor,
 	type CallRequest,
 	type ControlRequest,
+	type OutChunk,
 	type ServerReply,
 	type ServerStatus,
 } from './protocol';
@@ -84,6 +85,24 @@ function readRequest(socket: Socket): Promise<unknown> {
 				done(null);
 			}
 		});
+	});
+}
+
+/**
+ * Sends one chunk of a streamed answer ahead of the reply; resolves once the socket can take more
+ * (or the caller has gone), so the server holds one chunk per call, not the whole answer.
+ */
+function sendChunk(socket: Socket, text: string): Promise<void> {
+	if (socket.destroyed) return Promise.resolve();
+	if (socket.write(`${JSON.stringify({ out: text } satisfies OutChunk)}\n`)) return Promise.resolve();
+	return new Promise((done) => {
+		const go = (): void => {
+			socket.off('drain', go);
+			socket.off('close', go);
+			done();
+		};
+		socket.on('drain', go);
+		socket.on('close', go);
 	});
 }
 
@@ -225,12 +244,12 @@ class CliServer {
 		);
 	}
 
-	/** Reads one request from `socket` and writes the one reply. */
+	/** Reads one request from `socket` and writes the reply (after the streamed answer's chunks, if any). */
 	private async serve(socket: Socket): Promise<void> {
 		const request = await readRequest(socket);
 		let reply: ServerReply;
 		try {
-			reply = await this.answer(request);
+			reply = await this.answer(request, socket);
 		} catch (error) {
 			reply = { declined: `the server failed: ${error instanceof Error ? error.message : String(error)}` };
 			this.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -239,7 +258,7 @@ class CliServer {
 	}
 
 	/** The reply to one request. */
-	private async answer(request: unknown): Promise<ServerReply> {
+	private async answer(request: unknown, socket: Socket): Promise<ServerReply> {
 		const asked = request as Partial<CallRequest & ControlRequest> | null;
 		if (asked === null || typeof asked !== 'object') return { declined: 'an unreadable request' };
 		// Status and stop are answered for any build: after an upgrade, `server --stop` must still reach the old server.
@@ -266,11 +285,11 @@ class CliServer {
 			this.stop(`the file watcher failed (${warm.watcher.error})`);
 			return { declined: 'the server cannot watch the vault' };
 		}
-		return this.call(warm, asked.argv.map(String), asked.cwd);
+		return this.call(warm, asked.argv.map(String), asked.cwd, socket);
 	}
 
 	/** Runs one command line on the current state, with every change the watcher saw applied. */
-	private async call(warm: WarmVault, argv: string[], cwd: string): Promise<ServerReply> {
+	private async call(warm: WarmVault, argv: string[], cwd: string, socket: Socket): Promise<ServerReply> {
 		this.calls++;
 		this.rearm();
 		const stdout: string[] = [];
@@ -281,6 +300,7 @@ class CliServer {
 				cwd,
 				stdout: (text) => stdout.push(text),
 				stderr: (text) => stderr.push(text),
+				write: (text) => sendChunk(socket, text),
 				warm: this.loanOf(state, settingsDiffer),
 			}),
 		);

@@ -12,6 +12,7 @@
  * await engine.upsert('notes/new.md'); // after the source has seen the edit
  * ```
  */
+import type { QueryResult } from '../contract';
 import { baseFiles, runBase, thisFinder, type BaseRequest, type BaseResult } from '../bases/index';
 import { LinkGraph } from '../link-graph';
 import { buildPack, failedPackOf, type ContextPack, type PackRequest } from '../pack/pack';
@@ -20,7 +21,8 @@ import { runQuery, type StructuredResult } from '../query/run';
 import { resultOrder } from '../query/envelope';
 import type { QueryReuse } from '../query/context';
 import { primeNoteNames } from '../note-ref';
-import type { StructuredQuery } from '../query/types';
+import type { GrepQuery, StructuredQuery } from '../query/types';
+import { runGrepStream, type GrepSink } from '../query/grep-stream';
 import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
 import { draftSchema } from '../schema/draft';
 import { renderSchemaDraft } from '../schema/draft-text';
@@ -144,6 +146,24 @@ export class VaultEngine {
 				order: undefined,
 			});
 		return runQuery(this.source, query, this.config.settings, trigrams, this.orderedReuse());
+	}
+
+	/**
+	 * A grep whose matching notes go to `sink` one at a time, in result order, as they are found
+	 * (the scan stops past the limit, as `stopAtLimit`): a full answer is written as it is read,
+	 * never held whole. Resolves with the envelope without its results.
+	 */
+	async grepStream(query: GrepQuery, sink: GrepSink): Promise<QueryResult> {
+		const trigrams = await this.trigramIndex();
+		const reuse = this.orderedReuse();
+		return runGrepStream(
+			this.source,
+			query,
+			this.config.settings,
+			trigrams,
+			{ ...reuse, order: reuse.order ?? [] },
+			sink,
+		);
 	}
 
 	private sharedReuse(): QueryReuse {

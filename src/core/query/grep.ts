@@ -63,20 +63,20 @@ export interface GrepStop {
 }
 
 /**
- * Full-text search over the bodies of the notes in scope (frontmatter excluded). With a trigram
- * index only the notes it names as candidates are read; the matcher verifies each, so the answer
- * is the full scan's. With `stop`, notes are read in result order and the scan ends at the first
- * match past `limit`: a word in most notes costs a few reads, not the whole vault, and `more`
- * says that further notes match (they are then not counted).
+ * Reads the notes in scope and hands each matching one to `take` as it is found (the hit is not
+ * kept here). With a trigram index only the notes it names as candidates are read; the matcher
+ * verifies each, so the answer is the full scan's. With `stop`, notes are read in result order and
+ * the scan ends at the first match past `limit`, returning `more`.
  */
-export async function grepQuery(
+export async function scanGrep(
 	ctx: QueryContext,
 	matcher: TextMatcher,
-	trigrams?: TrigramIndex | null,
-	stop?: GrepStop,
-): Promise<QueryOutcome> {
-	const hits: Hit[] = [];
-	const limitations: string[] = [];
+	trigrams: TrigramIndex | null | undefined,
+	stop: GrepStop | undefined,
+	take: (hit: Hit) => Promise<void> | void,
+	limitations: string[],
+): Promise<{ found: number; more: boolean }> {
+	let found = 0;
 	const mayHold = trigrams ? trigrams.mayHold(matcher.trigrams) : null;
 	// A folder-narrowed scope walks the whole scope's order and keeps its own notes.
 	const narrowed = stop !== undefined && ctx.scope.folders.length > 0 ? new Set(ctx.scope.notes) : null;
@@ -95,10 +95,27 @@ export async function grepQuery(
 				`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`,
 			);
 		if (total === 0) continue;
-		if (stop !== undefined && hits.length === stop.limit)
-			return { hits, limitations, dependsOnFrontmatter: false, more: true };
+		if (stop !== undefined && found === stop.limit) return { found, more: true };
 		if (total > matches.length) limitations.push(`${path}: showing ${matches.length} of ${total} matching lines`);
-		hits.push({ path, matches });
+		found++;
+		await take({ path, matches });
 	}
-	return { hits, limitations, dependsOnFrontmatter: false };
+	return { found, more: false };
+}
+
+/**
+ * Full-text search over the bodies of the notes in scope (frontmatter excluded), every hit kept
+ * (see `scanGrep`). With `stop` a word in most notes costs a few reads, not the whole vault, and
+ * `more` says that further notes match (they are then not counted).
+ */
+export async function grepQuery(
+	ctx: QueryContext,
+	matcher: TextMatcher,
+	trigrams?: TrigramIndex | null,
+	stop?: GrepStop,
+): Promise<QueryOutcome> {
+	const hits: Hit[] = [];
+	const limitations: string[] = [];
+	const { more } = await scanGrep(ctx, matcher, trigrams, stop, (hit) => void hits.push(hit), limitations);
+	return { hits, limitations, dependsOnFrontmatter: false, ...(more ? { more: true } : {}) };
 }

@@ -78,12 +78,14 @@ export function renderFooter(result: QueryResult<unknown>, options: FooterOption
 }
 
 /** One note result as a few readable lines; grep results show each matching line with its context. */
-function renderNote(note: NoteResult): string[] {
+export function renderNote(
+	note: Pick<NoteResult, 'path' | 'title' | 'matches' | 'source'> & { excerpt?: string },
+): string[] {
 	const marker = note.source ? `  [${note.source}]` : '';
 	const lines = [`${note.path}${marker}`, `  ${note.title}`];
 	if (note.matches) {
 		lines.push(...contextListing(note.matches, '  '));
-	} else if (note.excerpt !== '') {
+	} else if (note.excerpt !== undefined && note.excerpt !== '') {
 		lines.push(`  ${note.excerpt}`);
 	}
 	return lines;
@@ -109,8 +111,8 @@ function header(
 	result: QueryResult<NoteResult> | QueryResult<LinkResult>,
 	isLinks: boolean,
 	more: string | undefined,
+	shown = result.results.length,
 ): string {
-	const shown = result.results.length;
 	const showing = shown < result.matched ? `; showing ${shown}${more === undefined ? '' : ` (${more})`}` : '';
 	if (isLinks) {
 		const from = typeof result.query.source === 'string' ? result.query.source : '';
@@ -122,6 +124,17 @@ function header(
 	// A grep that stopped at its limit knows only that more match (`more`, MCP): "20+ notes match".
 	if (result.more === true) return `${result.matched}+ notes match (stopped at the limit; more notes match)`;
 	return `${result.matched} note${plural(result.matched)} match${result.matched === 1 ? 'es' : ''}${searched}${showing}`;
+}
+
+/**
+ * The lines that end a streamed listing (its notes already written): the first line of
+ * `renderText`, saying how many matched, then the footer.
+ */
+export function renderSummary(result: QueryResult<NoteResult>, options: FooterOptions = {}): string {
+	return displayLines([
+		header(result, false, options.more, result.matched),
+		...renderFooter({ ...result, limitations: result.limitations.filter((l) => !isTruncationNote(l)) }, options),
+	]);
 }
 
 /** The readable listing printed without `--json`; `verbose` lists every skipped file and limitation. */

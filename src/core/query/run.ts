@@ -16,7 +16,7 @@ import type { StructuredQuery } from './types';
 export type StructuredResult = QueryResult<NoteResult> | QueryResult<LinkResult>;
 
 /** The query as the envelope echoes it: normalized, with defaults filled in. */
-function normalized(query: StructuredQuery, limit: number): Record<string, unknown> {
+export function normalized(query: StructuredQuery, limit: number): Record<string, unknown> {
 	const echo: Record<string, unknown> = { ...query, limit };
 	if (query.type === 'tag') echo.tag = `#${normalizeTag(query.tag)}`;
 	if (query.type === 'prop') echo.match = query.value === undefined ? 'present' : (query.match ?? 'equals');
@@ -29,7 +29,7 @@ function normalized(query: StructuredQuery, limit: number): Record<string, unkno
 }
 
 /** A validation error naming the bad parameter, or null when the query can run. */
-function validate(query: StructuredQuery, limit: number): string | null {
+export function validate(query: StructuredQuery, limit: number): string | null {
 	if (!Number.isInteger(limit) || limit < 1) return `limit: must be a positive whole number, got ${String(limit)}`;
 	switch (query.type) {
 		case 'tag':

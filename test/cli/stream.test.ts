@@ -1,0 +1,173 @@
+/**
+ * A full grep answer streams (cli/stream.ts): with a high `--limit` each matching note is written
+ * as it is found, in chunks the writer is handed one at a time — never the whole answer — in this
+ * process and through the background server, which relays the chunks as they come. Bounded memory
+ * is shown by counting: the largest piece any writer is handed.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run';
+import { askServer, exchange } from '../../src/cli/server/client';
+import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
+import { CHUNK_CHARS, STREAM_ABOVE } from '../../src/cli/stream';
+import { hashTree } from '../helpers/hash';
+import { REPO } from '../helpers/paths';
+import { waitFor } from '../helpers/wait';
+
+/** Notes that all hold the word, fewer than STREAM_ABOVE so the whole answer (limit STREAM_ABOVE) lists them all too. */
+const NOTES = 450;
+/** The most a chunk may hold: a chunk is written once it reaches CHUNK_CHARS, so it exceeds it by at most one note's result. */
+const CHUNK_BOUND = CHUNK_CHARS + 16 * 1024;
+
+let root: string;
+let vault: string;
+let cache: string;
+let previousCache: string | undefined;
+
+beforeAll(() => {
+	root = mkdtempSync(join(tmpdir(), 'vq-stream-'));
+	vault = join(root, 'vault');
+	cache = join(root, 'cache');
+	previousCache = process.env.VAULT_QUERY_CACHE_DIR;
+	process.env.VAULT_QUERY_CACHE_DIR = cache;
+	const filler = 'Plain words that do not hold the pattern, to give each note a body. '.repeat(8);
+	for (let i = 0; i < NOTES; i++) {
+		const folder = join(vault, `part-${i % 7}`);
+		mkdirSync(folder, { recursive: true });
+		const body = [`# Note ${i}`, filler, `The needle ${i} is here.`, filler, `A second needle line.`, filler];
+		writeFileSync(
+			join(folder, `note ${String(i).padStart(4, '0')}.md`),
+			`---\ntags: [t${i % 5}]\n---\n${body.join('\n\n')}\n`,
+		);
+	}
+	writeFileSync(join(vault, 'other.md'), '# Other\n\nNothing to find.\n');
+});
+
+afterAll(() => {
+	process.env.VAULT_QUERY_CACHE_DIR = previousCache;
+	rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs the CLI in-process with a writer that records every piece it is handed. */
+async function streamed(argv: string[]): Promise<{ code: number; stdout: string; pieces: number[] }> {
+	const pieces: string[] = [];
+	const lines: string[] = [];
+	const code = await runCli([...argv, '--vault', vault, '--no-server'], {
+		stdout: (text) => lines.push(`${text}\n`),
+		stderr: () => undefined,
+		write: (text) => void pieces.push(text),
+		cwd: REPO,
+	});
+	return { code, stdout: [...pieces, ...lines].join(''), pieces: pieces.map((p) => p.length) };
+}
+
+describe('a full grep answer', () => {
+	it('is written in bounded chunks as it is found, the same document as the whole answer', async () => {
+		const before = hashTree(vault);
+		const full = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
+		const whole = await streamed(['grep', 'needle', '--limit', String(STREAM_ABOVE), '--json']);
+		expect(full.code).toBe(0);
+		// The whole answer is one piece through stdout; the full one many pieces, none much over a chunk.
+		expect(whole.pieces).toEqual([]);
+		expect(full.pieces.length).toBeGreaterThan(5);
+		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
+		const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: { path: string }[] };
+		expect(parsed.status).toBe('success');
+		expect(parsed.matched).toBe(NOTES);
+		expect(parsed.results).toHaveLength(NOTES);
+		const expected = JSON.parse(whole.stdout) as { query: { limit: number } };
+		expected.query.limit = 100000;
+		expect(parsed).toEqual(expected);
+		expect(hashTree(vault)).toBe(before);
+	});
+
+	it('as text lists every note in the whole answer’s order and ends with the count line', async () => {
+		const full = await streamed(['grep', 'needle', '--limit', '100000']);
+		const whole = await streamed(['grep', 'needle', '--limit', String(STREAM_ABOVE)]);
+		expect(full.pieces.length).toBeGreaterThan(1);
+		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
+		const count = `${NOTES} notes match (searched ${NOTES + 1} notes)`;
+		expect(whole.stdout.startsWith(`${count}\n\n`)).toBe(true);
+		// The same notes and lines, with the count line moved from the top to the end.
+		expect(full.stdout).toBe(`${whole.stdout.slice(count.length + 2).replace(/\n$/, '')}\n\n${count}\n`);
+	});
+
+	it('says what was wrong with a bad pattern before writing anything', async () => {
+		const bad = await streamed(['grep', '(', '--regex', '--limit', '100000', '--json']);
+		expect(bad.code).toBe(2);
+		expect(bad.pieces).toEqual([]);
+		expect((JSON.parse(bad.stdout) as { status: string }).status).toBe('failed');
+	});
+
+	it('comes through the background server in chunks as they are written', async () => {
+		const stderr: string[] = [];
+		const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], {
+			stdout: () => undefined,
+			stderr: (t) => stderr.push(t),
+			cwd: REPO,
+		});
+		const socket = socketPathFor(realpathSync.native(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
+		await waitFor(
+			async () => {
+				const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'status' }, 2000);
+				return reply !== null && 'status' in reply && reply.status.ready;
+			},
+			{ what: 'the background server to come up', pollMs: 100 },
+		);
+		try {
+			const chunks: number[] = [];
+			let text = '';
+			const { reply } = await exchange(
+				socket,
+				{
+					stamp: SERVER_STAMP,
+					argv: ['grep', 'needle', '--limit', '100000', '--json', '--vault', vault],
+					cwd: REPO,
+				},
+				0,
+				(chunk) => {
+					chunks.push(chunk.length);
+					text += chunk;
+				},
+			);
+			expect(reply !== null && 'code' in reply && reply.code).toBe(0);
+			expect(chunks.length).toBeGreaterThan(5);
+			expect(Math.max(...chunks)).toBeLessThanOrEqual(CHUNK_BOUND);
+			const own = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
+			expect(text).toBe(own.stdout);
+		} finally {
+			await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 2000);
+			await stopped;
+		}
+	});
+
+	it('from a server that stops after the first chunk fails the call rather than printing the answer twice', async () => {
+		const fake = createServer({ allowHalfOpen: true }, (socket) => {
+			socket.on('data', () => undefined);
+			socket.on('end', () => socket.end(`${JSON.stringify({ out: 'part of an answer\n' })}\n`));
+		});
+		const printed: string[] = [];
+		const sockets = { VAULT_QUERY_CACHE_DIR: cache };
+		// The call asks the fake server under the vault's socket name.
+		const real = socketPathFor(realpathSync.native(vault), sockets)!;
+		rmSync(real, { force: true });
+		mkdirSync(join(real, '..'), { recursive: true, mode: 0o700 });
+		await new Promise<void>((done) => fake.listen(real, done));
+		try {
+			const asked = await askServer(
+				['grep', 'needle', '--limit', '100000', '--vault', vault],
+				REPO,
+				{ ...process.env, ...sockets, VAULT_QUERY_SERVER: 'on' },
+				5000,
+				(text) => void printed.push(text),
+			);
+			expect(asked.kind).toBe('broken');
+			expect(printed).toEqual(['part of an answer\n']);
+		} finally {
+			await new Promise((done) => fake.close(done));
+		}
+	});
+});
