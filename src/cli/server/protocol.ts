@@ -33,6 +33,7 @@ export const SERVED_COMMANDS: readonly string[] = [
 	'status',
 	'config',
 	'schema',
+	'base',
 ];
 
 /** A call for the server: run `argv` as if typed in `cwd`. */
