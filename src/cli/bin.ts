@@ -1,14 +1,21 @@
 /**
  * The `vault-query` executable. A query is first offered to the vault's background server, which
- * answers from a warm engine (cli/server); only when none answers is the rest of the CLI loaded
- * and the call run here — after which a server is started for the next call. This file and what
- * it imports are kept small: they are compiled on every call.
+ * answers from a warm engine (cli/server). When none runs yet, the call starts one and waits for
+ * its answer instead of reading the vault too (cli/server/first-call.ts): the vault is read from
+ * scratch once. Only when no server can answer is the rest of the CLI loaded and the call run
+ * here. This file and what it imports are kept small: they are compiled on every call.
  */
 import { askServer } from './server/client';
 import { settleOutput, writeStderr, writeStdout, writeStdoutPart } from './process-output';
 
 const argv = process.argv.slice(2);
-const asked = await askServer(argv, process.cwd(), process.env, undefined, writeStdoutPart);
+let asked = await askServer(argv, process.cwd(), process.env, undefined, writeStdoutPart);
+if (asked.kind === 'absent' || asked.kind === 'starting')
+	asked = await (
+		await import('./server/first-call')
+	).waitForServer(argv, process.cwd(), asked, {
+		onOut: writeStdoutPart,
+	});
 let code: number;
 if (asked.kind === 'answered') {
 	for (const line of asked.stderr) writeStderr(line);
@@ -21,9 +28,6 @@ if (asked.kind === 'answered') {
 	code = 2;
 } else {
 	const { runHere } = await import('./main');
-	// A server starts after this call and saves the snapshot itself: the call need not pay for it.
-	code = await runHere(argv, asked.kind === 'absent');
-	// why: a call that could not search (exit 2: a bad flag, a missing folder) is no reason to start a server.
-	if (asked.kind === 'absent' && code !== 2) (await import('./server/spawn')).startServer(asked.vault);
+	code = await runHere(argv);
 }
 process.exitCode = await settleOutput(code);

@@ -4,6 +4,7 @@ import type { OperationOption, OptionValues } from '../core/query/registry';
 import type { EngineConfig, VaultEngine } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import type { OpenVaultOptions } from '../node/vault-source';
+import type { ProgressStream } from './progress';
 
 /** A warm vault a long-lived process lends to a call (the background server, cli/server/serve.ts). */
 export interface WarmLoan {
@@ -32,8 +33,8 @@ export interface CommandIO {
 	afterAnswer?: (task: () => Promise<void>) => void;
 	/** A warm vault to answer from, when a server runs the call. */
 	warm?: WarmLoan;
-	/** A server starts right after this call and reads and saves the snapshot itself: this call saves nothing. */
-	serverSaves?: boolean;
+	/** Where a long read of the vault draws its progress line (the process's stderr; unset in a server's calls: see progress.ts). */
+	progress?: ProgressStream;
 	/** Runs another command line the way this one is run (runCli sets it; the `server` command serves calls with it). */
 	runCli?: (argv: string[], io: CommandIO) => Promise<number>;
 	/** A note on the settings (a data.json not used, an unknown profile): runCli adds it to the `--json` answer's limitations. */
@@ -95,6 +96,10 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 	'no-cache': {
 		kind: 'boolean',
 		help: 'read the whole vault and leave the index snapshot alone (see vault-query index); implies --no-server',
+	},
+	quiet: {
+		kind: 'boolean',
+		help: 'no progress line on stderr while the vault is read (there is none when stderr is not a terminal, nor with --json)',
 	},
 	'no-server': {
 		kind: 'boolean',

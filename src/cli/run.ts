@@ -49,7 +49,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 	const io: CommandIO = {
 		cwd: raw.cwd,
 		warm: raw.warm,
-		serverSaves: raw.serverSaves,
+		progress: raw.progress,
 		runCli,
 		afterAnswer: (task) => later.push(task),
 		settingsNote: (note) => settingsNotes.push(note),

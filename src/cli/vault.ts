@@ -4,6 +4,7 @@ import { engineConfigOf, type PluginSettings } from '../core/config/settings';
 import { VaultEngine, type EngineConfig } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
 import { buildStamp } from '../node/snapshot/build-stamp';
+import { recordBuild } from '../node/snapshot/build-log';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf, type IndexParts } from '../node/snapshot/index-parts';
 import { openCachedVault, type CachedVault, type SnapshotReport } from '../node/snapshot/open-cached';
@@ -15,10 +16,10 @@ import {
 	type OpenVaultOptions,
 } from '../node/vault-source';
 import { realpath } from 'node:fs/promises';
-import { existsSync, realpathSync } from 'node:fs';
 import { boolFlag, listFlag, numberFlag, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CommandFailure, type CommandIO, type WarmLoan } from './command';
 import { checkSettingsFlags, loadCliConfig, type CliConfig } from './config';
+import { ProgressLine } from './progress';
 
 /** The tool identity snapshots are tied to (see buildStamp). */
 export const TOOL_STAMP = buildStamp(VAULT_QUERY_VERSION);
@@ -46,15 +47,6 @@ export function openOptionsFrom(args: ParsedArgs): OpenVaultOptions {
 	};
 }
 
-/** Whether the vault at `path` has a snapshot file (false when the path cannot be resolved: the open says why). */
-function snapshotExists(store: FileSnapshotStore, path: string): boolean {
-	try {
-		return existsSync(store.pathFor(realpathSync.native(path)));
-	} catch {
-		return false;
-	}
-}
-
 /**
  * A vault opened for one call, before its settings are known: the source, the engine a
  * configuration makes over it, and what to save once the command has answered.
@@ -71,7 +63,7 @@ function lent(source: NoteSource, loan: WarmLoan): OpenedSource {
 	return { source, engine: (config) => loan.engine(source, config) ?? new VaultEngine(source, config), after: null };
 }
 
-/** A source read whole (`--no-cache`, or a server about to save the snapshot): a fresh engine, nothing saved. */
+/** A source read whole (`--no-cache`): a fresh engine, nothing saved. */
 function unsaved(source: NoteSource): OpenedSource {
 	return { source, engine: (config) => new VaultEngine(source, config), after: null };
 }
@@ -84,7 +76,11 @@ function unsaved(source: NoteSource): OpenedSource {
 async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promise<OpenedSource> {
 	const options = openOptionsFrom(args);
 	const verbose = boolFlag(args, 'verbose');
-	if (boolFlag(args, 'no-cache')) return unsaved(await openVault(path, options));
+	if (boolFlag(args, 'no-cache')) {
+		const source = await openVault(path, options);
+		recordBuild(source.vaultPath, source.listNotes().length);
+		return unsaved(source);
+	}
 	const loan = io.warm;
 	const warm = loan?.source(path, options) ?? null;
 	if (warm !== null && loan) {
@@ -92,21 +88,25 @@ async function openSource(path: string, args: ParsedArgs, io: CommandIO): Promis
 		return lent(warm, loan);
 	}
 	const store = new FileSnapshotStore();
-	// No snapshot yet and a server about to build one: this call reads the vault as --no-cache does (the cheapest read).
-	if (io.serverSaves === true && !snapshotExists(store, path)) {
-		if (verbose)
-			io.stderr(
-				'vault-query: no index snapshot yet: read the whole vault; the background server starting now builds it',
-			);
-		return unsaved(await openVault(path, options));
+	const line = io.progress
+		? new ProgressLine(io.progress, !boolFlag(args, 'json') && !boolFlag(args, 'quiet'))
+		: null;
+	let opened: CachedVault;
+	try {
+		opened = await openCachedVault(path, {
+			...options,
+			store,
+			tool: TOOL_STAMP,
+			save: 'later',
+			readPiecemeal: true,
+			...(line
+				? { progress: (read: number, total: number) => line.update('reading the vault', read, total) }
+				: {}),
+		});
+	} finally {
+		line?.end();
 	}
-	const opened = await openCachedVault(path, {
-		...options,
-		store,
-		tool: TOOL_STAMP,
-		save: 'later',
-		readPiecemeal: true,
-	});
+	if (opened.report.state === 'built') recordBuild(opened.source.vaultPath, opened.report.notes);
 	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
 	const engine = (config: EngineConfig): VaultEngine => {
 		const made = new VaultEngine(opened.source, config);
@@ -126,11 +126,6 @@ async function saveAfterAnswer(
 ): Promise<void> {
 	const { source, report } = opened;
 	const verbose = boolFlag(args, 'verbose');
-	if (io.serverSaves === true) {
-		// The server about to start opens the vault through the snapshot and saves it (and the index parts) itself.
-		if (verbose) io.stderr(`${describeSnapshot(report)}; left for the background server to save`);
-		return;
-	}
 	await opened.saveLater?.();
 	const partError = engine ? await parts.save(engine) : null;
 	if (report.saveError !== null)

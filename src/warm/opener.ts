@@ -4,6 +4,7 @@
  * patch of the previous open (patch-cached.ts), any other goes through the snapshot again, reusing
  * it for unchanged notes without rewriting it; `--no-cache` reads the vault whole every time.
  */
+import { recordBuild } from '../node/snapshot/build-log';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf } from '../node/snapshot/index-parts';
 import { openCachedVault, type CachedVault } from '../node/snapshot/open-cached';
@@ -20,7 +21,12 @@ export function warmOpener(
 	warn: (line: string) => void,
 	progress?: (read: number, total: number) => void,
 ): VaultOpener {
-	if (noCache) return async () => ({ source: await openVault(vaultPath, bounds), snapshot: null });
+	if (noCache)
+		return async () => {
+			const source = await openVault(vaultPath, bounds);
+			recordBuild(vaultPath, source.listNotes().length);
+			return { source, snapshot: null };
+		};
 	let previous: CachedVault | null = null;
 	return async (first, changed) => {
 		if (!first && previous !== null && changed !== undefined) {
@@ -50,6 +56,7 @@ export function warmOpener(
 		});
 		previous = opened;
 		const { source, report } = opened;
+		if (report.state === 'built') recordBuild(vaultPath, report.notes);
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
 		const parts = first ? indexPartsOf(opened, store, tool, false) : undefined;

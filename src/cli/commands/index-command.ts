@@ -2,6 +2,8 @@ import { peekSnapshotHeader, SnapshotFormatError } from '../../core/snapshot/cod
 import { nodeCodecHost } from '../../node/snapshot/codec-host';
 import { FileSnapshotStore } from '../../node/snapshot/file-store';
 import { openCachedVault } from '../../node/snapshot/open-cached';
+import { recordBuild } from '../../node/snapshot/build-log';
+import { ProgressLine } from '../progress';
 import { boolFlag, UsageError, type ParsedArgs } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { describeSnapshot, engineConfigFrom, TOOL_STAMP, vaultKeyOf } from '../vault';
@@ -136,45 +138,74 @@ export const indexCommand: Command = {
 				);
 			return EXIT.results;
 		}
-		const opened = await openCachedVault(vault.path, { store, tool: TOOL_STAMP });
-		const { report } = opened;
-		if (report.rebuildReason !== null && boolFlag(args, 'verbose'))
-			io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
-		if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
-		// The ranked-search and trigram indexes too, so the next search, pack or grep starts warm.
-		const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
-		const engine = new VaultEngine(opened.source, await engineConfigFrom(args, io));
-		engine.saved = parts;
-		await engine.searchIndex();
-		await engine.trigramIndex();
-		const partError = await parts.save(engine, undefined, true);
-		if (partError !== null) throw new CommandFailure(partError);
-		const info = await store.info(vault.key);
-		const size = info?.bytes ?? 0;
-		const indexBytes: Record<string, number> = {};
-		for (const kind of PART_KINDS) indexBytes[kind] = (await store.info(partKey(vault.key, kind)))?.bytes ?? 0;
-		const totalBytes = size + Object.values(indexBytes).reduce((a, b) => a + b, 0);
-		if (boolFlag(args, 'json'))
-			io.stdout(
-				JSON.stringify(
-					{
-						status: 'success',
-						vault: vault.key,
-						...report,
-						ms: Math.round(report.ms),
-						snapshotBytes: size,
-						indexBytes,
-						totalBytes,
-						location: info?.location ?? null,
-					},
-					null,
-					2,
-				),
-			);
-		else
-			io.stdout(
-				`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`,
-			);
-		return EXIT.results;
+		// A re-index of a large vault takes a while: a progress line on a terminal says where it is.
+		const line = new ProgressLine(
+			io.progress ?? { write: () => undefined },
+			!boolFlag(args, 'json') && !boolFlag(args, 'quiet'),
+		);
+		try {
+			return await reindex(vault, store, args, io, line);
+		} finally {
+			line.end();
+		}
 	},
 };
+
+/** Reads the vault through its snapshot and saves it with the search and trigram indexes; the phases drawn on `line`. */
+async function reindex(
+	vault: { path: string; key: string },
+	store: FileSnapshotStore,
+	args: ParsedArgs,
+	io: CommandIO,
+	line: ProgressLine,
+): Promise<number> {
+	const opened = await openCachedVault(vault.path, {
+		store,
+		tool: TOOL_STAMP,
+		progress: (read, total) => line.update('reading the vault', read, total),
+	});
+	if (opened.report.state === 'built') recordBuild(opened.source.vaultPath, opened.report.notes);
+	const { report } = opened;
+	if (report.rebuildReason !== null && boolFlag(args, 'verbose'))
+		io.stderr(`vault-query: ${report.rebuildReason}; rebuilt from the vault`);
+	if (report.saveError !== null) throw new CommandFailure(`the snapshot could not be saved: ${report.saveError}`);
+	// The ranked-search and trigram indexes too, so the next search, pack or grep starts warm.
+	const parts = indexPartsOf(opened, store, TOOL_STAMP, true);
+	const engine = new VaultEngine(opened.source, await engineConfigFrom(args, io));
+	engine.saved = parts;
+	line.update('building the search index', 0, 0);
+	await engine.searchIndex();
+	line.update('building the trigram index', 0, 0);
+	await engine.trigramIndex();
+	line.update('saving the indexes', 0, 0);
+	const partError = await parts.save(engine, undefined, true);
+	line.end(); // the answer follows on a clean line
+	if (partError !== null) throw new CommandFailure(partError);
+	const info = await store.info(vault.key);
+	const size = info?.bytes ?? 0;
+	const indexBytes: Record<string, number> = {};
+	for (const kind of PART_KINDS) indexBytes[kind] = (await store.info(partKey(vault.key, kind)))?.bytes ?? 0;
+	const totalBytes = size + Object.values(indexBytes).reduce((a, b) => a + b, 0);
+	if (boolFlag(args, 'json'))
+		io.stdout(
+			JSON.stringify(
+				{
+					status: 'success',
+					vault: vault.key,
+					...report,
+					ms: Math.round(report.ms),
+					snapshotBytes: size,
+					indexBytes,
+					totalBytes,
+					location: info?.location ?? null,
+				},
+				null,
+				2,
+			),
+		);
+	else
+		io.stdout(
+			`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`,
+		);
+	return EXIT.results;
+}

@@ -11,12 +11,13 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type OutChunk, type ServerReply } from './protocol';
 
-/** How asking went: `answered` with the output, or why the call runs on its own (`absent`: no server is running, so one may be started). */
+/** How asking went: `answered` with the output, `starting` (the server is still reading the vault: wait for it), or why the call runs on its own (`absent`: no server is running, so one may be started). */
 export type Asked =
 	| { kind: 'answered'; stdout: string[]; stderr: string[]; code: number }
 	| { kind: 'absent'; vault: string }
 	/** The server wrote part of a streamed answer and stopped: the call cannot start over without printing it twice. */
 	| { kind: 'broken'; error: string }
+	| { kind: 'starting'; vault: string }
 	| { kind: 'skipped' };
 
 /**
@@ -150,6 +151,7 @@ export async function askServer(
 	if (reply !== null && 'code' in reply)
 		return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
 	if (streamed === true) return { kind: 'broken', error: error ?? 'no answer' };
+	if (reply !== null && 'declined' in reply && reply.starting === true) return { kind: 'starting', vault };
 	// No socket, one nobody listens on, or a server of another build that just stopped: none runs now.
 	const gone =
 		error === 'ENOENT' ||

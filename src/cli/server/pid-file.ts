@@ -77,15 +77,21 @@ function commandLineOf(pid: number): string | null {
 }
 
 /**
- * Sends SIGTERM to the vault's server named in its pid file, when that process is one (its
- * command line holds `server --vault <vault>`, as `startServer` spawns it); the pid signalled, or null.
+ * The pid of the vault's server named in its pid file when that process runs and is one (its
+ * command line holds `server --vault <vault>`, as `startServer` spawns it), else null.
  */
-export function signalServer(vaultRealPath: string): number | null {
+export function runningServerPid(vaultRealPath: string): number | null {
 	const pid = readServerPid(vaultRealPath);
 	if (pid === null || pid === process.pid) return null;
 	const command = commandLineOf(pid);
 	const served = ` server --vault ${vaultRealPath}`;
-	if (command === null || !(command.endsWith(served) || command.includes(`${served} `))) return null;
+	return command !== null && (command.endsWith(served) || command.includes(`${served} `)) ? pid : null;
+}
+
+/** Sends SIGTERM to the vault's server named in its pid file (see runningServerPid); the pid signalled, or null. */
+export function signalServer(vaultRealPath: string): number | null {
+	const pid = runningServerPid(vaultRealPath);
+	if (pid === null) return null;
 	try {
 		process.kill(pid, 'SIGTERM');
 		return pid;

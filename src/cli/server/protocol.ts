@@ -63,16 +63,19 @@ export interface ServerStatus {
 	rssBytes: number;
 	idleExitMinutes: number;
 	trigrams: string;
+	/** While the vault is first read: notes read of how many (calls wait for it; see first-call.ts); null once ready. */
+	building?: { read: number; total: number } | null;
 }
 
 /**
  * The server's answer: the call's output and exit code; `declined` when the call must run on its
- * own (other walk bounds, the server still starting; `stopped`: another build, and this server has
- * stopped, so the call may start a new one); `stopping` after a stop.
+ * own (other walk bounds; `starting`: the server is still reading the vault, so the call waits for
+ * it rather than reading it too; `stopped`: another build, and this server has stopped, so the call
+ * may start a new one); `stopping` after a stop.
  */
 export type ServerReply =
 	| { stdout: string[]; stderr: string[]; code: number }
-	| { declined: string; stopped?: boolean }
+	| { declined: string; stopped?: boolean; starting?: boolean }
 	| { status: ServerStatus }
 	| { stopping: true };
 

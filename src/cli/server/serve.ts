@@ -137,6 +137,8 @@ class CliServer {
 	private config: EngineConfig = {};
 	private configKey = '';
 	private warm: WarmVault | null = null;
+	/** How far the first read of the vault is (for `--status` and the calls that wait for it). */
+	private building: { read: number; total: number } | null = { read: 0, total: 0 };
 	private calls = 0;
 	private handsOver = false;
 	private stopping = false;
@@ -194,7 +196,15 @@ class CliServer {
 			this.warm = await startWarmVault({
 				vaultPath: this.vault,
 				configDir: this.bounds.configDir ?? DEFAULT_CONFIG_DIR,
-				open: warmOpener(this.vault, this.bounds, false, TOOL_STAMP, (line) => this.log(line)),
+				// The progress callback also makes the read yield now and then, so calls that wait are told how far it is.
+				open: warmOpener(
+					this.vault,
+					this.bounds,
+					false,
+					TOOL_STAMP,
+					(line) => this.log(line),
+					(read, total) => (this.building = { read, total }),
+				),
 				config: this.config,
 				log: (line) => this.log(line),
 			});
@@ -204,6 +214,7 @@ class CliServer {
 			forgetServerPid(this.vault, process.pid);
 			throw error;
 		}
+		this.building = null;
 		// A server that indexed the vault from scratch holds every note's parsed metadata and the
 		// indexes as built (1.3 GB at 50k); one started on the saved files reads them lazily (~0.3 GB).
 		this.handsOver = this.warm.session.peek().snapshot?.state === 'built' && process.env[SPAWNED_ENV] === '1';
@@ -276,7 +287,9 @@ class CliServer {
 		}
 		if (!Array.isArray(asked.argv) || typeof asked.cwd !== 'string') return { declined: 'an unreadable request' };
 		const warm = this.warm;
-		if (warm === null || this.stopping) return { declined: 'the server is starting or stopping' };
+		if (this.stopping) return { declined: 'the server is stopping' };
+		// Still reading the vault: the call waits and asks again rather than reading the vault a second time.
+		if (warm === null) return { declined: 'the server is reading the vault', starting: true };
 		if (folderIdentity(this.vault) !== this.identity) {
 			this.stop('the vault folder was moved, removed or replaced');
 			return { declined: 'the vault folder is not the one this server watches' };
@@ -360,6 +373,7 @@ class CliServer {
 			rssBytes: process.memoryUsage.rss(),
 			idleExitMinutes: this.options.idleMinutes,
 			trigrams: this.warm?.trigrams.status.state ?? 'waiting',
+			building: this.building,
 		};
 	}
 }
