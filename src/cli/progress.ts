@@ -15,6 +15,15 @@ export interface ProgressStream {
 /** How long work runs before its progress is shown. */
 export const PROGRESS_AFTER_MS = 2000;
 
+/** The environment variable that sets another delay in ms (0: at once), so a test can see the line on a small vault. */
+export const PROGRESS_AFTER_ENV = 'VAULT_QUERY_PROGRESS_AFTER_MS';
+
+/** The delay before a progress line is shown: {@link PROGRESS_AFTER_ENV} when it is a whole number, else the default. */
+export function progressAfterMs(env: Record<string, string | undefined> = process.env): number {
+	const set = env[PROGRESS_AFTER_ENV];
+	return set !== undefined && /^[0-9]{1,7}$/.test(set) ? Number(set) : PROGRESS_AFTER_MS;
+}
+
 /** Whether a command line wants progress at all: not with `--json` or `--quiet` (before `--`). */
 export function progressWanted(argv: readonly string[]): boolean {
 	const end = argv.indexOf('--');
@@ -44,7 +53,7 @@ export class ProgressLine {
 		private readonly stream: ProgressStream,
 		wanted: boolean,
 		private readonly now: () => number = () => performance.now(),
-		private readonly afterMs: number = PROGRESS_AFTER_MS,
+		private readonly afterMs: number = progressAfterMs(),
 	) {
 		this.enabled = wanted && stream.isTTY === true;
 		this.startedAt = now();

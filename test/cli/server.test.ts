@@ -12,6 +12,7 @@ import {
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
+	readFileSync,
 	realpathSync,
 	renameSync,
 	rmSync,
@@ -179,6 +180,48 @@ describe('the background server', () => {
 		// The socket and its log live in the private cache folder, never in the vault.
 		expect(hashTree(vault)).toBe(before);
 	}, 60_000);
+
+	it('two calls racing a starting server read the vault once: both wait for the one server, which answers them', async () => {
+		const counts = mkdtempSync(join(tmpdir(), 'vq-build-log-'));
+		const log = join(counts, 'builds.log');
+		try {
+			const env = { ...serverEnv(), VAULT_QUERY_BUILD_LOG: log };
+			const query = ['backlinks', 'conventions', '--vault', vault, '--json', '--verbose'];
+			const [one, two] = await Promise.all([bin(query, env), bin(query, env)]);
+			// A call's own answer, read without the server and without the count.
+			const alone = await bin(['backlinks', 'conventions', '--vault', vault, '--json', '--no-server']);
+			for (const call of [one, two]) {
+				expect(call.stderr).toMatch(/answered by the background server/);
+				expect({ code: call.code, out: call.stdout }).toEqual({ code: alone.code, out: alone.stdout });
+			}
+			// Once the server has handed over to its successor (which reads the saved snapshot), a third call is warm.
+			await serverUp();
+			expect((await bin(query, env)).stderr).toMatch(/answered by the background server/);
+			const builds = readFileSync(log, 'utf8').trim().split('\n');
+			expect(builds, 'one full read of the vault, by one process').toHaveLength(1);
+			expect(builds[0]).toContain(realpathOf(vault));
+		} finally {
+			rmSync(counts, { recursive: true, force: true });
+		}
+	}, 90_000);
+
+	it('a call with --no-server reads and counts its own build, and the count is never written inside the vault', async () => {
+		const before = hashTree(vault);
+		const counts = mkdtempSync(join(tmpdir(), 'vq-build-log-'));
+		try {
+			const outside = join(counts, 'builds.log');
+			const inside = join(vault, 'builds.log');
+			const query = ['tag', 'decision', '--vault', vault, '--no-server'];
+			await bin(query, { ...serverEnv(), VAULT_QUERY_BUILD_LOG: outside });
+			expect(readFileSync(outside, 'utf8').trim().split('\n')).toHaveLength(1);
+			await bin(['index', '--clear', '--vault', vault]);
+			await bin(query, { ...serverEnv(), VAULT_QUERY_BUILD_LOG: inside });
+			expect(existsSync(inside)).toBe(false);
+			expect(hashTree(vault)).toBe(before);
+		} finally {
+			rmSync(counts, { recursive: true, force: true });
+		}
+	});
 
 	it('is neither used nor started with --no-server, --no-cache, --help or VAULT_QUERY_SERVER=off', async () => {
 		await bin(['tag', 'decision', '--vault', vault, '--no-server']);
