@@ -106,7 +106,8 @@ describe('progress of a call that reads the vault itself', () => {
 		expect(await onTerminal(['tag', 'decision', '--vault', vault, '--quiet'])).toEqual([]);
 		rmSync(cache, { recursive: true, force: true });
 		const drawn = await onTerminal(['tag', 'decision', '--vault', vault]);
-		expect(drawn[0]).toMatch(/^\rvault-query: reading the vault, 0 \/ \d+ notes\x1b\[K$/);
+		expect(drawn[0].startsWith('\rvault-query: reading the vault, 0 / ')).toBe(true);
+		expect(drawn[0].endsWith(' notes\x1b[K')).toBe(true);
 		expect(drawn.at(-1)).toBe('\r\x1b[K');
 	});
 
