@@ -5,6 +5,7 @@ import type { StructuredQuery } from '../core/query/types';
 import type { ReaderReport, ReaderRequest } from '../core/reader/index';
 import type { SearchResult } from '../core/search/search';
 import type { IndexState } from './index-lifecycle';
+import { failedEnvelope } from '../core/failure';
 import type { PluginEngine } from './plugin-engine';
 
 /**
@@ -70,7 +71,7 @@ async function guarded<T>(method: string, run: () => Promise<T>): Promise<T> {
 		return answer;
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
-		return { status: 'failed', error: `${method}: the request could not be read (${reason.slice(0, 300)})` } as T;
+		return failedEnvelope({ method }, `${method}: the request could not be read (${reason.slice(0, 300)})`) as T;
 	}
 }
 

@@ -30,6 +30,7 @@ const WORKING: Record<string, string[]> = {
 	server: ['--status'],
 	config: [],
 	schema: ['draft'],
+	base: ['skills.base'],
 };
 
 /** Each command's way to miss its required argument (commands without one are left out). */

@@ -3,6 +3,7 @@
  * typed data from the engine's source (Obsidian-exact properties, tags, resolved links, backlinks),
  * and run one view — or list the views. The result is the `vault-query base --json` object.
  */
+import { markFailed } from '../failure';
 import type { Status } from '../contract';
 import type { NoteSource } from '../port';
 import type { ScopeRules } from '../scope';
@@ -107,7 +108,7 @@ export async function runBase(host: BaseHost, request: BaseRequest): Promise<Bas
 		return result;
 	} catch (error) {
 		if (!(error instanceof BaseError)) throw error;
-		return { ...result, status: 'failed', columns: [], rows: [], matched: 0, error: error.message };
+		return markFailed({ ...result, columns: [], rows: [], matched: 0 }, error.message);
 	}
 }
 
