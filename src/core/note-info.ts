@@ -122,3 +122,12 @@ export function displayTags(meta: CachedMetadata): string[] {
 	}
 	return out;
 }
+
+/**
+ * The skip reason of a note whose frontmatter did not parse, the same in every answer: its body
+ * is searched, its properties and frontmatter tags/links are not (whether or not the query used
+ * them, the note may have matched through them), so the answer is partial.
+ */
+export function frontmatterSkipReason(yamlError: string): string {
+	return `frontmatter not parsed (${yamlError}); its properties and frontmatter tags/links were not searched, its body was`;
+}

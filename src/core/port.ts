@@ -13,6 +13,11 @@ export interface NoteSource {
 	/** Obsidian's "Excluded files" (`userIgnoreFilters`): folder prefixes or `/regex/`. */
 	readonly userIgnoreFilters: readonly string[];
 	/**
+	 * Optional: why the host could not use the "Excluded files" setting (the Node face's app.json is a
+	 * FIFO, unreadable or malformed), or null. Every answer then reports it: excluded notes are searched.
+	 */
+	readonly excludedFilesProblem?: string | null;
+	/**
 	 * Every Markdown note path, vault-relative with `/` separators, in walk order.
 	 *
 	 * Contract: a list once handed out is never changed in place, and the same list (the same

@@ -63,6 +63,7 @@ export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'e
 		(p) => p !== '',
 	);
 	const invalid: string[] = [];
+	if (source.excludedFilesProblem) invalid.push(`Excluded files not applied: ${source.excludedFilesProblem}`);
 	const matchers: { label: string; test: (path: string) => boolean }[] = [];
 	for (const filter of source.userIgnoreFilters) {
 		const test = ignoreMatcher(filter);
@@ -121,7 +122,13 @@ export function* resolveScopeSteps(
 	folders?: readonly string[],
 ): Generator<void, Scope, void> {
 	const all = source.listNotes();
-	const key = JSON.stringify([settings.excludedFolders, source.configDir, source.userIgnoreFilters, folders ?? []]);
+	const key = JSON.stringify([
+		settings.excludedFolders,
+		source.configDir,
+		source.userIgnoreFilters,
+		source.excludedFilesProblem ?? null,
+		folders ?? [],
+	]);
 	let known = scopesByNotes.get(all);
 	const cached = known?.get(key);
 	if (cached !== undefined) return cached;

@@ -6,7 +6,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, parse as parsePath } from 'node:path';
-import { errorCode, readRegularText } from './note-reader';
+import { errorCode, notRegularReason, readRegularText } from './note-reader';
 import { DEFAULT_WALK_BOUNDS, VaultWalker, WalkLimitError } from './vault-walk';
 
 /** The bounds and checks of walking a vault (part of `OpenVaultOptions`); every field has a default. */
@@ -38,23 +38,50 @@ export class VaultError extends Error {
  */
 export const DEFAULT_CONFIG_DIR = '.obsidian';
 
-/** `userIgnoreFilters` from `<configDir>/app.json`; a missing or malformed file gives `[]`. */
-export async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
+/** Obsidian's "Excluded files" as read from `<configDir>/app.json`, and why they could not be read. */
+export interface ExcludedFilesRead {
+	/** `userIgnoreFilters`; `[]` when the file is missing or could not be used. */
+	filters: string[];
+	/** Why an existing app.json was not used (a FIFO, unreadable, malformed), or null: every answer reports it. */
+	problem: string | null;
+}
+
+/**
+ * `userIgnoreFilters` from `<configDir>/app.json`. A missing file means no Excluded files; one that
+ * exists but cannot be used is reported, since the notes the user excluded are then searched. The
+ * file type is checked before opening, so a FIFO is never opened (no wait for a writer).
+ */
+export async function readExcludedFiles(vaultAbs: string, configDir: string): Promise<ExcludedFilesRead> {
+	const path = `${configDir}/app.json`;
+	const abs = join(vaultAbs, configDir, 'app.json');
+	const unused = (why: string): ExcludedFilesRead => ({ filters: [], problem: `${path} ${why}` });
 	let raw: string;
 	try {
-		raw = await readRegularText(join(vaultAbs, configDir, 'app.json'));
-	} catch {
-		return [];
+		const irregular = notRegularReason(await stat(abs));
+		if (irregular !== null) return unused(`is ${irregular}`);
+		raw = await readRegularText(abs);
+	} catch (error) {
+		const code = errorCode(error);
+		return code === 'ENOENT' || code === 'ENOTDIR'
+			? { filters: [], problem: null }
+			: unused(`is unreadable (${code})`);
 	}
+	let parsed: unknown;
 	try {
-		const parsed: unknown = JSON.parse(raw);
-		if (typeof parsed !== 'object' || parsed === null) return [];
-		const filters = (parsed as Record<string, unknown>).userIgnoreFilters;
-		if (!Array.isArray(filters)) return [];
-		return filters.filter((f): f is string => typeof f === 'string');
+		parsed = JSON.parse(raw);
 	} catch {
-		return [];
+		return unused('is not valid JSON');
 	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return unused('is not a JSON object');
+	const filters = (parsed as Record<string, unknown>).userIgnoreFilters;
+	if (filters === undefined) return { filters: [], problem: null };
+	if (!Array.isArray(filters)) return unused('has a userIgnoreFilters that is not a list');
+	return { filters: filters.filter((f): f is string => typeof f === 'string'), problem: null };
+}
+
+/** `userIgnoreFilters` from `<configDir>/app.json`; a missing or unusable file gives `[]` (see readExcludedFiles for why). */
+export async function readUserIgnoreFilters(vaultAbs: string, configDir: string): Promise<string[]> {
+	return (await readExcludedFiles(vaultAbs, configDir)).filters;
 }
 
 /** Notes are `.md` files, the extension compared as Obsidian does (case-sensitive). */
@@ -100,6 +127,8 @@ export interface VaultListing {
 	lost: string[];
 	walker: VaultWalker;
 	userIgnoreFilters: string[];
+	/** Why app.json's Excluded files could not be used, or null. */
+	excludedFilesProblem: string | null;
 }
 
 /**
@@ -122,9 +151,17 @@ export async function walkVault(abs: string, configDir: string, options: WalkOpt
 		if (error instanceof WalkLimitError) throw new VaultError(`Stopped walking ${abs}: ${error.message}`, abs);
 		throw new VaultError(`Cannot list vault folder ${abs} (${errorCode(error)})`, abs);
 	}
-	const userIgnoreFilters = await readUserIgnoreFilters(abs, configDir);
+	const excludedFiles = await readExcludedFiles(abs, configDir);
 	// Walk entries whose notes are searched nowhere (a link out of the vault, an unreadable folder)
 	// are listed with the notes, skipped with their reason, so every answer reports them.
 	const lost = [...walker.lost].sort();
-	return { real, files, notes: [...files.filter(isNotePath), ...lost], lost, walker, userIgnoreFilters };
+	return {
+		real,
+		files,
+		notes: [...files.filter(isNotePath), ...lost],
+		lost,
+		walker,
+		userIgnoreFilters: excludedFiles.filters,
+		excludedFilesProblem: excludedFiles.problem,
+	};
 }

@@ -114,6 +114,8 @@ export class NodeVaultSource implements NoteSource {
 	readonly configDir: string;
 	/** Obsidian's "Excluded files" from app.json (exposed, not applied: Obsidian indexes them too). */
 	readonly userIgnoreFilters: readonly string[];
+	/** Why app.json's Excluded files could not be used, or null. */
+	readonly excludedFilesProblem: string | null;
 	/** The resolver over every vault file; mutable for callers that track renames. */
 	readonly resolver: LinkResolver;
 	/** Counts and phase timings of `openVault`. */
@@ -129,6 +131,7 @@ export class NodeVaultSource implements NoteSource {
 		vaultPath: string;
 		configDir: string;
 		userIgnoreFilters: readonly string[];
+		excludedFilesProblem?: string | null;
 		files: readonly string[];
 		notes: readonly string[];
 		records: ReadonlyMap<string, NoteRecord>;
@@ -140,6 +143,7 @@ export class NodeVaultSource implements NoteSource {
 		this.vaultPath = init.vaultPath;
 		this.configDir = init.configDir;
 		this.userIgnoreFilters = init.userIgnoreFilters;
+		this.excludedFilesProblem = init.excludedFilesProblem ?? null;
 		this.files = init.files;
 		this.notes = init.notes;
 		this.records = init.records;
@@ -316,7 +320,11 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 	const concurrency = Math.max(0, Math.floor(options.readConcurrency ?? 0));
 
 	const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-	const { files, notes, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
+	const { files, notes, lost, walker, userIgnoreFilters, excludedFilesProblem } = await walkVault(
+		abs,
+		configDir,
+		options,
+	);
 	const walked = performance.now();
 
 	const clock = { parseMs: 0 };
@@ -374,6 +382,7 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		vaultPath: abs,
 		configDir,
 		userIgnoreFilters,
+		excludedFilesProblem,
 		files,
 		notes,
 		records,

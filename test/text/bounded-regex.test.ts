@@ -152,7 +152,8 @@ describe('regexes finish in bounded time', () => {
 		let most = 0; // the most characters one call handed RE2: none would mean the regexes ran elsewhere
 		for (const pattern of ALL) {
 			const grep = await counted(() => plugin.api.query({ type: 'grep', pattern, regex: true }));
-			expect(grep.value.status, pattern).toBe('success');
+			// The example vault holds a note whose frontmatter does not parse: grep answers partial for it, as tag does.
+			expect(grep.value.status, pattern).not.toBe('failed');
 			const text = await counted(() => plugin.api.textSearch(pattern, { regex: true, folders: ['all'] }));
 			expect(text.value.status, pattern).toBe('success');
 			for (const [face, chars] of [

@@ -2,7 +2,7 @@ import { VaultError } from '../../node/vault-source';
 import { boolFlag, numberFlag, positionals, UsageError } from '../args';
 import { CommandFailure, EXIT, type Command, type CommandIO } from '../command';
 import { exchange } from '../server/client';
-import { signalServer } from '../server/pid-file';
+import { runningServerPid, signalServer } from '../server/pid-file';
 import { SERVER_STAMP, socketPathFor, type ServerReply, type ServerStatus } from '../server/protocol';
 import { serverLogPath } from '../server/spawn';
 import { vaultKeyOf } from '../vault';
@@ -64,10 +64,20 @@ async function control(vault: string, stop: boolean, json: boolean, io: CommandI
 		return was ? EXIT.results : EXIT.nothingMatched;
 	}
 	const status = await serverStatus(vault);
+	// A live server that does not answer (frozen, or inside a long read) is not "none": say so, with its pid.
+	const silent = status === null ? runningServerPid(vault) : null;
+	const where = `\n  socket: ${socketPathFor(vault)}\n  log:    ${serverLogPath(vault)}`;
 	if (json)
 		io.stdout(
 			JSON.stringify(
-				{ status: 'success', vault, server: status, socket: socketPathFor(vault), log: serverLogPath(vault) },
+				{
+					status: 'success',
+					vault,
+					server: status,
+					...(silent !== null ? { not_answering: { pid: silent } } : {}),
+					socket: socketPathFor(vault),
+					log: serverLogPath(vault),
+				},
 				null,
 				2,
 			),
@@ -75,8 +85,10 @@ async function control(vault: string, stop: boolean, json: boolean, io: CommandI
 	else
 		io.stdout(
 			status
-				? `${describeServer(status)}\n  socket: ${socketPathFor(vault)}\n  log:    ${serverLogPath(vault)}`
-				: `No background server runs for ${vault}; the next query starts one.`,
+				? `${describeServer(status)}${where}`
+				: silent !== null
+					? `Background server pid ${silent} runs for ${vault} but is not answering (busy or frozen); calls answer on their own meanwhile (server --stop ends it).${where}`
+					: `No background server runs for ${vault}; the next query starts one.`,
 		);
 	return status ? EXIT.results : EXIT.nothingMatched;
 }

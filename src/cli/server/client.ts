@@ -8,6 +8,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { resolve } from 'node:path';
 import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type OutChunk, type ServerReply } from './protocol';
 
@@ -54,8 +55,18 @@ export function foreignSocket(socketPath: string, uid: number | undefined = proc
 }
 
 /**
+ * How long a call waits for the server's first byte (its acknowledgement, sent as soon as it has
+ * read the request) before answering on its own: a live server sends it within milliseconds; a
+ * frozen one, or one inside a long synchronous read, never does.
+ */
+export const ACK_TIMEOUT_MS = 3000;
+
+/** The error of an exchange whose server accepted the connection but sent nothing within the acknowledgement deadline. */
+export const NOT_ANSWERING = 'not answering';
+
+/**
  * Sends one request line and resolves with the one reply line, or null when the socket failed or
- * closed first. The chunks of a streamed answer that come before the reply go to `onOut` as they
+ * closed first, or no byte came within `ackMs` (`not answering`; 0: no deadline). The chunks of a streamed answer that come before the reply go to `onOut` as they
  * arrive (the socket paused while it writes them); `streamed` says whether any came.
  */
 export function exchange(
@@ -63,6 +74,7 @@ export function exchange(
 	request: object,
 	timeoutMs = 0,
 	onOut?: (text: string) => void | Promise<void>,
+	ackMs = ACK_TIMEOUT_MS,
 ): Promise<{ reply: ServerReply | null; error: string | null; streamed?: boolean }> {
 	const foreign = foreignSocket(socketPath);
 	if (foreign !== null) return Promise.resolve({ reply: null, error: foreign });
@@ -73,9 +85,11 @@ export function exchange(
 		let streamed = false;
 		let writing: Promise<void> = Promise.resolve();
 		let settled = false;
+		let ack: ReturnType<typeof setTimeout> | undefined;
 		const finish = (error: string | null): void => {
 			if (settled) return;
 			settled = true;
+			clearTimeout(ack);
 			socket.destroy();
 			done({ reply: error === null ? reply : null, error, ...(streamed ? { streamed } : {}) });
 		};
@@ -95,8 +109,12 @@ export function exchange(
 			return true;
 		};
 		if (timeoutMs > 0) socket.setTimeout(timeoutMs, () => finish('ETIMEDOUT'));
-		socket.on('connect', () => socket.end(`${JSON.stringify(request)}\n`));
+		socket.on('connect', () => {
+			socket.end(`${JSON.stringify(request)}\n`);
+			if (ackMs > 0) ack = setTimeout(() => finish(NOT_ANSWERING), ackMs);
+		});
 		socket.on('data', (data: Buffer) => {
+			clearTimeout(ack);
 			let start = 0;
 			const lines: string[] = [];
 			for (let end = data.indexOf(10); end !== -1; start = end + 1, end = data.indexOf(10, start)) {
@@ -135,6 +153,7 @@ export async function askServer(
 	env: Record<string, string | undefined> = process.env,
 	timeoutMs = CALL_TIMEOUT_MS,
 	onOut?: (text: string) => void | Promise<void>,
+	ackMs = ACK_TIMEOUT_MS,
 ): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };
 	const named = servedVaultOf(argv, cwd);
@@ -147,7 +166,13 @@ export async function askServer(
 	}
 	const socketPath = socketPathFor(vault, env);
 	if (socketPath === null) return { kind: 'skipped' };
-	const { reply, error, streamed } = await exchange(socketPath, { stamp: SERVER_STAMP, argv, cwd }, timeoutMs, onOut);
+	const { reply, error, streamed } = await exchange(
+		socketPath,
+		{ stamp: SERVER_STAMP, argv, cwd },
+		timeoutMs,
+		onOut,
+		ackMs,
+	);
 	if (reply !== null && 'code' in reply)
 		return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };
 	if (streamed === true) return { kind: 'broken', error: error ?? 'no answer' };

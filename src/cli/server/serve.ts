@@ -80,7 +80,11 @@ function readRequest(socket: Socket): Promise<unknown> {
 		socket.on('error', () => done(null));
 		socket.on('end', () => {
 			try {
-				done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+				const request: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				// The acknowledgement: a space before the reply (JSON allows it), so the caller knows
+				// at once that a live server has the request and waits for the answer, not for a frozen one.
+				if (!socket.destroyed) socket.write(' ');
+				done(request);
 			} catch {
 				done(null);
 			}

@@ -1,6 +1,6 @@
 import { dateFieldsOf, noteDate } from '../note-date';
 import type { LineMatch, LinkSource, NoteResult, QueryResult, SkippedFile, Status } from '../contract';
-import { bodyOf, excerptOf, titleOf, withoutTitleHeading } from '../note-info';
+import { bodyOf, excerptOf, frontmatterSkipReason, titleOf, withoutTitleHeading } from '../note-info';
 import { boundEchoes } from '../frontmatter-echo';
 import { byAuthority, type SortKey } from '../order';
 import { folderOf } from '../paths';
@@ -41,10 +41,7 @@ export function skippedFiles(ctx: QueryContext, dependsOnFrontmatter: boolean): 
 		}
 		const yamlError = ctx.source.getFrontmatterError(path);
 		if (yamlError !== null) {
-			skipped.push({
-				path,
-				reason: `frontmatter not parsed (${yamlError}); ${dependsOnFrontmatter ? 'its properties and frontmatter tags/links were not searched, its body was' : 'its body was still searched'}`,
-			});
+			skipped.push({ path, reason: frontmatterSkipReason(yamlError) });
 		}
 	}
 	memo?.set(dependsOnFrontmatter, [...skipped]);
@@ -116,7 +113,8 @@ export async function finish(
 			`Stopped at the first ${kept.length} matching notes in result order; more notes match (not counted)`,
 		);
 	const skipped = skippedFiles(ctx, outcome.dependsOnFrontmatter);
-	const lossy = skipped.some((s) => s.reason.startsWith('not searched') || outcome.dependsOnFrontmatter);
+	// Any skipped note makes the answer partial, whichever command asked (tag, grep and search agree).
+	const lossy = skipped.length > 0;
 	const status: Status = lossy ? 'partial' : 'success';
 	const shaped: NoteResult[] = [];
 	for (const hit of kept) shaped.push(await toNoteResult(ctx, hit));

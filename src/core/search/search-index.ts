@@ -14,12 +14,20 @@ import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
 import type { NoteNames, SavedIndexState } from './index-state';
-import { linksFieldNames } from '../note-info';
+import { frontmatterSkipReason, linksFieldNames } from '../note-info';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { Scorer } from './rank';
 import { resolveSearchSettings, type SearchSettings } from './settings';
 import type { QueryWord } from './tokenize';
+
+/** Why search leaves out all or part of a note (not indexed, or its frontmatter not parsed: body only), or null. */
+function skipReasonOf(source: NoteSource, path: string): string | null {
+	const reason = source.getSkipReason(path);
+	if (reason !== null) return reason;
+	const yamlError = source.getFrontmatterError(path);
+	return yamlError === null ? null : frontmatterSkipReason(yamlError);
+}
 
 /** `/` as a char code. */
 const SLASH = 47;
@@ -138,6 +146,9 @@ export class SearchIndex {
 				const path = chunk[k];
 				const text = texts[k];
 				const reason = source.getSkipReason(path);
+				const yamlError = reason === null ? source.getFrontmatterError(path) : null;
+				// A note whose frontmatter did not parse is still indexed by its body, and listed as skipped.
+				if (yamlError !== null) si.skipped.push({ path, reason: frontmatterSkipReason(yamlError) });
 				if (reason !== null) si.skipped.push({ path, reason });
 				else if (typeof text !== 'string')
 					si.skipped.push({
@@ -186,7 +197,7 @@ export class SearchIndex {
 		const skipped: SkippedFile[] = [];
 		const count = (path: string): void => {
 			if (this.isExcluded(path, source.configDir)) return;
-			const reason = source.getSkipReason(path);
+			const reason = skipReasonOf(source, path);
 			const before = unreadable.get(path);
 			if (reason !== null) skipped.push({ path, reason });
 			else if (before !== undefined && !this.index.pathToDoc.has(path)) skipped.push(before);

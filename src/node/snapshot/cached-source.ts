@@ -28,6 +28,8 @@ export interface CachedSourceInit {
 	vaultPath: string;
 	configDir: string;
 	userIgnoreFilters: readonly string[];
+	/** Why app.json's Excluded files could not be used, or null. */
+	excludedFilesProblem?: string | null;
 	files: readonly string[];
 	notes: readonly string[];
 	walkSkips: ReadonlyMap<string, string>;
@@ -60,6 +62,8 @@ export class CachedVaultSource implements NoteSource {
 	readonly configDir: string;
 	/** Obsidian's "Excluded files". */
 	readonly userIgnoreFilters: readonly string[];
+	/** Why app.json's Excluded files could not be used, or null. */
+	readonly excludedFilesProblem: string | null;
 	private readonly init: CachedSourceInit;
 	/** What was decoded or parsed again of kept notes: the same for every source `edited` from one open. */
 	private readonly caches: KeptNoteCaches;
@@ -77,6 +81,7 @@ export class CachedVaultSource implements NoteSource {
 		this.vaultPath = init.vaultPath;
 		this.configDir = init.configDir;
 		this.userIgnoreFilters = init.userIgnoreFilters;
+		this.excludedFilesProblem = init.excludedFilesProblem ?? null;
 	}
 
 	/** The link maps (set once by `openCachedVault`, which needs this source's metadata to make them). */

@@ -268,7 +268,15 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
 	const parse = options.parse ?? parseNote;
 	const settings = settingsFingerprint(configDir, maxFileSize, parse);
-	const { real, files, notes: listed, lost, walker, userIgnoreFilters } = await walkVault(abs, configDir, options);
+	const {
+		real,
+		files,
+		notes: listed,
+		lost,
+		walker,
+		userIgnoreFilters,
+		excludedFilesProblem,
+	} = await walkVault(abs, configDir, options);
 	const { snapshot, reason } = await loadSnapshot(
 		options.store,
 		real,
@@ -309,6 +317,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		vaultPath: abs,
 		configDir,
 		userIgnoreFilters,
+		excludedFilesProblem,
 		files,
 		notes: listed,
 		walkSkips: walker.skipped,
