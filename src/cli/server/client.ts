@@ -56,10 +56,11 @@ export function foreignSocket(socketPath: string, uid: number | undefined = proc
 
 /**
  * How long a call waits for the server's first byte (its acknowledgement, sent as soon as it has
- * read the request) before answering on its own: a live server sends it within milliseconds; a
+ * read the request) before answering on its own: a live server sends it within milliseconds (5 s leaves room for a
+ * loaded machine's stalls, so a busy CI run does not build the vault twice); a
  * frozen one, or one inside a long synchronous read, never does.
  */
-export const ACK_TIMEOUT_MS = 3000;
+export const ACK_TIMEOUT_MS = 5000;
 
 /** The error of an exchange whose server accepted the connection but sent nothing within the acknowledgement deadline. */
 export const NOT_ANSWERING = 'not answering';
