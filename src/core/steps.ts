@@ -50,3 +50,33 @@ export class TimeSlice {
 		}
 	}
 }
+
+/**
+ * Counts the work a step function does between its pauses: `add(n)` after each piece of work, and
+ * the caller yields when it returns true (about `step` units since the last pause). Tests read
+ * `largestSlice()` to bound what one slice did, whatever the clock says.
+ */
+export class WorkMeter {
+	private since = 0;
+	private largest = 0;
+	/** How many times the work said to pause. */
+	pauses = 0;
+
+	/** `step`: the units of work between two pauses. */
+	constructor(readonly step: number) {}
+
+	/** Count `n` units of work; true when a step's worth is done (the caller yields now). */
+	add(n: number): boolean {
+		this.since += n;
+		if (this.since < this.step) return false;
+		this.largest = Math.max(this.largest, this.since);
+		this.since = 0;
+		this.pauses++;
+		return true;
+	}
+
+	/** The most work done between two pauses so far (the work since the last pause included). */
+	largestSlice(): number {
+		return Math.max(this.largest, this.since);
+	}
+}

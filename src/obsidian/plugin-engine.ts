@@ -316,7 +316,9 @@ export class PluginEngine extends Component {
 		const next = this.saving.then(async () => {
 			if (saved === null || !this.active) return false;
 			const unsaved = this.unsaved;
-			const done = await saved.save(this.engine);
+			// Encoding the index is seconds of work at 10k notes: in slices, so Obsidian keeps painting.
+			const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
+			const done = await saved.save(this.engine, (steps) => slice.run(steps));
 			if (done) this.unsaved -= unsaved;
 			return done;
 		});

@@ -14,7 +14,7 @@
 import type { App } from 'obsidian';
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
 import type { NoteFingerprint } from '../core/snapshot/codec';
-import { IndexParts, partKey } from '../core/snapshot/index-parts';
+import { IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
 import { PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
 import type { SnapshotStore } from '../core/snapshot/port';
 import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
@@ -188,13 +188,16 @@ export class PluginSavedIndex implements SavedIndexes {
 		this.log.push(`damaged: ${reason}; rebuilt`);
 	}
 
-	/** Save the engine's search index now, stamped with every note's stat; false when nothing was saved. */
-	async save(engine: VaultEngine): Promise<boolean> {
+	/**
+	 * Save the engine's search index now, stamped with every note's stat; false when nothing was
+	 * saved. `run` runs the encoding's steps (PluginEngine: in time slices of the main thread).
+	 */
+	async save(engine: VaultEngine, run?: StepRunner): Promise<boolean> {
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
 		const fingerprints = this.fingerprints(Date.now() - RACY_MS);
-		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true);
+		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true, run);
 		if (failure !== null) {
 			this.fail(failure);
 			return false;

@@ -460,6 +460,19 @@ export class VaultEngine {
 	}
 
 	/**
+	 * Run `job` once every change made so far is applied, with the changes made meanwhile held
+	 * back until it ends: a save encodes the index in time slices and must not see it edited.
+	 */
+	whileUnchanged<T>(job: () => Promise<T>): Promise<T> {
+		const next = this.changes.then(job);
+		this.changes = next.then(
+			() => undefined,
+			() => undefined,
+		);
+		return next;
+	}
+
+	/**
 	 * Queue a change. Without an index there is nothing to update — the build reads every note as
 	 * it is then — except while it builds: the paths are noted now (not when the queue gets to
 	 * them) and re-checked once it is built.

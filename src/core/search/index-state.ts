@@ -7,6 +7,7 @@ import type { DocInfo } from './extract';
 import type { SavedPostings } from './frozen-postings';
 import type { SavedTerms } from './term-dictionary';
 import { FIELD_NAMES } from './settings';
+import { drain } from '../steps';
 
 /** A compacted inverted index as columns (see the module comment). */
 export interface InvertedIndexState {
@@ -20,15 +21,27 @@ export interface InvertedIndexState {
 	fieldLen: Uint32Array;
 }
 
+/** Postings (and notes) `exportDenseSteps` handles before it may pause. */
+const EXPORT_STEP = 16_384; // why: ~1 ms of copying on a quiet machine, well inside a host's slice.
+
 /** The columns of a compacted index with holes (removed notes, unused terms) squeezed out. */
-export function exportDense(raw: {
+export function exportDense(raw: DenseInput): InvertedIndexState {
+	return drain(exportDenseSteps(raw));
+}
+
+/** What `exportDense` squeezes: a compacted index's columns, removed notes as null. */
+export interface DenseInput {
 	termList: readonly string[];
 	termStart: Uint32Array;
 	postDocs: Uint32Array;
 	postTfs: Uint32Array;
 	docs: readonly (DocInfo | null)[];
 	fieldLen: Uint32Array;
-}): InvertedIndexState {
+}
+
+/** `exportDense` as steps: it pauses (yields) after about EXPORT_STEP postings or notes. */
+export function* exportDenseSteps(raw: DenseInput): Generator<void, InvertedIndexState, void> {
+	let work = 0;
 	const fields = FIELD_NAMES.length;
 	const remap = new Int32Array(raw.docs.length).fill(-1);
 	const docs: DocInfo[] = [];
@@ -37,10 +50,15 @@ export function exportDense(raw: {
 		remap[d] = docs.length;
 		docs.push(info);
 	});
+	yield;
 	const fieldLen = new Uint32Array(docs.length * fields);
-	raw.docs.forEach((info, d) => {
-		if (info !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d] * fields);
-	});
+	for (let d = 0; d < raw.docs.length; d++) {
+		if (raw.docs[d] !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d] * fields);
+		if (++work >= EXPORT_STEP) {
+			work = 0;
+			yield;
+		}
+	}
 	const termList: string[] = [];
 	const starts: number[] = [0];
 	const postDocs = new Uint32Array(raw.postDocs.length);
@@ -55,6 +73,11 @@ export function exportDense(raw: {
 			postDocs[w] = d;
 			postTfs[w] = raw.postTfs[i];
 			w++;
+		}
+		work += raw.termStart[t + 1] - raw.termStart[t] + 1;
+		if (work >= EXPORT_STEP) {
+			work = 0;
+			yield;
 		}
 		if (w === from) continue;
 		termList.push(raw.termList[t]);

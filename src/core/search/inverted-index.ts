@@ -13,7 +13,7 @@ import { extractNote, type DocInfo } from './extract';
 import { DocTable } from './doc-table';
 import { FrozenPostings } from './frozen-postings';
 import { PendingPostings } from './pending-postings';
-import { exportDense, type InvertedIndexState, type SavedIndexState } from './index-state';
+import { exportDenseSteps, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
 import { FIELD_TF_MASK, grow, TF_BITS } from './packed-tf';
@@ -414,8 +414,16 @@ export class InvertedIndex {
 
 	/** The index as columns to persist (index-state.ts): compacted, ids dense, unused terms dropped. */
 	exportState(): InvertedIndexState {
-		this.compact();
-		return exportDense({
+		return drain(this.exportStateSteps());
+	}
+
+	/**
+	 * `exportState` as steps (a host's main thread runs them in slices). The index must not change
+	 * until they return (the engine holds its changes back meanwhile); the state returned is a copy.
+	 */
+	*exportStateSteps(): Generator<void, InvertedIndexState, void> {
+		yield* this.compactSteps();
+		return yield* exportDenseSteps({
 			termList: this.terms.all(),
 			...this.frozen.columns(),
 			docs: this.docs.all(),

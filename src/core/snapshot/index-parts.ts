@@ -8,10 +8,11 @@
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../engine/engine';
 import type { NoteFingerprint } from './codec';
 import { SnapshotFormatError } from './codec';
-import { decodePart, encodePart, type DecodedPart } from './part-codec';
+import { decodePart, encodePartSteps, type DecodedPart } from './part-codec';
 import type { CodecHost, SnapshotReader, SnapshotStore } from './port';
 import { planReconcile } from './reconcile';
-import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSections } from './search-part';
+import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSectionsSteps } from './search-part';
+import { drain } from '../steps';
 import type { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import { restoreTrigrams, trigramSections } from './trigram-part';
@@ -30,6 +31,9 @@ const RESAVE_SHARE = 1000;
 export function resaveAfter(notes: number): number {
 	return Math.max(RESAVE_MIN_NOTES, Math.floor(notes / RESAVE_SHARE));
 }
+
+/** Runs a step function to its end: at once, or in time slices. */
+export type StepRunner = <T>(steps: Generator<void, T, void>) => Promise<T>;
 
 /** The kinds of part, each a file of its own. */
 export const PART_KINDS = ['search', 'trigrams'] as const;
@@ -190,25 +194,44 @@ export class IndexParts implements SavedIndexes {
 	/**
 	 * Save the parts (of `kinds`, default all) the engine built or updated; a failure is returned as
 	 * a message, never thrown. `always`: save a part that took any re-indexed note (`index` does).
+	 * `run` runs the encoding's steps: at once (the CLI), or in a main thread's time slices (the
+	 * plugin) — the engine's changes wait meanwhile, so the index is not edited under the encoding.
 	 */
-	async save(engine: VaultEngine, kinds: readonly PartKind[] = PART_KINDS, always = false): Promise<string | null> {
+	async save(
+		engine: VaultEngine,
+		kinds: readonly PartKind[] = PART_KINDS,
+		always = false,
+		run: StepRunner = (steps) => Promise.resolve(drain(steps)),
+	): Promise<string | null> {
 		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
 		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
+		const host = this.init.host;
 		const threshold = always ? 0 : resaveAfter(this.init.fingerprints.size);
-		const jobs: [PartKind, string, () => Record<string, Uint8Array>][] = [];
+		const jobs: [PartKind, string, () => Generator<void, Record<string, Uint8Array>, void>][] = [];
 		if (search !== null && this.dirty('search', search, threshold))
 			jobs.push([
 				'search',
 				this.settingsOf('search', search.settings),
-				() => searchSections(search, this.init.host),
+				() => searchSectionsSteps(search, this.init.host),
 			]);
 		if (trigrams !== null && this.dirty('trigrams', trigrams, threshold))
-			jobs.push(['trigrams', this.settingsOf('trigrams'), () => trigramSections(trigrams, this.init.host)]);
+			jobs.push([
+				'trigrams',
+				this.settingsOf('trigrams'),
+				// eslint-disable-next-line require-yield -- the trigram part is small: encoded in one step
+				function* () {
+					return trigramSections(trigrams, host);
+				},
+			]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
-				const bytes = encodePart(
-					{ kind, tool: this.init.tool, settings, stamps: this.init.fingerprints, sections: sections() },
-					this.init.host,
+				const bytes = await engine.whileUnchanged(() =>
+					run(
+						(function* (init: PartsInit) {
+							const part = { kind, tool: init.tool, settings, stamps: init.fingerprints };
+							return yield* encodePartSteps({ ...part, sections: yield* sections() }, init.host);
+						})(this.init),
+					),
 				);
 				await this.init.store.save(partKey(this.init.vaultKey, kind), bytes);
 				this.report.notes.push(`${kind} index saved (${(bytes.length / 1e6).toFixed(1)} MB)`);

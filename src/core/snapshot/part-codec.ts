@@ -11,6 +11,7 @@
  * and a part is read through `SnapshotReader`: only the blocks a query reads are read and checked —
  * a warm search touches a few hundred kB of an 18 MB part (on a VM every fresh page costs ~15 µs).
  */
+import { drain } from '../steps';
 import { bytesOf, checksum } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
 import type { CodecHost, SnapshotReader } from './port';
@@ -20,6 +21,8 @@ export const PART_FORMAT_VERSION = 2; // 2: checksums per section block, read la
 const MAGIC = 0x50535156; // 'VQSP' read as a little-endian u32
 const STAMP_COLUMNS = 5;
 /** Bytes per checked block of a section (a multiple of 8, so a block read stays aligned). */
+/** Blocks checksummed (or copied) between two pauses of `encodePartSteps`. */
+const ENCODE_STEP_BLOCKS = 16; // why: 256 kB, about a millisecond of checksum on a quiet machine.
 const BLOCK = 16 * 1024; // why: a common word's postings fit in a block or two; smaller blocks bloat the header.
 
 /** Bytes in memory as SnapshotReader. */
@@ -64,6 +67,12 @@ function sumOf(host: CodecHost, bytes: Uint8Array): number {
 
 /** Encode a part. */
 export function encodePart(input: PartInput, utf8: CodecHost): Uint8Array {
+	return drain(encodePartSteps(input, utf8));
+}
+
+/** `encodePart` in steps: it pauses after each few blocks checksummed or copied (a host's main thread runs it in slices). */
+export function* encodePartSteps(input: PartInput, utf8: CodecHost): Generator<void, Uint8Array, void> {
+	let work = 0;
 	const paths = [...input.stamps.keys()];
 	const stamps = new Float64Array(paths.length * STAMP_COLUMNS);
 	paths.forEach((path, i) => {
@@ -79,8 +88,13 @@ export function encodePart(input: PartInput, utf8: CodecHost): Uint8Array {
 	let offset = 0;
 	for (const [name, bytes] of sections) {
 		const sums: number[] = [];
-		for (let at = 0; at < bytes.length; at += BLOCK)
+		for (let at = 0; at < bytes.length; at += BLOCK) {
 			sums.push(sumOf(utf8, bytes.subarray(at, Math.min(bytes.length, at + BLOCK))));
+			if (++work >= ENCODE_STEP_BLOCKS) {
+				work = 0;
+				yield;
+			}
+		}
 		table[name] = [offset, bytes.length, sums];
 		offset += Math.ceil(bytes.length / 8) * 8;
 	}
@@ -102,7 +116,12 @@ export function encodePart(input: PartInput, utf8: CodecHost): Uint8Array {
 	view.setUint32(12, base + offset, true);
 	view.setUint32(16, header.length, true);
 	out.set(header, 20);
-	for (const [name, bytes] of sections) out.set(bytes, 16 + base + table[name][0]);
+	for (const [name, bytes] of sections) {
+		for (let at = 0; at < bytes.length; at += BLOCK * ENCODE_STEP_BLOCKS) {
+			out.set(bytes.subarray(at, at + BLOCK * ENCODE_STEP_BLOCKS), 16 + base + table[name][0] + at);
+			yield;
+		}
+	}
 	return out;
 }
 

@@ -20,6 +20,7 @@ import { SavedIndexDamaged, type InvertedIndexState, type SavedIndexState } from
 import { noteNames, SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import { compareTerms, type SavedTerms } from '../search/term-dictionary';
+import { drain, WorkMeter } from '../steps';
 import { bytesOf } from './bytes';
 import { hasLossyNumber, tagNumbers, untag } from './metadata-codec';
 import type { DecodedPart } from './part-codec';
@@ -33,6 +34,12 @@ const DICT_BLOCK = 64; // why: one block is ~1 kB of JSON — a lookup parses th
 /** Entries per cached chunk of the term-start column. */
 const START_CHUNK = 4096; // why: one 16 kB part block.
 const FIELDS = 6;
+/** Units of work (see searchSectionsSteps) between two pauses of the save's encoding. */
+export const SECTION_STEP = 4096; // why: about a millisecond of merging or copying on a quiet machine, inside a host's slice even on a slow phone.
+/** Work units a note's record or names count for, besides its bytes. */
+const NOTE_WORK = 16;
+/** Bytes encoded count one unit per 2^this. */
+const BYTE_WORK_SHIFT = 6;
 
 export { SavedIndexDamaged } from '../search/index-state';
 
@@ -63,19 +70,12 @@ function sortedTableSections(name: string, entries: [string, unknown][], utf8: C
 	return { [`${name}Firsts`]: utf8.encode(JSON.stringify(firsts)), ...recordSections(name, blocks, utf8) };
 }
 
-/** The dictionary, terms already in string order (`termsInOrder`): blocks of DICT_BLOCK terms (ids by position) and each block's first term. */
-function dictionarySections(terms: readonly string[], utf8: CodecHost): Record<string, Uint8Array> {
-	const firsts: string[] = [];
-	const blocks: string[] = [];
-	for (let at = 0; at < terms.length; at += DICT_BLOCK) {
-		firsts.push(terms[at]);
-		blocks.push(JSON.stringify(terms.slice(at, at + DICT_BLOCK)));
-	}
-	return { dictFirsts: utf8.encode(JSON.stringify(firsts)), ...recordSections('dict', blocks, utf8) };
-}
-
 /** The name tables: alias/title key → notes, lower-case file name → notes (ids ascending). */
-function nameSections(docs: readonly DocInfo[], utf8: CodecHost): Record<string, Uint8Array> {
+function* nameSectionsSteps(
+	docs: readonly DocInfo[],
+	utf8: CodecHost,
+	meter: WorkMeter,
+): Generator<void, Record<string, Uint8Array>, void> {
 	const aliases = new Map<string, number[]>();
 	const basenames = new Map<string, number[]>();
 	const add = (map: Map<string, number[]>, key: string, d: number): void => {
@@ -83,66 +83,141 @@ function nameSections(docs: readonly DocInfo[], utf8: CodecHost): Record<string,
 		if (!list) map.set(key, [d]);
 		else if (list[list.length - 1] !== d) list.push(d);
 	};
-	docs.forEach((info, d) => {
-		const names = noteNames(info);
+	for (let d = 0; d < docs.length; d++) {
+		const names = noteNames(docs[d]);
 		add(basenames, names.basenameKey, d);
 		for (const key of names.aliasKeys) add(aliases, key, d);
-	});
+		if (meter.add(NOTE_WORK)) yield;
+	}
 	return {
-		...sortedTableSections('aliasNames', [...aliases], utf8),
-		...sortedTableSections('baseNames', [...basenames], utf8),
+		...(yield* sortedTableSteps('aliasNames', [...aliases], utf8, meter)),
+		...(yield* sortedTableSteps('baseNames', [...basenames], utf8, meter)),
 	};
+}
+
+/** A table of keys in string order (see sortedTableSections), in steps. */
+function* sortedTableSteps(
+	name: string,
+	entries: [string, unknown][],
+	utf8: CodecHost,
+	meter: WorkMeter,
+): Generator<void, Record<string, Uint8Array>, void> {
+	const order = yield* sortedOrderSteps(entries.length, (a, b) => compareTerms(entries[a][0], entries[b][0]), meter);
+	const sorted = Array.from(order, (i) => entries[i]);
+	yield;
+	return sortedTableSections(name, sorted, utf8);
 }
 
 /** Strings stored one after another (`<name>Text`) with their byte offsets (`<name>Offsets`). */
 function recordSections(name: string, records: readonly string[], utf8: CodecHost): Record<string, Uint8Array> {
-	const encoded = records.map((r) => utf8.encode(r));
-	const offsets = new Uint32Array(encoded.length + 1);
-	encoded.forEach((bytes, i) => (offsets[i + 1] = offsets[i] + bytes.length));
+	return drain(recordSectionsSteps(name, records, utf8, new WorkMeter(Infinity)));
+}
+
+/** `recordSections` in steps: each record's bytes counted as work. */
+function* recordSectionsSteps(
+	name: string,
+	records: readonly string[],
+	utf8: CodecHost,
+	meter: WorkMeter,
+): Generator<void, Record<string, Uint8Array>, void> {
+	const encoded: Uint8Array[] = [];
+	const offsets = new Uint32Array(records.length + 1);
+	for (let i = 0; i < records.length; i++) {
+		const bytes = utf8.encode(records[i]);
+		encoded.push(bytes);
+		offsets[i + 1] = offsets[i] + bytes.length;
+		if (meter.add(1 + (bytes.length >> BYTE_WORK_SHIFT))) yield;
+	}
 	const text = new Uint8Array(offsets[encoded.length]);
-	encoded.forEach((bytes, i) => text.set(bytes, offsets[i]));
+	for (let i = 0; i < encoded.length; i++) {
+		text.set(encoded[i], offsets[i]);
+		if (meter.add(1 + (encoded[i].length >> BYTE_WORK_SHIFT))) yield;
+	}
 	return { [`${name}Text`]: text, [`${name}Offsets`]: bytesOf(offsets) };
 }
 
+/**
+ * The positions 0…n-1 in the order `compare` gives (a stable bottom-up merge sort), in steps: each
+ * element merged is one unit of work. A comparator sort of ~200k terms held a main thread for seconds.
+ */
+function* sortedOrderSteps(
+	n: number,
+	compare: (a: number, b: number) => number,
+	meter: WorkMeter,
+): Generator<void, Uint32Array, void> {
+	let from = new Uint32Array(n);
+	let to = new Uint32Array(n);
+	for (let i = 0; i < n; i++) from[i] = i;
+	for (let width = 1; width < n; width *= 2) {
+		for (let lo = 0; lo < n; lo += 2 * width) {
+			const mid = Math.min(lo + width, n);
+			const hi = Math.min(lo + 2 * width, n);
+			let a = lo;
+			let b = mid;
+			for (let w = lo; w < hi; w++) {
+				if (a < mid && (b >= hi || compare(from[a], from[b]) <= 0)) to[w] = from[a++];
+				else to[w] = from[b++];
+				if (meter.add(1)) yield;
+			}
+		}
+		[from, to] = [to, from];
+	}
+	return from;
+}
+
 /** The state with term ids renumbered in string order (the dictionary then needs no ids), postings moved with them. */
-function termsInOrder(state: InvertedIndexState): InvertedIndexState {
+function* termsInOrderSteps(state: InvertedIndexState, meter: WorkMeter): Generator<void, InvertedIndexState, void> {
 	const { termList, termStart, postDocs, postTfs } = state;
-	const order = new Uint32Array(termList.length);
-	for (let i = 0; i < order.length; i++) order[i] = i;
-	order.sort((a, b) => compareTerms(termList[a], termList[b]));
+	const order = yield* sortedOrderSteps(termList.length, (a, b) => compareTerms(termList[a], termList[b]), meter);
 	const start = new Uint32Array(termList.length + 1);
 	const docs = new Uint32Array(postDocs.length);
 	const tfs = new Uint32Array(postTfs.length);
-	order.forEach((t, i) => {
+	const sorted: string[] = [];
+	for (let i = 0; i < order.length; i++) {
+		const t = order[i];
 		const from = termStart[t];
 		const to = termStart[t + 1];
 		docs.set(postDocs.subarray(from, to), start[i]);
 		tfs.set(postTfs.subarray(from, to), start[i]);
 		start[i + 1] = start[i] + to - from;
-	});
-	return {
-		...state,
-		termList: Array.from(order, (t) => termList[t]),
-		termStart: start,
-		postDocs: docs,
-		postTfs: tfs,
-	};
+		sorted.push(termList[t]);
+		if (meter.add(1 + to - from)) yield;
+	}
+	return { ...state, termList: sorted, termStart: start, postDocs: docs, postTfs: tfs };
 }
 
 /** The sections of a built index's part. */
 export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string, Uint8Array> {
-	const state = termsInOrder(si.index.exportState());
+	return drain(searchSectionsSteps(si, utf8));
+}
+
+/**
+ * `searchSections` in steps, pausing after about `meter.step` units of work (a term or posting
+ * moved, an element merged, a note, 64 bytes encoded): the plugin runs them in time slices on
+ * Obsidian's main thread, the CLI drains them at once; the bytes are the same. The index must not
+ * change until they return (its export compacts it in place).
+ */
+export function* searchSectionsSteps(
+	si: SearchIndex,
+	utf8: CodecHost,
+	meter = new WorkMeter(SECTION_STEP),
+): Generator<void, Record<string, Uint8Array>, void> {
+	const state = yield* termsInOrderSteps(yield* si.index.exportStateSteps(), meter);
 	const lossy: number[] = [];
 	const linkFieldDocs: number[] = [];
-	const records = state.docs.map((info, d) => {
+	const records: string[] = [];
+	for (let d = 0; d < state.docs.length; d++) {
+		const info = state.docs[d];
 		if (linksFieldNames(info.frontmatter, si.settings.linksKey).length > 0) linkFieldDocs.push(d);
 		const record: Partial<DocInfo> = { ...info, path: undefined };
 		if (hasLossyNumber(info.frontmatter)) {
 			lossy.push(d);
 			record.frontmatter = tagNumbers(info.frontmatter) as DocInfo['frontmatter'];
 		}
-		return JSON.stringify(record);
-	});
+		const json = JSON.stringify(record);
+		records.push(json);
+		if (meter.add(NOTE_WORK + (json.length >> BYTE_WORK_SHIFT))) yield;
+	}
 	const meta: SearchMeta = {
 		skipped: si.skipped,
 		exclusions: si.exclusions,
@@ -151,12 +226,27 @@ export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string,
 		docs: state.docs.length,
 		linkFieldDocs,
 	};
+	const docPaths = utf8.encode(JSON.stringify(state.docs.map((info) => info.path)));
+	yield;
+	const names = yield* nameSectionsSteps(state.docs, utf8, meter);
+	const docSections = yield* recordSectionsSteps('doc', records, utf8, meter);
+	const firsts: string[] = [];
+	const blocks: string[] = [];
+	for (let at = 0; at < state.termList.length; at += DICT_BLOCK) {
+		firsts.push(state.termList[at]);
+		blocks.push(JSON.stringify(state.termList.slice(at, at + DICT_BLOCK)));
+		if (meter.add(DICT_BLOCK)) yield;
+	}
+	const dict = {
+		dictFirsts: utf8.encode(JSON.stringify(firsts)),
+		...(yield* recordSectionsSteps('dict', blocks, utf8, meter)),
+	};
 	return {
 		searchMeta: utf8.encode(JSON.stringify(meta)),
-		docPaths: utf8.encode(JSON.stringify(state.docs.map((info) => info.path))),
-		...nameSections(state.docs, utf8),
-		...recordSections('doc', records, utf8),
-		...dictionarySections(state.termList, utf8),
+		docPaths,
+		...names,
+		...docSections,
+		...dict,
 		termStart: bytesOf(state.termStart),
 		postDocs: bytesOf(state.postDocs),
 		postTfs: bytesOf(state.postTfs),
