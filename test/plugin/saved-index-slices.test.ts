@@ -74,7 +74,7 @@ describe('the plugin saves its search index in slices', () => {
 		// An edit made while the save encodes waits for it: the saved index lacks it, the one in memory has it.
 		const before = taken;
 		const saving = plugin.engine.saveNow();
-		for (let i = 0; taken === before && i < 10_000; i++) await new Promise((r) => setTimeout(r, 1));
+		for (let i = 0; taken === before && i < 10_000; i++) await new Promise((r) => window.setTimeout(r, 1));
 		expect(taken).toBeGreaterThan(before); // the encoding has begun
 		app.modify('folder0/note 0.md', '# Note 0\n\nquokka');
 		const edited = plugin.engine.engine.upsert('folder0/note 0.md');
