@@ -453,25 +453,12 @@ export class VaultEngine {
 			await this.change(newPath);
 		});
 	}
-
-	/** Resolves once every change made so far is applied. */
-	settled(): Promise<void> {
-		return this.changes;
-	}
-
-	/**
-	 * Run `job` once every change made so far is applied, with the changes made meanwhile held
-	 * back until it ends: a save encodes the index in time slices and must not see it edited.
-	 */
-	whileUnchanged<T>(job: () => Promise<T>): Promise<T> {
-		const next = this.changes.then(job);
-		this.changes = next.then(
-			() => undefined,
-			() => undefined,
-		);
+	/** Resolves once every change so far is applied; `job` then runs before any later change (a save encoding in slices). */
+	settled<T = void>(job?: () => Promise<T>): Promise<T> {
+		const next = this.changes.then<T>(job);
+		this.changes = next.catch(() => undefined).then(() => undefined);
 		return next;
 	}
-
 	/**
 	 * Queue a change. Without an index there is nothing to update — the build reads every note as
 	 * it is then — except while it builds: the paths are noted now (not when the queue gets to

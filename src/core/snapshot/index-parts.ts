@@ -225,7 +225,7 @@ export class IndexParts implements SavedIndexes {
 			]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
-				const bytes = await engine.whileUnchanged(() =>
+				const bytes = await engine.settled(() =>
 					run(
 						(function* (init: PartsInit) {
 							const part = { kind, tool: init.tool, settings, stamps: init.fingerprints };
