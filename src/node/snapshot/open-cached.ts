@@ -256,6 +256,36 @@ async function reconcileNotes(
 	return { current, plan };
 }
 
+/** The state of one open's note reading: where, which notes, its bounds, and what it has read so far. */
+function readingOf(
+	abs: string,
+	notes: readonly string[],
+	maxFileSize: number,
+	parse: Reading['parse'],
+	options: OpenCachedOptions,
+): Reading {
+	return {
+		abs,
+		notes,
+		maxFileSize,
+		limit: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+		window: options.racyWindowMs ?? racyWindow(),
+		parse,
+		fresh: new Map(),
+		scratch: new ScratchBuffer(),
+		clock: { parseMs: 0 },
+		progress: options.progress,
+	};
+}
+
+/** Each note's fingerprint, a note that could not be stat'ed getting one that never matches (so it is read again next time). */
+function knownFingerprints(current: Map<string, NoteFingerprint | null>): Map<string, NoteFingerprint> {
+	const fingerprints = new Map<string, NoteFingerprint>();
+	for (const [path, fp] of current)
+		fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
+	return fingerprints;
+}
+
 /**
  * Open the vault at `vaultPath` through its snapshot (see the module comment). Throws VaultError
  * when the folder is missing; never throws for a bad or unwritable cache.
@@ -287,28 +317,14 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	);
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
-	const window = options.racyWindowMs ?? racyWindow();
-	const reading: Reading = {
-		abs,
-		notes,
-		maxFileSize,
-		limit: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
-		window,
-		parse,
-		fresh: new Map(),
-		scratch: new ScratchBuffer(),
-		clock: { parseMs: 0 },
-		progress: options.progress,
-	};
+	const reading = readingOf(abs, notes, maxFileSize, parse, options);
 	const { fresh } = reading;
 	const { current, plan } =
 		snapshot === null
 			? await readEveryNote(reading, now())
 			: await reconcileNotes(reading, snapshot, options.watched, now());
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
-	const fingerprints = new Map<string, NoteFingerprint>();
-	for (const [path, fp] of current)
-		fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
+	const fingerprints = knownFingerprints(current);
 
 	const sameFiles =
 		snapshot !== null && snapshot.files.length === files.length && snapshot.files.every((f, i) => f === files[i]);
