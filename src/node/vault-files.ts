@@ -116,6 +116,18 @@ async function assertLooksLikeVault(abs: string, real: string): Promise<void> {
 	}
 }
 
+/** What both Node sources are built from after a walk: the vault, its exclusions and what the walk listed. */
+export interface WalkedSourceInit {
+	vaultPath: string;
+	configDir: string;
+	userIgnoreFilters: readonly string[];
+	/** Why app.json's Excluded files could not be used, or null. */
+	excludedFilesProblem?: string | null;
+	files: readonly string[];
+	notes: readonly string[];
+	walkSkips: ReadonlyMap<string, string>;
+}
+
 /** What walking a vault found: every file, the notes (lost entries last), and the walker's reports. */
 export interface VaultListing {
 	/** The symlink-free absolute path. */

@@ -21,7 +21,7 @@ import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
 import { readConfigFileIn, readSideFileIn } from './side-files';
 import { frontmatterBoundsError } from './parser/frontmatter-bounds';
-import { DEFAULT_CONFIG_DIR, VaultError, walkVault, type WalkOptions } from './vault-files';
+import { DEFAULT_CONFIG_DIR, VaultError, walkVault, type WalkOptions, type WalkedSourceInit } from './vault-files';
 
 // The folder's checks and walk live in vault-files.ts, the config and side-file reads in side-files.ts;
 // the adapter's users import them from here.
@@ -127,19 +127,14 @@ export class NodeVaultSource implements NoteSource {
 	private readonly maps: LinkMaps;
 
 	/** Use `openVault`; this only stores what it computed. */
-	constructor(init: {
-		vaultPath: string;
-		configDir: string;
-		userIgnoreFilters: readonly string[];
-		excludedFilesProblem?: string | null;
-		files: readonly string[];
-		notes: readonly string[];
-		records: ReadonlyMap<string, NoteRecord>;
-		walkSkips: ReadonlyMap<string, string>;
-		resolver: LinkResolver;
-		maps: LinkMaps;
-		stats: OpenVaultStats;
-	}) {
+	constructor(
+		init: WalkedSourceInit & {
+			records: ReadonlyMap<string, NoteRecord>;
+			resolver: LinkResolver;
+			maps: LinkMaps;
+			stats: OpenVaultStats;
+		},
+	) {
 		this.vaultPath = init.vaultPath;
 		this.configDir = init.configDir;
 		this.userIgnoreFilters = init.userIgnoreFilters;

@@ -22,17 +22,10 @@ import {
 } from '../vault-source';
 import { LayeredMap } from './layered-map';
 import type { SnapshotLinks } from './link-view';
+import type { WalkedSourceInit } from '../vault-files';
 
 /** Everything the source is built from (see `openCachedVault`). */
-export interface CachedSourceInit {
-	vaultPath: string;
-	configDir: string;
-	userIgnoreFilters: readonly string[];
-	/** Why app.json's Excluded files could not be used, or null. */
-	excludedFilesProblem?: string | null;
-	files: readonly string[];
-	notes: readonly string[];
-	walkSkips: ReadonlyMap<string, string>;
+export interface CachedSourceInit extends WalkedSourceInit {
 	maxFileSize: number;
 	/** The snapshot the kept notes come from (null on a first build). */
 	snapshot: DecodedSnapshot | null;
