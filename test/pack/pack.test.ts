@@ -238,7 +238,8 @@ describe('link text is not evidence (examples/vault)', () => {
 			budget: 400,
 			builtAt: '2026-11-29',
 		});
-		expect(pack.status).toBe('success');
+		// partial: examples/vault holds a note whose frontmatter does not parse (searched by its body, and said so).
+		expect(pack.status).toBe('partial');
 		expect(estimateTokens(pack.markdown)).toBeLessThanOrEqual(400);
 		const quotes = pack.pack.flatMap((s) => s.quotes);
 		// Only a wikilink names the topic here: a mention, not evidence, so it never outranks real evidence.

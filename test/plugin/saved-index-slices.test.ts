@@ -4,6 +4,7 @@
  * thread back many times for a vault of a few thousand notes, saves the bytes the synchronous
  * encoding (the CLI's) gives, and an edit made while it encodes waits for it, then reaches the index.
  */
+import { waitFor } from '../helpers/wait';
 import { openDB } from 'idb';
 import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +62,7 @@ describe('the plugin saves its search index in slices', () => {
 		const next = turns.next;
 		let taken = 0;
 		Object.defineProperty(turns, 'next', { value: () => (taken++, next()) });
-		let now = Date.now();
+		let now = Date.now(); // clock-ok: the start of a fake clock that moves 1 ms a read
 		vi.spyOn(Date, 'now').mockImplementation(() => (now += 1));
 		expect(await plugin.engine.saveNow()).toBe(true);
 		vi.mocked(Date.now).mockRestore();
@@ -74,7 +75,7 @@ describe('the plugin saves its search index in slices', () => {
 		// An edit made while the save encodes waits for it: the saved index lacks it, the one in memory has it.
 		const before = taken;
 		const saving = plugin.engine.saveNow();
-		for (let i = 0; taken === before && i < 10_000; i++) await new Promise((r) => window.setTimeout(r, 1));
+		await waitFor(() => taken > before, { what: 'the save to begin encoding' });
 		expect(taken).toBeGreaterThan(before); // the encoding has begun
 		app.modify('folder0/note 0.md', '# Note 0\n\nquokka');
 		const edited = plugin.engine.engine.upsert('folder0/note 0.md');
