@@ -118,9 +118,12 @@ describe('MCP server trigram index (a temporary copy of examples/vault, its own 
 			vault,
 			{ ...env, VAULT_QUERY_CACHE_DIR: `${cache}-waiting`, VAULT_QUERY_MCP_TRIGRAM_DELAY_MS: '600000' },
 			async (waiting) => {
-				expect((await call(waiting.client, 'status', {})).json.trigram_index).toMatchObject({
-					state: 'waiting',
-				});
+				// status answers before the vault is read (it then says what is building): wait for the read.
+				const trigrams = await waitFor(
+					async () => (await call(waiting.client, 'status', {})).json.trigram_index ?? null,
+					{ what: 'status to report the trigram index' },
+				);
+				expect(trigrams).toMatchObject({ state: 'waiting' });
 				expect(await served(waiting)).toEqual(truth);
 			},
 		);
