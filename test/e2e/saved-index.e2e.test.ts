@@ -71,7 +71,8 @@ describe.runIf(hasChromium())('the saved search index in Chromium', () => {
 		expect(first.builds).toBe(1);
 		expect(first.log.at(-1)).toMatch(/^saved \(\d+ notes\)$/);
 		const hits = Object.values(first.answers as Record<string, [string, unknown[]]>);
-		expect(hits.every(([status, results]) => status === 'success' && results.length > 0)).toBe(true);
+		// partial, not failed, where a note's frontmatter does not parse (it is searched by its body, and said so).
+		expect(hits.every(([status, results]) => status !== 'failed' && results.length > 0)).toBe(true);
 
 		await load(true);
 		const second = await observe();
