@@ -66,16 +66,20 @@ describe('agents connect at once: the handshake introduces the vault, calls wait
 			// The handshake is answered before the vault is read: status says it is still opening.
 			const first = await server.client.callTool({ name: 'status', arguments: {} });
 			const building = (first.structuredContent as { building?: { phase: string; detail: string } }).building;
-			expect(building?.phase).toBe('opening');
-			expect(building?.detail).toMatch(/^opening the vault/);
+			// A quiet machine can read the 6,000 notes before this first call: then status is already the full one.
+			if (building === undefined) expect((first.structuredContent as { notes: number }).notes).toBe(6000);
+			else {
+				expect(building.phase).toBe('opening');
+				expect(building.detail).toMatch(/^opening the vault/);
+			}
 			const progress: { progress: number; message?: string }[] = [];
 			const search = await server.client.callTool(
 				{ name: 'search', arguments: { query: 'wombat', limit: 3 } },
 				{ onprogress: (p) => progress.push(p) },
 			);
 			expect((search.structuredContent as { results: unknown[] }).results).toHaveLength(3);
-			expect(progress.length).toBeGreaterThan(0);
-			expect(progress[0].message).toMatch(/^waiting: /);
+			if (building !== undefined) expect(progress.length).toBeGreaterThan(0);
+			if (progress.length > 0) expect(progress[0].message).toMatch(/^waiting: /);
 			for (let i = 1; i < progress.length; i++)
 				expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
 			// Once open, status is the full one.
