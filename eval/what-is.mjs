@@ -7,23 +7,11 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { root } from './bundle.mjs';
-import { generateVault } from '../scripts/gen-vault.mjs';
+import { generateVault, rng } from '../scripts/gen-vault.mjs';
 
 const SEED = 24;
 const PER_VAULT = { report: 20, tune: 12 }; // report drawn first: a small vault (kepano) gives its notes to the reported set
 const GENERATED = { notes: 1500, seed: 14 };
-
-/** mulberry32, as scripts/gen-vault.mjs. */
-function rng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 function walk(dir, base, out) {
 	for (const name of readdirSync(dir).sort()) {

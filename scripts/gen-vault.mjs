@@ -15,7 +15,7 @@ const say = (text = '') => process.stdout.write(`${text}\n`);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** mulberry32: a tiny seeded PRNG. */
-function rng(seed) {
+export function rng(seed) {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;
