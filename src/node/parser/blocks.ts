@@ -120,13 +120,19 @@ export class BlockParser extends LeafBlocks {
 			const cur = this.cur;
 			opened =
 				this.openSimpleItem(ln, ls, le, pos, q, v, matched) ||
-				this.openNewBlocks(ln, ls, le, allMatched, pos, vcol, logical, matched);
+				this.openNewBlocks(ln, ls, le, pos, vcol, logical, matched);
 			first = cur.q;
 			indent = cur.v - cur.logical;
 			matched = cur.matched;
 		}
-		// 3. The rest of the line: lazy continuation, blank line, or leaf content.
-		this.restOfLine(ln, ls, le, allMatched, first, indent, matched, opened);
+		// 3. The rest of the line. Its common case, written out here rather than in a method so it
+		// costs no call: a non-blank line starting a leaf with no leaf open (most lines of notes
+		// written a paragraph per line, every list item's text), which has no leaf to continue
+		// lazily, so the containers the line did not match end here.
+		if (first < le && this.leaf === L_NONE) {
+			if (matched < stack.length) this.closeContainers(matched);
+			this.startLeaf(ln, ls, le, first, indent);
+		} else this.restOfLine(ln, ls, le, first, indent, matched, opened);
 	}
 
 	/**
@@ -171,10 +177,8 @@ export class BlockParser extends LeafBlocks {
 			return false;
 		this.closeLeaf();
 		this.closeContainers(matched);
-		const parent = stack[stack.length - 1];
-		const atMarker = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT;
 		const col = v + (end - q) + 1;
-		this.openItem(ln, ls, le, atMarker ? q : pos, end === q + 1 ? ch : text.charCodeAt(end - 1), col);
+		this.openItem(ln, ls, le, pos, q, end === q + 1 ? ch : text.charCodeAt(end - 1), col);
 		const cur = this.cur;
 		cur.q = end + 1;
 		cur.v = col;
@@ -192,7 +196,6 @@ export class BlockParser extends LeafBlocks {
 		ln: number,
 		ls: number,
 		le: number,
-		allMatched: boolean,
 		pos: number,
 		vcol: number,
 		logical: number,
@@ -235,10 +238,10 @@ export class BlockParser extends LeafBlocks {
 			const empty = k >= le;
 			if (this.leaf === L_PARA) {
 				// A setext underline (`-`) beats an empty list item under a paragraph.
-				if (allMatched && !opened && ch === CH.DASH && setextLevel(text, q, le) === 2) break;
+				if (!opened && matched === stack.length && ch === CH.DASH && setextLevel(text, q, le) === 2) break;
 				// Only a sibling of an open item may follow a paragraph freely; a new list must
 				// not be empty and, if ordered, must start at 1 (CommonMark's interrupt rule).
-				const next = allMatched ? null : stack[matched];
+				const next = matched < stack.length ? stack[matched] : null;
 				const joins = next !== null && next.kind === ITEM && next.list !== null && next.list.marker === marker;
 				if (!joins && (empty || (ordered && !startsAtOne))) break;
 			}
@@ -257,12 +260,7 @@ export class BlockParser extends LeafBlocks {
 			}
 			this.closeLeaf();
 			this.closeContainers(matched);
-			// An item starts where its parent's content starts (the indentation before its marker
-			// belongs to it), except under a `1.` item, where Obsidian starts it at the marker
-			// itself — observed in the corpus (`1)` parents absorb the indentation like bullets).
-			const parent = stack[stack.length - 1];
-			const atMarker = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT;
-			const item = this.openItem(ln, ls, le, atMarker ? q : pos, marker, contentCol);
+			const item = this.openItem(ln, ls, le, pos, q, marker, contentCol);
 			pos = contentPos;
 			vcol = contentCol;
 			logical = contentCol;
@@ -288,35 +286,15 @@ export class BlockParser extends LeafBlocks {
 	}
 
 	/**
-	 * Phase 3: lazy paragraph continuation, a blank line, or the leaf's content (continued or
-	 * started) at `q`, indented `indent` columns past the content column, after `matched` containers.
-	 * Its common case — a non-blank line starting a leaf with no leaf open (most lines of notes
-	 * written a paragraph per line, every list item's text) — is kept small enough for V8 to inline
-	 * into `line()`; everything else is {@link restOfLineRest}.
+	 * Phase 3 for every line {@link line} does not start a leaf on directly: lazy paragraph
+	 * continuation, a blank line, or the leaf's content (continued or started) at `q`, indented
+	 * `indent` columns past the content column, after `matched` containers (fewer than are open
+	 * only when the line neither continued every container nor `opened` one).
 	 */
 	private restOfLine(
 		ln: number,
 		ls: number,
 		le: number,
-		allMatched: boolean,
-		q: number,
-		indent: number,
-		matched: number,
-		opened: boolean,
-	): void {
-		if (q < le && this.leaf === L_NONE) {
-			// No leaf to continue lazily: the containers the line did not match end here.
-			if (!opened && !allMatched) this.closeContainers(matched);
-			this.startLeaf(ln, ls, le, q, indent);
-		} else this.restOfLineRest(ln, ls, le, allMatched, q, indent, matched, opened);
-	}
-
-	/** Phase 3 for every line {@link restOfLine} does not start a leaf on directly (same arguments). */
-	private restOfLineRest(
-		ln: number,
-		ls: number,
-		le: number,
-		allMatched: boolean,
 		q: number,
 		indent: number,
 		matched: number,
@@ -325,7 +303,7 @@ export class BlockParser extends LeafBlocks {
 		const text = this.text;
 		const stack = this.stack;
 		const blank = q >= le;
-		if (!opened && !allMatched) {
+		if (matched < stack.length) {
 			if (this.leaf === L_PARA && !blank && !this.interruptsParagraph(q, le, indent)) {
 				this.inline.add(q, le, ln, ls);
 				this.paraLines++;

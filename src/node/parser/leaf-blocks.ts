@@ -406,16 +406,23 @@ export abstract class LeafBlocks {
 		this.stack.push(new Container(QUOTE));
 	}
 
-	/** Open a list item whose marker line starts (after parent prefixes) at `start`. */
+	/**
+	 * Open a list item whose marker is at `q`, after its parent's prefixes end at `pos`. The item
+	 * starts where its parent's content starts (the indentation before its marker belongs to it),
+	 * except under a `1.` item, where Obsidian starts it at the marker itself — observed in the
+	 * corpus (`1)` parents absorb the indentation like bullets).
+	 */
 	protected openItem(
 		ln: number,
 		ls: number,
 		le: number,
-		start: number,
+		pos: number,
+		q: number,
 		marker: number,
 		contentCol: number,
 	): ListItemCache {
 		const parent = this.stack[this.stack.length - 1];
+		const start = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT ? q : pos;
 		let list = parent.lastList;
 		if (list !== null && list.marker === marker) {
 			// A sibling after blank lines: the previous item's position runs to that blank line.
