@@ -110,16 +110,18 @@ export function statusText(status: IndexStatus): string {
 	return `${obsidian} ${ranked}`;
 }
 
-function folderArea(
-	host: SettingsHost,
-	get: () => string[],
-	set: (folders: string[]) => void,
-	search: boolean,
-): (setting: Setting) => void {
+/** The settings whose values are of type `T` (a row's control reads and writes one of them). */
+type KeyOf<T> = {
+	[K in keyof PluginSettings]: PluginSettings[K] extends T ? (T extends PluginSettings[K] ? K : never) : never;
+}[keyof PluginSettings];
+
+/** A text area for the folder list `key`, one folder per line. */
+function folderArea(host: SettingsHost, key: KeyOf<string[]>, search: boolean): (setting: Setting) => void {
+	const s = host.settings();
 	return (setting) => {
 		setting.addTextArea((area) => {
-			area.setValue(get().join('\n')).onChange((value) => {
-				set(parseFolderLines(value));
+			area.setValue(s[key].join('\n')).onChange((value) => {
+				s[key] = parseFolderLines(value);
 				host.save(search);
 			});
 			area.inputEl.rows = 4;
@@ -128,53 +130,54 @@ function folderArea(
 	};
 }
 
-function numberField(
-	host: SettingsHost,
-	get: () => number,
-	set: (n: number) => void,
-	min: number,
-	search: boolean,
-): (setting: Setting) => void {
+/** A number field for `key`, a whole number at least `min`. */
+function numberField(host: SettingsHost, key: KeyOf<number>, min: number, search: boolean): (setting: Setting) => void {
+	const s = host.settings();
 	return (setting) => {
 		setting.addText((text) => {
 			text.inputEl.type = 'number';
 			text.inputEl.min = String(min);
-			text.setValue(String(get())).onChange((value) => {
+			text.setValue(String(s[key])).onChange((value) => {
 				const n = parseWhole(value, min);
 				text.inputEl.toggleClass('is-invalid', n === null);
 				if (n === null) return;
-				set(n);
+				s[key] = n;
 				host.save(search);
 			});
 		});
 	};
 }
 
+/** A vault path field for `key`; emptied, it sets '' (none), or keeps the path it had if `required`. */
 function pathField(
 	host: SettingsHost,
-	get: () => string,
-	set: (path: string) => void,
+	key: KeyOf<string>,
 	placeholder: string,
 	search: boolean,
+	required = false,
 ): (setting: Setting) => void {
+	const s = host.settings();
 	return (setting) => {
 		setting.addText((text) =>
 			text
 				.setPlaceholder(placeholder)
-				.setValue(get())
+				.setValue(s[key])
 				.onChange((value) => {
-					set(value.trim() === '' ? '' : normalizePath(value.trim()));
+					const path = value.trim() === '' ? '' : normalizePath(value.trim());
+					if (path !== '' || !required) s[key] = path;
 					host.save(search);
 				}),
 		);
 	};
 }
 
-function toggle(host: SettingsHost, get: () => boolean, set: (on: boolean) => void): (setting: Setting) => void {
+/** A toggle for `key`. */
+function toggle(host: SettingsHost, key: KeyOf<boolean>): (setting: Setting) => void {
+	const s = host.settings();
 	return (setting) => {
 		setting.addToggle((t) =>
-			t.setValue(get()).onChange((on) => {
-				set(on);
+			t.setValue(s[key]).onChange((on) => {
+				s[key] = on;
 				host.save(false);
 			}),
 		);
@@ -212,12 +215,7 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 		{
 			name: 'Excluded folders',
 			desc: "Never searched, one folder per line: queries, ranked search, the side panel, code blocks and context packs. Obsidian's own Excluded files (Files and links) are always left out too.",
-			render: folderArea(
-				host,
-				() => s.excludedFolders,
-				(f) => (s.excludedFolders = f),
-				true,
-			),
+			render: folderArea(host, 'excludedFolders', true),
 		},
 		{
 			name: 'Authority folder order',
@@ -264,24 +262,12 @@ function queryRows(host: SettingsHost): SettingsRow[] {
 		{
 			name: 'Result limit',
 			desc: 'Results of a query command when it names no limit.',
-			render: numberField(
-				host,
-				() => s.defaultLimit,
-				(n) => (s.defaultLimit = n),
-				1,
-				false,
-			),
+			render: numberField(host, 'defaultLimit', 1, false),
 		},
 		{
 			name: 'Excerpt length',
 			desc: "Characters of a note's text shown under a query result.",
-			render: numberField(
-				host,
-				() => s.excerptChars,
-				(n) => (s.excerptChars = n),
-				0,
-				false,
-			),
+			render: numberField(host, 'excerptChars', 0, false),
 		},
 	];
 }
@@ -292,46 +278,22 @@ function searchRows(host: SettingsHost): SettingsRow[] {
 		{
 			name: 'Ranked results',
 			desc: 'Hits the search shows (modal, side panel, code blocks, the API) when none is asked for.',
-			render: numberField(
-				host,
-				() => s.searchLimit,
-				(n) => (s.searchLimit = n),
-				1,
-				true,
-			),
+			render: numberField(host, 'searchLimit', 1, true),
 		},
 		{
 			name: 'Snippet length',
 			desc: 'Characters of the snippet under a ranked hit.',
-			render: numberField(
-				host,
-				() => s.searchExcerptChars,
-				(n) => (s.searchExcerptChars = n),
-				20,
-				true,
-			),
+			render: numberField(host, 'searchExcerptChars', 20, true),
 		},
 		{
 			name: 'Keyword index note',
 			desc: 'A note listing curated keywords per note (hidden folders allowed); its hits rank like aliases. Empty: none.',
-			render: pathField(
-				host,
-				() => s.keywordIndexPath,
-				(p) => (s.keywordIndexPath = p),
-				'.claude/index.md',
-				true,
-			),
+			render: pathField(host, 'keywordIndexPath', '.claude/index.md', true),
 		},
 		{
 			name: 'Synonym note',
 			desc: 'Lines such as "frontend: front-end, web" widen a search. Empty: none.',
-			render: pathField(
-				host,
-				() => s.synonymsPath,
-				(p) => (s.synonymsPath = p),
-				'synonyms.md',
-				true,
-			),
+			render: pathField(host, 'synonymsPath', 'synonyms.md', true),
 		},
 		{
 			name: 'Priority marker',
@@ -355,18 +317,11 @@ function searchRows(host: SettingsHost): SettingsRow[] {
 }
 
 function packRows(host: SettingsHost): SettingsRow[] {
-	const s = host.settings();
 	return [
 		{
 			name: 'Default budget',
 			desc: 'Tokens a context pack may use when none is given (command, search modal, API).',
-			render: numberField(
-				host,
-				() => s.packBudget,
-				(n) => (s.packBudget = n),
-				1,
-				false,
-			),
+			render: numberField(host, 'packBudget', 1, false),
 		},
 		{
 			name: 'Token estimator',
@@ -376,47 +331,27 @@ function packRows(host: SettingsHost): SettingsRow[] {
 		{
 			name: 'Include drafts',
 			desc: 'Keep notes with status: draft in context packs.',
-			render: toggle(
-				host,
-				() => s.packIncludeDrafts,
-				(on) => (s.packIncludeDrafts = on),
-			),
+			render: toggle(host, 'packIncludeDrafts'),
 		},
 		{
 			name: 'Include archived notes',
 			desc: 'Keep archived notes (status archived, archived: true, an #archive tag) in context packs.',
-			render: toggle(
-				host,
-				() => s.packIncludeArchived,
-				(on) => (s.packIncludeArchived = on),
-			),
+			render: toggle(host, 'packIncludeArchived'),
 		},
 	];
 }
 
 function readerRows(host: SettingsHost): SettingsRow[] {
-	const s = host.settings();
 	return [
 		{
 			name: 'Schema note',
 			desc: 'The note whose yaml block declares the frontmatter fields the schema-strict reads check against.',
-			render: pathField(
-				host,
-				() => s.schemaPath,
-				(p) => (s.schemaPath = p === '' ? s.schemaPath : p),
-				'_meta/frontmatter-schema.md',
-				false,
-			),
+			render: pathField(host, 'schemaPath', '_meta/frontmatter-schema.md', false, true),
 		},
 		{
 			name: 'Schema-strict folders',
 			desc: 'Folders the schema-strict reads search when a request names none; one per line.',
-			render: folderArea(
-				host,
-				() => s.readerFolders,
-				(f) => (s.readerFolders = f),
-				false,
-			),
+			render: folderArea(host, 'readerFolders', false),
 		},
 	];
 }

@@ -191,6 +191,30 @@ describe('settings tab', () => {
 		expect((await saved(r)).synthesisMarker).toBe('kind: summary');
 	});
 
+	it('saves paths and folder lists; an emptied schema note keeps its path, an emptied synonym note is none', async () => {
+		const r = await ready();
+		const el = openTab(r);
+		const input = (name: string): HTMLInputElement | HTMLTextAreaElement => {
+			const found = row(el, name).querySelector<HTMLInputElement | HTMLTextAreaElement>('input, textarea');
+			if (!found) throw new Error(`no input in ${name}`);
+			return found;
+		};
+		typeInto(input('Schema note'), ' meta/schema.md ');
+		expect((await saved(r)).schemaPath).toBe('meta/schema.md');
+		typeInto(input('Schema note'), '');
+		expect((await saved(r)).schemaPath).toBe('meta/schema.md');
+		typeInto(input('Synonym note'), '');
+		expect((await saved(r)).synonymsPath).toBe('');
+		typeInto(input('Schema-strict folders'), 'facts\n\ndecisions/');
+		expect((await saved(r)).readerFolders).toEqual(['facts/', 'decisions/']);
+		row(el, 'Include archived notes').querySelector<HTMLElement>('.checkbox-container')?.click();
+		expect((await saved(r)).packIncludeArchived).toBe(true);
+		typeInto(input('Snippet length'), '19');
+		expect(input('Snippet length').classList.contains('is-invalid')).toBe(true);
+		typeInto(input('Snippet length'), '300');
+		expect((await saved(r)).searchExcerptChars).toBe(300);
+	});
+
 	it('offers the same rows as declarative groups for Obsidian 1.13 (settings search)', async () => {
 		const r = await ready();
 		const tab = r.app.setting.tabs[0] as unknown as VaultQuerySettingTab;
