@@ -71,24 +71,31 @@ async function streamed(argv: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('a full grep answer', () => {
-	it('is written in bounded chunks as it is found, the same document as the whole answer', async () => {
-		const before = hashTree(vault);
-		const full = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
-		const whole = await streamed(['grep', 'needle', '--limit', String(STREAM_ABOVE), '--json']);
-		expect(full.code).toBe(0);
-		// The whole answer is one piece through stdout; the full one many pieces, none much over a chunk.
-		expect(whole.pieces).toEqual([]);
-		expect(full.pieces.length).toBeGreaterThan(5);
-		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
-		const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: { path: string }[] };
-		expect(parsed.status).toBe('success');
-		expect(parsed.matched).toBe(NOTES);
-		expect(parsed.results).toHaveLength(NOTES);
-		const expected = JSON.parse(whole.stdout) as { query: { limit: number } };
-		expected.query.limit = 100000;
-		expect(parsed).toEqual(expected);
-		expect(hashTree(vault)).toBe(before);
-	});
+	it.each([
+		['grep', NOTES, 'limit'],
+		['text-search', NOTES - NOTES / 10, 'max_results'],
+	] as const)(
+		'of %s is written in bounded chunks as it is found, the same document as the whole answer',
+		async (command, matching, limitKey) => {
+			const before = hashTree(vault);
+			const ask = [command, 'needle', '--json', ...(command === 'grep' ? [] : ['--schema', schema])];
+			const full = await streamed([...ask, '--limit', '100000']);
+			const whole = await streamed([...ask, '--limit', String(STREAM_ABOVE)]);
+			expect(full.code).toBe(0);
+			// The whole answer is one piece through stdout; the full one many pieces, none much over a chunk.
+			expect(whole.pieces).toEqual([]);
+			expect(full.pieces.length).toBeGreaterThan(5);
+			expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
+			const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: unknown[] };
+			expect(parsed.status).toBe('success');
+			expect(parsed.matched).toBe(matching);
+			expect(parsed.results).toHaveLength(matching);
+			const expected = JSON.parse(whole.stdout) as { query: Record<string, number> };
+			expected.query[limitKey] = 100000;
+			expect(parsed).toEqual(expected);
+			expect(hashTree(vault)).toBe(before);
+		},
+	);
 
 	it('as text lists every note in the whole answer’s order and ends with the count line', async () => {
 		const full = await streamed(['grep', 'needle', '--limit', '100000']);
@@ -106,25 +113,6 @@ describe('a full grep answer', () => {
 		expect(bad.code).toBe(2);
 		expect(bad.pieces).toEqual([]);
 		expect((JSON.parse(bad.stdout) as { status: string }).status).toBe('failed');
-	});
-
-	it('of text-search is the same document as the whole answer, in bounded chunks', async () => {
-		const before = hashTree(vault);
-		const search = ['text-search', 'needle', '--schema', schema, '--json'];
-		const full = await streamed([...search, '--limit', '100000']);
-		const whole = await streamed([...search, '--limit', String(STREAM_ABOVE)]);
-		expect(full.code).toBe(0);
-		expect(whole.pieces).toEqual([]);
-		expect(full.pieces.length).toBeGreaterThan(5);
-		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
-		const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: { path: string }[] };
-		expect(parsed.status).toBe('success');
-		expect(parsed.matched).toBe(NOTES - NOTES / 10);
-		expect(parsed.results).toHaveLength(NOTES - NOTES / 10);
-		const expected = JSON.parse(whole.stdout) as { query: { max_results: number } };
-		expected.query.max_results = 100000;
-		expect(parsed).toEqual(expected);
-		expect(hashTree(vault)).toBe(before);
 	});
 
 	it('of text-search as text lists the whole answer’s notes and ends with the count line and footer', async () => {
