@@ -1,12 +1,11 @@
 /**
- * Answers written as they are found: a grep with a high `--limit` hands each matching note to
+ * Answers written as they are found: a grep or text-search with a high `--limit` hands each matching note to
  * the output as the scan reaches it, in chunks, so neither this process nor the background server
  * ever holds the whole answer (at 50k notes a full answer is tens of MB of text and JSON).
  */
-import type { QueryResult } from '../core/contract';
+import type { NoteResult, QueryResult } from '../core/contract';
 import { displayLines } from '../core/display';
 import type { VaultEngine } from '../core/engine/engine';
-import type { AnswerHead } from '../core/query/grep-stream';
 import { renderNote, renderSummary } from '../core/query/render-text';
 import type { GrepQuery } from '../core/query/types';
 import { boolFlag, type ParsedArgs } from './args';
@@ -50,7 +49,7 @@ function nestedJson(value: unknown, depth: number): string {
 }
 
 /** The opening of the `--json` document, up to its `results` array: the fields known before the scan. */
-function jsonHead(head: AnswerHead): string {
+function jsonHead(head: object): string {
 	return `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "results": [`;
 }
 
@@ -58,7 +57,7 @@ function jsonHead(head: AnswerHead): string {
  * The close of the `--json` document after its results: the fields known once the scan is done,
  * with the settings notes runCli adds to every `--json` answer's limitations.
  */
-function jsonTail(result: QueryResult, any: boolean, io: CommandIO): string {
+function jsonTail(result: QueryResult<unknown>, any: boolean, io: CommandIO): string {
 	const extra = (io.settingsLimitations?.() ?? []).filter((line) => !result.limitations.includes(line));
 	const tail = {
 		matched: result.matched,
@@ -71,34 +70,62 @@ function jsonTail(result: QueryResult, any: boolean, io: CommandIO): string {
 }
 
 /**
- * `vault-query grep` with a high `--limit`: each matching note is written as it is found, in
- * result order. Text ends with the count line (the whole answer puts it first); `--json` is the
- * same document as the whole answer with `matched`, `skipped` and `limitations` after `results`.
+ * One answer written as it is found: the head (`--json`: the fields known before the scan), each
+ * note in result order, then the close — text ends with the count line (the whole answer puts it
+ * first); `--json` is the same document as the whole answer with `matched`, `skipped` and
+ * `limitations` after `results`.
  */
+export class AnswerStream {
+	private readonly json: boolean;
+	private readonly out: ChunkWriter;
+	private written = 0;
+
+	constructor(
+		private readonly args: ParsedArgs,
+		private readonly io: CommandIO,
+	) {
+		this.json = boolFlag(args, 'json');
+		this.out = new ChunkWriter(io);
+	}
+
+	/** The head of the answer, before the first note. */
+	async begin(head: object): Promise<void> {
+		if (this.json) await this.out.add(jsonHead(head));
+	}
+
+	/** One note: `json()` its result in the document (asked only with `--json`), `text()` its lines in the listing. */
+	async note(json: () => unknown, text: () => string[]): Promise<void> {
+		const first = this.written++ === 0;
+		if (this.json) await this.out.add(`${first ? '\n' : ',\n'}${nestedJson(await json(), 2)}`);
+		else await this.out.add(`${first ? '' : '\n'}${displayLines(text())}\n`);
+	}
+
+	/** The close, once the scan is done (the count line says when fewer notes were written than matched); resolves with the exit code. */
+	async end(result: QueryResult<NoteResult>): Promise<number> {
+		const verbose = boolFlag(this.args, 'verbose');
+		const any = this.written > 0;
+		await this.out.add(
+			this.json
+				? jsonTail(result, any, this.io)
+				: `${any ? '\n' : ''}${renderSummary(result, { verbose, more: MORE }, this.written)}\n`,
+		);
+		await this.out.flush();
+		return any ? EXIT.results : EXIT.nothingMatched;
+	}
+}
+
+/** `vault-query grep` with a high `--limit`: each matching note is written as it is found, in result order (see AnswerStream). */
 export async function streamGrep(
 	args: ParsedArgs,
 	io: CommandIO,
 	engine: VaultEngine,
 	query: GrepQuery,
 ): Promise<number> {
-	const json = boolFlag(args, 'json');
-	const out = new ChunkWriter(io);
-	let written = 0;
+	const answer = new AnswerStream(args, io);
 	const result = await engine.grepStream(query, {
-		begin: (head) => (json ? out.add(jsonHead(head)) : undefined),
-		note: async (brief, full) => {
-			const first = written++ === 0;
-			if (json) await out.add(`${first ? '\n' : ',\n'}${nestedJson(await full(), 2)}`);
-			else await out.add(`${first ? '' : '\n'}${displayLines(renderNote(brief))}\n`);
-		},
+		begin: (head) => answer.begin(head),
+		note: (brief, full) => answer.note(full, () => renderNote(brief)),
 	});
 	if (result.status === 'failed') return emitAnswer(args, io, 'grep', result, () => '', false);
-	const verbose = boolFlag(args, 'verbose');
-	await out.add(
-		json
-			? jsonTail(result, written > 0, io)
-			: `${written > 0 ? '\n' : ''}${renderSummary(result, { verbose, more: MORE })}\n`,
-	);
-	await out.flush();
-	return written > 0 ? EXIT.results : EXIT.nothingMatched;
+	return answer.end(result);
 }

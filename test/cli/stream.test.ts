@@ -1,5 +1,5 @@
 /**
- * A full grep answer streams (cli/stream.ts): with a high `--limit` each matching note is written
+ * A full grep or text-search answer streams (cli/stream.ts): with a high `--limit` each matching note is written
  * as it is found, in chunks the writer is handed one at a time — never the whole answer — in this
  * process and through the background server, which relays the chunks as they come. Bounded memory
  * is shown by counting: the largest piece any writer is handed.
@@ -24,6 +24,8 @@ const CHUNK_BOUND = CHUNK_CHARS + 16 * 1024;
 
 let root: string;
 let vault: string;
+/** text-search's schema note, outside the vault. */
+let schema: string;
 let cache: string;
 let previousCache: string | undefined;
 
@@ -38,12 +40,16 @@ beforeAll(() => {
 		const folder = join(vault, `part-${i % 7}`);
 		mkdirSync(folder, { recursive: true });
 		const body = [`# Note ${i}`, filler, `The needle ${i} is here.`, filler, `A second needle line.`, filler];
+		// Every tenth note is archived: text-search leaves it out by default, grep does not.
+		const status = i % 10 === 0 ? '\nstatus: archived' : '';
 		writeFileSync(
 			join(folder, `note ${String(i).padStart(4, '0')}.md`),
-			`---\ntags: [t${i % 5}]\n---\n${body.join('\n\n')}\n`,
+			`---\ntags: [t${i % 5}]${status}\n---\n${body.join('\n\n')}\n`,
 		);
 	}
 	writeFileSync(join(vault, 'other.md'), '# Other\n\nNothing to find.\n');
+	schema = join(root, 'schema.md');
+	writeFileSync(schema, '# Schema\n\n```yaml\nfields:\n  status: [active, archived]\n```\n');
 });
 
 afterAll(() => {
@@ -65,24 +71,31 @@ async function streamed(argv: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('a full grep answer', () => {
-	it('is written in bounded chunks as it is found, the same document as the whole answer', async () => {
-		const before = hashTree(vault);
-		const full = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
-		const whole = await streamed(['grep', 'needle', '--limit', String(STREAM_ABOVE), '--json']);
-		expect(full.code).toBe(0);
-		// The whole answer is one piece through stdout; the full one many pieces, none much over a chunk.
-		expect(whole.pieces).toEqual([]);
-		expect(full.pieces.length).toBeGreaterThan(5);
-		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
-		const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: { path: string }[] };
-		expect(parsed.status).toBe('success');
-		expect(parsed.matched).toBe(NOTES);
-		expect(parsed.results).toHaveLength(NOTES);
-		const expected = JSON.parse(whole.stdout) as { query: { limit: number } };
-		expected.query.limit = 100000;
-		expect(parsed).toEqual(expected);
-		expect(hashTree(vault)).toBe(before);
-	});
+	it.each([
+		['grep', NOTES, 'limit'],
+		['text-search', NOTES - NOTES / 10, 'max_results'],
+	] as const)(
+		'of %s is written in bounded chunks as it is found, the same document as the whole answer',
+		async (command, matching, limitKey) => {
+			const before = hashTree(vault);
+			const ask = [command, 'needle', '--json', ...(command === 'grep' ? [] : ['--schema', schema])];
+			const full = await streamed([...ask, '--limit', '100000']);
+			const whole = await streamed([...ask, '--limit', String(STREAM_ABOVE)]);
+			expect(full.code).toBe(0);
+			// The whole answer is one piece through stdout; the full one many pieces, none much over a chunk.
+			expect(whole.pieces).toEqual([]);
+			expect(full.pieces.length).toBeGreaterThan(5);
+			expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
+			const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: unknown[] };
+			expect(parsed.status).toBe('success');
+			expect(parsed.matched).toBe(matching);
+			expect(parsed.results).toHaveLength(matching);
+			const expected = JSON.parse(whole.stdout) as { query: Record<string, number> };
+			expected.query[limitKey] = 100000;
+			expect(parsed).toEqual(expected);
+			expect(hashTree(vault)).toBe(before);
+		},
+	);
 
 	it('as text lists every note in the whole answer’s order and ends with the count line', async () => {
 		const full = await streamed(['grep', 'needle', '--limit', '100000']);
@@ -100,6 +113,36 @@ describe('a full grep answer', () => {
 		expect(bad.code).toBe(2);
 		expect(bad.pieces).toEqual([]);
 		expect((JSON.parse(bad.stdout) as { status: string }).status).toBe('failed');
+	});
+
+	it('of text-search as text lists the whole answer’s notes and ends with the count line and footer', async () => {
+		const search = ['text-search', 'needle', '--schema', schema];
+		const full = await streamed([...search, '--limit', '100000']);
+		const whole = await streamed([...search, '--limit', String(STREAM_ABOVE)]);
+		expect(full.pieces.length).toBeGreaterThan(1);
+		expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
+		const count = `${NOTES - NOTES / 10} notes match (searched ${NOTES + 1} notes)`;
+		expect(whole.stdout.startsWith(`${count}\n\n`)).toBe(true);
+		// The whole answer: count, notes, footer; streamed: notes, count, footer.
+		const footer = whole.stdout.indexOf('\n\nLimitations:');
+		expect(footer).toBeGreaterThan(0);
+		const notes = whole.stdout.slice(count.length + 2, footer);
+		expect(full.stdout).toBe(`${notes}\n\n${count}${whole.stdout.slice(footer)}`);
+	});
+
+	it('of text-search keeps the post-filters: --include-archived lists the archived notes too', async () => {
+		const full = await streamed([
+			'text-search',
+			'needle',
+			'--schema',
+			schema,
+			'--limit',
+			'501',
+			'--include-archived',
+		]);
+		const listed = full.stdout.split('\n').filter((line) => line.startsWith('part-'));
+		expect(listed).toHaveLength(NOTES);
+		expect(full.stdout).toContain(`${NOTES} notes match (searched ${NOTES + 1} notes)`);
 	});
 
 	it('comes through the background server in chunks as they are written', async () => {
@@ -138,6 +181,23 @@ describe('a full grep answer', () => {
 			expect(Math.max(...chunks)).toBeLessThanOrEqual(CHUNK_BOUND);
 			const own = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
 			expect(text).toBe(own.stdout);
+			// text-search streams through the server the same way.
+			const searched: number[] = [];
+			let listing = '';
+			const search = ['text-search', 'needle', '--schema', schema, '--limit', '100000'];
+			const answered = await exchange(
+				socket,
+				{ stamp: SERVER_STAMP, argv: [...search, '--vault', vault], cwd: REPO },
+				0,
+				(chunk) => {
+					searched.push(chunk.length);
+					listing += chunk;
+				},
+			);
+			expect(answered.reply !== null && 'code' in answered.reply && answered.reply.code).toBe(0);
+			expect(searched.length).toBeGreaterThan(2);
+			expect(Math.max(...searched)).toBeLessThanOrEqual(CHUNK_BOUND);
+			expect(listing).toBe((await streamed(search)).stdout);
 		} finally {
 			await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 2000);
 			await stopped;

@@ -22,7 +22,9 @@ import {
 	type ParsedArgs,
 } from '../args';
 import { EXIT, limitFlags, MORE, type Command, type CommandIO } from '../command';
-import { renderText } from '../../core/query/render-text';
+import { renderNote, renderText } from '../../core/query/render-text';
+import type { VaultEngine } from '../../core/engine/engine';
+import { AnswerStream, STREAM_ABOVE } from '../stream';
 import { CONTEXT_FLAG, ENGINE_FLAGS, openCliVaultOrThrow, vaultPathOf, type CliVault } from '../vault';
 import { GREP } from '../../core/query/registry';
 import { switchesOf } from './structural';
@@ -175,7 +177,35 @@ async function execute(args: ParsedArgs, io: CommandIO, request: ReaderRequest):
 	const schema = await schemaOption(args, io, source, request);
 	if (typeof schema === 'string')
 		return print(failedReport(request, engine.settings.reader, source.vaultPath, schema), args, io);
+	// A full answer (what rg gives) is written as it is found, never held whole; --report stays one report.
+	if (request.operation === 'text-search' && (request.max_results ?? 0) > STREAM_ABOVE && !boolFlag(args, 'report'))
+		return streamTextSearch(args, io, engine, { ...request, operation: 'text-search' }, schema);
 	return print(await engine.read(request, schema), args, io);
+}
+
+/** `vault-query text-search` with a high `--limit`: each result is written as it is found (cli/stream.ts). */
+async function streamTextSearch(
+	args: ParsedArgs,
+	io: CommandIO,
+	engine: VaultEngine,
+	request: ReaderRequest & { operation: 'text-search' },
+	schema: SchemaFile | undefined,
+): Promise<number> {
+	const answer = new AnswerStream(args, io);
+	const report = await engine.readStream(
+		request,
+		{
+			begin: (head) => answer.begin(head),
+			note: (result) =>
+				answer.note(
+					() => result,
+					() => renderNote(result),
+				),
+		},
+		schema,
+	);
+	if (report.status === 'failed') return print(report, args, io);
+	return answer.end(report);
 }
 
 /** `vault-query lookup <slug>` */

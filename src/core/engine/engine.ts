@@ -23,7 +23,7 @@ import type { QueryReuse } from '../query/context';
 import { primeNoteNames } from '../note-ref';
 import type { GrepQuery, StructuredQuery } from '../query/types';
 import { runGrepStream, type GrepSink } from '../query/grep-stream';
-import { runReader, type ReaderReport, type ReaderRequest, type SchemaFile } from '../reader/index';
+import { runReader, type ReaderReport, type ReaderRequest, type ReaderSink, type SchemaFile } from '../reader/index';
 import { draftSchema } from '../schema/draft';
 import { renderSchemaDraft } from '../schema/draft-text';
 import { resolveScope, scopeRules, type ScopeRules } from '../scope';
@@ -197,6 +197,19 @@ export class VaultEngine {
 	async read(request: ReaderRequest, schemaFile?: SchemaFile): Promise<ReaderReport> {
 		const trigrams = request.operation === 'text-search' ? await this.trigramIndex() : this.trigrams;
 		return runReader(this.source, request, this.config.reader, schemaFile, trigrams);
+	}
+
+	/**
+	 * A text-search whose results go to `sink` one at a time, in the report's order, as they are
+	 * found: a full answer is written as it is read, never held whole. Resolves with the report
+	 * without its results.
+	 */
+	async readStream(
+		request: ReaderRequest & { operation: 'text-search' },
+		sink: ReaderSink,
+		schemaFile?: SchemaFile,
+	): Promise<ReaderReport> {
+		return runReader(this.source, request, this.config.reader, schemaFile, await this.trigramIndex(), sink);
 	}
 
 	/**

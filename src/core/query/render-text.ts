@@ -127,12 +127,16 @@ function header(
 }
 
 /**
- * The lines that end a streamed listing (its notes already written): the first line of
+ * The lines that end a streamed listing (its `shown` notes already written): the first line of
  * `renderText`, saying how many matched, then the footer.
  */
-export function renderSummary(result: QueryResult<NoteResult>, options: FooterOptions = {}): string {
+export function renderSummary(
+	result: QueryResult<NoteResult>,
+	options: FooterOptions = {},
+	shown = result.matched,
+): string {
 	return displayLines([
-		header(result, false, options.more, result.matched),
+		header(result, false, options.more, shown),
 		...renderFooter({ ...result, limitations: result.limitations.filter((l) => !isTruncationNote(l)) }, options),
 	]);
 }

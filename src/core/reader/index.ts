@@ -3,6 +3,7 @@
  * API and command call `runReader` with its `ObsidianNoteSource`; the CLI with a Node vault.
  */
 export { runReader, failedReport } from './run';
+export type { ReaderHead, ReaderSink } from './run';
 export { renderReport } from './report-text';
 export { splitWhereText } from './where';
 export { DEFAULT_READER_SETTINGS, READER_OPERATIONS } from './types';

@@ -111,35 +111,53 @@ function noteCount(count: number): string {
 	return `${count} note${count === 1 ? '' : 's'}`;
 }
 
+/** The post-filters run one note at a time (a streamed answer keeps no list): `keeps` tells, `applied` describes what was dropped so far. */
+export interface PostFilterRun {
+	keeps(frontmatter: FrontMatter): boolean;
+	applied(): string[];
+}
+
+/** Start a run of the post-filters; each note's verdict is counted for the report's "Filters applied". */
+export function postFilterRun(filters: PostFilters): PostFilterRun {
+	const counts = { archived: 0, confidence: 0, stale: 0, undated: 0 };
+	return {
+		keeps: (frontmatter) => {
+			const why = exclusion(frontmatter, filters);
+			if (why !== null) counts[why]++;
+			return why === null;
+		},
+		applied: () => {
+			const applied = [
+				filters.includeArchived
+					? 'include_archived=true'
+					: `include_archived=false (${noteCount(counts.archived)} with status: archived excluded)`,
+			];
+			if (filters.minConfidence)
+				applied.push(
+					`min_confidence=${filters.minConfidence.value} (${noteCount(counts.confidence)} below it or without ${CONFIDENCE_FIELD} excluded)`,
+				);
+			if (filters.staleness) {
+				const { days, cutoff, today } = filters.staleness;
+				const undated =
+					counts.undated > 0
+						? `, ${noteCount(counts.undated)} with an unreadable ${VERIFIED_FIELD} excluded`
+						: '';
+				applied.push(
+					`max_staleness_days=${days} (today ${today}: ${VERIFIED_FIELD} on or after ${dayString(cutoff)}; ${noteCount(counts.stale)} excluded${undated}; never-verified notes pass)`,
+				);
+			}
+			return applied;
+		},
+	};
+}
+
 /** Apply the post-filters to notes (kept in order) and describe each filter for the report's "Filters applied". */
 export function applyPostFilters<T extends { path: string }>(
 	notes: readonly T[],
 	frontmatterOf: (path: string) => FrontMatter,
 	filters: PostFilters,
 ): { kept: T[]; applied: string[] } {
-	const counts = { archived: 0, confidence: 0, stale: 0, undated: 0 };
-	const kept: T[] = [];
-	for (const note of notes) {
-		const why = exclusion(frontmatterOf(note.path), filters);
-		if (why === null) kept.push(note);
-		else counts[why]++;
-	}
-	const applied = [
-		filters.includeArchived
-			? 'include_archived=true'
-			: `include_archived=false (${noteCount(counts.archived)} with status: archived excluded)`,
-	];
-	if (filters.minConfidence)
-		applied.push(
-			`min_confidence=${filters.minConfidence.value} (${noteCount(counts.confidence)} below it or without ${CONFIDENCE_FIELD} excluded)`,
-		);
-	if (filters.staleness) {
-		const { days, cutoff, today } = filters.staleness;
-		const undated =
-			counts.undated > 0 ? `, ${noteCount(counts.undated)} with an unreadable ${VERIFIED_FIELD} excluded` : '';
-		applied.push(
-			`max_staleness_days=${days} (today ${today}: ${VERIFIED_FIELD} on or after ${dayString(cutoff)}; ${noteCount(counts.stale)} excluded${undated}; never-verified notes pass)`,
-		);
-	}
-	return { kept, applied };
+	const run = postFilterRun(filters);
+	const kept = notes.filter((note) => run.keeps(frontmatterOf(note.path)));
+	return { kept, applied: run.applied() };
 }

@@ -1,19 +1,26 @@
 import type { SkippedFile, Status } from '../contract';
 import type { NoteSource } from '../port';
 import { failed, skippedFiles, type Hit } from '../query/envelope';
-import { grepQuery } from '../query/grep';
+import { scanGrep } from '../query/grep';
+import type { TextMatcher } from '../text/matcher';
 import type { TrigramIndex } from '../text/trigram';
 import { ScopeError } from '../scope';
 import { loadSchema, type SchemaFile } from '../schema/load';
 import { SchemaError, type Schema } from '../schema/types';
 import { filterNotes } from './filter';
 import { lookupSlug } from './lookup';
-import { applyPostFilters } from './post-filters';
+import { applyPostFilters, postFilterRun } from './post-filters';
 import { echoOf, planRequest, type ReaderPlan } from './request';
 import { readerScope, type ReaderScope } from './scope';
-import { shapeResults } from './shape';
+import { shapeResults, toReaderResult } from './shape';
 import { describePredicate } from './where';
-import { DEFAULT_READER_SETTINGS, type ReaderReport, type ReaderRequest, type ReaderSettings } from './types';
+import {
+	DEFAULT_READER_SETTINGS,
+	type ReaderNoteResult,
+	type ReaderReport,
+	type ReaderRequest,
+	type ReaderSettings,
+} from './types';
 
 /** What an operation found, before post-filters, cap and shaping. */
 interface Found {
@@ -22,6 +29,17 @@ interface Found {
 	limitations: string[];
 	suggestions: string[];
 	tried?: string[];
+}
+
+/** The report's fields known before a text-search reads a note: a streamed answer starts with them. */
+export type ReaderHead = Pick<ReaderReport, 'status' | 'operation' | 'vault_path' | 'query' | 'schema' | 'searched'>;
+
+/** Where a streamed text-search hands its answer. */
+export interface ReaderSink {
+	/** Once, before the first result (never for a call that could not run). */
+	begin(head: ReaderHead): Promise<void> | void;
+	/** One result, in the report's order, as it is found. */
+	note(result: ReaderNoteResult): Promise<void> | void;
 }
 
 /** The report of a call that could not run: `failed`, the error naming the parameter (or path) at fault. */
@@ -41,13 +59,8 @@ export function failedReport(
 	};
 }
 
-/** Run the validated operation over the scope. */
-async function execute(
-	scope: ReaderScope,
-	plan: ReaderPlan,
-	schema: Schema,
-	trigrams: TrigramIndex | null,
-): Promise<Found> {
+/** Run the validated operation (lookup, filter, graph) over the scope. */
+function execute(scope: ReaderScope, plan: ReaderPlan, schema: Schema): Found {
 	const { ctx } = scope;
 	if (plan.operation === 'filter') {
 		const { hits, noFrontmatter } = filterNotes(ctx, plan.predicates, schema);
@@ -55,15 +68,6 @@ async function execute(
 			hits: hits.map((path) => ({ path })),
 			skipped: [...noFrontmatter, ...skippedFiles(ctx, true)],
 			limitations: [],
-			suggestions: [],
-		};
-	}
-	if (plan.operation === 'text-search' && plan.matcher) {
-		const outcome = await grepQuery(ctx, plan.matcher, trigrams);
-		return {
-			hits: outcome.hits,
-			skipped: skippedFiles(ctx, false),
-			limitations: outcome.limitations ?? [],
 			suggestions: [],
 		};
 	}
@@ -86,7 +90,8 @@ async function execute(
  * closed: a missing or malformed schema note, an invalid parameter or an unknown folder is a
  * `failed` report naming the path or parameter — never a best-effort answer. Nothing matched is
  * a `success` with no results. `schemaFile` replaces the vault's schema note (the CLI's
- * `--schema` pointing outside the vault).
+ * `--schema` pointing outside the vault). With `sink`, a text-search hands each result to it as it
+ * is found and resolves with the report without its results (`results` empty).
  */
 export async function runReader(
 	source: NoteSource,
@@ -94,6 +99,7 @@ export async function runReader(
 	settings: ReaderSettings = DEFAULT_READER_SETTINGS,
 	schemaFile?: SchemaFile,
 	trigrams: TrigramIndex | null = null,
+	sink?: ReaderSink,
 ): Promise<ReaderReport> {
 	const fail = (error: string, suggestions?: string[], schema?: Schema): ReaderReport =>
 		failedReport(request, settings, source.vaultPath, error, suggestions, schema);
@@ -122,7 +128,14 @@ export async function runReader(
 		if (error instanceof ScopeError) return fail(error.message, [], schema);
 		throw error;
 	}
-	const found = await execute(scope, plan, schema, trigrams);
+	if (plan.operation === 'text-search' && plan.matcher)
+		return textSearch(source, scope, plan, schema, {
+			query: echoOf(request, settings),
+			matcher: plan.matcher,
+			trigrams,
+			sink,
+		});
+	const found = execute(scope, plan, schema);
 	const frontmatterOf = (path: string): Record<string, unknown> => source.getMetadata(path)?.frontmatter ?? {};
 	const { kept: keptHits, applied } = applyPostFilters(found.hits, frontmatterOf, plan.post);
 	const shown = keptHits.slice(0, plan.maxResults);
@@ -159,4 +172,61 @@ export async function runReader(
 	if (found.tried) report.tried = found.tried;
 	if (found.suggestions.length > 0) report.suggestions = found.suggestions;
 	return report;
+}
+
+/**
+ * A text-search: the notes in scope are scanned in order and each one that matches and passes the
+ * post-filters is shaped at once (to `sink`, or kept for the report) up to `max_results`; past it
+ * matches are only counted. No list of every hit is held, so a full answer's memory is bounded.
+ */
+async function textSearch(
+	source: NoteSource,
+	scope: ReaderScope,
+	plan: ReaderPlan,
+	schema: Schema,
+	run: {
+		query: Record<string, unknown>;
+		matcher: TextMatcher;
+		trigrams: TrigramIndex | null;
+		sink: ReaderSink | undefined;
+	},
+): Promise<ReaderReport> {
+	const { query, matcher, trigrams, sink } = run;
+	const { ctx } = scope;
+	const skipped = skippedFiles(ctx, false);
+	const head: ReaderHead = {
+		status: skipped.some((skip) => skip.reason.startsWith('not searched')) ? 'partial' : 'success',
+		operation: plan.operation,
+		vault_path: source.vaultPath,
+		query,
+		schema: { path: schema.path, modified: schema.modified },
+		searched: {
+			files: ctx.scope.notes.length,
+			folders: scope.folders.length > 0 ? scope.folders : ['(whole vault)'],
+		},
+	};
+	await sink?.begin(head);
+	const filter = postFilterRun(plan.post);
+	const results: ReaderNoteResult[] = [];
+	const scanned: string[] = [];
+	let matched = 0;
+	await scanGrep(
+		ctx,
+		matcher,
+		trigrams,
+		undefined,
+		async (hit) => {
+			if (!filter.keeps(source.getMetadata(hit.path)?.frontmatter ?? {})) return;
+			if (++matched > plan.maxResults) return;
+			const result = await toReaderResult(ctx, hit, plan);
+			if (sink) await sink.note(result);
+			else results.push(result);
+		},
+		scanned,
+	);
+	const limitations = [...scope.limitations, ...scanned, `Filters applied: ${filter.applied().join('; ')}`];
+	if (matched > plan.maxResults)
+		limitations.push(`Truncated to ${plan.maxResults}; ${matched} total matches before cap`);
+	limitations.push(...schema.notes.map((note) => `Schema: ${note}`));
+	return { ...head, matched, results, skipped, limitations };
 }
