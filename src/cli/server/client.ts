@@ -8,9 +8,17 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import { resolve } from 'node:path';
-import { SERVED_COMMANDS, SERVER_STAMP, serverOff, socketPathFor, type OutChunk, type ServerReply } from './protocol';
+import {
+	liveness,
+	SERVED_COMMANDS,
+	SERVER_STAMP,
+	serverOff,
+	socketPathFor,
+	type OutChunk,
+	type ServerReply,
+} from './protocol';
 
 /** How asking went: `answered` with the output, `starting` (the server is still reading the vault: wait for it), or why the call runs on its own (`absent`: no server is running, so one may be started). */
 export type Asked =
@@ -54,28 +62,22 @@ export function foreignSocket(socketPath: string, uid: number | undefined = proc
 	}
 }
 
-/**
- * How long a call waits for the server's first byte (its acknowledgement, sent as soon as it has
- * read the request) before answering on its own: a live server sends it within milliseconds (5 s leaves room for a
- * loaded machine's stalls, so a busy CI run does not build the vault twice); a
- * frozen one, or one inside a long synchronous read, never does.
- */
-export const ACK_TIMEOUT_MS = 5000;
-
-/** The error of an exchange whose server accepted the connection but sent nothing within the acknowledgement deadline. */
+/** The error of an exchange whose server accepted the connection but went silent: no acknowledgement within its deadline, or no byte for the silence deadline after it. */
 export const NOT_ANSWERING = 'not answering';
 
 /**
  * Sends one request line and resolves with the one reply line, or null when the socket failed or
- * closed first, or no byte came within `ackMs` (`not answering`; 0: no deadline). The chunks of a streamed answer that come before the reply go to `onOut` as they
- * arrive (the socket paused while it writes them); `streamed` says whether any came.
+ * closed first, or the server went silent (`not answering`): no byte within `ackMs`, or none for
+ * `silenceMs` since the last one (0: no such deadline). The chunks of a streamed answer that come before the reply go to `onOut` as they
+ * arrive (the socket paused while it writes them, and the silence not counted meanwhile); `streamed` says whether any came.
  */
 export function exchange(
 	socketPath: string,
 	request: object,
 	timeoutMs = 0,
 	onOut?: (text: string) => void | Promise<void>,
-	ackMs = ACK_TIMEOUT_MS,
+	ackMs = liveness().ackMs,
+	silenceMs = liveness().silenceMs,
 ): Promise<{ reply: ServerReply | null; error: string | null; streamed?: boolean }> {
 	const foreign = foreignSocket(socketPath);
 	if (foreign !== null) return Promise.resolve({ reply: null, error: foreign });
@@ -86,13 +88,27 @@ export function exchange(
 		let streamed = false;
 		let writing: Promise<void> = Promise.resolve();
 		let settled = false;
-		let ack: ReturnType<typeof setTimeout> | undefined;
+		let watchdog: ReturnType<typeof setTimeout> | undefined;
+		/** Whether a byte came since the watchdog last fired, and whether the call is writing output (its own wait, not the server's). */
+		let heard = false;
+		let paused = false;
 		const finish = (error: string | null): void => {
 			if (settled) return;
 			settled = true;
-			clearTimeout(ack);
+			clearTimeout(watchdog);
 			socket.destroy();
 			done({ reply: error === null ? reply : null, error, ...(streamed ? { streamed } : {}) });
+		};
+		/** Gives up on a server silent for `ms` (0: never), after one more turn of the event loop: bytes already waiting (this process was stalled itself) are read first. */
+		const watch = (ms: number): void => {
+			clearTimeout(watchdog);
+			if (ms <= 0) return;
+			watchdog = setTimeout(() => {
+				heard = false;
+				setImmediate(() => {
+					if (!heard && !paused) finish(NOT_ANSWERING);
+				});
+			}, ms);
 		};
 		/** One whole line: a chunk to write, else the reply; false when it cannot be read. */
 		const line = async (text: string): Promise<boolean> => {
@@ -112,10 +128,12 @@ export function exchange(
 		if (timeoutMs > 0) socket.setTimeout(timeoutMs, () => finish('ETIMEDOUT'));
 		socket.on('connect', () => {
 			socket.end(`${JSON.stringify(request)}\n`);
-			if (ackMs > 0) ack = setTimeout(() => finish(NOT_ANSWERING), ackMs);
+			watch(ackMs);
 		});
 		socket.on('data', (data: Buffer) => {
-			clearTimeout(ack);
+			// The acknowledgement, a heartbeat (both spaces before a line) or part of a line: the server is alive.
+			heard = true;
+			watch(silenceMs);
 			let start = 0;
 			const lines: string[] = [];
 			for (let end = data.indexOf(10); end !== -1; start = end + 1, end = data.indexOf(10, start)) {
@@ -125,8 +143,12 @@ export function exchange(
 			if (start < data.length) pending.push(data.subarray(start));
 			if (lines.length === 0) return;
 			socket.pause();
+			paused = true;
+			clearTimeout(watchdog);
 			writing = writing.then(async () => {
 				for (const text of lines) if (!(await line(text))) return finish('an unreadable reply');
+				paused = false;
+				watch(silenceMs);
 				socket.resume();
 			});
 		});
@@ -142,8 +164,8 @@ export function exchange(
 }
 
 /**
- * How long a call waits for the server's answer before answering on its own. Far above any
- * answer (a first search at 50k notes takes seconds), but a server that hangs must not hang its callers.
+ * How long a call's socket may stay idle before the call answers on its own: a backstop far above
+ * the silence deadline, which a live server's heartbeat keeps the call inside however long it answers.
  */
 export const CALL_TIMEOUT_MS = 300_000;
 
@@ -154,7 +176,7 @@ export async function askServer(
 	env: Record<string, string | undefined> = process.env,
 	timeoutMs = CALL_TIMEOUT_MS,
 	onOut?: (text: string) => void | Promise<void>,
-	ackMs = ACK_TIMEOUT_MS,
+	ackMs = liveness(env).ackMs,
 ): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };
 	const named = servedVaultOf(argv, cwd);
@@ -173,6 +195,7 @@ export async function askServer(
 		timeoutMs,
 		onOut,
 		ackMs,
+		liveness(env).silenceMs,
 	);
 	if (reply !== null && 'code' in reply)
 		return { kind: 'answered', stdout: reply.stdout, stderr: reply.stderr, code: reply.code };

@@ -98,6 +98,38 @@ export function socketPathFor(
 	return Buffer.byteLength(path) < 104 ? path : null;
 }
 
+/**
+ * How long a call waits for the server's first byte (its acknowledgement, sent as soon as it has
+ * read the request) before answering on its own: a live server sends it within milliseconds (5 s
+ * leaves room for a loaded machine's stalls, so a busy CI run does not build the vault twice); a
+ * frozen one, or one inside a long synchronous read, never does.
+ */
+export const ACK_TIMEOUT_MS = 5000;
+
+/**
+ * How long a call waits with nothing from the server, once the server has acknowledged it, before
+ * it answers on its own: a server answering a call sends a heartbeat every tenth of this (a space,
+ * which JSON allows before a line), however long the call takes — a refresh after many edits, a
+ * full grep — so only a frozen server, or one stuck this long in synchronous work, is given up on.
+ */
+export const SILENCE_MS = 10_000;
+
+/** Test-only: a shorter silence deadline in ms (the acknowledgement's is half of it, the heartbeat a tenth), so a test of a silent server need not wait seconds. */
+export const SILENCE_ENV = 'VAULT_QUERY_TEST_SILENCE_MS';
+
+/** The deadlines a call gives a server (see ACK_TIMEOUT_MS, SILENCE_MS) and the heartbeat period that keeps a live server inside them. */
+export function liveness(env: Record<string, string | undefined> = process.env): {
+	ackMs: number;
+	silenceMs: number;
+	beatMs: number;
+} {
+	const given = env[SILENCE_ENV];
+	if (given === undefined || !/^[0-9]{2,6}$/.test(given))
+		return { ackMs: ACK_TIMEOUT_MS, silenceMs: SILENCE_MS, beatMs: SILENCE_MS / 10 };
+	const silenceMs = Number(given);
+	return { ackMs: Math.round(silenceMs / 2), silenceMs, beatMs: Math.max(1, Math.round(silenceMs / 10)) };
+}
+
 /** Whether the environment turned the server off. */
 export function serverOff(env: Record<string, string | undefined> = process.env): boolean {
 	return env[SERVER_ENV] === 'off' || env[SERVER_ENV] === '0';

@@ -11,7 +11,7 @@ import { chmod, mkdir, unlink } from 'node:fs/promises';
 import { assertPrivateFolder, safeCacheDir } from '../../node/snapshot/cache-dir';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import type { EngineConfig, VaultEngine } from '../../core/engine/engine';
 import type { NoteSource } from '../../core/port';
 import { DEFAULT_CONFIG_DIR, type OpenVaultOptions } from '../../node/vault-source';
@@ -25,6 +25,7 @@ import { exchange } from './client';
 import { forgetServerPid, writeServerPid } from './pid-file';
 import { SPAWNED_ENV, startServer } from './spawn';
 import {
+	liveness,
 	SERVED_COMMANDS,
 	SERVER_STAMP,
 	socketPathFor,
@@ -262,12 +263,19 @@ class CliServer {
 	/** Reads one request from `socket` and writes the reply (after the streamed answer's chunks, if any). */
 	private async serve(socket: Socket): Promise<void> {
 		const request = await readRequest(socket);
+		// The heartbeat: while the answer is worked out, a space each beat tells the caller this server is
+		// alive, however long the call takes (client.ts gives up on a server silent for ten beats).
+		const beat = setInterval(() => {
+			if (!socket.destroyed) socket.write(' ');
+		}, liveness().beatMs);
 		let reply: ServerReply;
 		try {
 			reply = await this.answer(request, socket);
 		} catch (error) {
 			reply = { declined: `the server failed: ${error instanceof Error ? error.message : String(error)}` };
 			this.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		} finally {
+			clearInterval(beat);
 		}
 		socket.end(`${JSON.stringify(reply)}\n`);
 	}
