@@ -10,10 +10,18 @@ import type { CodecHost, SnapshotStore, StoredSnapshotInfo } from '../core/snaps
 
 /** The object store of a vault's database. */
 const PARTS = 'parts';
+/** Bytes per record of a saved part. */
+export const CHUNK_BYTES = 1 << 20; // why: IndexedDB copies a record's value in one go on the main thread (~10 ms a MB in Node's fake-indexeddb on a loaded machine); a 50k-note part is ~140 MB.
 
-/** One saved part as IndexedDB keeps it. */
+/**
+ * One saved part as IndexedDB keeps it: this head under the part's key, and its bytes in
+ * records of CHUNK_BYTES under `[key, 0]`, `[key, 1]`, … — each read or written in a task of
+ * its own, so no copy of a whole part holds the main thread. (A part saved whole, by an earlier
+ * version, reads as none: the index is built and saved over it.)
+ */
 interface PartRecord {
-	bytes: Uint8Array;
+	chunks: number;
+	length: number;
 	savedAt: number;
 	notes: number;
 }
@@ -61,28 +69,56 @@ export class IndexedDbStore implements SnapshotStore {
 	}
 
 	private async record(key: string): Promise<PartRecord | null> {
-		const value = (await (await this.open()).get(PARTS, key)) as unknown;
-		if (typeof value !== 'object' || value === null || !('bytes' in value) || !(value.bytes instanceof Uint8Array))
-			return null; // none, or not ours: treated as nothing saved
-		return value as PartRecord;
+		return headOf((await (await this.open()).get(PARTS, key)) as unknown);
 	}
 
-	/** The bytes saved under `key`, or null. */
+	/** The bytes saved under `key`, or null (none, or chunks missing). Each chunk is read in a task of its own. */
 	async load(key: string): Promise<Uint8Array | null> {
-		return (await this.record(key))?.bytes ?? null;
+		const tx = (await this.open()).transaction(PARTS);
+		const head = headOf(await tx.store.get(key));
+		if (head === null) return null;
+		const out = new Uint8Array(head.length);
+		let at = 0;
+		for (let i = 0; i < head.chunks; i++) {
+			const chunk = (await tx.store.get([key, i])) as unknown;
+			if (!(chunk instanceof Uint8Array) || at + chunk.length > out.length) return null;
+			out.set(chunk, at);
+			at += chunk.length;
+		}
+		return at === out.length ? out : null;
 	}
 
-	/** Replace the part under `key` (an IndexedDB put is atomic); `notes` is kept for the settings tab. */
+	/**
+	 * Replace the part under `key` in one transaction (a reader sees the old part or the new one);
+	 * each chunk is put when the one before is written, so each copy is a task of its own.
+	 * `notes` is kept for the settings tab.
+	 */
 	async save(key: string, bytes: Uint8Array | readonly Uint8Array[], notes = 0): Promise<void> {
-		const record: PartRecord = { bytes: joined(bytes), savedAt: Date.now(), notes };
-		await (await this.open()).put(PARTS, record, key);
+		const whole = joined(bytes);
+		const chunks = Math.ceil(whole.length / CHUNK_BYTES);
+		const tx = (await this.open()).transaction(PARTS, 'readwrite');
+		const done = tx.done;
+		try {
+			for (let i = 0; i < chunks; i++)
+				// A copy: a view would be stored with the whole buffer under it.
+				await tx.store.put(whole.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), [key, i]);
+			await tx.store.delete(IDBKeyRange.bound([key, chunks], [key, Infinity]));
+			const head: PartRecord = { chunks, length: whole.length, savedAt: Date.now(), notes };
+			await tx.store.put(head, key);
+		} catch (error) {
+			done.catch(() => undefined);
+			throw error;
+		}
+		await done;
 	}
 
 	/** Forget the part under `key`; true when there was one. */
 	async clear(key: string): Promise<boolean> {
-		const db = await this.open();
-		const had = (await db.getKey(PARTS, key)) !== undefined;
-		await db.delete(PARTS, key);
+		const tx = (await this.open()).transaction(PARTS, 'readwrite');
+		const had = (await tx.store.getKey(key)) !== undefined;
+		await tx.store.delete(key);
+		await tx.store.delete(IDBKeyRange.bound([key, 0], [key, Infinity]));
+		await tx.done;
 		return had;
 	}
 
@@ -90,7 +126,7 @@ export class IndexedDbStore implements SnapshotStore {
 	async info(key: string): Promise<SavedIndexSummary | null> {
 		const record = await this.record(key);
 		if (record === null) return null;
-		return { location: this.name, bytes: record.bytes.length, savedAt: record.savedAt, notes: record.notes };
+		return { location: this.name, bytes: record.length, savedAt: record.savedAt, notes: record.notes };
 	}
 
 	/** Closes the database (a plugin unloaded lets go of it, so a new instance may open it). */
@@ -99,6 +135,14 @@ export class IndexedDbStore implements SnapshotStore {
 		this.db = null;
 		void db?.then((d) => d.close()).catch(() => undefined);
 	}
+}
+
+/** A part's head record, or null (none, or not ours: treated as nothing saved). */
+function headOf(value: unknown): PartRecord | null {
+	if (typeof value !== 'object' || value === null) return null;
+	const record = value as Partial<PartRecord>;
+	if (typeof record.chunks !== 'number' || typeof record.length !== 'number') return null;
+	return record as PartRecord;
 }
 
 /** One array of the chunks. */

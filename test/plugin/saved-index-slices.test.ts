@@ -5,12 +5,11 @@
  * encoding (the CLI's) gives, and an edit made while it encodes waits for it, then reaches the index.
  */
 import { waitFor } from '../helpers/wait';
-import { openDB } from 'idb';
 import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { partKey } from '../../src/core/snapshot/index-parts';
 import VaultQueryPlugin from '../../src/main';
-import { databaseName } from '../../src/obsidian/idb-store';
+import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
 import { FakeApp } from './fake-app';
 import { MANIFEST, settle } from './harness';
 
@@ -33,10 +32,11 @@ function files(): Record<string, string> {
 
 /** The saved bytes of `app`'s vault, as IndexedDB holds them. */
 async function savedBytes(app: FakeApp): Promise<Uint8Array> {
-	const db = await openDB(databaseName(app.appId, app.vault.getName()));
-	const value = (await db.get('parts', partKey('vault', 'search'))) as { bytes: Uint8Array };
-	db.close();
-	return value.bytes;
+	const store = new IndexedDbStore(databaseName(app.appId, app.vault.getName()));
+	const bytes = await store.load(partKey('vault', 'search'));
+	store.close();
+	if (bytes === null) throw new Error('nothing saved');
+	return bytes;
 }
 
 /** Whether two byte arrays are equal (vitest's deep equality takes seconds over megabytes). */

@@ -5,14 +5,13 @@
  * build, and saves the new index over it — and with an IndexedDB that fails (a private window, a
  * full quota): it builds in memory and says so in one notice, however many saves follow.
  */
-import { openDB } from 'idb';
 import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { partKey } from '../../src/core/snapshot/index-parts';
 import { SearchIndex } from '../../src/core/search/search-index';
 import VaultQueryPlugin from '../../src/main';
-import { databaseName } from '../../src/obsidian/idb-store';
+import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
 import { MANIFEST, settle } from './harness';
@@ -49,22 +48,22 @@ async function start(app: FakeApp, version = MANIFEST.version): Promise<VaultQue
 	return plugin;
 }
 
-/** The saved record of `app`'s vault, as IndexedDB holds it. */
-async function record(app: FakeApp): Promise<{ bytes: Uint8Array; savedAt: number; notes: number }> {
-	const db = await openDB(databaseName(app.appId, app.vault.getName()));
-	const value = (await db.get('parts', KEY)) as { bytes: Uint8Array; savedAt: number; notes: number };
-	db.close();
-	return value;
+/** The saved index of `app`'s vault, as IndexedDB holds it: its bytes and note count. */
+async function record(app: FakeApp): Promise<{ bytes: Uint8Array; notes: number }> {
+	const store = new IndexedDbStore(databaseName(app.appId, app.vault.getName()));
+	const bytes = await store.load(KEY);
+	const info = await store.info(KEY);
+	store.close();
+	if (bytes === null || info === null) throw new Error('nothing saved');
+	return { bytes, notes: info.notes };
 }
 
-/** Replaces the saved record's bytes. */
+/** Replaces the saved bytes (in `into`'s database). */
 async function tamper(app: FakeApp, change: (bytes: Uint8Array) => Uint8Array, into: FakeApp = app): Promise<void> {
 	const saved = await record(app);
-	const db = await openDB(databaseName(into.appId, into.vault.getName()), 1, {
-		upgrade: (d) => d.createObjectStore('parts'),
-	});
-	await db.put('parts', { ...saved, bytes: change(saved.bytes.slice()) }, KEY);
-	db.close();
+	const store = new IndexedDbStore(databaseName(into.appId, into.vault.getName()));
+	await store.save(KEY, change(saved.bytes.slice()), saved.notes);
+	store.close();
 }
 
 async function answers(search: (q: string) => Promise<{ results: { path: string; backlinks?: unknown }[] }>) {
