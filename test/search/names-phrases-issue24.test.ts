@@ -113,3 +113,76 @@ describe('typo candidates come from prose', () => {
 		);
 	});
 });
+
+describe('typo candidates come from prose, not code, addresses or comments', () => {
+	// Each made-up word is written once in the vault, only where a reader does not read it as prose.
+	const hidden: [where: string, word: string, typo: string][] = [
+		['a fenced code block', 'zarnithex', 'zarnithox'],
+		['a tilde fence', 'velmorask', 'velmorasp'],
+		['inline code', 'plovindra', 'plovindru'],
+		['a bare URL', 'quastrelm', 'quastrelt'],
+		["a Markdown link's address", 'morvintal', 'morvintol'],
+		["a badge image's address", 'brelquisa', 'brelquisu'],
+		['an autolink', 'drommelif', 'drommelix'],
+		['an HTML comment', 'trovalique', 'trovaliqeu'],
+	];
+	const files = {
+		'Setup.md': [
+			'# Setup',
+			'',
+			'Run the installer first.',
+			'',
+			'```sh',
+			'npm run zarnithex --fast',
+			'```',
+			'',
+			'~~~',
+			'velmorask = 1',
+			'~~~',
+			'',
+			'Then call `plovindra()` once.',
+			'',
+			'See https://quastrelm.example.org/start for details, or [the docs](https://example.org/morvintal).',
+			'',
+			'[![build](https://img.shields.io/badge/brelquisa)](https://ci.example.org)',
+			'',
+			'Mail <https://drommelif.example.net> for help.',
+			'',
+			'<!-- trovalique: generated, do not edit -->',
+			'',
+			'The glossary lists the kelvarion terms.',
+		].join('\n'),
+	};
+
+	it('a word written only in code, a URL or an HTML comment is never offered as a correction', async () => {
+		const index = await SearchIndex.build(new MemorySource(files));
+		const opts = { limit: 5, withBacklinks: false };
+		for (const [where, word, typo] of hidden) {
+			const r = await search(index, typo, opts);
+			expect(r.terms.corrected, `${typo}: ${word} is only in ${where}`).toEqual([]);
+			expect(r.terms.unmatched, where).toEqual([typo]);
+			// The word itself is still found as typed: the note holds it.
+			expect(
+				(await search(index, word, opts)).results.map((h) => h.path),
+				where,
+			).toEqual(['Setup.md']);
+		}
+	});
+
+	it('the same kind of word written in prose is still corrected', async () => {
+		const index = await SearchIndex.build(new MemorySource(files));
+		const r = await search(index, 'kelvarian', { limit: 5, withBacklinks: false });
+		expect(r.terms.corrected).toEqual([{ from: 'kelvarian', to: 'kelvarion' }]);
+	});
+
+	it('an edited note keeps the rule: a word moved from prose into code stops being a correction', async () => {
+		const source = new MemorySource({ 'A.md': 'The kelvarion is here.\n', 'B.md': 'Nothing else.\n' });
+		const index = await SearchIndex.build(source);
+		const opts = { limit: 5, withBacklinks: false };
+		expect((await search(index, 'kelvarian', opts)).terms.corrected).toHaveLength(1);
+		index.upsert({ path: 'A.md', text: 'The `kelvarion` is here.\n', metadata: null });
+		expect((await search(index, 'kelvarian', opts)).terms.corrected).toEqual([]);
+		index.upsert({ path: 'B.md', text: 'A kelvarion in prose.\n', metadata: null });
+		expect((await search(index, 'kelvarian', opts)).terms.corrected).toHaveLength(1);
+	});
+});

@@ -40,7 +40,25 @@ export interface DocInfo {
  * at 50k notes those copies were hundreds of MB, promoted to the old generation while their note
  * was indexed.
  */
-export type TextPieces = readonly string[];
+export type TextPieces = readonly TextPiece[];
+
+/**
+ * A piece of a field: prose, or text the index holds but a reader does not read as prose — code
+ * (fenced or inline), an address (a bare URL, a link's target) or an HTML comment (hidden in
+ * reading view). An unread piece's words are searchable, but never offered as typo corrections:
+ * `qzqz` → `azqz` from an identifier, a host name or a comment is not a word of the vault's prose.
+ */
+export type TextPiece = string | UnreadPiece;
+
+/** See {@link TextPiece}. */
+export interface UnreadPiece {
+	readonly unread: string;
+}
+
+/** The text of a piece, prose or not. */
+export function pieceText(piece: TextPiece): string {
+	return typeof piece === 'string' ? piece : piece.unread;
+}
 
 /** The texts of the six index fields, in `FIELD_NAMES` order. */
 export type FieldTexts = [
@@ -151,7 +169,7 @@ function safeDecode(s: string): string {
  * an address, so it is left out between two pieces — a Markdown image keeps its alt text, a piece
  * of its own, which describes it.
  */
-function withoutImageNames(text: string): TextPieces {
+function withoutImageNames(text: string): string[] {
 	if (!text.includes('![')) return [text];
 	const pieces: string[] = [];
 	let at = 0;
@@ -171,19 +189,96 @@ function withoutImageNames(text: string): TextPieces {
 const PAYLOAD =
 	/^[ \t]*(`{3,}|~{3,})[ \t]*compressed-json[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$|data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*/gm;
 
+/** At a line's start (sticky), a fence opening or closing a code block, inside a quote or list too: group 1 is the fence. */
+const FENCE = /[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})/y;
+/**
+ * Outside fences, what a reader does not read as prose: an HTML comment, inline code, a link's
+ * target `](…)` (group 1; an image file's is left alone, see {@link withoutImageNames}), a bare or
+ * autolinked URL.
+ */
+const UNREAD_INLINE =
+	/<!--[\s\S]*?(?:-->|$)|``[^\n]*?``|`[^`\n]+`|\]\(([^)\n]*)\)|\b[a-z][a-z\d+.-]*:\/\/[^\s<>()[\]"'`]*/gi;
+
+/** Whether a text may hold something {@link unreadSplit} separates (a cheap test that skips most notes). */
+function mayHoldUnread(text: string): boolean {
+	return text.includes('`') || text.includes('~~~') || text.includes('<!--') || text.includes('://');
+}
+
+/** `text` as prose strings and unread pieces (see {@link TextPiece}), in order; fences first, then the inline kinds between them. */
+function unreadSplit(text: string): TextPiece[] {
+	if (!mayHoldUnread(text)) return [text];
+	const out: TextPiece[] = [];
+	const inline = (from: number, to: number): void => {
+		if (from >= to) return;
+		const chunk = text.slice(from, to);
+		let at = 0;
+		for (const m of chunk.matchAll(UNREAD_INLINE)) {
+			let start = m.index;
+			let end = start + m[0].length;
+			if (m[1] !== undefined) {
+				if (IMAGE_FILE.test(safeDecode(m[1].trim().replace(/^<|>$/g, '')))) continue;
+				start += 2; // after `](`
+				end -= 1; // before `)`
+			}
+			if (start > at) out.push(chunk.slice(at, start));
+			out.push({ unread: chunk.slice(start, end) });
+			at = end;
+		}
+		if (at < chunk.length) out.push(at === 0 ? chunk : chunk.slice(at));
+	};
+	let proseFrom = 0;
+	let open: { char: string; length: number; start: number } | null = null;
+	for (let at = 0; at < text.length;) {
+		let end = text.indexOf('\n', at);
+		end = end < 0 ? text.length : end + 1;
+		FENCE.lastIndex = at;
+		const m = FENCE.exec(text);
+		if (m !== null) {
+			const fence = m[1];
+			const rest = text.slice(at + m[0].length, end);
+			if (open === null) {
+				// A backtick fence's info string holds no backtick (```js x``` is inline code).
+				if (fence[0] === '~' || !rest.includes('`')) open = { char: fence[0], length: fence.length, start: at };
+			} else if (fence[0] === open.char && fence.length >= open.length && rest.trim() === '') {
+				inline(proseFrom, open.start);
+				out.push({ unread: text.slice(open.start, end) });
+				proseFrom = end;
+				open = null;
+			}
+		}
+		at = end;
+	}
+	if (open !== null) {
+		// An unclosed fence runs to the end, as in CommonMark.
+		inline(proseFrom, open.start);
+		out.push({ unread: text.slice(open.start) });
+	} else inline(proseFrom, text.length);
+	return out;
+}
+
 /**
  * A body as pieces without embedded payloads (see {@link PAYLOAD}) — their "words" are random
- * letters that would turn up as typo corrections (`qzqz` → `azqz`) — and without image names.
+ * letters that would turn up as typo corrections (`qzqz` → `azqz`) — and without image names;
+ * code, addresses and HTML comments are unread pieces (see {@link TextPiece}).
  */
 function bodyPieces(text: string): TextPieces {
-	if (!text.includes('compressed-json') && !text.includes(';base64,')) return withoutImageNames(text);
-	const pieces: string[] = [];
+	const pieces: TextPiece[] = [];
+	const add = (segment: string): void => {
+		for (const piece of unreadSplit(segment)) {
+			if (typeof piece === 'string') pieces.push(...withoutImageNames(piece));
+			else for (const p of withoutImageNames(piece.unread)) pieces.push({ unread: p });
+		}
+	};
+	if (!text.includes('compressed-json') && !text.includes(';base64,')) {
+		add(text);
+		return pieces;
+	}
 	let at = 0;
 	for (const m of text.matchAll(PAYLOAD)) {
-		pieces.push(...withoutImageNames(text.slice(at, m.index)));
+		add(text.slice(at, m.index));
 		at = m.index + m[0].length;
 	}
-	pieces.push(...withoutImageNames(text.slice(at)));
+	add(text.slice(at));
 	return pieces;
 }
 

@@ -3,7 +3,8 @@
  * edit distance 1 for words of 4–7 letters, 2 beyond — chosen from the index's own vocabulary
  * (fewest edits, then the term most notes hold, then the first in string order). Only words that
  * match nothing are corrected, so a correctly spelt query never changes, and the result says what
- * each word was taken as.
+ * each word was taken as. Candidates are words of the vault's prose: a term its notes hold only in
+ * code, addresses or HTML comments (extract.ts `TextPiece`) is searchable but never a correction.
  *
  * Speed: a scan of the whole vocabulary costs 50–190 ms per word on a 6,000-note multilingual
  * vault (210k terms), so candidates come from a bigram index over the vocabulary (gram-index.ts):
@@ -44,7 +45,7 @@ export function correctWord(index: InvertedIndex, word: QueryWord): string | nul
 		for (const f of forms) dist = Math.min(dist, editDistance(f, term, max));
 		if (dist > max || dist === 0) continue;
 		const df = index.docFreq(t);
-		if (df === 0) continue;
+		if (df === 0 || !index.heldInProse(t)) continue;
 		if (
 			best === null ||
 			dist < best.dist ||

@@ -16,7 +16,7 @@ import { PendingPostings } from './pending-postings';
 import { exportDenseSteps, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
-import { FIELD_TF_MASK, grow, TF_BITS } from './packed-tf';
+import { FIELD_TF_MASK, FIELD_TFS, grow, TF_BITS, UNREAD_ONLY } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
 import { drain, type TimeSlice } from '../steps';
 import { termsOf } from './tokenize';
@@ -346,7 +346,7 @@ export class InvertedIndex {
 		const score = (d: number, packed: number): number => {
 			let sum = 0;
 			const base = d * FIELD_COUNT;
-			let p = packed;
+			let p = packed & FIELD_TFS;
 			for (let f = 0; p !== 0; f++, p >>>= TF_BITS) {
 				const tf = p & FIELD_TF_MASK;
 				if (tf !== 0) {
@@ -368,6 +368,20 @@ export class InvertedIndex {
 		this.pending.forTerm(t, (d, packed) => {
 			if (alive[d] === 1 && (allowed === null || allowed[d] === 1)) visit(d, score(d, packed), packed);
 		});
+	}
+
+	/** Whether a live note holds term `t` in prose (not only in code, an address or a comment: packed-tf.ts `UNREAD_ONLY`). */
+	heldInProse(t: number): boolean {
+		const alive = this.alive;
+		if (t < this.frozen.terms) {
+			const [docs, tfs] = this.frozen.slice(t);
+			for (let i = 0; i < docs.length; i++) if (alive[docs[i]] === 1 && (tfs[i] & UNREAD_ONLY) === 0) return true;
+		}
+		let found = false;
+		this.pending.forTerm(t, (d, packed) => {
+			if (alive[d] === 1 && (packed & UNREAD_ONLY) === 0) found = true;
+		});
+		return found;
 	}
 
 	/** The packed tf word of term `t` in note `d`, or 0 (binary search in the frozen slice). */

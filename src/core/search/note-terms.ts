@@ -4,8 +4,8 @@
  * too, so a host's build loop can hand the main thread back in the middle of one long note. The
  * counts land in this counter's scratch (`terms`, `tfs`, `fieldLen`), valid until the next count.
  */
-import type { FieldTexts } from './extract';
-import { FIELD_TF_MASK, TF_BITS, TF_MAX } from './packed-tf';
+import { pieceText, type FieldTexts } from './extract';
+import { FIELD_TF_MASK, TF_BITS, TF_MAX, UNREAD_ONLY } from './packed-tf';
 import { FIELD_NAMES } from './settings';
 import { ShardedMap } from './sharded-map';
 import type { TermDictionary } from './term-dictionary';
@@ -47,7 +47,7 @@ function stepEnd(text: string, from: number): number {
 export class NoteTermCounter {
 	/** The counted note's term ids, in order of first occurrence. */
 	readonly terms: number[] = [];
-	/** Packed field frequencies (packed-tf.ts), parallel to `terms`. */
+	/** Packed field frequencies (packed-tf.ts), parallel to `terms`; flagged UNREAD_ONLY when the note holds the term in no prose piece. */
 	readonly tfs: number[] = [];
 	/** Terms per field of the counted note. */
 	readonly fieldLen = new Uint32Array(FIELD_NAMES.length);
@@ -57,6 +57,8 @@ export class NoteTermCounter {
 	/** Per term id: the stamp of the last count that saw it, and its slot in `terms` there. */
 	private lastSeen: Int32Array;
 	private slotOf: Uint32Array;
+	/** Per term id: the stamp of the last count that saw it in prose. */
+	private proseSeen: Int32Array;
 	private stamp = 0;
 	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
 	private wordCache = new ShardedMap<number | number[]>();
@@ -69,11 +71,12 @@ export class NoteTermCounter {
 	) {
 		this.lastSeen = new Int32Array(Math.max(1024, capacity)).fill(-1);
 		this.slotOf = new Uint32Array(this.lastSeen.length);
+		this.proseSeen = new Int32Array(this.lastSeen.length).fill(-1);
 	}
 
 	/** Bytes held by the per-term scratch arrays. */
 	get byteLength(): number {
-		return this.lastSeen.byteLength + this.slotOf.byteLength;
+		return this.lastSeen.byteLength + this.slotOf.byteLength + this.proseSeen.byteLength;
 	}
 
 	/** After a bulk build: drop the large word cache and keep a small one for single-note updates. */
@@ -93,6 +96,9 @@ export class NoteTermCounter {
 			const so = new Uint32Array(n);
 			so.set(this.slotOf);
 			this.slotOf = so;
+			const ps = new Int32Array(n).fill(-1);
+			ps.set(this.proseSeen);
+			this.proseSeen = ps;
 		}
 		return id;
 	}
@@ -101,6 +107,7 @@ export class NoteTermCounter {
 	private nextStamp(): number {
 		if (this.stamp === STAMP_MAX) {
 			this.lastSeen.fill(-1);
+			this.proseSeen.fill(-1);
 			this.stamp = 0;
 		}
 		return ++this.stamp;
@@ -124,8 +131,10 @@ export class NoteTermCounter {
 		for (let f = 0; f < fields.length; f++) {
 			const shift = f * TF_BITS;
 			let len = 0;
+			let prose = true;
 			const add = (t: number): void => {
 				len++;
+				if (prose) this.proseSeen[t] = stamp;
 				if (this.lastSeen[t] !== stamp) {
 					this.lastSeen[t] = stamp;
 					this.slotOf[t] = terms.length;
@@ -138,7 +147,9 @@ export class NoteTermCounter {
 			};
 			const addTerm = (term: string): void => add(this.termId(term));
 			let budget = TOKENIZE_STEP; // characters left before the next pause
-			for (const piece of fields[f]) {
+			for (const part of fields[f]) {
+				const piece = pieceText(part);
+				prose = piece === part;
 				for (let from = 0; from < piece.length;) {
 					const end = stepEnd(piece, from);
 					// A step's text is normalised on its own: a copy (when NFKC changes it) lives one step, never promoted.
@@ -164,6 +175,7 @@ export class NoteTermCounter {
 			}
 			this.fieldLen[f] = len;
 		}
+		for (let i = 0; i < terms.length; i++) if (this.proseSeen[terms[i]] !== stamp) tfs[i] |= UNREAD_ONLY;
 	}
 
 	/** Add a short word's term ids, tokenizing it only the first time it is seen. */

@@ -1,6 +1,6 @@
 /**
  * The packed term-frequency word of a posting: the term's frequency in each of the six fields,
- * 5 bits per field, in one 32-bit word; and the typed-array growth the index's columns share.
+ * 5 bits per field, in one 32-bit word (and one flag above them, {@link UNREAD_ONLY}); and the typed-array growth the index's columns share.
  */
 import { FIELD_NAMES } from './settings';
 
@@ -10,6 +10,14 @@ export const TF_BITS = 5;
 export const TF_MAX = (1 << TF_BITS) - 1; // why: BM25 saturates long before 31 occurrences (k1 = 1.2), so capping loses nothing.
 /** Mask of one field's frequency. */
 export const FIELD_TF_MASK = TF_MAX;
+/**
+ * Flag of a posting whose note holds the term only in unread text — code, addresses, HTML
+ * comments (extract.ts `TextPiece`) — above the six fields' 30 bits: such a term is searchable but
+ * is not a typo correction unless some note holds it in prose.
+ */
+export const UNREAD_ONLY = 1 << (FIELD_NAMES.length * TF_BITS);
+/** The six fields' frequencies of a packed tf word, without the flag. */
+export const FIELD_TFS = UNREAD_ONLY - 1;
 
 /** Grow a typed array to at least `need` elements, doubling. */
 export function grow<T extends Uint32Array | Float32Array | Uint8Array>(
