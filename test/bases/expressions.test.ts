@@ -48,6 +48,22 @@ describe('base expressions', () => {
 		expect(method.message).toMatch(/shout\(\): unknown function; supported methods: .*\blower\b/);
 	});
 
+	it('finds an unknown function wherever it is nested', () => {
+		const places = [
+			'nope().x',
+			'list[nope()]',
+			'if(true, nope())',
+			'nope().lower()',
+			'"a".lower(nope())',
+			'!nope()',
+			'1 + nope()',
+			'nope() + 1',
+			'[1, nope()]',
+			'{ a: nope() }',
+		];
+		for (const place of places) expect(errorOf(() => compile(place)).fn, place).toBe('nope()');
+	});
+
 	it('a method on the wrong type names the function and the types that have it', async () => {
 		const d = await data();
 		const e = errorOf(() => evaluateExpression(d, '(5).lower()'));

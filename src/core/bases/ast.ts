@@ -20,38 +20,25 @@ export interface Expression {
 	readonly root: Node;
 }
 
+/** The nodes directly under a node of each kind, in source order (a new kind of node must say its own). */
+const CHILDREN: { [T in Node['t']]: (node: Extract<Node, { t: T }>) => Node[] } = {
+	lit: () => [],
+	regex: () => [],
+	name: () => [],
+	member: (n) => [n.object],
+	index: (n) => [n.object, n.index],
+	call: (n) => n.args,
+	method: (n) => [n.object, ...n.args],
+	unary: (n) => [n.arg],
+	binary: (n) => [n.left, n.right],
+	list: (n) => n.items,
+	object: (n) => n.entries.map(([, value]) => value),
+};
+
 /** Every node of `node`'s tree, depth first (the parser bounds the depth). */
 export function* walk(node: Node): Generator<Node> {
 	yield node;
-	switch (node.t) {
-		case 'member':
-			yield* walk(node.object);
-			break;
-		case 'index':
-			yield* walk(node.object);
-			yield* walk(node.index);
-			break;
-		case 'call':
-			for (const a of node.args) yield* walk(a);
-			break;
-		case 'method':
-			yield* walk(node.object);
-			for (const a of node.args) yield* walk(a);
-			break;
-		case 'unary':
-			yield* walk(node.arg);
-			break;
-		case 'binary':
-			yield* walk(node.left);
-			yield* walk(node.right);
-			break;
-		case 'list':
-			for (const a of node.items) yield* walk(a);
-			break;
-		case 'object':
-			for (const [, a] of node.entries) yield* walk(a);
-			break;
-		default:
-			break;
-	}
+	// The entry for `node.t` takes that kind of node, which TypeScript cannot tell from the lookup.
+	const children = CHILDREN[node.t] as (node: Node) => Node[];
+	for (const child of children(node)) yield* walk(child);
 }
