@@ -113,6 +113,24 @@ export abstract class InlineSegments {
 	}
 
 	/**
+	 * The next `slot` needle at or after offset `i` that starts inside one of segments `s`…`n - 1`
+	 * (one in the gap between two is passed over). Sets foundSeg/foundPos to its segment and offset.
+	 */
+	private nextInSegments(slot: number, s: number, i: number, n: number): boolean {
+		for (;;) {
+			const k = this.search.next(slot, i);
+			while (s < n && k >= this.segEnd[s]) s++;
+			if (s >= n) return false;
+			if (k >= this.segStart[s]) {
+				this.foundSeg = s;
+				this.foundPos = k;
+				return true;
+			}
+			i = this.segStart[s];
+		}
+	}
+
+	/**
 	 * Find a backtick run of exactly `len` from offset `from` of segment `s` on (code spans may
 	 * cross lines). Sets foundSeg/foundPos to just past the closer.
 	 */
@@ -120,27 +138,20 @@ export abstract class InlineSegments {
 		if (this.backtickFail[len] === this.scanId) return false;
 		const text = this.text;
 		let i = from;
-		for (;;) {
-			const k = this.search.next(SLOT_BACKTICK, i);
-			while (s < n && k >= this.segEnd[s]) s++;
-			if (s >= n) {
-				this.backtickFail[len] = this.scanId;
-				return false;
-			}
-			if (k < this.segStart[s]) {
-				i = this.segStart[s];
-				continue;
-			}
+		while (this.nextInSegments(SLOT_BACKTICK, s, i, n)) {
+			s = this.foundSeg;
+			const k = this.foundPos;
 			const end = this.segEnd[s];
 			let j = k + 1;
 			while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
 			if (j - k === len) {
-				this.foundSeg = s;
 				this.foundPos = j;
 				return true;
 			}
 			i = j;
 		}
+		this.backtickFail[len] = this.scanId;
+		return false;
 	}
 
 	/** Find the closer in `slot` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
@@ -148,20 +159,17 @@ export abstract class InlineSegments {
 		if (this.acrossFail[slot] === this.scanId) return false;
 		const len = NEEDLES[slot].length;
 		let i = from;
-		for (;;) {
-			const k = this.search.next(slot, i);
-			while (s < n && k >= this.segEnd[s]) s++;
-			if (s >= n) {
-				this.acrossFail[slot] = this.scanId;
-				return false;
+		while (this.nextInSegments(slot, s, i, n)) {
+			s = this.foundSeg;
+			const k = this.foundPos;
+			// The closer must end in the segment it starts in.
+			if (k + len <= this.segEnd[s]) {
+				this.foundPos = k + len;
+				return true;
 			}
-			if (k < this.segStart[s] || k + len > this.segEnd[s]) {
-				i = k + 1;
-				continue;
-			}
-			this.foundSeg = s;
-			this.foundPos = k + len;
-			return true;
+			i = k + 1;
 		}
+		this.acrossFail[slot] = this.scanId;
+		return false;
 	}
 }
