@@ -1,4 +1,5 @@
 /** Small DOM habits shared by the faces. */
+import type { LinkResult } from '../core/contract';
 
 /**
  * Makes `el` act as a button for mouse and keyboard: focusable, `role=button`, run by a click
@@ -28,4 +29,15 @@ export function activatable(
 /** `count one` / `count ones`. */
 export function plural(count: number, one: string, many = `${one}s`): string {
 	return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
+
+/**
+ * The line under a link result: the path of the file it resolves to, or `unresolved` with the
+ * item marked `is-unresolved`. Returns that path, or null.
+ */
+export function linkPathLine(item: HTMLElement, link: LinkResult, unresolved: string): string | null {
+	const resolved = link.resolved;
+	if (resolved === null) item.addClass('is-unresolved');
+	item.createDiv({ cls: 'vault-query-result-path', text: resolved ?? unresolved });
+	return resolved;
 }

@@ -1,6 +1,6 @@
 import { Modal, Notice, type App } from 'obsidian';
 import { openNoteAt } from './open-note';
-import { activatable, plural } from './dom';
+import { activatable, linkPathLine, plural } from './dom';
 import type { LineMatch, LinkResult, LinkSource, NoteResult, QueryResult } from '../core/contract';
 
 /**
@@ -56,14 +56,8 @@ function renderLink(list: HTMLElement, result: LinkResult, open: OpenNote): void
 	header.createSpan({ cls: 'vault-query-result-title', text: result.linkpath });
 	renderBadge(header, result.source);
 	if (result.count > 1) header.createSpan({ cls: 'vault-query-count', text: `×${result.count}` });
-	const resolved = result.resolved;
-	if (resolved === null) {
-		item.addClass('is-unresolved');
-		item.createDiv({ cls: 'vault-query-result-path', text: 'Unresolved: no file by this name' });
-		return;
-	}
-	item.createDiv({ cls: 'vault-query-result-path', text: resolved });
-	activatable(item, (evt) => open(resolved, undefined, evt));
+	const resolved = linkPathLine(item, result, 'Unresolved: no file by this name');
+	if (resolved !== null) activatable(item, (evt) => open(resolved, undefined, evt));
 }
 
 function renderDetails(parent: HTMLElement, summary: string, lines: string[]): void {

@@ -1,5 +1,5 @@
 import type { LinkResult, LinkSource } from '../core/contract';
-import { activatable } from './dom';
+import { activatable, linkPathLine } from './dom';
 import type { OpenNote } from './results-modal';
 import type { BacklinkRow, PanelModel, SharingRow, TagNode } from './side-panel-data';
 
@@ -70,14 +70,8 @@ function renderLink(parent: HTMLElement, link: LinkResult, actions: PanelActions
 	const item = parent.createDiv('vault-query-panel-row');
 	const title = item.createDiv({ cls: 'vault-query-panel-row-title', text: link.linkpath });
 	if (link.count > 1) title.createSpan({ cls: 'vault-query-count', text: ` ×${link.count}` });
-	const resolved = link.resolved;
-	if (resolved === null) {
-		item.addClass('is-unresolved');
-		item.createDiv({ cls: 'vault-query-result-path', text: 'Not created yet' });
-		return;
-	}
-	item.createDiv({ cls: 'vault-query-result-path', text: resolved });
-	activatable(title, (evt) => actions.open(resolved, undefined, evt), `Open ${link.linkpath}`);
+	const resolved = linkPathLine(item, link, 'Not created yet');
+	if (resolved !== null) activatable(title, (evt) => actions.open(resolved, undefined, evt), `Open ${link.linkpath}`);
 }
 
 function renderOutgoing(parent: HTMLElement, model: PanelModel, actions: PanelActions): void {
