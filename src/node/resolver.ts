@@ -28,6 +28,11 @@ function lookupKey(s: string): string {
 	return s.normalize('NFC').toLowerCase();
 }
 
+/** The name key a file or linkpath is looked up by: the last segment of its lookup key (see the module comment). */
+export function nameKeyOf(path: string): string {
+	return fileName(lookupKey(path));
+}
+
 /** Deterministic candidate order: shorter paths first, then by key, then by exact path. */
 function compareEntries(a: FileEntry, b: FileEntry): number {
 	if (a.path.length !== b.path.length) return a.path.length - b.path.length;
@@ -62,10 +67,14 @@ export interface LinkpathResolver {
 
 /** Obsidian-compatible link resolution over every file of a vault (notes and attachments). */
 export class LinkResolver implements LinkpathResolver {
-	/** Candidates by lower-cased NFC file name, each list kept in `compareEntries` order. */
-	private readonly byName = new Map<string, FileEntry[]>();
+	/**
+	 * Candidates by lower-cased NFC file name, each list kept in `compareEntries` order. A list is
+	 * never changed in place (a change puts a new one), so a resolver derived by `withChanges` may
+	 * share the lists it does not change.
+	 */
+	private byName = new Map<string, readonly FileEntry[]>();
 	/** Every file by its exact path. */
-	private readonly byPath = new Map<string, FileEntry>();
+	private byPath = new Map<string, FileEntry>();
 
 	/** Indexes `files` (vault-relative, `/`-separated, every file type). */
 	constructor(files: Iterable<string>) {
@@ -74,12 +83,31 @@ export class LinkResolver implements LinkpathResolver {
 			const entry: FileEntry = { path, key: lookupKey(path) };
 			this.byPath.set(path, entry);
 			const name = fileName(entry.key);
-			const list = this.byName.get(name);
+			const list = this.byName.get(name) as FileEntry[] | undefined;
 			if (list) list.push(entry);
 			else this.byName.set(name, [entry]);
 		}
 		// Sorting once after a bulk load is cheaper than sorted inserts.
-		for (const list of this.byName.values()) list.sort(compareEntries);
+		for (const list of this.byName.values()) (list as FileEntry[]).sort(compareEntries);
+	}
+
+	/**
+	 * This resolver with `added` files indexed and `removed` ones taken out, this one unchanged
+	 * (a server's refresh after notes were created, deleted or renamed: the lists of other names are
+	 * shared, so it costs two map copies rather than the keys and sorts of every file).
+	 */
+	withChanges(added: Iterable<string>, removed: Iterable<string>): LinkResolver {
+		const next = new LinkResolver([]);
+		next.byName = new Map(this.byName);
+		next.byPath = new Map(this.byPath);
+		for (const path of removed) next.removeFile(path);
+		for (const path of added) next.addFile(path);
+		return next;
+	}
+
+	/** The files whose name key (`nameKeyOf`) is `name`, in candidate order. */
+	filesNamed(name: string): readonly string[] {
+		return (this.byName.get(name) ?? []).map((entry) => entry.path);
 	}
 
 	/** Number of files indexed. */
@@ -105,7 +133,7 @@ export class LinkResolver implements LinkpathResolver {
 		}
 		let at = list.findIndex((other) => compareEntries(entry, other) < 0);
 		if (at < 0) at = list.length;
-		list.splice(at, 0, entry);
+		this.byName.set(name, [...list.slice(0, at), entry, ...list.slice(at)]);
 		return true;
 	}
 
@@ -117,9 +145,9 @@ export class LinkResolver implements LinkpathResolver {
 		const name = fileName(entry.key);
 		const list = this.byName.get(name);
 		if (list) {
-			const at = list.indexOf(entry);
-			if (at >= 0) list.splice(at, 1);
-			if (list.length === 0) this.byName.delete(name);
+			const rest = list.filter((other) => other !== entry);
+			if (rest.length === 0) this.byName.delete(name);
+			else this.byName.set(name, rest);
 		}
 		return true;
 	}

@@ -45,6 +45,32 @@ function byName(a: Dirent, b: Dirent): number {
 	return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
+/**
+ * The order the walk lists files in: depth-first with each folder's entries in code-unit order
+ * of their names, which is the code-unit order of the paths compared segment by segment (`a/z`
+ * comes before `a-b`, as folder `a` is walked before the name `a-b`). For placing a file that
+ * appeared since a walk without walking again.
+ */
+export function walkOrder(a: string, b: string): number {
+	const x = a.split('/');
+	const y = b.split('/');
+	for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+	return x.length - y.length;
+}
+
+/**
+ * Whether a walk enters the folder `folder` (vault-relative, no trailing `/`, `''` for the root)
+ * by its own path: no dot-folder, `node_modules` or, at the root, the config folder on the way.
+ */
+export function isWalkedFolder(folder: string, configDir: string): boolean {
+	if (folder === '') return true;
+	return folder
+		.split('/')
+		.every(
+			(part, i) => !part.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.has(part) && !(i === 0 && part === configDir),
+		);
+}
+
 /** What a non-regular directory entry is, for its skip reason. */
 function kindOf(entry: {
 	isFIFO(): boolean;

@@ -27,4 +27,34 @@ describe('LayeredMap', () => {
 			}),
 		);
 	});
+
+	it('reads as the merged map when layers also take keys out (a note deleted or renamed away)', () => {
+		const key = fc.constantFrom<string>('a', 'b', 'c', 'd', 'e');
+		const layer = fc.record({
+			put: fc.array(fc.tuple(key, fc.integer()), { maxLength: 4 }),
+			drop: fc.array(key, { maxLength: 3 }),
+		});
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(key, fc.integer()), { maxLength: 6 }),
+				fc.array(layer, { maxLength: 4 }),
+				(base, layers) => {
+					const merged = new Map(base);
+					let layered: ReadonlyMap<string, number> = new Map(base);
+					for (const { put, drop } of layers) {
+						for (const k of drop) merged.delete(k);
+						for (const [k, v] of put) merged.set(k, v);
+						layered = LayeredMap.over(layered, new Map(put), drop);
+					}
+					const sorted = (m: Iterable<[string, number]>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+					expect(sorted(layered)).toEqual(sorted(merged));
+					expect(layered.size).toBe(merged.size);
+					for (const k of ['a', 'b', 'c', 'd', 'e', 'z']) {
+						expect(layered.get(k)).toBe(merged.get(k));
+						expect(layered.has(k)).toBe(merged.has(k));
+					}
+				},
+			),
+		);
+	});
 });

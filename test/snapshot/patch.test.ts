@@ -1,12 +1,13 @@
 /**
- * A server's refresh after writes to existing notes patches the previous open instead of opening
+ * A server's refresh after changes to plain files patches the previous open instead of opening
  * the vault again (src/node/snapshot/patch-cached.ts). Random sequences of writes — links that
- * resolve and do not, tags, frontmatter, a note turned binary and back, an oversized note — are
- * applied, and after each the patched source must say what a full read of the vault says: notes,
- * metadata, tags, skip reasons, mtimes and both link maps and their inversion. A created, deleted
- * or renamed note, a folder or a config file is not a patch (null: the caller opens in full).
+ * resolve and do not, tags, frontmatter, a note turned binary and back, an oversized note — and of
+ * notes and attachments created, deleted and renamed (names that resolve links left unresolved,
+ * or move a short link to a nearer note) are applied, and after each the patched source must say
+ * what a full read of the vault says: notes, metadata, tags, skip reasons, mtimes and both link
+ * maps and their inversion. A folder or a config file is not a patch (null: the caller opens in full).
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -76,7 +77,9 @@ function observe(source: NoteSource): unknown {
 
 const text = fc
 	.record({
-		links: fc.array(fc.constantFrom('a', 'b', 'c', 'sub/d', 'pic.png', 'missing'), { maxLength: 3 }),
+		links: fc.array(fc.constantFrom('a', 'b', 'c', 'sub/d', 'pic.png', 'missing', 'e', 'sub/e', 'f.md'), {
+			maxLength: 3,
+		}),
 		tags: fc.subarray(['#x', '#y/z']),
 		up: fc.option(fc.constantFrom('a', 'missing'), { nil: undefined }),
 		kind: fc.constantFrom('plain', 'plain', 'plain', 'binary', 'huge', 'bad-yaml'),
@@ -129,24 +132,86 @@ describe('patching an open vault after writes to its notes', () => {
 		);
 	});
 
-	it('is not a patch when a note was created, deleted or renamed, or a folder or config file changed', async () => {
+	it('says what a full read says after notes and attachments are created, deleted and renamed', async () => {
+		/** Paths a change may touch: the vault's, names its links look for, and a nearer or farther twin of each. */
+		const pool = [
+			...NAMES,
+			'c.md',
+			'sub/a.md',
+			'e.md',
+			'sub/e.md',
+			'f.md',
+			'sub/missing.md',
+			'pic.png',
+			'sub/pic.png',
+		];
+		const change = fc.oneof(
+			fc.record({ op: fc.constant('write' as const), path: fc.constantFrom(...pool), text }),
+			fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...pool) }),
+			fc.record({
+				op: fc.constant('rename' as const),
+				path: fc.constantFrom(...pool),
+				to: fc.constantFrom(...pool),
+			}),
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+				async (bursts) => {
+					const root = makeVault();
+					const options = { maxFileSize: MAX_FILE_SIZE };
+					const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
+					await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
+					let opened: CachedVault = await openCachedVault(root, {
+						...options,
+						store,
+						tool: 'test',
+						readPiecemeal: true,
+						lean: true,
+						racyWindowMs: 0,
+					});
+					for (const burst of bursts) {
+						const reported: string[] = [];
+						for (const c of burst) {
+							const abs = join(root, c.path);
+							if (c.op === 'write') writeFileSync(abs, c.text);
+							else if (c.op === 'delete') rmSync(abs, { force: true });
+							else if (existsSync(abs) && !existsSync(join(root, c.to))) {
+								renameSync(abs, join(root, c.to));
+								reported.push(c.to);
+							}
+							reported.push(c.path);
+						}
+						const patched = patchCachedVault(opened, reported, options);
+						expect(patched).not.toBeNull();
+						opened = patched!;
+						expect(observe(opened.source)).toEqual(observe(await openVault(root, options)));
+					}
+				},
+			),
+			{ numRuns: 40 },
+		);
+	});
+
+	it('is not a patch when a folder or a config file changed', async () => {
 		const root = makeVault();
 		const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
 		const opened = await openCachedVault(root, { store, tool: 'test' });
-		writeFileSync(join(root, 'new.md'), 'new');
-		expect(patchCachedVault(opened, ['new.md'])).toBeNull();
-		rmSync(join(root, 'b.md'));
-		expect(patchCachedVault(opened, ['b.md'])).toBeNull();
-		renameSync(join(root, 'sub/c.md'), join(root, 'sub/e.md'));
-		expect(patchCachedVault(opened, ['sub/c.md', 'sub/e.md'])).toBeNull();
+		mkdirSync(join(root, 'new'));
+		expect(patchCachedVault(opened, ['new'])).toBeNull();
 		expect(patchCachedVault(opened, ['sub'])).toBeNull();
 		expect(patchCachedVault(opened, [''])).toBeNull();
 		expect(patchCachedVault(opened, ['.obsidian/app.json'])).toBeNull();
-		expect(patchCachedVault(opened, ['pic.png'])).toBeNull();
-		// A write to a note that is still there is one.
+		renameSync(join(root, 'sub'), join(root, 'moved'));
+		expect(patchCachedVault(opened, ['sub', 'moved'])).toBeNull();
+		// A note created, or written, is one; a file in a dot-folder changes nothing.
 		writeFileSync(join(root, 'a.md'), '[[new]]');
-		const patched = patchCachedVault(opened, ['a.md']);
-		expect(patched?.report).toMatchObject({ state: 'refreshed', reread: 1, removed: 0 });
-		expect(patched?.source.resolvedLinks()['a.md']).toEqual({});
+		writeFileSync(join(root, 'new.md'), 'new');
+		const patched = patchCachedVault(opened, ['a.md', 'new.md']);
+		expect(patched?.report).toMatchObject({ state: 'refreshed', reread: 2, removed: 0 });
+		expect(patched?.source.resolvedLinks()['a.md']).toEqual({ 'new.md': 1 });
+		mkdirSync(join(root, '.hidden'));
+		writeFileSync(join(root, '.hidden/x.md'), 'x');
+		expect(patchCachedVault(patched!, ['.hidden/x.md'])?.source.listNotes()).toEqual(patched?.source.listNotes());
 	});
 });

@@ -204,22 +204,48 @@ export class CachedVaultSource implements NoteSource {
 	}
 
 	/**
-	 * This source after edits to notes it lists, the file list unchanged (a server's refresh when
-	 * only notes were written): `records` are the edited notes as just read, `fingerprints` every
-	 * note's now. Nothing is copied: the kept-note map is shared (every read looks at the fresh
-	 * notes first, so an edited note's old entry there is never read), and so are the caches of
-	 * kept notes' decoded metadata and the resolver (it depends on the file list only).
+	 * This source after changes to plain files (a server's refresh, patch-cached.ts): `records` are
+	 * the written and created notes as just read, `fingerprints` every note's now; `listing`, when
+	 * files were created or gone, the file and note lists now, the resolver over them and the notes
+	 * gone. Nothing is copied: the kept-note map is shared (every read looks at the fresh notes
+	 * first, so an edited note's old entry there is never read; a gone note's is taken out), and so
+	 * are the caches of kept notes' decoded metadata and, when no file came or went, the resolver.
 	 */
 	edited(
 		records: ReadonlyMap<string, NoteRecord>,
 		fingerprints: ReadonlyMap<string, NoteFingerprint>,
+		listing?: {
+			files: readonly string[];
+			notes: readonly string[];
+			resolver: LinkResolver;
+			removed: readonly string[];
+		},
 	): CachedVaultSource {
 		// Layered, not copied: after a build from scratch every note is fresh, and a copy is ~25 ms at 50k.
+		const removed = listing?.removed ?? [];
 		return new CachedVaultSource(
-			{ ...this.init, fresh: LayeredMap.over(this.init.fresh, records), fingerprints },
+			{
+				...this.init,
+				fresh: LayeredMap.over(this.init.fresh, records, removed),
+				kept: removed.length > 0 ? LayeredMap.over(this.init.kept, new Map(), removed) : this.init.kept,
+				files: listing?.files ?? this.init.files,
+				notes: listing?.notes ?? this.init.notes,
+				fingerprints,
+			},
 			this.caches,
-			this.resolver,
+			listing?.resolver ?? this.resolver,
 		);
+	}
+
+	/** Whether the walk left out `entry` (a folder ends in `/`). */
+	walkSkipped(entry: string): boolean {
+		return this.init.walkSkips.has(entry);
+	}
+
+	/** Whether the file list has a file under folder `folder`. */
+	hasFilesUnder(folder: string): boolean {
+		const prefix = `${folder}/`;
+		return this.init.files.some((path) => path.startsWith(prefix));
 	}
 
 	/** The link maps, for a source `edited` from this one. */

@@ -8,33 +8,47 @@
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import type { LinkMaps } from '../link-maps';
 import type { DecodedSnapshot } from '../../core/snapshot/codec';
+import { nameKeyOf } from '../resolver';
+import { walkOrder } from '../vault-walk';
 import { LayeredMap } from './layered-map';
 
 /** Where one note's link-map entries come from. */
 export type LinkEntry = { saved: number } | { resolved: Record<string, number>; unresolved: Record<string, number> };
+
+/**
+ * What a `SnapshotLinks` made by `withChanges` reads through: the maps it was made from first
+ * (`links`, whose inversion it reads), `edited` standing in for the notes whose links changed
+ * since (path → destination file numbers; `[]` for a note gone or without links now), and the
+ * file numbering extended with the files that appeared since (`numbered` numbers given so far).
+ */
+interface Derived {
+	links: SnapshotLinks;
+	edited: ReadonlyMap<string, readonly number[]>;
+	numbering: ReadonlyMap<string, number>;
+	numbered: number;
+}
 
 /** Both link maps of a cached vault (see the module comment). */
 export class SnapshotLinks {
 	private resolvedMap: LinkMap | null = null;
 	private unresolvedMap: LinkMap | null = null;
 	private inverted: { offsets: Uint32Array; sources: Uint32Array } | null = null;
-	private fileIndex: Map<string, number> | null = null;
-	/** Note path → position in `order`, shared along a chain of `withEntries`. */
-	private positionIndex: Map<string, number> | null = null;
+	private fileIndex: ReadonlyMap<string, number> | null = null;
+	/** Name key of an unresolved link → the notes (walk order) with one, made once per first maps. */
+	private unresolvedIndex: Map<string, string[]> | null = null;
 
 	/**
 	 * `order`: the notes with entries, walk order; `entries`: each one's source; `files`: every
 	 * vault file, in the file-index order of the snapshot's columns (the same list when a saved
-	 * entry is used at all). `base`: maps these were made from by `withEntries` (same order and
-	 * files), whose inversion this one reads, with `edited` (position → destination file indexes)
-	 * standing in for the notes whose links changed since — so an edit does not invert every link again.
+	 * entry is used at all). `base`: what maps made by `withChanges` read through (see `Derived`),
+	 * so an edit, a new note or a rename does not invert every link again.
 	 */
 	constructor(
 		private readonly order: readonly string[],
 		private readonly entries: ReadonlyMap<string, LinkEntry>,
 		private readonly snapshot: DecodedSnapshot | null,
 		private readonly files: readonly string[],
-		private readonly base: { links: SnapshotLinks; edited: ReadonlyMap<number, readonly number[]> } | null = null,
+		private readonly base: Derived | null = null,
 	) {}
 
 	/** source → destination → count, each entry decoded when first read. */
@@ -106,75 +120,113 @@ export class SnapshotLinks {
 	}
 
 	/**
-	 * These maps after some notes' links were resolved anew (`updates`: path → its entry, or null
-	 * when it has none now), the file list unchanged; `notes` is every note in walk order. The
-	 * entries of other notes carry over; the inversion is made again when first read.
+	 * These maps after some notes' links were resolved anew: `updates` is path → its entry, or
+	 * null when it has none now (a note gone, renamed away, or no longer readable); `notes` is
+	 * every note in walk order now; `addedFiles` the files that appeared since these maps (they
+	 * are numbered after every file known so far). The entries of other notes carry over, and so
+	 * does the inversion of the first maps of the chain.
 	 */
-	withEntries(updates: ReadonlyMap<string, LinkEntry | null>, notes: readonly string[]): SnapshotLinks {
-		const moved = [...updates].some(([path, entry]) => this.entries.has(path) !== (entry !== null));
-		if (!moved) {
-			// Presence unchanged: a null update is a note that had no entry and still has none.
-			const changes = new Map<string, LinkEntry>();
-			for (const [path, entry] of updates) if (entry !== null) changes.set(path, entry);
-			const edited = new Map(this.base?.edited ?? []);
-			this.positionIndex ??= new Map(this.order.map((path, i) => [path, i]));
-			for (const [path, entry] of changes) edited.set(this.positionIndex.get(path)!, this.destinationsOf(entry));
-			const next = new SnapshotLinks(
-				this.order,
-				LayeredMap.over(this.entries, changes),
-				this.snapshot,
-				this.files,
-				{ links: this.base?.links ?? this, edited },
-			);
-			next.positionIndex = this.positionIndex;
-			return next;
-		}
-		// A note that gained or lost its entry (became readable, or not) changes the order: copied, rare.
-		const entries = new Map(this.entries);
+	withChanges(
+		updates: ReadonlyMap<string, LinkEntry | null>,
+		notes: readonly string[],
+		addedFiles: Iterable<string> = [],
+	): SnapshotLinks {
+		const root = this.base?.links ?? this;
+		let numbering = this.fileIndexOf();
+		let numbered = this.base?.numbered ?? this.files.length;
+		const numbers = new Map<string, number>();
+		for (const path of addedFiles) if (!numbering.has(path) && !numbers.has(path)) numbers.set(path, numbered++);
+		if (numbers.size > 0) numbering = LayeredMap.over(numbering, numbers);
+		const changes = new Map<string, LinkEntry>();
+		const gone: string[] = [];
 		for (const [path, entry] of updates) {
-			if (entry === null) entries.delete(path);
-			else entries.set(path, entry);
+			if (entry === null) gone.push(path);
+			else changes.set(path, entry);
 		}
-		return new SnapshotLinks(
-			notes.filter((path) => entries.has(path)),
-			entries,
-			this.snapshot,
-			this.files,
-		);
+		const moved = [...updates].some(([path, entry]) => this.entries.has(path) !== (entry !== null));
+		const entries = LayeredMap.over(this.entries, changes, gone);
+		const edited = new Map(this.base?.edited ?? []);
+		for (const [path, entry] of updates)
+			edited.set(path, entry === null ? [] : destinationsOf(entry, numbering, this.snapshot));
+		// A note that gained or lost its entry (created, deleted, became readable or not) changes the order.
+		const order = moved ? notes.filter((path) => entries.has(path)) : this.order;
+		return new SnapshotLinks(order, entries, this.snapshot, this.files, {
+			links: root,
+			edited,
+			numbering,
+			numbered,
+		});
 	}
 
 	/** The notes whose `resolvedLinks` entry names `target`, in walk order (what inverting the map would give). */
 	linkSourcesOf(target: string): string[] {
 		const d = this.fileIndexOf().get(target);
 		if (d === undefined) return [];
-		const { offsets, sources } = (this.base?.links ?? this).invert();
+		const root = this.base?.links ?? this;
 		const edited = this.base?.edited;
-		const positions: number[] = [];
-		for (let k = offsets[d]; k < offsets[d + 1]; k++)
-			if (edited === undefined || !edited.has(sources[k])) positions.push(sources[k]);
-		if (edited !== undefined) {
-			for (const [position, dests] of edited) if (dests.includes(d)) positions.push(position);
-			positions.sort((a, b) => a - b);
+		const found: string[] = [];
+		if (d < root.files.length) {
+			const { offsets, sources } = root.invert();
+			for (let k = offsets[d]; k < offsets[d + 1]; k++) {
+				const path = root.order[sources[k]];
+				if (edited === undefined || !edited.has(path)) found.push(path);
+			}
 		}
-		return positions.map((position) => this.order[position]);
+		if (edited === undefined) return found;
+		const more: string[] = [];
+		for (const [path, dests] of edited) if (dests.includes(d)) more.push(path);
+		return more.length === 0 ? found : mergeInWalkOrder(found, more.sort(walkOrder));
 	}
 
-	/** Path → position in the file list (the snapshot's destination numbering), built once per file list. */
-	private fileIndexOf(): Map<string, number> {
-		this.fileIndex ??= this.base?.links.fileIndexOf() ?? new Map(this.files.map((f, i) => [f, i]));
+	/**
+	 * The notes with an unresolved link whose name key (`nameKeyOf`, what the resolver looks a
+	 * link up by) is one of `names`: those whose links a file of such a name, appearing, could
+	 * resolve. Unordered.
+	 */
+	unresolvedSourcesNamed(names: ReadonlySet<string>): Set<string> {
+		const root = this.base?.links ?? this;
+		const edited = this.base?.edited;
+		const found = new Set<string>();
+		const index = root.unresolvedByName();
+		for (const name of names)
+			for (const path of index.get(name) ?? []) if (edited === undefined || !edited.has(path)) found.add(path);
+		for (const path of edited?.keys() ?? []) {
+			const entry = this.entries.get(path);
+			if (entry === undefined) continue;
+			for (const key in this.unresolvedOf(entry))
+				if (names.has(nameKeyOf(key))) {
+					found.add(path);
+					break;
+				}
+		}
+		return found;
+	}
+
+	/** One entry's unresolved links, decoded. */
+	private unresolvedOf(entry: LinkEntry): Record<string, number> {
+		return 'saved' in entry ? (this.snapshot!.unresolvedByNote().get(entry.saved) ?? {}) : entry.unresolved;
+	}
+
+	/** Name key → the notes with an unresolved link of that name, over these maps' own entries (made once). */
+	private unresolvedByName(): Map<string, string[]> {
+		if (this.unresolvedIndex) return this.unresolvedIndex;
+		const index = new Map<string, string[]>();
+		for (const path of this.order) {
+			for (const key in this.unresolvedOf(this.entries.get(path)!)) {
+				const name = nameKeyOf(key);
+				const list = index.get(name);
+				if (list === undefined) index.set(name, [path]);
+				else if (list[list.length - 1] !== path) list.push(path);
+			}
+		}
+		this.unresolvedIndex = index;
+		return index;
+	}
+
+	/** Path → number in the file numbering (the snapshot's destination numbering, then files that appeared), made once per file list. */
+	private fileIndexOf(): ReadonlyMap<string, number> {
+		this.fileIndex ??= this.base?.numbering ?? new Map(this.files.map((f, i) => [f, i]));
 		return this.fileIndex;
-	}
-
-	/** The file indexes a fresh entry links to. */
-	private destinationsOf(entry: LinkEntry): number[] {
-		if ('saved' in entry) {
-			const [from, to] = this.snapshot!.resolvedSpan(entry.saved);
-			const out: number[] = [];
-			for (let p = from; p < to; p++) out.push(this.snapshot!.resolvedDest(p));
-			return out;
-		}
-		const index = this.fileIndexOf();
-		return Object.keys(entry.resolved).flatMap((dest) => index.get(dest) ?? []);
 	}
 
 	/** Destination file index → note positions (in `order`) linking there: a counting sort over every link once. */
@@ -203,6 +255,32 @@ export class SnapshotLinks {
 		this.inverted = { offsets: offsets.subarray(0, this.files.length + 1), sources };
 		return this.inverted;
 	}
+}
+
+/** The file numbers a fresh or saved entry links to. */
+function destinationsOf(
+	entry: LinkEntry,
+	numbering: ReadonlyMap<string, number>,
+	snapshot: DecodedSnapshot | null,
+): number[] {
+	if ('saved' in entry) {
+		const [from, to] = snapshot!.resolvedSpan(entry.saved);
+		const out: number[] = [];
+		for (let p = from; p < to; p++) out.push(snapshot!.resolvedDest(p));
+		return out;
+	}
+	return Object.keys(entry.resolved).flatMap((dest) => numbering.get(dest) ?? []);
+}
+
+/** Two lists each in walk order, merged into one. */
+function mergeInWalkOrder(a: readonly string[], b: readonly string[]): string[] {
+	const out: string[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < a.length && j < b.length) out.push(walkOrder(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+	while (i < a.length) out.push(a[i++]);
+	while (j < b.length) out.push(b[j++]);
+	return out;
 }
 
 /**
