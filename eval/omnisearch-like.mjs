@@ -63,11 +63,23 @@ function cjkWords(tokens) {
 	});
 }
 
-/** A MiniSearch instance with Omnisearch's options; `cjk: true` adds the CJK word tokenizer. */
-export function createOmnisearchLike({ cjk = false } = {}) {
+/**
+ * A MiniSearch instance with Omnisearch's options; `cjk: true` adds the CJK word tokenizer,
+ * `directory: true` its field for the note's folder (boost 2, its default weight), which the
+ * first-contact bench indexes and the eval leaves out.
+ */
+export function createOmnisearchLike({ cjk = false, directory = false } = {}) {
 	return new MiniSearch({
 		idField: 'path',
-		fields: ['basename', 'aliases', 'content', 'headings1', 'headings2', 'headings3'],
+		fields: [
+			'basename',
+			...(directory ? ['directory'] : []),
+			'aliases',
+			'content',
+			'headings1',
+			'headings2',
+			'headings3',
+		],
 		storeFields: [],
 		tokenize: cjk ? (text) => [...new Set(cjkWords(tokenizeForIndexing(text)))] : tokenizeForIndexing,
 		processTerm: (term) => removeDiacritics(term).toLowerCase(),
@@ -86,17 +98,33 @@ export function omnisearchDoc(path, text, metadata) {
 			.filter((h) => h.level === n)
 			.map((h) => h.heading)
 			.join(' ');
-	return { path, basename, aliases, content: text, headings1: level(1), headings2: level(2), headings3: level(3) };
+	return {
+		path,
+		basename,
+		directory: path.slice(0, Math.max(0, slash)),
+		aliases,
+		content: text,
+		headings1: level(1),
+		headings2: level(2),
+		headings3: level(3),
+	};
 }
 
-/** Search like Omnisearch; returns paths, best first. `cjk: true` splits CJK query runs into words, as the index was. */
-export function omnisearchQuery(ms, query, limit = 10, { cjk = false } = {}) {
+/** Search like Omnisearch; returns paths, best first. `cjk: true` splits CJK query runs into words, as the index was; `directory: true` boosts the folder field. */
+export function omnisearchQuery(ms, query, limit = 10, { cjk = false, directory = false } = {}) {
 	const groups = tokenizeForSearch(query);
 	if (cjk) for (const g of groups.queries) g.queries = cjkWords(g.queries);
 	const results = ms.search(groups, {
 		prefix: (term) => term.length >= 1,
 		fuzzy: (term) => (term.length <= 3 ? 0 : term.length <= 5 ? FUZZINESS / 2 : FUZZINESS),
-		boost: { basename: 3, aliases: 3, headings1: 1.5, headings2: 1.3, headings3: 1.1 },
+		boost: {
+			basename: 3,
+			...(directory ? { directory: 2 } : {}),
+			aliases: 3,
+			headings1: 1.5,
+			headings2: 1.3,
+			headings3: 1.1,
+		},
 		tokenize: (t) => [t],
 	});
 	return results.slice(0, limit).map((r) => r.id);

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { CLI, DEFAULT_VAULT, median, OUT_DIR, ROOT, timeSpawn, verdict } from './bench/lib.mjs';
 import { generateVault } from './gen-vault.mjs';
 import { benchMcp } from './bench/mcp.mjs';
+import { serverStatus, serverWarm, stopServer } from './bench/server.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -87,40 +88,6 @@ function timed(args, vault, env, before = () => {}) {
 		cpuMs: Math.round(median(cpu)),
 		peakRssMb: Math.round(rss / 1024),
 	};
-}
-
-/** The vault's server status (`server --status --json`), or null when none runs. */
-function serverStatus(vault, env) {
-	const run = spawnSync(process.execPath, [CLI, 'server', '--status', '--vault', vault, '--json'], {
-		env,
-		encoding: 'utf8',
-	});
-	return JSON.parse(run.stdout).server;
-}
-
-/** Waits until the server is ready and its trigram index loaded or built (what a call finds a while after the first). */
-async function serverWarm(vault, env) {
-	const until = Date.now() + 15 * 60_000;
-	for (;;) {
-		const status = serverStatus(vault, env);
-		if (status?.ready && !status.handsOver && status.trigrams === 'ready') return status;
-		if (Date.now() > until) throw new Error(`the server did not get warm: ${JSON.stringify(status)}`);
-		await sleep(500);
-	}
-}
-
-/** Stops the vault's server and waits until its process is gone (a save it was writing included). */
-async function stopServer(vault, env) {
-	const pid = serverStatus(vault, env)?.pid;
-	spawnSync(process.execPath, [CLI, 'server', '--stop', '--vault', vault], { env });
-	for (let i = 0; pid !== undefined && i < 600; i++) {
-		try {
-			process.kill(pid, 0);
-		} catch {
-			return;
-		}
-		await sleep(100);
-	}
 }
 
 /**

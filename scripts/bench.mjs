@@ -6,7 +6,7 @@
  * docs/BENCHMARKS.md (the rows this run measured; the others keep their date). The page describes
  * the method.
  *
- * Usage: npm run bench -- [--only parser|growth|cli|grep|profile|search|pack|load[,…]] [--runs N] [--vault PATH]
+ * Usage: npm run bench -- [--only parser|growth|cli|grep|profile|search|pack|load|first-contact[,…]] [--runs N] [--vault PATH]
  *        npm run bench -- --summary [N]   (medians over the last N saved runs; runs nothing)
  * Memory is measured in a child process started with --expose-gc (a full GC before reading it).
  */
@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { benchCli } from './bench/cli.mjs';
 import { benchGrep } from './bench/grep.mjs';
 import { benchRegex, printRegex } from './bench/regex.mjs';
+import { benchFirstContact } from './bench/first-contact.mjs';
 import { benchGrowth } from './bench/growth.mjs';
 import { benchLoad } from './bench/load.mjs';
 import {
@@ -39,8 +40,22 @@ import { updateTable } from './bench/table.mjs';
 
 /** Above this load average per core, a run's figures do not replace the table's (see --table-anyway). */
 const LOADED_PER_CORE = 1.5;
-const JOBS = ['parser', 'growth', 'cli', 'grep', 'regex', 'profile', 'search', 'pack', 'snapshot', 'load'];
-const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH] [--sizes i18n,10000,… (search and snapshot jobs)] [--table-anyway]
+const JOBS = [
+	'parser',
+	'growth',
+	'cli',
+	'grep',
+	'regex',
+	'profile',
+	'search',
+	'pack',
+	'snapshot',
+	'load',
+	'first-contact',
+];
+/** Jobs that run only when asked: each takes the whole machine for many minutes. */
+const ON_REQUEST = ['load', 'first-contact'];
+const USAGE = `usage: npm run bench -- [--only ${JOBS.join('|')}[,…]] [--runs N (>= 5, default 5)] [--warmups N (default 3)] [--vault PATH] [--sizes i18n,10000,… (search and snapshot jobs; first-contact: note counts, default 13400,50000)] [--table-anyway]
        npm run bench -- --summary [N]   (medians over the last N saved runs in bench-output/runs/, runs nothing)`;
 
 /** Parse argv; unknown flags are errors. */
@@ -117,11 +132,18 @@ if (!existsSync(CLI)) {
 	process.exit(2);
 }
 
-// `load` (twenty CLI processes on a 13k-note vault) runs only when asked: it takes the whole machine for minutes.
+// `load` (twenty CLI processes on a 13k-note vault) and `first-contact` (cold builds at 13.4k and
+// 50k notes) run only when asked: they take the whole machine for minutes.
 const selected =
 	options.only.length > 0
 		? options.only
-		: JOBS.filter((j) => j !== 'load' && (!['search', 'pack', 'snapshot'].includes(j) || hasChildBench(j)));
+		: JOBS.filter(
+				(j) => !ON_REQUEST.includes(j) && (!['search', 'pack', 'snapshot'].includes(j) || hasChildBench(j)),
+			);
+if (selected.includes('first-contact') && options.sizes?.split(',').includes('i18n')) {
+	process.stderr.write('bench: --sizes for first-contact are note counts (generated vaults), not i18n\n');
+	process.exit(2);
+}
 const wants = (job) => selected.includes(job);
 const machine = machineFacts();
 say(machineLine(machine));
@@ -152,6 +174,7 @@ await step('search', childBench('search', sizes));
 await step('pack', childBench('pack'));
 await step('snapshot', childBench('snapshot', sizes));
 await step('load', benchLoad);
+await step('first-contact', () => benchFirstContact({ sizes: options.sizes }));
 
 machine.loadAverage1mEnd = Math.round(loadavg()[0] * 100) / 100;
 printReport(machine, results);

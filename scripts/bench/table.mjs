@@ -56,6 +56,20 @@ const RARE = { i18n: { text: '≤ 0.5× rg', limit: 0.5 }, '50k': { text: '≤ 0
 const COMMON = { i18n: { text: '≤ 1.5× rg', limit: 1.5 }, '50k': { text: '≤ 1.5× rg', limit: 1.5 } };
 const ratio = (value, limit) => ({ figure: `${value.toFixed(2)}×`, ok: value <= limit });
 
+/** A row of the first-contact job (scripts/bench/first-contact.mjs), found by its wording and vault. */
+function firstContact(what, vault, goal) {
+	return {
+		what,
+		how: 'first contact',
+		vault,
+		goal,
+		measure: (results) => {
+			const t = results['first-contact']?.targets.find((row) => row.what === what && row.vault === vault);
+			return t && { figure: t.figure, ok: t.ok };
+		},
+	};
+}
+
 /** Every target the table lists; `measure(results)` gives `{figure, ok}` or undefined when this run did not measure it. */
 export const TARGETS = [
 	{
@@ -168,6 +182,17 @@ export const TARGETS = [
 			return r && { figure: `${r.p95Ms.toFixed(1)} ms`, ok: r.p95Ms <= 50 };
 		},
 	},
+	firstContact('first call from an empty cache, over `--no-cache`', '13.4k', '≤ 1.2×'),
+	firstContact('second call (started with the first)', '13.4k', '≤ call 1'),
+	firstContact('third call (2 s after)', '13.4k', '≤ 0.4 s'),
+	firstContact('the next call after a note is created / renamed', '13.4k', '≤ +100 ms'),
+	firstContact('first `search`, over MiniSearch as Omnisearch cold', '13.4k', '≤ 1.0×'),
+	firstContact('`search --no-cache`, over MiniSearch as Omnisearch cold', '13.4k', '≤ 0.7×'),
+	firstContact('first call from an empty cache, over `--no-cache`', '50k', '≤ 1.2×'),
+	firstContact('no call slower than the first', '50k', 'calls 2 and 3 ≤ call 1'),
+	firstContact('the server process, peak memory', '50k', '≤ 700 MB'),
+	firstContact('first MCP `search` from spawn, over a cold CLI `search`', '50k', '≤ 1.2×'),
+	firstContact('the next call after a note is created / renamed', '50k', '≤ +250 ms'),
 	{
 		what: "longest block of Obsidian's main thread while the plugin starts",
 		how: 'plugin',
