@@ -92,6 +92,27 @@ describe('a relevance floor, not a word count', () => {
 	});
 });
 
+describe('the relevance floor wants the words together', () => {
+	// "remote" and "vault" are common here, "handshake" is rare: the question's key concept is the three together.
+	const files: Record<string, string> = {
+		'Sync protocol.md':
+			'# Sync protocol\n\nThe handshake proves the client holds the key before the server sends a single file.\n',
+		'Backups.md': '# Backups\n\nA remote vault keeps a copy of every note off site, encrypted.\n',
+		'Travel.md':
+			'# Travel\n\nWe worked remote for a week in the mountains and hiked every evening.\n\nThe old bank in town still shows its vault to visitors on Sundays.\n',
+	};
+	for (let i = 0; i < 6; i++) files[`Vault ${i}.md`] = `# Vault ${i}\n\nThe vault holds notes about week ${i}.\n`;
+	for (let i = 0; i < 3; i++) files[`Remote ${i}.md`] = `# Remote ${i}\n\nA remote day, number ${i}.\n`;
+
+	it('a section holding two common words of the question only in different sentences is a stray match; one sentence holding both is not', async () => {
+		const pack = await packOf(files, { query: 'How does the remote vault handshake work?', budget: 1500 });
+		const paths = pack.pack.map((s) => s.path);
+		expect(paths[0]).toBe('Sync protocol.md');
+		expect(paths).toContain('Backups.md');
+		expect(paths).not.toContain('Travel.md');
+	});
+});
+
 describe('budget by value', () => {
 	it('the section titled with exactly what is asked is packed before weaker sections, never left out for budget', async () => {
 		const long = (topic: string): string =>
