@@ -21,15 +21,33 @@ export function packEngineOf(dir) {
 	]);
 }
 
+/**
+ * Text as a reader sees it: Markdown's syntax characters dropped (a callout's `[!info]` reads
+ * "info", `**not**` reads "not"), case and width folded, spaces collapsed.
+ */
+function visible(text) {
+	return text
+		.normalize('NFKC')
+		.toLowerCase()
+		.replace(/[[\]!*_`#>~=|]/g, '')
+		.replace(/\s+/g, ' ');
+}
+
+/** The key terms no quote shows, compared as a reader sees them (see {@link visible}). */
+function unquotedTerms(quotes, keyTerms) {
+	const text = visible(quotes.join('\n'));
+	return keyTerms.filter((t) => !text.includes(visible(t).trim()));
+}
+
 /** One question's pack, judged. */
 function judge(q, pack, prose) {
 	const relevantIds = new Set(pack.coverage.flatMap((c) => c.sources));
 	const relevant = pack.pack.filter((s) => relevantIds.has(s.id));
 	const cited = relevant.filter((s) => q.cite.includes(s.path));
 	const quotes = relevant.flatMap((s) => s.quotes);
-	const text = quotes.join('\n').toLowerCase();
 	const covered = pack.coverage.length > 0 && pack.coverage.every((c) => c.status === 'covered');
-	const termsQuoted = q.key_terms.every((t) => text.includes(t.toLowerCase()));
+	const unquoted = unquotedTerms(quotes, q.key_terms);
+	const termsQuoted = unquoted.length === 0;
 	const asking = quotes.filter((x) => prose.isQuestion(x) || prose.isPointer(x));
 	const problems = [];
 	if (relevant.length > cited.length)
@@ -40,10 +58,7 @@ function judge(q, pack, prose) {
 				.join(', ')}`,
 		);
 	if (cited.length === 0) problems.push('no note a reader would cite is relevant');
-	if (covered && !termsQuoted)
-		problems.push(
-			`claimed covered without quoting ${q.key_terms.filter((t) => !text.includes(t.toLowerCase())).join(', ')}`,
-		);
+	if (covered && !termsQuoted) problems.push(`claimed covered without quoting ${unquoted.join(', ')}`);
 	if (asking.length > 0) problems.push(`question/pointer quoted as relevant: ${asking.join(' | ')}`);
 	const first = pack.pack[0];
 	return {

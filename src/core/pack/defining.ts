@@ -9,9 +9,15 @@
  * - **The relevance floor.** A section whose only match with a facet is one key word that is not
  *   the facet's rarest (a note on antennas for "spaced" in "what is spaced repetition?") is not
  *   about the question: it never enters the pack for that facet, however much budget is left.
+ *   Without the rarest word, the words it does hold must be written together — two of them in
+ *   one sentence, or with the section's heading or the note's name: "lokal" in one sentence and
+ *   "og" ("and") in another is a stray match for "Lokale og fjernbokse", not a second one.
  */
+import { baseName } from '../paths';
 import { holdsWord, type KeyWord } from './grade';
+import { sentencesOf } from './quotes';
 import type { LoadedNote, Candidate } from './section-score';
+import type { TermCounter } from './terms';
 
 /** Whether a set of index terms holds a key word itself (its expansions aside). */
 function holdsOwn(terms: ReadonlySet<string>, k: KeyWord): boolean {
@@ -71,20 +77,44 @@ export function markDefining(
 	});
 }
 
+/** Whether a set of index terms holds a key word or one of its expansions. */
+function holdsAny(terms: ReadonlySet<string>, k: KeyWord): boolean {
+	return holdsOwn(terms, k) || k.expansions.some((e) => holdsWord(terms, e));
+}
+
+/** Whether two of `held` are written together: in the section's heading and the note's name, or with them in one sentence. */
+function heldTogether(c: Candidate, held: readonly KeyWord[], counter: TermCounter): boolean {
+	const named = new Map<string, number>();
+	counter.count(`${c.section.heading ?? ''}\n${baseName(c.path)}`, named);
+	const together = (terms: Map<string, number>): boolean => {
+		const set = new Set([...named.keys(), ...terms.keys()]);
+		return held.filter((k) => holdsAny(set, k)).length >= 2;
+	};
+	if (together(new Map())) return true;
+	for (const s of sentencesOf(c.text, c.units)) {
+		const terms = new Map<string, number>();
+		counter.count(c.text.slice(s.start, s.end), terms);
+		if (together(terms)) return true;
+	}
+	return false;
+}
+
 /**
  * Whether a section is only a stray match for facet `i`: the facet has two or more key words the
- * vault holds, and the section holds exactly one of them, not the rarest.
+ * vault holds, and the section holds some of them but not the rarest — one alone, or several
+ * never written together (see the module comment).
  */
-export function strayFor(c: Candidate, keys: readonly KeyWord[]): boolean {
+export function strayFor(c: Candidate, keys: readonly KeyWord[], counter: TermCounter): boolean {
 	const known = keys.filter((k) => k.known !== false);
 	if (known.length < 2) return false;
 	const rarest = Math.max(...known.map((k) => k.idf));
-	const held = known.filter((k) => holdsOwn(c.terms, k) || k.expansions.some((e) => holdsWord(c.terms, e)));
-	return held.length === 1 && held[0].idf < rarest;
+	const held = known.filter((k) => holdsAny(c.terms, k));
+	if (held.length === 0 || held.some((k) => k.idf >= rarest)) return false;
+	return held.length === 1 || !heldTogether(c, held, counter);
 }
 
 /** Whether a section enters the pack: pinned, followed from a signpost, defining, or no stray match for some facet it is graded for. */
-export function aboveFloor(c: Candidate, keys: readonly KeyWord[][]): boolean {
+export function aboveFloor(c: Candidate, keys: readonly KeyWord[][], counter: TermCounter): boolean {
 	if (c.pinned || c.followed === true || (c.defining?.length ?? 0) > 0) return true;
-	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i]));
+	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i], counter));
 }

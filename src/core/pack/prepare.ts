@@ -5,6 +5,7 @@
  * labels a source block shows (section, lines, date).
  */
 import type { NoteDate, DateSource } from '../note-date';
+import { hasWordsToRead } from '../note-info';
 import { holdsKeyWord, type KeyWord } from './grade';
 import { isPointer, isQuestion, LINK_WEIGHT, QUESTION_WEIGHT, readerText } from './prose';
 import { quoteVariants, sentencesOf, type Sentence } from './quotes';
@@ -93,11 +94,15 @@ function sentenceScores(
 }
 
 /**
- * The sentences a candidate may quote: a relevant section never quotes a question or a pointer
- * as its evidence (they ask or point, they do not state), unless it has nothing else.
+ * The sentences a candidate may quote: never one without words to read (a badge, a label over a
+ * rule such as `Comment: ---`: note-info.ts `hasWordsToRead`); and a relevant section never
+ * quotes a question or a pointer as its evidence (they ask or point, they do not state), unless
+ * it has nothing else.
  */
 function quotable(c: Candidate): Sentence[] {
-	const all = sentencesOf(c.text, c.units);
+	const all = sentencesOf(c.text, c.units).filter(
+		(s) => c.units[s.unit].kind === 'code' || hasWordsToRead(c.text.slice(s.start, s.end)),
+	);
 	if (c.best !== 'relevant') return all;
 	const said = all.filter((s) => {
 		if (c.units[s.unit].kind === 'code') return true;

@@ -261,11 +261,12 @@ function rankSections(
 	pinned: readonly Candidate[],
 	facets: readonly Facet[],
 	keys: readonly KeyWord[][],
+	counter: TermCounter,
 ): Candidate[] {
 	const kept = scored.filter(
 		(c) =>
 			gradeRank(c.best) > 0 &&
-			aboveFloor(c, keys) &&
+			aboveFloor(c, keys, counter) &&
 			!pinned.some((p) => p.path === c.path && p.section.start === c.section.start),
 	);
 	const byRank = (a: Candidate, b: Candidate): number =>
@@ -326,7 +327,7 @@ export async function retrieve(
 	await followPointers(source, scored, loader, ctx);
 	demoteWeakEvidence(scored, facets.length);
 	markDefining(await loader.loadedIn(stage.order), scored, ctx.keys);
-	const candidates = rankSections(scored, pinned, facets, ctx.keys);
+	const candidates = rankSections(scored, pinned, facets, ctx.keys, ctx.counter);
 	return {
 		candidates,
 		keys: ctx.keys as KeyWord[][],
