@@ -56,15 +56,15 @@ export function markDefining(
 		if (pick === null) return;
 		const sections = scored.filter((c) => c.path === pick.note.path);
 		if (sections.length === 0) return;
-		let section = sections[0];
+		let section = sections[0]!;
 		for (const c of sections) if (c.section.start < section.section.start) section = c;
 		for (const c of sections)
 			if (
-				c.grades[i].grade === 'relevant' &&
-				(section.grades[i].grade !== 'relevant' || c.facetScores[i] > section.facetScores[i])
+				c.grades[i]!.grade === 'relevant' &&
+				(section.grades[i]!.grade !== 'relevant' || c.facetScores[i]! > section.facetScores[i]!)
 			)
 				section = c;
-		section.grades[i] = { ...section.grades[i], grade: 'relevant' };
+		section.grades[i] = { ...section.grades[i]!, grade: 'relevant' };
 		section.best = 'relevant';
 		section.defining = [...(section.defining ?? []), i];
 		section.nameTerms = [...new Set([...(section.nameTerms ?? []), ...pick.terms])];
@@ -80,11 +80,11 @@ export function strayFor(c: Candidate, keys: readonly KeyWord[]): boolean {
 	if (known.length < 2) return false;
 	const rarest = Math.max(...known.map((k) => k.idf));
 	const held = known.filter((k) => holdsOwn(c.terms, k) || k.expansions.some((e) => holdsWord(c.terms, e)));
-	return held.length === 1 && held[0].idf < rarest;
+	return held.length === 1 && held[0]!.idf < rarest;
 }
 
 /** Whether a section enters the pack: pinned, followed from a signpost, defining, or no stray match for some facet it is graded for. */
 export function aboveFloor(c: Candidate, keys: readonly KeyWord[][]): boolean {
 	if (c.pinned || c.followed === true || (c.defining?.length ?? 0) > 0) return true;
-	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i]));
+	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i]!));
 }
