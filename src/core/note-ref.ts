@@ -72,12 +72,12 @@ export function findNote(source: NoteSource, name: string, suggest = true): Note
 	const names = namesOf(notes);
 	const exact =
 		names === null ? notes.filter((path) => path.toLowerCase() === lowerPath) : (names.byPath.get(lowerPath) ?? []);
-	if (exact.length === 1) return { kind: 'found', path: exact[0] };
+	if (exact.length === 1) return { kind: 'found', path: exact[0]! };
 	const lowerTail = `/${lowerPath}`;
 	// Only notes with the wanted file name can end with the wanted path.
 	const sameName = names === null ? notes : (names.byName.get(lowerTail.slice(lowerTail.lastIndexOf('/') + 1)) ?? []);
 	const bySuffix = sameName.filter((path) => `/${path.toLowerCase()}`.endsWith(lowerTail));
-	if (bySuffix.length === 1) return { kind: 'found', path: bySuffix[0] };
+	if (bySuffix.length === 1) return { kind: 'found', path: bySuffix[0]! };
 	if (bySuffix.length > 1) return { kind: 'ambiguous', name, candidates: bySuffix };
 	const resolved = source.resolveLink(withoutExt, '');
 	if (resolved !== null && resolved.toLowerCase().endsWith('.md')) return { kind: 'found', path: resolved };

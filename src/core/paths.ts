@@ -39,7 +39,7 @@ export function byWalkOrder(a: string, b: string): number {
 	const bs = b.split('/');
 	const n = Math.min(as.length, bs.length);
 	for (let i = 0; i < n; i++) {
-		if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
+		if (as[i] !== bs[i]) return as[i]! < bs[i]! ? -1 : 1;
 	}
 	return as.length - bs.length;
 }

@@ -158,7 +158,7 @@ function* computeScopeSteps(
 	const counts = new Map<string, number>();
 	const notes: string[] = [];
 	for (let i = 0; i < all.length; i++) {
-		const path = all[i];
+		const path = all[i]!;
 		if ((i & SCOPE_STEP_MASK) === SCOPE_STEP_MASK) yield;
 		// Outside the requested folders a note is simply out of scope; exclusions are only worth
 		// reporting for notes the caller asked about.

@@ -9,14 +9,14 @@ export function editDistance(a: string, b: string, max = 3): number {
 		let rowMin = i;
 		for (let j = 1; j <= b.length; j++) {
 			const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-			const value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+			const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
 			current.push(value);
 			rowMin = Math.min(rowMin, value);
 		}
 		if (rowMin > max) return max + 1;
 		previous = current;
 	}
-	return previous[b.length];
+	return previous[b.length]!;
 }
 
 /**

@@ -57,7 +57,7 @@ export function propertyValueOf(data: BaseData, raw: unknown, key: string, from:
 	if (typeof raw === 'number' || typeof raw === 'boolean') return raw;
 	if (typeof raw === 'string') {
 		const link = WIKILINK.exec(raw.trim());
-		if (link) return linkFrom(data, link[1], from, link[2] ?? null);
+		if (link) return linkFrom(data, link[1]!, from, link[2] ?? null);
 		const type = data.propertyTypes[key.toLowerCase()];
 		if (type === 'date' || type === 'datetime') return parseDate(raw) ?? raw;
 		if (type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);

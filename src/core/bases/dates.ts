@@ -6,7 +6,7 @@
 import { dateValue, pad, type DateValue, type DurationValue } from './values';
 
 const DAY = 86_400_000;
-const UNITS: Record<string, { ms: number; months: number }> = {
+const UNITS = {
 	y: { ms: 0, months: 12 },
 	M: { ms: 0, months: 1 },
 	w: { ms: 7 * DAY, months: 0 },
@@ -16,7 +16,7 @@ const UNITS: Record<string, { ms: number; months: number }> = {
 	s: { ms: 1000, months: 0 },
 	ms: { ms: 1, months: 0 },
 };
-const UNIT_NAMES: Record<string, string> = {
+const UNIT_NAMES: Record<string, keyof typeof UNITS> = {
 	y: 'y',
 	year: 'y',
 	years: 'y',
@@ -59,7 +59,7 @@ export function parseDuration(text: string): DurationValue | null {
 	while (rest.length > 0) {
 		const m = part.exec(rest);
 		if (!m) return null;
-		const unit = UNIT_NAMES[m[2]] ?? UNIT_NAMES[m[2].toLowerCase()];
+		const unit = UNIT_NAMES[m[2]!] ?? UNIT_NAMES[m[2]!.toLowerCase()];
 		if (!unit) return null;
 		const n = Number(m[1]);
 		ms += n * UNITS[unit].ms;
@@ -165,9 +165,9 @@ export function formatDate(date: DateValue, format: string): string {
 			case 'YY':
 				return pad(Y % 100);
 			case 'MMMM':
-				return MONTHS[Mo];
+				return MONTHS[Mo]!;
 			case 'MMM':
-				return MONTHS[Mo].slice(0, 3);
+				return MONTHS[Mo]!.slice(0, 3);
 			case 'MM':
 				return pad(Mo + 1);
 			case 'M':
@@ -181,11 +181,11 @@ export function formatDate(date: DateValue, format: string): string {
 			case 'D':
 				return String(D);
 			case 'dddd':
-				return DAYS[wd];
+				return DAYS[wd]!;
 			case 'ddd':
-				return DAYS[wd].slice(0, 3);
+				return DAYS[wd]!.slice(0, 3);
 			case 'dd':
-				return DAYS[wd].slice(0, 2);
+				return DAYS[wd]!.slice(0, 2);
 			case 'd':
 			case 'e':
 				return String(wd);

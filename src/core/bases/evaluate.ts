@@ -126,7 +126,7 @@ export class Evaluator implements Env {
 
 	private local(name: string): Value | undefined {
 		for (let i = this.locals.length - 1; i >= 0; i--)
-			if (Object.prototype.hasOwnProperty.call(this.locals[i], name)) return this.locals[i][name];
+			if (Object.prototype.hasOwnProperty.call(this.locals[i], name)) return this.locals[i]![name];
 		return Object.prototype.hasOwnProperty.call(this.extraGlobals, name) ? this.extraGlobals[name] : undefined;
 	}
 

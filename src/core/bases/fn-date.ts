@@ -8,7 +8,7 @@ const self = (c: Call): DateValue => c.self as DateValue;
 /** Methods of dates. */
 export const DATE_FUNCTIONS: FunctionTable = {
 	date: fn('date.date(): date', 0, 0, (c) => dateValue(startOfDay(self(c).ms), false)),
-	format: fn('date.format(format: string): string', 1, 1, (c) => formatDate(self(c), textOf(c.args[0]))),
+	format: fn('date.format(format: string): string', 1, 1, (c) => formatDate(self(c), textOf(c.args[0]!))),
 	time: fn('date.time(): string', 0, 0, (c) => {
 		const t = new Date(self(c).ms);
 		return `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;

@@ -22,7 +22,7 @@ import {
 } from './values';
 
 function toDate(c: Call): Value {
-	const v = c.args[0];
+	const v = c.args[0]!;
 	if (typeOf(v) === 'date') return v;
 	if (typeof v === 'number') return dateValue(v, true);
 	const parsed = typeof v === 'string' ? parseDate(v) : null;
@@ -32,7 +32,7 @@ function toDate(c: Call): Value {
 }
 
 function toNumber(c: Call): Value {
-	const v = c.args[0];
+	const v = c.args[0]!;
 	if (typeof v === 'number') return v;
 	if (typeof v === 'boolean') return v ? 1 : 0;
 	if (v === null) return null;
@@ -43,7 +43,7 @@ function toNumber(c: Call): Value {
 }
 
 function toDuration(c: Call): DurationValue {
-	const v = c.args[0];
+	const v = c.args[0]!;
 	if (typeOf(v) === 'duration') return v as DurationValue;
 	if (typeof v === 'number') return { kind: 'duration', ms: v, months: 0 };
 	const d = typeof v === 'string' ? parseDuration(v) : null;
@@ -60,8 +60,8 @@ export const GLOBAL_FUNCTIONS: FunctionTable = {
 		2,
 		3,
 		(c) => {
-			if (truthy(c.env.evalWith(c.nodes[0], {}))) return c.env.evalWith(c.nodes[1], {});
-			return c.nodes.length > 2 ? c.env.evalWith(c.nodes[2], {}) : null;
+			if (truthy(c.env.evalWith(c.nodes[0]!, {}))) return c.env.evalWith(c.nodes[1]!, {});
+			return c.nodes.length > 2 ? c.env.evalWith(c.nodes[2]!, {}) : null;
 		},
 		true,
 	),
@@ -71,11 +71,11 @@ export const GLOBAL_FUNCTIONS: FunctionTable = {
 	today: fn('today(): date', 0, 0, (c) => dateValue(startOfDay(c.env.now), false)),
 	number: fn('number(input: any): number', 1, 1, toNumber),
 	list: fn('list(element: any): List', 1, 1, (c): Value => {
-		const v = c.args[0];
+		const v = c.args[0]!;
 		return Array.isArray(v) ? (v as readonly Value[]) : v === null ? [] : [v];
 	}),
 	link: fn('link(path: string | file, display?: value): Link', 1, 2, (c) => {
-		const target = c.args[0];
+		const target = c.args[0]!;
 		const display = c.args[1] ?? null;
 		const path = filePathOf(target);
 		if (path !== null) return { kind: 'link', target: path.replace(/\.md$/, ''), path, display };
@@ -83,22 +83,22 @@ export const GLOBAL_FUNCTIONS: FunctionTable = {
 		return linkFrom(c.env.model.data, text, c.env.row ?? c.env.thisPath ?? '', display);
 	}),
 	file: fn('file(path: string | file | url): file', 1, 1, (c) => {
-		const path = pathArg(c, c.args[0]);
+		const path = pathArg(c, c.args[0]!);
 		return path === null ? null : fileValue(path);
 	}),
 	max: fn('max(value1: number, value2: number...): number', 1, 100, (c) => minOf(c.args, 1)),
 	min: fn('min(value1: number, value2: number...): number', 1, 100, (c) => minOf(c.args, -1)),
 	random: fn('random(): number', 0, 0, () => Math.random()),
 	escapeHTML: fn('escapeHTML(html: string): string', 1, 1, (c) =>
-		textOf(c.args[0]).replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]),
+		textOf(c.args[0]!).replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!),
 	),
-	icon: fn('icon(name: string): icon', 1, 1, (c) => ({ kind: 'icon', value: textOf(c.args[0]) })),
+	icon: fn('icon(name: string): icon', 1, 1, (c) => ({ kind: 'icon', value: textOf(c.args[0]!) })),
 	image: fn('image(path: string | file | url): image', 1, 1, (c) => ({
 		kind: 'image',
-		value: filePathOf(c.args[0]) ?? textOf(c.args[0]),
+		value: filePathOf(c.args[0]!) ?? textOf(c.args[0]!),
 	})),
-	html: fn('html(html: string): html', 1, 1, (c) => ({ kind: 'html', value: textOf(c.args[0]) })),
-	not: fn('not(value: any): boolean', 1, 1, (c) => !truthy(c.args[0])),
-	empty: fn('empty(value: any): boolean', 1, 1, (c) => isEmptyValue(c.args[0])),
-	notEmpty: fn('notEmpty(value: any): boolean', 1, 1, (c) => !isEmptyValue(c.args[0])),
+	html: fn('html(html: string): html', 1, 1, (c) => ({ kind: 'html', value: textOf(c.args[0]!) })),
+	not: fn('not(value: any): boolean', 1, 1, (c) => !truthy(c.args[0]!)),
+	empty: fn('empty(value: any): boolean', 1, 1, (c) => isEmptyValue(c.args[0]!)),
+	notEmpty: fn('notEmpty(value: any): boolean', 1, 1, (c) => !isEmptyValue(c.args[0]!)),
 };

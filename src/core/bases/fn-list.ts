@@ -11,7 +11,7 @@ const MAX_LIST = 100_000; // why: `flat` and `+` must not build lists far beyond
 const self = (c: Call): readonly Value[] => c.self as readonly Value[];
 
 function numArg(c: Call, i: number): number {
-	const v = c.args[i];
+	const v = c.args[i]!;
 	if (typeof v !== 'number') return c.env.fail(`argument ${i + 1} must be a number, not ${typeOf(v)}`);
 	return v;
 }
@@ -24,7 +24,7 @@ function includes(list: readonly Value[], v: Value): boolean {
 export const LIST_FUNCTIONS: FunctionTable = {
 	contains: fn('list.contains(value: any): boolean', 1, 1, (c) => {
 		c.env.budget.spend(self(c).length);
-		return includes(self(c), c.args[0]);
+		return includes(self(c), c.args[0]!);
 	}),
 	containsAll: fn('list.containsAll(...values: any): boolean', 1, 100, (c) => {
 		c.env.budget.spend(self(c).length * c.args.length);
@@ -40,14 +40,14 @@ export const LIST_FUNCTIONS: FunctionTable = {
 		'list.filter(value: Boolean): list',
 		1,
 		1,
-		(c) => self(c).filter((value, index) => truthy(c.env.evalWith(c.nodes[0], { value, index }))),
+		(c) => self(c).filter((value, index) => truthy(c.env.evalWith(c.nodes[0]!, { value, index }))),
 		true,
 	),
 	map: fn(
 		'list.map(value: Any): list',
 		1,
 		1,
-		(c) => self(c).map((value, index) => c.env.evalWith(c.nodes[0], { value, index })),
+		(c) => self(c).map((value, index) => c.env.evalWith(c.nodes[0]!, { value, index })),
 		true,
 	),
 	reduce: fn(
@@ -55,9 +55,9 @@ export const LIST_FUNCTIONS: FunctionTable = {
 		2,
 		2,
 		(c) => {
-			let acc = c.env.evalWith(c.nodes[1], {});
+			let acc = c.env.evalWith(c.nodes[1]!, {});
 			self(c).forEach((value, index) => {
-				acc = c.env.evalWith(c.nodes[0], { value, index, acc });
+				acc = c.env.evalWith(c.nodes[0]!, { value, index, acc });
 			});
 			return acc;
 		},
@@ -78,7 +78,7 @@ export const LIST_FUNCTIONS: FunctionTable = {
 		c.env.budget.spend(self(c).length);
 		return self(c)
 			.map(textOf)
-			.join(c.args.length > 0 ? textOf(c.args[0]) : ',');
+			.join(c.args.length > 0 ? textOf(c.args[0]!) : ',');
 	}),
 	reverse: fn('list.reverse(): list', 0, 0, (c) => [...self(c)].reverse()),
 	slice: fn('list.slice(start: number, end?: number): list', 1, 2, (c) =>

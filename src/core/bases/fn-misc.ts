@@ -23,7 +23,7 @@ import { isInFolder, folderPrefix } from '../paths';
 export const ANY_FUNCTIONS: FunctionTable = {
 	isTruthy: fn('any.isTruthy(): boolean', 0, 0, (c) => truthy(c.self)),
 	isType: fn('any.isType(type: string): boolean', 1, 1, (c) => {
-		const want = textOf(c.args[0]).toLowerCase();
+		const want = textOf(c.args[0]!).toLowerCase();
 		const type = typeOf(c.self);
 		return want === type || (want === 'regex' && type === 'regexp') || (want === 'array' && type === 'list');
 	}),
@@ -53,12 +53,12 @@ export const FILE_FUNCTIONS: FunctionTable = {
 		display: c.args[0] ?? null,
 	})),
 	hasLink: fn('file.hasLink(otherFile: file | string): boolean', 1, 1, (c) => {
-		const target = pathArg(c, c.args[0]);
+		const target = pathArg(c, c.args[0]!);
 		return target !== null && c.env.model.linksTo(selfFile(c), target);
 	}),
 	hasProperty: fn('file.hasProperty(name: string): boolean', 1, 1, (c) => {
 		const fm = c.env.model.data.metadata(selfFile(c))?.frontmatter;
-		const want = textOf(c.args[0]).toLowerCase();
+		const want = textOf(c.args[0]!).toLowerCase();
 		return fm !== undefined && Object.keys(fm).some((k) => k.toLowerCase() === want);
 	}),
 	hasTag: fn('file.hasTag(...values: string): boolean', 1, 100, (c) => {
@@ -69,7 +69,7 @@ export const FILE_FUNCTIONS: FunctionTable = {
 		});
 	}),
 	inFolder: fn('file.inFolder(folder: string): boolean', 1, 1, (c) => {
-		const folder = textOf(c.args[0]).replace(/^\/+|\/+$/g, '');
+		const folder = textOf(c.args[0]!).replace(/^\/+|\/+$/g, '');
 		return folder === '' || isInFolder(selfFile(c), folderPrefix(folder));
 	}),
 };
@@ -82,7 +82,7 @@ export const LINK_FUNCTIONS: FunctionTable = {
 	}),
 	linksTo: fn('link.linksTo(file): boolean', 1, 1, (c) => {
 		const from = (c.self as LinkValue).path;
-		const target = pathArg(c, c.args[0]);
+		const target = pathArg(c, c.args[0]!);
 		return from !== null && target !== null && c.env.model.linksTo(from, target);
 	}),
 };
@@ -96,5 +96,5 @@ export const OBJECT_FUNCTIONS: FunctionTable = {
 
 /** Methods of regular expressions. */
 export const REGEX_FUNCTIONS: FunctionTable = {
-	matches: fn('regexp.matches(value: string): boolean', 1, 1, (c) => regexMatches(c.self as RegexValue, c.args[0])),
+	matches: fn('regexp.matches(value: string): boolean', 1, 1, (c) => regexMatches(c.self as RegexValue, c.args[0]!)),
 };

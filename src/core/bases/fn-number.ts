@@ -6,7 +6,7 @@ const self = (c: Call): number => c.self as number;
 
 function digits(c: Call, i: number, fallback: number): number {
 	if (c.args.length <= i) return fallback;
-	const v = c.args[i];
+	const v = c.args[i]!;
 	if (typeof v !== 'number') return c.env.fail(`argument ${i + 1} must be a number, not ${typeOf(v)}`);
 	return Math.min(100, Math.max(0, Math.floor(v)));
 }

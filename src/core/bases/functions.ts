@@ -57,14 +57,16 @@ export function typesWith(name: string): string[] {
 export function checkFunctions(text: string, root: Node): void {
 	for (const node of walk(root)) {
 		if (node.t === 'call') {
-			if (!Object.prototype.hasOwnProperty.call(GLOBAL_FUNCTIONS, node.name))
+			const f = Object.prototype.hasOwnProperty.call(GLOBAL_FUNCTIONS, node.name)
+				? GLOBAL_FUNCTIONS[node.name]
+				: undefined;
+			if (f === undefined)
 				throw new BaseError(
 					`unknown function; supported global functions: ${Object.keys(GLOBAL_FUNCTIONS).join(', ')}`,
 					text,
 					node.pos,
 					`${node.name}()`,
 				);
-			const f = GLOBAL_FUNCTIONS[node.name];
 			if (node.args.length < f.min || node.args.length > f.max)
 				throw new BaseError(
 					`takes ${arity(f)}, not ${node.args.length} (${f.signature})`,

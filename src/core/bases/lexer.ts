@@ -66,7 +66,7 @@ export function tokenize(text: string): Token[] {
 	const tokens: Token[] = [];
 	let i = 0;
 	while (i < text.length) {
-		const ch = text[i];
+		const ch = text[i]!;
 		if (/\s/.test(ch)) {
 			i++;
 			continue;
@@ -115,7 +115,7 @@ function readString(text: string, start: number): [string, number] {
 	let i = start + 1;
 	while (i < text.length && text[i] !== quote) {
 		if (text[i] === '\\' && i + 1 < text.length) {
-			const next = text[i + 1];
+			const next = text[i + 1]!;
 			if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
 				out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
 				i += 6;

@@ -6,7 +6,7 @@ export function median(ns: number[]): number | null {
 	if (ns.length === 0) return null;
 	const s = [...ns].sort((a, b) => a - b);
 	const mid = s.length >> 1;
-	return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+	return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** The population standard deviation of numbers (null when none). */

@@ -30,7 +30,7 @@ const BLOCK = /^(`{3,}|~{3,})[ \t]*base[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/gm;
 
 /** The ```base blocks of a note's text, in order. */
 export function baseBlocks(text: string): string[] {
-	return [...text.matchAll(BLOCK)].map((m) => m[2]);
+	return [...text.matchAll(BLOCK)].map((m) => m[2]!);
 }
 
 /** Locate the base `ref` names; a {@link BaseError} names the parameter and near candidates. */
@@ -53,14 +53,14 @@ export async function locateBase(source: NoteSource, ref: string): Promise<Locat
 		throw new BaseError(`base: "#${fragment}" — a note's base block is named #base (or #base-2 for the second)`);
 	const blocks = baseBlocks(await source.read(note.path));
 	const n = m[1] === undefined ? 1 : Number(m[1]);
-	if (blocks.length < n)
+	if (n < 1 || blocks.length < n)
 		throw new BaseError(
 			`base: ${note.path} has ${blocks.length} base block(s)${blocks.length ? `; use #base to #base-${blocks.length}` : ''}`,
 		);
 	return {
 		label: `${note.path}#base${n > 1 ? `-${n}` : ''}`,
 		path: note.path,
-		text: blocks[n - 1],
+		text: blocks[n - 1]!,
 		view: null,
 		thisPath: note.path,
 	};
@@ -71,9 +71,9 @@ function findBaseFile(source: NoteSource, wanted: string): string {
 	const clean = wanted.replace(/^\/+/, '');
 	const lower = clean.toLowerCase();
 	const exact = bases.filter((p) => p.toLowerCase() === lower);
-	if (exact.length === 1) return exact[0];
+	if (exact.length === 1) return exact[0]!;
 	const bySuffix = bases.filter((p) => `/${p.toLowerCase()}`.endsWith(`/${lower}`));
-	if (bySuffix.length === 1) return bySuffix[0];
+	if (bySuffix.length === 1) return bySuffix[0]!;
 	if (bySuffix.length > 1)
 		throw new BaseError(`base: "${wanted}" names ${bySuffix.length} files — give a path: ${bySuffix.join(', ')}`);
 	const names = bases.map(fileName);

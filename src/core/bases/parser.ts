@@ -44,7 +44,7 @@ class Parser {
 	) {}
 
 	private peek(): Token {
-		return this.tokens[this.i];
+		return this.tokens[this.i]!;
 	}
 
 	private isOp(value: string): boolean {

@@ -42,17 +42,17 @@ export function renderBaseText(result: BaseResult): string {
 	const lines = [`${result.base} › ${result.view}: ${result.matched} row(s)${shown}`];
 	const header = result.columns.map((c) => c.name);
 	const cells = result.rows.map((row) => result.columns.map((c) => cellText(row.values[c.id])));
-	const widths = header.map((h, i) => Math.min(40, Math.max(h.length, ...cells.map((r) => r[i].length))));
+	const widths = header.map((h, i) => Math.min(40, Math.max(h.length, ...cells.map((r) => r[i]!.length))));
 	const line = (parts: string[]): string =>
 		parts
-			.map((p, i) => (p.length > widths[i] ? `${p.slice(0, widths[i] - 1)}…` : p.padEnd(widths[i])))
+			.map((p, i) => (p.length > widths[i]! ? `${p.slice(0, widths[i]! - 1)}…` : p.padEnd(widths[i]!)))
 			.join('  ')
 			.trimEnd();
 	for (const section of rowsInOrder(result)) {
 		lines.push('');
 		if (section.title !== null) lines.push(`${section.title} (${section.rows.length})`);
 		lines.push(line(header));
-		for (const i of section.rows) lines.push(line(cells[i]));
+		for (const i of section.rows) lines.push(line(cells[i]!));
 		const s = summaryLine(result, section.summaries);
 		if (s) lines.push(s);
 	}
@@ -72,7 +72,7 @@ export function renderBaseMarkdown(result: BaseResult): string {
 		out.push(`| ${result.columns.map((c) => esc(c.name)).join(' | ')} |`);
 		out.push(`| ${result.columns.map(() => '---').join(' | ')} |`);
 		for (const i of section.rows)
-			out.push(`| ${result.columns.map((c) => esc(cellText(result.rows[i].values[c.id]))).join(' | ')} |`);
+			out.push(`| ${result.columns.map((c) => esc(cellText(result.rows[i]!.values[c.id]))).join(' | ')} |`);
 		out.push('');
 	}
 	return out.join('\n').trimEnd();

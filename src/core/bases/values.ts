@@ -138,7 +138,7 @@ export function equals(a: Value, b: Value): boolean {
 	if (Array.isArray(a) || Array.isArray(b)) {
 		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
 		const lb = b as readonly Value[];
-		return (a as readonly Value[]).every((x, i) => equals(x, lb[i]));
+		return (a as readonly Value[]).every((x, i) => equals(x, lb[i]!));
 	}
 	if (typeof a !== 'object' || typeof b !== 'object') {
 		// A date compares with its text only when both are objects; primitives compare strictly (JavaScript's ===).

@@ -46,5 +46,6 @@ export function profileNamed(name: string): { name: string; profile: Profile } |
 	const key =
 		PROFILE_NAMES.find((n) => n.toLowerCase() === wanted) ??
 		Object.entries(PROFILE_ALIASES).find(([alias]) => alias === wanted)?.[1];
-	return key === undefined ? null : { name: key, profile: PROFILES[key] };
+	const profile = key === undefined ? undefined : PROFILES[key];
+	return key === undefined || profile === undefined ? null : { name: key, profile };
 }

@@ -190,7 +190,7 @@ export class VaultEngine {
 		const reuse = this.orderedReuse();
 		const notes = this.source.listNotes();
 		primeNoteNames(notes);
-		if (notes.length > 0) reuse.graph.linkersOf(notes[0]);
+		if (notes.length > 0) reuse.graph.linkersOf(notes[0]!);
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */

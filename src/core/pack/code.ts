@@ -16,7 +16,7 @@ function commandsOf(code: string): Set<string> {
 	const out = new Set<string>();
 	for (const line of code.split('\n').slice(1)) {
 		const m = /^\s*(?:[$>]\s+)?([A-Za-z][\w.-]*)/.exec(line);
-		if (m) out.add(m[1].toLowerCase());
+		if (m) out.add(m[1]!.toLowerCase());
 	}
 	return out;
 }

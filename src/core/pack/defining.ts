@@ -62,15 +62,15 @@ export function markDefining(
 		if (pick === null) return;
 		const sections = scored.filter((c) => c.path === pick.note.path);
 		if (sections.length === 0) return;
-		let section = sections[0];
+		let section = sections[0]!;
 		for (const c of sections) if (c.section.start < section.section.start) section = c;
 		for (const c of sections)
 			if (
-				c.grades[i].grade === 'relevant' &&
-				(section.grades[i].grade !== 'relevant' || c.facetScores[i] > section.facetScores[i])
+				c.grades[i]!.grade === 'relevant' &&
+				(section.grades[i]!.grade !== 'relevant' || c.facetScores[i]! > section.facetScores[i]!)
 			)
 				section = c;
-		section.grades[i] = { ...section.grades[i], grade: 'relevant' };
+		section.grades[i] = { ...section.grades[i]!, grade: 'relevant' };
 		section.best = 'relevant';
 		section.defining = [...(section.defining ?? []), i];
 		section.nameTerms = [...new Set([...(section.nameTerms ?? []), ...pick.terms])];
@@ -116,5 +116,5 @@ export function strayFor(c: Candidate, keys: readonly KeyWord[], counter: TermCo
 /** Whether a section enters the pack: pinned, followed from a signpost, defining, or no stray match for some facet it is graded for. */
 export function aboveFloor(c: Candidate, keys: readonly KeyWord[][], counter: TermCounter): boolean {
 	if (c.pinned || c.followed === true || (c.defining?.length ?? 0) > 0) return true;
-	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i], counter));
+	return c.grades.some((g, i) => g.grade !== 'off-topic' && !strayFor(c, keys[i]!, counter));
 }

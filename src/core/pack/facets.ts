@@ -94,10 +94,10 @@ function wordCount(text: string): number {
 function splitEnglish(piece: string): string[] {
 	const parts = piece.split(/\s+(?:and|as well as)\s+/iu);
 	if (parts.length === 1) return parts;
-	const out: string[] = [parts[0]];
+	const out: string[] = [parts[0]!];
 	for (let i = 1; i < parts.length; i++) {
-		const prev = out[out.length - 1];
-		if (wordCount(prev) >= MIN_ENGLISH_SIDE && wordCount(parts[i]) >= MIN_ENGLISH_SIDE) out.push(parts[i]);
+		const prev = out[out.length - 1]!;
+		if (wordCount(prev) >= MIN_ENGLISH_SIDE && wordCount(parts[i]!) >= MIN_ENGLISH_SIDE) out.push(parts[i]!);
 		else out[out.length - 1] = `${prev} and ${parts[i]}`;
 	}
 	return out;
@@ -110,7 +110,7 @@ function splitCjk(piece: string): string[] {
 	let current = '';
 	const segments = [...segmentBounded(segmenter(), piece)];
 	for (let i = 0; i < segments.length; i++) {
-		const s = segments[i].segment;
+		const s = segments[i]!.segment;
 		if (CLAUSE_WORDS.has(s)) {
 			out.push(current);
 			current = '';

@@ -115,16 +115,16 @@ export async function followPointers(
 			hub.signposts.forEach((asks, i) => {
 				if (
 					!asks ||
-					pick.grades[i].grade === 'relevant' ||
-					!ctx.keys[i].some((k) => holdsKeyWord(pick.terms, k))
+					pick.grades[i]!.grade === 'relevant' ||
+					!ctx.keys[i]!.some((k) => holdsKeyWord(pick.terms, k))
 				)
 					return;
-				pick.grades[i] = { ...pick.grades[i], grade: 'relevant' };
+				pick.grades[i] = { ...pick.grades[i]!, grade: 'relevant' };
 				lifted = true;
 			});
 			if (!lifted) continue;
 			hub.signposts.forEach((asks, i) => {
-				if (asks) pick.facetScores[i] = Math.max(pick.facetScores[i], hub.facetScores[i] * POINTER_LIFT);
+				if (asks) pick.facetScores[i] = Math.max(pick.facetScores[i]!, hub.facetScores[i]! * POINTER_LIFT);
 			});
 			pick.best = 'relevant';
 			pick.followed = true;

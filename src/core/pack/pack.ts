@@ -157,8 +157,8 @@ export async function buildPack(
 	const fill = fillBudget({
 		budget,
 		count: prepared.length,
-		variants: (i) => prepared[i].variants.length,
-		block: (i, v, id) => countTokens(renderSourceBlock(sourceView(prepared[i], v, id))),
+		variants: (i) => prepared[i]!.variants.length,
+		block: (i, v, id) => countTokens(renderSourceBlock(sourceView(prepared[i]!, v, id))),
 		frame: (chosen, leftOut) => {
 			const f = frame.view(chosen, leftOut, compact, budget);
 			return countTokens(f.before + f.after);
@@ -239,10 +239,10 @@ function fitFrame(frame: Frame): boolean | string {
 	let hint = '';
 	if (prepared.length > 0) {
 		// What the best section needs with its shortest quote, in the compact frame.
-		const shortest = prepared[0].variants.length - 1;
+		const shortest = prepared[0]!.variants.length - 1;
 		const f = frame.view([{ item: 0, variant: shortest }], all.slice(1), true, budget * 10);
 		const one = estimateTokens(
-			f.before + renderSourceBlock(sourceView(prepared[0], shortest, sourceId(0))) + f.after,
+			f.before + renderSourceBlock(sourceView(prepared[0]!, shortest, sourceId(0))) + f.after,
 		);
 		hint = `; a pack with its best source needs about ${one}`;
 	}
@@ -266,7 +266,7 @@ function renderWithinBudget(
 	const leftOut = [...fillLeftOut];
 	for (;;) {
 		const order = placement(chosen.length);
-		const views = order.map((k) => sourceView(prepared[chosen[k].item], chosen[k].variant, sourceId(k)));
+		const views = order.map((k) => sourceView(prepared[chosen[k]!.item]!, chosen[k]!.variant, sourceId(k)));
 		const render = (used: number): { frame: FrameView; markdown: string; measured: number } => {
 			const f = frame.view(chosen, leftOut, compact, used);
 			const markdown = renderPackMarkdown({

@@ -80,15 +80,15 @@ function sentenceScores(
 	if (!hits.some((h) => h.prose > 0)) return sentences.map(() => 0);
 	const scores = hits.map((h, i) => {
 		const score = h.prose + LINK_WEIGHT * h.link;
-		const s = sentences[i];
+		const s = sentences[i]!;
 		return isQuestion(text.slice(s.start, s.end)) ? score * QUESTION_WEIGHT : score;
 	});
 	// Code shows how to do what the sentence before it says: it scores at least nearly as well.
 	// Only a whole block right after prose: a long block's lines stand on their own words.
 	for (let i = 1; i < scores.length; i++) {
-		const u = units[sentences[i].unit];
-		if (u.kind === 'code' && sentences[i].start === u.start && units[sentences[i - 1].unit].kind !== 'code')
-			scores[i] = Math.max(scores[i], CODE_AFTER_WEIGHT * scores[i - 1]);
+		const u = units[sentences[i]!.unit]!;
+		if (u.kind === 'code' && sentences[i]!.start === u.start && units[sentences[i - 1]!.unit]!.kind !== 'code')
+			scores[i] = Math.max(scores[i]!, CODE_AFTER_WEIGHT * scores[i - 1]!);
 	}
 	return scores;
 }
@@ -105,7 +105,7 @@ function quotable(c: Candidate): Sentence[] {
 	);
 	if (c.best !== 'relevant') return all;
 	const said = all.filter((s) => {
-		if (c.units[s.unit].kind === 'code') return true;
+		if (c.units[s.unit]!.kind === 'code') return true;
 		const t = c.text.slice(s.start, s.end);
 		return !isQuestion(t) && !isPointer(t);
 	});
@@ -130,7 +130,7 @@ export function prepare(
 		const variants = quoteVariants(sentences, scores).map((spans): Variant => ({
 			quotes: spans.map((s) => c.text.slice(s.start, s.end)),
 			cutBefore: spans.map((s) => s.cutBefore),
-			lines: [li.lineOf(spans[0].start), li.lineOf(spans[spans.length - 1].end - 1)],
+			lines: [li.lineOf(spans[0]!.start), li.lineOf(spans[spans.length - 1]!.end - 1)],
 		}));
 		if (variants.length === 0) continue;
 		const date = dateOf(c);
@@ -149,7 +149,7 @@ export function prepare(
 
 /** A prepared candidate as a rendered source. */
 export function sourceView(p: Prepared, variant: number, id: string): SourceView {
-	const v = p.variants[variant];
+	const v = p.variants[variant]!;
 	return {
 		id,
 		path: p.c.path,

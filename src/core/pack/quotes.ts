@@ -86,8 +86,8 @@ export function sentencesOf(text: string, units: readonly QuoteUnit[]): Sentence
 		for (const seg of segmentBounded(segmenter(), flat)) {
 			let s = seg.index;
 			let e = seg.index + seg.segment.length;
-			while (s < e && /\s/.test(flat[s])) s++;
-			while (e > s && /\s/.test(flat[e - 1])) e--;
+			while (s < e && /\s/.test(flat[s]!)) s++;
+			while (e > s && /\s/.test(flat[e - 1]!)) e--;
 			if (e > s && hasWords(raw.slice(s, e))) out.push({ start: u.start + s, end: u.start + e, unit });
 		}
 	});
@@ -99,9 +99,9 @@ function spansOf(sentences: readonly Sentence[], chosen: readonly number[]): Quo
 	const spans: QuoteSpan[] = [];
 	let prev = -2;
 	for (const i of chosen) {
-		const s = sentences[i];
+		const s = sentences[i]!;
 		const last = spans[spans.length - 1];
-		if (last && i === prev + 1 && sentences[prev].unit === s.unit) last.end = s.end;
+		if (last && i === prev + 1 && sentences[prev]!.unit === s.unit) last.end = s.end;
 		else spans.push({ start: s.start, end: s.end, cutBefore: last !== undefined && i !== prev + 1 });
 		prev = i;
 	}
@@ -116,8 +116,8 @@ function spansOf(sentences: readonly Sentence[], chosen: readonly number[]): Quo
  */
 export function quoteVariants(sentences: readonly Sentence[], scores: readonly number[]): QuoteSpan[][] {
 	if (sentences.length === 0) return [];
-	let ranked = sentences.map((_, i) => i).filter((i) => scores[i] > 0);
-	ranked.sort((a, b) => scores[b] - scores[a] || a - b);
+	let ranked = sentences.map((_, i) => i).filter((i) => scores[i]! > 0);
+	ranked.sort((a, b) => scores[b]! - scores[a]! || a - b);
 	// Nothing scores (a section named by reference, or reached through a link): its opening sentences.
 	if (ranked.length === 0) ranked = sentences.slice(0, MAX_SENTENCES).map((_, i) => i);
 	const variants: QuoteSpan[][] = [];

@@ -25,7 +25,7 @@ function shownTerms(p: Prepared, variant: number, cache: Map<string, Set<string>
 	const key = `${p.c.path}#${p.c.section.start}#${variant}`;
 	let terms = cache.get(key);
 	if (!terms) {
-		terms = new Set(termsOf(p.variants[variant].quotes.join('\n')));
+		terms = new Set(termsOf(p.variants[variant]!.quotes.join('\n')));
 		for (const t of p.c.nameTerms ?? []) terms.add(t);
 		cache.set(key, terms);
 	}
@@ -51,19 +51,19 @@ export function coverageOf(
 		const partial: string[] = [];
 		const relevantTerms: Set<string>[] = [];
 		chosen.forEach((ch, n) => {
-			const g = prepared[ch.item].c.grades[i].grade;
+			const g = prepared[ch.item]!.c.grades[i]!.grade;
 			if (g === 'relevant') {
 				sources.push(sourceId(n));
-				relevantTerms.push(shownTerms(prepared[ch.item], ch.variant, cache));
+				relevantTerms.push(shownTerms(prepared[ch.item]!, ch.variant, cache));
 			} else if (g === 'partial') partial.push(sourceId(n));
 		});
-		const lacking = (terms: ReadonlySet<string>): KeyWord[] => keys[i].filter((k) => !holdsKeyWord(terms, k));
+		const lacking = (terms: ReadonlySet<string>): KeyWord[] => keys[i]!.filter((k) => !holdsKeyWord(terms, k));
 		let missing: KeyWord[];
 		if (relevantTerms.length > 0) {
 			const weight = (list: readonly KeyWord[]): number => list.reduce((s, k) => s + k.idf, 0);
 			missing = relevantTerms.map(lacking).reduce((a, b) => (weight(b) < weight(a) ? b : a));
 		} else {
-			const all = new Set(chosen.flatMap((ch) => [...shownTerms(prepared[ch.item], ch.variant, cache)]));
+			const all = new Set(chosen.flatMap((ch) => [...shownTerms(prepared[ch.item]!, ch.variant, cache)]));
 			missing = lacking(all);
 		}
 		// Never over-claim: a facet whose key word no relevant quote holds is at most partial.
@@ -96,7 +96,7 @@ export function gapsOf(
 	for (const ref of r.unresolved) gaps.push({ kind: 'unresolved', text: `Not found in the vault: ${ref.raw}` });
 	coverage.forEach((c, i) => {
 		if (c.status === 'gap') {
-			const byBudget = leftOut.some((k) => prepared[k].c.grades[i].grade !== 'off-topic');
+			const byBudget = leftOut.some((k) => prepared[k]!.c.grades[i]!.grade !== 'off-topic');
 			const why = byBudget ? 'only sections left out for budget answer it' : 'no note in the vault answers it';
 			gaps.push({ kind: 'unanswered', facet: c.facet, text: `"${c.facet}": ${why}` });
 		} else if (c.status === 'partial') {
@@ -106,7 +106,7 @@ export function gapsOf(
 	});
 	const shown = compact ? 0 : Math.min(MAX_BUDGET_GAPS, Math.max(2, Math.floor(budget / TOKENS_PER_BUDGET_GAP)));
 	for (const k of leftOut.slice(0, shown)) {
-		const p = prepared[k];
+		const p = prepared[k]!;
 		gaps.push({
 			kind: 'budget',
 			path: p.c.path,

@@ -161,7 +161,7 @@ async function searchStage(
 			}
 			for (let i = 0; i < list.length; i++) {
 				const p = facet === null ? (facets.length > 1 ? rel / 2 : rel) : i === facet ? rel : 0;
-				list[i] = Math.max(list[i], p);
+				list[i] = Math.max(list[i]!, p);
 			}
 		}
 		for (const e of r.terms.expanded) {
@@ -213,7 +213,7 @@ function scoringContext(
 	for (const list of keys)
 		for (const k of list) if (!allKeys.some((x) => x.word.text === k.word.text)) allKeys.push(k);
 	const adjacency = keys.some((list) =>
-		list.some((k, j) => j > 0 && isCjkWord(k.word.text) && isCjkWord(list[j - 1].word.text)),
+		list.some((k, j) => j > 0 && isCjkWord(k.word.text) && isCjkWord(list[j - 1]!.word.text)),
 	);
 	return { facets, keys, allKeys, counter: new TermCounter(neededTerms(allKeys)), adjacency };
 }
@@ -244,10 +244,10 @@ const RELEVANT_OF_BEST = 0.5; // why: holding the words is not answering; under 
 function demoteWeakEvidence(scored: readonly Candidate[], facets: number): void {
 	for (let i = 0; i < facets; i++) {
 		let best = 0;
-		for (const c of scored) if (c.grades[i].grade === 'relevant') best = Math.max(best, c.facetScores[i]);
+		for (const c of scored) if (c.grades[i]!.grade === 'relevant') best = Math.max(best, c.facetScores[i]!);
 		for (const c of scored)
-			if (c.grades[i].grade === 'relevant' && c.facetScores[i] < RELEVANT_OF_BEST * best)
-				c.grades[i] = { ...c.grades[i], grade: 'partial' };
+			if (c.grades[i]!.grade === 'relevant' && c.facetScores[i]! < RELEVANT_OF_BEST * best)
+				c.grades[i] = { ...c.grades[i]!, grade: 'partial' };
 	}
 	for (const c of scored) c.best = c.grades.reduce<Grade>((b, g) => betterGrade(b, g.grade), 'off-topic');
 }
@@ -286,8 +286,8 @@ function rankSections(
 		if (defining) named = true;
 		const pick =
 			defining ??
-			kept.find((c) => c.grades[i].grade === 'relevant' && !head.includes(c)) ??
-			kept.find((c) => c.grades[i].grade === 'partial' && !head.includes(c));
+			kept.find((c) => c.grades[i]!.grade === 'relevant' && !head.includes(c)) ??
+			kept.find((c) => c.grades[i]!.grade === 'partial' && !head.includes(c));
 		if (pick && !head.includes(pick)) head.push(pick);
 	});
 	if (!named) head.sort(byRank);

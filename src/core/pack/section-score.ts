@@ -248,7 +248,7 @@ export function sectionCandidate(note: LoadedNote, section: NoteSection, ctx: Sc
 	const signposts =
 		pointers.length > 0
 			? ctx.keys.map(
-					(keys, i) => grades[i].grade !== 'relevant' && gradeFacet(askedTerms, keys).grade === 'relevant',
+					(keys, i) => grades[i]!.grade !== 'relevant' && gradeFacet(askedTerms, keys).grade === 'relevant',
 				)
 			: [];
 	const norm = 1 - BM25_B + BM25_B * (length / AVERAGE_SECTION_TOKENS);

@@ -62,7 +62,7 @@ export class LineIndex {
 		let hi = this.starts.length - 1;
 		while (lo < hi) {
 			const mid = (lo + hi + 1) >> 1;
-			if (this.starts[mid] <= offset) lo = mid;
+			if (this.starts[mid]! <= offset) lo = mid;
 			else hi = mid - 1;
 		}
 		return lo + 1;
@@ -74,11 +74,11 @@ export function sectionsOf(text: string, meta: CachedMetadata | null): NoteSecti
 	const out: NoteSection[] = [];
 	const headings = meta?.headings ?? [];
 	const first = bodyStart(meta);
-	const preambleEnd = headings.length > 0 ? headings[0].position.start.offset : text.length;
+	const preambleEnd = headings.length > 0 ? headings[0]!.position.start.offset : text.length;
 	if (text.slice(first, preambleEnd).trim() !== '')
 		out.push({ heading: null, level: 0, start: first, end: preambleEnd });
 	headings.forEach((h, i) => {
-		const end = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
+		const end = i + 1 < headings.length ? headings[i + 1]!.position.start.offset : text.length;
 		out.push({ heading: h.heading, level: h.level, start: h.position.start.offset, end });
 	});
 	return out;
@@ -109,7 +109,7 @@ export function headingSection(text: string, meta: CachedMetadata | null, subpat
 	for (const key of chain) {
 		found = -1;
 		for (let i = from; i < headings.length; i++) {
-			if (headingKey(headings[i].heading) === key) {
+			if (headingKey(headings[i]!.heading) === key) {
 				found = i;
 				break;
 			}
@@ -117,11 +117,11 @@ export function headingSection(text: string, meta: CachedMetadata | null, subpat
 		if (found < 0) return null;
 		from = found + 1;
 	}
-	const h = headings[found];
+	const h = headings[found]!;
 	let end = text.length;
 	for (let i = found + 1; i < headings.length; i++) {
-		if (headings[i].level <= h.level) {
-			end = headings[i].position.start.offset;
+		if (headings[i]!.level <= h.level) {
+			end = headings[i]!.position.start.offset;
 			break;
 		}
 	}
@@ -176,7 +176,7 @@ export function sectionLabel(section: NoteSection): string {
 export function linkRefsIn(text: string): LinkRef[] {
 	const out: LinkRef[] = [];
 	for (const m of text.matchAll(/!?\[\[([^\]]+?)\]\]/g)) {
-		const inner = m[1].split('|')[0].trim();
+		const inner = m[1]!.split('|')[0]!.trim();
 		if (inner === '') continue;
 		const { path, subpath } = parseLinktext(inner);
 		out.push({ raw: m[0], linkpath: path.trim(), subpath: subpath.trim() });
@@ -191,7 +191,7 @@ export function linkRefsIn(text: string): LinkRef[] {
 export function withoutRefs(text: string): string {
 	return text
 		.replace(/!?\[\[([^\]]+?)\]\]/g, (_m, inner: string) => {
-			const [target, display] = inner.split('|');
+			const [target, display] = inner.split('|') as [string, string?];
 			const words = (display ?? target).replace(/#\^[A-Za-z0-9-]+/g, ' ').replace(/[#^]/g, ' ');
 			return ` ${words.replace(/\s+/g, ' ').trim()} `;
 		})
@@ -216,8 +216,8 @@ function trimmed(text: string, start: number, end: number, kind: QuoteUnit['kind
 	const tailText = text.slice(from, e);
 	const tail = tailText.includes('^') ? BLOCK_ID_TAIL.exec(tailText) : null;
 	if (tail) e = from + tail.index;
-	while (s < e && /\s/.test(text[s])) s++;
-	while (e > s && /\s/.test(text[e - 1])) e--;
+	while (s < e && /\s/.test(text[s]!)) s++;
+	while (e > s && /\s/.test(text[e - 1]!)) e--;
 	return e > s ? { start: s, end: e, kind } : null;
 }
 
@@ -262,7 +262,7 @@ function blockUnits(text: string, block: SectionCache, items: readonly ListItemC
 		case 'list':
 			items.forEach((li, i) => {
 				const itemStart = li.position.start.offset;
-				const next = i + 1 < items.length ? items[i + 1].position.start.offset : Infinity;
+				const next = i + 1 < items.length ? items[i + 1]!.position.start.offset : Infinity;
 				const itemEnd = Math.min(li.position.end.offset, next, e);
 				const marker = LIST_MARKER.exec(text.slice(itemStart, Math.min(itemEnd, itemStart + 40)));
 				const unit = trimmed(text, itemStart + (marker ? marker[0].length : 0), itemEnd, 'prose');
@@ -338,9 +338,9 @@ export function noteUnits(text: string, meta: CachedMetadata | null): QuoteUnit[
 	for (const block of meta.sections) {
 		const s = block.position.start.offset;
 		const e = block.position.end.offset;
-		while (next < items.length && items[next].position.start.offset < s) next++;
+		while (next < items.length && items[next]!.position.start.offset < s) next++;
 		let last = next;
-		while (last < items.length && items[last].position.start.offset < e) last++;
+		while (last < items.length && items[last]!.position.start.offset < e) last++;
 		blockUnits(text, block, block.type === 'list' ? items.slice(next, last) : [], out);
 		next = last;
 	}
@@ -353,11 +353,11 @@ export function unitsIn(units: readonly QuoteUnit[], span: NoteSection): QuoteUn
 	let hi = units.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >> 1;
-		if (units[mid].start < span.start) lo = mid + 1;
+		if (units[mid]!.start < span.start) lo = mid + 1;
 		else hi = mid;
 	}
 	const out: QuoteUnit[] = [];
-	for (let i = lo; i < units.length && units[i].start < span.end; i++)
-		if (units[i].end <= span.end) out.push(units[i]);
+	for (let i = lo; i < units.length && units[i]!.start < span.end; i++)
+		if (units[i]!.end <= span.end) out.push(units[i]!);
 	return out;
 }

@@ -54,7 +54,7 @@ export async function toNoteResult(ctx: QueryContext, hit: Hit): Promise<NoteRes
 	const skip = ctx.source.getSkipReason(hit.path);
 	const excerpt =
 		hit.matches && hit.matches.length > 0
-			? [...hit.matches[0].before, hit.matches[0].text, ...hit.matches[0].after].join('\n')
+			? [...hit.matches[0]!.before, hit.matches[0]!.text, ...hit.matches[0]!.after].join('\n')
 			: skip === null
 				? excerptOf(
 						withoutTitleHeading(bodyOf(await ctx.source.read(hit.path), meta)),

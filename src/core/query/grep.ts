@@ -23,7 +23,7 @@ export function grepMatcher(query: GrepQuery): CompiledMatcher {
 /** The text of line `index` of `text`, without its line end. */
 function lineAt(text: string, starts: readonly number[], index: number): string {
 	return text
-		.slice(starts[index], index + 1 < starts.length ? starts[index + 1] - 1 : text.length)
+		.slice(starts[index], index + 1 < starts.length ? starts[index + 1]! - 1 : text.length)
 		.replace(/\r$/, '');
 }
 

@@ -19,7 +19,7 @@ function skippedSummary(skipped: QueryResult<unknown>['skipped']): string {
 	const reasons = new Map<string, number>();
 	// The reason's gist ("frontmatter not parsed"), without the line and detail --verbose gives.
 	for (const skip of skipped) {
-		const gist = skip.reason.split(/[(;:]/)[0].trim();
+		const gist = skip.reason.split(/[(;:]/)[0]!.trim();
 		reasons.set(gist, (reasons.get(gist) ?? 0) + 1);
 	}
 	const common = [...reasons].sort((a, b) => b[1] - a[1]);

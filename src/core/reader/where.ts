@@ -39,7 +39,7 @@ function isSpace(c: string): boolean {
 /** `field op value` (trimmed parts), or null when the clause has no operator after a field. */
 function parseClause(clause: string): Predicate | null {
 	let k = 0;
-	while (k < clause.length && !isOperatorChar(clause[k])) k++;
+	while (k < clause.length && !isOperatorChar(clause[k]!)) k++;
 	const field = clause.slice(0, k).trim();
 	const op = operatorAt(clause, k);
 	if (field === '' || op === null) return null;
@@ -54,9 +54,9 @@ export function describePredicate(predicate: Predicate): string {
 /** True when `text` at `i` holds `field<op>`: a word without spaces or operator characters, optional spaces, an operator. */
 function startsClause(text: string, i: number): boolean {
 	let k = i;
-	while (k < text.length && !isSpace(text[k]) && !isOperatorChar(text[k])) k++;
+	while (k < text.length && !isSpace(text[k]!) && !isOperatorChar(text[k]!)) k++;
 	if (k === i) return false;
-	while (k < text.length && isSpace(text[k])) k++;
+	while (k < text.length && isSpace(text[k]!)) k++;
 	return operatorAt(text, k) !== null;
 }
 
@@ -71,12 +71,12 @@ export function splitWhereText(text: string): string[] {
 	let clauseStart = 0;
 	let i = 0;
 	while (i < line.length) {
-		if (!isSpace(line[i])) {
+		if (!isSpace(line[i]!)) {
 			i++;
 			continue;
 		}
 		const runStart = i;
-		while (i < line.length && isSpace(line[i])) i++;
+		while (i < line.length && isSpace(line[i]!)) i++;
 		if (startsClause(line, i)) {
 			clauses.push(line.slice(clauseStart, runStart));
 			clauseStart = i;

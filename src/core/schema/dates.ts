@@ -19,7 +19,7 @@ export function parseDate(value: unknown): DateValue | null {
 	if (typeof value !== 'string') return null;
 	const match = DATE.exec(value.trim().replace(/^\[\[(.*?)(\|.*)?\]\]$/, '$1'));
 	if (!match) return null;
-	const [year, month, day, hour, minute, second] = match
+	const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
 		.slice(1)
 		.map((part) => (part === undefined ? 0 : Number(part)));
 	const ms = Date.UTC(year, month - 1, day, hour, minute, second);

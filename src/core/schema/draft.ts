@@ -74,7 +74,7 @@ function kindOf(value: unknown): Kind | null {
 
 /** The type a set of value kinds agrees on: one kind is that type; lists absorb single items; anything else mixed is text. */
 function inferredType(kinds: ReadonlySet<Kind>): FieldType {
-	if (kinds.size === 1) return [...kinds][0];
+	if (kinds.size === 1) return [...kinds][0]!;
 	if (kinds.has('list') && [...kinds].every((k) => k === 'list' || k === 'text' || k === 'link')) return 'list';
 	return 'text';
 }

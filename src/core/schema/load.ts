@@ -69,7 +69,7 @@ function schemaBlock(source: NoteSource, blocks: readonly MarkdownBlock[], shown
 			`${shown} has ${candidates.length} schema blocks (yaml with fields:, lines ${candidates.map((b) => b.line).join(' and ')}); keep one`,
 		);
 	if (candidates.length === 0) return [];
-	const block = candidates[0];
+	const block = candidates[0]!;
 	let parsed: unknown;
 	try {
 		parsed = source.parseYaml(block.body);

@@ -27,17 +27,17 @@ export function scanMarkdown(text: string): MarkdownBlock[] {
 	const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
 	const blocks: MarkdownBlock[] = [];
 	for (let i = bodyLine(lines); i < lines.length; i++) {
-		const line = lines[i];
+		const line = lines[i]!;
 		const fence = FENCE_OPEN.exec(line);
 		if (fence) {
-			const marker = fence[1];
+			const marker = fence[1]!;
 			const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
 			let end = i + 1;
-			while (end < lines.length && !closing.test(lines[end])) end++;
+			while (end < lines.length && !closing.test(lines[end]!)) end++;
 			// An unclosed fence runs to the end of the note, as in CommonMark.
 			blocks.push({
 				kind: 'fence',
-				info: fence[2].toLowerCase(),
+				info: fence[2]!.toLowerCase(),
 				body: lines.slice(i + 1, end).join('\n'),
 				line: i + 1,
 			});
@@ -45,7 +45,7 @@ export function scanMarkdown(text: string): MarkdownBlock[] {
 			continue;
 		}
 		const heading = HEADING.exec(line);
-		if (heading) blocks.push({ kind: 'heading', level: heading[1].length, text: heading[2] });
+		if (heading) blocks.push({ kind: 'heading', level: heading[1]!.length, text: heading[2]! });
 		else blocks.push({ kind: 'line', text: line });
 	}
 	return blocks;

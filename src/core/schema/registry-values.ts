@@ -17,7 +17,7 @@ const ORDERING = /[\p{L}\p{N}][\p{L}\p{N}_-]*(?:\s*>\s*[\p{L}\p{N}][\p{L}\p{N}_-
  */
 export function registryValue(text: string): string {
 	const code = /^\s*(?:\*\*)?`([^`]+)`/.exec(text);
-	if (code) return code[1].trim();
+	if (code) return code[1]!.trim();
 	const plain = text.replace(/\*\*|__/g, '').trim();
 	const cut = plain.search(/\s[—–-]\s|:\s|:$|\s\(/);
 	return (cut < 0 ? plain : plain.slice(0, cut)).trim();
@@ -44,23 +44,23 @@ function columnName(cell: string): string {
 function pieces(lines: readonly string[]): ({ kind: 'table'; rows: string[][] } | { kind: 'item'; text: string })[] {
 	const found: ({ kind: 'table'; rows: string[][] } | { kind: 'item'; text: string })[] = [];
 	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i];
-		if (line.trimStart().startsWith('|') && i + 1 < lines.length && DELIMITER_ROW.test(lines[i + 1])) {
+		const line = lines[i]!;
+		if (line.trimStart().startsWith('|') && i + 1 < lines.length && DELIMITER_ROW.test(lines[i + 1]!)) {
 			let end = i + 2;
-			while (end < lines.length && lines[end].includes('|')) end++;
+			while (end < lines.length && lines[end]!.includes('|')) end++;
 			found.push({ kind: 'table', rows: [cells(line), ...lines.slice(i + 2, end).map(cells)] });
 			i = end - 1;
 			continue;
 		}
 		const item = LIST_ITEM.exec(line);
-		if (item) found.push({ kind: 'item', text: item[1] });
+		if (item) found.push({ kind: 'item', text: item[1]! });
 	}
 	return found;
 }
 
 /** Values from a table: the column headed like the field (or `value`/`name`), else the first. */
 function tableValues(rows: readonly string[][], field: string): string[] {
-	const header = rows[0].map(columnName);
+	const header = rows[0]!.map(columnName);
 	const named = header.findIndex(
 		(cell) => cell === field || cell === 'value' || cell === 'values' || cell === 'name',
 	);
@@ -100,8 +100,8 @@ function wordList(text: string): string[] {
 function keyedItem(text: string): { key: string; values: string[] } | null {
 	const match = /^\s*(?:\*\*)?`?([^`:*—–]+?)`?(?:\*\*)?\s*(?::|—|–|\s-\s|→|=)\s*(.+)$/.exec(text);
 	if (!match) return null;
-	const key = match[1].trim();
-	return key === '' ? null : { key, values: wordList(match[2]) };
+	const key = match[1]!.trim();
+	return key === '' ? null : { key, values: wordList(match[2]!) };
 }
 
 /**
@@ -129,7 +129,7 @@ export function dependentLists(
 				if (keyed) add(keyed.key, keyed.values);
 				continue;
 			}
-			const header = piece.rows[0].map(columnName);
+			const header = piece.rows[0]!.map(columnName);
 			const named = header.findIndex(
 				(cell, i) =>
 					i > 0 &&

@@ -44,14 +44,14 @@ export function sectionKind(heading: string): SectionKind | null {
 	const text = cleanHeading(heading);
 	const named = /^(.+?)\s+(?:registry|extension)$/i.exec(text);
 	if (named) {
-		const field = fieldName(named[1]);
+		const field = fieldName(named[1]!);
 		return field === '' ? null : { kind: 'enum', field };
 	}
 	const by = /^(.+?)\s+by\s+(.+)$/i.exec(text);
-	if (by) return { kind: 'dependent', field: fieldName(by[1]), on: fieldName(by[2]) };
+	if (by) return { kind: 'dependent', field: fieldName(by[1]!), on: fieldName(by[2]!) };
 	// A bare field name only when it cannot be ordinary prose: in code, or snake_case.
 	const bare = /^`([^`]+)`:?$/.exec(heading.trim()) ?? /^([a-z][a-z0-9]*(?:_[a-z0-9]+)+):?$/.exec(text);
-	return bare ? { kind: 'enum', field: fieldName(bare[1]), bare: true } : null;
+	return bare ? { kind: 'enum', field: fieldName(bare[1]!), bare: true } : null;
 }
 
 /** `Type registry` → `type`, `` `source_type:` registry`` → `source_type`; null when the heading declares no plain enum. */
@@ -71,17 +71,17 @@ interface Section {
 function sections(blocks: readonly MarkdownBlock[]): Section[] {
 	const found: Section[] = [];
 	for (let i = 0; i < blocks.length; i++) {
-		const block = blocks[i];
+		const block = blocks[i]!;
 		if (block.kind !== 'heading') continue;
 		const kind = sectionKind(block.text);
 		if (kind === null) continue;
 		const section: Section = { heading: block.text, kind, parts: [{ heading: null, lines: [] }] };
 		for (let j = i + 1; j < blocks.length; j++) {
-			const next = blocks[j];
+			const next = blocks[j]!;
 			if (next.kind === 'heading') {
 				if (next.level <= block.level) break;
 				section.parts.push({ heading: next.text, lines: [] });
-			} else if (next.kind === 'line') section.parts[section.parts.length - 1].lines.push(next.text);
+			} else if (next.kind === 'line') section.parts[section.parts.length - 1]!.lines.push(next.text);
 		}
 		found.push(section);
 	}
@@ -91,7 +91,7 @@ function sections(blocks: readonly MarkdownBlock[]): Section[] {
 /** An enum section's field: its values, ordered when an ordering line lists them (every listed value must be in it). */
 function enumField(section: Section, field: string, bare: boolean): FieldSpec | null {
 	// Sub-headings under an enum section are commentary, as they always were.
-	const lines = section.parts[0].lines;
+	const lines = section.parts[0]!.lines;
 	if (
 		bare &&
 		!lines.every(

@@ -45,7 +45,7 @@ export function allowedValues(
 ): { values: readonly string[]; scope: string } {
 	const dependent = spec.dependsOn;
 	if (dependent && parentValue !== undefined && Object.hasOwn(dependent.values, parentValue)) {
-		return { values: dependent.values[parentValue], scope: ` for ${dependent.field} ${parentValue}` };
+		return { values: dependent.values[parentValue]!, scope: ` for ${dependent.field} ${parentValue}` };
 	}
 	return { values: spec.values ?? [], scope: '' };
 }

@@ -19,13 +19,13 @@ export class ChunkedU32 {
 	push(value: number): void {
 		const c = this.length >>> SHIFT;
 		if (c === this.chunks.length) this.chunks.push(new Uint32Array(CHUNK));
-		this.chunks[c][this.length & MASK] = value;
+		this.chunks[c]![this.length & MASK] = value;
 		this.length++;
 	}
 
 	/** The value at `i` (0 ≤ i < length). */
 	get(i: number): number {
-		return this.chunks[i >>> SHIFT][i & MASK];
+		return this.chunks[i >>> SHIFT]![i & MASK]!;
 	}
 
 	/** Drop every value. */

@@ -10,9 +10,9 @@ export function needlesOf(words: readonly ScoredWord[]): { needle: string; weigh
 		const t = foldWord(sw.word.text);
 		if (t.length === 0) continue;
 		// English stems: look for the stem so "developing" finds "develop…".
-		const alt = sw.word.alts[0];
+		const alt = sw.word.alts[0]!;
 		const needle =
-			alt.length === 1 && /^[a-z]+$/.test(alt[0]) && t.startsWith(alt[0]) ? alt[0] : t.replace(/…$/, '');
+			alt.length === 1 && /^[a-z]+$/.test(alt[0]!) && t.startsWith(alt[0]!) ? alt[0]! : t.replace(/…$/, '');
 		if (needle !== '' && !out.some((n) => n.needle === needle))
 			out.push({ needle, weight: Math.max(0.1, sw.idf) * sw.weight });
 	}
@@ -46,17 +46,17 @@ export function excerptFrom(
 			best = { score: cur.score, heading: cur.heading, line: cur.line, at: cur.at, index: cur.index };
 	};
 	for (let li = 0; li < lines.length; li++) {
-		const line = lines[li];
+		const line = lines[li]!;
 		const trimmed = line.trim();
 		if (trimmed.startsWith('```')) inCode = !inCode;
 		const h = inCode ? null : /^#{1,6}\s+(.*)$/.exec(trimmed);
 		if (h) {
 			close();
-			heading = h[1].trim();
+			heading = h[1]!.trim();
 			cur = { score: 0, heading, line: '', at: -1, index: -1, seen: new Set() };
 			continue;
 		}
-		const folded = aligned ? foldedLines[li] : foldText(normalizeText(line));
+		const folded = aligned ? foldedLines[li]! : foldText(normalizeText(line));
 		for (const n of needles) {
 			const at = folded.indexOf(n.needle);
 			if (at < 0) continue;

@@ -92,7 +92,7 @@ export class SynonymTable {
 	lookup(key: string): string[] {
 		const out: string[] = [];
 		for (const gi of this.byKey.get(key) ?? [])
-			for (const w of this.groups[gi]) if (canonicalKey(w) !== key && !out.includes(w)) out.push(w);
+			for (const w of this.groups[gi]!) if (canonicalKey(w) !== key && !out.includes(w)) out.push(w);
 		return out;
 	}
 }
@@ -109,7 +109,7 @@ export class Vocabulary {
 			for (const l of labels) this.byKey.set(canonicalKey(l), tag);
 			const terms = termsOf(tag);
 			// A one-word tag also matches by stem (`secure` → security); compounds only by their joined form.
-			if (terms.length === 1) this.byTerm.set(terms[0], tag);
+			if (terms.length === 1) this.byTerm.set(terms[0]!, tag);
 		}
 	}
 
@@ -117,8 +117,8 @@ export class Vocabulary {
 	lookup(key: string, word: QueryWord | null): string | null {
 		const hit = this.byKey.get(key);
 		if (hit !== undefined) return hit;
-		if (word && word.alts.length === 1 && word.alts[0].length === 1)
-			return this.byTerm.get(word.alts[0][0]) ?? null;
+		if (word && word.alts.length === 1 && word.alts[0]!.length === 1)
+			return this.byTerm.get(word.alts[0]![0]!) ?? null;
 		return null;
 	}
 }
@@ -169,10 +169,10 @@ export function expandQuery(
 	const spans: { key: string; from: number; word: QueryWord | null }[] = [];
 	const whole = canonicalKey(freeText);
 	if (whole !== '')
-		spans.push({ key: whole, from: words.length === 1 ? 0 : -1, word: words.length === 1 ? words[0] : null });
+		spans.push({ key: whole, from: words.length === 1 ? 0 : -1, word: words.length === 1 ? words[0]! : null });
 	for (const span of querySpans(words))
 		if (span.key !== whole)
-			spans.push({ key: span.key, from: span.from, word: span.count === 1 ? words[span.from] : null });
+			spans.push({ key: span.key, from: span.from, word: span.count === 1 ? words[span.from]! : null });
 	for (const s of spans) for (const w of ctx.synonyms?.lookup(s.key) ?? []) add(w, s.from, 'synonym');
 	// An alias points the query at its own note: the note's title joins the query (so 快捷键 reaches
 	// Hotkeys), never the note's other aliases — "public" must not bring in "private".

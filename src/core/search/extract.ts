@@ -100,9 +100,9 @@ export function abstractOf(
 	const headings = meta?.headings ?? [];
 	const names = headingNames.map((h) => h.toLowerCase());
 	for (let i = 0; i < headings.length; i++) {
-		if (!names.includes(headings[i].heading.trim().toLowerCase())) continue;
-		const from = headings[i].position.end.offset;
-		const to = i + 1 < headings.length ? headings[i + 1].position.start.offset : text.length;
+		if (!names.includes(headings[i]!.heading.trim().toLowerCase())) continue;
+		const from = headings[i]!.position.end.offset;
+		const to = i + 1 < headings.length ? headings[i + 1]!.position.start.offset : text.length;
 		return text
 			.slice(from, to)
 			.split('\n')
@@ -234,11 +234,12 @@ function unreadSplit(text: string): TextPiece[] {
 		FENCE.lastIndex = at;
 		const m = FENCE.exec(text);
 		if (m !== null) {
-			const fence = m[1];
+			const fence = m[1]!;
 			const rest = text.slice(at + m[0].length, end);
 			if (open === null) {
 				// A backtick fence's info string holds no backtick (```js x``` is inline code).
-				if (fence[0] === '~' || !rest.includes('`')) open = { char: fence[0], length: fence.length, start: at };
+				if (fence[0] === '~' || !rest.includes('`'))
+					open = { char: fence[0]!, length: fence.length, start: at };
 			} else if (fence[0] === open.char && fence.length >= open.length && rest.trim() === '') {
 				inline(proseFrom, open.start);
 				out.push({ unread: text.slice(open.start, end) });

@@ -15,7 +15,7 @@ export function phraseCandidates(si: SearchIndex, phrases: readonly string[]): S
 	for (const p of phrases) for (const w of analyzeQueryText(p)) sets.push(docsMatchingWord(si, w));
 	if (sets.length === 0) return null;
 	const out = new Set<number>();
-	for (const d of sets[0]) if (sets.every((s) => s.has(d))) out.add(d);
+	for (const d of sets[0]!) if (sets.every((s) => s.has(d))) out.add(d);
 	return out;
 }
 
@@ -55,7 +55,7 @@ export function buildMask(
 	for (const ex of parsed.excluded) {
 		const words = analyzeQueryText(ex);
 		if (words.length !== 1) continue; // multi-word exclusions are checked on the text
-		for (const d of docsMatchingWord(si, words[0])) mask[d] = 0;
+		for (const d of docsMatchingWord(si, words[0]!)) mask[d] = 0;
 	}
 	return mask;
 }

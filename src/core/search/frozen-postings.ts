@@ -75,7 +75,7 @@ export class FrozenPostings {
 	/** How many postings term t has in this segment. */
 	count(t: number): number {
 		if (t >= this.terms) return 0;
-		if (this.arrays !== null) return this.arrays.termStart[t + 1] - this.arrays.termStart[t];
+		if (this.arrays !== null) return this.arrays.termStart[t + 1]! - this.arrays.termStart[t]!;
 		return this.slices.get(t)?.[0].length ?? this.saved!.count(t);
 	}
 

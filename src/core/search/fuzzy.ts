@@ -39,7 +39,7 @@ export function correctWord(index: InvertedIndex, word: QueryWord): string | nul
 	let best: { term: string; dist: number; df: number } | null = null;
 	const terms = index.terms.all();
 	for (const t of gramCandidates(index, forms, max, MIN_FUZZY_LENGTH - 1)) {
-		const term = terms[t];
+		const term = terms[t]!;
 		if (Math.abs(term.length - typed.length) > max + 2) continue;
 		let dist = max + 1;
 		for (const f of forms) dist = Math.min(dist, editDistance(f, term, max));

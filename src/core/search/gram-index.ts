@@ -59,7 +59,7 @@ class GramTable {
 	get(key: number): number {
 		const mask = this.keys.length - 1;
 		for (let h = this.slot(key); ; h = (h + 1) & mask) {
-			if (this.keys[h] === key) return this.vals[h];
+			if (this.keys[h] === key) return this.vals[h]!;
 			if (this.keys[h] === 0) return -1;
 		}
 	}
@@ -86,7 +86,7 @@ class GramTable {
 		this.bits++;
 		this.keys = new Uint32Array(keys.length * 2);
 		this.vals = new Int32Array(keys.length * 2);
-		for (let h = 0; h < keys.length; h++) if (keys[h] !== 0) this.put(keys[h], vals[h]);
+		for (let h = 0; h < keys.length; h++) if (keys[h] !== 0) this.put(keys[h]!, vals[h]!);
 	}
 }
 
@@ -123,13 +123,13 @@ function buildGrams(terms: readonly string[], minLength: number): GramIndex {
 	const occTerm = new Uint32Array(total);
 	let n = 0;
 	for (let t = 0; t < terms.length; t++)
-		if (terms[t].length >= minLength) n = addTermGrams(terms[t], t, table, occGram, occTerm, n);
+		if (terms[t]!.length >= minLength) n = addTermGrams(terms[t]!, t, table, occGram, occTerm, n);
 	const starts = new Uint32Array(table.count + 1);
-	for (let k = 0; k < n; k++) starts[occGram[k] + 1]++;
-	for (let g = 0; g < table.count; g++) starts[g + 1] += starts[g];
+	for (let k = 0; k < n; k++) starts[occGram[k]! + 1]!++;
+	for (let g = 0; g < table.count; g++) starts[g + 1]! += starts[g]!;
 	const fill = starts.slice(0, table.count);
 	const ids = new Uint32Array(n);
-	for (let k = 0; k < n; k++) ids[fill[occGram[k]]++] = occTerm[k];
+	for (let k = 0; k < n; k++) ids[fill[occGram[k]!]!++] = occTerm[k]!;
 	return { size: terms.length, minLength, table, starts, ids };
 }
 
@@ -168,17 +168,17 @@ export function gramCandidates(
 		const need = own.length - 2 * max;
 		if (need <= 0) {
 			// Too short to filter by bigrams: every term is a candidate.
-			for (let t = 0; t < grams.size; t++) if (terms[t].length >= minLength) take(t);
+			for (let t = 0; t < grams.size; t++) if (terms[t]!.length >= minLength) take(t);
 			continue;
 		}
 		counts.fill(0);
 		for (const key of own) {
 			const g = grams.table.get(key);
 			if (g < 0) continue;
-			for (let k = grams.starts[g]; k < grams.starts[g + 1]; k++)
-				if (++counts[grams.ids[k]] === need) take(grams.ids[k]);
+			for (let k = grams.starts[g]!; k < grams.starts[g + 1]!; k++)
+				if (++counts[grams.ids[k]!]! === need) take(grams.ids[k]!);
 		}
 	}
-	for (let t = grams.size; t < terms.length; t++) if (terms[t].length >= minLength) out.push(t);
+	for (let t = grams.size; t < terms.length; t++) if (terms[t]!.length >= minLength) out.push(t);
 	return out;
 }

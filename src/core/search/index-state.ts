@@ -53,7 +53,7 @@ export function* exportDenseSteps(raw: DenseInput): Generator<void, InvertedInde
 	yield;
 	const fieldLen = new Uint32Array(docs.length * fields);
 	for (let d = 0; d < raw.docs.length; d++) {
-		if (raw.docs[d] !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d] * fields);
+		if (raw.docs[d] !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d]! * fields);
 		if (++work >= EXPORT_STEP) {
 			work = 0;
 			yield;
@@ -67,20 +67,20 @@ export function* exportDenseSteps(raw: DenseInput): Generator<void, InvertedInde
 	const terms = Math.min(raw.termList.length, raw.termStart.length - 1);
 	for (let t = 0; t < terms; t++) {
 		const from = w;
-		for (let i = raw.termStart[t]; i < raw.termStart[t + 1]; i++) {
-			const d = remap[raw.postDocs[i]];
+		for (let i = raw.termStart[t]!; i < raw.termStart[t + 1]!; i++) {
+			const d = remap[raw.postDocs[i]!]!;
 			if (d < 0) continue;
 			postDocs[w] = d;
-			postTfs[w] = raw.postTfs[i];
+			postTfs[w] = raw.postTfs[i]!;
 			w++;
 		}
-		work += raw.termStart[t + 1] - raw.termStart[t] + 1;
+		work += raw.termStart[t + 1]! - raw.termStart[t]! + 1;
 		if (work >= EXPORT_STEP) {
 			work = 0;
 			yield;
 		}
 		if (w === from) continue;
-		termList.push(raw.termList[t]);
+		termList.push(raw.termList[t]!);
 		starts.push(w);
 	}
 	return {

@@ -144,8 +144,8 @@ export class InvertedIndex {
 		this.live++;
 		this.normDirty = true;
 		for (let f = 0; f < FIELD_COUNT; f++) {
-			this.fieldLen[d * FIELD_COUNT + f] = counter.fieldLen[f];
-			this.totalLen[f] += counter.fieldLen[f];
+			this.fieldLen[d * FIELD_COUNT + f] = counter.fieldLen[f]!;
+			this.totalLen[f]! += counter.fieldLen[f]!;
 		}
 		this.pending.add(d, counter.terms, counter.tfs);
 		this.liveDf.clear(); // The note's terms now count: live frequencies counted before are stale.
@@ -169,7 +169,7 @@ export class InvertedIndex {
 		const path = this.docs.path(d);
 		if (path !== null) this.pathToDoc.delete(path);
 		this.docs.drop(d);
-		for (let f = 0; f < FIELD_COUNT; f++) this.totalLen[f] -= this.fieldLen[d * FIELD_COUNT + f];
+		for (let f = 0; f < FIELD_COUNT; f++) this.totalLen[f]! -= this.fieldLen[d * FIELD_COUNT + f]!;
 		this.normDirty = true;
 	}
 
@@ -217,18 +217,18 @@ export class InvertedIndex {
 		const { termStart, postDocs, postTfs } = this.frozen.columns();
 		for (let t = 0; t < frozenTerms; t++) {
 			let c = 0;
-			for (let i = termStart[t]; i < termStart[t + 1]; i++) if (alive[postDocs[i]] === 1) c++;
+			for (let i = termStart[t]!; i < termStart[t + 1]!; i++) if (alive[postDocs[i]!] === 1) c++;
 			counts[t] = c;
-			work += termStart[t + 1] - termStart[t] + 1;
+			work += termStart[t + 1]! - termStart[t]! + 1;
 			if (work >= COMPACT_STEP) {
 				work = 0;
 				yield;
 			}
 		}
-		yield* this.pending.eachLive(alive, COMPACT_STEP, (_d, t) => counts[t]++);
+		yield* this.pending.eachLive(alive, COMPACT_STEP, (_d, t) => counts[t]!++);
 		const start = new Uint32Array(termCount + 1);
-		for (let t = 0; t < termCount; t++) start[t + 1] = start[t] + counts[t];
-		const total = start[termCount];
+		for (let t = 0; t < termCount; t++) start[t + 1] = start[t]! + counts[t]!;
+		const total = start[termCount]!;
 		const docs = new Uint32Array(total);
 		const tfs = new Uint32Array(total);
 		// A fresh array's pages are mapped on first write (~5 ms a MB measured): the scatter below
@@ -240,23 +240,23 @@ export class InvertedIndex {
 		}
 		const cursor = start.slice(0, termCount);
 		for (let t = 0; t < frozenTerms; t++) {
-			let w = cursor[t];
-			for (let i = termStart[t]; i < termStart[t + 1]; i++) {
-				const d = postDocs[i];
+			let w = cursor[t]!;
+			for (let i = termStart[t]!; i < termStart[t + 1]!; i++) {
+				const d = postDocs[i]!;
 				if (alive[d] !== 1) continue;
 				docs[w] = d;
-				tfs[w] = postTfs[i];
+				tfs[w] = postTfs[i]!;
 				w++;
 			}
 			cursor[t] = w;
-			work += termStart[t + 1] - termStart[t] + 1;
+			work += termStart[t + 1]! - termStart[t]! + 1;
 			if (work >= COMPACT_STEP) {
 				work = 0;
 				yield;
 			}
 		}
 		yield* this.pending.eachLive(alive, COMPACT_STEP, (d, t, packed) => {
-			const w = cursor[t]++;
+			const w = cursor[t]!++;
 			docs[w] = d;
 			tfs[w] = packed;
 		});
@@ -279,10 +279,10 @@ export class InvertedIndex {
 		const { fieldB } = this.settings;
 		const live = Math.max(1, this.live);
 		for (let f = 0; f < FIELD_COUNT; f++) {
-			const b = fieldB[FIELD_NAMES[f]];
-			const avg = Math.max(1, this.totalLen[f] / live);
+			const b = fieldB[FIELD_NAMES[f]!];
+			const avg = Math.max(1, this.totalLen[f]! / live);
 			for (let d = 0; d < n; d++) {
-				const len = this.fieldLen[d * FIELD_COUNT + f];
+				const len = this.fieldLen[d * FIELD_COUNT + f]!;
 				this.norm[d * FIELD_COUNT + f] = 1 / (1 - b + (b * len) / avg);
 			}
 		}
@@ -311,7 +311,7 @@ export class InvertedIndex {
 		let df = 0;
 		if (t < this.frozen.terms) {
 			const [docs] = this.frozen.slice(t);
-			for (let i = 0; i < docs.length; i++) if (alive[docs[i]] === 1) df++;
+			for (let i = 0; i < docs.length; i++) if (alive[docs[i]!] === 1) df++;
 		}
 		this.pending.forTerm(t, (d) => {
 			if (alive[d] === 1) df++;
@@ -350,8 +350,8 @@ export class InvertedIndex {
 			for (let f = 0; p !== 0; f++, p >>>= TF_BITS) {
 				const tf = p & FIELD_TF_MASK;
 				if (tf !== 0) {
-					const tfn = tf * norm[base + f];
-					sum += (weights[f] * tfn * k1p1) / (k1 + tfn);
+					const tfn = tf * norm[base + f]!;
+					sum += (weights[f]! * tfn * k1p1) / (k1 + tfn);
 				}
 			}
 			return idf * sum;
@@ -359,9 +359,9 @@ export class InvertedIndex {
 		if (t < this.frozen.terms) {
 			const [docs, tfs] = this.frozen.slice(t);
 			for (let i = 0; i < docs.length; i++) {
-				const d = docs[i];
+				const d = docs[i]!;
 				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
-				const packed = tfs[i];
+				const packed = tfs[i]!;
 				visit(d, score(d, packed), packed);
 			}
 		}
@@ -375,7 +375,8 @@ export class InvertedIndex {
 		const alive = this.alive;
 		if (t < this.frozen.terms) {
 			const [docs, tfs] = this.frozen.slice(t);
-			for (let i = 0; i < docs.length; i++) if (alive[docs[i]] === 1 && (tfs[i] & UNREAD_ONLY) === 0) return true;
+			for (let i = 0; i < docs.length; i++)
+				if (alive[docs[i]!] === 1 && (tfs[i]! & UNREAD_ONLY) === 0) return true;
 		}
 		let found = false;
 		this.pending.forTerm(t, (d, packed) => {
@@ -394,8 +395,8 @@ export class InvertedIndex {
 		let hi = docs.length - 1;
 		while (lo <= hi) {
 			const mid = (lo + hi) >>> 1;
-			const v = docs[mid];
-			if (v === d) return tfs[mid];
+			const v = docs[mid]!;
+			if (v === d) return tfs[mid]!;
 			if (v < d) lo = mid + 1;
 			else hi = mid - 1;
 		}
@@ -454,7 +455,7 @@ export class InvertedIndex {
 		index.alive = new Uint8Array(Math.max(16, n)).fill(1, 0, n);
 		index.fieldLen = saved.fieldLen;
 		for (let d = 0; d < n; d++)
-			for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f] += saved.fieldLen[d * FIELD_COUNT + f];
+			for (let f = 0; f < FIELD_COUNT; f++) index.totalLen[f]! += saved.fieldLen[d * FIELD_COUNT + f]!;
 		index.live = n;
 		index.pending.clear(n);
 		index.trimScratch();

@@ -35,7 +35,7 @@ export function nameBonus(si: SearchIndex, typed: readonly QueryWord[]): Bonus {
 		let idf = 0;
 		let covers = 0;
 		for (let i = span.from; i < span.from + span.count; i++) {
-			idf += idfs[i];
+			idf += idfs[i]!;
 			if (i < 30) covers |= 1 << i;
 		}
 		// A name carrying under half the query's weight is a side topic of the question, not its subject.
@@ -84,8 +84,8 @@ export function keywordBonus(
 	);
 	for (let i = 0; i + 1 < typed.length; i++) {
 		lookups.push({
-			key: canonicalKey(typed[i].text + typed[i + 1].text),
-			idf: si.wordIdf(typed[i]) + si.wordIdf(typed[i + 1]),
+			key: canonicalKey(typed[i]!.text + typed[i + 1]!.text),
+			idf: si.wordIdf(typed[i]!) + si.wordIdf(typed[i + 1]!),
 			covers: i + 1 < 30 ? (3 << i) >>> 0 : 0,
 			factor: 1,
 		});

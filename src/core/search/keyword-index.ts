@@ -39,7 +39,7 @@ export function parseKeywordIndex(text: string): KeywordIndex {
 		const line = raw.trim();
 		const heading = /^(#{1,6})\s+(.*)$/.exec(line);
 		if (heading) {
-			inKeywords = heading[2].trim().toLowerCase() === 'keyword index';
+			inKeywords = heading[2]!.trim().toLowerCase() === 'keyword index';
 			continue;
 		}
 		if (!/^[-*+]\s/.test(line)) continue;
@@ -48,7 +48,7 @@ export function parseKeywordIndex(text: string): KeywordIndex {
 			const colon = item.indexOf(':');
 			if (colon <= 0) continue;
 			const key = canonicalKey(item.slice(0, colon));
-			const names = [...item.slice(colon + 1).matchAll(LINK_RE)].map((m) => m[1].trim());
+			const names = [...item.slice(colon + 1).matchAll(LINK_RE)].map((m) => m[1]!.trim());
 			if (key === '' || names.length === 0) continue;
 			const list = keywords.get(key) ?? [];
 			for (const n of names) if (!list.includes(n)) list.push(n);
@@ -60,14 +60,14 @@ export function parseKeywordIndex(text: string): KeywordIndex {
 		if (!m) continue;
 		const rest = item.slice(m[0].length);
 		const parts = rest.split('|').map((p) => p.trim());
-		const fields = [m[1].toLowerCase()];
-		const abstract = parts[0].replace(/^[—–-]+\s*/, '');
+		const fields = [m[1]!.toLowerCase()];
+		const abstract = parts[0]!.replace(/^[—–-]+\s*/, '');
 		if (abstract !== '') fields.push(abstract.toLowerCase());
 		for (const p of parts.slice(1)) {
 			const f = /^(cats|sub|tags|aka):\s*(.*)$/i.exec(p);
-			if (f) fields.push(f[2].toLowerCase());
+			if (f) fields.push(f[2]!.toLowerCase());
 		}
-		entries.push({ name: m[1].trim(), fields });
+		entries.push({ name: m[1]!.trim(), fields });
 	}
 	return { keywords, entries };
 }

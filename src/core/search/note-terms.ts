@@ -142,12 +142,12 @@ export class NoteTermCounter {
 					tfs.push(1 << shift);
 					return;
 				}
-				const slot = this.slotOf[t];
-				if (((tfs[slot] >>> shift) & FIELD_TF_MASK) < TF_MAX) tfs[slot] += 1 << shift;
+				const slot = this.slotOf[t]!;
+				if (((tfs[slot]! >>> shift) & FIELD_TF_MASK) < TF_MAX) tfs[slot]! += 1 << shift;
 			};
 			const addTerm = (term: string): void => add(this.termId(term));
 			let budget = TOKENIZE_STEP; // characters left before the next pause
-			for (const part of fields[f]) {
+			for (const part of fields[f]!) {
 				const piece = pieceText(part);
 				prose = piece === part;
 				for (let from = 0; from < piece.length;) {
@@ -175,7 +175,7 @@ export class NoteTermCounter {
 			}
 			this.fieldLen[f] = len;
 		}
-		for (let i = 0; i < terms.length; i++) if (this.proseSeen[terms[i]] !== stamp) tfs[i] |= UNREAD_ONLY;
+		for (let i = 0; i < terms.length; i++) if (this.proseSeen[terms[i]!] !== stamp) tfs[i]! |= UNREAD_ONLY;
 	}
 
 	/** Add a short word's term ids, tokenizing it only the first time it is seen. */
@@ -184,7 +184,7 @@ export class NoteTermCounter {
 		if (ids === undefined) {
 			const list: number[] = [];
 			wordTerms(word, (term) => list.push(this.termId(term)));
-			ids = list.length === 1 ? list[0] : list;
+			ids = list.length === 1 ? list[0]! : list;
 			if (this.wordCache.size >= this.cacheLimit) this.wordCache.clear();
 			this.wordCache.set(detached(word), ids);
 		}

@@ -30,8 +30,8 @@ export class PendingPostings {
 		while (this.firstDoc + this.starts.length < d) this.starts.push(this.terms.length);
 		this.starts.push(this.terms.length);
 		for (let i = 0; i < docTerms.length; i++) {
-			this.terms.push(docTerms[i]);
-			this.tfs.push(docTfs[i] >>> 0);
+			this.terms.push(docTerms[i]!);
+			this.tfs.push(docTfs[i]! >>> 0);
 		}
 	}
 
@@ -49,7 +49,7 @@ export class PendingPostings {
 		let k = 0;
 		for (let i = 0; i < this.terms.length; i++) {
 			if (this.terms.get(i) !== t) continue;
-			while (k + 1 < starts.length && starts[k + 1] <= i) k++;
+			while (k + 1 < starts.length && starts[k + 1]! <= i) k++;
 			visit(this.firstDoc + k, this.tfs.get(i));
 		}
 	}
@@ -66,8 +66,8 @@ export class PendingPostings {
 		if (d < this.firstDoc || this.starts.length === 0) return null;
 		const k = d - this.firstDoc;
 		if (k >= this.starts.length) return 0;
-		const end = k + 1 < this.starts.length ? this.starts[k + 1] : this.terms.length;
-		for (let i = this.starts[k]; i < end; i++) if (this.terms.get(i) === t) return this.tfs.get(i);
+		const end = k + 1 < this.starts.length ? this.starts[k + 1]! : this.terms.length;
+		for (let i = this.starts[k]!; i < end; i++) if (this.terms.get(i) === t) return this.tfs.get(i);
 		return 0;
 	}
 
@@ -85,9 +85,9 @@ export class PendingPostings {
 		for (let k = 0; k < notes; k++) {
 			const d = this.firstDoc + k;
 			if (alive[d] !== 1) continue;
-			const end = k + 1 < notes ? this.starts[k + 1] : this.terms.length;
-			for (let i = this.starts[k]; i < end; i++) visit(d, this.terms.get(i), this.tfs.get(i));
-			work += end - this.starts[k] + 1;
+			const end = k + 1 < notes ? this.starts[k + 1]! : this.terms.length;
+			for (let i = this.starts[k]!; i < end; i++) visit(d, this.terms.get(i), this.tfs.get(i));
+			work += end - this.starts[k]! + 1;
 			if (work >= step) {
 				work = 0;
 				yield;

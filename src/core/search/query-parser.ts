@@ -106,7 +106,7 @@ function readQuoted(s: string, i: number): [string, number] {
 /** Read up to the next whitespace. */
 function readBare(s: string, i: number): [string, number] {
 	let j = i;
-	while (j < s.length && !/\s/.test(s[j])) j++;
+	while (j < s.length && !/\s/.test(s[j]!)) j++;
 	return [s.slice(i, j), j];
 }
 
@@ -132,12 +132,12 @@ export function parseQuery(input: string): ParsedQuery {
 	const nextBracket = forwardFinder(s, ']');
 	let i = 0;
 	while (i < s.length) {
-		if (/\s/.test(s[i])) {
+		if (/\s/.test(s[i]!)) {
 			i++;
 			continue;
 		}
 		let negate = false;
-		if (s[i] === '-' && i + 1 < s.length && !/\s/.test(s[i + 1])) {
+		if (s[i] === '-' && i + 1 < s.length && !/\s/.test(s[i + 1]!)) {
 			negate = true;
 			i++;
 		}
@@ -188,7 +188,7 @@ export function parseQuery(input: string): ParsedQuery {
 		}
 		const op = /^([a-z][a-z-]*):/i.exec(s.slice(i));
 		if (op) {
-			const name = op[1].toLowerCase();
+			const name = op[1]!.toLowerCase();
 			const at = i + op[0].length;
 			let value: string;
 			let next: number;
@@ -247,7 +247,7 @@ function findRegexEnd(s: string, from: number): number {
 			j++;
 			continue;
 		}
-		if (s[j] === '/') return j + 1 >= s.length || /\s/.test(s[j + 1]) ? j : -1;
+		if (s[j] === '/') return j + 1 >= s.length || /\s/.test(s[j + 1]!) ? j : -1;
 	}
 	return -1;
 }

@@ -101,7 +101,7 @@ export class Scorer {
 		const tracked = Math.min(typedIdf.length, MAX_TRACKED_WORDS);
 		// Coverage is idf-weighted: missing a rare word costs more than missing a common one.
 		let idfTotal = 0;
-		for (let i = 0; i < tracked; i++) idfTotal += typedIdf[i];
+		for (let i = 0; i < tracked; i++) idfTotal += typedIdf[i]!;
 		for (const sw of words) {
 			const wordTouched: number[] = [];
 			for (const alt of sw.word.alts) {
@@ -112,12 +112,12 @@ export class Scorer {
 					if (t < 0) continue;
 					index.forEachScored(t, allowed, (d, s) => {
 						if (altCnt[d] === 0) altTouched.push(d);
-						altSum[d] += s;
-						altCnt[d]++;
+						altSum[d]! += s;
+						altCnt[d]!++;
 					});
 				}
 				for (const d of altTouched) {
-					const frac = altCnt[d] / len;
+					const frac = altCnt[d]! / len;
 					// A multi-word expansion (a note's title or alias, a synonym) is a phrase: a note
 					// holding only some of its words does not match it.
 					if (sw.phrase === true && frac < 1) {
@@ -125,13 +125,13 @@ export class Scorer {
 						altCnt[d] = 0;
 						continue;
 					}
-					const v = (altSum[d] / len) * frac;
+					const v = (altSum[d]! / len) * frac;
 					if (inWord[d] === 0) {
 						inWord[d] = 1;
 						wordTouched.push(d);
 					}
-					if (v > best[d]) best[d] = v;
-					if (frac > bestCov[d]) bestCov[d] = frac;
+					if (v > best[d]!) best[d] = v;
+					if (frac > bestCov[d]!) bestCov[d] = frac;
 					altSum[d] = 0;
 					altCnt[d] = 0;
 				}
@@ -143,11 +143,11 @@ export class Scorer {
 					inAny[d] = 1;
 					touchedAny.push(d);
 				}
-				score[d] += sw.weight * best[d];
+				score[d]! += sw.weight * best[d]!;
 				if (bit !== 0) {
-					if (sw.expansion) viaExp[d] |= bit;
-					else if (bestCov[d] >= 1) direct[d] |= bit;
-					else cover[d] += PARTIAL_COVER * bestCov[d] * typedIdf[sw.origin];
+					if (sw.expansion) viaExp[d]! |= bit;
+					else if (bestCov[d]! >= 1) direct[d]! |= bit;
+					else cover[d]! += PARTIAL_COVER * bestCov[d]! * typedIdf[sw.origin]!;
 				}
 				best[d] = 0;
 				bestCov[d] = 0;
@@ -160,22 +160,22 @@ export class Scorer {
 				inAny[d] = 1;
 				touchedAny.push(d);
 			}
-			score[d] += b.points;
-			direct[d] |= b.covers;
+			score[d]! += b.points;
+			direct[d]! |= b.covers;
 		}
 		// Min-heap of the topK best by score.
 		const heap: Candidate[] = [];
 		let total = 0;
 		for (const d of touchedAny) {
-			const dm = direct[d];
-			const exp = viaExp[d] & ~dm;
-			let covered = cover[d];
+			const dm = direct[d]!;
+			const exp = viaExp[d]! & ~dm;
+			let covered = cover[d]!;
 			for (let i = 0; i < tracked; i++) {
-				if (dm & (1 << i)) covered += typedIdf[i];
-				else if (exp & (1 << i)) covered += EXPANSION_COVER * typedIdf[i];
+				if (dm & (1 << i)) covered += typedIdf[i]!;
+				else if (exp & (1 << i)) covered += EXPANSION_COVER * typedIdf[i]!;
 			}
 			const coverage = idfTotal > 0 ? Math.min(1, covered / idfTotal) : 1;
-			const s = score[d] * (COORD_FLOOR + (1 - COORD_FLOOR) * coverage * coverage);
+			const s = score[d]! * (COORD_FLOOR + (1 - COORD_FLOOR) * coverage * coverage);
 			score[d] = 0;
 			cover[d] = 0;
 			direct[d] = 0;
@@ -186,7 +186,7 @@ export class Scorer {
 			if (heap.length < topK) {
 				heap.push({ doc: d, score: s, coverage });
 				siftUp(heap, heap.length - 1);
-			} else if (topK > 0 && s > heap[0].score) {
+			} else if (topK > 0 && s > heap[0]!.score) {
 				heap[0] = { doc: d, score: s, coverage };
 				siftDown(heap, 0);
 			}
@@ -199,8 +199,8 @@ export class Scorer {
 function siftUp(h: Candidate[], i: number): void {
 	while (i > 0) {
 		const p = (i - 1) >> 1;
-		if (h[p].score <= h[i].score) break;
-		[h[p], h[i]] = [h[i], h[p]];
+		if (h[p]!.score <= h[i]!.score) break;
+		[h[p], h[i]] = [h[i]!, h[p]!];
 		i = p;
 	}
 }
@@ -210,10 +210,10 @@ function siftDown(h: Candidate[], i: number): void {
 		const l = 2 * i + 1;
 		const r = l + 1;
 		let m = i;
-		if (l < h.length && h[l].score < h[m].score) m = l;
-		if (r < h.length && h[r].score < h[m].score) m = r;
+		if (l < h.length && h[l]!.score < h[m]!.score) m = l;
+		if (r < h.length && h[r]!.score < h[m]!.score) m = r;
 		if (m === i) return;
-		[h[m], h[i]] = [h[i], h[m]];
+		[h[m], h[i]] = [h[i]!, h[m]!];
 		i = m;
 	}
 }

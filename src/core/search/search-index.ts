@@ -143,7 +143,7 @@ export class SearchIndex {
 			const chunk = notes.slice(i, i + batch);
 			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
 			for (let k = 0; k < chunk.length; k++) {
-				const path = chunk[k];
+				const path = chunk[k]!;
 				const text = texts[k];
 				const reason = source.getSkipReason(path);
 				const yamlError = reason === null ? source.getFrontmatterError(path) : null;
@@ -433,7 +433,7 @@ export class SearchIndex {
 
 	/** Mean idf of a word's first alternative; a term the vault lacks counts as a word of one note (rare). */
 	wordIdf(w: QueryWord): number {
-		const alt = w.alts[0];
+		const alt = w.alts[0]!;
 		let sum = 0;
 		for (const term of alt) {
 			const t = this.index.lookup(term);

@@ -82,8 +82,8 @@ function baseResult(index: SearchIndex, parsed: ParsedQuery | null, raw: string)
  * suffix strip for inflected languages); any word when it is being typed.
  */
 function prefixOf(w: QueryWord, typing: boolean): string | null {
-	if (w.alts.length !== 1 || w.alts[0].length !== 1) return null;
-	const t = w.alts[0][0];
+	if (w.alts.length !== 1 || w.alts[0]!.length !== 1) return null;
+	const t = w.alts[0]![0]!;
 	if (t.length < PREFIX_MIN || /[^\p{L}\p{M}]/u.test(t) || hasSpecialScript(t)) return null;
 	if (typing) return w.text.length >= PREFIX_MIN ? foldWord(w.text) : null;
 	if (/^[a-z]+$/.test(t)) return null;
@@ -176,7 +176,7 @@ function analyzeWords(
 	}));
 	const typedTerms = new Set(typed.flatMap((w) => w.alts.flat()));
 	for (const e of expansions) {
-		const of = e.from >= 0 ? typed[e.from].text : parsed.text;
+		const of = e.from >= 0 ? typed[e.from]!.text : parsed.text;
 		// A title, alias or synonym of several spaced words that brings in words not typed stays one
 		// phrase: a note matches it only with all its words (a CJK name written without spaces keeps
 		// its segments' own weights; a name of typed words only adds no word to count notes by).
@@ -436,7 +436,7 @@ export async function search(
 	}
 	result.terms.expanded = words.expansions.map((e) => ({
 		text: e.text,
-		from: e.from >= 0 ? words.typed[e.from].text : null,
+		from: e.from >= 0 ? words.typed[e.from]!.text : null,
 		source: e.source,
 	}));
 

@@ -26,12 +26,12 @@ export class ShardedMap<V> {
 
 	/** The value of `key`, or undefined. */
 	get(key: string): V | undefined {
-		return this.shards[shardOf(key)].get(key);
+		return this.shards[shardOf(key)]!.get(key);
 	}
 
 	/** Set the value of `key`. */
 	set(key: string, value: V): void {
-		const shard = this.shards[shardOf(key)];
+		const shard = this.shards[shardOf(key)]!;
 		const before = shard.size;
 		shard.set(key, value);
 		this.size += shard.size - before;

@@ -76,8 +76,8 @@ export class TermDictionary {
 
 	/** The term of id `id`. */
 	term(id: number): string {
-		if (this.list === null && id >= this.saved!.count) return this.added[id - this.saved!.count];
-		return this.all()[id];
+		if (this.list === null && id >= this.saved!.count) return this.added[id - this.saved!.count]!;
+		return this.all()[id]!;
 	}
 
 	/** Every term by id (decodes the saved ones once). */
@@ -117,7 +117,7 @@ export class TermDictionary {
 		let hi = firsts.length;
 		while (lo < hi) {
 			const mid = (lo + hi) >>> 1;
-			if (firsts[mid] <= term) lo = mid + 1;
+			if (firsts[mid]! <= term) lo = mid + 1;
 			else hi = mid;
 		}
 		return Math.max(0, lo - 1);
@@ -157,7 +157,7 @@ export class TermDictionary {
 			if (this.sorted === null || all.length - this.sorted.length > UNSORTED_TERMS_MAX) {
 				const ids = new Uint32Array(all.length);
 				for (let i = 0; i < ids.length; i++) ids[i] = i;
-				ids.sort((a, b) => compareTerms(all[a], all[b]));
+				ids.sort((a, b) => compareTerms(all[a]!, all[b]!));
 				this.sorted = ids;
 			}
 			const sorted = this.sorted;
@@ -166,13 +166,13 @@ export class TermDictionary {
 			let hi = sorted.length;
 			while (lo < hi) {
 				const mid = (lo + hi) >>> 1;
-				if (all[sorted[mid]] < prefix) lo = mid + 1;
+				if (all[sorted[mid]!]! < prefix) lo = mid + 1;
 				else hi = mid;
 			}
 			for (let i = lo; i < sorted.length && found.length < PREFIX_SCAN_MAX; i++) {
-				const t = all[sorted[i]];
+				const t = all[sorted[i]!]!;
 				if (!t.startsWith(prefix)) break;
-				if (t !== prefix) found.push([t, sorted[i]]);
+				if (t !== prefix) found.push([t, sorted[i]!]);
 			}
 		}
 		const before = found.length;

@@ -62,9 +62,9 @@ function splitCamel(word: string): string[] {
 	const out: string[] = [];
 	let start = 0;
 	for (let i = 1; i < word.length; i++) {
-		const prev = word[i - 1];
-		const cur = word[i];
-		const next = i + 1 < word.length ? word[i + 1] : '';
+		const prev = word[i - 1]!;
+		const cur = word[i]!;
+		const next = i + 1 < word.length ? word[i + 1]! : '';
 		const upper = cur >= 'A' && cur <= 'Z';
 		if (!upper) continue;
 		const afterLower = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
@@ -410,20 +410,20 @@ function cjkQueryWords(run: string, out: QueryWord[]): void {
 	const groups: string[][] = [[]];
 	for (const s of segmentBounded(wordSegmenter(), withoutQuestionFrame(run))) {
 		if (CJK_STOP_WORDS.has(s.segment) || HIRAGANA_FRAGMENT.test(s.segment)) groups.push([]);
-		else groups[groups.length - 1].push(s.segment);
+		else groups[groups.length - 1]!.push(s.segment);
 	}
 	for (const group of groups) {
 		const words: string[] = [];
 		let pending = '';
 		for (let i = 0; i < group.length;) {
-			if ([...group[i]].length > 1) {
+			if ([...group[i]!].length > 1) {
 				words.push(pending + group[i]);
 				pending = '';
 				i++;
 				continue;
 			}
 			let j = i;
-			while (j < group.length && [...group[j]].length === 1) j++;
+			while (j < group.length && [...group[j]!].length === 1) j++;
 			const singles = group.slice(i, j).join('');
 			if (j - i > 1) words.push(singles);
 			else if (words.length > 0) words[words.length - 1] += singles;
@@ -453,7 +453,7 @@ export function analyzeQueryText(text: string): QueryWord[] {
 			for (const m of word.matchAll(SPLIT_SPECIAL_RE)) {
 				if (m[1] !== undefined) cjkQueryWords(m[1], out);
 				else if (m[2] !== undefined) {
-					const terms = termList((emit) => hangulTerms(m[2], emit));
+					const terms = termList((emit) => hangulTerms(m[2]!, emit));
 					out.push({ text: m[2], alts: terms.length > 1 ? [[m[2]], terms.slice(1)] : [terms] });
 				} else if (m[3] !== undefined) for (const w of segmentWords(m[3])) out.push({ text: w, alts: [[w]] });
 				else if (m[4] !== undefined) plainQueryWord(m[4].replace(/^[-_]+|[-_]+$/g, ''), out);

@@ -88,7 +88,7 @@ const LOWER_UNIT = new Uint16Array(PLAIN_SCRIPT_END);
 
 /** The lower case of a unit below {@link PLAIN_SCRIPT_END} (itself when it has none or lower-cases to more than one unit). */
 function lowerUnit(c: number): number {
-	let l = LOWER_UNIT[c];
+	let l = LOWER_UNIT[c]!;
 	if (l === 0) {
 		const s = String.fromCharCode(c).toLowerCase();
 		l = LOWER_UNIT[c] = s.length === 1 ? s.charCodeAt(0) : c;

@@ -108,7 +108,7 @@ export class U32Builder {
 	append(values: ArrayLike<number>): void {
 		this.ensure(values.length);
 		if (values instanceof Uint32Array) this.buf.set(values, this.length);
-		else for (let k = 0; k < values.length; k++) this.buf[this.length + k] = values[k];
+		else for (let k = 0; k < values.length; k++) this.buf[this.length + k] = values[k]!;
 		this.length += values.length;
 	}
 
@@ -137,11 +137,11 @@ export function checksum(bytes: Uint8Array): number {
 	let a = 1;
 	let b = 0;
 	for (let i = 0; i < words; i++) {
-		a = (a + aligned[i]) | 0;
+		a = (a + aligned[i]!) | 0;
 		b = (b + a) | 0;
 	}
 	for (let i = words * 4; i < bytes.length; i++) {
-		a = (a + bytes[i]) | 0;
+		a = (a + bytes[i]!) | 0;
 		b = (b + a) | 0;
 	}
 	return (Math.imul(b, 0x9e3779b1) ^ a ^ bytes.length) >>> 0;
@@ -176,7 +176,7 @@ export function indexOf(bytes: Uint8Array, needle: Uint8Array, start: number, en
  */
 export function fieldCheck(bytes: Uint8Array, start: number, end: number): number {
 	let h = 0x811c9dc5 ^ (end - start);
-	for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+	for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
 	return h >>> 0;
 }
 
@@ -197,7 +197,7 @@ export function frame(
 	uncheckedTail = 0,
 ): Uint8Array {
 	const chunks = frameChunks(magic, version, header, sections, host, uncheckedTail);
-	return chunks.length === 1 ? chunks[0] : concatBytes(chunks);
+	return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
 /** The bytes of `chunks` one after another. */

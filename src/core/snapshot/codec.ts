@@ -136,11 +136,11 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 				meta.bytes(kept.hot);
 				cold.bytes(kept.cold);
 				for (let r = 0; r < kept.ranges.length; r += RANGE_WIDTH) {
-					const base = isHot(kept.ranges[r]) ? hotAt : coldAt;
+					const base = isHot(kept.ranges[r]!) ? hotAt : coldAt;
 					ranges.push(
-						kept.ranges[r],
-						kept.ranges[r + 1] + base,
-						kept.ranges[r + 2] + base,
+						kept.ranges[r]!,
+						kept.ranges[r + 1]! + base,
+						kept.ranges[r + 2]! + base,
 						kept.ranges[r + 3],
 					);
 				}
@@ -187,7 +187,7 @@ export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uin
 	const heapBytes = hotBase + meta.length + coldBase + cold.length;
 	let live = 0;
 	const all = ranges.finish();
-	for (let r = 0; r < all.length; r += RANGE_WIDTH) live += Math.max(0, all[r + 2] - all[r + 1]);
+	for (let r = 0; r < all.length; r += RANGE_WIDTH) live += Math.max(0, all[r + 2]! - all[r + 1]!);
 	const header = { ...input.header, notes: n, files: input.files.length, heapBytes, garbageBytes: heapBytes - live };
 	return frameChunks(
 		MAGIC,

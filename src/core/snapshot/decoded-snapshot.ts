@@ -138,7 +138,7 @@ export class DecodedSnapshot {
 			throw new SnapshotFormatError('note columns do not match the header');
 		this.notePaths = new Array<string>(header.notes);
 		for (let i = 0; i < header.notes; i++) {
-			const path = this.files[this.columns[i * NOTE_COLUMNS]];
+			const path = this.files[this.columns[i * NOTE_COLUMNS]!];
 			if (path === undefined) throw new SnapshotFormatError('note refers to a missing file');
 			this.notePaths[i] = path;
 		}
@@ -151,8 +151,8 @@ export class DecodedSnapshot {
 		if (this.noteRanges.length !== header.notes + 1 || this.resolvedIndex.length !== header.notes + 1)
 			throw new SnapshotFormatError('index columns do not match the header');
 		if (
-			this.noteRanges[header.notes] * RANGE_WIDTH > this.ranges.length ||
-			this.resolvedIndex[header.notes] * 2 > this.resolved.length
+			this.noteRanges[header.notes]! * RANGE_WIDTH > this.ranges.length ||
+			this.resolvedIndex[header.notes]! * 2 > this.resolved.length
 		)
 			throw new SnapshotFormatError('index columns out of bounds');
 		this.keys = this.lists('key', header.notes);
@@ -232,9 +232,9 @@ export class DecodedSnapshot {
 	 * read (it then fails its check and is taken from the note on disk).
 	 */
 	private piece(r: number): Uint8Array | null {
-		const heap = isHot(this.ranges[r]) ? this.hot : this.cold;
-		const start = this.ranges[r + 1];
-		const end = this.ranges[r + 2];
+		const heap = isHot(this.ranges[r]!) ? this.hot : this.cold;
+		const start = this.ranges[r + 1]!;
+		const end = this.ranges[r + 2]!;
 		if (start > end || end > heap.length) return null;
 		try {
 			if (heap.bytes === null && (heap === this.hot || ++this.piecemeal > this.wholeAfter)) this.whole(heap);
@@ -251,11 +251,11 @@ export class DecodedSnapshot {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
 		return {
-			size: c[k + 1],
-			mtimeMs: c[k + 2],
-			ctimeMs: c[k + 3],
-			ino: c[k + 4],
-			racy: (c[k + 5] & FLAG_RACY) !== 0,
+			size: c[k + 1]!,
+			mtimeMs: c[k + 2]!,
+			ctimeMs: c[k + 3]!,
+			ino: c[k + 4]!,
+			racy: (c[k + 5]! & FLAG_RACY) !== 0,
 		};
 	}
 
@@ -264,7 +264,7 @@ export class DecodedSnapshot {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
 		return (
-			(racyOk || (c[k + 5] & FLAG_RACY) === 0) &&
+			(racyOk || (c[k + 5]! & FLAG_RACY) === 0) &&
 			c[k + 1] === now.size &&
 			c[k + 2] === now.mtimeMs &&
 			c[k + 3] === now.ctimeMs &&
@@ -279,7 +279,7 @@ export class DecodedSnapshot {
 
 	/** Whether note `i` was indexed (has metadata and link-map entries). */
 	indexed(i: number): boolean {
-		return (this.columns[i * NOTE_COLUMNS + 5] & FLAG_INDEXED) !== 0;
+		return (this.columns[i * NOTE_COLUMNS + 5]! & FLAG_INDEXED) !== 0;
 	}
 
 	/**
@@ -290,8 +290,8 @@ export class DecodedSnapshot {
 		if (!this.indexed(i)) return null;
 		return storedMetadata(
 			this.fields,
-			RANGE_WIDTH * this.noteRanges[i],
-			RANGE_WIDTH * this.noteRanges[i + 1],
+			RANGE_WIDTH * this.noteRanges[i]!,
+			RANGE_WIDTH * this.noteRanges[i + 1]!,
 			fromDisk,
 		);
 	}
@@ -314,28 +314,28 @@ export class DecodedSnapshot {
 	/** Note `i`'s metadata still encoded, to carry into the next snapshot without decoding (both heaps are read whole); null when skipped. */
 	encodedMetadata(i: number): EncodedMetadata | null {
 		if (!this.indexed(i)) return null;
-		const from = RANGE_WIDTH * this.noteRanges[i];
-		const to = RANGE_WIDTH * this.noteRanges[i + 1];
+		const from = RANGE_WIDTH * this.noteRanges[i]!;
+		const to = RANGE_WIDTH * this.noteRanges[i + 1]!;
 		const ranges = Array.from(this.ranges.subarray(from, to));
 		const spans = { hot: [Infinity, 0], cold: [Infinity, 0] };
 		for (let r = 0; r < ranges.length; r += RANGE_WIDTH) {
-			const span = isHot(ranges[r]) ? spans.hot : spans.cold;
-			span[0] = Math.min(span[0], ranges[r + 1]);
-			span[1] = Math.max(span[1], ranges[r + 2]);
+			const span = isHot(ranges[r]!) ? spans.hot : spans.cold;
+			span[0] = Math.min(span[0]!, ranges[r + 1]!);
+			span[1] = Math.max(span[1]!, ranges[r + 2]!);
 		}
 		const cut = (heap: Heap, span: number[]): Uint8Array => {
 			if (span[0] === Infinity) return new Uint8Array(0);
 			const bytes = this.whole(heap);
 			// A damaged range is carried as it is (clamped): it still fails its check when read.
-			span[0] = Math.min(span[0], bytes.length);
-			return bytes.subarray(span[0], Math.min(Math.max(span[1], span[0]), bytes.length));
+			span[0] = Math.min(span[0]!, bytes.length);
+			return bytes.subarray(span[0], Math.min(Math.max(span[1]!, span[0]), bytes.length));
 		};
 		const hot = cut(this.hot, spans.hot);
 		const cold = cut(this.cold, spans.cold);
 		for (let r = 0; r < ranges.length; r += RANGE_WIDTH) {
-			const start = isHot(ranges[r]) ? spans.hot[0] : spans.cold[0];
-			ranges[r + 1] -= Math.min(start, ranges[r + 1]);
-			ranges[r + 2] -= Math.min(start, ranges[r + 2]);
+			const start = isHot(ranges[r]!) ? spans.hot[0]! : spans.cold[0]!;
+			ranges[r + 1]! -= Math.min(start, ranges[r + 1]!);
+			ranges[r + 2]! -= Math.min(start, ranges[r + 2]!);
 		}
 		return new EncodedMetadata(hot, cold, ranges, this.keys.of(i), this.tags.of(i));
 	}
@@ -350,7 +350,8 @@ export class DecodedSnapshot {
 		return {
 			hot: this.whole(this.hot),
 			cold: this.whole(this.cold),
-			ranges: (i) => this.ranges.subarray(RANGE_WIDTH * this.noteRanges[i], RANGE_WIDTH * this.noteRanges[i + 1]),
+			ranges: (i) =>
+				this.ranges.subarray(RANGE_WIDTH * this.noteRanges[i]!, RANGE_WIDTH * this.noteRanges[i + 1]!),
 			keys: (i) => this.keys.of(i),
 			tags: (i) => this.tags.of(i),
 		};
@@ -358,24 +359,24 @@ export class DecodedSnapshot {
 
 	/** The (file index, count) pairs of note `i`'s resolved links are `resolvedPair(p)` for p in [from, to). */
 	resolvedSpan(i: number): [number, number] {
-		return [this.resolvedIndex[i], this.resolvedIndex[i + 1]];
+		return [this.resolvedIndex[i]!, this.resolvedIndex[i + 1]!];
 	}
 
 	/** Note `i`'s resolved links as saved: (file index, count) pairs into `files`. */
 	resolvedPairs(i: number): Uint32Array {
-		return this.resolved.subarray(2 * this.resolvedIndex[i], 2 * this.resolvedIndex[i + 1]);
+		return this.resolved.subarray(2 * this.resolvedIndex[i]!, 2 * this.resolvedIndex[i + 1]!);
 	}
 
 	/** Destination file index of resolved-link pair `p`. */
 	resolvedDest(p: number): number {
-		return this.resolved[2 * p];
+		return this.resolved[2 * p]!;
 	}
 
 	/** Note `i`'s resolved links as destination → count (insertion order kept). */
 	resolvedOf(i: number): Record<string, number> {
 		const out: Record<string, number> = {};
-		for (let p = this.resolvedIndex[i]; p < this.resolvedIndex[i + 1]; p++)
-			setOwn(out, this.files[this.resolved[2 * p]], this.resolved[2 * p + 1]);
+		for (let p = this.resolvedIndex[i]!; p < this.resolvedIndex[i + 1]!; p++)
+			setOwn(out, this.files[this.resolved[2 * p]!]!, this.resolved[2 * p + 1]);
 		return out;
 	}
 

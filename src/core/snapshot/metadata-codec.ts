@@ -44,7 +44,7 @@ function flatPos(p: Pos): number[] {
 
 /** Six numbers back to a position. */
 function expandPos(a: number[]): Pos {
-	return { start: { line: a[0], col: a[1], offset: a[2] }, end: { line: a[3], col: a[4], offset: a[5] } };
+	return { start: { line: a[0]!, col: a[1]!, offset: a[2]! }, end: { line: a[3]!, col: a[4]!, offset: a[5]! } };
 }
 
 /** A copy of each item with `position` flattened in place of the key, so the key order holds. */

@@ -118,7 +118,7 @@ export function* encodePartSteps(input: PartInput, utf8: CodecHost): Generator<v
 	out.set(header, 20);
 	for (const [name, bytes] of sections) {
 		for (let at = 0; at < bytes.length; at += BLOCK * ENCODE_STEP_BLOCKS) {
-			out.set(bytes.subarray(at, at + BLOCK * ENCODE_STEP_BLOCKS), 16 + base + table[name][0] + at);
+			out.set(bytes.subarray(at, at + BLOCK * ENCODE_STEP_BLOCKS), 16 + base + table[name]![0] + at);
 			yield;
 		}
 	}
@@ -159,7 +159,7 @@ export class DecodedPart {
 	/** The fingerprint note `i` had when the part was built. */
 	fingerprint(i: number): NoteFingerprint {
 		const c = this.stamps.subarray(i * STAMP_COLUMNS, (i + 1) * STAMP_COLUMNS);
-		return { size: c[0], mtimeMs: c[1], ctimeMs: c[2], ino: c[3], racy: c[4] === 1 };
+		return { size: c[0]!, mtimeMs: c[1]!, ctimeMs: c[2]!, ino: c[3]!, racy: c[4] === 1 };
 	}
 
 	/** Whether the part has a section `name`. */

@@ -64,7 +64,7 @@ function sortedTableSections(name: string, entries: [string, unknown][], utf8: C
 	const firsts: string[] = [];
 	const blocks: string[] = [];
 	for (let at = 0; at < entries.length; at += DICT_BLOCK) {
-		firsts.push(entries[at][0]);
+		firsts.push(entries[at]![0]);
 		blocks.push(JSON.stringify(entries.slice(at, at + DICT_BLOCK).flat(1)));
 	}
 	return { [`${name}Firsts`]: utf8.encode(JSON.stringify(firsts)), ...recordSections(name, blocks, utf8) };
@@ -84,7 +84,7 @@ function* nameSectionsSteps(
 		else if (list[list.length - 1] !== d) list.push(d);
 	};
 	for (let d = 0; d < docs.length; d++) {
-		const names = noteNames(docs[d]);
+		const names = noteNames(docs[d]!);
 		add(basenames, names.basenameKey, d);
 		for (const key of names.aliasKeys) add(aliases, key, d);
 		if (meter.add(NOTE_WORK)) yield;
@@ -102,8 +102,12 @@ function* sortedTableSteps(
 	utf8: CodecHost,
 	meter: WorkMeter,
 ): Generator<void, Record<string, Uint8Array>, void> {
-	const order = yield* sortedOrderSteps(entries.length, (a, b) => compareTerms(entries[a][0], entries[b][0]), meter);
-	const sorted = Array.from(order, (i) => entries[i]);
+	const order = yield* sortedOrderSteps(
+		entries.length,
+		(a, b) => compareTerms(entries[a]![0], entries[b]![0]),
+		meter,
+	);
+	const sorted = Array.from(order, (i) => entries[i]!);
 	yield;
 	return sortedTableSections(name, sorted, utf8);
 }
@@ -123,15 +127,15 @@ function* recordSectionsSteps(
 	const encoded: Uint8Array[] = [];
 	const offsets = new Uint32Array(records.length + 1);
 	for (let i = 0; i < records.length; i++) {
-		const bytes = utf8.encode(records[i]);
+		const bytes = utf8.encode(records[i]!);
 		encoded.push(bytes);
-		offsets[i + 1] = offsets[i] + bytes.length;
+		offsets[i + 1] = offsets[i]! + bytes.length;
 		if (meter.add(1 + (bytes.length >> BYTE_WORK_SHIFT))) yield;
 	}
-	const text = new Uint8Array(offsets[encoded.length]);
+	const text = new Uint8Array(offsets[encoded.length]!);
 	for (let i = 0; i < encoded.length; i++) {
-		text.set(encoded[i], offsets[i]);
-		if (meter.add(1 + (encoded[i].length >> BYTE_WORK_SHIFT))) yield;
+		text.set(encoded[i]!, offsets[i]);
+		if (meter.add(1 + (encoded[i]!.length >> BYTE_WORK_SHIFT))) yield;
 	}
 	return { [`${name}Text`]: text, [`${name}Offsets`]: bytesOf(offsets) };
 }
@@ -155,8 +159,8 @@ function* sortedOrderSteps(
 			let a = lo;
 			let b = mid;
 			for (let w = lo; w < hi; w++) {
-				if (a < mid && (b >= hi || compare(from[a], from[b]) <= 0)) to[w] = from[a++];
-				else to[w] = from[b++];
+				if (a < mid && (b >= hi || compare(from[a]!, from[b]!) <= 0)) to[w] = from[a++]!;
+				else to[w] = from[b++]!;
 				if (meter.add(1)) yield;
 			}
 		}
@@ -168,19 +172,19 @@ function* sortedOrderSteps(
 /** The state with term ids renumbered in string order (the dictionary then needs no ids), postings moved with them. */
 function* termsInOrderSteps(state: InvertedIndexState, meter: WorkMeter): Generator<void, InvertedIndexState, void> {
 	const { termList, termStart, postDocs, postTfs } = state;
-	const order = yield* sortedOrderSteps(termList.length, (a, b) => compareTerms(termList[a], termList[b]), meter);
+	const order = yield* sortedOrderSteps(termList.length, (a, b) => compareTerms(termList[a]!, termList[b]!), meter);
 	const start = new Uint32Array(termList.length + 1);
 	const docs = new Uint32Array(postDocs.length);
 	const tfs = new Uint32Array(postTfs.length);
 	const sorted: string[] = [];
 	for (let i = 0; i < order.length; i++) {
-		const t = order[i];
-		const from = termStart[t];
-		const to = termStart[t + 1];
+		const t = order[i]!;
+		const from = termStart[t]!;
+		const to = termStart[t + 1]!;
 		docs.set(postDocs.subarray(from, to), start[i]);
 		tfs.set(postTfs.subarray(from, to), start[i]);
-		start[i + 1] = start[i] + to - from;
-		sorted.push(termList[t]);
+		start[i + 1] = start[i]! + to - from;
+		sorted.push(termList[t]!);
 		if (meter.add(1 + to - from)) yield;
 	}
 	return { ...state, termList: sorted, termStart: start, postDocs: docs, postTfs: tfs };
@@ -207,7 +211,7 @@ export function* searchSectionsSteps(
 	const linkFieldDocs: number[] = [];
 	const records: string[] = [];
 	for (let d = 0; d < state.docs.length; d++) {
-		const info = state.docs[d];
+		const info = state.docs[d]!;
 		if (linksFieldNames(info.frontmatter, si.settings.linksKey).length > 0) linkFieldDocs.push(d);
 		const record: Partial<DocInfo> = { ...info, path: undefined };
 		if (hasLossyNumber(info.frontmatter)) {
@@ -233,7 +237,7 @@ export function* searchSectionsSteps(
 	const firsts: string[] = [];
 	const blocks: string[] = [];
 	for (let at = 0; at < state.termList.length; at += DICT_BLOCK) {
-		firsts.push(state.termList[at]);
+		firsts.push(state.termList[at]!);
 		blocks.push(JSON.stringify(state.termList.slice(at, at + DICT_BLOCK)));
 		if (meter.add(DICT_BLOCK)) yield;
 	}
@@ -298,8 +302,8 @@ class PartReader {
 	/** Record `i` of `<name>Text` as JSON, through the offsets column `offsets`. */
 	record<T>(name: string, offsets: Uint32Array, i: number): T {
 		return guarded(name, () => {
-			const from = offsets[i];
-			const to = offsets[i + 1];
+			const from = offsets[i]!;
+			const to = offsets[i + 1]!;
 			const bytes = this.part.range(`${name}Text`, from, to);
 			return JSON.parse(this.utf8.decode(bytes, 0, bytes.length)) as T;
 		});
@@ -322,7 +326,7 @@ class PartReader {
 			);
 			this.startChunks.set(chunk, values);
 		}
-		return values[i - chunk * START_CHUNK];
+		return values[i - chunk * START_CHUNK]!;
 	}
 
 	/** Elements [from, to) of a u32 section. */
@@ -351,7 +355,7 @@ function savedPostings(reader: PartReader, terms: number, docs: number): SavedPo
 			const [from, to] = span(t);
 			const ids = reader.u32Range('postDocs', from, to);
 			for (let i = 0; i < ids.length; i++)
-				if (ids[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+				if (ids[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
 			return [ids, reader.u32Range('postTfs', from, to)];
 		},
 		columns: (): PostingColumns => {
@@ -361,7 +365,7 @@ function savedPostings(reader: PartReader, terms: number, docs: number): SavedPo
 				postTfs: reader.column('postTfs'),
 			};
 			for (let i = 0; i < columns.postDocs.length; i++)
-				if (columns.postDocs[i] >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+				if (columns.postDocs[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
 			return columns;
 		},
 	};
@@ -382,7 +386,7 @@ function lookUp(table: { firsts: string[]; block: (k: number) => unknown[] }, ke
 	let hi = table.firsts.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		if (table.firsts[mid] <= key) lo = mid + 1;
+		if (table.firsts[mid]! <= key) lo = mid + 1;
 		else hi = mid;
 	}
 	if (lo === 0) return undefined;
@@ -439,10 +443,10 @@ export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, 
 		postings: savedPostings(reader, meta.terms, n),
 		docs: {
 			count: n,
-			path: (d) => paths[d],
+			path: (d) => paths[d]!,
 			record: (d) => {
 				const info = reader.record<DocInfo>('doc', docOffsets, d);
-				info.path = paths[d];
+				info.path = paths[d]!;
 				if (lossy.has(d)) info.frontmatter = untag(info.frontmatter) as DocInfo['frontmatter'];
 				return info;
 			},

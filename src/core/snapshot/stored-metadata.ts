@@ -52,7 +52,7 @@ function read(state: State, code: number): unknown {
 	for (let r = state.from; r < state.to; r += RANGE_WIDTH) {
 		const stored = store.ranges[r];
 		if (stored !== code && !(code === 0 && stored === TAGGED_FRONTMATTER)) continue;
-		value = decodeStored(state, r, FIELDS[code]);
+		value = decodeStored(state, r, FIELDS[code]!);
 		break;
 	}
 	state.values[code] = value;
@@ -66,7 +66,7 @@ function decodeStored(state: State, r: number, name: string): unknown {
 	const json = checkedText(store, r);
 	if (json === null) return state.fromDisk(name, true);
 	try {
-		return decodeField(store.ranges[r], json)[1];
+		return decodeField(store.ranges[r]!, json)[1];
 	} catch {
 		return state.fromDisk(name, true);
 	}
@@ -88,7 +88,7 @@ class StoredMetadata {
 		const state = this[STATE];
 		const out: Record<string, unknown> = {};
 		for (let r = state.from; r < state.to; r += RANGE_WIDTH) {
-			const code = state.store.ranges[r];
+			const code = state.store.ranges[r]!;
 			if (code === EXTRA_FIELD) {
 				const name = extraName(state, r);
 				if (name !== null) out[name] = (this as unknown as Record<string, unknown>)[name];

@@ -63,16 +63,16 @@ export class StringLists {
 		private readonly ids: Uint32Array,
 		notes: number,
 	) {
-		if (!Array.isArray(names) || index.length !== notes + 1 || index[notes] > ids.length)
+		if (!Array.isArray(names) || index.length !== notes + 1 || index[notes]! > ids.length)
 			throw new RangeError('list columns do not match the notes');
-		for (let i = 0; i < ids.length; i++) if (ids[i] >= names.length) throw new RangeError('list id out of range');
+		for (let i = 0; i < ids.length; i++) if (ids[i]! >= names.length) throw new RangeError('list id out of range');
 		names.forEach((name, id) => this.idOf.set(name, id));
 	}
 
 	/** Note `i`'s list, as written. */
 	of(i: number): string[] {
 		const out: string[] = [];
-		for (let k = this.index[i]; k < this.index[i + 1]; k++) out.push(this.names[this.ids[k]]);
+		for (let k = this.index[i]!; k < this.index[i + 1]!; k++) out.push(this.names[this.ids[k]!]!);
 		return out;
 	}
 
@@ -86,7 +86,7 @@ export class StringLists {
 				let note = 0;
 				for (let k = 0; k < this.ids.length; k++) {
 					if (this.ids[k] !== id) continue;
-					while (this.index[note + 1] <= k) note++;
+					while (this.index[note + 1]! <= k) note++;
 					notes.add(note);
 				}
 			}

@@ -27,7 +27,7 @@ export function contextGroups(matches: readonly LineMatch[]): ContextLine[][] {
 	const groups: ContextLine[][] = [];
 	for (const entry of [...lines.values()].sort((a, b) => a.line - b.line)) {
 		const group = groups.at(-1);
-		if (group !== undefined && group[group.length - 1].line + 1 === entry.line) group.push(entry);
+		if (group !== undefined && group[group.length - 1]!.line + 1 === entry.line) group.push(entry);
 		else groups.push([entry]);
 	}
 	return groups;

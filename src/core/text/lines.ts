@@ -13,7 +13,7 @@ export function lineIndexAt(starts: readonly number[], offset: number): number {
 	let hi = starts.length - 1;
 	while (lo < hi) {
 		const mid = (lo + hi + 1) >> 1;
-		if (starts[mid] <= offset) lo = mid;
+		if (starts[mid]! <= offset) lo = mid;
 		else hi = mid - 1;
 	}
 	return lo;
@@ -36,8 +36,8 @@ export function capLines(text: string, max: number): { text: string; cut: number
 	const lines = text.split('\n');
 	let cut = 0;
 	for (let i = 0; i < lines.length; i++) {
-		if (lines[i].length > max) {
-			lines[i] = lines[i].slice(0, max);
+		if (lines[i]!.length > max) {
+			lines[i] = lines[i]!.slice(0, max);
 			cut++;
 		}
 	}

@@ -116,7 +116,7 @@ class RegexMatcher implements TextMatcher {
 		const body = fromLine > 0 ? hay.text.slice(offsetOfLine(hay.text, fromLine)) : hay.text;
 		if (!this.run(body)) return { lines: [], cutLines: hay.cut };
 		const starts = lineStarts(body);
-		const end = (line: number): number => (line + 1 < starts.length ? starts[line + 1] - 1 : body.length);
+		const end = (line: number): number => (line + 1 < starts.length ? starts[line + 1]! - 1 : body.length);
 		const lines: number[] = [];
 		// Halve the line range while a half matches: RE2's fast boolean test finds the lines without
 		// asking for match positions, which would take its slower capturing engines.

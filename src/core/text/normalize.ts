@@ -68,7 +68,7 @@ export function lowerCase(text: string): string {
  */
 export function foldCase(text: string): string {
 	const lower = lowerCase(text);
-	return HAS_FOLD_EXTRA.test(lower) ? lower.replace(FOLD_EXTRA_ALL, (ch) => FOLD_EXTRA[ch]) : lower;
+	return HAS_FOLD_EXTRA.test(lower) ? lower.replace(FOLD_EXTRA_ALL, (ch) => FOLD_EXTRA[ch]!) : lower;
 }
 
 /** How names, tags and property values compare (issue 15): NFC, then lower case. */

@@ -66,7 +66,7 @@ class Reader {
 			this.i++;
 			branches.push(this.sequence());
 		}
-		return branches.length === 1 ? branches[0] : alternate(branches);
+		return branches.length === 1 ? branches[0]! : alternate(branches);
 	}
 
 	private sequence(): Info {
@@ -99,7 +99,7 @@ class Reader {
 	}
 
 	private atom(): Info {
-		const c = this.s[this.i];
+		const c = this.s[this.i]!;
 		if (c === '(') return this.group();
 		if (c === '[') return this.charClass();
 		if (c === '\\') return this.escape();
@@ -109,7 +109,7 @@ class Reader {
 		if (c === '^' || c === '$') return EMPTY;
 		if (c === '\r') return UNKNOWN;
 		const code = c.charCodeAt(0);
-		if (code >= 0xd800 && code <= 0xdbff && this.i < this.s.length) return literal(c + this.s[this.i++]);
+		if (code >= 0xd800 && code <= 0xdbff && this.i < this.s.length) return literal(c + this.s[this.i++]!);
 		return literal(c);
 	}
 
@@ -152,7 +152,7 @@ class Reader {
 
 	private hexEscape(): Info {
 		const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(this.s.slice(this.i));
-		const digits = braced ? braced[1] : this.s.slice(this.i, this.i + (this.s[this.i - 1] === 'x' ? 2 : 4));
+		const digits = braced ? braced[1]! : this.s.slice(this.i, this.i + (this.s[this.i - 1] === 'x' ? 2 : 4));
 		if (!HEX.test(digits)) return UNKNOWN;
 		this.i += braced ? braced[0].length : digits.length;
 		const code = parseInt(digits, 16);

@@ -52,7 +52,7 @@ interface Segment {
 /** Length in bytes of the varint at `at`. */
 function varintLength(data: Uint8Array, at: number): number {
 	let n = 1;
-	while (data[at + n - 1] >= 0x80) n++;
+	while (data[at + n - 1]! >= 0x80) n++;
 	return n;
 }
 
@@ -61,8 +61,8 @@ function varintAt(data: Uint8Array, at: number): number {
 	let value = 0;
 	let scale = 1;
 	for (let i = at; ; i++) {
-		value += (data[i] & 0x7f) * scale;
-		if (data[i] < 0x80) return value;
+		value += (data[i]! & 0x7f) * scale;
+		if (data[i]! < 0x80) return value;
 		scale *= 128;
 	}
 }
@@ -93,7 +93,7 @@ async function pack(lists: Map<number, number[]>, base: number, slicer: TimeSlic
 	const lasts = new Uint32Array(keys.length);
 	const out = new VarintWriter();
 	for (let i = 0; i < keys.length; i++) {
-		const list = lists.get(keys[i])!;
+		const list = lists.get(keys[i]!)!;
 		let previous = 0;
 		for (const id of list) {
 			out.uint(id - previous);
@@ -120,13 +120,13 @@ async function mergeKeys(
 	for (let n = 0; ; n++) {
 		let min = Infinity;
 		for (let s = 0; s < segments.length; s++)
-			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] < min)
-				min = segments[s].keys[cursor[s]];
+			if (cursor[s]! < segments[s]!.keys.length && segments[s]!.keys[cursor[s]!]! < min)
+				min = segments[s]!.keys[cursor[s]!]!;
 		if (min === Infinity) return;
 		parts.length = 0;
 		for (let s = 0; s < segments.length; s++) {
-			if (cursor[s] < segments[s].keys.length && segments[s].keys[cursor[s]] === min)
-				parts.push([segments[s], cursor[s]++]);
+			if (cursor[s]! < segments[s]!.keys.length && segments[s]!.keys[cursor[s]!] === min)
+				parts.push([segments[s]!, cursor[s]!++]);
 		}
 		emit(min, parts);
 		if ((n & 4095) === 0) await slicer.pauseIfUsed();
@@ -141,11 +141,11 @@ async function merge(segments: readonly Segment[], paths: string[], slicer: Time
 		keyCount++;
 		let previous = 0;
 		for (const [seg, i] of parts) {
-			const start = seg.starts[i];
+			const start = seg.starts[i]!;
 			const first = varintLength(seg.postings, start);
 			bytes +=
-				seg.starts[i + 1] - start - first + varintSize(seg.base + varintAt(seg.postings, start) - previous);
-			previous = seg.base + seg.lasts[i];
+				seg.starts[i + 1]! - start - first + varintSize(seg.base + varintAt(seg.postings, start) - previous);
+			previous = seg.base + seg.lasts[i]!;
 		}
 	});
 	const keys = new Int32Array(keyCount);
@@ -157,12 +157,12 @@ async function merge(segments: readonly Segment[], paths: string[], slicer: Time
 		keys[k] = key;
 		let previous = 0;
 		for (const [seg, i] of parts) {
-			const start = seg.starts[i];
+			const start = seg.starts[i]!;
 			const first = varintLength(seg.postings, start);
 			at = putVarint(postings, at, seg.base + varintAt(seg.postings, start) - previous);
 			postings.set(seg.postings.subarray(start + first, seg.starts[i + 1]), at);
-			at += seg.starts[i + 1] - start - first;
-			previous = seg.base + seg.lasts[i];
+			at += seg.starts[i + 1]! - start - first;
+			previous = seg.base + seg.lasts[i]!;
 		}
 		starts[++k] = at;
 	});

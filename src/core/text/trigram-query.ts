@@ -44,14 +44,14 @@ export function allTrigrams(s: string): TrigramQuery {
 /** All of `subs` (conditions of `any` dropped). */
 export function and(subs: TrigramQuery[]): TrigramQuery {
 	const kept = subs.flatMap((q) => (q.op === 'any' ? [] : q.op === 'and' ? q.subs : [q]));
-	return kept.length === 0 ? ANY : kept.length === 1 ? kept[0] : { op: 'and', subs: kept };
+	return kept.length === 0 ? ANY : kept.length === 1 ? kept[0]! : { op: 'and', subs: kept };
 }
 
 /** Any of `subs` (one `any` makes the whole `any`). */
 export function or(subs: TrigramQuery[]): TrigramQuery {
 	if (subs.length === 0 || subs.some((q) => q.op === 'any')) return ANY;
 	const flat = subs.flatMap((q) => (q.op === 'or' ? q.subs : [q]));
-	return flat.length === 1 ? flat[0] : { op: 'or', subs: flat };
+	return flat.length === 1 ? flat[0]! : { op: 'or', subs: flat };
 }
 
 /** The condition for a literal substring (case-sensitive or not: the index is folded). */

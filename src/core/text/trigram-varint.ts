@@ -69,7 +69,7 @@ export class VarintReader {
 		let scale = 1;
 		for (let i = 0; i < 8; i++) {
 			if (this.at >= this.end) throw new TrigramFormatError('trigram index: truncated');
-			const byte = this.data[this.at++];
+			const byte = this.data[this.at++]!;
 			value += (byte & 0x7f) * scale;
 			if (byte < 0x80) return value;
 			scale *= 128;

@@ -44,7 +44,7 @@ function keysOf(text: string): Int32Array {
 	for (let i = 0; i < keys.length; i++) keys[i] = trigramKey(form, i);
 	keys.sort();
 	let n = 1;
-	for (let i = 1; i < keys.length; i++) if (keys[i] !== keys[n - 1]) keys[n++] = keys[i];
+	for (let i = 1; i < keys.length; i++) if (keys[i] !== keys[n - 1]) keys[n++] = keys[i]!;
 	return keys.subarray(0, n);
 }
 
@@ -57,8 +57,8 @@ function intersectSorted(a: Int32Array, b: ArrayLike<number>): Int32Array {
 	let n = 0;
 	let j = 0;
 	for (let i = 0; i < a.length && j < b.length; i++) {
-		const id = a[i];
-		while (j < b.length && b[j] < id) j++;
+		const id = a[i]!;
+		while (j < b.length && b[j]! < id) j++;
 		if (j < b.length && b[j] === id) out[n++] = id;
 	}
 	return out.subarray(0, n);
@@ -70,10 +70,10 @@ function unionSorted(lists: ArrayLike<number>[]): Int32Array {
 	for (const list of lists) total += list.length;
 	const all = new Int32Array(total);
 	let at = 0;
-	for (const list of lists) for (let i = 0; i < list.length; i++) all[at++] = list[i];
+	for (const list of lists) for (let i = 0; i < list.length; i++) all[at++] = list[i]!;
 	all.sort();
 	let n = 0;
-	for (let i = 0; i < all.length; i++) if (n === 0 || all[i] !== all[n - 1]) all[n++] = all[i];
+	for (let i = 0; i < all.length; i++) if (n === 0 || all[i] !== all[n - 1]) all[n++] = all[i]!;
 	return all.subarray(0, n);
 }
 
@@ -83,7 +83,7 @@ function find(keys: Int32Array, key: number): number {
 	let hi = keys.length - 1;
 	while (lo <= hi) {
 		const mid = (lo + hi) >>> 1;
-		const v = keys[mid];
+		const v = keys[mid]!;
 		if (v === key) return mid;
 		if (v < key) lo = mid + 1;
 		else hi = mid - 1;
@@ -184,18 +184,18 @@ export class TrigramIndex {
 		const at = base === null ? -1 : find(base.keys, key);
 		if (base === null || at < 0) return Int32Array.from(added ?? []);
 		const data = base.postings;
-		const end = base.starts[at + 1];
-		const out = new Int32Array(end - base.starts[at] + (added?.length ?? 0));
+		const end = base.starts[at + 1]!;
+		const out = new Int32Array(end - base.starts[at]! + (added?.length ?? 0));
 		let n = 0;
 		let id = 0;
-		for (let i = base.starts[at]; i < end;) {
-			let byte = data[i++];
+		for (let i = base.starts[at]!; i < end;) {
+			let byte = data[i++]!;
 			let value = byte & 0x7f;
 			let scale = 128;
 			while (byte >= 0x80) {
 				if (i >= end || scale > 2 ** 49)
 					throw new TrigramFormatError('trigram index: a posting list is truncated');
-				byte = data[i++];
+				byte = data[i++]!;
 				value += (byte & 0x7f) * scale;
 				scale *= 128;
 			}
@@ -251,7 +251,7 @@ export class TrigramIndex {
 		const at = this.base === null ? -1 : find(this.base.keys, query.key);
 		return (
 			(this.postings.get(query.key)?.length ?? 0) +
-			(at < 0 ? 0 : this.base!.starts[at + 1] - this.base!.starts[at])
+			(at < 0 ? 0 : this.base!.starts[at + 1]! - this.base!.starts[at]!)
 		);
 	}
 
@@ -267,7 +267,7 @@ export class TrigramIndex {
 		const remap = this.remap();
 		const postings = new Map<number, number[]>();
 		for (const key of this.allKeys()) {
-			const kept = Array.from(this.idsOf(key), (id) => remap[id]).filter((id) => id >= 0);
+			const kept = Array.from(this.idsOf(key), (id) => remap[id]!).filter((id) => id >= 0);
 			if (kept.length > 0) postings.set(key, kept);
 		}
 		this.paths = this.paths.filter((p) => p !== null);
@@ -301,7 +301,7 @@ export class TrigramIndex {
 			let previous = 0;
 			const from = out.length;
 			for (const old of this.idsOf(key)) {
-				const id = remap[old];
+				const id = remap[old]!;
 				if (id < 0) continue;
 				out.uint(id - previous);
 				previous = id;
@@ -324,7 +324,7 @@ export class TrigramIndex {
 		if (starts.length !== keys.length + 1 || starts[0] !== 0 || starts[keys.length] !== postings.length)
 			throw new TrigramFormatError('trigram index: columns do not fit together');
 		for (let i = 0; i < keys.length; i++) {
-			if ((i > 0 && keys[i] <= keys[i - 1]) || starts[i + 1] <= starts[i])
+			if ((i > 0 && keys[i]! <= keys[i - 1]!) || starts[i + 1]! <= starts[i]!)
 				throw new TrigramFormatError('trigram index: keys out of order');
 		}
 		const index = new TrigramIndex();
@@ -348,8 +348,8 @@ export class TrigramIndex {
 		for (const path of c.paths) out.text(path);
 		out.uint(c.keys.length);
 		for (let i = 0; i < c.keys.length; i++) {
-			out.uint(c.keys[i] >>> 0);
-			out.uint(c.starts[i + 1] - c.starts[i]);
+			out.uint(c.keys[i]! >>> 0);
+			out.uint(c.starts[i + 1]! - c.starts[i]!);
 		}
 		out.bytes(c.postings);
 		return out.finish();
@@ -369,9 +369,9 @@ export class TrigramIndex {
 		const starts = new Uint32Array(n + 1);
 		for (let i = 0; i < n; i++) {
 			keys[i] = input.uint() | 0;
-			starts[i + 1] = starts[i] + input.uint();
+			starts[i + 1] = starts[i]! + input.uint();
 		}
-		const postings = input.bytes(starts[n]);
+		const postings = input.bytes(starts[n]!);
 		if (!input.done()) throw new TrigramFormatError('trigram index: bytes after the end');
 		for (let i = 0; i < n; i++) {
 			const reader = new VarintReader(postings, starts[i], starts[i + 1]);
