@@ -143,7 +143,7 @@ export function readNoteSync(
 	}
 }
 
-/** Reads one note through fs/promises: the same steps as `readNoteSync`. */
+/** Reads one note through fs/promises: the same steps as `readNoteSync`, the read in one call. */
 export async function readNoteAsync(absPath: string, maxFileSize: number): Promise<ReadOutcome> {
 	let handle;
 	try {
@@ -155,14 +155,9 @@ export async function readNoteAsync(absPath: string, maxFileSize: number): Promi
 		const info = await handle.stat();
 		const skip = skipBeforeRead(info, maxFileSize);
 		if (skip !== null) return skip;
-		const bytes = Buffer.allocUnsafe(info.size);
-		let filled = 0;
-		while (filled < info.size) {
-			const { bytesRead } = await handle.read(bytes, filled, info.size - filled, filled);
-			if (bytesRead === 0) break;
-			filled += bytesRead;
-		}
-		return decode(bytes.subarray(0, filled), Math.floor(info.mtimeMs));
+		// A file that grows after the stat is cut at the stat's size, as readNoteSync does.
+		const bytes = await handle.readFile();
+		return decode(bytes.subarray(0, info.size), Math.floor(info.mtimeMs));
 	} catch (error) {
 		return unreadable(error);
 	} finally {

@@ -6,6 +6,7 @@
  * saved and how many notes it covers.
  */
 import { openDB, type IDBPDatabase } from 'idb';
+import { concatBytes } from '../core/snapshot/bytes';
 import type { CodecHost, SnapshotStore, StoredSnapshotInfo } from '../core/snapshot/port';
 
 /** The object store of a vault's database. */
@@ -147,12 +148,5 @@ function headOf(value: unknown): PartRecord | null {
 
 /** One array of the chunks. */
 function joined(bytes: Uint8Array | readonly Uint8Array[]): Uint8Array {
-	if (bytes instanceof Uint8Array) return bytes;
-	const out = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
-	let at = 0;
-	for (const chunk of bytes) {
-		out.set(chunk, at);
-		at += chunk.length;
-	}
-	return out;
+	return bytes instanceof Uint8Array ? bytes : concatBytes(bytes);
 }

@@ -114,6 +114,13 @@ function byUse(counts: Map<string, number>): string[] {
 	return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([value]) => value);
 }
 
+/** The prompt of a query about one note: its name or path, the active note to begin with. */
+const NOTE_PROMPT: Pick<PromptRendering, 'placeholder' | 'initialInput' | 'candidates'> = {
+	placeholder: 'Note name or path',
+	initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
+	candidates: ({ source }) => noteChoices(source),
+};
+
 /** The palette's rendering of each registered type. */
 const PROMPTS: Record<QueryType, PromptRendering> = {
 	tag: {
@@ -160,19 +167,15 @@ const PROMPTS: Record<QueryType, PromptRendering> = {
 	backlinks: {
 		id: 'show-backlinks',
 		name: 'Show backlinks of a note',
-		placeholder: 'Note name or path',
 		help: 'Body links and links in properties both count. Defaults to the active note.',
-		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
-		candidates: ({ source }) => noteChoices(source),
+		...NOTE_PROMPT,
 		title: (q) => (q.type === 'backlinks' ? `Backlinks of ${linkName(q.target)}` : ''),
 	},
 	links: {
 		id: 'show-outgoing-links',
 		name: 'Show outgoing links of a note',
-		placeholder: 'Note name or path',
 		help: 'Body and property links, each once, resolved or not. Defaults to the active note.',
-		initialInput: ({ activePath }) => (activePath === null ? '' : linkName(activePath)),
-		candidates: ({ source }) => noteChoices(source),
+		...NOTE_PROMPT,
 		title: (q) => (q.type === 'links' ? `Outgoing links of ${linkName(q.source)}` : ''),
 	},
 	grep: {

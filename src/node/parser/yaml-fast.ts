@@ -89,6 +89,16 @@ function skipSpaces(src: string, p: number, end: number): number {
 	return p;
 }
 
+/** The start of the first line from line start `p` on that holds more than spaces, or the length. */
+function filledLine(src: string, p: number): number {
+	for (let i = p; i < src.length; i++) {
+		const c = src.charCodeAt(i);
+		if (c === 10) p = i + 1;
+		else if (c !== 32) return p;
+	}
+	return src.length;
+}
+
 /** End of the line starting at `p` (offset of its `\n`, or the length). */
 function lineEnd(src: string, p: number): number {
 	const nl = src.indexOf('\n', p);
@@ -117,15 +127,10 @@ export function parseSimpleYaml(src: string): Record<string, unknown> | undefine
 	const out: Record<string, unknown> = {};
 	const keys = new Set<string>();
 	const len = src.length;
-	let p = 0;
-	while (p < len) {
+	for (let p = filledLine(src, 0); p < len; p = filledLine(src, p)) {
+		// A key starts its line.
+		if (src.charCodeAt(p) === 32) return undefined;
 		const end = lineEnd(src, p);
-		const first = skipSpaces(src, p, end);
-		if (first === end) {
-			p = end + 1;
-			continue;
-		}
-		if (first > p) return undefined;
 		let colon = src.indexOf(': ', p);
 		if (colon < 0 || colon >= end) {
 			if (src.charCodeAt(end - 1) !== 58) return undefined;
@@ -145,16 +150,11 @@ export function parseSimpleYaml(src: string): Record<string, unknown> | undefine
 		} else {
 			// No inline value: null, or a block list of scalars on the following lines.
 			value = null;
-			let q = p;
 			let list: unknown[] | null = null;
 			let itemIndent = -1;
-			while (q < len) {
+			for (let q = filledLine(src, p); q < len; q = filledLine(src, p)) {
 				const qe = lineEnd(src, q);
 				const dash = skipSpaces(src, q, qe);
-				if (dash === qe) {
-					q = qe + 1;
-					continue;
-				}
 				if (src.charCodeAt(dash) !== 45) {
 					if (dash > q) return undefined;
 					break;
@@ -165,8 +165,7 @@ export function parseSimpleYaml(src: string): Record<string, unknown> | undefine
 				if (item === undefined) return undefined;
 				if (list === null) list = [];
 				list.push(item);
-				q = qe + 1;
-				p = q;
+				p = qe + 1;
 			}
 			if (list !== null) value = list;
 		}
