@@ -19,6 +19,7 @@ export const SLOW = [
 	'test/mcp/**/*.test.ts',
 	'test/cli/any-vault.test.ts',
 	'test/cli/server.test.ts',
+	'test/cli/call-guards.test.ts',
 	'test/snapshot/staleness.test.ts',
 	'test/snapshot/faults.test.ts',
 	'test/pack/vaults.test.ts',

@@ -52,6 +52,11 @@ export interface Command {
 	examples: string[];
 	/** Flags beyond the global ones: the one place a command declares what it takes. */
 	flags: Record<string, FlagSpec>;
+	/**
+	 * The usage checks that read nothing (how many arguments, a value's form): a UsageError when the
+	 * command line is refused. runCli runs them before `run`, and a call before it starts a background server.
+	 */
+	check?(args: ParsedArgs): void;
 	/** Run with parsed arguments; the exit code is 0 (results), 1 (nothing matched) or 2 (could not search). */
 	run(args: ParsedArgs, io: CommandIO): Promise<number>;
 }

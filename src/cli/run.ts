@@ -6,6 +6,7 @@ import { failureObject } from '../core/failure';
 import { escapeTerminal } from '../core/display';
 import { closest } from '../core/suggest';
 import { CacheLimitError } from '../node/snapshot/file-store';
+import { checkSettingsFlags } from './config';
 
 export type { FailureObject } from '../core/failure';
 
@@ -37,6 +38,28 @@ function withSettingsNotes(text: string, notes: string[]): string {
 	const before = Array.isArray(object.limitations) ? (object.limitations as unknown[]) : [];
 	const added = notes.map((note) => `Settings: ${note}`).filter((line) => !before.includes(line));
 	return JSON.stringify({ ...object, limitations: [...before, ...added] }, null, 2);
+}
+
+/**
+ * Whether runCli refuses `argv` as a usage error before reading anything: no command or an unknown
+ * one, an unknown option, a value that is empty, repeated or out of range, an unknown `--profile` or
+ * `--sort`, arguments missing or extra (the command's `check`). A call that finds no background server checks this before starting one (bin.ts): a
+ * command line that is refused starts no server, and runCli then says why.
+ */
+export function refusedUsage(argv: readonly string[]): boolean {
+	const [name, ...rest] = argv;
+	const command = COMMANDS.find((c) => c.name === name);
+	if (command === undefined) return true;
+	try {
+		const args = parseArgs(rest, { ...command.flags, ...GLOBAL_FLAGS });
+		if (args.flags.help === true) return false;
+		checkSettingsFlags(args);
+		command.check?.(args);
+		return false;
+	} catch (error) {
+		if (error instanceof UsageError) return true;
+		throw error;
+	}
 }
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. Never calls process.exit, never throws. */
@@ -105,6 +128,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 			return EXIT.results;
 		}
 		for (const note of args.notes ?? []) io.stderr(`vault-query ${command.name}: ${note}`);
+		command.check?.(args);
 		const code = await command.run(args, io);
 		// Saving the index snapshot waits until the answer is out (each task reports its own failures).
 		for (const task of later.splice(0)) await task();

@@ -29,12 +29,16 @@ export const baseCommand: Command = {
 		format: { kind: 'string', value: 'FORMAT', help: 'text (default), csv or markdown' },
 		list: { kind: 'boolean', help: "list the base's views instead of evaluating one" },
 	},
-	run: async (args, io) => {
+	check: (args) => {
 		const [base] = positionals(args, ['base']);
 		if (base.trim() === '') throw new UsageError('missing <file.base> or <note#base>');
 		const format = stringFlag(args, 'format') ?? 'text';
 		if (!FORMATS.includes(format))
 			throw new UsageError(`--format: "${format}" is not one of ${FORMATS.join(', ')}`);
+	},
+	run: async (args, io) => {
+		const [base] = args.positionals;
+		const format = stringFlag(args, 'format') ?? 'text';
 		const { engine } = await openCliVault(args, io);
 		const result = await engine.base({
 			base,

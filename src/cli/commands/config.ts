@@ -55,8 +55,8 @@ export const configCommand: Command = {
 	flags: {
 		sort: { kind: 'string', value: 'ORDER', help: 'show the settings with this sort order (path, mtime, title)' },
 	},
+	check: (args) => void positionals(args, []),
 	run: async (args, io) => {
-		positionals(args, []);
 		const opened = await openCliVault(args, io);
 		const { source, config } = opened;
 		const file = `${source.configDir}/${DATA_JSON}`;

@@ -1,9 +1,16 @@
 import type { EngineStatus } from '../../core/engine/engine';
-import { boolFlag, numberFlag, positionals, UsageError } from '../args';
+import { boolFlag, numberFlag, positionals, UsageError, type ParsedArgs } from '../args';
 import { emitAnswer, EXIT, type Command } from '../command';
 import { displayLines } from '../../core/display';
 import { renderFooter } from '../../core/query/render-text';
 import { openCliVault } from '../vault';
+
+/** The note `note` names, or a usage error when it names none. */
+function refOf(args: ParsedArgs): string {
+	const [ref] = positionals(args, ['note']);
+	if (ref.trim() === '') throw new UsageError('missing "<note>"');
+	return ref;
+}
 
 /** `vault-query note "<Note#Heading>" [--from N] [--to N]`: a note or one section of it, verbatim, with its line range. */
 export const noteCommand: Command = {
@@ -24,9 +31,9 @@ export const noteCommand: Command = {
 		},
 		to: { kind: 'number', value: 'N', range: [1, 100_000_000], help: 'last line to print (inclusive)' },
 	},
+	check: (args) => void refOf(args),
 	run: async (args, io) => {
-		const [ref] = positionals(args, ['note']);
-		if (ref.trim() === '') throw new UsageError('missing "<note>"');
+		const ref = refOf(args);
 		const { engine } = await openCliVault(args, io);
 		const answer = await engine.note({ ref, from: numberFlag(args, 'from'), to: numberFlag(args, 'to') });
 		// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
@@ -79,8 +86,8 @@ export const statusCommand: Command = {
 			help: 'build the ranked-search index first, so its size, build time and skips are reported',
 		},
 	},
+	check: (args) => void positionals(args, []),
 	run: async (args, io) => {
-		positionals(args, []);
 		const { engine } = await openCliVault(args, io);
 		if (boolFlag(args, 'build-index')) await engine.searchIndex();
 		const status = engine.status();

@@ -19,11 +19,12 @@ export const packCommand = rankedCommand(
 		'vault-query pack "project status" --include-drafts --include-archived',
 	],
 	async (args, io, request) => {
-		const today = request.builtAt;
-		if (today !== undefined && !DAY_PATTERN.test(today))
-			throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
 		const { engine } = await openCliVault(args, io);
 		const pack = await engine.pack(request);
 		return emitAnswer(args, io, PACK.name, pack, () => pack.markdown.trimEnd(), pack.pack.length > 0);
+	},
+	({ builtAt: today }) => {
+		if (today !== undefined && !DAY_PATTERN.test(today))
+			throw new UsageError(`--today must be a day (YYYY-MM-DD), got "${today}"`);
 	},
 );

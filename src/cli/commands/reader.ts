@@ -218,9 +218,19 @@ export const lookupCommand: Command = {
 		'vault-query lookup position-sizing --folders sources,skill-lab --report',
 	],
 	flags: READER_FLAGS,
+	check: (args) => void positionals(args, ['slug']),
 	run: (args, io) =>
 		execute(args, io, { operation: 'lookup', slug: positionals(args, ['slug'])[0], ...common(args) }),
 };
+
+/** The predicates of `filter` (every --where), or a usage error when there are none or an argument was given instead. */
+function whereOf(args: ParsedArgs): string[] {
+	if (args.positionals.length > 0)
+		throw new UsageError(`unexpected argument "${args.positionals[0]}" (predicates go in --where)`);
+	const where = listFlag(args, 'where');
+	if (where.length === 0) throw new UsageError('missing --where (e.g. --where status=active)');
+	return where;
+}
 
 /** `vault-query filter --where field=value …` */
 export const filterCommand: Command = {
@@ -241,13 +251,8 @@ export const filterCommand: Command = {
 			help: 'a predicate: = or != on any field, >, >=, <, <= on number, date and ordered enum fields (repeat for AND)',
 		},
 	},
-	run: (args, io) => {
-		if (args.positionals.length > 0)
-			throw new UsageError(`unexpected argument "${args.positionals[0]}" (predicates go in --where)`);
-		const where = listFlag(args, 'where');
-		if (where.length === 0) throw new UsageError('missing --where (e.g. --where status=active)');
-		return execute(args, io, { operation: 'filter', where, ...common(args) });
-	},
+	check: (args) => void whereOf(args),
+	run: (args, io) => execute(args, io, { operation: 'filter', where: whereOf(args), ...common(args) }),
 };
 
 /** `vault-query graph <slug>` */
@@ -269,6 +274,7 @@ export const graphCommand: Command = {
 		},
 		'no-resolve-wikilinks': { kind: 'boolean', help: 'leave out the absolute path of each resolved link' },
 	},
+	check: (args) => void positionals(args, ['slug']),
 	run: (args, io) => {
 		const refs = listFlag(args, 'known-skill-refs');
 		return execute(args, io, {
@@ -293,6 +299,7 @@ export const textSearchCommand: Command = {
 	],
 	// grep's switches (from the registry) and its --context: text-search is grep's matcher over the reader's scope.
 	flags: { ...READER_FLAGS, ...switchesOf(GREP), context: CONTEXT_FLAG },
+	check: (args) => void positionals(args, ['pattern']),
 	run: (args, io) =>
 		execute(args, io, {
 			operation: 'text-search',

@@ -19,9 +19,11 @@ export const schemaCommand: Command = {
 			help: 'draw the draft from these folders only (default: every note in scope)',
 		},
 	},
-	run: async (args, io) => {
+	check: (args) => {
 		const [action] = positionals(args, ['action']);
 		if (action !== 'draft') throw new UsageError(`unknown schema action "${action}"; the one action is: draft`);
+	},
+	run: async (args, io) => {
 		const { engine } = await openCliVault(args, io);
 		const folders = listFlag(args, 'folders');
 		const text = await engine.schemaDraft(folders.length > 0 ? folders : undefined);

@@ -16,9 +16,6 @@ export const searchCommand = rankedCommand(
 		'vault-query search "weekly review" --folders Notes,Daily',
 	],
 	async (args, io, { query, limit, folders }) => {
-		// A /regex/ that does not compile fails before the vault is read.
-		const invalid = parseQuery(query).error;
-		if (invalid !== null) throw new UsageError(invalid);
 		const { engine } = await openCliVault(args, io);
 		const result = await engine.search(query, { limit, ...(folders ? { folders } : {}) });
 		return emitAnswer(
@@ -34,5 +31,10 @@ export const searchCommand = rankedCommand(
 				}).trimEnd(),
 			result.results.length > 0,
 		);
+	},
+	// A /regex/ that does not compile fails before the vault is read (and before a server is started).
+	({ query }) => {
+		const invalid = parseQuery(query).error;
+		if (invalid !== null) throw new UsageError(invalid);
 	},
 );

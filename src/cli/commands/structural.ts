@@ -112,6 +112,12 @@ function structuralCommand(spec: QueryTypeSpec): Command {
 	const texts = spec.args.filter((arg) => arg.kind === 'text');
 	const extras = CLI_EXTRAS[spec.type];
 	const flags: Record<string, FlagSpec> = { ...SCOPE_FLAGS, ...switchesOf(spec), ...extras.flags };
+	const givenOf = (args: ParsedArgs): string[] =>
+		positionals(
+			args,
+			texts.map((arg) => arg.name),
+			texts.filter((arg) => !arg.required).length,
+		);
 	return {
 		name: spec.type,
 		summary: spec.summary,
@@ -121,12 +127,9 @@ function structuralCommand(spec: QueryTypeSpec): Command {
 		].join(' '),
 		examples: extras.examples,
 		flags,
+		check: (args) => void givenOf(args),
 		run: (args, io) => {
-			const given = positionals(
-				args,
-				texts.map((arg) => arg.name),
-				texts.filter((arg) => !arg.required).length,
-			);
+			const given = givenOf(args);
 			const values: ArgumentValues = {};
 			(extras.split ? extras.split(given) : given).forEach((value, i) => (values[texts[i].name] = value));
 			for (const arg of spec.args) if (arg.kind === 'flag') values[arg.name] = boolFlag(args, arg.name);

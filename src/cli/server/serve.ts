@@ -7,8 +7,8 @@
  * (it could no longer promise a current answer), and on SIGTERM or SIGINT.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { chmod, mkdir, unlink } from 'node:fs/promises';
-import { assertPrivateFolder, safeCacheDir } from '../../node/snapshot/cache-dir';
+import { chmod, unlink } from 'node:fs/promises';
+import { makeCacheFolder, safeCacheDir } from '../../node/snapshot/cache-dir';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
@@ -179,8 +179,7 @@ class CliServer {
 	/** Serves until stopped; resolves with the exit code. */
 	async run(): Promise<number> {
 		const { io, args } = this.options;
-		await mkdir(dirname(this.socketPath), { recursive: true, mode: 0o700 });
-		assertPrivateFolder(dirname(this.socketPath)); // the socket answers with note text: only this user may reach it
+		makeCacheFolder(dirname(this.socketPath)); // private: the socket answers with note text, only this user may reach it
 		this.config = await engineConfigFrom(args, io);
 		this.configKey = JSON.stringify(this.config);
 		this.server.on('connection', (socket) => void this.serve(socket));

@@ -4,8 +4,8 @@
  * fails must be able to say why to someone who looks.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
-import { assertPrivateFolder } from '../../node/snapshot/cache-dir';
+import { closeSync, openSync, renameSync } from 'node:fs';
+import { makeCacheFolder } from '../../node/snapshot/cache-dir';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { writeServerPid } from './pid-file';
@@ -29,8 +29,7 @@ export function startServer(vaultRealPath: string, entry: string = process.argv[
 	if (log === null) return;
 	let fd: number | null = null;
 	try {
-		mkdirSync(dirname(log), { recursive: true, mode: 0o700 });
-		assertPrivateFolder(dirname(log));
+		makeCacheFolder(dirname(log));
 		// A new file renamed over the log: a symbolic link planted at its name is replaced, never written through.
 		const temp = `${log}.${process.pid}.tmp`;
 		fd = openSync(temp, 'wx', 0o600);

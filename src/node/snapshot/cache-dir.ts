@@ -2,9 +2,9 @@
  * Where snapshots live: the user's cache directory, never the vault. `VAULT_QUERY_CACHE_DIR`
  * overrides it (tests, CI, a machine with a fast disk elsewhere).
  */
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { sha256Hex } from './digest';
 
 /** The environment variable that overrides the cache folder. */
@@ -83,6 +83,47 @@ export function safeCacheFolder(named: string, uid: number | undefined = process
 	} catch {
 		return { dir: inner, refused: null };
 	}
+}
+
+/**
+ * Creates the cache folder `dir` (0700) and any missing parent, one level at a time from the
+ * nearest one that exists, then checks it is private (see assertPrivateFolder). Not Node's
+ * recursive mkdir: on a path under /proc (`VAULT_QUERY_CACHE_DIR=/proc/nope/cache`) Node 20's
+ * never returns. Throws one error saying which folder could not be made and why.
+ */
+export function makeCacheFolder(dir: string): void {
+	const missing: string[] = [];
+	for (let at = resolve(dir); ; at = dirname(at)) {
+		let info: Stats | null = null;
+		try {
+			info = statSync(at);
+		} catch (error) {
+			if ((error as { code?: string }).code !== 'ENOENT' || dirname(at) === at)
+				throw new Error(`cannot create the cache folder ${dir}: ${reason(error)}`, { cause: error });
+		}
+		if (info !== null) {
+			if (!info.isDirectory()) throw new Error(`cannot create the cache folder ${dir}: ${at} is not a folder`);
+			break;
+		}
+		missing.unshift(at);
+	}
+	for (const path of missing) {
+		try {
+			mkdirSync(path, { mode: 0o700 });
+		} catch (error) {
+			if ((error as { code?: string }).code === 'EEXIST' && statSync(path).isDirectory()) continue; // made meanwhile by another call
+			throw new Error(`cannot create the cache folder ${dir}: ${reason(error)}`, { cause: error });
+		}
+	}
+	assertPrivateFolder(dir);
+}
+
+/** A file-system error in a few words: the call, the path and the code (`mkdir /proc/nope: ENOENT`). */
+function reason(error: unknown): string {
+	const e = error as { code?: string; path?: string; syscall?: string; message?: string };
+	return e.code !== undefined && e.path !== undefined
+		? `${e.syscall ?? 'stat'} ${e.path}: ${e.code}`
+		: String(e.message ?? error);
 }
 
 /** Checks a folder this process just made (or found) is still one only this user writes; throws the refusal otherwise. */

@@ -6,11 +6,11 @@
  * are deleted until it fits.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotReader, SnapshotStore, StoredSnapshotInfo } from '../../core/snapshot/port';
 import { errorCode } from '../note-reader';
-import { assertPrivateFolder, cacheDir, safeCacheFolder, snapshotFileName } from './cache-dir';
+import { cacheDir, makeCacheFolder, safeCacheFolder, snapshotFileName } from './cache-dir';
 
 /** Default bound of the whole cache folder: room for a few 100k-note vaults. */
 export const DEFAULT_CACHE_LIMIT_BYTES = 2 * 1024 ** 3;
@@ -142,9 +142,8 @@ export class FileSnapshotStore implements SnapshotStore {
 		const size = chunks.reduce((n, c) => n + c.length, 0);
 		if (size > this.limit) throw new SnapshotTooLargeError(size, this.limit);
 		if (this.refused !== null) throw new Error(this.refused);
-		await mkdir(this.dir, { recursive: true, mode: 0o700 });
 		// The folder is checked, never chmod-ed: one that is not private stays as its owner set it, and is not used.
-		assertPrivateFolder(this.dir);
+		makeCacheFolder(this.dir);
 		const target = this.pathFor(key);
 		const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 		const handle = await open(temp, 'wx', 0o600);
