@@ -1,4 +1,5 @@
 /** Small DOM habits shared by the faces. */
+import type { Setting } from 'obsidian';
 import type { LinkResult } from '../core/contract';
 
 /**
@@ -40,4 +41,17 @@ export function linkPathLine(item: HTMLElement, link: LinkResult, unresolved: st
 	if (resolved === null) item.addClass('is-unresolved');
 	item.createDiv({ cls: 'vault-query-result-path', text: resolved ?? unresolved });
 	return resolved;
+}
+
+/** Adds a button to a settings row that runs `action`, disabled until the action is done. */
+export function busyButton(setting: Setting, text: string, tooltip: string, action: () => Promise<void>): void {
+	setting.addButton((button) =>
+		button
+			.setButtonText(text)
+			.setTooltip(tooltip)
+			.onClick(() => {
+				button.setDisabled(true);
+				void action().finally(() => button.setDisabled(false));
+			}),
+	);
 }

@@ -1,6 +1,7 @@
 import type { Setting } from 'obsidian';
 import type { SavedIndexSummary } from '../obsidian/idb-store';
 import type { PluginEngine } from '../obsidian/plugin-engine';
+import { busyButton } from './dom';
 
 /** What the saved-index row reads and does (PluginEngine's saved index). */
 export interface SavedIndexHost {
@@ -37,17 +38,14 @@ export function savedIndexRow(host: SavedIndexHost): {
 			setting.descEl.addClass('vault-query-saved-index');
 			const show = (): void => void host.summary().then((s) => setting.setDesc(savedIndexText(s)));
 			show();
-			setting.addButton((button) =>
-				button
-					.setButtonText('Clear saved index')
-					.setTooltip('Delete the saved ranked-search index; the next start builds it again')
-					.onClick(() => {
-						button.setDisabled(true);
-						void host.clear().then(() => {
-							button.setDisabled(false);
-							show();
-						});
-					}),
+			busyButton(
+				setting,
+				'Clear saved index',
+				'Delete the saved ranked-search index; the next start builds it again',
+				async () => {
+					await host.clear();
+					show();
+				},
 			);
 		},
 	};

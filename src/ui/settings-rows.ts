@@ -6,6 +6,7 @@ import { PROFILES } from '../core/config/profiles';
 import { switchProfile } from '../core/config/resolve';
 import { SORT_ORDERS, type SortOrder } from '../core/settings';
 import { parseSynthesisMarker, type PluginSettings } from './plugin-settings';
+import { busyButton } from './dom';
 import { savedIndexHost, savedIndexRow, type SavedIndexHost } from './saved-index-row';
 
 /**
@@ -362,19 +363,11 @@ function statusRow(host: SettingsHost): SettingsRow {
 		desc: statusText(host.status()),
 		render: (setting) => {
 			setting.descEl.addClass('vault-query-index-status');
-			setting.addButton((button) =>
-				button
-					.setButtonText('Rebuild')
-					.setTooltip('Rebuild the ranked-search index')
-					.onClick(() => {
-						button.setDisabled(true);
-						setting.setDesc(`Rebuilding… ${statusText(host.status())}`);
-						void host.rebuild().then(() => {
-							button.setDisabled(false);
-							setting.setDesc(statusText(host.status()));
-						});
-					}),
-			);
+			busyButton(setting, 'Rebuild', 'Rebuild the ranked-search index', async () => {
+				setting.setDesc(`Rebuilding… ${statusText(host.status())}`);
+				await host.rebuild();
+				setting.setDesc(statusText(host.status()));
+			});
 		},
 	};
 }
