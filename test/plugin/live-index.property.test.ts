@@ -11,81 +11,24 @@ import { VaultEngine } from '../../src/core/engine/engine';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
+import { answers, changeOf, op, TEXTS, type Op } from './vault-changes';
 
-const FOLDERS = ['', 'notes/', 'notes/deep/', 'private/', 'archive/'];
-const NAMES = ['alpha', 'beta', 'gamma'];
-const EXTENSIONS = ['.md', '.md', '.md', '.txt'];
-const TEXTS = [
-	'Zebra migration notes. See [[beta]].',
-	'---\ntags: [zebra]\nlinks: [alpha]\n---\nStripes and savannah.',
-	'# Heading\n\nZebra crossing rules, [[gamma]] and [[alpha]].',
-	'Savannah weather; nothing about stripes.',
-	'---\naliases: [Stripy]\n---\nZebra herds, see [[notes/alpha]].',
-];
 const SAVED = { excludedFolders: ['archive/'] };
-const QUERIES = ['zebra', 'savannah', 'stripes', 'backlinks:alpha', 'crossing'];
 
-type Op =
-	| { kind: 'create'; folder: number; name: number; ext: number; text: number }
-	| { kind: 'modify'; pick: number; text: number }
-	| { kind: 'rename'; pick: number; folder: number; name: number; ext: number }
-	| { kind: 'delete'; pick: number };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-	fc.record({
-		kind: fc.constant('create' as const),
-		folder: fc.nat(FOLDERS.length - 1),
-		name: fc.nat(NAMES.length - 1),
-		ext: fc.nat(EXTENSIONS.length - 1),
-		text: fc.nat(TEXTS.length - 1),
-	}),
-	fc.record({ kind: fc.constant('modify' as const), pick: fc.nat(20), text: fc.nat(TEXTS.length - 1) }),
-	fc.record({
-		kind: fc.constant('rename' as const),
-		pick: fc.nat(20),
-		folder: fc.nat(FOLDERS.length - 1),
-		name: fc.nat(NAMES.length - 1),
-		ext: fc.nat(EXTENSIONS.length - 1),
-	}),
-	fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(20) }),
-);
-
-/** Apply one operation through the fake app's events (no-ops when it cannot apply, as a user could not). */
+/** Apply one change through the fake app's events (none when it cannot apply). */
 function apply(app: FakeApp, o: Op): void {
-	const files = app.vault
-		.getFiles()
-		.map((f) => f.path)
-		.sort();
-	const picked = 'pick' in o && files.length > 0 ? files[o.pick % files.length] : null;
-	const target = 'folder' in o ? `${FOLDERS[o.folder]}${NAMES[o.name]}${EXTENSIONS[o.ext]}` : '';
-	switch (o.kind) {
+	const change = changeOf(app, o);
+	if (change === null) return;
+	switch (change.kind) {
 		case 'create':
-			if (!files.includes(target)) app.create(target, TEXTS[o.text]);
-			return;
-		case 'modify':
-			if (picked !== null) app.modify(picked, TEXTS[o.text]);
-			return;
+			return app.create(change.path, change.text);
+		case 'write':
+			return app.modify(change.path, change.text);
 		case 'rename':
-			if (picked !== null && !files.includes(target)) app.rename(picked, target);
-			return;
+			return app.rename(change.path, change.to);
 		case 'delete':
-			if (picked !== null) app.delete(picked);
+			return app.delete(change.path);
 	}
-}
-
-/** What a user could compare: hits with their backlinks, and the pack's sources. */
-async function answers(engine: VaultEngine): Promise<unknown> {
-	const out: Record<string, unknown> = {};
-	for (const q of QUERIES) {
-		const r = await engine.search(q, { limit: 20 });
-		out[q] =
-			r.status === 'failed'
-				? r.error
-				: r.results.map((h) => ({ path: h.path, backlinks: h.backlinks, tags: h.tags }));
-	}
-	const pack = await engine.pack({ query: 'zebra stripes savannah', builtAt: '2026-01-01', budget: 4000 });
-	out.pack = pack.pack.map((s) => `${s.path}#${s.section}`);
-	return out;
 }
 
 describe('the plugin live index (property)', () => {

@@ -12,122 +12,37 @@ import { SearchIndex } from '../../src/core/search/search-index';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
+import { answers, changeOf, op, TEXTS, type Op } from './vault-changes';
 import type VaultQueryPlugin from '../../src/main';
 
-const FOLDERS = ['', 'notes/', 'notes/deep/', 'archive/'];
-const NAMES = ['alpha', 'beta', 'gamma', 'delta'];
-const EXTENSIONS = ['.md', '.md', '.md', '.txt'];
-const TEXTS = [
-	'Zebra migration notes. See [[beta]].',
-	'---\ntags: [zebra]\nlinks: [alpha]\n---\nStripes and savannah.',
-	'# Heading\n\nZebra crossing rules, [[gamma]] and [[alpha]].',
-	'Savannah weather; nothing about stripes.',
-	'---\naliases: [Stripy]\n---\nZebra herds, see [[notes/alpha]].',
-	'Savannah weather; nothing about zebras.', // the same size as another text: only the mtime tells them apart
-];
 const SAVED = { excludedFolders: ['archive/'] };
-const QUERIES = ['zebra', 'savannah', 'stripes', 'backlinks:alpha', 'crossing', 'stripy', 'weather'];
 /** Files older than the racy window, as a vault's files are when Obsidian starts. */
 const OLD = Date.parse('2026-01-01T00:00:00Z');
 
-type Op =
-	| { kind: 'create'; folder: number; name: number; ext: number; text: number }
-	| { kind: 'write'; pick: number; text: number }
-	| { kind: 'rename'; pick: number; folder: number; name: number; ext: number }
-	| { kind: 'delete'; pick: number };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-	fc.record({
-		kind: fc.constant('create' as const),
-		folder: fc.nat(FOLDERS.length - 1),
-		name: fc.nat(NAMES.length - 1),
-		ext: fc.nat(EXTENSIONS.length - 1),
-		text: fc.nat(TEXTS.length - 1),
-	}),
-	fc.record({ kind: fc.constant('write' as const), pick: fc.nat(20), text: fc.nat(TEXTS.length - 1) }),
-	fc.record({
-		kind: fc.constant('rename' as const),
-		pick: fc.nat(20),
-		folder: fc.nat(FOLDERS.length - 1),
-		name: fc.nat(NAMES.length - 1),
-		ext: fc.nat(EXTENSIONS.length - 1),
-	}),
-	fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(20) }),
-);
-
 /** One change made while the plugin is closed: the file and Obsidian's cache change, no event reaches a plugin. */
 function applyClosed(app: FakeApp, o: Op): void {
-	const files = app.vault
-		.getFiles()
-		.map((f) => f.path)
-		.sort();
-	const picked = 'pick' in o && files.length > 0 ? files[o.pick % files.length] : null;
-	const target = 'folder' in o ? `${FOLDERS[o.folder]}${NAMES[o.name]}${EXTENSIONS[o.ext]}` : '';
+	const change = changeOf(app, o);
+	if (change === null) return;
 	const isNote = (path: string): boolean => path.endsWith('.md');
-	switch (o.kind) {
+	switch (change.kind) {
 		case 'create':
-			if (files.includes(target)) return;
-			app.vault.add(target, TEXTS[o.text]);
-			if (isNote(target)) app.metadataCache.parse(target, TEXTS[o.text]);
+			app.vault.add(change.path, change.text);
+			if (isNote(change.path)) app.metadataCache.parse(change.path, change.text);
 			break;
 		case 'write':
-			if (picked === null) return;
-			app.vault.setText(picked, TEXTS[o.text]);
-			if (isNote(picked)) app.metadataCache.parse(picked, TEXTS[o.text]);
+			app.vault.setText(change.path, change.text);
+			if (isNote(change.path)) app.metadataCache.parse(change.path, change.text);
 			break;
 		case 'rename':
-			if (picked === null || files.includes(target)) return;
-			app.vault.move(picked, target);
-			app.metadataCache.drop(picked);
-			if (isNote(target)) app.metadataCache.parse(target, app.vault.textOf(target) ?? '');
+			app.vault.move(change.path, change.to);
+			app.metadataCache.drop(change.path);
+			if (isNote(change.to)) app.metadataCache.parse(change.to, app.vault.textOf(change.to) ?? '');
 			break;
 		case 'delete':
-			if (picked === null) return;
-			app.vault.remove(picked);
-			app.metadataCache.drop(picked);
+			app.vault.remove(change.path);
+			app.metadataCache.drop(change.path);
 	}
 	app.metadataCache.relink();
-}
-
-/** What a user could compare: hits with their backlinks and tags, and a pack's sources. */
-async function answers(search: (q: string) => Promise<unknown>, pack: () => Promise<unknown>): Promise<unknown> {
-	const out: Record<string, unknown> = {};
-	for (const q of QUERIES) out[q] = await search(q);
-	out.pack = await pack();
-	return out;
-}
-
-/** The plugin's answers (through PluginEngine, as every face asks). */
-function pluginAnswers(plugin: VaultQueryPlugin): Promise<unknown> {
-	return answers(
-		async (q) => {
-			const r = await plugin.engine.search(q, { limit: 20 });
-			return r.status === 'failed'
-				? r.error
-				: r.results.map((h) => ({ path: h.path, backlinks: h.backlinks, tags: h.tags }));
-		},
-		async () =>
-			(
-				await plugin.engine.pack({ query: 'zebra stripes savannah', builtAt: '2026-01-01', budget: 4000 })
-			).pack.map((s) => `${s.path}#${s.section}`),
-	);
-}
-
-/** The same answers from an engine built afresh over the plugin's source. */
-function freshAnswers(plugin: VaultQueryPlugin): Promise<unknown> {
-	const fresh = new VaultEngine(plugin.engine.source, engineConfigOf(mergeSettings(SAVED)));
-	return answers(
-		async (q) => {
-			const r = await fresh.search(q, { limit: 20 });
-			return r.status === 'failed'
-				? r.error
-				: r.results.map((h) => ({ path: h.path, backlinks: h.backlinks, tags: h.tags }));
-		},
-		async () =>
-			(await fresh.pack({ query: 'zebra stripes savannah', builtAt: '2026-01-01', budget: 4000 })).pack.map(
-				(s) => `${s.path}#${s.section}`,
-			),
-	);
 }
 
 /** Starts the plugin as Obsidian does on a vault it has opened before: the metadata cache is already filled. */
@@ -170,7 +85,8 @@ describe('the plugin saved index (property)', () => {
 				const second = await startPlugin(app);
 				expect(build).not.toHaveBeenCalled(); // restored, not rebuilt
 				expect(second.engine.saved?.log.some((l) => l.startsWith('restored ('))).toBe(true);
-				expect(await pluginAnswers(second)).toEqual(await freshAnswers(second));
+				const fresh = new VaultEngine(second.engine.source, engineConfigOf(mergeSettings(SAVED)));
+				expect(await answers(second.engine)).toEqual(await answers(fresh));
 				await settle();
 				second.unload();
 			}),
