@@ -8,22 +8,16 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
-import { hashTree } from '../helpers/hash';
-import { CHROMIUM, hasChromium, launch } from './browser';
-import { buildHarness, serve } from './harness-server';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { REPO } from '../helpers/paths';
+import { describeInChromium } from './harness-page';
 
 const OUT = join(REPO, 'test-output', 'e2e');
 const SHOTS = join(REPO, 'test-output', 'screenshots');
 const DOCS = join(REPO, 'docs', 'screenshots');
 const MOD = 'Control'; // Chromium on Linux: Mod is Ctrl.
 
-let server: Awaited<ReturnType<typeof serve>>;
-let browser: Awaited<ReturnType<typeof launch>>;
 let page: Page;
-let errors: string[] = [];
-let vaultHash = '';
 
 /** Saves a screenshot of the page (or of one element, in a window `height` tall) as test-output/screenshots/<name>.png. */
 async function shot(name: string, selector?: string, height?: number): Promise<void> {
@@ -77,36 +71,14 @@ async function openPanel(note: string, title: string): Promise<void> {
 	await page.waitForFunction((t) => document.querySelector('.vault-query-panel-title')?.textContent === t, title);
 }
 
-if (!hasChromium()) {
-	describe('browser tests', () => {
-		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () =>
-			undefined);
-	});
-}
-
-describe.runIf(hasChromium())('the faces in Chromium', () => {
-	beforeAll(async () => {
-		vaultHash = hashTree(EXAMPLE_VAULT);
-		await buildHarness(OUT);
-		server = await serve(OUT);
-		browser = await launch(server.url.replace(/\/$/, ''));
-		page = await browser.context.newPage();
-		page.on('pageerror', (error) => errors.push(error.message));
-		page.on('console', (message) => {
-			if (message.type() === 'error') errors.push(message.text());
-		});
-	});
-
-	afterAll(async () => {
-		await browser?.close();
-		await server?.close();
-		expect(hashTree(EXAMPLE_VAULT)).toBe(vaultHash);
+describeInChromium('the faces in Chromium', OUT, (harness) => {
+	beforeAll(() => {
+		page = harness.page;
 	});
 
 	beforeEach(async () => {
-		errors = [];
-		await page.goto(server.url);
-		await page.waitForSelector('body[data-ready="true"]');
+		harness.errors.length = 0;
+		await harness.load();
 	});
 
 	it('search modal: type a query, ↓, Enter → the second hit opens at its line', async () => {
@@ -140,7 +112,7 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await page.keyboard.press(`${MOD}+Enter`);
 		await page.waitForFunction(() => window.harness?.app.workspace.opened.length === 3);
 		expect(await lastOpened()).toMatchObject({ path: 'research/copilot-data-handling.md', newLeaf: 'tab' });
-		expect(errors).toEqual([]);
+		expect(harness.errors).toEqual([]);
 	});
 
 	it('search modal: typing fast loses no keystroke and runs a search per pause, not per key', async () => {
@@ -233,7 +205,7 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 			(t) => document.querySelector('.mod-root .inline-title')?.textContent === t,
 			focused?.text ?? '',
 		);
-		expect(errors).toEqual([]);
+		expect(harness.errors).toEqual([]);
 	});
 
 	it('side panel: "Copy context pack" puts the pack on the clipboard within the budget typed', async () => {
@@ -287,6 +259,6 @@ describe.runIf(hasChromium())('the faces in Chromium', () => {
 		await shot('settings-light', '.modal.mod-settings', 1000);
 		await theme('dark');
 		await shot('settings-dark', '.modal.mod-settings', 1000);
-		expect(errors).toEqual([]);
+		expect(harness.errors).toEqual([]);
 	});
 });

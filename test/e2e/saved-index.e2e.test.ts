@@ -4,33 +4,24 @@
  * build from the notes — and answers every search as before.
  */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
-import { hashTree } from '../helpers/hash';
-import { CHROMIUM, hasChromium, launch } from './browser';
-import { buildHarness, serve } from './harness-server';
+import { expect, it } from 'vitest';
+import { REPO } from '../helpers/paths';
+import { describeInChromium, type HarnessPage } from './harness-page';
 
 const OUT = join(REPO, 'test-output', 'e2e-saved-index');
 const QUERIES = ['position sizing', 'kelly', 'risk', 'backlinks:conventions', 'copilot data'];
 
-let server: Awaited<ReturnType<typeof serve>>;
-let browser: Awaited<ReturnType<typeof launch>>;
-let page: Page;
-let vaultHash = '';
-const errors: string[] = [];
+let harness: HarnessPage;
 
 /** Loads the page and waits for the plugin to be ready with its index (built or restored) and saved. */
 async function load(reload: boolean): Promise<void> {
-	if (reload) await page.reload();
-	else await page.goto(server.url);
-	await page.waitForSelector('body[data-ready="true"]');
-	await page.evaluate(() => window.harness?.plugin.engine.savesSettled());
+	await harness.load(reload);
+	await harness.page.evaluate(() => window.harness?.plugin.engine.savesSettled());
 }
 
 /** What the page answers: each query's hits (path and backlinks), the builds so far and what the saved index did. */
 function observe(): Promise<{ answers: unknown; builds: number; log: string[] }> {
-	return page.evaluate(async (queries) => {
+	return harness.page.evaluate(async (queries) => {
 		const h = window.harness;
 		if (!h) throw new Error('no harness');
 		const answers: Record<string, unknown> = {};
@@ -42,28 +33,8 @@ function observe(): Promise<{ answers: unknown; builds: number; log: string[] }>
 	}, QUERIES);
 }
 
-if (!hasChromium()) {
-	describe('saved index in the browser', () => {
-		it.skip(`skipped: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`, () =>
-			undefined);
-	});
-}
-
-describe.runIf(hasChromium())('the saved search index in Chromium', () => {
-	beforeAll(async () => {
-		vaultHash = hashTree(EXAMPLE_VAULT);
-		await buildHarness(OUT);
-		server = await serve(OUT);
-		browser = await launch(server.url.replace(/\/$/, ''));
-		page = await browser.context.newPage();
-		page.on('pageerror', (error) => errors.push(error.message));
-	});
-
-	afterAll(async () => {
-		await browser?.close();
-		await server?.close();
-		expect(hashTree(EXAMPLE_VAULT)).toBe(vaultHash);
-	});
+describeInChromium('the saved search index in Chromium', OUT, (opened) => {
+	harness = opened;
 
 	it('is built and saved on the first load, then restored (not rebuilt) after a reload, answering the same', async () => {
 		await load(false);
@@ -79,6 +50,6 @@ describe.runIf(hasChromium())('the saved search index in Chromium', () => {
 		expect(second.builds).toBe(0);
 		expect(second.log).toEqual(['search index loaded (0 notes re-indexed)', 'restored (0 notes to reconcile)']);
 		expect(second.answers).toEqual(first.answers);
-		expect(errors).toEqual([]);
+		expect(harness.errors).toEqual([]);
 	});
 });
