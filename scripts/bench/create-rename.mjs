@@ -6,12 +6,22 @@
  * (from /proc, so a loaded machine moves it less than wall time) and the refresh time the server
  * logs. Callable on its own or from another bench job:
  *
- *   node scripts/bench/create-rename.mjs [--notes 13400] [--runs 5]
+ *   node scripts/bench/create-rename.mjs [--notes 13400] [--runs 5] [--cli dist/cli.mjs]
  */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { appendFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	cpSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	unlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { generateVault } from '../gen-vault.mjs';
 import { CLI, fmtMs, median, printTable, say, timeSpawn } from './lib.mjs';
@@ -45,8 +55,34 @@ function lastRefresh(cache, from) {
 	return { lines: lines.length, ms };
 }
 
+/**
+ * The pid of the vault's server once it is the one that stays: a server that built the vault from
+ * scratch hands over to one started on the saved files, and the trigram index loads after ready.
+ */
+async function settledServer(cli, vault, env) {
+	const deadline = Date.now() + 15 * 60_000;
+	while (Date.now() < deadline) {
+		const run = timeSpawn(process.execPath, [cli, 'server', '--status', '--vault', vault, '--json'], { env });
+		const server = run.status === 0 ? JSON.parse(run.stdout).server : null;
+		if (
+			server?.ready === true &&
+			server.handsOver === false &&
+			['ready', 'failed', 'off'].includes(server.trigrams)
+		)
+			return server.pid;
+		if (server === null) call0(cli, vault, env); // Between the two servers: a call starts the next.
+		await sleep(1000);
+	}
+	throw new Error('the server did not settle within 15 minutes');
+}
+
+/** A call that starts the vault's server when none runs. */
+function call0(cli, vault, env) {
+	timeSpawn(process.execPath, [cli, 'tag', 'bench', '--vault', vault, '--json'], { env });
+}
+
 /** Run the job: returns one row per kind of change with medians over `runs`. */
-export async function benchCreateRename({ notes = 13_400, runs = 5 } = {}) {
+export async function benchCreateRename({ notes = 13_400, runs = 5, cli = CLI } = {}) {
 	const source = generateVault({ notes });
 	const work = mkdtempSync(join(tmpdir(), 'vq-create-rename-'));
 	const vault = join(work, 'vault');
@@ -54,22 +90,14 @@ export async function benchCreateRename({ notes = 13_400, runs = 5 } = {}) {
 	const env = { ...process.env, VAULT_QUERY_CACHE_DIR: cache, VAULT_QUERY_SERVER_IDLE_MINUTES: '5' };
 	delete env.VAULT_QUERY_SERVER;
 	const call = () =>
-		timeSpawn(process.execPath, [CLI, 'backlinks', TARGET, '--vault', vault, '--json'], { env, cpu: true });
+		timeSpawn(process.execPath, [cli, 'backlinks', TARGET, '--vault', vault, '--json'], { env, cpu: true });
 	try {
 		cpSync(source, vault, { recursive: true });
 		say(`  vault: copy of ${source} (${notes} notes) in ${work}`);
 		const start = call(); // Builds the snapshot and starts the server.
 		if (start.status !== 0) throw new Error(`first call exited ${start.status}: ${start.stderr}`);
+		const pid = await settledServer(cli, vault, env);
 		for (let i = 0; i < 3; i++) call(); // The server's first calls warm its caches.
-		const pid = Number(
-			readFileSync(
-				join(
-					cache,
-					readdirSync(cache).find((f) => f.endsWith('.pid')),
-				),
-				'utf8',
-			),
-		);
 		const folder = join(vault, 'c0', 'obsidian-help-i18n');
 		const edited = join(folder, 'README k0.md');
 		const body = (i) => `# Bench ${i}\n\nSee [[${TARGET}]] and [[Bench missing ${i}]].\n\n#bench\n`;
@@ -125,15 +153,19 @@ export async function benchCreateRename({ notes = 13_400, runs = 5 } = {}) {
 		say(`  ${runs} runs each, load ${loadavg()[0].toFixed(2)} at the end`);
 		return { notes, runs, rows };
 	} finally {
-		timeSpawn(process.execPath, [CLI, 'server', '--stop', '--vault', vault], { env });
+		timeSpawn(process.execPath, [cli, 'server', '--stop', '--vault', vault], { env });
 		rmSync(work, { recursive: true, force: true });
 	}
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const arg = (name, fallback) => {
+	const arg = (name) => {
 		const i = process.argv.indexOf(name);
-		return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+		return i >= 0 ? process.argv[i + 1] : undefined;
 	};
-	await benchCreateRename({ notes: arg('--notes', 13_400), runs: arg('--runs', 5) });
+	await benchCreateRename({
+		notes: Number(arg('--notes') ?? 13_400),
+		runs: Number(arg('--runs') ?? 5),
+		cli: arg('--cli') === undefined ? CLI : resolve(arg('--cli')),
+	});
 }

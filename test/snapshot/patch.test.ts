@@ -5,7 +5,8 @@
  * notes and attachments created, deleted and renamed (names that resolve links left unresolved,
  * or move a short link to a nearer note) are applied, and after each the patched source must say
  * what a full read of the vault says: notes, metadata, tags, skip reasons, mtimes and both link
- * maps and their inversion. A folder or a config file is not a patch (null: the caller opens in full).
+ * maps and their inversion; so must a call that opens through the snapshot saved before them. A folder
+ * or a config file is not a patch (null: the caller opens in full).
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,7 +186,16 @@ describe('patching an open vault after writes to its notes', () => {
 						const patched = patchCachedVault(opened, reported, options);
 						expect(patched).not.toBeNull();
 						opened = patched!;
-						expect(observe(opened.source)).toEqual(observe(await openVault(root, options)));
+						const full = observe(await openVault(root, options));
+						expect(observe(opened.source)).toEqual(full);
+						// A call without a server: the snapshot saved before these changes, its links kept where no changed name reaches.
+						const reopened = await openCachedVault(root, {
+							...options,
+							store,
+							tool: 'test',
+							racyWindowMs: 0,
+						});
+						expect(observe(reopened.source)).toEqual(full);
 					}
 				},
 			),

@@ -3,7 +3,8 @@
  * the new note is read and parsed, and links are resolved again only in the notes whose links its
  * name can move — not the walk, the snapshot and every link of the vault again. Counted, not
  * timed: parses (through the opener's parser) and link resolutions (the resolver's lookups) while
- * one refresh runs on a vault of a few hundred notes, and the answers after it.
+ * one refresh runs on a vault of a few hundred notes, and the answers after it. A call without a
+ * server, opening through the snapshot saved before the change, resolves as few.
  */
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { VaultEngine } from '../../src/core/engine/engine';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { parseNote } from '../../src/node/parser/index';
 import { LinkResolver } from '../../src/node/resolver';
+import { FileSnapshotStore } from '../../src/node/snapshot/file-store';
+import { openCachedVault } from '../../src/node/snapshot/open-cached';
 import { openVault } from '../../src/node/vault-source';
 import { warmOpener } from '../../src/warm/opener';
 import { VaultSession } from '../../src/warm/session';
@@ -23,7 +26,11 @@ const NOTES = 400;
 const GHOST_LINKERS = 8;
 
 const vault = mkdtempSync(join(tmpdir(), 'vq-warm-create-'));
-afterAll(() => rmSync(vault, { recursive: true, force: true }));
+const cache = mkdtempSync(join(tmpdir(), 'vq-warm-create-cache-'));
+afterAll(() => {
+	rmSync(vault, { recursive: true, force: true });
+	rmSync(cache, { recursive: true, force: true });
+});
 afterEach(() => vi.restoreAllMocks());
 
 /** Four folders of notes, each linking to the next note and to a note nobody wrote; a few to `Ghost`. */
@@ -116,5 +123,32 @@ describe('a warm session refreshed after a note is created, renamed or deleted',
 		for (const q of ['Ghost', 'Note 0', 'Spirit'])
 			expect(await state.engine.search(q), q).toEqual(await engine.search(q));
 		delete process.env.VAULT_QUERY_RACY_MS;
+	});
+
+	it('a call without a server, after a note is created and renamed, resolves only the links its name can move', async () => {
+		// The vault as the first test left it: the note it created, renamed and deleted is gone.
+		const store = new FileSnapshotStore(cache);
+		const open = () => openCachedVault(vault, { store, tool: 'test', racyWindowMs: 0, readPiecemeal: true });
+		await open();
+		const counted = async (change: () => void): Promise<number> => {
+			change();
+			const resolve = vi.spyOn(LinkResolver.prototype, 'getFirstLinkpathDest');
+			const opened = await open();
+			const resolutions = resolve.mock.calls.length;
+			resolve.mockRestore();
+			expect(opened.report).toMatchObject({ state: 'refreshed', reread: 1 });
+			const full = await openVault(vault);
+			expect(opened.source.resolvedLinks()).toEqual(full.resolvedLinks());
+			expect(opened.source.unresolvedLinks()).toEqual(full.unresolvedLinks());
+			expect(opened.source.linkSourcesOf('f3/Ghost.md')).toEqual(
+				full.listNotes().filter((p) => Object.hasOwn(full.resolvedLinks()[p] ?? {}, 'f3/Ghost.md')),
+			);
+			return resolutions;
+		};
+		const created = await counted(() => writeFileSync(join(vault, 'f3/Ghost.md'), '# Ghost\n\n[[n1]]\n'));
+		expect(created).toBeGreaterThan(0);
+		expect(created).toBeLessThanOrEqual(1 + GHOST_LINKERS * 3);
+		const renamed = await counted(() => renameSync(join(vault, 'f3/Ghost.md'), join(vault, 'f3/Phantom.md')));
+		expect(renamed).toBeLessThanOrEqual(1 + GHOST_LINKERS * 3);
 	});
 });

@@ -284,27 +284,102 @@ function mergeInWalkOrder(a: readonly string[], b: readonly string[]): string[] 
 }
 
 /**
- * The link maps after a call's changes. Unchanged notes keep their saved entries while the file
- * list is the same (a note's links depend on the file list, not on other notes' text), and only
- * the changed notes' links resolve anew; when files came or went any link may now resolve
- * elsewhere, so every note's links are resolved again (`metadataOf` decodes the kept ones).
+ * The notes whose links a file of one of these names, created or gone, can make resolve elsewhere
+ * (`links`: the maps before; `filesNamedBefore`: the files of a name key then). A link is looked
+ * up by its name key `m` among the files named `m` or `m.md`, so a file named `n` concerns links
+ * named `n` or `n` less `.md`. Those links now resolve to files named `n`, `n.md` or `n` less
+ * `.md`, or are unresolved with a key (the linkpath less one `.md`) named `n`, `n` less `.md` or
+ * `n` less `.md.md`.
+ */
+export function notesToRelink(
+	links: SnapshotLinks,
+	filesNamedBefore: (name: string) => readonly string[],
+	changedFiles: readonly string[],
+): Set<string> {
+	const less = (name: string): string => (name.endsWith('.md') ? name.slice(0, -3) : name);
+	const targets = new Set<string>();
+	const unresolved = new Set<string>();
+	for (const path of changedFiles) {
+		const name = nameKeyOf(path);
+		for (const n of [name, `${name}.md`, less(name)]) targets.add(n);
+		for (const n of [name, less(name), less(less(name))]) unresolved.add(n);
+	}
+	const relink = links.unresolvedSourcesNamed(unresolved);
+	for (const name of targets)
+		for (const file of filesNamedBefore(name)) for (const path of links.linkSourcesOf(file)) relink.add(path);
+	return relink;
+}
+
+/** The link maps exactly as a snapshot saved them. */
+function savedLinks(snapshot: DecodedSnapshot): SnapshotLinks {
+	const order: string[] = [];
+	const entries = new Map<string, LinkEntry>();
+	snapshot.notePaths.forEach((path, i) => {
+		if (!snapshot.indexed(i)) return;
+		order.push(path);
+		entries.set(path, { saved: i });
+	});
+	return new SnapshotLinks(order, entries, snapshot, snapshot.files);
+}
+
+/**
+ * The notes (of the snapshot) whose saved links may resolve elsewhere now that files came or went
+ * since it was saved, and the file numbering that keeps its saved destinations valid: its files,
+ * then those that appeared. `filesNamedNow` looks names up among the files now.
+ */
+function relinkSince(
+	snapshot: DecodedSnapshot,
+	files: readonly string[],
+	filesNamedNow: (name: string) => readonly string[],
+): { relink: Set<string>; numbering: string[] } {
+	const before = new Set(snapshot.files);
+	const now = new Set(files);
+	const added = files.filter((path) => !before.has(path));
+	const removed = snapshot.files.filter((path) => !now.has(path));
+	const addedSet = new Set(added);
+	const removedByName = new Map<string, string[]>();
+	for (const path of removed) {
+		const name = nameKeyOf(path);
+		removedByName.set(name, [...(removedByName.get(name) ?? []), path]);
+	}
+	const filesNamedBefore = (name: string): string[] => [
+		...filesNamedNow(name).filter((path) => !addedSet.has(path)),
+		...(removedByName.get(name) ?? []),
+	];
+	return {
+		relink: notesToRelink(savedLinks(snapshot), filesNamedBefore, [...added, ...removed]),
+		numbering: [...snapshot.files, ...added],
+	};
+}
+
+/**
+ * The link maps after a call's changes. Unchanged notes keep their saved entries, and only the
+ * changed notes' links resolve anew — and, when files came or went since the snapshot, the links
+ * of the notes whose links a created or gone file's name can move (`notesToRelink`; a note's links
+ * depend on the file list, not on other notes' text). `metadataOf` decodes those kept notes. The
+ * saved entries keep the snapshot's destination numbering (`numbering`: its files, then new ones).
  */
 export function linkEntries(
 	notes: readonly string[],
+	files: readonly string[],
 	sameFiles: boolean,
 	keep: ReadonlyMap<string, number>,
 	fresh: ReadonlyMap<string, CachedMetadata | null>,
 	snapshot: DecodedSnapshot | null,
 	build: (notes: [string, CachedMetadata][]) => LinkMaps,
 	metadataOf: (path: string) => CachedMetadata | null,
-): { order: string[]; entries: Map<string, LinkEntry> } {
+	filesNamedNow: (name: string) => readonly string[],
+): { order: string[]; entries: Map<string, LinkEntry>; numbering: readonly string[] } {
 	const order: string[] = [];
 	const entries = new Map<string, LinkEntry>();
-	const reuse = sameFiles && snapshot !== null;
+	const since =
+		snapshot !== null && !sameFiles
+			? relinkSince(snapshot, files, filesNamedNow)
+			: { relink: null, numbering: files };
 	const parsed: [string, CachedMetadata][] = [];
 	for (const path of notes) {
 		const i = keep.get(path);
-		if (reuse && i !== undefined) {
+		if (snapshot !== null && i !== undefined && !since.relink?.has(path)) {
 			if (snapshot.indexed(i)) entries.set(path, { saved: i });
 			continue;
 		}
@@ -315,5 +390,5 @@ export function linkEntries(
 	for (const [path] of parsed)
 		entries.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
 	for (const path of notes) if (entries.has(path)) order.push(path);
-	return { order, entries };
+	return { order, entries, numbering: since.numbering };
 }

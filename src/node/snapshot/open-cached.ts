@@ -346,16 +346,18 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	});
 	const freshMeta = new Map([...fresh].map(([p, r]) => [p, r.metadata]));
 	// One resolver for the link maps and the queries after (building it is ~200 ms at 50k files).
-	const { order, entries } = linkEntries(
+	const { order, entries, numbering } = linkEntries(
 		notes,
+		files,
 		sameFiles,
 		plan.keep,
 		freshMeta,
 		snapshot,
 		(parsed) => buildLinkMaps(parsed, source.linkResolver()),
 		(p) => source.getMetadata(p),
+		(name) => source.linkResolver().filesNamed(name),
 	);
-	source.useLinks(new SnapshotLinks(order, entries, sameFiles ? snapshot : null, files));
+	source.useLinks(new SnapshotLinks(order, entries, snapshot, numbering));
 
 	let markdownBytes = 0;
 	for (const fp of fingerprints.values()) if (fp.size > 0) markdownBytes += fp.size;

@@ -17,7 +17,7 @@ import type { NoteFingerprint } from '../../core/snapshot/codec';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
 import { parseNote } from '../parser/index';
-import { nameKeyOf, type LinkResolver } from '../resolver';
+import type { LinkResolver } from '../resolver';
 import { isNotePath } from '../vault-files';
 import {
 	DEFAULT_MAX_TOTAL_BYTES,
@@ -29,7 +29,7 @@ import {
 import { DEFAULT_WALK_BOUNDS, isWalkedFolder, walkOrder } from '../vault-walk';
 import type { CachedVaultSource } from './cached-source';
 import { LayeredMap } from './layered-map';
-import type { LinkEntry, SnapshotLinks } from './link-view';
+import { notesToRelink, type LinkEntry } from './link-view';
 import { fingerprintFrom, racyWindow } from './fingerprints';
 import type { CachedVault } from './open-cached';
 
@@ -124,28 +124,6 @@ function placeFiles(files: readonly string[], added: readonly string[], removed:
 }
 
 /**
- * The notes whose links a file of one of these names, created or gone, can make resolve elsewhere:
- * a link is looked up by its name key `m` among the files named `m` or `m.md`, so a file named `n`
- * concerns links named `n` or `n` less `.md`. Those links now resolve to files named `n`, `n.md` or
- * `n` less `.md`, or are unresolved with a key (the linkpath less one `.md`) named `n`, `n` less
- * `.md` or `n` less `.md.md`.
- */
-function notesToRelink(links: SnapshotLinks, resolver: LinkResolver, changedFiles: readonly string[]): Set<string> {
-	const less = (name: string): string => (name.endsWith('.md') ? name.slice(0, -3) : name);
-	const targets = new Set<string>();
-	const unresolved = new Set<string>();
-	for (const path of changedFiles) {
-		const name = nameKeyOf(path);
-		for (const n of [name, `${name}.md`, less(name)]) targets.add(n);
-		for (const n of [name, less(name), less(less(name))]) unresolved.add(n);
-	}
-	const relink = links.unresolvedSourcesNamed(unresolved);
-	for (const name of targets)
-		for (const file of resolver.filesNamed(name)) for (const path of links.linkSourcesOf(file)) relink.add(path);
-	return relink;
-}
-
-/**
  * `previous` with the changes at `changed` applied, or null when they are not only changes to
  * plain files (see the module comment). Throws `VaultError` when the notes now hold more text than
  * the bound, as a full open would.
@@ -209,7 +187,7 @@ export function patchCachedVault(
 	const next = source.edited(records, fingerprints, listing && { ...listing, removed: removedNotes });
 	// Links to resolve again: the notes read now, and those whose links a created or gone file's name can move.
 	const relink = relisted
-		? notesToRelink(source.linkMaps, source.linkResolver(), [...added, ...removed])
+		? notesToRelink(source.linkMaps, (name) => source.linkResolver().filesNamed(name), [...added, ...removed])
 		: new Set<string>();
 	for (const path of removedNotes) relink.delete(path);
 	const parsed: [string, CachedMetadata][] = [];
