@@ -7,9 +7,9 @@
 import { pieceText, type FieldTexts } from './extract';
 import { FIELD_TF_MASK, TF_BITS, TF_MAX, UNREAD_ONLY } from './packed-tf';
 import { FIELD_NAMES } from './settings';
-import { ShardedMap } from './sharded-map';
 import type { TermDictionary } from './term-dictionary';
 import { normalizeText, TOKENIZE_STEP, wordTerms, wordTermSteps } from './tokenize';
+import { hashRange, WordCache } from './word-cache';
 import { WordCursor } from './words';
 
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
@@ -61,7 +61,7 @@ export class NoteTermCounter {
 	private proseSeen: Int32Array;
 	private stamp = 0;
 	/** Raw word → its term id(s): tokenization, folding, stemming and dictionary lookup done once per distinct word. */
-	private wordCache = new ShardedMap<number | number[]>();
+	private wordCache = new WordCache<number | number[]>();
 	private cacheLimit = BULK_CACHE_LIMIT;
 
 	/** A counter adding to `dictionary`; `capacity` term ids are provisioned up front (a restored dictionary's size). */
@@ -81,7 +81,7 @@ export class NoteTermCounter {
 
 	/** After a bulk build: drop the large word cache and keep a small one for single-note updates. */
 	trim(): void {
-		this.wordCache = new ShardedMap();
+		this.wordCache = new WordCache();
 		this.cacheLimit = LIVE_CACHE_LIMIT;
 	}
 
@@ -156,9 +156,8 @@ export class NoteTermCounter {
 					const words = new WordCursor(normalizeText(piece.slice(from, end)));
 					let charged = 0;
 					while (words.next()) {
-						const word = words.word();
-						if (word.length > CACHED_WORD_MAX) yield* wordTermSteps(word, addTerm);
-						else this.addCached(word, add);
+						if (words.end - words.start > CACHED_WORD_MAX) yield* wordTermSteps(words.word(), addTerm);
+						else this.addCached(words.text, words.start, words.end, add);
 						if (words.end - charged >= budget) {
 							yield;
 							budget = TOKENIZE_STEP;
@@ -178,15 +177,17 @@ export class NoteTermCounter {
 		for (let i = 0; i < terms.length; i++) if (this.proseSeen[terms[i]!] !== stamp) tfs[i]! |= UNREAD_ONLY;
 	}
 
-	/** Add a short word's term ids, tokenizing it only the first time it is seen. */
-	private addCached(word: string, add: (t: number) => void): void {
-		let ids = this.wordCache.get(word);
+	/** Add the term ids of the short word `text[start, end)`, tokenizing it only the first time it is seen. */
+	private addCached(text: string, start: number, end: number, add: (t: number) => void): void {
+		const hash = hashRange(text, start, end);
+		let ids = this.wordCache.find(text, start, end, hash);
 		if (ids === undefined) {
+			const word = text.slice(start, end);
 			const list: number[] = [];
 			wordTerms(word, (term) => list.push(this.termId(term)));
 			ids = list.length === 1 ? list[0]! : list;
 			if (this.wordCache.size >= this.cacheLimit) this.wordCache.clear();
-			this.wordCache.set(detached(word), ids);
+			this.wordCache.add(detached(word), hash, ids);
 		}
 		if (typeof ids === 'number') add(ids);
 		else for (const t of ids) add(t);
