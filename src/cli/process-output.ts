@@ -20,8 +20,8 @@ export function writeStdout(text: string): void {
 	if (outputError === undefined) process.stdout.write(`${text}\n`, (error) => error && onOutputError(error));
 }
 
-/** Writes `text` as is to stdout (a streamed answer's chunk); resolves once the pipe can take more. */
-export function writeStdoutPart(text: string): Promise<void> {
+/** Writes `text` (or bytes) as is to stdout (a streamed answer's chunk); resolves once the pipe can take more. */
+export function writeStdoutPart(text: string | Uint8Array): Promise<void> {
 	if (outputError !== undefined) return Promise.resolve();
 	const more = process.stdout.write(text, (error) => error && onOutputError(error));
 	return more ? Promise.resolve() : new Promise((done) => process.stdout.once('drain', done));

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setImmediate } from 'node:timers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,7 +163,7 @@ describe('a full grep answer', () => {
 		);
 		try {
 			const chunks: number[] = [];
-			let text = '';
+			const received: Buffer[] = [];
 			const { reply } = await exchange(
 				socket,
 				{
@@ -173,17 +174,17 @@ describe('a full grep answer', () => {
 				0,
 				(chunk) => {
 					chunks.push(chunk.length);
-					text += chunk;
+					received.push(Buffer.from(chunk));
 				},
 			);
 			expect(reply !== null && 'code' in reply && reply.code).toBe(0);
 			expect(chunks.length).toBeGreaterThan(5);
 			expect(Math.max(...chunks)).toBeLessThanOrEqual(CHUNK_BOUND);
 			const own = await streamed(['grep', 'needle', '--limit', '100000', '--json']);
-			expect(text).toBe(own.stdout);
+			expect(Buffer.concat(received).toString('utf8')).toBe(own.stdout);
 			// text-search streams through the server the same way.
 			const searched: number[] = [];
-			let listing = '';
+			const listing: Buffer[] = [];
 			const search = ['text-search', 'needle', '--schema', schema, '--limit', '100000'];
 			const answered = await exchange(
 				socket,
@@ -191,27 +192,33 @@ describe('a full grep answer', () => {
 				0,
 				(chunk) => {
 					searched.push(chunk.length);
-					listing += chunk;
+					listing.push(Buffer.from(chunk));
 				},
 			);
 			expect(answered.reply !== null && 'code' in answered.reply && answered.reply.code).toBe(0);
 			expect(searched.length).toBeGreaterThan(2);
 			expect(Math.max(...searched)).toBeLessThanOrEqual(CHUNK_BOUND);
-			expect(listing).toBe((await streamed(search)).stdout);
+			expect(Buffer.concat(listing).toString('utf8')).toBe((await streamed(search)).stdout);
 		} finally {
 			await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 2000);
 			await stopped;
 		}
 	});
 
-	it('from a server that stops after the first chunk fails the call rather than printing the answer twice', async () => {
+	/** Asks a fake server, listening under the vault's socket name, that answers with `writes` one at a time; what the call printed. */
+	async function askFake(writes: (string | Buffer)[]): Promise<{ kind: string; printed: Buffer }> {
 		const fake = createServer({ allowHalfOpen: true }, (socket) => {
 			socket.on('data', () => undefined);
-			socket.on('end', () => socket.end(`${JSON.stringify({ out: 'part of an answer\n' })}\n`));
+			socket.on('end', () => {
+				const next = (i: number): void => {
+					if (i === writes.length) socket.end();
+					else socket.write(writes[i], () => setImmediate(() => next(i + 1)));
+				};
+				next(0);
+			});
 		});
-		const printed: string[] = [];
+		const printed: Buffer[] = [];
 		const sockets = { VAULT_QUERY_CACHE_DIR: cache };
-		// The call asks the fake server under the vault's socket name.
 		const real = socketPathFor(realpathSync.native(vault), sockets)!;
 		rmSync(real, { force: true });
 		mkdirSync(join(real, '..'), { recursive: true, mode: 0o700 });
@@ -222,12 +229,37 @@ describe('a full grep answer', () => {
 				REPO,
 				{ ...process.env, ...sockets, VAULT_QUERY_SERVER: 'on' },
 				5000,
-				(text) => void printed.push(text),
+				(out) => void printed.push(Buffer.from(out)),
 			);
-			expect(asked.kind).toBe('broken');
-			expect(printed).toEqual(['part of an answer\n']);
+			return { kind: asked.kind, printed: Buffer.concat(printed) };
 		} finally {
 			await new Promise((done) => fake.close(done));
 		}
+	}
+
+	it('from a server that stops after the first chunk fails the call rather than printing the answer twice', async () => {
+		const asked = await askFake([`${JSON.stringify({ out: 'part of an answer\n' })}\n`]);
+		expect(asked.kind).toBe('broken');
+		expect(asked.printed.toString('utf8')).toBe('part of an answer\n');
+		// The same with a chunk sent as bytes and cut short.
+		const cut = await askFake(['{"bytes":100}\n', 'only part']);
+		expect(cut.kind).toBe('broken');
+		expect(cut.printed.toString('utf8')).toBe('only part');
+	});
+
+	it('sent as bytes is printed byte for byte, a character split between packets included', async () => {
+		const body = Buffer.from('Ünïcødé 文字 needle\n'.repeat(3), 'utf8');
+		const reply = `${JSON.stringify({ stdout: [], stderr: [], code: 0 })}\n`;
+		// Heartbeat spaces, the count line, the bytes in three packets (one cut inside 文), the reply.
+		const split = body.indexOf(Buffer.from('文')) + 1;
+		const asked = await askFake([
+			'  ',
+			`{"bytes":${body.length}}\n`,
+			body.subarray(0, split),
+			body.subarray(split, split + 5),
+			Buffer.concat([body.subarray(split + 5), Buffer.from(reply)]),
+		]);
+		expect(asked.kind).toBe('answered');
+		expect(asked.printed.equals(body)).toBe(true);
 	});
 });

@@ -16,6 +16,7 @@ import {
 	SERVER_STAMP,
 	serverOff,
 	socketPathFor,
+	type OutBytes,
 	type OutChunk,
 	type ServerReply,
 } from './protocol';
@@ -68,14 +69,14 @@ export const NOT_ANSWERING = 'not answering';
 /**
  * Sends one request line and resolves with the one reply line, or null when the socket failed or
  * closed first, or the server went silent (`not answering`): no byte within `ackMs`, or none for
- * `silenceMs` since the last one (0: no such deadline). The chunks of a streamed answer that come before the reply go to `onOut` as they
+ * `silenceMs` since the last one (0: no such deadline). The chunks of a streamed answer that come before the reply go to `onOut` (as bytes, unread) as they
  * arrive (the socket paused while it writes them, and the silence not counted meanwhile); `streamed` says whether any came.
  */
 export function exchange(
 	socketPath: string,
 	request: object,
 	timeoutMs = 0,
-	onOut?: (text: string) => void | Promise<void>,
+	onOut?: (out: string | Uint8Array) => void | Promise<void>,
 	ackMs = liveness().ackMs,
 	silenceMs = liveness().silenceMs,
 ): Promise<{ reply: ServerReply | null; error: string | null; streamed?: boolean }> {
@@ -110,6 +111,8 @@ export function exchange(
 				});
 			}, ms);
 		};
+		/** Bytes of the chunk being received still to come after its `{"bytes":N}` line. */
+		let body = 0;
 		/** One whole line: a chunk to write, else the reply; false when it cannot be read. */
 		const line = async (text: string): Promise<boolean> => {
 			let parsed: unknown;
@@ -134,19 +137,39 @@ export function exchange(
 			// The acknowledgement, a heartbeat (both spaces before a line) or part of a line: the server is alive.
 			heard = true;
 			watch(silenceMs);
+			// Lines (the reply, a chunk's count of bytes) and the bytes of chunks, in order: bytes go out as they come.
+			const parts: (string | Buffer)[] = [];
 			let start = 0;
-			const lines: string[] = [];
-			for (let end = data.indexOf(10); end !== -1; start = end + 1, end = data.indexOf(10, start)) {
-				lines.push(Buffer.concat([...pending, data.subarray(start, end)]).toString('utf8'));
+			while (start < data.length) {
+				if (body > 0) {
+					const end = Math.min(data.length, start + body);
+					parts.push(data.subarray(start, end));
+					body -= end - start;
+					start = end;
+					continue;
+				}
+				const end = data.indexOf(10, start);
+				if (end === -1) break;
+				const text = Buffer.concat([...pending, data.subarray(start, end)]).toString('utf8');
 				pending = [];
+				start = end + 1;
+				const bytes = reply === null ? chunkBytes(text) : null;
+				if (bytes === null) parts.push(text);
+				else {
+					streamed = true;
+					body = bytes;
+				}
 			}
 			if (start < data.length) pending.push(data.subarray(start));
-			if (lines.length === 0) return;
+			if (parts.length === 0) return;
 			socket.pause();
 			paused = true;
 			clearTimeout(watchdog);
 			writing = writing.then(async () => {
-				for (const text of lines) if (!(await line(text))) return finish('an unreadable reply');
+				for (const part of parts) {
+					if (typeof part !== 'string') await onOut?.(part);
+					else if (!(await line(part))) return finish('an unreadable reply');
+				}
 				paused = false;
 				watch(silenceMs);
 				socket.resume();
@@ -163,6 +186,18 @@ export function exchange(
 	});
 }
 
+/** The count of a `{"bytes":N}` line (heartbeat spaces before it allowed), or null for any other line. */
+function chunkBytes(line: string): number | null {
+	const text = line.trimStart();
+	if (!text.startsWith('{"bytes":')) return null;
+	try {
+		const { bytes } = JSON.parse(text) as Partial<OutBytes>;
+		return typeof bytes === 'number' && Number.isInteger(bytes) && bytes >= 0 ? bytes : null;
+	} catch {
+		return null;
+	}
+}
+
 /**
  * How long a call's socket may stay idle before the call answers on its own: a backstop far above
  * the silence deadline, which a live server's heartbeat keeps the call inside however long it answers.
@@ -175,7 +210,7 @@ export async function askServer(
 	cwd: string,
 	env: Record<string, string | undefined> = process.env,
 	timeoutMs = CALL_TIMEOUT_MS,
-	onOut?: (text: string) => void | Promise<void>,
+	onOut?: (out: string | Uint8Array) => void | Promise<void>,
 	ackMs = liveness(env).ackMs,
 ): Promise<Asked> {
 	if (serverOff(env) || !SERVED_COMMANDS.includes(argv[0] ?? '')) return { kind: 'skipped' };

@@ -25,7 +25,7 @@ export interface FirstCallOptions {
 	stderr?: ProgressStream;
 	deadlineMs?: number;
 	/** Takes each piece of an answer the server streams (see askServer). */
-	onOut?: (text: string) => void | Promise<void>;
+	onOut?: (out: string | Uint8Array) => void | Promise<void>;
 	/** Starts the server (tests may hand in their own). */
 	start?: (vault: string) => void;
 }
@@ -54,7 +54,7 @@ export async function waitForServer(
 	const line = new ProgressLine(options.stderr ?? process.stderr, progressWanted(argv));
 	const until = performance.now() + (options.deadlineMs ?? START_DEADLINE_MS);
 	// The answer starts on a clean line: the progress line is erased before the first piece is written.
-	const onOut = async (text: string): Promise<void> => {
+	const onOut = async (text: string | Uint8Array): Promise<void> => {
 		line.end();
 		await options.onOut?.(text);
 	};

@@ -1,6 +1,7 @@
 /**
  * The wire between a CLI call and the vault's background server: the call sends one JSON line,
- * the server answers with one JSON line — after the chunks of a streamed answer, one line each. Kept small and free of the engine, because the CLI's
+ * the server answers with one JSON line — after the chunks of a streamed answer, each a line
+ * `{"bytes":N}` and N bytes of the answer's UTF-8. Kept small and free of the engine, because the CLI's
  * entry loads it before it knows whether it needs anything else.
  */
 import { join } from 'node:path';
@@ -82,6 +83,14 @@ export type ServerReply =
 /** One chunk of a streamed answer's stdout (cli/stream.ts), sent as it is written, before the reply. */
 export interface OutChunk {
 	out: string;
+}
+
+/**
+ * The line before one chunk of a streamed answer sent as bytes: its `bytes` bytes of UTF-8 follow
+ * the line as they are, so the call writes them out without parsing or decoding them.
+ */
+export interface OutBytes {
+	bytes: number;
 }
 
 /** The socket a vault's server listens on, beside its snapshot; null where there is none (Windows, a path too long for a socket, a cache folder the safety rule refuses). */
