@@ -101,7 +101,16 @@ export class PluginEngine extends Component {
 		this.lifecycle = new IndexLifecycle(app, this.source);
 		this.engine = new VaultEngine(this.source, config());
 		this.saved = savedOptions
-			? new PluginSavedIndex(app, this.source, savedOptions.version, (m) => new Notice(m, 10_000))
+			? new PluginSavedIndex(
+					app,
+					this.source,
+					savedOptions.version,
+					(m) => new Notice(m, 10_000),
+					() => {
+						const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
+						return (steps) => slice.run(steps);
+					},
+				)
 			: null;
 		this.engine.saved = this.saved;
 	}

@@ -14,7 +14,7 @@
 import type { App } from 'obsidian';
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
 import type { NoteFingerprint } from '../core/snapshot/codec';
-import { IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
+import { atOnce, IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
 import { PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
 import type { SnapshotStore } from '../core/snapshot/port';
 import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
@@ -29,6 +29,9 @@ import type { ObsidianNoteSource } from './source';
  * has not reached the index yet: it is saved as racy, so the next start reads it again.
  */
 const RACY_MS = 3000; // why: Obsidian re-parses an edited note within a second or two of the write.
+
+/** Notes stat'ed between two pauses of the fingerprints' steps. */
+const STAT_STEP = 2048; // why: a Map lookup and an object a note: about a millisecond on a quiet machine.
 
 /** The key of the search part in the vault's database. */
 const SEARCH_KEY = partKey('vault', 'search');
@@ -64,12 +67,16 @@ export class PluginSavedIndex implements SavedIndexes {
 	/** What happened so far, oldest first (for tests and the settings tab). */
 	readonly log: string[] = [];
 
-	/** `notice` shows the one message of a failing IndexedDB. */
+	/**
+	 * `notice` shows the one message of a failing IndexedDB; `slices` gives a runner of step
+	 * functions in time slices of the main thread (the restore's decoding runs in it; default: at once).
+	 */
 	constructor(
 		private readonly app: App,
 		private readonly source: ObsidianNoteSource,
 		private readonly pluginVersion: string,
 		private readonly notice: (message: string) => void,
+		private readonly slices: () => StepRunner = () => atOnce,
 	) {
 		this.store = new IndexedDbStore(databaseName(appIdOf(app), app.vault.getName()));
 	}
@@ -94,10 +101,12 @@ export class PluginSavedIndex implements SavedIndexes {
 		]);
 	}
 
-	/** Every note's stat now; `racyAfter`: notes modified after it are marked racy. */
-	private fingerprints(racyAfter = Infinity): Map<string, NoteFingerprint> {
+	/** Every note's stat now, in steps; `racyAfter`: notes modified after it are marked racy. */
+	private *fingerprints(racyAfter = Infinity): Generator<void, Map<string, NoteFingerprint>, void> {
 		const out = new Map<string, NoteFingerprint>();
+		let n = 0;
 		for (const path of this.source.listNotes()) {
+			if (++n % STAT_STEP === 0) yield;
 			const stat = this.source.statOf(path);
 			if (stat === null) continue;
 			out.set(path, {
@@ -156,8 +165,9 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.fail(messageOf(error));
 			return null;
 		}
-		const parts = this.parts(store, this.fingerprints());
-		const loaded = await parts.searchIndex(settings);
+		const run = this.slices();
+		const parts = this.parts(store, await run(this.fingerprints()));
+		const loaded = await parts.searchIndex(settings, run);
 		for (const note of parts.report.notes) this.log.push(note);
 		if (loaded === null) return null;
 		this.toReconcile = [...loaded.changed];
@@ -192,11 +202,11 @@ export class PluginSavedIndex implements SavedIndexes {
 	 * Save the engine's search index now, stamped with every note's stat; false when nothing was
 	 * saved. `run` runs the encoding's steps (PluginEngine: in time slices of the main thread).
 	 */
-	async save(engine: VaultEngine, run?: StepRunner): Promise<boolean> {
+	async save(engine: VaultEngine, run: StepRunner = atOnce): Promise<boolean> {
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
-		const fingerprints = this.fingerprints(Date.now() - RACY_MS);
+		const fingerprints = await run(this.fingerprints(Date.now() - RACY_MS));
 		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true, run);
 		if (failure !== null) {
 			this.fail(failure);

@@ -46,7 +46,10 @@ describe('how the turns get a later task', () => {
 		const timer = vi.spyOn(window, 'setTimeout');
 		try {
 			const turns = new MainThreadTurns(
-				nextTaskPoster({ MessageChannel: browserChannel, setTimeout: (run, ms) => window.setTimeout(run, ms) }),
+				nextTaskPoster({
+					MessageChannel: browserChannel,
+					setTimeout: (run, ms) => window.setTimeout(run, ms),
+				}) ?? undefined,
 			);
 			const log: string[] = [];
 			const job = async (name: string): Promise<void> => {

@@ -7,8 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteFingerprint } from '../../src/core/snapshot/codec';
 import { SearchIndex } from '../../src/core/search/search';
-import { encodePart, encodePartSteps } from '../../src/core/snapshot/part-codec';
-import { SECTION_STEP, searchSections, searchSectionsSteps } from '../../src/core/snapshot/search-part';
+import { decodePart, decodePartSteps, encodePart, encodePartSteps } from '../../src/core/snapshot/part-codec';
+import type { CodecHost } from '../../src/core/snapshot/port';
+import { planReconcile, planReconcileSteps } from '../../src/core/snapshot/reconcile';
+import {
+	restoreSearchIndex,
+	restoreSearchIndexSteps,
+	SECTION_STEP,
+	searchSections,
+	searchSectionsSteps,
+} from '../../src/core/snapshot/search-part';
+import { search } from '../../src/core/search/search';
 import { WorkMeter } from '../../src/core/steps';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
 import { MemorySource } from '../helpers/memory-source';
@@ -45,6 +54,52 @@ function stepped<T>(steps: Generator<void, T, void>): { value: T; pauses: number
 		pauses++;
 	}
 }
+
+describe('the restore decoding in steps', () => {
+	it('checks at most 16 blocks of 16 kB between two pauses, and restores the index (and plans the reconcile) the synchronous decoding gives', async () => {
+		const source = new MemorySource(files());
+		const si = await SearchIndex.build(source);
+		const paths = source.listNotes();
+		// Paths long enough that they span ~40 blocks, as the paths of 50k notes span ~200.
+		const stamps = new Map([...stampsOf(paths)].map(([path, fp]) => [`${'deep/'.repeat(60)}${path}`, fp]));
+		const bytes = encodePart(
+			{ kind: 'search', tool: 't', settings: 's', stamps, sections: searchSections(si, nodeCodecHost) },
+			nodeCodecHost,
+		);
+		let checked = 0;
+		let most = 0;
+		const counting: CodecHost = {
+			...nodeCodecHost,
+			checksum: (b) => (checked++, nodeCodecHost.checksum!(b)),
+		};
+		function* counted<T>(steps: Generator<void, T, void>): Generator<void, T, void> {
+			for (;;) {
+				const r = steps.next();
+				most = Math.max(most, checked);
+				checked = 0;
+				if (r.done === true) return r.value;
+				yield;
+			}
+		}
+		const decoded = stepped(counted(decodePartSteps(bytes, counting)));
+		const restored = stepped(counted(restoreSearchIndexSteps(decoded.value, si.settings, counting)));
+		expect(decoded.pauses + restored.pauses).toBeGreaterThan(5);
+		expect(most).toBeLessThanOrEqual(16 + 1); // the header's own check goes with the first step
+
+		const atOnce = restoreSearchIndex(decodePart(bytes, nodeCodecHost), si.settings, nodeCodecHost);
+		for (const query of ['w1a note', 'alias 5', 'note 17']) {
+			const [a, b] = [await search(restored.value, query), await search(atOnce, query)];
+			expect(a.results.map((h) => h.path)).toEqual(b.results.map((h) => h.path));
+		}
+		const now = new Map([...stamps].slice(0, NOTES - 3));
+		now.set('new.md', { size: 1, mtimeMs: 1, ctimeMs: 1, ino: 0, racy: false });
+		const planned = stepped(planReconcileSteps(decoded.value, now));
+		expect(planned.pauses).toBeGreaterThan(0);
+		expect(planned.value).toEqual(planReconcile(decoded.value, now));
+		expect(planned.value.reread).toEqual(['new.md']);
+		expect(planned.value.removed).toHaveLength(3);
+	});
+});
 
 describe('the save encoding in steps', () => {
 	it('pauses many times for a few thousand notes, each step bounded, with the bytes of the synchronous encoding', async () => {

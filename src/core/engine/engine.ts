@@ -409,9 +409,12 @@ export class VaultEngine {
 				await index.loadSideNotes(this.source);
 				for (const path of loaded.changed) this.pending.add(path);
 			}
-			for (const path of this.pending) await this.applyTo(index, path);
-			// What the rules leave out and which notes are skipped may have changed since it was saved.
-			if (loaded !== null) index.recountSkipped(this.source, index.rescope(this.source).notes, loaded.changed);
+			await this.applyPending(index);
+			if (loaded !== null) {
+				// What the rules leave out and which notes are skipped may have changed since it was saved.
+				await index.refreshScope(this.source, loaded.changed, options);
+				await this.applyPending(index); // changes made while it ran in slices
+			}
 			index.invalidateLinks();
 			// The old postings of the notes applied here stay until a compaction (they are never read or counted):
 			// neither a refresh nor the search after it pays the O(postings) pass.
@@ -423,6 +426,15 @@ export class VaultEngine {
 		})();
 		this.building = building;
 		return building;
+	}
+
+	/** Apply the changes noted while the index was built or restored (and those noted meanwhile). */
+	private async applyPending(index: SearchIndex): Promise<void> {
+		while (this.pending.size > 0) {
+			const paths = [...this.pending];
+			this.pending.clear();
+			for (const path of paths) await this.applyTo(index, path);
+		}
 	}
 
 	/** Forget the search index; the next search builds a new one from the current settings. */

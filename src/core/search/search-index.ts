@@ -45,6 +45,8 @@ export interface BuildOptions {
 }
 
 const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
+/** Notes whose skip reason is counted again between two pauses of `recountSkippedSteps`. */
+const RECOUNT_STEP = 2048; // why: a lookup in the metadata a note: about a millisecond on a quiet machine.
 const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
 
 // Core compiles without DOM or Node types; every host (browser, Electron, Node) has a timer.
@@ -168,6 +170,22 @@ export class SearchIndex {
 		return si;
 	}
 
+	/**
+	 * A restored index brought in line with the vault's scope now: what the rules leave out and
+	 * which notes are skipped (`changed`: the notes changed since it was saved). In time slices
+	 * when `options` gives a way to yield (the plugin), else at once.
+	 */
+	async refreshScope(source: NoteSource, changed: readonly string[], options: BuildOptions = {}): Promise<void> {
+		const steps = this.refreshScopeSteps(source, changed);
+		if (options.yieldFn === undefined) drain(steps);
+		else await new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn, now).run(steps);
+	}
+
+	private *refreshScopeSteps(source: NoteSource, changed: readonly string[]): Generator<void, void, void> {
+		const scope = yield* this.rescopeSteps(source);
+		yield* this.recountSkippedSteps(source, scope.notes, changed);
+	}
+
 	/** Recompute what the scope rules leave out (reported under limitations) for the notes `source` lists now. */
 	rescope(source: NoteSource): ReturnType<typeof resolveScope> {
 		return drain(this.rescopeSteps(source));
@@ -190,6 +208,15 @@ export class SearchIndex {
 	 * counted last time (the file list and rules unchanged, core/scope.ts), only they are looked at.
 	 */
 	recountSkipped(source: NoteSource, scope: readonly string[], changed?: readonly string[]): void {
+		drain(this.recountSkippedSteps(source, scope, changed));
+	}
+
+	/** {@link recountSkipped} as steps, pausing every few thousand notes counted. */
+	*recountSkippedSteps(
+		source: NoteSource,
+		scope: readonly string[],
+		changed?: readonly string[],
+	): Generator<void, void, void> {
 		const unreadable = new Map(
 			this.skipped.filter((s) => s.reason.startsWith('unreadable: ')).map((s) => [s.path, s]),
 		);
@@ -208,7 +235,11 @@ export class SearchIndex {
 			for (const s of this.skipped) if (!touched.has(s.path)) skipped.push(s);
 			for (const path of touched) if (positions.has(path)) count(path);
 			skipped.sort((a, b) => positions.get(a.path)! - positions.get(b.path)!);
-		} else for (const path of scope) count(path);
+		} else
+			for (let i = 0; i < scope.length; i++) {
+				count(scope[i]);
+				if ((i + 1) % RECOUNT_STEP === 0) yield;
+			}
 		this.countedScope = scope;
 		this.skipped.splice(0, this.skipped.length, ...skipped);
 	}

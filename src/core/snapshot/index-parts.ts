@@ -8,10 +8,10 @@
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../engine/engine';
 import type { NoteFingerprint } from './codec';
 import { SnapshotFormatError } from './codec';
-import { decodePart, encodePartSteps, type DecodedPart } from './part-codec';
+import { decodePartSteps, encodePartSteps, type DecodedPart } from './part-codec';
 import type { CodecHost, SnapshotReader, SnapshotStore } from './port';
-import { planReconcile } from './reconcile';
-import { restoreSearchIndex, SavedIndexDamaged, SEARCH_PART_VERSION, searchSectionsSteps } from './search-part';
+import { planReconcileSteps } from './reconcile';
+import { restoreSearchIndexSteps, SavedIndexDamaged, SEARCH_PART_VERSION, searchSectionsSteps } from './search-part';
 import { drain } from '../steps';
 import type { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
@@ -34,6 +34,9 @@ export function resaveAfter(notes: number): number {
 
 /** Runs a step function to its end: at once, or in time slices. */
 export type StepRunner = <T>(steps: Generator<void, T, void>) => Promise<T>;
+
+/** The CLI's runner: every step at once. */
+export const atOnce: StepRunner = (steps) => Promise.resolve(drain(steps));
 
 /** The kinds of part, each a file of its own. */
 export const PART_KINDS = ['search', 'trigrams'] as const;
@@ -87,8 +90,8 @@ export class IndexParts implements SavedIndexes {
 		});
 	}
 
-	/** The saved part of `kind`, when it is this build's and has these settings. */
-	private async load(kind: PartKind, settings: string): Promise<DecodedPart | null> {
+	/** The saved part of `kind`, when it is this build's and has these settings; `run` runs the decoding's steps. */
+	private async load(kind: PartKind, settings: string, run: StepRunner): Promise<DecodedPart | null> {
 		let bytes: Uint8Array | SnapshotReader | null;
 		try {
 			const key = partKey(this.init.vaultKey, kind);
@@ -101,7 +104,7 @@ export class IndexParts implements SavedIndexes {
 		}
 		if (bytes === null) return null;
 		try {
-			const part = decodePart(bytes, this.init.host);
+			const part = await run(decodePartSteps(bytes, this.init.host));
 			if (part.kind !== kind || part.tool !== this.init.tool) return this.skip(kind, 'saved by another build');
 			if (part.settings !== settings) return this.skip(kind, 'saved with other settings');
 			return part;
@@ -117,8 +120,8 @@ export class IndexParts implements SavedIndexes {
 	}
 
 	/** Notes the part does not reflect: changed, new, or gone since it was saved. */
-	private changedSince(part: DecodedPart): string[] {
-		const plan = planReconcile(
+	private *changedSince(part: DecodedPart): Generator<void, string[], void> {
+		const plan = yield* planReconcileSteps(
 			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i) },
 			this.init.fingerprints,
 		);
@@ -129,14 +132,16 @@ export class IndexParts implements SavedIndexes {
 	 * The index `restore` makes from `part`, handed over with the notes it does not reflect; null (said
 	 * in the report) when the part fails a check: its format, the index's own (`damaged`), or its JSON.
 	 */
-	private restored<T>(
+	private async restored<T>(
 		kind: PartKind,
 		part: DecodedPart,
-		restore: () => T,
+		restore: () => Generator<void, T, void>,
 		damaged: new (...args: never[]) => Error,
-	): SavedIndex<T> | null {
+		run: StepRunner,
+	): Promise<SavedIndex<T> | null> {
 		try {
-			return this.hand(kind, restore(), this.changedSince(part));
+			const index = await run(restore());
+			return this.hand(kind, index, await run(this.changedSince(part)));
 		} catch (error) {
 			if (error instanceof SnapshotFormatError || error instanceof damaged || error instanceof SyntaxError)
 				return this.skip(kind, error.message);
@@ -150,15 +155,19 @@ export class IndexParts implements SavedIndexes {
 		return { index, changed };
 	}
 
-	/** The saved ranked-search index for `settings`, or null. */
-	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
-		const part = await this.load('search', this.settingsOf('search', settings));
+	/**
+	 * The saved ranked-search index for `settings`, or null. `run` runs the decoding's steps: at once
+	 * (the CLI), or in a main thread's time slices (the plugin).
+	 */
+	async searchIndex(settings: SearchSettings, run: StepRunner = atOnce): Promise<SavedIndex<SearchIndex> | null> {
+		const part = await this.load('search', this.settingsOf('search', settings), run);
 		if (part === null) return null;
 		return this.restored(
 			'search',
 			part,
-			() => restoreSearchIndex(part, settings, this.init.host),
+			() => restoreSearchIndexSteps(part, settings, this.init.host),
 			SavedIndexDamaged,
+			run,
 		);
 	}
 
@@ -169,13 +178,18 @@ export class IndexParts implements SavedIndexes {
 
 	/** The saved trigram index, or null. */
 	async trigramIndex(): Promise<SavedIndex<TrigramIndex> | null> {
-		const part = await this.load('trigrams', this.settingsOf('trigrams'));
+		const part = await this.load('trigrams', this.settingsOf('trigrams'), atOnce);
 		if (part === null) return null;
+		const host = this.init.host;
 		return this.restored(
 			'trigrams',
 			part,
-			() => restoreTrigrams((name) => part.section(name), this.init.host),
+			// eslint-disable-next-line require-yield -- the trigram part is small: restored in one step
+			function* () {
+				return restoreTrigrams((name) => part.section(name), host);
+			},
 			TrigramFormatError,
+			atOnce,
 		);
 	}
 
@@ -201,7 +215,7 @@ export class IndexParts implements SavedIndexes {
 		engine: VaultEngine,
 		kinds: readonly PartKind[] = PART_KINDS,
 		always = false,
-		run: StepRunner = (steps) => Promise.resolve(drain(steps)),
+		run: StepRunner = atOnce,
 	): Promise<string | null> {
 		const search = kinds.includes('search') ? engine.builtSearchIndex : null;
 		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;

@@ -134,11 +134,11 @@ export class DecodedPart {
 	/** The settings it was built with. */
 	readonly settings: string;
 	/** The notes it reflects (index = note number). */
-	readonly paths: string[];
-	private readonly stamps: Float64Array;
+	paths: string[] = [];
+	private stamps: Float64Array<ArrayBufferLike> = new Float64Array(0);
 	private readonly whole = new Map<string, Uint8Array>();
 
-	/** Use `decodePart`. */
+	/** Use `decodePart` or `decodePartSteps`. */
 	constructor(
 		private readonly bytes: SnapshotReader,
 		private readonly base: number,
@@ -148,9 +148,13 @@ export class DecodedPart {
 		this.kind = header.kind;
 		this.tool = header.tool;
 		this.settings = header.settings;
-		const paths = this.section('paths');
-		this.paths = JSON.parse(host.decode(paths, 0, paths.length)) as string[];
-		const stamps = this.section('stamps');
+	}
+
+	/** Read the paths and the stamps (in steps: their blocks are checked a few at a time). */
+	*readStampsSteps(): Generator<void, void, void> {
+		const paths = yield* this.sectionSteps('paths');
+		this.paths = JSON.parse(this.host.decode(paths, 0, paths.length)) as string[];
+		const stamps = yield* this.sectionSteps('stamps');
 		this.stamps = new Float64Array(stamps.buffer, stamps.byteOffset, stamps.length / 8);
 		if (!Array.isArray(this.paths) || this.stamps.length !== this.paths.length * STAMP_COLUMNS)
 			throw new SnapshotFormatError('part: stamps do not match the paths');
@@ -180,11 +184,22 @@ export class DecodedPart {
 
 	/** A whole section's bytes, checked (kept for the next ask); throws SnapshotFormatError when absent or damaged. */
 	section(name: string): Uint8Array {
-		let bytes = this.whole.get(name);
-		if (bytes === undefined) {
-			bytes = this.range(name, 0, this.entry(name)[1]);
-			this.whole.set(name, bytes);
+		return drain(this.sectionSteps(name));
+	}
+
+	/** `section` in steps: read at once, its blocks checked a few at a time (a host's main thread runs it in slices). */
+	*sectionSteps(name: string): Generator<void, Uint8Array, void> {
+		const kept = this.whole.get(name);
+		if (kept !== undefined) return kept;
+		const [offset, length, sums] = this.entry(name);
+		const block = this.header.block;
+		const bytes = this.bytes.read(16 + this.base + offset, length);
+		for (let b = 0; b < sums.length; b++) {
+			if (sumOf(this.host, bytes.subarray(b * block, Math.min(length, (b + 1) * block))) !== sums[b])
+				throw new SnapshotFormatError(`part: block ${b} of ${name} failed its check (damaged)`);
+			if ((b + 1) % ENCODE_STEP_BLOCKS === 0) yield;
 		}
+		this.whole.set(name, bytes);
 		return bytes;
 	}
 
@@ -213,6 +228,14 @@ export class DecodedPart {
 
 /** Decode a part's header and fingerprints; throws SnapshotFormatError for anything unusable. Other sections are checked when read. */
 export function decodePart(source: Uint8Array | SnapshotReader, utf8: CodecHost): DecodedPart {
+	return drain(decodePartSteps(source, utf8));
+}
+
+/** `decodePart` in steps: the fingerprints' blocks are checked a few at a time (a host's main thread runs it in slices). */
+export function* decodePartSteps(
+	source: Uint8Array | SnapshotReader,
+	utf8: CodecHost,
+): Generator<void, DecodedPart, void> {
 	const bytes = source instanceof Uint8Array ? memoryPart(source) : source;
 	if (bytes.size < 20) throw new SnapshotFormatError('part: truncated (no preamble)');
 	const pre = bytes.read(0, 20);
@@ -235,7 +258,9 @@ export function decodePart(source: Uint8Array | SnapshotReader, utf8: CodecHost)
 			if (16 + base + o + l > bytes.size || !Array.isArray(sums) || sums.length !== Math.ceil(l / header.block))
 				throw new SnapshotFormatError('part: section out of bounds');
 		}
-		return new DecodedPart(bytes, base, header, utf8);
+		const part = new DecodedPart(bytes, base, header, utf8);
+		yield* part.readStampsSteps();
+		return part;
 	} catch (error) {
 		if (error instanceof SnapshotFormatError) throw error;
 		throw new SnapshotFormatError(`part unreadable (${error instanceof Error ? error.message : String(error)})`);

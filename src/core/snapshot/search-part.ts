@@ -419,6 +419,23 @@ function savedTerms(reader: PartReader, count: number): SavedTerms {
 	};
 }
 
+/** The sections `restoreSearchIndex` reads whole up front (the others are read as queries ask). */
+const UPFRONT_SECTIONS = ['searchMeta', 'docPaths', 'docOffsets', 'fieldLen', 'dictFirsts', 'dictOffsets'];
+
+/** `restoreSearchIndex` in steps: the sections it reads up front are checked a few blocks at a time first. */
+export function* restoreSearchIndexSteps(
+	part: DecodedPart,
+	settings: SearchSettings,
+	utf8: CodecHost,
+): Generator<void, SearchIndex, void> {
+	for (const name of UPFRONT_SECTIONS) {
+		if (!part.has(name)) break; // restoreSearchIndex says which is missing
+		yield* part.sectionSteps(name);
+		yield;
+	}
+	return restoreSearchIndex(part, settings, utf8);
+}
+
 /** The index a part's sections describe, read lazily; throws SnapshotFormatError when what it reads up front does not fit together. */
 export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost): SearchIndex {
 	const reader = new PartReader(part, utf8);
