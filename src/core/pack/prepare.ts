@@ -101,7 +101,7 @@ function sentenceScores(
  */
 function quotable(c: Candidate): Sentence[] {
 	const all = sentencesOf(c.text, c.units).filter(
-		(s) => c.units[s.unit].kind === 'code' || hasWordsToRead(c.text.slice(s.start, s.end)),
+		(s) => c.units[s.unit]!.kind === 'code' || hasWordsToRead(c.text.slice(s.start, s.end)),
 	);
 	if (c.best !== 'relevant') return all;
 	const said = all.filter((s) => {
