@@ -26,7 +26,7 @@ function unresolvedKey(linkpath: string): string {
  * assignment would not store (it hits the prototype setter), so it is defined explicitly.
  */
 function bump(counts: Record<string, number>, key: string): void {
-	if (Object.hasOwn(counts, key)) counts[key] += 1;
+	if (Object.hasOwn(counts, key)) counts[key]! += 1;
 	else setOwn(counts, key, 1);
 }
 

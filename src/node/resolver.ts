@@ -177,7 +177,7 @@ export class LinkResolver implements LinkpathResolver {
 		if (!candidates || candidates.length === 0) return null;
 
 		// 3. A bare name with a single candidate needs no path comparison.
-		if (!key.includes('/') && candidates.length === 1) return candidates[0].path;
+		if (!key.includes('/') && candidates.length === 1) return candidates[0]!.path;
 
 		const sourceFolder = lookupKey(folderOf(sourcePath));
 

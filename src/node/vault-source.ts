@@ -336,8 +336,8 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		const scratch = new ScratchBuffer();
 		for (let i = 0; i < readable; i++)
 			records.set(
-				notes[i],
-				toRecord(counted(readNoteSync(join(abs, notes[i]), maxFileSize, scratch)), parse, clock),
+				notes[i]!,
+				toRecord(counted(readNoteSync(join(abs, notes[i]!), maxFileSize, scratch)), parse, clock),
 			);
 	} else {
 		// Results land in a pre-sized array so the records map keeps walk order whatever finishes first.
@@ -346,11 +346,11 @@ export async function openVault(vaultPath: string, options: OpenVaultOptions = {
 		const worker = async (): Promise<void> => {
 			while (next < readable) {
 				const i = next++;
-				slots[i] = toRecord(counted(await readNoteAsync(join(abs, notes[i]), maxFileSize)), parse, clock);
+				slots[i] = toRecord(counted(await readNoteAsync(join(abs, notes[i]!), maxFileSize)), parse, clock);
 			}
 		};
 		await Promise.all(Array.from({ length: Math.min(concurrency, readable) }, worker));
-		for (let i = 0; i < readable; i++) records.set(notes[i], slots[i]);
+		for (let i = 0; i < readable; i++) records.set(notes[i]!, slots[i]!);
 	}
 	for (const path of lost) records.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 

@@ -38,7 +38,7 @@ export class BlockParser extends LeafBlocks {
 		this.stack.length = 0;
 		this.stack.push(new Container(ROOT));
 		this.leaf = L_NONE;
-		this.leafContainer = this.stack[0];
+		this.leafContainer = this.stack[0]!;
 		this.section = null;
 		this.tbLineEnd = -1;
 		const len = text.length;
@@ -163,7 +163,7 @@ export class BlockParser extends LeafBlocks {
 			const d = text.charCodeAt(q + 1);
 			if (d !== CH.DOT && d !== CH.RPAREN) return false;
 			if (ch !== 49 && this.leaf === L_PARA) {
-				const next = matched < stack.length ? stack[matched] : null;
+				const next = matched < stack.length ? stack[matched]! : null;
 				if (next === null || next.kind !== ITEM || next.list === null || next.list.marker !== d) return false;
 			}
 			end = q + 2;
@@ -241,7 +241,7 @@ export class BlockParser extends LeafBlocks {
 				if (!opened && matched === stack.length && ch === CH.DASH && setextLevel(text, q, le) === 2) break;
 				// Only a sibling of an open item may follow a paragraph freely; a new list must
 				// not be empty and, if ordered, must start at 1 (CommonMark's interrupt rule).
-				const next = matched < stack.length ? stack[matched] : null;
+				const next = matched < stack.length ? stack[matched]! : null;
 				const joins = next !== null && next.kind === ITEM && next.list !== null && next.list.marker === marker;
 				if (!joins && (empty || (ordered && !startsAtOne))) break;
 			}
@@ -315,7 +315,7 @@ export class BlockParser extends LeafBlocks {
 		}
 		if (blank) {
 			if (this.leaf !== L_NONE) this.closeLeaf();
-			const top = stack[stack.length - 1];
+			const top = stack[stack.length - 1]!;
 			if (opened || top.kind === QUOTE) this.markContent(ln, ls, le);
 			else if (top.kind === ITEM && !top.blankAfterOwn) {
 				top.blankAfterOwn = true;

@@ -30,9 +30,9 @@ export class ForwardSearch {
 
 	/** Offset of the first `needles[slot]` at or after `i`, or the text length when none. */
 	next(slot: number, i: number): number {
-		const at = this.at[slot];
-		if (at >= i && this.from[slot] <= i) return at;
-		let found = this.text.indexOf(this.needles[slot], i);
+		const at = this.at[slot]!;
+		if (at >= i && this.from[slot]! <= i) return at;
+		let found = this.text.indexOf(this.needles[slot]!, i);
 		if (found < 0) found = this.text.length;
 		this.from[slot] = i;
 		this.at[slot] = found;

@@ -92,19 +92,19 @@ export abstract class InlineSegments {
 
 	/** Segment accessors for the block pass (block ids, heading text). */
 	startOf(i: number): number {
-		return this.segStart[i];
+		return this.segStart[i]!;
 	}
 	/** End offset of segment `i`. */
 	endOf(i: number): number {
-		return this.segEnd[i];
+		return this.segEnd[i]!;
 	}
 	/** Line of segment `i`. */
 	lineOf(i: number): number {
-		return this.segLine[i];
+		return this.segLine[i]!;
 	}
 	/** Line start offset of segment `i`. */
 	lineStartOf(i: number): number {
-		return this.segLineStart[i];
+		return this.segLineStart[i]!;
 	}
 
 	/** Drop the collected segments without scanning them. */
@@ -119,9 +119,9 @@ export abstract class InlineSegments {
 	private nextInSegments(slot: number, s: number, i: number, n: number): boolean {
 		for (;;) {
 			const k = this.search.next(slot, i);
-			while (s < n && k >= this.segEnd[s]) s++;
+			while (s < n && k >= this.segEnd[s]!) s++;
 			if (s >= n) return false;
-			if (k >= this.segStart[s]) {
+			if (k >= this.segStart[s]!) {
 				this.foundSeg = s;
 				this.foundPos = k;
 				return true;
@@ -141,7 +141,7 @@ export abstract class InlineSegments {
 		while (this.nextInSegments(SLOT_BACKTICK, s, i, n)) {
 			s = this.foundSeg;
 			const k = this.foundPos;
-			const end = this.segEnd[s];
+			const end = this.segEnd[s]!;
 			let j = k + 1;
 			while (j < end && text.charCodeAt(j) === CH.BACKTICK) j++;
 			if (j - k === len) {
@@ -157,13 +157,13 @@ export abstract class InlineSegments {
 	/** Find the closer in `slot` from offset `from` of segment `s` on; sets foundSeg/foundPos past it. */
 	protected findAcross(slot: number, s: number, from: number, n: number): boolean {
 		if (this.acrossFail[slot] === this.scanId) return false;
-		const len = NEEDLES[slot].length;
+		const len = NEEDLES[slot]!.length;
 		let i = from;
 		while (this.nextInSegments(slot, s, i, n)) {
 			s = this.foundSeg;
 			const k = this.foundPos;
 			// The closer must end in the segment it starts in.
-			if (k + len <= this.segEnd[s]) {
+			if (k + len <= this.segEnd[s]!) {
 				this.foundPos = k + len;
 				return true;
 			}

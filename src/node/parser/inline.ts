@@ -34,18 +34,18 @@ export class InlineScanner extends InlineSegments {
 		this.scanId++;
 		const text = this.text;
 		let s = 0;
-		let segStart = this.segStart[0];
+		let segStart = this.segStart[0]!;
 		let i = segStart;
-		let end = this.segEnd[0];
+		let end = this.segEnd[0]!;
 		// Offset just past the last inline token; a `#` there starts a tag even when the
 		// character before it is punctuation (`\[#tag`, `**#tag**` is handled separately).
 		let tokenEnd = i;
 		for (;;) {
 			if (i >= end) {
 				if (++s >= n) break;
-				segStart = this.segStart[s];
+				segStart = this.segStart[s]!;
 				i = segStart;
-				end = this.segEnd[s];
+				end = this.segEnd[s]!;
 				tokenEnd = i;
 				continue;
 			}
@@ -68,8 +68,8 @@ export class InlineScanner extends InlineSegments {
 					if (this.findBacktickCloser(s, j, j - i, n)) {
 						if (this.foundSeg !== s) {
 							s = this.foundSeg;
-							segStart = this.segStart[s];
-							end = this.segEnd[s];
+							segStart = this.segStart[s]!;
+							end = this.segEnd[s]!;
 						}
 						i = this.foundPos;
 						tokenEnd = i;
@@ -100,8 +100,8 @@ export class InlineScanner extends InlineSegments {
 					if (after >= 0) {
 						if (this.foundSeg !== s) {
 							s = this.foundSeg;
-							segStart = this.segStart[s];
-							end = this.segEnd[s];
+							segStart = this.segStart[s]!;
+							end = this.segEnd[s]!;
 						}
 						i = after;
 						tokenEnd = i;
@@ -151,8 +151,8 @@ export class InlineScanner extends InlineSegments {
 		if (j === i + 1) return j;
 		// `#1984` is not a tag (a number), `#y1984` is.
 		if (allDigits) return j;
-		const line = this.segLine[s];
-		const ls = this.segLineStart[s];
+		const line = this.segLine[s]!;
+		const ls = this.segLineStart[s]!;
 		this.sink.tags.push({ tag: text.slice(i, j), position: span(loc(line, ls, i), loc(line, ls, j)) });
 		return j;
 	}
@@ -174,8 +174,8 @@ export class InlineScanner extends InlineSegments {
 		const parts = parseWikilinkInner(text, open + 2, k);
 		if (parts === null) return -1;
 		const after = k + 2;
-		const line = this.segLine[s];
-		const ls = this.segLineStart[s];
+		const line = this.segLine[s]!;
+		const ls = this.segLineStart[s]!;
 		const cache: LinkCache = {
 			link: parts.link,
 			original: text.slice(start, after),
@@ -275,8 +275,8 @@ export class InlineScanner extends InlineSegments {
 				link = null;
 			}
 			if (link !== null) {
-				const line = this.segLine[s];
-				const ls = this.segLineStart[s];
+				const line = this.segLine[s]!;
+				const ls = this.segLineStart[s]!;
 				const cache: LinkCache = {
 					link,
 					original: text.slice(start, after),

@@ -171,7 +171,7 @@ export abstract class LeafBlocks {
 
 	/** True when the line part [p, end) holds the end marker in `slot`. */
 	protected lineHas(slot: number, p: number, end: number): boolean {
-		return this.search.next(slot, p) + END_MARKERS[slot].length <= end;
+		return this.search.next(slot, p) + END_MARKERS[slot]!.length <= end;
 	}
 
 	/** True when [p, end) holds the end marker of the open HTML block (kinds 1–5). */
@@ -231,7 +231,7 @@ export abstract class LeafBlocks {
 	/** Open the leaf block that [q, le) starts (no paragraph is open). */
 	protected startLeaf(ln: number, ls: number, le: number, q: number, indent: number): void {
 		const text = this.text;
-		const top = this.stack[this.stack.length - 1];
+		const top = this.stack[this.stack.length - 1]!;
 		const root = top.kind === ROOT;
 		// Any other block between two list items ends their list.
 		top.lastList = null;
@@ -366,7 +366,7 @@ export abstract class LeafBlocks {
 				// `^id` alone on its line names the block before it (a list, table, quote…).
 				sections.pop();
 				this.section = null;
-				const prev = sections[sections.length - 1];
+				const prev = sections[sections.length - 1]!;
 				prev.id = id;
 				this.sink.addBlock(id, { id, position: prev.position });
 				return;
@@ -397,7 +397,7 @@ export abstract class LeafBlocks {
 
 	/** Open a block quote (a callout when its first line starts with `[!type]`) at `q`. */
 	protected openQuote(ln: number, ls: number, q: number, le: number): void {
-		const parent = this.stack[this.stack.length - 1];
+		const parent = this.stack[this.stack.length - 1]!;
 		parent.lastList = null;
 		if (parent.kind === ROOT) {
 			const callout = this.text.startsWith('[!', skipBlanks(this.text, q + 1, le));
@@ -421,7 +421,7 @@ export abstract class LeafBlocks {
 		marker: number,
 		contentCol: number,
 	): ListItemCache {
-		const parent = this.stack[this.stack.length - 1];
+		const parent = this.stack[this.stack.length - 1]!;
 		const start = parent.kind === ITEM && parent.list !== null && parent.list.marker === CH.DOT ? q : pos;
 		let list = parent.lastList;
 		if (list !== null && list.marker === marker) {
@@ -475,7 +475,7 @@ export abstract class LeafBlocks {
 		}
 		const stack = this.stack;
 		for (let i = stack.length - 1; i > 0; i--) {
-			const c = stack[i];
+			const c = stack[i]!;
 			if (c.kind === ITEM) {
 				c.ownLine = ln;
 				c.ownLineStart = ls;

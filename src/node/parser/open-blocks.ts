@@ -79,7 +79,7 @@ export function continueOpenBlocks(
 	let wsCol = vcol;
 	let measured = false;
 	for (; matched < stack.length; matched++) {
-		const c = stack[matched];
+		const c = stack[matched]!;
 		if (!measured) {
 			wsEnd = skipBlanks(text, pos, le);
 			wsCol = columnAfter(text, pos, wsEnd, vcol);

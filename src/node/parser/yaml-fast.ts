@@ -78,7 +78,7 @@ function scalar(s: string): unknown {
 	}
 	if (s === '[]') return [];
 	if (s === '{}') return {};
-	if (INDICATORS.includes(s[0])) return undefined;
+	if (INDICATORS.includes(s[0]!)) return undefined;
 	if (last === 58 /* : */ || s.includes(': ') || s.includes(' #')) return undefined;
 	return resolvePlain(s);
 }

@@ -167,8 +167,8 @@ export class SnapshotLinks {
 		const found: string[] = [];
 		if (d < root.files.length) {
 			const { offsets, sources } = root.invert();
-			for (let k = offsets[d]; k < offsets[d + 1]; k++) {
-				const path = root.order[sources[k]];
+			for (let k = offsets[d]!; k < offsets[d + 1]!; k++) {
+				const path = root.order[sources[k]!]!;
 				if (edited === undefined || !edited.has(path)) found.push(path);
 			}
 		}
@@ -248,10 +248,10 @@ export class SnapshotLinks {
 				}
 			});
 		};
-		visit((d) => offsets[d + 2]++);
-		for (let d = 2; d < offsets.length; d++) offsets[d] += offsets[d - 1];
-		const sources = new Uint32Array(offsets[offsets.length - 1]);
-		visit((d, position) => (sources[offsets[d + 1]++] = position));
+		visit((d) => offsets[d + 2]!++);
+		for (let d = 2; d < offsets.length; d++) offsets[d]! += offsets[d - 1]!;
+		const sources = new Uint32Array(offsets[offsets.length - 1]!);
+		visit((d, position) => (sources[offsets[d + 1]!++] = position));
 		this.inverted = { offsets: offsets.subarray(0, this.files.length + 1), sources };
 		return this.inverted;
 	}
@@ -277,9 +277,9 @@ function mergeInWalkOrder(a: readonly string[], b: readonly string[]): string[] 
 	const out: string[] = [];
 	let i = 0;
 	let j = 0;
-	while (i < a.length && j < b.length) out.push(walkOrder(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
-	while (i < a.length) out.push(a[i++]);
-	while (j < b.length) out.push(b[j++]);
+	while (i < a.length && j < b.length) out.push(walkOrder(a[i]!, b[j]!) <= 0 ? a[i++] : b[j++]);
+	while (i < a.length) out.push(a[i++]!);
+	while (j < b.length) out.push(b[j++]!);
 	return out;
 }
 
@@ -388,7 +388,7 @@ export function linkEntries(
 	}
 	const built = parsed.length > 0 ? build(parsed) : { resolvedLinks: {}, unresolvedLinks: {} };
 	for (const [path] of parsed)
-		entries.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
+		entries.set(path, { resolved: built.resolvedLinks[path] ?? {}, unresolved: built.unresolvedLinks[path] ?? {} });
 	for (const path of notes) if (entries.has(path)) order.push(path);
 	return { order, entries, numbering: since.numbering };
 }

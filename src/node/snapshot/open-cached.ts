@@ -241,7 +241,7 @@ async function reconcileNotes(
 	const same =
 		reported === null
 			? (i: number, fp: NoteFingerprint) => snapshot.same(i, fp)
-			: (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]) && snapshot.same(i, fp, true);
+			: (i: number, fp: NoteFingerprint) => !reported(snapshot.notePaths[i]!) && snapshot.same(i, fp, true);
 	const plan = planReconcile(
 		{ paths: snapshot.notePaths, fingerprint: (i) => snapshot.fingerprint(i), same },
 		current,

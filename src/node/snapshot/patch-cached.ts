@@ -115,7 +115,7 @@ function placeFiles(files: readonly string[], added: readonly string[], removed:
 		let hi = out.length;
 		while (lo < hi) {
 			const mid = (lo + hi) >> 1;
-			if (walkOrder(out[mid], path) < 0) lo = mid + 1;
+			if (walkOrder(out[mid]!, path) < 0) lo = mid + 1;
 			else hi = mid;
 		}
 		out.splice(lo, 0, path);
@@ -202,7 +202,7 @@ export function patchCachedVault(
 	for (const path of removedNotes) updates.set(path, null);
 	for (const [path] of records) updates.set(path, null);
 	for (const [path] of parsed)
-		updates.set(path, { resolved: built.resolvedLinks[path], unresolved: built.unresolvedLinks[path] });
+		updates.set(path, { resolved: built.resolvedLinks[path] ?? {}, unresolved: built.unresolvedLinks[path] ?? {} });
 	next.useLinks(source.linkMaps.withChanges(updates, next.listNotes(), added));
 	const report = {
 		...previous.report,
