@@ -46,7 +46,7 @@ export function isBlankFrontmatterBlock(text: string): boolean {
 	const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
 	if (lines[0] !== '---') return false;
 	for (let i = 1; i < lines.length; i++) {
-		const line = lines[i];
+		const line = lines[i]!;
 		if (line === '---') return true;
 		const trimmed = line.trim();
 		if (trimmed !== '' && !trimmed.startsWith('#')) return false;
@@ -333,7 +333,7 @@ export class ObsidianNoteSource implements NoteSource {
 		yield;
 		let missing = 0;
 		for (let i = 0; i < files.length; i++) {
-			if (this.app.metadataCache.getFileCache(files[i]) === null) missing++;
+			if (this.app.metadataCache.getFileCache(files[i]!) === null) missing++;
 			if ((i & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
 		}
 		return missing;

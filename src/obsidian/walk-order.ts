@@ -26,7 +26,7 @@ export function* filesInWalkOrderSteps(root: TFolder, keep: (file: TFile) => boo
 	const stack: { children: TAbstractFile[]; next: number }[] = [{ children: byName(root.children), next: 0 }];
 	let sinceYield = 0;
 	while (stack.length > 0) {
-		const top = stack[stack.length - 1];
+		const top = stack[stack.length - 1]!;
 		if (top.next === top.children.length) {
 			stack.pop();
 			continue;

@@ -74,10 +74,10 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 	const options = new Map<string, string>();
 	const lines = text.split('\n');
 	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i].trim();
+		const line = lines[i]!.trim();
 		if (line === '') continue;
 		const m = /^([A-Za-z-]+):(.*)$/.exec(line);
-		const key = m?.[1].toLowerCase() ?? '';
+		const key = m ? m[1]!.toLowerCase() : '';
 		if (!m || !(BLOCK_QUERY_KEYS.has(key) || RANKED_KEYS.has(key) || OPTION_KEYS.has(key))) {
 			if (main === null && options.size === 0 && (!m || SEARCH_OPERATORS.has(key))) {
 				main = { key: SEARCH.name, value: line, line: i + 1 };
@@ -89,7 +89,7 @@ export function parseBlock(text: string, sourcePath: string): BlockSpec | BlockE
 					: `Line ${i + 1}: expected "key: value". ${BLOCK_SYNTAX}`,
 			);
 		}
-		const value = m[2].trim();
+		const value = m[2]!.trim();
 		if (OPTION_KEYS.has(key)) {
 			options.set(key, value);
 			continue;

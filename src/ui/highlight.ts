@@ -55,9 +55,9 @@ export function highlightRanges(text: string, needles: readonly Needle[]): [numb
 			const at = lower.indexOf(needle.text, from);
 			if (at < 0) break;
 			from = at + 1;
-			if (needle.wordPrefix && at > 0 && WORD_CHAR.test(lower[at - 1])) continue;
+			if (needle.wordPrefix && at > 0 && WORD_CHAR.test(lower[at - 1]!)) continue;
 			let end = at + needle.text.length;
-			if (needle.wordPrefix) while (end < lower.length && WORD_CHAR.test(lower[end])) end++;
+			if (needle.wordPrefix) while (end < lower.length && WORD_CHAR.test(lower[end]!)) end++;
 			if (ranges.some(([s, e]) => at < e && end > s)) continue;
 			ranges.push([at, end]);
 		}

@@ -194,7 +194,9 @@ function profileRow(host: SettingsHost): SettingsRow {
 	const names = Object.keys(PROFILES);
 	return {
 		name: 'Profile',
-		desc: `Conventions of one team's vault, applied in one step (${names.map((n) => `${n}: ${PROFILES[n].description}`).join('; ')}). None: only Obsidian's own rules.`,
+		desc: `Conventions of one team's vault, applied in one step (${Object.entries(PROFILES)
+			.map(([n, p]) => `${n}: ${p.description}`)
+			.join('; ')}). None: only Obsidian's own rules.`,
 		render: (setting) => {
 			setting.addDropdown((dropdown) => {
 				dropdown.addOption('', 'None');

@@ -97,12 +97,12 @@ export async function linkingLines(
 	for (const link of meta.frontmatterLinks ?? []) {
 		if (!resolves(link.link)) continue;
 		const at = inFrontmatter(link.original);
-		add(at, at === null ? `${link.key.split('.')[0]}: ${link.original}` : lines[at]);
+		add(at, at === null ? `${link.key.split('.')[0]}: ${link.original}` : lines[at]!);
 	}
 	for (const name of linksFieldNames(meta.frontmatter, linksKey)) {
 		if (!resolves(name)) continue;
 		const at = inFrontmatter(name);
-		add(at, at === null ? `${linksKey}: ${name}` : lines[at]);
+		add(at, at === null ? `${linksKey}: ${name}` : lines[at]!);
 	}
 	const body = [...(meta.links ?? []), ...(meta.embeds ?? [])].sort(
 		(a, b) => a.position.start.offset - b.position.start.offset,
