@@ -92,7 +92,7 @@ function store(parsed: ParsedArgs, name: string, given: string, spec: FlagSpec, 
 function longForm(arg: string, specs: Record<string, FlagSpec>): string {
 	const short = /^-([A-Za-z])(.*)$/.exec(arg);
 	if (short === null) return arg;
-	const name = Object.keys(specs).find((key) => specs[key].short === short[1]);
+	const name = Object.keys(specs).find((key) => specs[key]!.short === short[1]);
 	if (name === undefined) return arg;
 	return short[2] === '' ? `--${name}` : `--${name}=${short[2]}`;
 }
@@ -105,12 +105,12 @@ function longForm(arg: string, specs: Record<string, FlagSpec>): string {
 export function parseArgs(argv: string[], specs: Record<string, FlagSpec>): ParsedArgs {
 	const parsed: ParsedArgs = { positionals: [], flags: {}, notes: [] };
 	for (let i = 0; i < argv.length; i++) {
-		const arg = longForm(argv[i], specs);
+		const arg = longForm(argv[i]!, specs);
 		if (arg === '--') {
 			const rest = argv.slice(i + 1);
 			parsed.positionals.push(...rest);
 			const optionLike = rest.filter(
-				(word) => /^--[a-z]/.test(word) && Object.hasOwn(specs, word.slice(2).split('=')[0]),
+				(word) => /^--[a-z]/.test(word) && Object.hasOwn(specs, word.slice(2).split('=')[0]!),
 			);
 			if (optionLike.length > 0)
 				parsed.notes?.push(
@@ -182,7 +182,12 @@ export function boolFlag(args: ParsedArgs, name: string): boolean {
 }
 
 /** The named positionals (the last `optional` of them may be absent), or a usage error naming what is missing or extra. */
-export function positionals(args: ParsedArgs, names: string[], optional = 0): string[] {
+export function positionals<const N extends readonly string[]>(
+	args: ParsedArgs,
+	names: N,
+): { -readonly [K in keyof N]: string };
+export function positionals(args: ParsedArgs, names: readonly string[], optional: number): string[];
+export function positionals(args: ParsedArgs, names: readonly string[], optional = 0): string[] {
 	const required = names.length - optional;
 	if (args.positionals.length < required)
 		throw new UsageError(

@@ -132,14 +132,14 @@ const FLAG_KIND = { number: 'number', list: 'list', text: 'string', flag: 'boole
 export function optionFlags(options: readonly OperationOption[]): Record<string, FlagSpec> {
 	const flags: Record<string, FlagSpec> = {};
 	for (const option of options) {
-		flags[option.name] = {
+		const flag: FlagSpec = {
 			kind: FLAG_KIND[option.kind],
 			help: option.help,
 			...(option.value ? { value: option.value } : {}),
 			...(option.range ? { range: option.range } : {}),
 		};
-		if (option.name === 'limit')
-			flags['max-results'] = { ...flags.limit, aliasOf: 'limit', help: 'the same as --limit' };
+		flags[option.name] = flag;
+		if (option.name === 'limit') flags['max-results'] = { ...flag, aliasOf: 'limit', help: 'the same as --limit' };
 	}
 	return flags;
 }

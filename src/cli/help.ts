@@ -3,7 +3,7 @@ import { GLOBAL_FLAGS, type Command } from './command';
 
 /** Format flags as aligned help lines. */
 function flagLines(flags: Record<string, FlagSpec>): string[] {
-	const rows = Object.entries(flags).map(([name, spec]) => [
+	const rows = Object.entries(flags).map(([name, spec]): [string, string] => [
 		`${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`,
 		spec.help,
 	]);

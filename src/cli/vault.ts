@@ -146,7 +146,7 @@ async function saveAfterAnswer(
 }
 
 /** Flags that configure the engine itself, for every command that reads links or ranks. */
-export const ENGINE_FLAGS: Record<string, FlagSpec> = {
+export const ENGINE_FLAGS = {
 	'links-key': {
 		kind: 'string',
 		value: 'KEY',
@@ -157,7 +157,7 @@ export const ENGINE_FLAGS: Record<string, FlagSpec> = {
 		value: 'A,B',
 		help: "properties that date a note, first set wins; else the file's modification time (default: date, created, updated, modified, date created, date modified, last_verified, or the setting)",
 	},
-};
+} satisfies Record<string, FlagSpec>;
 
 /** A flag's value that overrides a setting. */
 export interface SettingOverride {

@@ -34,9 +34,9 @@ export function readableId(head: string, tail = ''): string | number | undefined
 	const last = [...tail.matchAll(ID_MEMBER)].at(-1);
 	const match = first ?? last;
 	if (match === undefined) return undefined;
-	if (match[1].startsWith('"')) {
+	if (match[1]!.startsWith('"')) {
 		try {
-			return JSON.parse(match[1]) as string;
+			return JSON.parse(match[1]!) as string;
 		} catch {
 			return undefined;
 		}

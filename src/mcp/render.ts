@@ -56,7 +56,7 @@ export function renderPackText(pack: ContextPack): string {
 /** A header line with the path and line range, then the verbatim text. */
 export function renderNoteText(result: NoteAnswer): string {
 	if (result.status === 'failed') return failure(result);
-	const note = result.results[0];
+	const note = result.results[0]!;
 	return [
 		`${note.path}${note.section !== null ? ` › ${note.section}` : ''} (lines ${note.lines[0]}–${note.lines[1]} of ${note.total_lines})`,
 		'',

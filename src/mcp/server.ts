@@ -184,7 +184,7 @@ function registerNoteResources(server: McpServer, vault: StartingVault, options:
 				await sessionForCall('note', vault, undefined)
 			).use(({ engine }) => engine.note({ ref: path }));
 			if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
-			const note = result.results[0];
+			const note = result.results[0]!;
 			const shown = boundLines(note.text, options.maxBytes - 1024);
 			const text = shown.cut
 				? `${shown.text}\n<!-- cut at line ${shown.lines} of ${note.total_lines} to stay within ${options.maxBytes} bytes; use the note tool with from: ${shown.lines + 1} -->`

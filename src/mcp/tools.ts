@@ -344,7 +344,7 @@ export const noteTool: ToolSpec<typeof noteInput> = {
 		'The verbatim text of one note, or of one section (Note#Heading) or block (Note#^id), with its line range in the note — e.g. to read a source a search hit or a pack citation points at. Use from/to to page through long notes.',
 	input: noteInput,
 	run: async (args, session) => {
-		const why = confinementError(args.note.split('#')[0]);
+		const why = confinementError(args.note.split('#')[0]!);
 		if (why !== null) throw new ParameterError(`note: "${args.note}" ${why}`);
 		const result = await session.use(({ engine }) => engine.note({ ref: args.note, from: args.from, to: args.to }));
 		return {

@@ -23,7 +23,7 @@ function settingsFileState(config: CliConfig): string {
 
 /** The readable listing: one setting a line, its value and where it came from. */
 function renderConfig(vaultPath: string, file: string, config: CliConfig): string {
-	const rows = Object.entries(config.settings).map(([key, value]) => [
+	const rows = Object.entries(config.settings).map(([key, value]): [string, string, string] => [
 		key,
 		shown(value),
 		config.origins[key as keyof typeof config.origins],

@@ -205,7 +205,7 @@ async function reindex(
 		);
 	else
 		io.stdout(
-			`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search)}, trigram index ${mb(indexBytes.trigrams)} beside it (${mb(totalBytes)} in all)`,
+			`${describeSnapshot(report).replace(/^vault-query: /, '')}\n${report.notes} notes (${mb(report.markdownBytes)} of Markdown); snapshot ${mb(size)} at ${info?.location ?? '?'}; search index ${mb(indexBytes.search ?? 0)}, trigram index ${mb(indexBytes.trigrams ?? 0)} beside it (${mb(totalBytes)} in all)`,
 		);
 	return EXIT.results;
 }

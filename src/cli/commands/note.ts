@@ -38,7 +38,7 @@ export const noteCommand: Command = {
 		const answer = await engine.note({ ref, from: numberFlag(args, 'from'), to: numberFlag(args, 'to') });
 		// The heading line is vault text like any other: escaped so a file name cannot start a line of its own.
 		return emitAnswer(args, io, 'note', answer, () => {
-			const [found] = answer.results;
+			const found = answer.results[0]!;
 			return [
 				displayLines([
 					`${found.path}${found.section === null ? '' : ` › ${found.section}`}  (lines ${found.lines[0]}–${found.lines[1]} of ${found.total_lines})`,

@@ -74,6 +74,7 @@ const CLI_EXTRAS: Record<QueryType, CliExtras> = {
 		],
 		usageNote: '|  <key>=<value>',
 		split: ([first, second]) => {
+			if (first === undefined) throw new UsageError('missing <key>');
 			const eq = second === undefined ? first.indexOf('=') : -1;
 			// `=x` names no property, as an empty key does not: a usage error, not a search for a key called "=x".
 			if (eq === 0) throw new UsageError(`<key> is empty in "${first.slice(0, 40)}"; write <key>=<value>`);
@@ -131,7 +132,7 @@ function structuralCommand(spec: QueryTypeSpec): Command {
 		run: (args, io) => {
 			const given = givenOf(args);
 			const values: ArgumentValues = {};
-			(extras.split ? extras.split(given) : given).forEach((value, i) => (values[texts[i].name] = value));
+			(extras.split ? extras.split(given) : given).forEach((value, i) => (values[texts[i]!.name] = value));
 			for (const arg of spec.args) if (arg.kind === 'flag') values[arg.name] = boolFlag(args, arg.name);
 			return execute(args, io, { ...spec.build(values), ...scopeOf(args) });
 		},

@@ -39,10 +39,10 @@ export type Asked =
 export function servedVaultOf(argv: readonly string[], cwd: string): string | null {
 	let vault = '.';
 	for (let i = 1; i < argv.length; i++) {
-		const arg = argv[i];
+		const arg = argv[i]!;
 		if (arg === '--') break;
 		if (arg === '--no-cache' || arg === '--no-server' || arg === '--help' || arg === '-h') return null;
-		if (arg === '--vault' && i + 1 < argv.length) vault = argv[++i];
+		if (arg === '--vault' && i + 1 < argv.length) vault = argv[++i]!;
 		else if (arg.startsWith('--vault=')) vault = arg.slice('--vault='.length);
 	}
 	return resolve(cwd, vault);

@@ -24,9 +24,9 @@ export function serverLogPath(vaultRealPath: string): string | null {
 }
 
 /** Starts the server of the vault at `vaultRealPath` in the background; a failure to start costs nothing but the warm path. */
-export function startServer(vaultRealPath: string, entry: string = process.argv[1]): void {
+export function startServer(vaultRealPath: string, entry: string | undefined = process.argv[1]): void {
 	const log = serverLogPath(vaultRealPath);
-	if (log === null) return;
+	if (log === null || entry === undefined) return;
 	let fd: number | null = null;
 	try {
 		makeCacheFolder(dirname(log));
