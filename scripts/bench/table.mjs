@@ -33,18 +33,23 @@ function within(value, limit, text = ms(value)) {
 	return { figure: text, ok: value <= limit };
 }
 
+/** One row of the table: `measure(results)` gives `{figure, ok}`, or undefined when this run did not measure it. */
+const row = (what, how, vault, goal, measure) => ({ what, how, vault, goal, measure });
+
+/** The measure of a target its job judged itself (`results[job].targets[name]`), with `figure(jobResult, target)`. */
+const judged = (job, name, figure) => (results) => {
+	const t = results[job]?.targets[name];
+	return t && { figure: figure(results[job], t), ok: t.verdict === 'PASS' };
+};
+
 /** Snapshot-job rows for both vaults, made from one description. */
 function perVault(what, how, goals, measure) {
-	return Object.entries(goals).map(([vault, goal]) => ({
-		what,
-		how,
-		vault,
-		goal: goal.text,
-		measure: (results) => {
+	return Object.entries(goals).map(([vault, goal]) =>
+		row(what, how, vault, goal.text, (results) => {
 			const r = snapshotFor(results, vault);
 			return r === undefined ? undefined : measure(r, goal.limit);
-		},
-	}));
+		}),
+	);
 }
 
 const STRUCTURAL = { i18n: { text: '≤ 250 ms', limit: 250 }, '50k': { text: '≤ 500 ms', limit: 500 } };
@@ -58,30 +63,21 @@ const ratio = (value, limit) => ({ figure: `${value.toFixed(2)}×`, ok: value <=
 
 /** A row of the first-contact job (scripts/bench/first-contact.mjs), found by its wording and vault. */
 function firstContact(what, vault, goal) {
-	return {
-		what,
-		how: 'first contact',
-		vault,
-		goal,
-		measure: (results) => {
-			const t = results['first-contact']?.targets.find((row) => row.what === what && row.vault === vault);
-			return t && { figure: t.figure, ok: t.ok };
-		},
-	};
+	return row(what, 'first contact', vault, goal, (results) => {
+		const t = results['first-contact']?.targets.find((r) => r.what === what && r.vault === vault);
+		return t && { figure: t.figure, ok: t.ok };
+	});
 }
 
 /** Every target the table lists; `measure(results)` gives `{figure, ok}` or undefined when this run did not measure it. */
 export const TARGETS = [
-	{
-		what: '`backlinks`, a cold process (`--no-cache`)',
-		how: 'cold',
-		vault: 'i18n',
-		goal: '≤ 1 s',
-		measure: (results) => {
-			const t = results.cli?.targets.coldBacklinks;
-			return t && { figure: ms(t.value), ok: t.verdict === 'PASS' };
-		},
-	},
+	row(
+		'`backlinks`, a cold process (`--no-cache`)',
+		'cold',
+		'i18n',
+		'≤ 1 s',
+		judged('cli', 'coldBacklinks', (_, t) => ms(t.value)),
+	),
 	...perVault('first call without a snapshot, over `--no-cache`', 'cold', COLD_RATIO, (r, limit) =>
 		ratio(r.firstCall.medianMs / r.cold.medianMs, limit),
 	),
@@ -142,46 +138,28 @@ export const TARGETS = [
 	...perVault('peak memory', 'MCP server', { '50k': { text: '≤ 400 MB', limit: 400 } }, (r, limit) =>
 		within(r.mcp.peakRssMb, limit, `${r.mcp.peakRssMb} MB`),
 	),
-	{
-		what: 'parser throughput',
-		how: 'in memory',
-		vault: 'i18n',
-		goal: '≥ 100 MB/s',
-		measure: (results) => {
-			const t = results.parser?.targets.throughput;
-			return t && { figure: `${results.parser.ours.MBps} MB/s`, ok: t.verdict === 'PASS' };
-		},
-	},
-	{
-		what: 'parser against markdown-it',
-		how: 'in memory',
-		vault: 'i18n',
-		goal: '≥ 8× faster',
-		measure: (results) => {
-			const t = results.parser?.targets.vsMarkdownIt;
-			return t && { figure: `${results.parser.ratio}×`, ok: t.verdict === 'PASS' };
-		},
-	},
-	{
-		what: 'ranked search p50',
-		how: 'in memory',
-		vault: '10k',
-		goal: '≤ 1 ms',
-		measure: (results) => {
-			const r = results.search?.data?.find((v) => v.vault === 'generated-10000');
-			return r && { figure: `${r.ours.p50.toFixed(2)} ms`, ok: r.ours.p50 <= 1 };
-		},
-	},
-	{
-		what: 'context pack assembly p95, budget 2000',
-		how: 'in memory',
-		vault: 'i18n',
-		goal: '≤ 50 ms',
-		measure: (results) => {
-			const r = results.pack?.data?.rows.find((row) => row.budget === 2000);
-			return r && { figure: `${r.p95Ms.toFixed(1)} ms`, ok: r.p95Ms <= 50 };
-		},
-	},
+	row(
+		'parser throughput',
+		'in memory',
+		'i18n',
+		'≥ 100 MB/s',
+		judged('parser', 'throughput', (p) => `${p.ours.MBps} MB/s`),
+	),
+	row(
+		'parser against markdown-it',
+		'in memory',
+		'i18n',
+		'≥ 8× faster',
+		judged('parser', 'vsMarkdownIt', (p) => `${p.ratio}×`),
+	),
+	row('ranked search p50', 'in memory', '10k', '≤ 1 ms', (results) => {
+		const r = results.search?.data?.find((v) => v.vault === 'generated-10000');
+		return r && { figure: `${r.ours.p50.toFixed(2)} ms`, ok: r.ours.p50 <= 1 };
+	}),
+	row('context pack assembly p95, budget 2000', 'in memory', 'i18n', '≤ 50 ms', (results) => {
+		const r = results.pack?.data?.rows.find((r) => r.budget === 2000);
+		return r && { figure: `${r.p95Ms.toFixed(1)} ms`, ok: r.p95Ms <= 50 };
+	}),
 	firstContact('first call from an empty cache, over `--no-cache`', '13.4k', '≤ 1.2×'),
 	firstContact('second call (started with the first)', '13.4k', '≤ call 1'),
 	firstContact('third call (2 s after)', '13.4k', '≤ 0.4 s'),
@@ -193,14 +171,8 @@ export const TARGETS = [
 	firstContact('the server process, peak memory', '50k', '≤ 700 MB'),
 	firstContact('first MCP `search` from spawn, over a cold CLI `search`', '50k', '≤ 1.2×'),
 	firstContact('the next call after a note is created / renamed', '50k', '≤ +250 ms'),
-	{
-		what: "longest block of Obsidian's main thread while the plugin starts",
-		how: 'plugin',
-		vault: '50k',
-		goal: '≤ 50 ms',
-		// Measured by test/plugin/ready-large.test.ts with VAULT_QUERY_PLUGIN_BENCH, not by npm run bench.
-		measure: () => undefined,
-	},
+	// Measured by test/plugin/ready-large.test.ts with VAULT_QUERY_PLUGIN_BENCH, not by npm run bench.
+	row("longest block of Obsidian's main thread while the plugin starts", 'plugin', '50k', '≤ 50 ms', () => undefined),
 ];
 
 /** A target's identity in the table: its first three cells. */
