@@ -46,7 +46,7 @@ function cpuOf(pid) {
 function lastRefresh(cache, from) {
 	const log = readdirSync(cache).find((f) => f.endsWith('.log'));
 	if (log === undefined) return { lines: 0, ms: null };
-	const lines = readFileSync(join(cache, log), 'utf8').split('\n');
+	const lines = readFileSync(join(cache, log), 'utf8').split('\n').slice(0, -1); // Each line ends in a newline.
 	let ms = null;
 	for (const line of lines.slice(from)) {
 		const m = /refreshed: \d+ notes in (\d+) ms/.exec(line);

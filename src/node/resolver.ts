@@ -14,6 +14,7 @@
  *   `ab/note.md`).
  */
 import { fileName, folderOf } from '../core/paths';
+import { LayeredMap } from './snapshot/layered-map';
 
 /** One vault file with the keys the lookups compare against, computed once. */
 interface FileEntry {
@@ -69,40 +70,82 @@ export interface LinkpathResolver {
 export class LinkResolver implements LinkpathResolver {
 	/**
 	 * Candidates by lower-cased NFC file name, each list kept in `compareEntries` order. A list is
-	 * never changed in place (a change puts a new one), so a resolver derived by `withChanges` may
-	 * share the lists it does not change.
+	 * never changed in place (a change puts a new one, layered over the maps of the resolver it
+	 * was derived from), so a resolver derived by `withChanges` shares every list it does not change.
 	 */
-	private byName = new Map<string, readonly FileEntry[]>();
+	private byName: ReadonlyMap<string, readonly FileEntry[]>;
 	/** Every file by its exact path. */
-	private byPath = new Map<string, FileEntry>();
+	private byPath: ReadonlyMap<string, FileEntry>;
 
 	/** Indexes `files` (vault-relative, `/`-separated, every file type). */
 	constructor(files: Iterable<string>) {
+		const byName = new Map<string, FileEntry[]>();
+		const byPath = new Map<string, FileEntry>();
 		for (const path of files) {
-			if (this.byPath.has(path)) continue;
+			if (byPath.has(path)) continue;
 			const entry: FileEntry = { path, key: lookupKey(path) };
-			this.byPath.set(path, entry);
+			byPath.set(path, entry);
 			const name = fileName(entry.key);
-			const list = this.byName.get(name) as FileEntry[] | undefined;
+			const list = byName.get(name);
 			if (list) list.push(entry);
-			else this.byName.set(name, [entry]);
+			else byName.set(name, [entry]);
 		}
 		// Sorting once after a bulk load is cheaper than sorted inserts.
-		for (const list of this.byName.values()) (list as FileEntry[]).sort(compareEntries);
+		for (const list of byName.values()) list.sort(compareEntries);
+		this.byName = byName;
+		this.byPath = byPath;
 	}
 
 	/**
 	 * This resolver with `added` files indexed and `removed` ones taken out, this one unchanged
-	 * (a server's refresh after notes were created, deleted or renamed: the lists of other names are
-	 * shared, so it costs two map copies rather than the keys and sorts of every file).
+	 * (a server's refresh after notes were created, deleted or renamed): the new one reads through
+	 * this one's maps with the changed names and paths over them, so it costs what changed, not a
+	 * copy of the maps (~140 ms at 13k files on a loaded machine).
 	 */
 	withChanges(added: Iterable<string>, removed: Iterable<string>): LinkResolver {
 		const next = new LinkResolver([]);
-		next.byName = new Map(this.byName);
-		next.byPath = new Map(this.byPath);
-		for (const path of removed) next.removeFile(path);
-		for (const path of added) next.addFile(path);
+		next.byName = this.byName;
+		next.byPath = this.byPath;
+		next.change(added, removed);
 		return next;
+	}
+
+	/** Takes `removed` out and indexes `added`; returns how many of each it did (a file already indexed is not added again). */
+	private change(added: Iterable<string>, removed: Iterable<string>): { added: number; removed: number } {
+		const lists = new Map<string, readonly FileEntry[]>();
+		const entries = new Map<string, FileEntry>();
+		const gone = new Set<string>();
+		const listOf = (name: string): readonly FileEntry[] => lists.get(name) ?? this.byName.get(name) ?? [];
+		const done = { added: 0, removed: 0 };
+		for (const path of removed) {
+			const entry = entries.get(path) ?? (gone.has(path) ? undefined : this.byPath.get(path));
+			if (entry === undefined) continue;
+			entries.delete(path);
+			gone.add(path);
+			done.removed++;
+			const name = fileName(entry.key);
+			lists.set(
+				name,
+				listOf(name).filter((other) => other !== entry),
+			);
+		}
+		for (const path of added) {
+			if (entries.has(path) || (!gone.has(path) && this.byPath.has(path))) continue;
+			const entry: FileEntry = { path, key: lookupKey(path) };
+			entries.set(path, entry);
+			gone.delete(path);
+			done.added++;
+			const name = fileName(entry.key);
+			const list = listOf(name);
+			let at = list.findIndex((other) => compareEntries(entry, other) < 0);
+			if (at < 0) at = list.length;
+			lists.set(name, [...list.slice(0, at), entry, ...list.slice(at)]);
+		}
+		const kept = new Map([...lists].filter(([, list]) => list.length > 0));
+		const emptied = [...lists.keys()].filter((name) => !kept.has(name));
+		this.byName = LayeredMap.over(this.byName, kept, emptied);
+		this.byPath = LayeredMap.over(this.byPath, entries, gone);
+		return done;
 	}
 
 	/** The files whose name key (`nameKeyOf`) is `name`, in candidate order. */
@@ -122,34 +165,12 @@ export class LinkResolver implements LinkpathResolver {
 
 	/** Adds a file; returns false when it was already indexed. */
 	addFile(path: string): boolean {
-		if (this.byPath.has(path)) return false;
-		const entry: FileEntry = { path, key: lookupKey(path) };
-		this.byPath.set(path, entry);
-		const name = fileName(entry.key);
-		const list = this.byName.get(name);
-		if (!list) {
-			this.byName.set(name, [entry]);
-			return true;
-		}
-		let at = list.findIndex((other) => compareEntries(entry, other) < 0);
-		if (at < 0) at = list.length;
-		this.byName.set(name, [...list.slice(0, at), entry, ...list.slice(at)]);
-		return true;
+		return this.change([path], []).added > 0;
 	}
 
 	/** Removes a file; returns false when it was not indexed. */
 	removeFile(path: string): boolean {
-		const entry = this.byPath.get(path);
-		if (!entry) return false;
-		this.byPath.delete(path);
-		const name = fileName(entry.key);
-		const list = this.byName.get(name);
-		if (list) {
-			const rest = list.filter((other) => other !== entry);
-			if (rest.length === 0) this.byName.delete(name);
-			else this.byName.set(name, rest);
-		}
-		return true;
+		return this.change([], [path]).removed > 0;
 	}
 
 	/** Moves a file from `oldPath` to `newPath`; returns false when `oldPath` was not indexed. */
