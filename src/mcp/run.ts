@@ -13,6 +13,24 @@ import { StartingVault } from './starting';
 import { DEFAULT_READER_SETTINGS } from '../core/reader/index';
 import { startWarmVault } from '../warm/host';
 import type { VaultOpener } from '../warm/session';
+import { existsSync } from 'node:fs';
+
+/**
+ * Test-only: names a file; the server's first read of the vault waits until that file exists, so a
+ * test sees the start's `opening` status for sure, then creates the file to let the read go on.
+ * Unset (always, outside tests), nothing waits.
+ */
+export const HOLD_OPEN_ENV = 'VAULT_QUERY_TEST_HOLD_OPEN';
+
+/** `open`, its first read held until the file HOLD_OPEN_ENV names exists (see there); `open` itself when the variable is unset. */
+export function heldOpener(open: VaultOpener, env: Record<string, string | undefined> = process.env): VaultOpener {
+	const file = env[HOLD_OPEN_ENV];
+	if (file === undefined || file === '') return open;
+	return async (first, changed) => {
+		while (first && !existsSync(file)) await new Promise((done) => setTimeout(done, 20));
+		return open(first, changed);
+	};
+}
 
 /** What the stdio server needs. */
 export interface McpRunOptions {
@@ -87,7 +105,7 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
 		startWarmVault({
 			vaultPath: options.vaultPath,
 			configDir: options.configDir,
-			open: options.open,
+			open: heldOpener(options.open),
 			config: options.config ?? {},
 			log: options.log,
 		}),
