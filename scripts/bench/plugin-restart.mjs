@@ -10,7 +10,8 @@
  * the second start's layout-ready → its first search answered (from the restored index, N notes
  * edited meanwhile still being re-indexed); reconcile_done_ms: → those N notes re-indexed;
  * longest_block_ms / blocks_over_50: the main thread's longest block and blocks over 50 ms over
- * both starts (split per start in first_start and restart); saved_bytes: the saved index.
+ * both starts (split per start in first_start and restart; the restart's also into the restore —
+ * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,6 +67,7 @@ else {
 		`restart_ready_ms ${figures.restart_ready_ms} (${figures.changed_notes} notes changed; reconciled at ${figures.reconcile_done_ms} ms)`,
 		`longest_block_ms ${figures.longest_block_ms} (first start ${figures.first_start.longest_block_ms}, restart ${figures.restart.longest_block_ms})`,
 		`blocks_over_50   ${figures.blocks_over_50} (first start ${figures.first_start.blocks_over_50}, restart ${figures.restart.blocks_over_50})`,
+		`restart blocks   restore: longest ${figures.restart.restore_longest_block_ms} ms, ${figures.restart.restore_blocks_over_50} over 50 ms; first search ${figures.restart.first_search_block_ms} ms`,
 	];
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
