@@ -144,6 +144,17 @@ describe('the relevance floor wants the words together', () => {
 		expect(paths).toContain('Backups.md');
 		expect(paths).not.toContain('Travel.md');
 	});
+
+	it('GAPS never says no packed quote holds a word that a packed quote does hold', async () => {
+		const pack = await packOf(files, { query: 'How does the remote vault handshake work?', budget: 1500 });
+		const quoted = pack.pack.map((s) => s.quotes.join(' ').toLowerCase()).join('\n');
+		for (const g of pack.gaps) {
+			const m = /no packed quote holds (.+)$/.exec(g.text);
+			for (const w of m?.[1].split(', ') ?? []) expect(quoted, g.text).not.toContain(w);
+		}
+		const partial = pack.gaps.find((g) => g.kind === 'partial');
+		expect(partial?.text).toMatch(/closest relevant source does not quote remote, vault/);
+	});
 });
 
 describe('budget by value', () => {

@@ -100,7 +100,9 @@ export function gapsOf(
 			const why = byBudget ? 'only sections left out for budget answer it' : 'no note in the vault answers it';
 			gaps.push({ kind: 'unanswered', facet: c.facet, text: `"${c.facet}": ${why}` });
 		} else if (c.status === 'partial') {
-			const missing = c.missing_terms.length > 0 ? `: no packed quote holds ${c.missing_terms.join(', ')}` : '';
+			// With a relevant source, what is missing is what the closest one does not quote (another packed quote may hold it).
+			const why = c.sources.length > 0 ? 'the closest relevant source does not quote' : 'no packed quote holds';
+			const missing = c.missing_terms.length > 0 ? `: ${why} ${c.missing_terms.join(', ')}` : '';
 			gaps.push({ kind: 'partial', facet: c.facet, text: `"${c.facet}" is only partly answered${missing}` });
 		}
 	});
