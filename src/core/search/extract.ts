@@ -189,71 +189,84 @@ function withoutImageNames(text: string): string[] {
 const PAYLOAD =
 	/^[ \t]*(`{3,}|~{3,})[ \t]*compressed-json[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$|data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*/gm;
 
-/** At a line's start (sticky), a fence opening or closing a code block, inside a quote or list too: group 1 is the fence. */
-const FENCE = /[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})/y;
+/** A line that opens or closes a fenced code block, inside a quote or list too: group 1 is the fence, group 2 the rest of the line. */
+const FENCE_LINE = /^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})([^\n]*)$/gm;
 /**
  * Outside fences, what a reader does not read as prose: an HTML comment, inline code, a link's
- * target `](…)` (group 1; an image file's is left alone, see {@link withoutImageNames}), a bare or
- * autolinked URL.
+ * target `](…)` (group 1; an image file's is left alone, see {@link withoutImageNames}), a URL
+ * from its `://` (group 2; its scheme is found by looking back, so the scan only stops at `<`,
+ * a backtick, `]` and `:`, never at every word).
  */
-const UNREAD_INLINE =
-	/<!--[\s\S]*?(?:-->|$)|``[^\n]*?``|`[^`\n]+`|\]\(([^)\n]*)\)|\b[a-z][a-z\d+.-]*:\/\/[^\s<>()[\]"'`]*/gi;
+const UNREAD_INLINE = /<!--[\s\S]*?(?:-->|$)|``[^\n]*?``|`[^`\n]+`|\]\(([^)\n]*)\)|(:\/\/)[^\s<>()[\]"'`]*/g;
+/** A character of a URL scheme (`https`, `obsidian`, `git+ssh`). */
+const SCHEME_CHAR = /[a-z\d+.-]/i;
 
 /** Whether a text may hold something {@link unreadSplit} separates (a cheap test that skips most notes). */
 function mayHoldUnread(text: string): boolean {
 	return text.includes('`') || text.includes('~~~') || text.includes('<!--') || text.includes('://');
 }
 
+/** Where the URL scheme ending at `colon` starts (a letter, then letters, digits, `+`, `.`, `-`), not before `floor`; -1 when there is none. */
+function schemeStart(text: string, colon: number, floor: number): number {
+	let i = colon;
+	while (i > floor && SCHEME_CHAR.test(text[i - 1]!)) i--;
+	while (i < colon && !/[a-z]/i.test(text[i]!)) i++;
+	return i < colon ? i : -1;
+}
+
+/** The prose and unread pieces of `text` between `from` and `to`, outside fences (see {@link UNREAD_INLINE}), onto `out`. */
+function inlineSplit(text: string, from: number, to: number, out: TextPiece[]): void {
+	if (from >= to) return;
+	const chunk = from === 0 && to === text.length ? text : text.slice(from, to);
+	let at = 0;
+	for (const m of chunk.matchAll(UNREAD_INLINE)) {
+		let start = m.index;
+		let end = start + m[0].length;
+		if (m[1] !== undefined) {
+			if (IMAGE_FILE.test(safeDecode(m[1].trim().replace(/^<|>$/g, '')))) continue;
+			start += 2; // after `](`
+			end -= 1; // before `)`
+		} else if (m[2] !== undefined) {
+			start = schemeStart(chunk, start, at);
+			if (start < 0) continue; // `://` without a scheme: prose
+		}
+		if (start > at) out.push(chunk.slice(at, start));
+		out.push({ unread: chunk.slice(start, end) });
+		at = end;
+	}
+	if (at < chunk.length) out.push(at === 0 ? chunk : chunk.slice(at));
+}
+
 /** `text` as prose strings and unread pieces (see {@link TextPiece}), in order; fences first, then the inline kinds between them. */
 function unreadSplit(text: string): TextPiece[] {
 	if (!mayHoldUnread(text)) return [text];
 	const out: TextPiece[] = [];
-	const inline = (from: number, to: number): void => {
-		if (from >= to) return;
-		const chunk = text.slice(from, to);
-		let at = 0;
-		for (const m of chunk.matchAll(UNREAD_INLINE)) {
-			let start = m.index;
-			let end = start + m[0].length;
-			if (m[1] !== undefined) {
-				if (IMAGE_FILE.test(safeDecode(m[1].trim().replace(/^<|>$/g, '')))) continue;
-				start += 2; // after `](`
-				end -= 1; // before `)`
-			}
-			if (start > at) out.push(chunk.slice(at, start));
-			out.push({ unread: chunk.slice(start, end) });
-			at = end;
-		}
-		if (at < chunk.length) out.push(at === 0 ? chunk : chunk.slice(at));
-	};
 	let proseFrom = 0;
-	let open: { char: string; length: number; start: number } | null = null;
-	for (let at = 0; at < text.length;) {
-		let end = text.indexOf('\n', at);
-		end = end < 0 ? text.length : end + 1;
-		FENCE.lastIndex = at;
-		const m = FENCE.exec(text);
-		if (m !== null) {
+	if (text.includes('```') || text.includes('~~~')) {
+		let open: { char: string; length: number; start: number } | null = null;
+		for (const m of text.matchAll(FENCE_LINE)) {
 			const fence = m[1]!;
-			const rest = text.slice(at + m[0].length, end);
+			const rest = m[2]!;
+			const lineEnd = Math.min(text.length, m.index + m[0].length + 1);
 			if (open === null) {
 				// A backtick fence's info string holds no backtick (```js x``` is inline code).
 				if (fence[0] === '~' || !rest.includes('`'))
-					open = { char: fence[0]!, length: fence.length, start: at };
+					open = { char: fence[0]!, length: fence.length, start: m.index };
 			} else if (fence[0] === open.char && fence.length >= open.length && rest.trim() === '') {
-				inline(proseFrom, open.start);
-				out.push({ unread: text.slice(open.start, end) });
-				proseFrom = end;
+				inlineSplit(text, proseFrom, open.start, out);
+				out.push({ unread: text.slice(open.start, lineEnd) });
+				proseFrom = lineEnd;
 				open = null;
 			}
 		}
-		at = end;
+		if (open !== null) {
+			// An unclosed fence runs to the end, as in CommonMark.
+			inlineSplit(text, proseFrom, open.start, out);
+			out.push({ unread: text.slice(open.start) });
+			return out;
+		}
 	}
-	if (open !== null) {
-		// An unclosed fence runs to the end, as in CommonMark.
-		inline(proseFrom, open.start);
-		out.push({ unread: text.slice(open.start) });
-	} else inline(proseFrom, text.length);
+	inlineSplit(text, proseFrom, text.length, out);
 	return out;
 }
 
