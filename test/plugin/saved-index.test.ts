@@ -127,7 +127,7 @@ describe('the plugin saved index, damaged or foreign', () => {
 		await rebuiltAfter((b) => {
 			new DataView(b.buffer, b.byteOffset).setUint32(4, 99, true);
 			return b;
-		}, /part format version 99/);
+		}, /part: format version 99/);
 	});
 
 	it('rebuilds a saved index of another plugin version', async () => {

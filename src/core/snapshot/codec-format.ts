@@ -3,6 +3,7 @@
  * raised for bytes that are not a usable snapshot (shared by the encoder and the decoder).
  */
 import type { CachedMetadata, LinkMap } from '../metadata';
+import type { SnapshotReader } from './port';
 
 /** Bumped whenever the byte layout or the meaning of a field changes; other versions are ignored. */
 export const SNAPSHOT_FORMAT_VERSION = 4;
@@ -123,6 +124,35 @@ export class SnapshotFormatError extends Error {
 		super(reason);
 		this.name = 'SnapshotFormatError';
 	}
+}
+
+/** What a framed file's preamble must say, and how its errors name the file. */
+export interface FrameKind {
+	magic: number;
+	version: number;
+	/** What it is not when the magic differs: "not a vault-query <noun>". */
+	noun: string;
+	/** Before every other error ('part: '; '' for the snapshot). */
+	prefix: string;
+}
+
+/**
+ * Reads and checks the preamble of a framed file (magic, format version, checksum, body length:
+ * 16 bytes; `read` bytes are read, for fields that follow it): the magic and version of `kind`
+ * and a body that fills the file exactly. Returns a view of what it read; throws SnapshotFormatError.
+ */
+export function checkedPreamble(reader: SnapshotReader, kind: FrameKind, read = 16): DataView {
+	if (reader.size < read) throw new SnapshotFormatError(`${kind.prefix}truncated (no preamble)`);
+	const pre = reader.read(0, read);
+	const view = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
+	if (view.getUint32(0, true) !== kind.magic) throw new SnapshotFormatError(`not a vault-query ${kind.noun}`);
+	const version = view.getUint32(4, true);
+	if (version !== kind.version)
+		throw new SnapshotFormatError(`${kind.prefix}format version ${version}, this build reads ${kind.version}`);
+	const expected = 16 + view.getUint32(12, true);
+	if (reader.size !== expected)
+		throw new SnapshotFormatError(`${kind.prefix}truncated or padded (${reader.size} bytes, expected ${expected})`);
+	return view;
 }
 
 /** `target[key] = value`, storing `__proto__` as an own property too. */

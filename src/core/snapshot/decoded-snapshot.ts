@@ -9,6 +9,7 @@
 import type { CachedMetadata } from '../metadata';
 import { checksum, fieldCheck } from './bytes';
 import {
+	checkedPreamble,
 	EncodedMetadata,
 	FLAG_INDEXED,
 	FLAG_RACY,
@@ -46,17 +47,8 @@ export function memoryReader(bytes: Uint8Array): SnapshotReader {
 
 /** The body length after checking magic and version against the file's size. */
 function checkPreamble(reader: SnapshotReader): number {
-	if (reader.size < 16) throw new SnapshotFormatError('truncated (no preamble)');
-	const pre = reader.read(0, 16);
-	const view = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
-	if (view.getUint32(0, true) !== MAGIC) throw new SnapshotFormatError('not a vault-query snapshot');
-	const version = view.getUint32(4, true);
-	if (version !== SNAPSHOT_FORMAT_VERSION)
-		throw new SnapshotFormatError(`format version ${version}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
-	const length = view.getUint32(12, true);
-	if (reader.size !== 16 + length)
-		throw new SnapshotFormatError(`truncated or padded (${reader.size} bytes, expected ${16 + length})`);
-	return length;
+	const kind = { magic: MAGIC, version: SNAPSHOT_FORMAT_VERSION, noun: 'snapshot', prefix: '' };
+	return checkedPreamble(reader, kind).getUint32(12, true);
 }
 
 /** The header and where the sections start, read from the body's first bytes. */

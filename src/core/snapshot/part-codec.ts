@@ -14,6 +14,7 @@
 import { drain } from '../steps';
 import { bytesOf, checksum } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
+import { checkedPreamble } from './codec-format';
 import type { CodecHost, SnapshotReader } from './port';
 
 /** Bumped whenever the layout of a part changes; other versions are ignored. */
@@ -237,14 +238,9 @@ export function* decodePartSteps(
 	utf8: CodecHost,
 ): Generator<void, DecodedPart, void> {
 	const bytes = source instanceof Uint8Array ? memoryPart(source) : source;
-	if (bytes.size < 20) throw new SnapshotFormatError('part: truncated (no preamble)');
-	const pre = bytes.read(0, 20);
-	const view = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
-	if (view.getUint32(0, true) !== MAGIC) throw new SnapshotFormatError('not a vault-query index part');
-	const version = view.getUint32(4, true);
-	if (version !== PART_FORMAT_VERSION)
-		throw new SnapshotFormatError(`part format version ${version}, this build reads ${PART_FORMAT_VERSION}`);
-	if (bytes.size !== 16 + view.getUint32(12, true)) throw new SnapshotFormatError('part: truncated or padded');
+	const kind = { magic: MAGIC, version: PART_FORMAT_VERSION, noun: 'index part', prefix: 'part: ' };
+	// The preamble, then the header's length.
+	const view = checkedPreamble(bytes, kind, 20);
 	const headerLength = view.getUint32(16, true);
 	if (20 + headerLength > bytes.size) throw new SnapshotFormatError('part: truncated header');
 	const headerBytes = bytes.read(20, headerLength);
