@@ -11,7 +11,8 @@
 import { CH, columnAfter, isAsciiLetter, isDigit, isSpaceOrTab, skipBlanks } from './chars';
 import { Container, ITEM, QUOTE, ROOT } from './containers';
 import { isFootnoteDef, setextLevel } from './leaf-starts';
-import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_NONE, L_PARA, L_TABLE, LeafBlocks, MAX_NESTING } from './leaf-blocks';
+import { LeafBlocks, MAX_NESTING } from './leaf-blocks';
+import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_NONE, L_PARA, L_TABLE } from './leaf-kinds';
 import {
 	afterQuoteMarker,
 	continueOpenBlocks,

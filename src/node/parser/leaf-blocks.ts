@@ -21,29 +21,10 @@ import {
 	opensFencedPair,
 	rawHtmlBlockEnds,
 } from './leaf-starts';
+import { L_COMMENT, L_FENCE, L_FOOTNOTE, L_HTML, L_ICODE, L_MATH, L_NONE, L_PARA, L_TABLE } from './leaf-kinds';
 import { loc, span } from './positions';
 import type { MetadataSink } from './sink';
 import { countCells, delimiterCells, hasPipe } from './tables';
-
-// Leaf kinds. The verbatim ones (FENCE…COMMENT) swallow lines until their end marker.
-/** Leaf kind: no leaf is open. */
-export const L_NONE = 0;
-/** Leaf kind: a paragraph. */
-export const L_PARA = 1;
-/** Leaf kind: a fenced code block. */
-export const L_FENCE = 2;
-/** Leaf kind: indented code. */
-export const L_ICODE = 3;
-/** Leaf kind: an HTML block. */
-export const L_HTML = 4;
-/** Leaf kind: a `$$` math block. */
-export const L_MATH = 5;
-/** Leaf kind: a `%%` comment. */
-export const L_COMMENT = 6;
-/** Leaf kind: a table. */
-export const L_TABLE = 7;
-/** Leaf kind: a footnote definition. */
-export const L_FOOTNOTE = 8;
 
 // End markers searched for inside lines: HTML block kinds 2–5 (slot = kind - 2), `$$`, `%%`.
 // A cached forward search keeps a long unclosed block linear (a per-line indexOf would rescan
