@@ -52,4 +52,27 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 		expect(second.answers).toEqual(first.answers);
 		expect(harness.errors).toEqual([]);
 	});
+
+	it('takes the plugin’s turns on the main thread through a MessageChannel, one message a turn, in Chromium', async () => {
+		await load(false);
+		const posted = await page.evaluate(async () => {
+			const h = window.harness;
+			if (!h) throw new Error('no harness');
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- applied to its port below, and put back
+			const post = MessagePort.prototype.postMessage;
+			let count = 0;
+			MessagePort.prototype.postMessage = function (this: MessagePort, ...args: [unknown]) {
+				count++;
+				return post.apply(this, args);
+			};
+			try {
+				for (let turn = 0; turn < 50; turn++) await h.plugin.engine.source.turns.next();
+			} finally {
+				MessagePort.prototype.postMessage = post;
+			}
+			return count;
+		});
+		expect(posted).toBe(50);
+		expect(errors).toEqual([]);
+	});
 });
