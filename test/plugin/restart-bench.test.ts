@@ -99,10 +99,12 @@ describe('plugin restart with a saved index', () => {
 			again.layoutReady();
 			// The restore (to the index installed) and the first search over it, their blocks apart.
 			await second.engine.searchIndex();
+			await settle();
 			const restoreBlocks = { longest: beat.longest(), over50: beat.over50() };
 			beat.reset();
 			const answer = await second.engine.search(QUERY, { limit: 10 });
 			const restartReadyMs = performance.now() - t0;
+			await settle(); // the heartbeat due during the search's block beats first
 			const searchBlock = beat.longest();
 			await second.engine.settled();
 			const reconcileMs = performance.now() - t0;
