@@ -55,7 +55,7 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 
 	it('takes the plugin’s turns on the main thread through a MessageChannel, one message a turn, in Chromium', async () => {
 		await load(false);
-		const posted = await page.evaluate(async () => {
+		const posted = await harness.page.evaluate(async () => {
 			const h = window.harness;
 			if (!h) throw new Error('no harness');
 			// eslint-disable-next-line @typescript-eslint/unbound-method -- applied to its port below, and put back
@@ -73,6 +73,6 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 			return count;
 		});
 		expect(posted).toBe(50);
-		expect(errors).toEqual([]);
+		expect(harness.errors).toEqual([]);
 	});
 });
