@@ -9,7 +9,7 @@ import { fileName } from '../paths';
 import type { NoteSource } from '../port';
 import { byWalkOrder } from '../paths';
 import { positionsIn, resolveScope, resolveScopeSteps } from '../scope';
-import { drain, TimeSlice } from '../steps';
+import { drain, hostTurn, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
@@ -38,7 +38,7 @@ export interface BuildOptions {
 	onProgress?: (done: number, total: number) => void;
 	/** Milliseconds of work between yields (default 12, under one 60 Hz frame). */
 	sliceMs?: number;
-	/** How to yield to the host (default: a zero-delay timer, else a resolved promise). */
+	/** How to yield to the host (default: `hostTurn`, one turn of its event loop). */
 	yieldFn?: () => Promise<void>;
 	/** Notes read concurrently per batch (default 64). */
 	readBatch?: number;
@@ -48,15 +48,6 @@ const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps
 /** Notes whose skip reason is counted again between two pauses of `recountSkippedSteps`. */
 const RECOUNT_STEP = 2048; // why: a lookup in the metadata a note: about a millisecond on a quiet machine.
 const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
-
-// Core compiles without DOM or Node types; every host (browser, Electron, Node) has a timer.
-declare function setTimeout(callback: () => void, ms: number): unknown;
-
-function defaultYield(): Promise<void> {
-	return new Promise((resolve) => {
-		setTimeout(resolve, 0);
-	});
-}
 
 function now(): number {
 	return Date.now();
@@ -136,7 +127,7 @@ export class SearchIndex {
 		si.source = source;
 		si.index.keepDerived = false;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
-		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? defaultYield, now);
+		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? hostTurn, now);
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
 		const scope = await slice.run(si.rescopeSteps(source)); // scoping 50k notes is ~15 ms in one go
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));

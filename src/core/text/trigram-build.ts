@@ -7,7 +7,7 @@
  * answering calls while it builds. The result is a {@link TrigramIndex} over frozen columns, the
  * same form a saved part loads into (and `columns()` hands them back without re-encoding).
  */
-import { TimeSlice } from '../steps';
+import { hostTurn, TimeSlice } from '../steps';
 import { indexForm, trigramKey } from './trigram-query';
 import { TrigramIndex, type TrigramColumns } from './trigram';
 import { VarintWriter } from './trigram-varint';
@@ -16,7 +16,7 @@ import { VarintWriter } from './trigram-varint';
 export interface SlicedBuildOptions {
 	/** Milliseconds of work between yields (default 10). */
 	sliceMs?: number;
-	/** How to yield to the host (default: a zero-delay timer). */
+	/** How to yield to the host (default: `hostTurn`, one turn of its event loop). */
 	yieldFn?: () => Promise<void>;
 	/** Postings per segment before it is packed (default 2^21: about 40 MB of Map while it fills). */
 	segmentPostings?: number;
@@ -28,15 +28,6 @@ export interface SlicedBuildOptions {
 export interface NoteToIndex {
 	path: string;
 	read: () => Promise<string>;
-}
-
-// Core compiles without DOM or Node types; every host (browser, Electron, Node) has a timer.
-declare function setTimeout(callback: () => void, ms: number): unknown;
-
-function defaultYield(): Promise<void> {
-	return new Promise((resolve) => {
-		setTimeout(resolve, 0);
-	});
 }
 
 /** One packed segment: columns over local ids, with each key's last local id (to chain the next segment's first delta). */
@@ -177,7 +168,7 @@ export async function buildTrigramsSliced(
 	notes: Iterable<NoteToIndex>,
 	options: SlicedBuildOptions = {},
 ): Promise<TrigramIndex | null> {
-	const slicer = new TimeSlice(options.sliceMs ?? 10, options.yieldFn ?? defaultYield, Date.now);
+	const slicer = new TimeSlice(options.sliceMs ?? 10, options.yieldFn ?? hostTurn, Date.now);
 	const limit = options.segmentPostings ?? 1 << 21;
 	const cancelled = options.cancelled ?? (() => false);
 	const paths: string[] = [];
