@@ -13,20 +13,15 @@
  * ```
  */
 import type { QueryResult } from '../contract';
-import { baseFiles, runBase, thisFinder, type BaseRequest, type BaseResult } from '../bases/index';
-import { LinkGraph } from '../link-graph';
+import type { BaseRequest, BaseResult } from '../bases/index';
+import type { LinkGraph } from '../link-graph';
 import { buildPack, failedPackOf, type ContextPack, type PackRequest } from '../pack/pack';
 import type { NoteSource } from '../port';
 import { runQuery, type StructuredResult } from '../query/run';
-import { resultOrder } from '../query/envelope';
-import type { QueryReuse } from '../query/context';
-import { primeNoteNames } from '../note-ref';
 import type { GrepQuery, StructuredQuery } from '../query/types';
 import { runGrepStream, type GrepSink } from '../query/grep-stream';
 import { runReader, type ReaderReport, type ReaderRequest, type ReaderSink, type SchemaFile } from '../reader/index';
-import { draftSchema } from '../schema/draft';
-import { renderSchemaDraft } from '../schema/draft-text';
-import { resolveScope, scopeRules, type ScopeRules } from '../scope';
+import { scopeRules, type ScopeRules } from '../scope';
 import {
 	parseQuery,
 	search,
@@ -41,6 +36,9 @@ import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
 import { applyPath } from './apply';
+import { LinkState } from './link-state';
+import { baseAnswer, basesInScope } from './bases';
+import { schemaDraftOf } from './schema-draft';
 import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
 import { engineStatus, type EngineStatus, type SearchIndexState } from './status';
 
@@ -73,9 +71,8 @@ export class VaultEngine {
 	private readonly pending = new Set<string>();
 	/** Incremental changes apply one after another, in the order they were made. */
 	private changes: Promise<void> = Promise.resolve();
-	private graph: LinkGraph | null = null;
-	/** What `reuseGraph` queries share (query/context.ts): the graph, result order and skipped lists, dropped with the graph. */
-	private reuse: QueryReuse | null = null;
+	/** The link graph and what `reuseGraph` queries share, dropped after any change. */
+	private readonly links: LinkState;
 	/**
 	 * A trigram candidate index (core/text/trigram.ts) that grep and text-search use when set — the
 	 * persisted snapshot loads one. Every change the engine is told about forgets the paths it
@@ -95,6 +92,7 @@ export class VaultEngine {
 		config: EngineConfig = {},
 	) {
 		this.config = resolveConfig(config);
+		this.links = new LinkState(source, () => this.config.settings);
 	}
 
 	/** The resolved configuration (engine, reader, search and pack settings). */
@@ -115,8 +113,7 @@ export class VaultEngine {
 		const next = resolveConfig(config);
 		const rebuild = !sameSearchIndex(this.config, next);
 		this.config = next;
-		this.graph = null;
-		this.reuse = null;
+		this.links.drop();
 		if (rebuild) this.dropSearchIndex();
 		return rebuild;
 	}
@@ -142,10 +139,10 @@ export class VaultEngine {
 		// Only a grep reads in result order: other types need not have the whole scope sorted first.
 		if (options.stopAtLimit !== true || query.type !== 'grep')
 			return runQuery(this.source, query, this.config.settings, trigrams, {
-				...this.sharedReuse(),
+				...this.links.shared(),
 				order: undefined,
 			});
-		return runQuery(this.source, query, this.config.settings, trigrams, this.orderedReuse());
+		return runQuery(this.source, query, this.config.settings, trigrams, this.links.ordered());
 	}
 
 	/**
@@ -155,7 +152,7 @@ export class VaultEngine {
 	 */
 	async grepStream(query: GrepQuery, sink: GrepSink): Promise<QueryResult> {
 		const trigrams = await this.trigramIndex();
-		const reuse = this.orderedReuse();
+		const reuse = this.links.ordered();
 		return runGrepStream(
 			this.source,
 			query,
@@ -166,31 +163,13 @@ export class VaultEngine {
 		);
 	}
 
-	private sharedReuse(): QueryReuse {
-		return (this.reuse ??= { graph: this.linkGraph(), skipped: new Map() });
-	}
-
-	/** The shared state with the whole scope's result order, which a grep that stops at its limit reads in. */
-	private orderedReuse(): QueryReuse {
-		const reuse = this.sharedReuse();
-		reuse.order ??= resultOrder(
-			this.source,
-			this.config.settings,
-			resolveScope(this.source, this.config.settings).notes,
-		);
-		return reuse;
-	}
-
 	/**
 	 * Build now what `reuseGraph` queries share and build lazily — the link graph and its inverted
 	 * links, the result order, the name index — so that a server's first structural calls do not
 	 * pay for it (at 50k notes the first backlinks call took ~700 ms and the second ~180 ms).
 	 */
 	warmQueries(): void {
-		const reuse = this.orderedReuse();
-		const notes = this.source.listNotes();
-		primeNoteNames(notes);
-		if (notes.length > 0) reuse.graph.linkersOf(notes[0]!);
+		this.links.warm();
 	}
 
 	/** A schema-strict read (lookup, filter, graph, text-search); `schemaFile` is a schema note from outside the vault. */
@@ -337,19 +316,8 @@ export class VaultEngine {
 	 * A schema note drafted from the frontmatter of the notes in scope (narrowed to `folders`):
 	 * Markdown the reader accepts as it stands (core/schema/draft.ts). Nothing is written.
 	 */
-	async schemaDraft(folders?: string[]): Promise<string> {
-		const scope = resolveScope(this.source, this.config.settings, folders);
-		const draft = await draftSchema(this.source, scope.notes);
-		const vaultName =
-			this.source.vaultPath
-				.replace(/[/\\]+$/, '')
-				.split(/[/\\]/)
-				.pop() ?? this.source.vaultPath;
-		return renderSchemaDraft(draft, {
-			vaultName,
-			configDir: this.source.configDir,
-			schemaPath: this.config.reader.schemaPath,
-		});
+	schemaDraft(folders?: string[]): Promise<string> {
+		return schemaDraftOf(this.source, this.config.settings, this.config.reader.schemaPath, folders);
 	}
 
 	/** A note or one section of it, verbatim, with its line range (see note.ts). */
@@ -359,18 +327,12 @@ export class VaultEngine {
 
 	/** A base's view (or, with `list`, its views) evaluated over the vault: the `vault-query base --json` object. */
 	base(request: BaseRequest): Promise<BaseResult> {
-		const rules = this.rulesNow();
-		const graph = this.linkGraph();
-		return runBase(
-			{ source: this.source, rules, backlinks: (p) => graph.linkersOf(p), findThis: thisFinder(this.source) },
-			request,
-		);
+		return baseAnswer(this.source, this.rulesNow(), this.linkGraph(), request);
 	}
 
 	/** Every `.base` file the scope keeps, in walk order. */
 	baseFiles(): string[] {
-		const rules = this.rulesNow();
-		return baseFiles(this.source).filter((p) => rules.ruleFor(p) === null);
+		return basesInScope(this.source, this.rulesNow());
 	}
 
 	/** What the engine indexed and left out, and why. */
@@ -448,13 +410,7 @@ export class VaultEngine {
 
 	/** The link graph over the notes in scope (rebuilt after any change). */
 	linkGraph(): LinkGraph {
-		if (this.graph === null)
-			this.graph = new LinkGraph(
-				this.source,
-				resolveScope(this.source, this.config.settings).notes,
-				this.config.settings.linksKey,
-			);
-		return this.graph;
+		return this.links.linkGraph();
 	}
 
 	/**
@@ -490,8 +446,7 @@ export class VaultEngine {
 	 * them) and re-checked once it is built.
 	 */
 	private enqueue(paths: string[], step: () => Promise<void>): Promise<void> {
-		this.graph = null;
-		this.reuse = null;
+		this.links.drop();
 		for (const path of paths) this.trigrams?.forget(path);
 		if (this.index === null) {
 			if (this.building !== null) for (const path of paths) this.pending.add(path);
