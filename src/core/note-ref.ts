@@ -8,10 +8,15 @@ export type NoteRef =
 	| { kind: 'unknown'; name: string; suggestions: string[] }
 	| { kind: 'ambiguous'; name: string; candidates: string[] };
 
+/** A lookup of note paths by key (only `get` is read). */
+interface PathLookup {
+	get(key: string): readonly string[] | undefined;
+}
+
 /** Note paths by lower-cased path and by lower-cased file name, each list in the notes' order. */
 interface NoteNames {
-	byPath: Map<string, string[]>;
-	byName: Map<string, string[]>;
+	byPath: PathLookup;
+	byName: PathLookup;
 }
 
 /** Lists looked up once (null) or indexed; sources hand out a new list when their notes change. */
@@ -34,7 +39,8 @@ function namesOf(notes: readonly string[]): NoteNames | null {
 
 /** Index `notes` by lower-cased path and file name, and remember it for this list. */
 function indexNames(notes: readonly string[]): NoteNames {
-	const names: NoteNames = { byPath: new Map(), byName: new Map() };
+	const byPath = new Map<string, string[]>();
+	const byName = new Map<string, string[]>();
 	const add = (map: Map<string, string[]>, key: string, path: string): void => {
 		const list = map.get(key);
 		if (list) list.push(path);
@@ -42,11 +48,66 @@ function indexNames(notes: readonly string[]): NoteNames {
 	};
 	for (const path of notes) {
 		const lower = path.toLowerCase();
-		add(names.byPath, lower, path);
-		add(names.byName, lower.slice(lower.lastIndexOf('/') + 1), path);
+		add(byPath, lower, path);
+		add(byName, nameOf(lower), path);
 	}
+	const names = { byPath, byName };
 	noteNames.set(notes, names);
 	return names;
+}
+
+/** The lower-cased file name of a lower-cased path. */
+function nameOf(lower: string): string {
+	return lower.slice(lower.lastIndexOf('/') + 1);
+}
+
+/** `base` with the lists of a few keys replaced (`top`, an empty list for none), read through without a copy. */
+class LayeredLookup implements PathLookup {
+	private constructor(
+		private readonly base: PathLookup,
+		private readonly top: ReadonlyMap<string, readonly string[]>,
+	) {}
+
+	/** `from` with `changes` over it; a layer over a layer is merged into one, so lookups stay two deep. */
+	static over(from: PathLookup, changes: ReadonlyMap<string, readonly string[]>): LayeredLookup {
+		return from instanceof LayeredLookup
+			? new LayeredLookup(from.base, new Map([...from.top, ...changes]))
+			: new LayeredLookup(from, changes);
+	}
+
+	get(key: string): readonly string[] | undefined {
+		return this.top.has(key) ? this.top.get(key) : this.base.get(key);
+	}
+}
+
+/**
+ * Gives `next` — `previous` with `added` notes put in and `removed` ones taken out, in the order
+ * `order` compares notes by (the lists' order) — the name index of `previous`, when it has one,
+ * with the changed keys' lists replaced: a server's refresh after a note was created or renamed
+ * then answers a named note without scanning or indexing every note again.
+ */
+export function carryNoteNames(
+	previous: readonly string[],
+	next: readonly string[],
+	added: readonly string[],
+	removed: readonly string[],
+	order: (a: string, b: string) => number,
+): void {
+	const names = noteNames.get(previous);
+	if (names === undefined || names === null || noteNames.has(next)) return;
+	const gone = new Set(removed);
+	const change = (from: PathLookup, key: (lower: string) => string): PathLookup => {
+		const top = new Map<string, readonly string[]>();
+		for (const path of [...removed, ...added]) {
+			const k = key(path.toLowerCase());
+			if (top.has(k)) continue;
+			const kept = (from.get(k) ?? []).filter((p) => !gone.has(p));
+			const fresh = added.filter((p) => key(p.toLowerCase()) === k && !kept.includes(p));
+			top.set(k, [...kept, ...fresh].sort(order));
+		}
+		return LayeredLookup.over(from, top);
+	};
+	noteNames.set(next, { byPath: change(names.byPath, (lower) => lower), byName: change(names.byName, nameOf) });
 }
 
 /** Build the name index of `notes` now (a server warming up: its first lookup then scans nothing). */

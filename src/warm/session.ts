@@ -28,8 +28,11 @@ export interface TrigramStatus {
 	detail: string;
 }
 
-/** A Node note source that can list what its walk and reader skipped. */
-export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[] };
+/**
+ * A Node note source that can list what its walk and reader skipped, and may prepare now what a
+ * later refresh after a created or renamed note reads (the snapshot's link lookups), off any call's path.
+ */
+export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[]; prepareForChanges?(): void };
 
 /**
  * Reads the vault: `first` is the start (through the saved snapshot, saving it), later calls are
@@ -243,6 +246,7 @@ export class VaultSession {
 	warmQueries(): void {
 		try {
 			this.state.engine.warmQueries();
+			this.state.source.prepareForChanges?.();
 		} catch (error) {
 			this.log(`warm-up skipped: ${error instanceof Error ? error.message : String(error)}`);
 		}

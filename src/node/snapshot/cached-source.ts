@@ -248,6 +248,11 @@ export class CachedVaultSource implements NoteSource {
 		return this.init.files.some((path) => path.startsWith(prefix));
 	}
 
+	/** Builds now the link lookups a refresh after a created, deleted or renamed file reads (see `SnapshotLinks.prepare`). */
+	prepareForChanges(): void {
+		this.linkView().prepare();
+	}
+
 	/** The link maps, for a source `edited` from this one. */
 	get linkMaps(): SnapshotLinks {
 		return this.linkView();

@@ -202,6 +202,13 @@ export class SnapshotLinks {
 		return found;
 	}
 
+	/** Builds now what a file created or gone reads first (the inversion and the unresolved names), so no refresh pays for it. */
+	prepare(): void {
+		const root = this.base?.links ?? this;
+		root.invert();
+		root.unresolvedByName();
+	}
+
 	/** One entry's unresolved links, decoded. */
 	private unresolvedOf(entry: LinkEntry): Record<string, number> {
 		return 'saved' in entry ? (this.snapshot!.unresolvedByNote().get(entry.saved) ?? {}) : entry.unresolved;

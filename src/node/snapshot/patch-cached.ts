@@ -13,6 +13,7 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CachedMetadata } from '../../core/metadata';
+import { carryNoteNames } from '../../core/note-ref';
 import type { NoteFingerprint } from '../../core/snapshot/codec';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode, readNoteSync, ScratchBuffer } from '../note-reader';
@@ -183,6 +184,10 @@ export function patchCachedVault(
 			notes: [...nextFiles.filter(isNotePath), ...lost],
 			resolver: source.linkResolver().withChanges(added, removed),
 		};
+		// The lost entries stay last, in their order; notes are in walk order before them.
+		const last = new Set(lost);
+		const order = (a: string, b: string): number => Number(last.has(a)) - Number(last.has(b)) || walkOrder(a, b);
+		carryNoteNames(notes, listing.notes, added.filter(isNotePath), removedNotes, order);
 	}
 	const next = source.edited(records, fingerprints, listing && { ...listing, removed: removedNotes });
 	// Links to resolve again: the notes read now, and those whose links a created or gone file's name can move.
