@@ -48,7 +48,7 @@ describe('how the turns get a later task', () => {
 			const turns = new MainThreadTurns(
 				nextTaskPoster({
 					MessageChannel: browserChannel,
-					setTimeout: (run, ms) => window.setTimeout(run, ms),
+					setTimeout: (run, ms) => window.setTimeout(run, ms), // clock-ok: the poster's fallback timer, handed in (the test counts that it is never used)
 				}) ?? undefined,
 			);
 			const log: string[] = [];
