@@ -73,6 +73,7 @@ export default defineConfig([
 			'src/ui/**/*.ts',
 			'src/cli/**/*.ts',
 			'src/mcp/**/*.ts',
+			'test/**/*.ts',
 		],
 		rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'off' },
 	},

@@ -32,10 +32,10 @@ export class WordCache<V> {
 		const mask = (slots.length >> 1) - 1;
 		const length = end - start;
 		for (let i = hash & mask; ; i = (i + 1) & mask) {
-			const entry = slots[2 * i] - 1;
+			const entry = slots[2 * i]! - 1;
 			if (entry < 0) return undefined;
 			if (slots[2 * i + 1] !== hash) continue;
-			const key = this.keys[entry];
+			const key = this.keys[entry]!;
 			if (key.length !== length) continue;
 			let k = 0;
 			while (k < length && key.charCodeAt(k) === text.charCodeAt(start + k)) k++;
@@ -72,6 +72,6 @@ export class WordCache<V> {
 	private grow(): void {
 		const old = this.slots;
 		this.slots = new Int32Array(old.length * 2);
-		for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(this.slots, old[i], old[i + 1]);
+		for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(this.slots, old[i]!, old[i + 1]!);
 	}
 }
