@@ -150,7 +150,7 @@ describe('the relevance floor wants the words together', () => {
 		const quoted = pack.pack.map((s) => s.quotes.join(' ').toLowerCase()).join('\n');
 		for (const g of pack.gaps) {
 			const m = /no packed quote holds (.+)$/.exec(g.text);
-			for (const w of m?.[1].split(', ') ?? []) expect(quoted, g.text).not.toContain(w);
+			for (const w of m?.[1]?.split(', ') ?? []) expect(quoted, g.text).not.toContain(w);
 		}
 		const partial = pack.gaps.find((g) => g.kind === 'partial');
 		expect(partial?.text).toMatch(/closest relevant source does not quote remote, vault/);
