@@ -78,7 +78,7 @@ describe('the plugin live index (property)', () => {
 		app.delete('notes/b.md');
 		await plugin.engine.engine.settled();
 		expect(await live()).toEqual([]);
-		app.create('notes/c.md', TEXTS[0]!);
+		app.create('notes/c.md', TEXTS[0]);
 		app.rename('notes/c.md', 'notes/c.txt');
 		await plugin.engine.engine.settled();
 		expect(await live()).toEqual([]);

@@ -63,7 +63,7 @@ export function oldVault(): FakeApp {
 		'archive/delta.md': TEXTS[4],
 		'weather.md': TEXTS[3],
 	};
-	const app = new FakeApp(files!!, {
+	const app = new FakeApp(files, {
 		mtimes: Object.fromEntries(Object.keys(files).map((p, i) => [p, OLD + i * 1000])),
 	});
 	app.indexAll();
