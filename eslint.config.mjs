@@ -63,20 +63,6 @@ export default defineConfig([
 		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
 	},
 	{
-		// noUncheckedIndexedAccess is being turned on folder by folder. These folders are fixed for it, and the
-		// `!` they need under it read as unnecessary while tsconfig.json still has it off; the commit that turns
-		// the flag on removes this block.
-		files: [
-			'src/core/**/*.ts',
-			'src/node/**/*.ts',
-			'src/obsidian/**/*.ts',
-			'src/ui/**/*.ts',
-			'src/cli/**/*.ts',
-			'src/mcp/**/*.ts',
-		],
-		rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'off' },
-	},
-	{
 		// The version the build writes into the CLI from package.json (src/cli/build-constants.d.ts).
 		files: ['src/cli/**/*.ts'],
 		languageOptions: { globals: { VAULT_QUERY_VERSION: 'readonly' } },

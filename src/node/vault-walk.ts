@@ -54,7 +54,7 @@ function byName(a: Dirent, b: Dirent): number {
 export function walkOrder(a: string, b: string): number {
 	const x = a.split('/');
 	const y = b.split('/');
-	for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+	for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
 	return x.length - y.length;
 }
 

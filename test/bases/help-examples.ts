@@ -61,10 +61,10 @@ export function helpExamples(): HelpExample[] {
 				const m = /^- `([^`]+)`/.exec(line)!;
 				if (
 					!/^(if|now|date|link|max|min|contains|replace|split|lower|title|round|ceil|floor|abs|toFixed|format|relative|time|filter|map|sort|join|unique)\(\)$/.test(
-						m[1],
+						m[1]!,
 					)
 				)
-					out.push({ page, line: i + 1, expression: m[1], expected: null, like: false });
+					out.push({ page, line: i + 1, expression: m[1]!, expected: null, like: false });
 				return;
 			}
 			if (!/gibt|geben|Beispiel/.test(line) || !line.trimStart().startsWith('-')) return;
@@ -76,10 +76,11 @@ export function helpExamples(): HelpExample[] {
 
 function examplesOf(line: string): Omit<HelpExample, 'page' | 'line'>[] {
 	const spans: { text: string; start: number; end: number }[] = [];
-	for (const m of line.matchAll(/`([^`]+)`/g)) spans.push({ text: m[1], start: m.index, end: m.index + m[0].length });
+	for (const m of line.matchAll(/`([^`]+)`/g))
+		spans.push({ text: m[1]!, start: m.index, end: m.index + m[0].length });
 	const out: Omit<HelpExample, 'page' | 'line'>[] = [];
 	const used = new Set<number>();
-	const gap = (i: number): string => line.slice(spans[i].end, spans[i + 1]?.start ?? line.length);
+	const gap = (i: number): string => line.slice(spans[i]!.end, spans[i + 1]?.start ?? line.length);
 	for (let i = 0; i < spans.length; i++) {
 		if (used.has(i)) continue;
 		const between = gap(i);
@@ -89,30 +90,30 @@ function examplesOf(line: string): Omit<HelpExample, 'page' | 'line'>[] {
 		const after = gap(j);
 		const pair = (value: string | null, like: boolean): void => {
 			for (const k of group) {
-				out.push({ expression: spans[k].text, expected: value, like });
+				out.push({ expression: spans[k]!.text, expected: value, like });
 				used.add(k);
 			}
 		};
 		if (/^\s*geben beide true/.test(after)) pair('true', false);
 		else if (j + 1 < spans.length && /^\s*(gibt|geben)\s*$/.test(after)) {
-			pair(spans[j + 1].text, false);
+			pair(spans[j + 1]!.text, false);
 			used.add(j + 1);
 		} else if (
 			j + 1 < spans.length &&
 			/^\s*$/.test(after) &&
-			/gibt\s*$|wohingegen\s*$/.test(line.slice(0, spans[i].start))
+			/gibt\s*$|wohingegen\s*$/.test(line.slice(0, spans[i]!.start))
 		) {
-			pair(spans[j + 1].text, false);
+			pair(spans[j + 1]!.text, false);
 			used.add(j + 1);
 		} else if (j + 1 < spans.length && /^\s*gibt (einen Wert|eine Zeichenkette) wie\s*$/.test(after)) {
-			pair(spans[j + 1].text, true);
+			pair(spans[j + 1]!.text, true);
 			used.add(j + 1);
 		} else if (j + 1 < spans.length && /^\s*gibt ein Datumsobjekt zurück, das\s*$/.test(after)) {
-			pair(spans[j + 1].text, false);
+			pair(spans[j + 1]!.text, false);
 			used.add(j + 1);
 		} else if (/^\s*gibt eine Zeichenkette wie "([^"]+)"/.test(after)) {
 			pair(`"${/"([^"]+)"/.exec(after)![1]}"`, true);
-		} else if (/^\s*(gibt|geben)\b/.test(after) || /Beispiel[^`]*$/.test(line.slice(0, spans[i].start)))
+		} else if (/^\s*(gibt|geben)\b/.test(after) || /Beispiel[^`]*$/.test(line.slice(0, spans[i]!.start)))
 			pair(null, false);
 		void between;
 	}

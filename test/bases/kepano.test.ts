@@ -51,7 +51,7 @@ describeShared("kepano's bases", () => {
 		const r = await view('Books.base', 'Books');
 		expect(names(r)).toEqual(['References/Out of Control.md', 'References/The Machine Stops.md']);
 		expect(r.columns.map((c) => c.name)).toEqual(['Name', 'Author', 'length', 'Year', 'rating', 'topics', 'last']);
-		expect(r.rows[0].values).toMatchObject({
+		expect(r.rows[0]!.values).toMatchObject({
 			'note.author': ['[[Kevin Kelly]]'],
 			'note.year': 1992,
 			'note.rating': 7,

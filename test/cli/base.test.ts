@@ -32,11 +32,11 @@ describe('vault-query base', () => {
 			{ id: 'note.status', name: 'status' },
 			{ id: 'formula.verified_days', name: 'Days since verified' },
 		]);
-		expect(json.groups?.map((g) => [g.value, g.rows.map((i) => json.rows[i].path)])).toEqual([
+		expect(json.groups?.map((g) => [g.value, g.rows.map((i) => json.rows[i]!.path)])).toEqual([
 			['engineering', ['skill-lab/code-review-checklist.md']],
 			['investing', ['skill-lab/dcf-valuation.md', 'skill-lab/position-sizing.md']],
 		]);
-		expect(json.rows[1].values).toEqual({
+		expect(json.rows[1]!.values).toEqual({
 			'file.basename': 'dcf-valuation',
 			'note.status': 'active',
 			'formula.verified_days': 11,

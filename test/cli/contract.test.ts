@@ -242,7 +242,7 @@ describe('control characters in vault text are escaped in text output', () => {
 
 	it('JSON keeps the exact names (JSON escapes them itself)', async () => {
 		const run = await cli(['tag', 'x', '--vault', vault, '--json']);
-		expect((JSON.parse(run.stdout) as { results: { path: string }[] }).results[0].path).toBe(evil);
+		expect((JSON.parse(run.stdout) as { results: { path: string }[] }).results[0]!.path).toBe(evil);
 	});
 });
 

@@ -76,7 +76,7 @@ describe('a call that finds no server', () => {
 			);
 			expect(asked).toEqual({ kind: 'answered', stdout: ['answer'], stderr: [], code: 0 });
 			expect(
-				written[0].startsWith('\rvault-query: reading the vault (background server), 50 / 100 notes, about '),
+				written[0]!.startsWith('\rvault-query: reading the vault (background server), 50 / 100 notes, about '),
 			).toBe(true);
 			expect(written.at(-1)).toBe('\r\x1b[K');
 		} finally {

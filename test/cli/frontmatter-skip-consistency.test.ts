@@ -31,8 +31,8 @@ describe('a note whose frontmatter was skipped', () => {
 			['grep', 'alpha'],
 			['tag', 't1'],
 		]) {
-			const run = await cli([command, word, '--vault', vault, '--json']);
-			answers[command] = JSON.parse(run.stdout) as Answer;
+			const run = await cli([command!, word!, '--vault', vault, '--json']);
+			answers[command!] = JSON.parse(run.stdout) as Answer;
 		}
 		for (const [command, answer] of Object.entries(answers)) {
 			expect(answer.results.map((r) => r.path).sort(), command).toEqual(['Bad.md', 'Good.md']);
@@ -41,9 +41,9 @@ describe('a note whose frontmatter was skipped', () => {
 				answer.skipped.map((s) => s.path),
 				command,
 			).toEqual(['Bad.md']);
-			expect(answer.skipped[0].reason, command).toMatch(/^frontmatter not parsed \(line 3: .*its body was$/);
+			expect(answer.skipped[0]!.reason, command).toMatch(/^frontmatter not parsed \(line 3: .*its body was$/);
 		}
-		expect(answers.search.skipped).toEqual(answers.tag.skipped);
-		expect(answers.grep.skipped).toEqual(answers.tag.skipped);
+		expect(answers.search!.skipped).toEqual(answers.tag!.skipped);
+		expect(answers.grep!.skipped).toEqual(answers.tag!.skipped);
 	});
 });

@@ -192,7 +192,7 @@ describe('the search listing', () => {
 		const grep = JSON.parse((await cli(['search', 'visible', '--json', ...v])).stdout) as {
 			results: { excerpt: string }[];
 		};
-		expect(grep.results[0].excerpt).toBe('Visible words here.');
+		expect(grep.results[0]!.excerpt).toBe('Visible words here.');
 	});
 });
 

@@ -99,7 +99,7 @@ describe('--json on failure', () => {
 			const numberFlag = Object.hasOwn(NUMBER_FLAG, name) ? NUMBER_FLAG[name] : '--limit';
 			if (numberFlag !== null)
 				expect(
-					(await expectJsonFailure([name, ...working, numberFlag, '0x10'], 'hexadecimal number')).error,
+					(await expectJsonFailure([name, ...working, numberFlag!, '0x10'], 'hexadecimal number')).error,
 				).toMatch(/written in digits, got "0x10"/);
 			expect((await expectJsonFailure([name, ...working, '--vault='], 'empty value')).error).toMatch(
 				/--vault needs a value.*empty/,
@@ -108,7 +108,7 @@ describe('--json on failure', () => {
 				(await expectJsonFailure([name, ...working, '--vault', EXAMPLE_VAULT], 'repeated flag')).error,
 			).toMatch(/--vault was given twice/);
 			if (Object.hasOwn(MISSING, name))
-				expect((await expectJsonFailure([name, ...MISSING[name]], 'missing argument')).error).toMatch(
+				expect((await expectJsonFailure([name, ...MISSING[name]!], 'missing argument')).error).toMatch(
 					/missing/,
 				);
 		});

@@ -49,7 +49,7 @@ describe('the progress line', () => {
 		const stream = fakeStream(true, 30);
 		const line = new ProgressLine(stream, true, () => 5000, 0);
 		line.update('reading the vault', 10, 50_000);
-		expect(stream.written[0].replace('\r', '').replace('\x1b[K', '')).toHaveLength(29);
+		expect(stream.written[0]!.replace('\r', '').replace('\x1b[K', '')).toHaveLength(29);
 	});
 
 	it('writes nothing to a stream that is not a terminal, nor when not wanted, and erases nothing it did not draw', () => {
@@ -106,8 +106,8 @@ describe('progress of a call that reads the vault itself', () => {
 		expect(await onTerminal(['tag', 'decision', '--vault', vault, '--quiet'])).toEqual([]);
 		rmSync(cache, { recursive: true, force: true });
 		const drawn = await onTerminal(['tag', 'decision', '--vault', vault]);
-		expect(drawn[0].startsWith('\rvault-query: reading the vault, 0 / ')).toBe(true);
-		expect(drawn[0].endsWith(' notes\x1b[K')).toBe(true);
+		expect(drawn[0]!.startsWith('\rvault-query: reading the vault, 0 / ')).toBe(true);
+		expect(drawn[0]!.endsWith(' notes\x1b[K')).toBe(true);
 		expect(drawn.at(-1)).toBe('\r\x1b[K');
 	});
 

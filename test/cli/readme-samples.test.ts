@@ -45,7 +45,7 @@ const PAGES = [
 function splitCommand(line: string): string[] {
 	const words: string[] = [];
 	for (const found of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g))
-		words.push(found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : found[2]);
+		words.push(found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : found[2]!);
 	return words;
 }
 
@@ -84,7 +84,7 @@ function fences(page: string): Fence[] {
 	const lines = page.split('\n');
 	const found: Fence[] = [];
 	for (let i = 0; i < lines.length; i++) {
-		const open = /^(`{3,})(\S*)/.exec(lines[i]);
+		const open = /^(`{3,})(\S*)/.exec(lines[i]!);
 		if (!open) continue;
 		const close = lines.findIndex((line, j) => j > i && line.trim() === open[1]);
 		const end = close === -1 ? lines.length : close;
@@ -93,7 +93,7 @@ function fences(page: string): Fence[] {
 				.slice(0, i)
 				.reverse()
 				.find((line) => line.trim() !== '') ?? '';
-		found.push({ lang: open[2], text: lines.slice(i + 1, end).join('\n'), line: i + 1, above });
+		found.push({ lang: open[2]!, text: lines.slice(i + 1, end).join('\n'), line: i + 1, above });
 		i = end;
 	}
 	return found;
@@ -115,12 +115,12 @@ const regenerated = new Map<string, string>();
 
 describe('the samples in README.md and docs/*.md are what the commands print', () => {
 	it('the pages hold a sample of every text command', () => {
-		const shown = new Set(samples.map((s) => splitCommand(s.command)[1]));
+		const shown = new Set(samples.map((s) => splitCommand(s.command!)[1]));
 		expect(REQUIRED.filter((name) => !shown.has(name))).toEqual([]);
 	});
 
 	it('every sample runs on examples/vault, which a fresh clone has', () => {
-		const elsewhere = samples.filter((s) => !s.command.includes('--vault examples/vault'));
+		const elsewhere = samples.filter((s) => !s.command!.includes('--vault examples/vault'));
 		expect(elsewhere.map((s) => `${s.page}: ${s.command}`)).toEqual([]);
 	});
 
@@ -136,8 +136,8 @@ describe('the samples in README.md and docs/*.md are what the commands print', (
 
 	for (const sample of samples) {
 		it(`${sample.page}: ${sample.command}`, async () => {
-			const block = await sampleBlock(sample.command);
-			regenerated.set(sample.command, block);
+			const block = await sampleBlock(sample.command!);
+			regenerated.set(sample.command!, block);
 			if (!UPDATE)
 				expect(
 					sample.block,

@@ -312,7 +312,7 @@ describe('the background server', () => {
 									JSON.stringify({ userIgnoreFilters: e.folders }),
 								);
 						}
-						for (const q of [queries[k], queries[(k + 3) % queries.length]]) {
+						for (const q of [queries[k]!, queries[(k + 3) % queries.length]!]) {
 							const warm = await served([...q, '--json']);
 							const full = await cli([...q, '--vault', vault, '--json', '--no-cache']);
 							expect({ q, code: warm!.code, out: warm!.stdout }).toEqual({
@@ -349,7 +349,7 @@ describe('the background server', () => {
 		];
 		const truths = await Promise.all(queries.map((q) => cli([...q, '--vault', vault, '--json', '--no-cache'])));
 		const answers = await Promise.all([...queries, ...queries].map((q) => served([...q, '--json'])));
-		answers.forEach((a, i) => expect(a?.stdout).toBe(truths[i % queries.length].stdout));
+		answers.forEach((a, i) => expect(a?.stdout).toBe(truths[i % queries.length]!.stdout));
 		await cli(['server', '--stop', '--vault', vault]);
 		await stopped;
 	}, 60_000);

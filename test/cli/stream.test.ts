@@ -212,7 +212,7 @@ describe('a full grep answer', () => {
 			socket.on('end', () => {
 				const next = (i: number): void => {
 					if (i === writes.length) socket.end();
-					else socket.write(writes[i], () => setImmediate(() => next(i + 1)));
+					else socket.write(writes[i]!, () => setImmediate(() => next(i + 1)));
 				};
 				next(0);
 			});

@@ -3,7 +3,7 @@ import { resolveConfig, switchProfile } from '../../src/core/config/resolve';
 import { PROFILES } from '../../src/core/config/profiles';
 import { DEFAULT_PLUGIN_SETTINGS } from '../../src/core/config/settings';
 
-const TEAM = PROFILES['team-folders'].settings;
+const TEAM = PROFILES['team-folders']!.settings;
 
 describe('settings layers: defaults, profile, data.json, flags', () => {
 	it('defaults are neutral: no folders excluded, no authority order, sorted by path, no keyword index, whole vault for the reader', () => {

@@ -34,7 +34,7 @@ describe('the current-figures table at the top of docs/BENCHMARKS.md', () => {
 		const results = { cli: { targets: { coldBacklinks: { value: 1234, verdict: 'MISS' } } } };
 		const table = renderTable(previous, results, '2030-01-02');
 		const rows = readTable(`${TABLE_START}\n${table}\n${TABLE_END}`);
-		expect(rows.get(keyOf(TARGETS[0]))?.slice(3)).toEqual(['≤ 1 s', '1.23 s', '**missed**', '2030-01-02']);
+		expect(rows.get(keyOf(TARGETS[0]!))?.slice(3)).toEqual(['≤ 1 s', '1.23 s', '**missed**', '2030-01-02']);
 		for (const target of TARGETS.slice(1)) expect(rows.get(keyOf(target))).toEqual(previous.get(keyOf(target)));
 	});
 

@@ -12,7 +12,7 @@ describe('CHANGELOG.md and the release notes drawn from it', () => {
 		expect(unreleased).toMatch(/^### (Added|Changed|Deprecated|Removed|Fixed|Security)$/m);
 		expect(unreleased).toMatch(/^- \S/m);
 		const headings = [...unreleased.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
-		expect(headings.filter((h) => !['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(h))).toEqual([]);
+		expect(headings.filter((h) => !['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(h!))).toEqual([]);
 	});
 
 	it("a version's notes are its section only, and a version without one has none", () => {

@@ -94,7 +94,7 @@ function argvOf(call: Call): string[] {
 /** Run the built bin on the vault with --json; any exit code (1: nothing matched, 2: failed) still prints the object. */
 function runBin(vault: string, call: Call): Promise<unknown> {
 	const [command, ...rest] = argvOf(call);
-	const argv = [BIN, command, '--vault', vault, '--json', ...rest];
+	const argv = [BIN, command!, '--vault', vault, '--json', ...rest];
 	return new Promise((done, fail) => {
 		execFile(process.execPath, argv, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
 			try {
@@ -135,7 +135,7 @@ async function cliViews(vault: string): Promise<Views> {
 	const answers: unknown[] = new Array(calls.length);
 	let next = 0;
 	const worker = async (): Promise<void> => {
-		for (let i = next++; i < calls.length; i = next++) answers[i] = await runBin(vault, calls[i]);
+		for (let i = next++; i < calls.length; i = next++) answers[i] = await runBin(vault, calls[i]!);
 	};
 	await Promise.all(Array.from({ length: PARALLEL }, worker));
 	let read = 0;

@@ -91,7 +91,7 @@ describe('VaultEngine answers every operation over one source', () => {
 		const engine = new VaultEngine(vault());
 		const whole = await engine.note({ ref: 'Topic' });
 		expect(whole.results[0]).toMatchObject({ path: 'Topic.md', section: null, lines: [1, 14], total_lines: 14 });
-		expect(whole.results[0].text).toBe(NOTE.replace(/\n$/, ''));
+		expect(whole.results[0]!.text).toBe(NOTE.replace(/\n$/, ''));
 		const section = await engine.note({ ref: '[[Topic#Open questions]]' });
 		expect(section.results[0]).toMatchObject({
 			section: 'Open questions',

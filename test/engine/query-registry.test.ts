@@ -97,7 +97,7 @@ describe('one registry of query types', () => {
 	it('the Obsidian CLI query handler offers exactly the registered types and builds each', async () => {
 		const { seen, host } = recorder();
 		const query = obsidianHandlers(host).get('vault-query:query');
-		expect(query?.flags.type.value?.split('|')).toEqual(QUERY_TYPE_NAMES);
+		expect(query?.flags.type!.value?.split('|')).toEqual(QUERY_TYPE_NAMES);
 		for (const spec of QUERY_TYPES) {
 			const flags: Record<string, string> = { type: spec.type };
 			for (const arg of spec.args) if (arg.required) flags[arg.name] = VALUE;
@@ -181,9 +181,9 @@ describe('one registry of query types', () => {
 			expect(Object.keys(shape)).toEqual([text, ...op.options.map((o) => o.name.replace(/-/g, '_')), ...extra]);
 			expect(tool.name).toBe(op.name);
 			expect(tool.description.toLowerCase()).toContain(op.summary.toLowerCase());
-			expect(shape[text].description?.toLowerCase()).toContain(op.text.help.toLowerCase());
+			expect(shape[text]!.description?.toLowerCase()).toContain(op.text.help.toLowerCase());
 			for (const option of op.options)
-				expect(shape[option.name.replace(/-/g, '_')].description?.toLowerCase()).toContain(
+				expect(shape[option.name.replace(/-/g, '_')]!.description?.toLowerCase()).toContain(
 					option.help.toLowerCase(),
 				);
 			// Strict: a parameter the registry does not list is refused, by name.

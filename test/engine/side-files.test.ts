@@ -59,7 +59,7 @@ describe('issue 9 case 6: side files in dot-folders, through the port', () => {
 
 	it('a keyword index at .claude/index.md (the path the team-folders profile sets) is used by search', async () => {
 		const engine = new VaultEngine(await openVault(vault), {
-			search: { keywordIndexPath: PROFILES['team-folders'].settings.keywordIndexPath },
+			search: { keywordIndexPath: PROFILES['team-folders']!.settings.keywordIndexPath },
 		});
 		const result = await engine.search('xss');
 		expect(result.keyword_index).toBe('used');

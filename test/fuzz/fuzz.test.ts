@@ -140,7 +140,7 @@ describe(`fuzzing (seed ${SEED}, ${RUNS} runs)`, () => {
 				// Plain checks (thousands of locations per input; `expect` per value is slow).
 				for (const loc of allLocs(metadata)) {
 					const inside = loc.offset >= 0 && loc.offset <= text.length && starts[loc.line] !== undefined;
-					if (!inside || loc.offset - starts[loc.line] !== loc.col)
+					if (!inside || loc.offset - starts[loc.line]! !== loc.col)
 						throw new Error(`bad position ${JSON.stringify(loc)} in a text of ${text.length} characters`);
 				}
 			}),

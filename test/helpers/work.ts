@@ -26,7 +26,7 @@ function wrap(
 	name: string,
 	cost: (self: unknown, args: unknown[], result: unknown, work: Work) => number,
 ): () => void {
-	const original = (proto as Record<string, Method>)[name];
+	const original = (proto as Record<string, Method>)[name]!;
 	const wrapper = function (this: unknown, ...args: unknown[]): unknown {
 		const result = Reflect.apply(original, this, args);
 		if (counting !== null) {

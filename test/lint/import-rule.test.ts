@@ -36,7 +36,7 @@ beforeAll(() => {
 /** The import-rule errors lint reports for `code` placed at `file`. */
 async function importErrors(file: string, code: string): Promise<string[]> {
 	const [result] = await eslint.lintText(code, { filePath: `${REPO}/${file}` });
-	return result.messages.map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
+	return result!.messages.map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
 }
 
 /** A probe file of layer `name` at `depth` below src/ (0: src/main.ts). */
@@ -57,7 +57,11 @@ function importOf(to: string, depth: number): string {
 
 const probes = (pairs: string[][]): [string, string, string][] =>
 	pairs.flatMap(([from, to]) =>
-		probedDepths(from).map((depth): [string, string, string] => [probeFile(from, depth), to, importOf(to, depth)]),
+		probedDepths(from!).map((depth): [string, string, string] => [
+			probeFile(from!, depth),
+			to!,
+			importOf(to!, depth),
+		]),
 	);
 
 describe('the layer table', () => {
@@ -105,13 +109,13 @@ describe('the import rule', () => {
 		PACKAGES.map((p): [string, string, boolean] => [
 			l.name,
 			p.name,
-			bannedPackages(l.name).includes(p.specifiers[0]),
+			bannedPackages(l.name).includes(p.specifiers[0]!),
 		]),
 	);
 	it.each(packageProbes)('%s and the package %s: banned %s', async (name, pkg, banned) => {
 		const specifier = pkg === 'Node built-ins' ? 'node:fs' : pkg;
 		const errors = await importErrors(
-			probeFile(name, probedDepths(name)[0]),
+			probeFile(name, probedDepths(name)[0]!),
 			`import * as m from '${specifier}';\n`,
 		);
 		expect(errors).toHaveLength(banned ? 1 : 0);

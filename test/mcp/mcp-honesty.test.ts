@@ -12,7 +12,7 @@ const CLI_FLAG = /(^|\s|\()--[a-z]/;
 
 /** The numbered result lines of a search's text (`1. path — title …`). */
 function listedPaths(text: string): string[] {
-	return [...text.matchAll(/^\d+\. (\S+) — /gm)].map((m) => m[1]);
+	return [...text.matchAll(/^\d+\. (\S+) — /gm)].map((m) => m[1]!);
 }
 
 describe('MCP answers say what they hold: a cut, the offset that continues, advice in the tools’ terms', () => {
@@ -61,7 +61,7 @@ describe('MCP answers say what they hold: a cut, the offset that continues, advi
 		expect(first.text).not.toContain('full results in structuredContent');
 		// The offset continues exactly where the cut left off.
 		const rest = await call(small.client, 'search', { query: 'note', limit: 40, offset: cut.kept });
-		expect((rest.json.results ?? [])[0]?.path).toBe(full.results[cut.kept].path);
+		expect((rest.json.results ?? [])[0]?.path).toBe(full.results[cut.kept]!.path);
 	});
 
 	it('a search that stops at its limit says the offset that gets more, in text', async () => {

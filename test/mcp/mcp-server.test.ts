@@ -58,7 +58,7 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 	it('lists the handoff prompt and the note resource template', async () => {
 		const { prompts } = await server.client.listPrompts();
 		expect(prompts.map((p) => p.name)).toEqual(['handoff']);
-		expect(prompts[0].arguments?.map((a) => a.name)).toEqual(['question', 'budget']);
+		expect(prompts[0]!.arguments?.map((a) => a.name)).toEqual(['question', 'budget']);
 		const { resourceTemplates } = await server.client.listResourceTemplates();
 		expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['vault-query://note/{+path}']);
 	});
@@ -255,7 +255,7 @@ describe('MCP server over stdio, driven by the official client SDK (examples/vau
 			name: 'handoff',
 			arguments: { question: 'discount rate', budget: '600' },
 		});
-		const message = prompt.messages[0].content as { type: string; text: string };
+		const message = prompt.messages[0]!.content as { type: string; text: string };
 		expect(message.text).toContain('## HANDOFF');
 		const read = await server.client.readResource({ uri: 'vault-query://note/skill-lab/dcf-valuation.md' });
 		expect((read.contents[0] as { text: string }).text).toContain('# DCF valuation');

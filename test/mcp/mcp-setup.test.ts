@@ -14,7 +14,7 @@ const run = promisify(execFile);
 
 /** Words of a POSIX command line made of bare and single-quoted words (what --print-config claude-code prints). */
 function shellWords(line: string): string[] {
-	return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]).replace(/'\\''/g, "'"));
+	return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] ?? m[2])!.replace(/'\\''/g, "'"));
 }
 
 /**
@@ -23,20 +23,20 @@ function shellWords(line: string): string[] {
  */
 function tomlTable(text: string): Record<string, Record<string, Record<string, unknown>>> {
 	const [header, ...lines] = text.split('\n');
-	const table = /^\[([A-Za-z0-9_]+)\.([A-Za-z0-9_-]+)\]$/.exec(header);
+	const table = /^\[([A-Za-z0-9_]+)\.([A-Za-z0-9_-]+)\]$/.exec(header!);
 	if (table === null) throw new Error(`not a TOML table header: ${header}`);
 	const entries = lines.map((line) => {
 		const pair = /^([A-Za-z0-9_-]+) = (".*"|\[.*\])$/.exec(line);
 		if (pair === null) throw new Error(`not a TOML key = value line: ${line}`);
-		return [pair[1], JSON.parse(pair[2]) as unknown];
+		return [pair[1], JSON.parse(pair[2]!) as unknown];
 	});
-	return { [table[1]]: { [table[2]]: Object.fromEntries(entries) as Record<string, unknown> } };
+	return { [table[1]!]: { [table[2]!]: Object.fromEntries(entries) as Record<string, unknown> } };
 }
 
 /** `node dist/cli.mjs mcp --print-config <client>` run from `cwd`: the snippet on stdout. */
 async function printed(client: string, vault: string, cwd: string, bin: string[] = [process.execPath, BIN]) {
 	const [command, ...args] = bin;
-	const out = await run(command, [...args, 'mcp', '--vault', vault, '--print-config', client], { cwd });
+	const out = await run(command!, [...args, 'mcp', '--vault', vault, '--print-config', client], { cwd });
 	return out.stdout.trimEnd();
 }
 
@@ -106,7 +106,7 @@ describe('the documented MCP set-up, run from a directory outside the clone', ()
 		const snippet = JSON.parse(await printed('claude-desktop', vault, elsewhere)) as {
 			mcpServers: Record<string, { command: string; args: string[] }>;
 		};
-		const { command, args } = snippet.mcpServers['vault-query'];
+		const { command, args } = snippet.mcpServers['vault-query']!;
 		expect(await firstHit(command, args, elsewhere, cache)).toBe('skill-lab/dcf-valuation.md');
 	});
 
@@ -121,7 +121,7 @@ describe('the documented MCP set-up, run from a directory outside the clone', ()
 		expect(await firstHit(bin, ['mcp', '--vault', vault], elsewhere, cache)).toBe('skill-lab/dcf-valuation.md');
 		// Its snippet names the real script, so it keeps working whatever PATH the client starts with.
 		const codex = tomlTable(await printed('codex', vault, elsewhere, [bin]));
-		expect((codex.mcp_servers['vault-query'].args as string[])[0]).toBe(realpathSync(BIN));
+		expect((codex.mcp_servers!['vault-query']!.args as string[])[0]).toBe(realpathSync(BIN));
 	}, 180_000);
 
 	it('an unknown client is a usage error naming the clients', async () => {

@@ -79,13 +79,13 @@ describe('agents connect at once: the handshake introduces the vault, calls wait
 			);
 			// The waiting search says so at once, while the read is still held.
 			await waitFor(() => progress.length > 0, { what: 'a progress notification from the waiting search' });
-			expect(progress[0].message).toMatch(/^waiting: opening the vault/);
+			expect(progress[0]!.message).toMatch(/^waiting: opening the vault/);
 			const still = await server.client.callTool({ name: 'status', arguments: {} });
 			expect((still.structuredContent as { building?: { phase: string } }).building?.phase).toBe('opening');
 			writeFileSync(release, '');
 			expect(((await search).structuredContent as { results: unknown[] }).results).toHaveLength(3);
 			for (let i = 1; i < progress.length; i++)
-				expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+				expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
 			// Once open, status is the full one.
 			const after = await server.client.callTool({ name: 'status', arguments: {} });
 			expect((after.structuredContent as { notes: number }).notes).toBe(100);

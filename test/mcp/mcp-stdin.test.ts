@@ -83,7 +83,7 @@ describe('LineTransport (unit)', () => {
 		const big = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'ping', params: { pad: 'z'.repeat(5000) } });
 		const { messages, written } = feed(`${big}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`, 1000);
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(JSON.parse(written[0])).toMatchObject({ id: 'big', error: { code: -32600 } });
+		expect(JSON.parse(written[0]!)).toMatchObject({ id: 'big', error: { code: -32600 } });
 		expect(messages).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
 	});
 

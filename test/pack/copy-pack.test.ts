@@ -75,7 +75,7 @@ describeShared('Copy context pack (plugin, obsidian-help-i18n/zh)', () => {
 		select(app, `  ${QUESTION}\n`);
 		const notice = await copy(app);
 		expect(clipboard).toHaveLength(1);
-		const md = clipboard[0];
+		const md = clipboard[0]!;
 		expect(md).toMatch(
 			/^# Context pack\n\n## PACK\n\n### \[S1\] 链接笔记与文件\/内部链接\.md § 链接到笔记中的标题 \(lines 67–71\) · \d{4}-\d{2}-\d{2} \(file modified\)\n/,
 		);

@@ -16,7 +16,7 @@ describe('issue 14: coverage never over-claims', () => {
 			builtAt: '2026-11-29',
 		});
 		expect(pack.status).toBe('success');
-		const c = pack.coverage[0];
+		const c = pack.coverage[0]!;
 		expect(c.missing_terms).toContain('quokkas');
 		expect(c.status).toBe('partial');
 		expect(pack.markdown).toMatch(/missing: [^)]*quokkas/);

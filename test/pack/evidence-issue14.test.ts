@@ -24,8 +24,7 @@ function relevantQuotes(pack: ContextPack): string[] {
 /** Every quote is verbatim inside the lines it cites. */
 function expectGrounded(pack: ContextPack, files: Record<string, string>): void {
 	for (const s of pack.pack) {
-		const lines = files[s.path]
-			.split('\n')
+		const lines = files[s.path]!.split('\n')
 			.slice(s.lines[0] - 1, s.lines[1])
 			.join('\n');
 		for (const q of s.quotes) expect(lines, `${s.id} ${s.path}`).toContain(q);
@@ -56,10 +55,10 @@ describe('pointer and question sentences', () => {
 		const pack = await packOf(files, { query: 'How efficient are solar panels?' });
 		expect(pack.status).toBe('success');
 		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: 'Panel facts.md' });
-		expect(pack.pack[0].quotes[0]).toMatch(/^Modern cells convert about 22 percent of sunlight into power./);
-		expect(pack.coverage[0].sources).toEqual(['S1']);
+		expect(pack.pack[0]!.quotes[0]).toMatch(/^Modern cells convert about 22 percent of sunlight into power./);
+		expect(pack.coverage[0]!.sources).toEqual(['S1']);
 		const hub = pack.pack.find((s) => s.path === 'Solar panels.md');
-		expect(hub === undefined || !pack.coverage[0].sources.includes(hub.id)).toBe(true);
+		expect(hub === undefined || !pack.coverage[0]!.sources.includes(hub.id)).toBe(true);
 		for (const q of relevantQuotes(pack)) {
 			expect(q).not.toMatch(/\?$/);
 			expect(isPointer(q)).toBe(false);
@@ -75,7 +74,7 @@ describe('pointer and question sentences', () => {
 		};
 		const pack = await packOf(files, { query: 'sync encrypt notes' });
 		const sync = pack.pack.find((s) => s.path === 'Sync.md');
-		expect(sync && pack.coverage[0].sources).toContain(sync?.id);
+		expect(sync && pack.coverage[0]!.sources).toContain(sync?.id);
 		expect(sync?.quotes).toEqual(['Sync encrypts notes on the device.']);
 	});
 });
@@ -91,7 +90,7 @@ describe("a note's own title words in its own body", () => {
 		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: 'Lightness.md' });
 		expect(pack.coverage[0]).toMatchObject({ status: 'covered', sources: ['S1'] });
 		const colour = pack.pack.find((s) => s.path === 'Colour.md');
-		expect(colour === undefined || pack.coverage[0].partial_sources.includes(colour.id)).toBe(true);
+		expect(colour === undefined || pack.coverage[0]!.partial_sources.includes(colour.id)).toBe(true);
 	});
 
 	it('only a name that is the asked term: a title merely sharing a word with the question keeps its links as mentions', async () => {
@@ -100,8 +99,8 @@ describe("a note's own title words in its own body", () => {
 			'Other.md': 'Nothing here.\n',
 		};
 		const pack = await packOf(files, { query: 'lightness' });
-		expect(pack.coverage[0].sources).toEqual([]);
-		expect(pack.coverage[0].partial_sources).toEqual(['S1']);
+		expect(pack.coverage[0]!.sources).toEqual([]);
+		expect(pack.coverage[0]!.partial_sources).toEqual(['S1']);
 	});
 
 	it('aliases count like the title', async () => {
@@ -112,7 +111,7 @@ describe("a note's own title words in its own body", () => {
 		};
 		const pack = await packOf(files, { query: 'lightness' });
 		expect(pack.pack[0]).toMatchObject({ path: 'Value.md' });
-		expect(pack.coverage[0].sources).toEqual(['S1']);
+		expect(pack.coverage[0]!.sources).toEqual(['S1']);
 	});
 });
 

@@ -57,8 +57,7 @@ async function packOf(request: PackRequest, files: Record<string, string> = VAUL
 /** Every quote is a substring of its note within the cited lines. */
 function expectGrounded(pack: ContextPack, files: Record<string, string>): void {
 	for (const s of pack.pack) {
-		const lines = files[s.path]
-			.split('\n')
+		const lines = files[s.path]!.split('\n')
 			.slice(s.lines[0] - 1, s.lines[1])
 			.join('\n');
 		for (const q of s.quotes) expect(lines, `${s.id} ${s.path}`).toContain(q);
@@ -136,7 +135,7 @@ describe('buildPack', () => {
 			'## HANDOFF',
 			'```json',
 		].map((h) => md.indexOf(h));
-		expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]))).toBe(true);
+		expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
 		expect(JSON.parse(md.slice(md.indexOf('```json') + 7, md.lastIndexOf('```')))).toEqual(pack.handoff);
 	});
 
@@ -169,7 +168,7 @@ describe('buildPack', () => {
 			section: 'Link to a block ^howto',
 			lines: [7, 7],
 		});
-		expect(block.pack[0].quotes.join(' ')).toBe(
+		expect(block.pack[0]!.quotes.join(' ')).toBe(
 			'Add a caret and an id after a paragraph to link to it. Then link with [[Note#^id]].',
 		);
 		const missing = await packOf({ query: 'sync [[Nope#Nothing]] and [[links#No such heading]]' });
@@ -189,7 +188,7 @@ describe('buildPack', () => {
 		expect(tight.pack.length).toBeLessThan(roomy.pack.length);
 		const budgetGaps = tight.gaps.filter((g) => g.kind === 'budget');
 		expect(budgetGaps.length).toBeGreaterThan(0);
-		expect(budgetGaps[0].text).toMatch(/^Left out for budget: .+ § .+ \(lines? \d+/);
+		expect(budgetGaps[0]!.text).toMatch(/^Left out for budget: .+ § .+ \(lines? \d+/);
 	});
 
 	it('fails with a message naming the parameter', async () => {
@@ -231,7 +230,7 @@ describe('link text is not evidence (examples/vault)', () => {
 	it("mentions by wikilink or tag are not quoted as relevant evidence; the fact note's retention sentence is quoted", async () => {
 		const source = await openVault(EXAMPLE_VAULT);
 		// examples/vault selects the team-folders profile (its data.json): its keyword index steers this pack.
-		const { keywordIndexPath, excludedFolders } = PROFILES['team-folders'].settings;
+		const { keywordIndexPath, excludedFolders } = PROFILES['team-folders']!.settings;
 		const index = await SearchIndex.build(source, { keywordIndexPath, excludedFolders });
 		const pack = await buildPack(source, index, {
 			query: 'What do we know about Copilot data handling?',
@@ -244,18 +243,18 @@ describe('link text is not evidence (examples/vault)', () => {
 		const quotes = pack.pack.flatMap((s) => s.quotes);
 		// Only a wikilink names the topic here: a mention, not evidence, so it never outranks real evidence.
 		const digest = pack.pack.find((s) => s.path === 'digests/2026-w25.md');
-		const relevant = new Set(pack.coverage[0].sources);
+		const relevant = new Set(pack.coverage[0]!.sources);
 		expect(digest === undefined || !relevant.has(digest.id)).toBe(true);
 		expect(pack.pack.some((s) => s.path === 'people/ravi-patel.md' && relevant.has(s.id))).toBe(false);
 		// The research note only asks and points ("The facts so far are in [[copilot-data-retention]]"): the pointer is followed.
 		expect(pack.pack[0]).toMatchObject({ id: 'S1', path: 'facts/copilot-data-retention.md', lines: [13, 16] });
-		expect(pack.pack[0].quotes[0]).toBe(
+		expect(pack.pack[0]!.quotes[0]).toBe(
 			'For business seats, prompts and suggestions are not retained after the suggestion is returned\nwhen used in the IDE. #copilot/policy',
 		);
-		expect(pack.pack[0].quotes.join(' ')).not.toContain('Raised in');
+		expect(pack.pack[0]!.quotes.join(' ')).not.toContain('Raised in');
 		// The quote says "retained", not "data handling" (that is only a tag and a link): partial, and it says so.
 		expect(pack.coverage[0]).toMatchObject({ status: 'partial', sources: ['S1'] });
-		expect(pack.coverage[0].missing_terms).toContain('handling');
+		expect(pack.coverage[0]!.missing_terms).toContain('handling');
 		const research = pack.pack.find((s) => s.path === 'research/copilot-data-handling.md');
 		expect(research === undefined || !relevant.has(research.id)).toBe(true);
 		expect(
@@ -305,7 +304,7 @@ describe('vault-query pack', () => {
 			'handoff',
 			'markdown',
 		]);
-		expect(Object.keys(pack.pack[0])).toEqual(['id', 'path', 'section', 'lines', 'date', 'date_source', 'quotes']);
+		expect(Object.keys(pack.pack[0]!)).toEqual(['id', 'path', 'section', 'lines', 'date', 'date_source', 'quotes']);
 		expect(pack.handoff.budget_note).toBe('No budget was given: the default of 2000 tokens was used.');
 		const none = await cli(['pack', 'xylophone zeppelin', '--vault', EXAMPLE_VAULT]);
 		expect(none.code).toBe(1);

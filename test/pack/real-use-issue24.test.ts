@@ -37,7 +37,7 @@ describe('the defining note is in the pack', () => {
 			const src = pack.pack.find((s) => s.path === 'Methods/Zettelkasten.md');
 			expect(src, query).toBeDefined();
 			expect(src?.quotes[0]).toMatch(/^A slip-box of small linked cards/);
-			expect(pack.coverage[0].sources, query).toContain(src?.id);
+			expect(pack.coverage[0]!.sources, query).toContain(src?.id);
 		}
 	});
 
@@ -56,7 +56,7 @@ describe('the defining note is in the pack', () => {
 			const pack = await packOf(files, { query });
 			const src = pack.pack.find((s) => s.path === '用户界面/拖放.md');
 			expect(src, query).toBeDefined();
-			expect(pack.coverage[0].sources, query).toContain(src?.id);
+			expect(pack.coverage[0]!.sources, query).toContain(src?.id);
 		}
 	});
 });
@@ -78,7 +78,7 @@ describe('a relevance floor, not a word count', () => {
 
 	it('a source whose only match is one common word of the question stays out of the pack', async () => {
 		const pack = await packOf(files, { query: 'What is spaced repetition?', budget: 1500 });
-		expect(pack.pack[0].path).toBe('Spaced repetition.md');
+		expect(pack.pack[0]!.path).toBe('Spaced repetition.md');
 		const paths = pack.pack.map((s) => s.path);
 		expect(paths).not.toContain('Music/Repetition.md');
 		expect(paths.filter((p) => p.startsWith('Log '))).toEqual([]);
@@ -113,7 +113,7 @@ describe('quotes are never empty of words', () => {
 			['What is Quillwork?', 'Tools/Quillwork.md'],
 			['What is Inkpress?', 'Tools/Inkpress.md'],
 		]) {
-			const pack = await packOf(files, { query });
+			const pack = await packOf(files, { query: query! });
 			const src = pack.pack.find((s) => s.path === path);
 			expect(src, query).toBeDefined();
 			for (const q of src?.quotes ?? []) {
@@ -150,7 +150,7 @@ describe('the relevance floor wants the words together', () => {
 		const quoted = pack.pack.map((s) => s.quotes.join(' ').toLowerCase()).join('\n');
 		for (const g of pack.gaps) {
 			const m = /no packed quote holds (.+)$/.exec(g.text);
-			for (const w of m?.[1].split(', ') ?? []) expect(quoted, g.text).not.toContain(w);
+			for (const w of m?.[1]?.split(', ') ?? []) expect(quoted, g.text).not.toContain(w);
 		}
 		const partial = pack.gaps.find((g) => g.kind === 'partial');
 		expect(partial?.text).toMatch(/closest relevant source does not quote remote, vault/);
@@ -188,7 +188,7 @@ describe('coverage that cannot be fooled', () => {
 			'Bread.md': '# Bread\n\nBread needs flour, water, salt and time. Sourdough bread tastes sour.\n',
 		};
 		const pack = await packOf(files, { query: 'how do I preheat the oven for sourdough bread', budget: 1500 });
-		const c = pack.coverage[0];
+		const c = pack.coverage[0]!;
 		const texts = pack.pack.filter((s) => c.sources.includes(s.id)).map((s) => s.quotes.join(' ').toLowerCase());
 		const together = texts.some((t) => ['preheat', 'oven', 'sourdough', 'bread'].every((w) => t.includes(w)));
 		if (c.status === 'covered') expect(together).toBe(true);

@@ -16,7 +16,7 @@ async function packOf(files: Record<string, string>, query: string): Promise<Con
 /** The paths of the sources a facet lists as relevant. */
 function graded(pack: ContextPack, facet = 0): { relevant: string[] } {
 	const path = (id: string): string => pack.pack.find((s) => s.id === id)?.path ?? id;
-	return { relevant: pack.coverage[facet].sources.map(path) };
+	return { relevant: pack.coverage[facet]!.sources.map(path) };
 }
 
 /** Notes on other topics, so the question's words are rare in the vault as they are in a real one. */
@@ -43,9 +43,9 @@ describe('relative evidence', () => {
 		expect(
 			pack.pack
 				.filter((s) => s.path === 'Kitchen.md')
-				.every((s) => pack.coverage[0].partial_sources.includes(s.id)),
+				.every((s) => pack.coverage[0]!.partial_sources.includes(s.id)),
 		).toBe(true);
-		expect(pack.coverage[0].status).toBe('covered');
+		expect(pack.coverage[0]!.status).toBe('covered');
 	});
 
 	it('two notes that both answer stay relevant', async () => {

@@ -72,13 +72,13 @@ describe('facets', () => {
 	});
 
 	it('drops stop words and question fillers from key words', () => {
-		expect(splitFacets('如何在笔记之间创建链接')[0].words.map((w) => w.text)).toEqual(['笔记', '创建', '链接']);
-		expect(splitFacets('how do I link notes')[0].words.map((w) => w.text)).toEqual(['link', 'notes']);
+		expect(splitFacets('如何在笔记之间创建链接')[0]!.words.map((w) => w.text)).toEqual(['笔记', '创建', '链接']);
+		expect(splitFacets('how do I link notes')[0]!.words.map((w) => w.text)).toEqual(['link', 'notes']);
 	});
 });
 
 describe('grading', () => {
-	const key = (text: string, idf: number): KeyWord => ({ word: analyzeQueryText(text)[0], idf, expansions: [] });
+	const key = (text: string, idf: number): KeyWord => ({ word: analyzeQueryText(text)[0]!, idf, expansions: [] });
 	const terms = (text: string): Set<string> => new Set(allTermCounts(text).keys());
 
 	it('grades by the idf-weighted share of key words held: ≥ 0.6 relevant, ≥ 0.3 partial', () => {
@@ -109,7 +109,7 @@ describe('grading', () => {
 
 	it('counts an expansion (synonym, alias) as the word', () => {
 		const k: KeyWord = {
-			word: analyzeQueryText('快捷键')[0],
+			word: analyzeQueryText('快捷键')[0]!,
 			idf: 1,
 			expansions: [{ text: 'Hotkeys', alts: [['hotkei']] }],
 		};
@@ -201,7 +201,7 @@ describe('sections, blocks and references', () => {
 	});
 
 	it('quotes paragraphs, list items (no marker, no block id), quote lines, table rows, fenced code as its own kind; never callout headers', () => {
-		const links = sectionsOf(NOTE, meta)[2];
+		const links = sectionsOf(NOTE, meta)[2]!;
 		const inLinks = unitsIn(units, links);
 		expect(inLinks.filter((u) => u.kind !== 'code').map(textOf)).toEqual([
 			'Type [[ to link.',
@@ -250,7 +250,7 @@ describe('quotes', () => {
 	const units = noteUnits(NOTE, meta);
 
 	it('splits sentences with Intl.Segmenter, CJK punctuation included', () => {
-		const other = sectionsOf(NOTE, meta)[4];
+		const other = sectionsOf(NOTE, meta)[4]!;
 		expect(sentencesOf(NOTE, unitsIn(units, other)).map((s) => NOTE.slice(s.start, s.end))).toEqual([
 			'中文第一句。',
 			'第二句！',
@@ -266,7 +266,7 @@ describe('quotes', () => {
 	});
 
 	it('picks the best sentences, longest choice first, whole sentences, cuts marked', () => {
-		const title = sectionsOf(NOTE, meta)[1];
+		const title = sectionsOf(NOTE, meta)[1]!;
 		const sentences = sentencesOf(NOTE, unitsIn(units, title));
 		const variants = quoteVariants(sentences, [1, 0, 2]);
 		expect(variants.map((v) => v.map((s) => [NOTE.slice(s.start, s.end), s.cutBefore]))).toEqual([
@@ -298,8 +298,8 @@ describe('budget', () => {
 		const fill = fillBudget({
 			budget: 100,
 			count: 3,
-			variants: (i) => sizes[i].length,
-			block: (i, v) => ({ cjk: sizes[i][v], other: 0 }),
+			variants: (i) => sizes[i]!.length,
+			block: (i, v) => ({ cjk: sizes[i]![v]!, other: 0 }),
 			frame: (chosen, leftOut) => ({ cjk: 20 + 2 * leftOut.length, other: 0 }),
 		});
 		// 20 + 40 + 2·2 ≤ 100; then 50 does not fit (20 + 40 + 50 + 2) but 30 does; then 5 fits.
@@ -314,8 +314,8 @@ describe('budget', () => {
 		const tight = fillBudget({
 			budget: 70,
 			count: 3,
-			variants: (i) => sizes[i].length,
-			block: (i, v) => ({ cjk: sizes[i][v], other: 0 }),
+			variants: (i) => sizes[i]!.length,
+			block: (i, v) => ({ cjk: sizes[i]![v]!, other: 0 }),
 			frame: () => ({ cjk: 20, other: 0 }),
 		});
 		expect(tight).toEqual({ chosen: [{ item: 0, variant: 0 }], leftOut: [1, 2] });

@@ -133,7 +133,7 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 			date: new Date(mtime).toISOString().slice(0, 10),
 			date_source: 'mtime',
 		});
-		expect(pack.pack[0].quotes[0]).toBe('你可以链接到笔记中的特定标题，也称为_锚点链接_。');
+		expect(pack.pack[0]!.quotes[0]).toBe('你可以链接到笔记中的特定标题，也称为_锚点链接_。');
 		expect(pack.pack.length).toBeGreaterThanOrEqual(4);
 		for (const s of pack.pack) {
 			expect(s.date_source).toBe('mtime');
@@ -141,7 +141,7 @@ describeShared('context packs on obsidian-help-i18n/zh', () => {
 			for (const q of s.quotes) expect(q).toMatch(/\p{sc=Han}|^```/u);
 		}
 		expect(pack.markdown).toContain(
-			`### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · ${pack.pack[0].date} (file modified)`,
+			`### [S1] 链接笔记与文件/内部链接.md § 链接到笔记中的标题 (lines 67–71) · ${pack.pack[0]!.date} (file modified)`,
 		);
 		expect(pack.markdown).not.toContain('undated');
 		expect(pack.gaps.some((g) => g.kind === 'budget')).toBe(true);

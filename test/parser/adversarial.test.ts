@@ -34,7 +34,7 @@ describe('the parser on hostile notes', () => {
 	it('reports lone surrogates and control characters in frontmatter, keeping the body', () => {
 		const parsed = parseNote('---\na: x\uD800y\n---\n# Title\n');
 		expect(parsed.frontmatterError).toMatch(/line 2: .*non-printable/);
-		expect(parsed.metadata.headings?.[0].heading).toBe('Title');
+		expect(parsed.metadata.headings?.[0]!.heading).toBe('Title');
 		expect(() => parseNote('\uDC00[[\uD800]] #\uDFFF\r\n---\r\r\n')).not.toThrow();
 	});
 
@@ -91,8 +91,8 @@ describe('the parser on hostile notes', () => {
 	it('keeps block ids named like object properties', () => {
 		const { metadata } = parseNote('One ^constructor\n\nTwo ^hasOwnProperty\n\nThree ^toString\n');
 		expect(Object.keys(metadata.blocks ?? {})).toEqual(['constructor', 'hasownproperty', 'tostring']);
-		expect(metadata.blocks?.['constructor' as string].id).toBe('constructor');
-		expect(metadata.blocks?.['tostring'].position.start.line).toBe(4);
+		expect(metadata.blocks?.['constructor' as string]!.id).toBe('constructor');
+		expect(metadata.blocks?.['tostring']!.position.start.line).toBe(4);
 		expect(parseNote('Only ^other\n').metadata.blocks?.['constructor' as string]).toBeUndefined();
 	});
 
@@ -101,11 +101,11 @@ describe('the parser on hostile notes', () => {
 		expect(metadata.listItems?.length).toBe(256);
 		expectLinear('list markers', (n) => `${'- '.repeat(n)}word\n`, parseNote, 50_000);
 		const quotes = parseNote(`${'>'.repeat(500_000)} #deep\n`);
-		expect(quotes.metadata.sections?.[0].type).toBe('blockquote');
+		expect(quotes.metadata.sections?.[0]!.type).toBe('blockquote');
 		expectLinear('quote markers', (n) => `${'>'.repeat(n)} #deep\n`, parseNote, 250_000);
 		expect(parseNote(`${'- '.repeat(200)}word\n`).metadata.listItems?.length).toBe(200);
 		expect(parseNote('- - - word\n').metadata.listItems?.length).toBe(3);
-		expect(parseNote('- - -\n').metadata.sections?.[0].type).toBe('thematicBreak');
+		expect(parseNote('- - -\n').metadata.sections?.[0]!.type).toBe('thematicBreak');
 		expect(parseNote('- * * *\n').metadata.listItems?.length).toBe(1);
 	});
 

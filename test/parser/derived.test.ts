@@ -225,8 +225,8 @@ describe('derived, not recorded: block ids and lists', () => {
 			['list', undefined],
 			['table', 't1'],
 		]);
-		expect(metadata.listItems?.[0].id).toBe('i1');
-		expect(metadata.blocks?.i1.position).toEqual(metadata.listItems?.[0].position);
+		expect(metadata.listItems?.[0]!.id).toBe('i1');
+		expect(metadata.blocks?.i1!.position).toEqual(metadata.listItems?.[0]!.position);
 	});
 	it('a change of bullet starts a new list; blank lines between items do not', () => {
 		expect(sections('- a\n\n- b\n* c\n1. d\n1) e\n')).toEqual(['list', 'list', 'list', 'list']);
@@ -362,7 +362,7 @@ describe('derived, not recorded: invariants on arbitrary input', () => {
 				for (const l of allLocs(metadata)) {
 					expect(l.offset).toBeGreaterThanOrEqual(0);
 					expect(l.offset).toBeLessThanOrEqual(text.length);
-					expect(lineStarts[l.line] + l.col).toBe(l.offset);
+					expect(lineStarts[l.line]! + l.col).toBe(l.offset);
 				}
 				for (const link of [...(metadata.links ?? []), ...(metadata.embeds ?? [])]) {
 					expect(text.slice(link.position.start.offset, link.position.end.offset)).toBe(link.original);

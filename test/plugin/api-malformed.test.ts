@@ -32,7 +32,7 @@ describe('the plugin API answers a malformed request with status failed and the 
 			['note', [null]],
 		];
 		for (const [method, args] of calls) {
-			const answer = (await api[method](...args)) as { status?: string; error?: string };
+			const answer = (await api[method]!(...args)) as { status?: string; error?: string };
 			const label = `${method}(${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')})`;
 			expect(answer.status, label).toBe('failed');
 			expect(answer.error, label).toEqual(expect.any(String));

@@ -49,7 +49,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every module name the bundle requires at run time. */
 function requires(source: string): string[] {
-	return [...new Set([...source.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))].sort();
+	return [...new Set([...source.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]!))].sort();
 }
 
 function checkBundle(source: string): void {

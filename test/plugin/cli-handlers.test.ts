@@ -61,7 +61,7 @@ describe('Obsidian CLI handlers', () => {
 			'vault-query:search',
 		]);
 		expect(cliHandlers.get('vault-query:search')?.flags?.query).toMatchObject({ required: true });
-		expect(cliHandlers.get('vault-query:search')?.flags?.format.value).toBe('json|text');
+		expect(cliHandlers.get('vault-query:search')?.flags?.format!.value).toBe('json|text');
 	});
 
 	it('search answers with the JSON of `vault-query search --json`, or a text listing', async () => {

@@ -122,7 +122,7 @@ describe('event order', () => {
 		expect(changed).toHaveLength(NOTES.length);
 		expect(resolvedAt).toBe(app.events.length - 1);
 		expect(app.events.findIndex((e) => e.startsWith('metadataCache:resolve '))).toBeGreaterThan(
-			app.events.lastIndexOf(changed[changed.length - 1]),
+			app.events.lastIndexOf(changed[changed.length - 1]!),
 		);
 
 		expect(plugin.engine.lifecycle.state).toBe('ready');
@@ -431,7 +431,7 @@ describe('settings and api', () => {
 		app.layoutReady();
 		app.indexAll();
 		const result = await plugin.api.query({ type: 'prop', key: 'status', value: 'active' });
-		const alpha = (result.results as NoteResult[])[0];
+		const alpha = (result.results as NoteResult[])[0]!;
 		expect(alpha.frontmatter.status).toBe('active');
 		alpha.frontmatter.status = 'changed';
 		expect(plugin.engine.source.getMetadata('projects/alpha.md')?.frontmatter?.status).toBe('active');

@@ -23,7 +23,7 @@ describe('the plugin jobs’ turns on the main thread', () => {
 		await Promise.all([job('a'), job('b'), job('c')]);
 		expect(log).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3']);
 		// Between two marker tasks at most one slice ran.
-		for (let i = 1; i < seen.length; i++) expect(seen[i].length - seen[i - 1].length).toBeLessThanOrEqual(1);
+		for (let i = 1; i < seen.length; i++) expect(seen[i]!.length - seen[i - 1]!.length).toBeLessThanOrEqual(1);
 	});
 });
 

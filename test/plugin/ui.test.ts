@@ -90,7 +90,7 @@ describe('query commands', () => {
 		expect(modal.querySelector('.vault-query-summary')?.textContent).toContain('3 matches');
 		expect(texts(modal, '.vault-query-details summary')).toContain('Skipped (1)');
 
-		modal.querySelectorAll<HTMLElement>('.vault-query-result')[0].click();
+		modal.querySelectorAll<HTMLElement>('.vault-query-result')[0]!.click();
 		expect(app.workspace.opened).toEqual([{ path: 'Home.md', newLeaf: false, state: undefined }]);
 		expect(document.querySelector('.vault-query-modal')).toBeNull();
 	});
@@ -161,7 +161,7 @@ describe('query commands', () => {
 		unresolved?.click();
 		expect(app.workspace.opened).toEqual([]);
 		modal
-			.querySelectorAll<HTMLElement>('.vault-query-result')[2]
+			.querySelectorAll<HTMLElement>('.vault-query-result')[2]!
 			.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
 		expect(app.workspace.opened.map((o) => o.path)).toEqual(['attachments/pic.png']);
 	});

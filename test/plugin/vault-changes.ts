@@ -17,7 +17,7 @@ export const TEXTS = [
 	'Savannah weather; nothing about stripes.',
 	'---\naliases: [Stripy]\n---\nZebra herds, see [[notes/alpha]].',
 	'Savannah weather; nothing about zebras.', // the same size as another text: only the mtime tells them apart
-];
+] as const;
 const QUERIES = ['zebra', 'savannah', 'stripes', 'backlinks:alpha', 'crossing', 'stripy', 'weather'];
 
 /** A change as drawn: numbers that pick the file, folder, name, extension and text when it is applied. */
@@ -55,12 +55,12 @@ export function changeOf(app: FakeApp, o: Op): Change | null {
 	if (o.kind === 'create' || o.kind === 'rename') {
 		const target = `${FOLDERS[o.folder]}${NAMES[o.name]}${EXTENSIONS[o.ext]}`;
 		if (files.includes(target)) return null;
-		if (o.kind === 'create') return { kind: 'create', path: target, text: TEXTS[o.text] };
-		return files.length === 0 ? null : { kind: 'rename', path: files[o.pick % files.length], to: target };
+		if (o.kind === 'create') return { kind: 'create', path: target, text: TEXTS[o.text]! };
+		return files.length === 0 ? null : { kind: 'rename', path: files[o.pick % files.length]!, to: target };
 	}
 	if (files.length === 0) return null;
-	const path = files[o.pick % files.length];
-	return o.kind === 'write' ? { kind: 'write', path, text: TEXTS[o.text] } : { kind: 'delete', path };
+	const path = files[o.pick % files.length]!;
+	return o.kind === 'write' ? { kind: 'write', path, text: TEXTS[o.text]! } : { kind: 'delete', path };
 }
 
 /** What a user could compare: hits with their backlinks and tags, and a pack's sources. */

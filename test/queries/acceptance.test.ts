@@ -49,6 +49,6 @@ describe('seed acceptance queries', () => {
 		const { json } = await cliJson<QueryResult<NoteResult>>(['grep', 'OB1', ...V]);
 		expect(json.results.map((r) => r.path).sort()).toEqual([DECISION, 'Home.md'].sort());
 		// Authority order: decisions/ before the rest.
-		expect(json.results[0].path).toBe(DECISION);
+		expect(json.results[0]!.path).toBe(DECISION);
 	});
 });

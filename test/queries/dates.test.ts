@@ -60,7 +60,7 @@ describe("a note's date: the first date property set, else the modification time
 			'.obsidian/plugins/vault-query/data.json': JSON.stringify({ dateFields: ['published'] }),
 		});
 		const dates = await datesOf(withSettings);
-		expect(dates['created.md'].date_key).toBe('published');
+		expect(dates['created.md']!.date_key).toBe('published');
 		expect(dates['spaced.md']).toEqual({ date: '2022-05-06', date_source: 'mtime' });
 		const config = await cli(['config', '--vault', withSettings, '--json']);
 		expect(JSON.parse(config.stdout)).toMatchObject({

@@ -30,14 +30,14 @@ describe('link meaning as Obsidian has it', () => {
 		const vault = tempVault(FILES);
 		const { report } = await readerJson(['graph', 'a', '--folders', 'Notes', '--no-cache'], vault);
 		const [a] = report.results;
-		expect(a.outbound?.map((l) => [l.linkpath, l.resolution, l.source])).toEqual([
+		expect(a!.outbound?.map((l) => [l.linkpath, l.resolution, l.source])).toEqual([
 			['c', 'vault', 'frontmatter'],
 			['b', 'vault', 'frontmatter'],
 			['d', 'vault', 'body'],
 		]);
-		expect(a.outbound_count).toBe(3);
-		expect(a.inbound).toEqual([{ path: 'Notes/e.md', source: 'frontmatter' }]);
-		expect(a.inbound_count).toBe(1);
+		expect(a!.outbound_count).toBe(3);
+		expect(a!.inbound).toEqual([{ path: 'Notes/e.md', source: 'frontmatter' }]);
+		expect(a!.inbound_count).toBe(1);
 		const backlinks = await cli(['backlinks', 'b', '--vault', vault, '--json', '--no-cache']);
 		expect(
 			(JSON.parse(backlinks.stdout) as { results: { path: string; source: string }[] }).results.map((r) => [

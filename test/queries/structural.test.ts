@@ -124,15 +124,15 @@ describe('grep', () => {
 	it('gives line numbers and two lines of context, frontmatter excluded', async () => {
 		const { json } = await cliJson<Notes>(['grep', 'FFIEC IT Handbook', ...V]);
 		expect(json.results).toHaveLength(1);
-		const [match] = json.results[0].matches ?? [];
-		expect(match.line).toBe(14);
-		expect(match.text).toContain('FFIEC IT Handbook');
-		expect(match.before).toEqual([
+		const [match] = json.results[0]!.matches ?? [];
+		expect(match!.line).toBe(14);
+		expect(match!.text).toContain('FFIEC IT Handbook');
+		expect(match!.before).toEqual([
 			'What do we know about Copilot data handling? The facts so far are in [[copilot-data-retention]].',
 			'',
 		]);
-		expect(match.after).toHaveLength(2);
-		expect(json.results[0].excerpt).toContain('FFIEC IT Handbook');
+		expect(match!.after).toHaveLength(2);
+		expect(json.results[0]!.excerpt).toContain('FFIEC IT Handbook');
 	});
 
 	it('does not search frontmatter', async () => {

@@ -160,10 +160,10 @@ describe('lookup', () => {
 
 	it('returns an excerpt by default and the whole body with --full-body', async () => {
 		const short = await readerJson(['lookup', 'dcf-valuation', '--excerpt-chars', '40']);
-		expect(short.report.results[0].excerpt.length).toBeLessThanOrEqual(41);
-		expect(short.report.results[0].body).toBeUndefined();
+		expect(short.report.results[0]!.excerpt.length).toBeLessThanOrEqual(41);
+		expect(short.report.results[0]!.body).toBeUndefined();
 		const full = await readerJson(['lookup', 'dcf-valuation', '--full-body']);
-		expect(full.report.results[0].body).toMatch(
+		expect(full.report.results[0]!.body).toMatch(
 			/^# DCF valuation\n\nProject free cash flow[\s\S]*\[\[position-sizing\]\]\.\n$/,
 		);
 	});
@@ -187,33 +187,33 @@ describe('graph', () => {
 		const { report } = await readerJson(['graph', 'dcf-valuation', '--known-skill-refs', 'excel-modeling']);
 		const [note] = report.results;
 		expect(
-			note.outbound?.map((l) => [l.linkpath, l.resolution, l.path?.replace(report.vault_path, '<vault>')]),
+			note!.outbound?.map((l) => [l.linkpath, l.resolution, l.path?.replace(report.vault_path, '<vault>')]),
 		).toEqual([
 			['discount-rate', 'vault', '<vault>/skill-lab/discount-rate.md'],
 			['terminal-growth', 'unresolved', undefined],
 			['excel-modeling', 'skill-library-ref', undefined],
 			['position-sizing', 'vault', '<vault>/skill-lab/position-sizing.md'],
 		]);
-		expect(note.inbound).toEqual([{ path: 'skill-lab/discount-rate.md', source: 'body' }]);
-		expect([note.outbound_count, note.inbound_count]).toEqual([4, 1]);
+		expect(note!.inbound).toEqual([{ path: 'skill-lab/discount-rate.md', source: 'body' }]);
+		expect([note!.outbound_count, note!.inbound_count]).toEqual([4, 1]);
 	});
 
 	it('without known_skill_refs every unresolved link is unresolved; --no-resolve-wikilinks drops the paths', async () => {
 		const { report } = await readerJson(['graph', 'dcf-valuation', '--no-resolve-wikilinks']);
-		expect(report.results[0].outbound?.map((l) => l.resolution)).toEqual([
+		expect(report.results[0]!.outbound?.map((l) => l.resolution)).toEqual([
 			'vault',
 			'unresolved',
 			'unresolved',
 			'vault',
 		]);
-		expect(report.results[0].outbound?.every((l) => l.path === undefined)).toBe(true);
+		expect(report.results[0]!.outbound?.every((l) => l.path === undefined)).toBe(true);
 	});
 
 	it('inbound links are counted from the scoped folders only', async () => {
 		const scoped = await readerJson(['graph', 'kelly-criterion', '--folders', 'sources']);
-		expect(scoped.report.results[0].inbound).toEqual([]);
+		expect(scoped.report.results[0]!.inbound).toEqual([]);
 		const wide = await readerJson(['graph', 'kelly-criterion', '--folders', 'sources,skill-lab']);
-		expect(wide.report.results[0].inbound).toEqual([{ path: 'skill-lab/position-sizing.md', source: 'body' }]);
+		expect(wide.report.results[0]!.inbound).toEqual([{ path: 'skill-lab/position-sizing.md', source: 'body' }]);
 	});
 });
 
@@ -221,14 +221,14 @@ describe('text-search', () => {
 	it('substring in bodies, grouped by file, with line numbers and two lines of context', async () => {
 		const { report } = await readerJson(['text-search', 'discount rate']);
 		expect(paths(report)).toEqual(['skill-lab/discount-rate.md', 'skill-lab/scratch.md']);
-		const [match] = report.results[0].matches ?? [];
+		const [match] = report.results[0]!.matches ?? [];
 		expect(match).toEqual({
 			line: 10,
 			text: '# The discount rate dominates a DCF',
 			before: [],
 			after: ['', 'A one-point change in the discount rate moves a [[dcf-valuation]] more than any other input.'],
 		});
-		expect(report.results[0].matches).toHaveLength(2);
+		expect(report.results[0]!.matches).toHaveLength(2);
 	});
 
 	it('frontmatter is not searched', async () => {

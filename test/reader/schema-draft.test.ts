@@ -24,7 +24,7 @@ function fieldLines(draft: string): Map<string, string> {
 			.filter((l) => l.trim() !== '')
 			.map((l) => {
 				const [name, rest] = l.trim().split(/:\s(.*)/s);
-				return [name, rest.replace(/\s+#.*$/, '')];
+				return [name!, rest!.replace(/\s+#.*$/, '')];
 			}),
 	);
 }

@@ -32,8 +32,8 @@ describe('--where parsing', () => {
 			fc.property(soup, (clause) => {
 				const m = CLAUSE.exec(clause);
 				const parsed = parseWhere([clause]);
-				if (m === null || m[1].trim() === '') expect(Array.isArray(parsed)).toBe(false);
-				else expect(parsed).toEqual([{ field: m[1].trim(), op: m[2], values: [m[3]] }]);
+				if (m === null || m[1]!.trim() === '') expect(Array.isArray(parsed)).toBe(false);
+				else expect(parsed).toEqual([{ field: m[1]!.trim(), op: m[2], values: [m[3]] }]);
 			}),
 			{ seed: 13, numRuns: 3000 },
 		);

@@ -46,7 +46,7 @@ describe('an index edited many times', () => {
 		edited.upsert(note('n1.md', 'temporary vanishing word'));
 		texts['n1.md'] = '# Note 1\n\nsync encryption now';
 		texts['n2.md'] = 'conflicts conflicts';
-		for (const path of ['n1.md', 'n2.md']) edited.upsert(note(path, texts[path]));
+		for (const path of ['n1.md', 'n2.md']) edited.upsert(note(path, texts[path]!));
 		const fresh = new SearchIndex();
 		for (const [path, text] of Object.entries(texts)) fresh.upsert(note(path, text));
 		for (const query of ['sync conflicts', 'encryption', 'conf', 'vanishing', 'sycn']) {

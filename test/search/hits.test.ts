@@ -21,11 +21,11 @@ describe('search hits carry what the faces show', () => {
 		const source = new MemorySource(NOTES);
 		const index = await SearchIndex.build(source);
 		const r = await search(index, 'weekly pile');
-		const hit = r.results[0];
+		const hit = r.results[0]!;
 		expect(hit.path).toBe('Garden/Compost.md');
 		expect(hit.section).toBe('Method');
 		expect(hit.line).toBe(9);
-		expect(NOTES['Garden/Compost.md'].split('\n')[hit.line! - 1]).toContain('Turn the pile weekly');
+		expect(NOTES['Garden/Compost.md']!.split('\n')[hit.line! - 1]).toContain('Turn the pile weekly');
 		expect(hit.tags).toEqual(['#Garden', '#soil/health', '#Outdoor']);
 	});
 
@@ -43,6 +43,6 @@ describe('search hits carry what the faces show', () => {
 		const source = new MemorySource(NOTES);
 		const index = await SearchIndex.build(source);
 		const r = await search(index, 'path:Seeds');
-		expect(r.results[0].line).toBeNull();
+		expect(r.results[0]!.line).toBeNull();
 	});
 });

@@ -33,8 +33,8 @@ describe('incremental index (property)', () => {
 				for (const o of ops) {
 					if (o.kind === 'upsert') {
 						const path = `n${o.path}.md`;
-						live.set(path, POOL[o.text]);
-						inc.upsert({ path, text: POOL[o.text], metadata: metadataOf(POOL[o.text]) });
+						live.set(path, POOL[o.text]!);
+						inc.upsert({ path, text: POOL[o.text]!, metadata: metadataOf(POOL[o.text]!) });
 					} else if (o.kind === 'remove') {
 						live.delete(`n${o.path}.md`);
 						inc.remove(`n${o.path}.md`);

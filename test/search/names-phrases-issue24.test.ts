@@ -30,16 +30,16 @@ describe('titles are words however they start', () => {
 		const index = await SearchIndex.build(source);
 		const star = await search(index, 'STAR', { limit: 5, withBacklinks: false });
 		expect(star.results[0]).toMatchObject({ path: '🔡STAR.md' });
-		expect(star.results[0].tier).not.toBe('body');
+		expect(star.results[0]!.tier).not.toBe('body');
 		const deep = await search(index, 'deep work', { limit: 5, withBacklinks: false });
-		expect(deep.results[0].path).toBe('📚Deep Work.md');
-		expect(deep.results[0].tier).not.toBe('body');
+		expect(deep.results[0]!.path).toBe('📚Deep Work.md');
+		expect(deep.results[0]!.tier).not.toBe('body');
 		// A numbering or a bracketed label before the name is not part of the name people type.
 		for (const [q, path] of [
 			['intro', '01 Intro.md'],
 			['range', '[Book] Range.md'],
 		]) {
-			const r = await search(index, q, { limit: 5, withBacklinks: false });
+			const r = await search(index, q!, { limit: 5, withBacklinks: false });
 			expect(r.results[0]?.path, q).toBe(path);
 			expect(r.results[0]?.tier, q).not.toBe('body');
 		}

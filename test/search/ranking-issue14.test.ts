@@ -30,13 +30,13 @@ async function build(): Promise<SearchIndex> {
 describe('issue 14: sharper ranking', () => {
 	it('an exact title beats notes that only share a stem ("how is lightness defined" → Lightness)', async () => {
 		const r = await search(await build(), 'how is lightness defined');
-		expect(r.results[0].path).toBe('Physics/Lightness.md');
-		expect(r.results[0].tier).toBe('alias-filename');
+		expect(r.results[0]!.path).toBe('Physics/Lightness.md');
+		expect(r.results[0]!.tier).toBe('alias-filename');
 	});
 
 	it('an alias points at its own note, never expanding into its sibling aliases ("public" does not bring in "private")', async () => {
 		const r = await search(await build(), 'public');
-		expect(r.results[0].path).toBe('Code/Access Modifiers.md');
+		expect(r.results[0]!.path).toBe('Code/Access Modifiers.md');
 		expect(r.terms.expanded.map((e) => e.text)).not.toContain('private');
 		expect(r.results.map((h) => h.path)).not.toContain('Code/Private notes.md');
 		const t = await search(await build(), 'trampoline');
@@ -45,22 +45,22 @@ describe('issue 14: sharper ranking', () => {
 
 	it('a multi-word alias matches as a phrase: the note it names comes first, ahead of a note holding the words apart', async () => {
 		const r = await search(await build(), 'dead code elimination');
-		expect(r.results[0].path).toBe('Code/Tail calls.md');
-		expect(r.results[0].tier).toBe('alias-filename');
+		expect(r.results[0]!.path).toBe('Code/Tail calls.md');
+		expect(r.results[0]!.tier).toBe('alias-filename');
 	});
 
 	it('CJK question words are stripped before bigrams: 什么是块引用 searches 块引用, not 是块', async () => {
 		expect(analyzeQueryText('什么是块引用').map((w) => w.text)).toEqual(['块引用']);
 		expect(analyzeQueryText('ブロック参照とは何ですか').map((w) => w.text)).toEqual(['ブロック', '参照']);
 		const r = await search(await build(), '什么是块引用');
-		expect(r.results[0].path).toBe('块引用.md');
+		expect(r.results[0]!.path).toBe('块引用.md');
 		expect(r.results.map((h) => h.path)).not.toContain('是块.md');
 	});
 
 	it('a typo that matches nothing is taken as the nearest word and said so ("calender → calendar")', async () => {
 		const r = await search(await build(), 'calender plugin');
 		expect(r.terms.corrected).toEqual([{ from: 'calender', to: 'calendar' }]);
-		expect(r.results[0].path).toBe('Tools/Calendar plugin.md');
+		expect(r.results[0]!.path).toBe('Tools/Calendar plugin.md');
 		expect(r.limitations.join('\n')).toContain('"calender" matched no note; searched as "calendar"');
 		// A correctly spelt query is never "corrected".
 		expect((await search(await build(), 'calendar plugin')).terms.corrected).toEqual([]);
@@ -84,7 +84,7 @@ describe('issue 14: sharper ranking', () => {
 		});
 		const index = await SearchIndex.build(source);
 		const r = await search(index, 'calendar plugin');
-		expect(r.results[0].path).toBe('Release notes.md');
+		expect(r.results[0]!.path).toBe('Release notes.md');
 		expect(r.results.find((h) => h.path === 'Daily notes.md')?.matched_terms ?? []).not.toContain('calendar');
 		// A Markdown image keeps its alt text (it describes the image); the file name of either kind is not read.
 		expect((await search(index, 'shrine')).results.map((h) => h.path)).toEqual(['Photos.md']);

@@ -65,17 +65,17 @@ describe('ranked search', () => {
 		const { index } = await build();
 		const r = await search(index, 'xss');
 		expect(r.status).toBe('success');
-		expect(r.results[0].path).toBe('Web/XSS Prevention.md');
-		expect(r.results[0].tier).toBe('alias-filename');
-		expect(r.results[0].matched_terms).toContain('xss');
+		expect(r.results[0]!.path).toBe('Web/XSS Prevention.md');
+		expect(r.results[0]!.tier).toBe('alias-filename');
+		expect(r.results[0]!.matched_terms).toContain('xss');
 		expect(r.results.map((h) => h.path)).toContain('Web/CSP.md');
 	});
 
 	it('finds a note from its Chinese alias, which points at its own note (its title), not at its other aliases', async () => {
 		const { index } = await build();
 		const r = await search(index, '跨站腳本攻擊');
-		expect(r.results[0].path).toBe('Web/XSS Prevention.md');
-		expect(r.results[0].tier).toBe('alias-filename');
+		expect(r.results[0]!.path).toBe('Web/XSS Prevention.md');
+		expect(r.results[0]!.tier).toBe('alias-filename');
 		expect(r.terms.expanded.map((e) => e.text)).toEqual(['XSS Prevention']);
 		// The alias's title is one phrase: the CSP note says "xss" but not "XSS prevention", so the
 		// alias does not reach it word by word.
@@ -85,9 +85,9 @@ describe('ranked search', () => {
 	it('boosts and labels a synthesis note', async () => {
 		const { index } = await build();
 		const r = await search(index, 'front-end career developing suggestion');
-		expect(r.results[0].path).toBe('Career/Frontend Career.md');
-		expect(r.results[0].tier).toBe('synthesis');
-		expect(r.results[0].synthesis).toBe(true);
+		expect(r.results[0]!.path).toBe('Career/Frontend Career.md');
+		expect(r.results[0]!.tier).toBe('synthesis');
+		expect(r.results[0]!.synthesis).toBe(true);
 		const text = renderSearchMarkdown(r);
 		expect(text).toContain('### 1. Frontend Career\n');
 		expect(text).toContain(
@@ -102,7 +102,7 @@ describe('ranked search', () => {
 		expect(r.results.map((h) => h.path)).toEqual(['Web/XSS Prevention.md']);
 		const all = await search(index, 'tag:#security');
 		expect(all.results.map((h) => h.path).sort()).toEqual(['Web/CSP.md', 'Web/XSS Prevention.md']);
-		expect(all.results[0].tier).toBe('filter');
+		expect(all.results[0]!.tier).toBe('filter');
 		const neg = await search(index, 'security -tag:security');
 		expect(neg.results.map((h) => h.path)).toEqual(['Notes/Cooking.md']);
 	});
@@ -115,7 +115,7 @@ describe('ranked search', () => {
 		]);
 		expect((await search(index, 'security -xss')).results.map((h) => h.path)).toEqual(['Notes/Cooking.md']);
 		expect((await search(index, '/memoi[sz]ation/')).results.map((h) => h.path)).toEqual(['Notes/Performance.md']);
-		expect((await search(index, 'path:career tips')).results[0].path).toBe('Career/Resume tips.md');
+		expect((await search(index, 'path:career tips')).results[0]!.path).toBe('Career/Resume tips.md');
 		expect((await search(index, 'file:csp')).results.map((h) => h.path)).toEqual(['Web/CSP.md']);
 		const bad = await search(index, '/(unclosed/');
 		expect(bad.status).toBe('failed');
@@ -125,10 +125,10 @@ describe('ranked search', () => {
 	it('stems English words and uses the vocabulary', async () => {
 		const { index } = await build();
 		const r = await search(index, 'optimize performance');
-		expect(r.results[0].path).toBe('Notes/Performance.md');
+		expect(r.results[0]!.path).toBe('Notes/Performance.md');
 		const v = await search(index, '面試');
 		expect(v.terms.expanded.map((e) => e.text)).toContain('interview-prep');
-		expect(v.results[0].path).toBe('Web/XSS Prevention.md');
+		expect(v.results[0]!.path).toBe('Web/XSS Prevention.md');
 	});
 
 	it('uses the keyword index when present, and says nothing about one that is absent', async () => {
@@ -150,10 +150,10 @@ describe('ranked search', () => {
 		);
 		const k = await search(withIndex.index, 'oven');
 		expect(k.keyword_index).toBe('used');
-		expect(k.results[0].path).toBe('Notes/Cooking.md');
-		expect(k.results[0].tier).toBe('keyword-index');
+		expect(k.results[0]!.path).toBe('Notes/Cooking.md');
+		expect(k.results[0]!.tier).toBe('keyword-index');
 		const b = await search(withIndex.index, 'cv');
-		expect(b.results[0].path).toBe('Career/Resume tips.md');
+		expect(b.results[0]!.path).toBe('Career/Resume tips.md');
 	});
 
 	it('expands with the synonym note', async () => {
@@ -161,7 +161,7 @@ describe('ranked search', () => {
 		index.setSynonyms('- bread: baking, 麵包\n');
 		const r = await search(index, '麵包');
 		expect(r.terms.expanded.map((e) => e.text)).toEqual(['bread', 'baking']);
-		expect(r.results[0].path).toBe('Notes/Cooking.md');
+		expect(r.results[0]!.path).toBe('Notes/Cooking.md');
 	});
 
 	it('reports advice when nothing matches', async () => {
@@ -187,27 +187,27 @@ describe('ranked search', () => {
 			metadata: source.getMetadata('Kitchen/Bread baking.md'),
 		});
 		const renamed = await search(index, 'bread');
-		expect(renamed.results[0].path).toBe('Kitchen/Bread baking.md');
-		expect(renamed.results[0].tier).toBe('alias-filename');
+		expect(renamed.results[0]!.path).toBe('Kitchen/Bread baking.md');
+		expect(renamed.results[0]!.tier).toBe('alias-filename');
 		expect((await search(index, 'sourdough')).results.map((h) => h.path)).toEqual(['Kitchen/Bread baking.md']);
 		// The name maps follow the rename: the new title expands, the old one is gone.
 		expect(index.aliasLookup().namesFor('cooking')).toBeNull();
-		expect(index.aliasLookup().namesFor('breadbaking')?.[0].title).toBe('Bread baking');
+		expect(index.aliasLookup().namesFor('breadbaking')?.[0]!.title).toBe('Bread baking');
 		source.delete('Kitchen/Bread baking.md');
 		index.remove('Kitchen/Bread baking.md');
 		expect((await search(index, 'sourdough')).results).toEqual([]);
 		index.index.compact();
-		expect((await search(index, 'xss')).results[0].path).toBe('Web/XSS Prevention.md');
+		expect((await search(index, 'xss')).results[0]!.path).toBe('Web/XSS Prevention.md');
 		expect(index.size).toBe(5);
 	});
 
 	it('locates the best-matching heading section for the excerpt', async () => {
 		const { index } = await build();
 		const r = await search(index, 'stored attacks');
-		expect(r.results[0].path).toBe('Web/XSS Prevention.md');
-		expect(r.results[0].section).toBe('Details');
-		expect(r.results[0].excerpt).toContain('stored attacks');
-		expect(r.results[0].abstract).toMatch(/^Escape untrusted output/);
+		expect(r.results[0]!.path).toBe('Web/XSS Prevention.md');
+		expect(r.results[0]!.section).toBe('Details');
+		expect(r.results[0]!.excerpt).toContain('stored attacks');
+		expect(r.results[0]!.abstract).toMatch(/^Escape untrusted output/);
 	});
 
 	it('fills backlinks and forward links', async () => {

@@ -22,7 +22,7 @@ describe('tokenize', () => {
 		expect(termsOf('TypeScript')).toEqual(['type', 'script', 'typescript']);
 		expect(termsOf('snake_case')).toEqual(['snake', 'case', stem('snakecase')]);
 		const q = analyzeQueryText('front-end');
-		expect(q[0].alts[0]).toEqual(['frontend']);
+		expect(q[0]!.alts[0]).toEqual(['frontend']);
 	});
 
 	it('folds case, width and diacritics', () => {
@@ -33,7 +33,7 @@ describe('tokenize', () => {
 		expect(termsOf('链接笔记')).toEqual(['链接', '接笔', '笔记']);
 		const words = analyzeQueryText('如何创建链接笔记');
 		expect(words.map((w) => w.text)).toEqual(['创建', '链接', '笔记']);
-		expect(words[1].alts).toEqual([['链接']]);
+		expect(words[1]!.alts).toEqual([['链接']]);
 	});
 
 	it('glues single characters to their neighbour', () => {

@@ -11,9 +11,9 @@ describeShared('ranked search on obsidian-help-i18n/zh', () => {
 	it('a Chinese query finds Chinese notes, with the alias/filename tier', async () => {
 		const index = await SearchIndex.build(await openVault(ZH));
 		const r = await search(index, '快捷键', { limit: 5 });
-		expect(r.results[0].path).toBe('用户界面/快捷键.md');
-		expect(r.results[0].tier).toBe('alias-filename');
-		expect(r.results[0].match_term).toBe('快捷键');
+		expect(r.results[0]!.path).toBe('用户界面/快捷键.md');
+		expect(r.results[0]!.tier).toBe('alias-filename');
+		expect(r.results[0]!.match_term).toBe('快捷键');
 		// The typed word is the note's own name: its aliases (Hotkeys) are not added as query words.
 		expect(r.terms.typed).toEqual(['快捷键']);
 		expect(r.terms.expanded.map((e) => e.text)).not.toContain('Hotkeys');
@@ -36,7 +36,7 @@ describeShared('ranked search on obsidian-help-i18n/zh', () => {
 		expect(out[0]).toContain('- **Why**: matched in the title or an alias: 标签');
 		out.length = 0;
 		await searchCommand.run({ positionals: ['标签'], flags: { limit: 3, json: true } }, io);
-		const json = JSON.parse(out[0]) as { results: { path: string; tier: string }[]; keyword_index: string };
+		const json = JSON.parse(out[0]!) as { results: { path: string; tier: string }[]; keyword_index: string };
 		expect(json.results).toHaveLength(3);
 		expect(json.keyword_index).toBe('disabled'); // neutral defaults: no keyword index unless a setting or profile names one
 	});

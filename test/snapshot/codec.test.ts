@@ -100,9 +100,9 @@ describe('snapshot codec', () => {
 			0,
 			noDeferred,
 		) as unknown as Record<string, Record<string, unknown>>;
-		expect(Object.is(back.frontmatter.neg, -0)).toBe(true);
-		expect(back.frontmatter.inf).toBe(-Infinity);
-		expect(back.frontmatter.nan).toBeNaN();
+		expect(Object.is(back.frontmatter!.neg, -0)).toBe(true);
+		expect(back.frontmatter!.inf).toBe(-Infinity);
+		expect(back.frontmatter!.nan).toBeNaN();
 		expect(Object.getOwnPropertyDescriptor(back.frontmatter, '__proto__')?.value).toEqual({ a: 1 });
 		expect(back.footnotes).toEqual([{ id: 'x' }]);
 		expect(Object.keys(JSON.parse(JSON.stringify(back)) as object)).toEqual(['frontmatter', 'footnotes']);
@@ -125,8 +125,8 @@ describe('snapshot codec', () => {
 		const carried = {
 			...input,
 			notes: [
-				{ ...input.notes[1], path: 'b.md' },
-				{ ...input.notes[0], metadata: first.encodedMetadata(0) },
+				{ ...input.notes[1]!, path: 'b.md' },
+				{ ...input.notes[0]!, metadata: first.encodedMetadata(0) },
 			],
 		};
 		const second = decodeSnapshot(encodeSnapshot(carried, nodeCodecHost), nodeCodecHost);
@@ -174,7 +174,7 @@ describe('snapshot codec', () => {
 		const bytes = encodeSnapshot(input, nodeCodecHost);
 		const at = Buffer.from(bytes).lastIndexOf('"status":"on-hold"');
 		expect(at).toBeGreaterThan(0);
-		bytes[at + '"status":"on-hol'.length] ^= 0x08; // still valid JSON: on-hold → on-holl
+		bytes[at + '"status":"on-hol'.length]! ^= 0x08; // still valid JSON: on-hold → on-holl
 		const decoded = decodeSnapshot(bytes, nodeCodecHost);
 		const damaged: string[] = [];
 		decoded.notePaths.forEach((path, i) => {
@@ -222,7 +222,7 @@ describe('snapshot codec', () => {
 		);
 		const columnsAndFrontmatter = read;
 		const i = decoded.notePaths.findIndex((path) => (metadata.get(path)?.links?.length ?? 0) > 1);
-		const links = metadata.get(decoded.notePaths[i])?.links;
+		const links = metadata.get(decoded.notePaths[i]!)?.links;
 		expect(JSON.stringify(decoded.metadata(i, noDeferred)?.links)).toBe(JSON.stringify(links));
 		// One field's bytes (positions flattened: shorter than their JSON), not the heap of every note's body links.
 		expect(read - columnsAndFrontmatter).toBeGreaterThan(0);
@@ -279,10 +279,10 @@ describe('snapshot codec', () => {
 		const { input, metadata } = await exampleInput();
 		const bytes = encodeSnapshot(input, nodeCodecHost);
 		const i = input.notes.findIndex((n) => (n.metadata as CachedMetadata | null)?.links?.length);
-		const link = (metadata.get(input.notes[i].path)?.links ?? [])[0].link;
+		const link = (metadata.get(input.notes[i]!.path)?.links ?? [])[0]!.link;
 		const at = Buffer.from(bytes).indexOf(`"link":${JSON.stringify(link)}`);
 		expect(at).toBeGreaterThan(0);
-		bytes[at + 1] ^= 0x20; // "link" → "Link": still JSON, another key
+		bytes[at + 1]! ^= 0x20; // "link" → "Link": still JSON, another key
 		const decoded = decodeSnapshotFrom(
 			{ size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) },
 			nodeCodecHost,
@@ -298,7 +298,7 @@ describe('snapshot codec', () => {
 			),
 			(field, broken) => {
 				if (broken) damaged.push(field);
-				return (metadata.get(input.notes[i].path) as Record<string, unknown> | null)?.[field];
+				return (metadata.get(input.notes[i]!.path) as Record<string, unknown> | null)?.[field];
 			},
 		);
 		expect(back?.links?.length).toBeGreaterThan(0);
@@ -320,7 +320,7 @@ describe('snapshot codec', () => {
 		expect(reason(bytes.slice(0, bytes.length - 100))).toMatch(/truncated/);
 		expect(reason(bytes.slice(0, 10))).toMatch(/truncated/);
 		const flipped = bytes.slice();
-		flipped[Buffer.from(bytes).indexOf('conventions.md') + 3] ^= 0x20; // the file list: verified whole on every load
+		flipped[Buffer.from(bytes).indexOf('conventions.md') + 3]! ^= 0x20; // the file list: verified whole on every load
 		expect(reason(flipped)).toMatch(/checksum/);
 		const foreign = bytes.slice();
 		new DataView(foreign.buffer).setUint32(4, 999, true);

@@ -54,7 +54,7 @@ function snapshotFileOf(status: { stdout: string }): string {
 function snapshotFile(): string {
 	const files = readdirSync(cache).filter((f) => f.endsWith('.vqs'));
 	expect(files).toHaveLength(1);
-	return join(cache, files[0]);
+	return join(cache, files[0]!);
 }
 
 /** The answer of a full read, to compare with. */
@@ -115,7 +115,7 @@ describe('snapshot faults', () => {
 		// Still valid JSON, but another value: only the field's own check can tell.
 		const at = bytes.indexOf('"status":"on-hold"');
 		expect(at).toBeGreaterThan(0);
-		bytes[at + '"status":"on-hol'.length] ^= 0x08; // on-hold → on-holl
+		bytes[at + '"status":"on-hol'.length]! ^= 0x08; // on-hold → on-holl
 		writeFileSync(file, bytes);
 		const loud = await cli([...PROP, '--vault', vault, '--json', '--verbose']);
 		expect(loud.stdout).toBe(await truth(PROP));

@@ -110,7 +110,7 @@ describe('the save encoding in steps', () => {
 		const meter = new WorkMeter(SECTION_STEP);
 		const { value: sections, pauses } = stepped(searchSectionsSteps(si, nodeCodecHost, meter));
 		const { terms } = JSON.parse(new TextDecoder().decode(sections.searchMeta)) as { terms: number };
-		const postings = sections.postDocs.length / 4;
+		const postings = sections.postDocs!.length / 4;
 		expect(terms).toBeGreaterThan(20_000);
 		expect(postings).toBeGreaterThan(50_000);
 		// Sorting the terms alone merges every term once per pass (log2 terms passes).
@@ -123,7 +123,7 @@ describe('the save encoding in steps', () => {
 
 		const synchronous = searchSections(si, nodeCodecHost);
 		expect(Object.keys(sections)).toEqual(Object.keys(synchronous));
-		for (const name of Object.keys(sections)) expect(same(sections[name], synchronous[name]), name).toBe(true);
+		for (const name of Object.keys(sections)) expect(same(sections[name]!, synchronous[name]!), name).toBe(true);
 
 		const part = { kind: 'search', tool: 't', settings: 's', stamps: stampsOf(source.listNotes()), sections };
 		const encoded = stepped(encodePartSteps(part, nodeCodecHost));

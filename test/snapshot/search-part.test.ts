@@ -72,8 +72,8 @@ function damagePostings(bytes: Uint8Array): void {
 		sections: Record<string, [number, number]>;
 	};
 	const base = 16 + Math.ceil((4 + headerLength) / 8) * 8;
-	const [offset, length] = header.sections.postDocs;
-	for (let at = 0; at < length; at += header.block) bytes[base + offset + at] ^= 0x40;
+	const [offset, length] = header.sections.postDocs!;
+	for (let at = 0; at < length; at += header.block) bytes[base + offset + at]! ^= 0x40;
 }
 
 function files(seeds: readonly number[]): Record<string, string> {

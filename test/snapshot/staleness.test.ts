@@ -83,7 +83,7 @@ function apply(vault: string, o: Op): void {
 			const before = statSync(at(o.name));
 			const text = readFileSync(at(o.name), 'utf8');
 			// Same-length swaps that change what is indexed: a word, a tag, a link target, a property.
-			const [pattern, a, b] = SWAPS[o.word];
+			const [pattern, a, b] = SWAPS[o.word]!;
 			const swapped = text.replace(pattern, (m) => (m === a ? b : a));
 			writeFileSync(at(o.name), swapped);
 			utimesSync(at(o.name), before.atime, before.mtime); // same size, same mtime: only ctime moves
@@ -191,15 +191,15 @@ describe('the snapshot is never stale', () => {
 				async (initial, ops, first) => {
 					const vault = mkdtempSync(join(tmpdir(), 'vq-stale-'));
 					try {
-						initial.forEach((text, i) => apply(vault, { kind: 'write', name: NAMES[i], text }));
+						initial.forEach((text, i) => apply(vault, { kind: 'write', name: NAMES[i]!, text }));
 						for (let step = 0; step <= ops.length; step++) {
-							if (step > 0) apply(vault, ops[step - 1]);
+							if (step > 0) apply(vault, ops[step - 1]!);
 							// Two queries per step, rotating, so every query meets every kind of edit.
 							for (const q of [
 								QUERIES[(first + step) % QUERIES.length],
 								QUERIES[(first + step + 3) % QUERIES.length],
 							])
-								await check(vault, q, step);
+								await check(vault, q!, step);
 						}
 					} finally {
 						rmSync(vault, { recursive: true, force: true });

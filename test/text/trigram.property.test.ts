@@ -161,7 +161,7 @@ describe('trigram candidates hold every true match', () => {
 				fc.nat(),
 				fc.boolean(),
 				(notes, which, from, length, caseSensitive) => {
-					const note = notes[which % notes.length];
+					const note = notes[which % notes.length]!;
 					const start = note.length === 0 ? 0 : from % note.length;
 					const literal = note.slice(start, start + 1 + (length % 8));
 					const compiled = compileMatcher({ pattern: literal, regex: false, caseSensitive });

@@ -64,7 +64,7 @@ describe('NFC on both sides, in every operation', () => {
 	it("shows the note's own line (positions map to the original text)", async () => {
 		const { json } = await cliJson(['grep', composed('brûlée')]);
 		const [hit] = json.results as { matches: { line: number; text: string }[] }[];
-		expect(hit.matches[0]).toMatchObject({ line: 7, text: 'The café serves crème brûlée.'.normalize('NFD') });
+		expect(hit!.matches[0]).toMatchObject({ line: 7, text: 'The café serves crème brûlée.'.normalize('NFD') });
 	});
 
 	it('finds it through the plugin class too: api.query grep and api.search', async () => {

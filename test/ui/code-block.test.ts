@@ -37,7 +37,7 @@ async function renderBlock(
 	await waitFor(() =>
 		expect(el.querySelector('.vault-query-block-body:not(.is-pending), .vault-query-block-error')).not.toBeNull(),
 	);
-	return { el, child: children[0] };
+	return { el, child: children[0]! };
 }
 
 describe('vault-query code blocks', () => {

@@ -120,7 +120,7 @@ describe('search modal', () => {
 		);
 		key('Enter');
 		await waitFor(() => expect(r.app.workspace.opened).toHaveLength(1));
-		const opened = r.app.workspace.opened[0];
+		const opened = r.app.workspace.opened[0]!;
 		expect(opened).toMatchObject({ path: 'research/copilot-data-handling.md', newLeaf: false });
 		const line = (opened.state as { eState: { line: number } }).eState.line;
 		const text = r.app.vault.textOf('research/copilot-data-handling.md') ?? '';
@@ -231,7 +231,7 @@ describe('search modal', () => {
 		}
 		await rendered('kelly');
 		expect(spy).toHaveBeenCalledTimes(1);
-		expect(spy.mock.calls[0][0]).toBe('kelly');
+		expect(spy.mock.calls[0]![0]).toBe('kelly');
 		expect(titles()[0]).toBe('kelly-criterion');
 	});
 });

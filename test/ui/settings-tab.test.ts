@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 function openTab(r: Ready): HTMLElement {
-	const tab = r.app.setting.tabs[0];
+	const tab = r.app.setting.tabs[0]!;
 	expect(tab).toBeDefined();
 	const dialog = document.body.createDiv('vertical-tab-content-container');
 	r.app.setting.open(tab, dialog);

@@ -168,7 +168,7 @@ describe('side panel', () => {
 		await settle();
 		expect(r.app.workspace.getLeavesOfType(SIDE_PANEL_VIEW)).toHaveLength(1);
 		expect(r.app.workspace.listenerCount('file-open')).toBe(baseline.workspace + 1);
-		r.app.workspace.getLeavesOfType(SIDE_PANEL_VIEW)[0].detach();
+		r.app.workspace.getLeavesOfType(SIDE_PANEL_VIEW)[0]!.detach();
 		await settle();
 		expect(r.app.workspace.listenerCount('file-open')).toBe(baseline.workspace);
 		expect(r.app.metadataCache.listenerCount('resolved')).toBe(baseline.meta);

@@ -37,7 +37,7 @@ export const baseCommand: Command = {
 			throw new UsageError(`--format: "${format}" is not one of ${FORMATS.join(', ')}`);
 	},
 	run: async (args, io) => {
-		const [base] = args.positionals;
+		const [base] = positionals(args, ['base']);
 		const format = stringFlag(args, 'format') ?? 'text';
 		const { engine } = await openCliVault(args, io);
 		const result = await engine.base({

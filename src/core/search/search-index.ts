@@ -228,7 +228,7 @@ export class SearchIndex {
 			skipped.sort((a, b) => positions.get(a.path)! - positions.get(b.path)!);
 		} else
 			for (let i = 0; i < scope.length; i++) {
-				count(scope[i]);
+				count(scope[i]!);
 				if ((i + 1) % RECOUNT_STEP === 0) yield;
 			}
 		this.countedScope = scope;

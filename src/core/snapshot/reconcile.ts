@@ -53,7 +53,7 @@ export function* planReconcileSteps(
 ): Generator<void, ReconcilePlan, void> {
 	const savedIndex = new Map<string, number>();
 	for (let i = 0; i < saved.paths.length; i++) {
-		savedIndex.set(saved.paths[i], i);
+		savedIndex.set(saved.paths[i]!, i);
 		if ((i + 1) % RECONCILE_STEP === 0) yield;
 	}
 	const keep = new Map<string, number>();

@@ -126,7 +126,7 @@ export abstract class InlineSegments {
 				this.foundPos = k;
 				return true;
 			}
-			i = this.segStart[s];
+			i = this.segStart[s]!;
 		}
 	}
 

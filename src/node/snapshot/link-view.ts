@@ -284,7 +284,7 @@ function mergeInWalkOrder(a: readonly string[], b: readonly string[]): string[] 
 	const out: string[] = [];
 	let i = 0;
 	let j = 0;
-	while (i < a.length && j < b.length) out.push(walkOrder(a[i]!, b[j]!) <= 0 ? a[i++] : b[j++]);
+	while (i < a.length && j < b.length) out.push(walkOrder(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
 	while (i < a.length) out.push(a[i++]!);
 	while (j < b.length) out.push(b[j++]!);
 	return out;

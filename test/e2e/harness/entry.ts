@@ -87,7 +87,7 @@ async function start(): Promise<void> {
 			for (const processor of MarkdownPreviewRenderer.postProcessors) await processor(view as HTMLElement, ctx);
 		},
 		openSettings: () => {
-			const tab = app.setting.tabs[0];
+			const tab = app.setting.tabs[0]!;
 			const modal = document.body.createDiv('modal-container mod-dim');
 			modal.createDiv('modal-bg');
 			const dialog = modal.createDiv('modal mod-settings');
