@@ -2,11 +2,14 @@
  * Grep against ripgrep, in the same run: the same case-insensitive substring over the vault's .md
  * files, as (a) `rg` (wall time, its default threads, output to a pipe), (b) our cold CLI
  * `vault-query grep`, and (c) our scan alone — `runQuery(source, {type:'grep', pattern})` after
- * `openVault`, texts already in memory — in a fresh child process that also reports memory.
+ * `openVault`, texts already in memory — in a fresh child process that also reports memory; and
+ * the full answer (`--limit 100000`) of grep and text-search through the warm server beside rg
+ * (full-answer.mjs). Without rg installed, the figures beside it are skipped with a message.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CLI_QUERIES, runCliOnce } from './cli.mjs';
+import { benchFullAnswer } from './full-answer.mjs';
 import { median, ROOT, summarize, timeSpawn, verdict } from './lib.mjs';
 
 /** Issue 2, section 7: the in-memory scan within a tenth of rg's wall time. */
@@ -52,10 +55,41 @@ function inMemoryScan({ engineFile, vault, pattern, runs, warmups }) {
 	return JSON.parse(child.stdout.trim().split('\n').pop());
 }
 
-/** Run the grep job. */
-export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUERIES.grep[1] }) {
+/** Run the grep job: beside rg when it is installed (the figures relative to rg are then left out, said on stdout). */
+export function benchGrep({
+	engineFile,
+	vault,
+	runs,
+	warmups,
+	pattern = CLI_QUERIES.grep[1],
+	fullPattern = 'obsidian',
+}) {
 	const rgVersion = spawnSync('rg', ['--version'], { encoding: 'utf8' });
-	if (rgVersion.status !== 0) throw new Error('rg (ripgrep) not found: apt-get install -y ripgrep');
+	const full = () =>
+		benchFullAnswer({
+			vault,
+			pattern: fullPattern,
+			runs,
+			rg:
+				rgVersion.status === 0
+					? {
+							args: [
+								'--no-config',
+								'--ignore-case',
+								'--line-number',
+								'--glob',
+								'*.md',
+								'--',
+								fullPattern,
+								vault,
+							],
+						}
+					: null,
+		});
+	if (rgVersion.status !== 0) {
+		process.stdout.write('grep: rg (ripgrep) not found, so no figure beside it (apt-get install -y ripgrep)\n');
+		return { rg: null, fullAnswer: full() };
+	}
 	const rg = () => {
 		const run = timeSpawn('rg', rgArgs(pattern, vault), { cpu: true });
 		if (run.status !== 0) throw new Error(`rg exited ${String(run.status)}: ${run.stderr}`);
@@ -108,6 +142,7 @@ export function benchGrep({ engineFile, vault, runs, warmups, pattern = CLI_QUER
 			openVaultMs: round2(scan.openVaultMs),
 			notes: scan.notes,
 		},
+		fullAnswer: full(),
 		targets: {
 			scanVsRg: {
 				target: `<= ${GREP_TARGETS.maxRatioToRg}x rg wall time`,

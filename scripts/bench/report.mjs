@@ -53,7 +53,20 @@ function figureRows(results) {
 		}
 	}
 	const g = results.grep;
-	if (g) {
+	for (const [name, row] of Object.entries(g?.fullAnswer?.commands ?? {})) {
+		const server =
+			row.serverCpuMedianMs === undefined
+				? ''
+				: `; server cpu ${fmtMs(row.serverCpuMedianMs ?? 0)}, peak ${String(row.serverPeakMB)} MB`;
+		const vsRg = row.wallVsRg === undefined ? '' : ` = ${row.wallVsRg}x rg wall, ${String(row.cpuVsRg)}x rg CPU`;
+		rows.push([
+			`full answer "${g.fullAnswer.pattern}": ${name}`,
+			`${fmtMs(row.wallMedianMs)}; call cpu ${fmtMs(row.callCpuMedianMs)}, peak ${String(row.callPeakMB)} MB${server}${vsRg}`,
+			name === 'rg' ? '' : g.fullAnswer.target,
+			'',
+		]);
+	}
+	if (g?.rg) {
 		rows.push([
 			`rg -i -F "${g.pattern}" (${g.rg.found.files} files)`,
 			`${range(g.rg)}; cpu ${fmtMs(g.rg.cpuMedianMs)}`,

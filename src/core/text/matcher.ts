@@ -6,7 +6,7 @@
  * {@link lowerCase}, regexes RE2's own case folding.
  */
 import { RE2JS } from 're2js';
-import { capLines, lineIndexAt, lineStarts, offsetOfLine } from './lines';
+import { capLines, lineStarts, offsetOfLine } from './lines';
 import { lowerCase, nfc } from './normalize';
 import { MAX_REGEX_LINE_CHARS, MAX_REGEX_PROGRAM, patternProblem } from './pattern';
 import { regexQuery } from './regex-trigrams';
@@ -59,15 +59,19 @@ class LiteralMatcher implements TextMatcher {
 
 	matchingLines(text: string, fromLine: number): LineHits {
 		const hay = this.haystack(text);
-		let at = hay.indexOf(this.needle, offsetOfLine(hay, fromLine));
-		if (at < 0) return { lines: [], cutLines: 0 };
-		const starts = lineStarts(hay);
+		let from = offsetOfLine(hay, fromLine);
+		let at = hay.indexOf(this.needle, from);
 		const lines: number[] = [];
+		// Lines are counted as the matches are found, from one match to the next (no table of every line start).
+		let line = fromLine;
 		while (at >= 0) {
-			const line = lineIndexAt(starts, at);
+			for (let nl = hay.indexOf('\n', from); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) line++;
 			lines.push(line);
-			if (line + 1 >= starts.length) break;
-			at = hay.indexOf(this.needle, starts[line + 1]);
+			const end = hay.indexOf('\n', at);
+			if (end < 0) break;
+			from = end + 1;
+			line++;
+			at = hay.indexOf(this.needle, from);
 		}
 		return { lines, cutLines: 0 };
 	}

@@ -5,9 +5,12 @@
  * match found in the normalised text maps back to the same line of the original.
  */
 
-/** `text` in Unicode normalisation form C (canonical composition). */
+/** A character outside tab…DEL (text without one is ASCII, its own NFC; the rare C0 controls below tab take the slow path). */
+const NON_ASCII = /[^\t-\u007f]/;
+
+/** `text` in Unicode normalisation form C (canonical composition); ASCII text is returned as it is, uncopied. */
 export function nfc(text: string): string {
-	return text.normalize('NFC');
+	return NON_ASCII.test(text) ? text.normalize('NFC') : text;
 }
 
 /**
