@@ -8,7 +8,7 @@
  * maps and their inversion; so must a call that opens through the snapshot saved before them. A folder
  * or a config file is not a patch (null: the caller opens in full).
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -19,6 +19,7 @@ import { FileSnapshotStore } from '../../src/node/snapshot/file-store';
 import { openCachedVault, type CachedVault } from '../../src/node/snapshot/open-cached';
 import { patchCachedVault } from '../../src/node/snapshot/patch-cached';
 import { openVault } from '../../src/node/vault-source';
+import { applyFileChanges, fileChange } from '../helpers/file-changes';
 
 const NAMES = ['a.md', 'b.md', 'sub/c.md', 'sub/d.md'];
 const MAX_FILE_SIZE = 4000;
@@ -93,6 +94,16 @@ const text = fc
 		return `${front}# Note\n\nsome words ${r.tags.join(' ')}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`;
 	});
 
+/** Save a snapshot of `root` in `store`, then open it as a server does: from the saved snapshot, read piecemeal. */
+async function openAsServer(
+	root: string,
+	store: FileSnapshotStore,
+	options: { maxFileSize: number },
+): Promise<CachedVault> {
+	await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
+	return openCachedVault(root, { ...options, store, tool: 'test', readPiecemeal: true, lean: true, racyWindowMs: 0 });
+}
+
 describe('patching an open vault after writes to its notes', () => {
 	it('says what a full read says, after every random sequence of writes', async () => {
 		await fc.assert(
@@ -105,16 +116,7 @@ describe('patching an open vault after writes to its notes', () => {
 					const root = makeVault();
 					const options = { maxFileSize: MAX_FILE_SIZE };
 					const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
-					await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
-					// Opened as a server opens it: from the saved snapshot, read piecemeal.
-					let opened: CachedVault = await openCachedVault(root, {
-						...options,
-						store,
-						tool: 'test',
-						readPiecemeal: true,
-						lean: true,
-						racyWindowMs: 0,
-					});
+					let opened = await openAsServer(root, store, options);
 					expect(opened.report.state).toBe('warm');
 					for (const burst of bursts) {
 						for (const { name, text: body } of burst) writeFileSync(join(root, name), body);
@@ -146,15 +148,7 @@ describe('patching an open vault after writes to its notes', () => {
 			'pic.png',
 			'sub/pic.png',
 		];
-		const change = fc.oneof(
-			fc.record({ op: fc.constant('write' as const), path: fc.constantFrom(...pool), text }),
-			fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...pool) }),
-			fc.record({
-				op: fc.constant('rename' as const),
-				path: fc.constantFrom(...pool),
-				to: fc.constantFrom(...pool),
-			}),
-		);
+		const change = fileChange(pool, text);
 		await fc.assert(
 			fc.asyncProperty(
 				fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
@@ -162,27 +156,9 @@ describe('patching an open vault after writes to its notes', () => {
 					const root = makeVault();
 					const options = { maxFileSize: MAX_FILE_SIZE };
 					const store = new FileSnapshotStore(tempDir('vq-patch-cache-'));
-					await openCachedVault(root, { ...options, store, tool: 'test', racyWindowMs: 0 });
-					let opened: CachedVault = await openCachedVault(root, {
-						...options,
-						store,
-						tool: 'test',
-						readPiecemeal: true,
-						lean: true,
-						racyWindowMs: 0,
-					});
+					let opened = await openAsServer(root, store, options);
 					for (const burst of bursts) {
-						const reported: string[] = [];
-						for (const c of burst) {
-							const abs = join(root, c.path);
-							if (c.op === 'write') writeFileSync(abs, c.text);
-							else if (c.op === 'delete') rmSync(abs, { force: true });
-							else if (existsSync(abs) && !existsSync(join(root, c.to))) {
-								renameSync(abs, join(root, c.to));
-								reported.push(c.to);
-							}
-							reported.push(c.path);
-						}
+						const reported = applyFileChanges(root, burst);
 						const patched = patchCachedVault(opened, reported, options);
 						expect(patched).not.toBeNull();
 						opened = patched!;

@@ -5,7 +5,7 @@
  * links that resolve once their target is created, move to a nearer note of the same name, and
  * fall back unresolved (or to another note of that name) when it is renamed away.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -16,6 +16,7 @@ import type { StructuredQuery } from '../../src/core/query/types';
 import { openVault } from '../../src/node/vault-source';
 import { warmOpener } from '../../src/warm/opener';
 import { VaultSession } from '../../src/warm/session';
+import { applyFileChanges, fileChange } from '../helpers/file-changes';
 
 const made: string[] = [];
 afterAll(() => {
@@ -35,11 +36,7 @@ const text = fc
 	})
 	.map((r) => `# Note\n\nabout the ${r.word} ${r.tag}\n\n${r.links.map((l) => `[[${l}]]`).join(' ')}\n`);
 
-const change = fc.oneof(
-	fc.record({ op: fc.constant('write' as const), path: fc.constantFrom(...POOL), text }),
-	fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...POOL) }),
-	fc.record({ op: fc.constant('rename' as const), path: fc.constantFrom(...POOL), to: fc.constantFrom(...POOL) }),
-);
+const change = fileChange(POOL, text);
 
 /** The queries compared after each burst. */
 function queries(): StructuredQuery[] {
@@ -74,17 +71,7 @@ describe('a warm session after random creates, renames and deletes', () => {
 					const session = await VaultSession.start(warmOpener(vault, {}, false, TOOL_STAMP, () => undefined));
 					await session.loadSearchIndex();
 					for (const burst of bursts) {
-						const reported: string[] = [];
-						for (const c of burst) {
-							const abs = join(vault, c.path);
-							if (c.op === 'write') writeFileSync(abs, c.text);
-							else if (c.op === 'delete') rmSync(abs, { force: true });
-							else if (existsSync(abs) && !existsSync(join(vault, c.to))) {
-								renameSync(abs, join(vault, c.to));
-								reported.push(c.to);
-							}
-							reported.push(c.path);
-						}
+						const reported = applyFileChanges(vault, burst);
 						session.changed(reported);
 						await session.refresh();
 						const state = await session.current();
