@@ -8,12 +8,12 @@ import fc from 'fast-check';
 
 /** One change to a file of the vault. */
 export type FileChange =
-	| { op: 'write'; path: string; text: string }
+	| { op: 'write'; path: string; text: string | Uint8Array }
 	| { op: 'delete'; path: string }
 	| { op: 'rename'; path: string; to: string };
 
 /** A write, delete or rename of a path from `pool` (a write's text from `text`). */
-export function fileChange(pool: readonly string[], text: fc.Arbitrary<string>): fc.Arbitrary<FileChange> {
+export function fileChange(pool: readonly string[], text: fc.Arbitrary<string | Uint8Array>): fc.Arbitrary<FileChange> {
 	return fc.oneof(
 		fc.record({ op: fc.constant('write' as const), path: fc.constantFrom(...pool), text }),
 		fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...pool) }),
