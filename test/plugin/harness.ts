@@ -25,10 +25,22 @@ export function settle(): Promise<void> {
 /** Constructs and loads the plugin (onload is async: settings), then lets it settle. */
 export async function loadPlugin(app: FakeApp, savedData?: unknown): Promise<VaultQueryPlugin> {
 	const plugin = new VaultQueryPlugin(asApp(app), MANIFEST);
+	loaded.push(plugin);
 	if (savedData !== undefined) await plugin.saveData(savedData);
 	plugin.load();
 	await settle();
 	return plugin;
+}
+
+/** Plugins loaded by `loadPlugin` and not yet unloaded by `unloadLoadedPlugins`. */
+const loaded: VaultQueryPlugin[] = [];
+
+/**
+ * Unload every plugin `loadPlugin` loaded (unloading twice is harmless): a test that ends while a
+ * plugin still builds its index must not leave it to save after the test file's window is gone.
+ */
+export function unloadLoadedPlugins(): void {
+	for (const plugin of loaded.splice(0)) plugin.unload();
 }
 
 /** A small vault exercising every query type, a broken and two harmless `---` blocks, an attachment. */

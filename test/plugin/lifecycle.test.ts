@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { TFile } from 'obsidian';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NoteResult } from '../../src/core/contract';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { INDEX_BUILDING, STILL_INDEXING } from '../../src/obsidian/index-lifecycle';
@@ -12,7 +12,9 @@ import {
 } from '../../src/obsidian/source';
 import { byWalkOrder } from '../../src/obsidian/walk-order';
 import { FakeApp, asApp } from './fake-app';
-import { SMALL_VAULT, loadPlugin, settle } from './harness';
+import { SMALL_VAULT, loadPlugin, settle, unloadLoadedPlugins } from './harness';
+
+afterEach(unloadLoadedPlugins);
 
 const NOTES = Object.keys(SMALL_VAULT).filter((p) => p.endsWith('.md'));
 
