@@ -90,21 +90,21 @@ export class BlockParser extends LeafBlocks {
 		}
 		// 1. Which open containers does this line continue? Outside any container there is
 		// nothing to match, and the line starts at column 0 (most lines of most notes).
-		let pos = ls;
-		let vcol = 0;
-		let logical = 0;
-		let matched = 1;
-		if (stack.length > 1) {
-			const cur = this.cur;
-			continueOpenBlocks(text, stack, ls, le, cur);
-			pos = cur.pos;
-			vcol = cur.vcol;
-			logical = cur.logical;
-			matched = cur.matched;
+		// The cursor carries the line between the phases: phase 2 reads it and leaves its result there.
+		const cur = this.cur;
+		if (stack.length > 1) continueOpenBlocks(text, stack, ls, le, cur);
+		else {
+			cur.pos = ls;
+			cur.vcol = 0;
+			cur.logical = 0;
+			cur.matched = 1;
 		}
+		const pos = cur.pos;
+		const logical = cur.logical;
+		let matched = cur.matched;
 		const allMatched = matched === stack.length;
 		const q = skipBlanks(text, pos, le);
-		const v = columnAfter(text, pos, q, vcol);
+		const v = columnAfter(text, pos, q, cur.vcol);
 		// A verbatim leaf (code, math, comment, HTML) takes the line whole unless it ends here.
 		if (
 			allMatched &&
@@ -118,10 +118,9 @@ export class BlockParser extends LeafBlocks {
 		let indent = v - logical;
 		let opened = false;
 		if (q < le && indent < 4 && mayOpenContainer(text, q, le)) {
-			const cur = this.cur;
-			opened =
-				this.openSimpleItem(ln, ls, le, pos, q, v, matched) ||
-				this.openNewBlocks(ln, ls, le, pos, vcol, logical, matched);
+			cur.q = q;
+			cur.v = v;
+			opened = this.openSimpleItem(ln, ls, le) || this.openNewBlocks(ln, ls, le);
 			first = cur.q;
 			indent = cur.v - cur.logical;
 			matched = cur.matched;
@@ -138,22 +137,17 @@ export class BlockParser extends LeafBlocks {
 
 	/**
 	 * Phase 2's common case as one straight path instead of {@link openNewBlocks}' general loop: a
-	 * list marker at `q` (column `v`) — a bullet, or a digit and `.`/`)` — then one space and
-	 * text that cannot open another container, be a task box or make the line a thematic break
-	 * (`- word`, `1. **word**`, `- [[link]]`). Opens the item exactly as the loop would and returns
-	 * true, or returns false having changed nothing.
+	 * list marker at `cur.q` (column `cur.v`) — a bullet, or a digit and `.`/`)` — then one space
+	 * and text that cannot open another container, be a task box or make the line a thematic break
+	 * (`- word`, `1. **word**`, `- [[link]]`). Opens the item exactly as the loop would, leaves the
+	 * cursor at its text and returns true, or returns false having changed nothing.
 	 */
-	private openSimpleItem(
-		ln: number,
-		ls: number,
-		le: number,
-		pos: number,
-		q: number,
-		v: number,
-		matched: number,
-	): boolean {
+	private openSimpleItem(ln: number, ls: number, le: number): boolean {
 		const text = this.text;
 		const stack = this.stack;
+		const cur = this.cur;
+		const q = cur.q;
+		const matched = cur.matched;
 		const ch = text.charCodeAt(q);
 		// `mayOpenContainer` let through only `>`, a digit or a bullet.
 		if (ch === CH.GT) return false;
@@ -178,9 +172,8 @@ export class BlockParser extends LeafBlocks {
 			return false;
 		this.closeLeaf();
 		this.closeContainers(matched);
-		const col = v + (end - q) + 1;
-		this.openItem(ln, ls, le, pos, q, end === q + 1 ? ch : text.charCodeAt(end - 1), col);
-		const cur = this.cur;
+		const col = cur.v + (end - q) + 1;
+		this.openItem(ln, ls, le, cur.pos, q, end === q + 1 ? ch : text.charCodeAt(end - 1), col);
 		cur.q = end + 1;
 		cur.v = col;
 		cur.logical = col;
@@ -189,40 +182,29 @@ export class BlockParser extends LeafBlocks {
 	}
 
 	/**
-	 * Phase 2: block quotes and list items that open on the line, from offset `pos` (column
-	 * `vcol`, content column `logical`) after phase 1 matched `matched` containers. Returns
-	 * whether any opened; leaves `cur.q/v` at the content's first non-blank, `cur.logical/matched`.
+	 * Phase 2: block quotes and list items that open on the line, from the cursor phase 1 left
+	 * (`cur.pos` at column `cur.vcol`, content column `cur.logical`, `cur.matched` containers).
+	 * Returns whether any opened; leaves `cur.q/v` at the content's first non-blank, `cur.logical/matched`.
 	 */
-	private openNewBlocks(
-		ln: number,
-		ls: number,
-		le: number,
-		pos: number,
-		vcol: number,
-		logical: number,
-		matched: number,
-	): boolean {
+	private openNewBlocks(ln: number, ls: number, le: number): boolean {
 		const text = this.text;
 		const stack = this.stack;
 		const cur = this.cur;
-		// `q`/`v`: end of the whitespace at `pos` and its column, kept valid for phase 3 at every exit of this loop.
 		let opened = false;
-		let q = pos;
-		let v = vcol;
 		for (;;) {
-			q = skipBlanks(text, pos, le);
-			v = columnAfter(text, pos, q, vcol);
-			if (q >= le || v - logical >= 4 || stack.length > MAX_NESTING) break;
+			// The end of the whitespace at the cursor and its column, valid for phase 3 at every exit.
+			const q = skipBlanks(text, cur.pos, le);
+			const v = columnAfter(text, cur.pos, q, cur.vcol);
+			cur.q = q;
+			cur.v = v;
+			if (q >= le || v - cur.logical >= 4 || stack.length > MAX_NESTING) break;
 			const ch = text.charCodeAt(q);
 			if (ch === CH.GT) {
 				this.closeLeaf();
-				this.closeContainers(matched);
+				this.closeContainers(cur.matched);
 				this.openQuote(ln, ls, q, le);
 				afterQuoteMarker(text, q, v, le, cur);
-				pos = cur.pos;
-				vcol = cur.vcol;
-				logical = cur.logical;
-				matched = stack.length;
+				cur.matched = stack.length;
 				opened = true;
 				continue;
 			}
@@ -237,6 +219,7 @@ export class BlockParser extends LeafBlocks {
 			const mv = v + (markerEnd - q);
 			const cv = columnAfter(text, markerEnd, k, mv);
 			const empty = k >= le;
+			const matched = cur.matched;
 			if (this.leaf === L_PARA) {
 				// A setext underline (`-`) beats an empty list item under a paragraph.
 				if (!opened && matched === stack.length && ch === CH.DASH && setextLevel(text, q, le) === 2) break;
@@ -261,28 +244,22 @@ export class BlockParser extends LeafBlocks {
 			}
 			this.closeLeaf();
 			this.closeContainers(matched);
-			const item = this.openItem(ln, ls, le, pos, q, marker, contentCol);
-			pos = contentPos;
-			vcol = contentCol;
-			logical = contentCol;
-			matched = stack.length;
+			const item = this.openItem(ln, ls, le, cur.pos, q, marker, contentCol);
+			cur.matched = stack.length;
 			opened = true;
 			// Task checkbox `[c]` then a space: its character is the item's `task`; the rest of
 			// the line is the item's content (which may itself open a nested list: `- [ ] 1. x`).
-			if (pos + 2 < le + 0 && text.charCodeAt(pos) === CH.LBRACKET && text.charCodeAt(pos + 2) === CH.RBRACKET) {
+			let pos = contentPos;
+			if (pos + 2 < le && text.charCodeAt(pos) === CH.LBRACKET && text.charCodeAt(pos + 2) === CH.RBRACKET) {
 				if (pos + 3 === le || isSpaceOrTab(text.charCodeAt(pos + 3))) {
 					item.task = text.charAt(pos + 1);
 					pos = pos + 3 < le ? pos + 4 : le;
-					vcol += pos - contentPos;
-					logical = vcol;
 				}
 			}
+			cur.pos = pos;
+			cur.vcol = contentCol + (pos - contentPos);
+			cur.logical = cur.vcol;
 		}
-
-		cur.matched = matched;
-		cur.logical = logical;
-		cur.q = q;
-		cur.v = v;
 		return opened;
 	}
 
