@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI } from './lib.mjs';
 
-/** The vault's server status (`server --status --json`), or null when none runs. */
-export function serverStatus(vault, env) {
-	const run = spawnSync(process.execPath, [CLI, 'server', '--status', '--vault', vault, '--json'], {
+/** The vault's server status (`server --status --json`, asked through `cli`), or null when none runs. */
+export function serverStatus(vault, env, cli = CLI) {
+	const run = spawnSync(process.execPath, [cli, 'server', '--status', '--vault', vault, '--json'], {
 		env,
 		encoding: 'utf8',
 	});
