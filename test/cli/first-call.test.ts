@@ -1,14 +1,16 @@
 /**
  * A call that finds no server ready (src/cli/server/first-call.ts): it starts the vault's server
  * once and waits for it; a server that ends without answering makes the call answer on its own
- * rather than start servers again and again.
+ * rather than start servers again and again. The call's deadline follows the server's read: the
+ * clock the call reads is a counter here, moved on by the fake server at each status it gives.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitForServer } from '../../src/cli/server/first-call';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ProgressStream } from '../../src/cli/progress';
+import { START_DEADLINE_MS, waitForServer } from '../../src/cli/server/first-call';
 import { socketPathFor } from '../../src/cli/server/protocol';
 
 let cache: string;
@@ -25,63 +27,122 @@ afterEach(() => {
 	rmSync(vault, { recursive: true, force: true });
 });
 
+const ENV = (): Record<string, string | undefined> => ({
+	...process.env,
+	VAULT_QUERY_SERVER: 'on',
+	VAULT_QUERY_CACHE_DIR: cache,
+});
+
+/** A server on the vault's socket that replies to each request (parsed) with `reply(request)`; resolves with a `close()`. */
+async function fakeServer(reply: (request: { control?: string }) => object) {
+	const socket = socketPathFor(vault, ENV())!;
+	const server = createServer({ allowHalfOpen: true }, (conn) => {
+		let text = '';
+		conn.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+		conn.on('end', () => conn.end(`${JSON.stringify(reply(JSON.parse(text) as { control?: string }))}\n`));
+	});
+	mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+	await new Promise<void>((resolve) => server.listen(socket, resolve));
+	return { close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const STARTING = { declined: 'the server is reading the vault', starting: true };
+const ANSWER = { stdout: ['answer'], stderr: [], code: 0 };
+
+/** A call that found the vault's server starting: it waits for that one and starts none. */
+const callWhileStarting = (stderr: ProgressStream = { isTTY: false, write: () => true }) =>
+	waitForServer(
+		['tag', 'x', '--vault', vault],
+		vault,
+		{ kind: 'starting', vault },
+		{ env: ENV(), start: () => expect.fail('a server is starting: none is started'), stderr },
+	);
+
+/** The clock the calls read, as a counter the test moves (restored after each test). */
+let clock = 0;
+beforeEach(() => {
+	clock = 0;
+	vi.spyOn(performance, 'now').mockImplementation(() => clock);
+});
+afterEach(() => vi.restoreAllMocks());
+
 describe('a call that finds no server', () => {
 	it('starts one once, and answers on its own when that server never comes up', async () => {
 		const started: string[] = [];
-		const env = { ...process.env, VAULT_QUERY_SERVER: 'on', VAULT_QUERY_CACHE_DIR: cache };
 		const asked = await waitForServer(
 			['tag', 'x', '--vault', vault],
 			vault,
 			{ kind: 'absent', vault },
-			{ env, start: (v) => started.push(v), stderr: { isTTY: false, write: () => true } },
+			{ env: ENV(), start: (v) => started.push(v), stderr: { isTTY: false, write: () => true } },
 		);
 		expect(asked).toEqual({ kind: 'skipped' });
 		expect(started).toEqual([vault]);
 	});
 
 	it('waits while the server reads the vault, showing how far on a terminal, and takes its answer', async () => {
-		const env = { ...process.env, VAULT_QUERY_SERVER: 'on', VAULT_QUERY_CACHE_DIR: cache };
-		const socket = socketPathFor(vault, env)!;
 		let calls = 0;
 		// A server still reading the vault for two asks, then answering.
-		const server = createServer({ allowHalfOpen: true }, (conn) => {
-			let text = '';
-			conn.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-			conn.on('end', () => {
-				const request = JSON.parse(text) as { control?: string };
-				const reply =
-					request.control === 'status'
-						? { status: { building: { read: 50, total: 100 } } }
-						: ++calls <= 2
-							? { declined: 'the server is reading the vault', starting: true }
-							: { stdout: ['answer'], stderr: [], code: 0 };
-				conn.end(`${JSON.stringify(reply)}\n`);
-			});
-		});
-		mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
-		await new Promise<void>((resolve) => server.listen(socket, resolve));
+		const server = await fakeServer((request) =>
+			request.control === 'status'
+				? { status: { building: { read: 50, total: 100 } } }
+				: ++calls <= 2
+					? STARTING
+					: ANSWER,
+		);
 		const delay = process.env.VAULT_QUERY_PROGRESS_AFTER_MS;
 		process.env.VAULT_QUERY_PROGRESS_AFTER_MS = '0';
 		try {
 			const written: string[] = [];
-			const asked = await waitForServer(
-				['tag', 'x', '--vault', vault],
-				vault,
-				{ kind: 'starting', vault },
-				{
-					env,
-					start: () => expect.fail('a server is starting: none is started'),
-					stderr: { isTTY: true, write: (t) => written.push(t) },
-				},
-			);
-			expect(asked).toEqual({ kind: 'answered', stdout: ['answer'], stderr: [], code: 0 });
+			const asked = await callWhileStarting({ isTTY: true, write: (t) => written.push(t) });
+			expect(asked).toEqual({ kind: 'answered', ...ANSWER });
 			expect(
 				written[0]!.startsWith('\rvault-query: reading the vault (background server), 50 / 100 notes, about '),
 			).toBe(true);
 			expect(written.at(-1)).toBe('\r\x1b[K');
 		} finally {
 			process.env.VAULT_QUERY_PROGRESS_AFTER_MS = delay;
-			await new Promise((resolve) => server.close(resolve));
+			await server.close();
+		}
+	});
+
+	it('keeps waiting past the start deadline while the server reads on, so two calls answer from its one read', async () => {
+		// A minute passes at every status the server gives, and its read advances 10 notes each
+		// time: the whole read outlasts the deadline several times over.
+		let read = 0;
+		const server = await fakeServer((request) => {
+			if (request.control !== 'status') return read < 100 ? STARTING : ANSWER;
+			clock += 60_000;
+			read = Math.min(100, read + 10);
+			return { status: { building: { read, total: 100 } } };
+		});
+		try {
+			// Both take the server's answer: neither gave up and read the vault on its own (a second build).
+			const answers = await Promise.all([callWhileStarting(), callWhileStarting()]);
+			expect(answers).toEqual([
+				{ kind: 'answered', ...ANSWER },
+				{ kind: 'answered', ...ANSWER },
+			]);
+			expect(clock).toBeGreaterThan(2 * START_DEADLINE_MS);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('answers on its own when the server stops advancing for the deadline', async () => {
+		let statuses = 0;
+		// Stuck at half the vault: a minute passes at every status, the count never moves.
+		const server = await fakeServer((request) => {
+			if (request.control !== 'status') return STARTING;
+			statuses++;
+			clock += 60_000;
+			return { status: { building: { read: 50, total: 100 } } };
+		});
+		try {
+			expect(await callWhileStarting()).toEqual({ kind: 'skipped' });
+			// The first status is progress (50 notes read); three more minutes without a step end the wait.
+			expect(statuses).toBe(1 + START_DEADLINE_MS / 60_000);
+		} finally {
+			await server.close();
 		}
 	});
 });
