@@ -5,13 +5,15 @@
  * clock the call reads is a counter here, moved on by the fake server at each status it gives.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProgressStream } from '../../src/cli/progress';
 import { START_DEADLINE_MS, waitForServer } from '../../src/cli/server/first-call';
-import { socketPathFor } from '../../src/cli/server/protocol';
+import { writeServerPid } from '../../src/cli/server/pid-file';
+import { SILENCE_ENV, socketPathFor } from '../../src/cli/server/protocol';
 
 let cache: string;
 let vault: string;
@@ -33,29 +35,45 @@ const ENV = (): Record<string, string | undefined> => ({
 	VAULT_QUERY_CACHE_DIR: cache,
 });
 
-/** A server on the vault's socket that replies to each request (parsed) with `reply(request)`; resolves with a `close()`. */
-async function fakeServer(reply: (request: { control?: string }) => object) {
+/**
+ * A server on the vault's socket that replies to each request (parsed) with `reply(request)`, or
+ * takes it and writes nothing when that is null (a server busy in synchronous work); resolves with a `close()`.
+ */
+async function fakeServer(reply: (request: { control?: string }) => object | null) {
 	const socket = socketPathFor(vault, ENV())!;
+	const held: Socket[] = [];
 	const server = createServer({ allowHalfOpen: true }, (conn) => {
 		let text = '';
 		conn.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-		conn.on('end', () => conn.end(`${JSON.stringify(reply(JSON.parse(text) as { control?: string }))}\n`));
+		conn.on('end', () => {
+			const answer = reply(JSON.parse(text) as { control?: string });
+			if (answer === null) held.push(conn);
+			else conn.end(`${JSON.stringify(answer)}\n`);
+		});
 	});
 	mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
 	await new Promise<void>((resolve) => server.listen(socket, resolve));
-	return { close: () => new Promise((resolve) => server.close(resolve)) };
+	return {
+		close: () => {
+			for (const conn of held) conn.destroy();
+			return new Promise((resolve) => server.close(resolve));
+		},
+	};
 }
 
 const STARTING = { declined: 'the server is reading the vault', starting: true };
 const ANSWER = { stdout: ['answer'], stderr: [], code: 0 };
 
 /** A call that found the vault's server starting: it waits for that one and starts none. */
-const callWhileStarting = (stderr: ProgressStream = { isTTY: false, write: () => true }) =>
+const callWhileStarting = (
+	stderr: ProgressStream = { isTTY: false, write: () => true },
+	env: Record<string, string | undefined> = ENV(),
+) =>
 	waitForServer(
 		['tag', 'x', '--vault', vault],
 		vault,
 		{ kind: 'starting', vault },
-		{ env: ENV(), start: () => expect.fail('a server is starting: none is started'), stderr },
+		{ env, start: () => expect.fail('a server is starting: none is started'), stderr },
 	);
 
 /** The clock the calls read, as a counter the test moves (restored after each test). */
@@ -142,6 +160,31 @@ describe('a call that finds no server', () => {
 			// The first status is progress (50 notes read); three more minutes without a step end the wait.
 			expect(statuses).toBe(1 + START_DEADLINE_MS / 60_000);
 		} finally {
+			await server.close();
+		}
+	});
+
+	it('asks again a live server too busy in its read to take the call, rather than read the vault on its own', async () => {
+		// A process whose command line is the vault's server's (as `startServer` spawns it): the server lives.
+		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {
+			stdio: 'ignore',
+		});
+		await new Promise((done) => child.once('spawn', done));
+		writeServerPid(vault, child.pid!);
+		let calls = 0;
+		let read = 0;
+		// The first three asks are taken and never acknowledged (a long synchronous step); its read advances.
+		const server = await fakeServer((request) => {
+			if (request.control === 'status') return { status: { building: { read: ++read, total: 100 } } };
+			return ++calls <= 3 ? null : ANSWER;
+		});
+		try {
+			// The acknowledgement deadline shortened to 50 ms by its test-only variable.
+			const asked = await callWhileStarting(undefined, { ...ENV(), [SILENCE_ENV]: '100' });
+			expect(asked).toEqual({ kind: 'answered', ...ANSWER });
+			expect(calls).toBe(4);
+		} finally {
+			child.kill('SIGKILL');
 			await server.close();
 		}
 	});

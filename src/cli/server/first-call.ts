@@ -71,15 +71,18 @@ export async function waitForServer(
 	let started = false;
 	try {
 		while (performance.now() - advancedAt < deadlineMs) {
-			if (asked.kind === 'answered' || asked.kind === 'broken' || asked.kind === 'skipped') return asked;
+			if (asked.kind === 'answered' || asked.kind === 'broken') return asked;
+			// A live server that did not take the call in time is busy in a long step of its read (a
+			// loaded machine): it is asked again, as a starting one, rather than read the vault twice.
+			if (asked.kind === 'skipped' && runningServerPid(first.vault) === null) return asked;
 			if (asked.kind === 'absent' && runningServerPid(asked.vault) === null) {
 				// A server started by this call that ended without listening will not answer: answer here.
 				if (started) return { kind: 'skipped' };
 				start(asked.vault);
 				started = true;
 			}
-			if (asked.kind === 'starting') {
-				const building = await buildingOf(asked.vault, env);
+			if (asked.kind !== 'absent') {
+				const building = await buildingOf(first.vault, env);
 				// A status that did not come (a busy server) is no step back: only a new count is progress.
 				const progress = building === null ? seen : `${building.read}/${building.total}`;
 				if (progress !== seen) {
