@@ -2,14 +2,20 @@ import esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
+import { indexWorkerCode } from './scripts/index-worker-bundle.mjs';
 
 const production = process.argv[2] === 'production';
 
 /** The one version source: package.json (`npm version` writes manifest.json and versions.json from it). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
-/** The plugin bundle: CJS for Obsidian, no Node modules, no YAML library (Obsidian parsed it). */
+/**
+ * The plugin bundle: CJS for Obsidian, no Node modules, no YAML library (Obsidian parsed it). The
+ * index worker is bundled first and inlined as a string (src/obsidian/worker-host.ts starts it
+ * from a Blob URL), so main.js stays the one file a plugin ships.
+ */
 const plugin = {
+	define: { VAULT_QUERY_INDEX_WORKER: JSON.stringify(await indexWorkerCode(production)) },
 	entryPoints: ['src/main.ts'],
 	bundle: true,
 	format: 'cjs',

@@ -7,7 +7,7 @@
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { concatBytes } from '../core/snapshot/bytes';
-import type { CodecHost, SnapshotStore, StoredSnapshotInfo } from '../core/snapshot/port';
+import type { SnapshotStore, StoredSnapshotInfo } from '../core/snapshot/port';
 
 /** The object store of a vault's database. */
 const PARTS = 'parts';
@@ -32,18 +32,6 @@ export interface SavedIndexSummary extends StoredSnapshotInfo {
 	/** The notes of the vault the saved index reflects. */
 	notes: number;
 }
-
-/** The codec's host in a browser: TextEncoder and TextDecoder, made on first use (the checksum is the codec's own). */
-export const browserCodecHost: CodecHost = (() => {
-	let utf8: { encoder: TextEncoder; decoder: TextDecoder } | null = null;
-	const get = (): { encoder: TextEncoder; decoder: TextDecoder } =>
-		(utf8 ??= { encoder: new TextEncoder(), decoder: new TextDecoder() });
-	return {
-		encode: (text) => get().encoder.encode(text),
-		encodeInto: (text, target, at) => get().encoder.encodeInto(text, target.subarray(at)).written,
-		decode: (bytes, start, end) => get().decoder.decode(bytes.subarray(start, end)),
-	};
-})();
 
 /** The database name of a vault: the app's id for it (unique per vault on a device) and its name, for whoever looks in the developer tools. */
 export function databaseName(appId: string, vaultName: string): string {

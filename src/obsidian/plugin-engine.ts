@@ -60,7 +60,8 @@ export interface SavedIndexOptions {
  *
  * - `loading` (before layout-ready): every operation answers `failed` with {@link INDEX_BUILDING}.
  * - `indexing`: structural queries and reads run and say they may be incomplete (`partial`).
- * - The ranked-search index is built once the vault is `ready`, in ~12 ms slices, with a
+ * - The ranked-search index is built once the vault is `ready` — in the index worker, where one
+ *   starts (saved-index.ts), else on the main thread in ~8 ms slices — with a
  *   progress notice on large vaults; search and pack wait for it. Edits, deletions and renames
  *   go to the engine's `upsert`/`remove`/`rename`, which apply them in order (queued while it
  *   builds), so the live index always equals a rebuild.
@@ -110,6 +111,7 @@ export class PluginEngine extends Component {
 						const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
 						return (steps) => slice.run(steps);
 					},
+					() => new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now),
 				)
 			: null;
 		this.engine.saved = this.saved;
@@ -221,6 +223,7 @@ export class PluginEngine extends Component {
 		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices.
 		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
 		const progress = this.progressNotice();
+		if (this.saved !== null) this.saved.onProgress = progress?.update;
 		let index: SearchIndex;
 		try {
 			index = await this.engine.searchIndex({
@@ -263,7 +266,10 @@ export class PluginEngine extends Component {
 		if (changed === null) {
 			this.unsaved = 0;
 			this.saveSoon(0);
-		} else this.reconciliation = this.reconcile(changed);
+		} else {
+			if (this.saved.takeFresh()) this.unsaved = 0; // built in the worker: saved as built
+			this.reconciliation = this.reconcile(changed);
+		}
 	}
 
 	/**
@@ -345,6 +351,7 @@ export class PluginEngine extends Component {
 	async savesSettled(): Promise<void> {
 		while (this.saveTimer !== null) await this.saveNow();
 		await this.saving;
+		await this.saved?.written();
 	}
 
 	/** What is saved in IndexedDB (notes, bytes, when), or null. */

@@ -21,7 +21,11 @@ import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
 import type { SearchIndex } from '../core/search/search-index';
 import type { SearchSettings } from '../core/search/settings';
 import type { TrigramIndex } from '../core/text/trigram';
-import { browserCodecHost, databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
+import { browserCodecHost } from './browser-codec';
+import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
+import { buildInWorker, startIndexWorker, type IndexWorker } from './worker-host';
+import { messageOf, type BuildRequest } from './worker-protocol';
+import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 
 /**
@@ -66,6 +70,15 @@ export class PluginSavedIndex implements SavedIndexes {
 	private skipNext = false;
 	/** What happened so far, oldest first (for tests and the settings tab). */
 	readonly log: string[] = [];
+	/** The index worker while it builds. */
+	private worker: IndexWorker | null = null;
+	/** The console line of a build on the main thread was written. */
+	private fallbackSaid = false;
+	/** The write of the part a worker built, while it runs. */
+	private writing: Promise<void> = Promise.resolve();
+	private freshBuild = false;
+	/** Told how far a worker build got (PluginEngine's progress notice). */
+	onProgress: ((done: number, total: number) => void) | undefined;
 
 	/**
 	 * `notice` shows the one message of a failing IndexedDB; `slices` gives a runner of step
@@ -77,6 +90,8 @@ export class PluginSavedIndex implements SavedIndexes {
 		private readonly pluginVersion: string,
 		private readonly notice: (message: string) => void,
 		private readonly slices: () => StepRunner = () => atOnce,
+		private readonly workerSlice: () => TimeSlice = () =>
+			new TimeSlice(Infinity, () => Promise.resolve(), Date.now),
 	) {
 		this.store = new IndexedDbStore(databaseName(appIdOf(app), app.vault.getName()));
 	}
@@ -120,14 +135,21 @@ export class PluginSavedIndex implements SavedIndexes {
 		return out;
 	}
 
-	private parts(store: IndexedDbStore, fingerprints: Map<string, NoteFingerprint>): IndexParts {
+	/** The parts over `store` (null: none, for the settings string only). */
+	private parts(
+		store: IndexedDbStore | SnapshotStore | null,
+		fingerprints: Map<string, NoteFingerprint>,
+	): IndexParts {
 		// The note count goes with the bytes, for the settings tab.
-		const counted: SnapshotStore = {
-			load: (key) => store.load(key),
-			save: (key, bytes) => store.save(key, bytes, fingerprints.size),
-			clear: (key) => store.clear(key),
-			info: (key) => store.info(key),
-		};
+		const counted: SnapshotStore =
+			store instanceof IndexedDbStore
+				? {
+						load: (key) => store.load(key),
+						save: (key, bytes) => store.save(key, bytes, fingerprints.size),
+						clear: (key) => store.clear(key),
+						info: (key) => store.info(key),
+					}
+				: (store ?? bytesStore(new Uint8Array(0)));
 		return new IndexParts({
 			store: counted,
 			host: browserCodecHost,
@@ -151,8 +173,17 @@ export class PluginSavedIndex implements SavedIndexes {
 		);
 	}
 
-	/** The saved index for `settings`, or null (none, damaged, foreign, outdated, IndexedDB failing). */
+	/**
+	 * The saved index for `settings`; else one built in the index worker and restored from the part
+	 * it encoded (saved as it is); null when neither (the engine then builds on the main thread).
+	 */
 	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
+		this.freshBuild = false;
+		return (await this.restoreSaved(settings)) ?? (await this.buildInWorker(settings));
+	}
+
+	/** The saved index for `settings`, or null (none, damaged, foreign, outdated, IndexedDB failing). */
+	private async restoreSaved(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
 		const store = this.store;
 		if (store === null) return null;
 		if (this.skipNext) {
@@ -174,6 +205,85 @@ export class PluginSavedIndex implements SavedIndexes {
 		this.log.push(`restored (${loaded.changed.length} notes to reconcile)`);
 		// The engine installs it as it is; PluginEngine re-indexes the changed notes in slices while searches answer.
 		return { index: loaded.index, changed: [] };
+	}
+
+	/**
+	 * Build the index in a worker (worker-host.ts): the main thread reads the notes and posts them,
+	 * the worker builds and encodes the saved part, and the index comes in from those bytes through
+	 * the restore above — the one way an index comes in. The bytes go to IndexedDB as they are. Null
+	 * (with one console line) where no worker starts or it fails: the engine builds on the main thread.
+	 */
+	private async buildInWorker(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
+		const worker = startIndexWorker();
+		if (typeof worker === 'string') return this.mainThreadBuild(worker);
+		this.worker?.terminate();
+		this.worker = worker;
+		const run = this.slices();
+		try {
+			const stamps = await run(this.fingerprints(Date.now() - RACY_MS));
+			const parts = this.parts(null, stamps);
+			const request: BuildRequest = {
+				type: 'build',
+				settings,
+				vault: {
+					vaultPath: this.source.vaultPath,
+					configDir: this.source.configDir,
+					userIgnoreFilters: [...this.source.userIgnoreFilters],
+				},
+				notes: [...this.source.listNotes()],
+				part: {
+					tool: savedIndexTool(this.pluginVersion),
+					settings: parts.settingsOf('search', settings),
+					stamps: [...stamps],
+				},
+			};
+			const bytes = await buildInWorker(worker, request, this.source, this.workerSlice(), this.onProgress);
+			const restored = this.parts(bytesStore(bytes), await run(this.fingerprints()));
+			const loaded = await restored.searchIndex(settings, run);
+			if (loaded === null) return this.mainThreadBuild(restored.report.notes.join('; '));
+			this.toReconcile = [...loaded.changed];
+			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
+			this.freshBuild = true;
+			this.writing = this.write(bytes, stamps.size);
+			return { index: loaded.index, changed: [] };
+		} catch (error) {
+			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
+		} finally {
+			worker.terminate();
+			if (this.worker === worker) this.worker = null;
+		}
+	}
+
+	/** No worker build: say why on the console, once; the engine builds on the main thread. */
+	private mainThreadBuild(why: string): null {
+		this.log.push(`built on the main thread: ${why}`);
+		if (!this.fallbackSaid) console.warn(`Vault Query: building the search index on the main thread (${why})`);
+		this.fallbackSaid = true;
+		return null;
+	}
+
+	/** The bytes the worker encoded, into IndexedDB as they are (no encoding on the main thread). */
+	private async write(bytes: Uint8Array, notes: number): Promise<void> {
+		const store = this.store;
+		if (store === null) return;
+		try {
+			await store.save(SEARCH_KEY, bytes, notes);
+			this.log.push(`saved (${notes} notes)`);
+		} catch (error) {
+			this.fail(messageOf(error));
+		}
+	}
+
+	/** Resolves once the part a worker built is written (tests, the restart harness). */
+	written(): Promise<void> {
+		return this.writing;
+	}
+
+	/** Whether the index handed last was built fresh (and saved as built): nothing is unsaved. Once. */
+	takeFresh(): boolean {
+		const fresh = this.freshBuild;
+		this.freshBuild = false;
+		return fresh;
 	}
 
 	/** The next load builds instead of restoring (a rebuild the user asked for). */
@@ -203,6 +313,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	 * saved. `run` runs the encoding's steps (PluginEngine: in time slices of the main thread).
 	 */
 	async save(engine: VaultEngine, run: StepRunner = atOnce): Promise<boolean> {
+		await this.writing; // a worker's part first: this one is newer
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
@@ -239,10 +350,18 @@ export class PluginSavedIndex implements SavedIndexes {
 
 	/** Let go of the database (the plugin unloads). */
 	close(): void {
+		this.worker?.terminate(); // a build in progress never ends: the plugin is gone
+		this.worker = null;
 		this.store?.close();
 	}
 }
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+/** A store holding one search part's bytes in memory: what the worker encoded, restored as a saved part is. */
+function bytesStore(bytes: Uint8Array): SnapshotStore {
+	return {
+		load: (key) => Promise.resolve(key === SEARCH_KEY ? bytes : null),
+		save: () => Promise.reject(new Error('read only')),
+		clear: () => Promise.resolve(false),
+		info: () => Promise.resolve(null),
+	};
 }

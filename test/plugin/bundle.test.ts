@@ -15,6 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as obsidianStub from '../obsidian-stub/index';
 import { REPO } from '../helpers/paths';
+import { indexWorkerCode } from '../../scripts/index-worker-bundle.mjs';
 
 const NODE_MODULES = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 /** Text only js-yaml (or another YAML library) would put in a bundle. */
@@ -103,5 +104,23 @@ describe('main.js (built here with esbuild)', () => {
 describe.runIf(existsSync(join(REPO, 'main.js')))('main.js at the repository root (npm run build)', () => {
 	it('requires nothing but obsidian, and holds no YAML library', () => {
 		checkBundle(readFileSync(join(REPO, 'main.js'), 'utf8'));
+	});
+});
+
+describe('the index worker main.js inlines (scripts/index-worker-bundle.mjs)', () => {
+	it('requires nothing, holds no YAML library, and only sets its onmessage when started', async () => {
+		const worker = await indexWorkerCode(true);
+		expect(requires(worker)).toEqual([]);
+		for (const marker of YAML_MARKERS) expect(worker.includes(marker), `worker contains "${marker}"`).toBe(false);
+		const self: Record<string, unknown> = {};
+		runInNewContext(worker, { self });
+		expect(Object.keys(self)).toEqual(['onmessage']);
+		expect(typeof self.onmessage).toBe('function');
+	});
+});
+
+describe.runIf(existsSync(join(REPO, 'main.js')))('the index worker inside main.js (npm run build)', () => {
+	it('is inlined as a string (the worker’s own error text is in it)', () => {
+		expect(readFileSync(join(REPO, 'main.js'), 'utf8')).toContain('the index worker parses no YAML');
 	});
 });

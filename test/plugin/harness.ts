@@ -32,7 +32,27 @@ export async function loadPlugin(app: FakeApp, savedData?: unknown): Promise<Vau
 	return plugin;
 }
 
-/** Plugins loaded by `loadPlugin` and not yet unloaded by `unloadLoadedPlugins`. */
+/**
+ * Loads and starts the plugin over `app` (its metadata cache already filled): layout-ready, then
+ * its search index built or restored, brought up to date and saved. `data`: its data.json.
+ */
+export async function startPlugin(
+	app: FakeApp,
+	options: { version?: string; data?: unknown } = {},
+): Promise<VaultQueryPlugin> {
+	const plugin = new VaultQueryPlugin(asApp(app), { ...MANIFEST, version: options.version ?? MANIFEST.version });
+	loaded.push(plugin);
+	if (options.data !== undefined) await plugin.saveData(options.data);
+	plugin.load();
+	await settle();
+	app.layoutReady();
+	await plugin.engine.searchIndex();
+	await plugin.engine.settled();
+	await plugin.engine.savesSettled();
+	return plugin;
+}
+
+/** Plugins loaded by `loadPlugin` or `startPlugin` and not yet unloaded by `unloadLoadedPlugins`. */
 const loaded: VaultQueryPlugin[] = [];
 
 /**

@@ -5,7 +5,6 @@
  * build, and saves the new index over it — and with an IndexedDB that fails (a private window, a
  * full quota): it builds in memory and says so in one notice, however many saves follow.
  */
-import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { partKey } from '../../src/core/snapshot/index-parts';
@@ -14,7 +13,7 @@ import VaultQueryPlugin from '../../src/main';
 import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
-import { MANIFEST, settle } from './harness';
+import { MANIFEST, startPlugin } from './harness';
 
 const KEY = partKey('vault', 'search');
 const OLD = Date.parse('2026-01-01T00:00:00Z');
@@ -37,15 +36,8 @@ function vault(files = FILES, appId?: string): FakeApp {
 }
 
 /** Loads and starts the plugin (metadata cache already filled), its index built or restored and reconciled. */
-async function start(app: FakeApp, version = MANIFEST.version): Promise<VaultQueryPlugin> {
-	const plugin = new VaultQueryPlugin(app as unknown as App, { ...MANIFEST, version });
-	plugin.load();
-	await settle();
-	app.layoutReady();
-	await plugin.engine.searchIndex();
-	await plugin.engine.settled();
-	await plugin.engine.savesSettled();
-	return plugin;
+function start(app: FakeApp, version = MANIFEST.version): Promise<VaultQueryPlugin> {
+	return startPlugin(app, { version });
 }
 
 /** The saved index of `app`'s vault, as IndexedDB holds it: its bytes and note count. */

@@ -80,8 +80,8 @@ export class IndexParts implements SavedIndexes {
 		this.buildTrigrams = init.buildTrigrams;
 	}
 
-	/** The settings string a part of `kind` must carry. */
-	private settingsOf(kind: PartKind, search?: SearchSettings): string {
+	/** The settings string a part of `kind` must carry (the plugin's index worker writes it into the part it encodes). */
+	settingsOf(kind: PartKind, search?: SearchSettings): string {
 		return JSON.stringify({
 			kind,
 			vault: this.init.vaultSettings,

@@ -1,0 +1,191 @@
+/**
+ * The index worker's side (worker-entry.ts wires it to the worker's globals; tests run the bundled
+ * entry in a Node worker thread): the search index is built with core's `SearchIndex.build` over
+ * a NoteSource serving the notes the main thread posts, and encoded into the saved part with the
+ * codec the IndexedDB save uses. Nothing here imports `obsidian` or the DOM: it runs in a Web
+ * Worker on desktop and mobile.
+ */
+import type { CachedMetadata, LinkMap } from '../core/metadata';
+import type { NoteSource } from '../core/port';
+import { encodePartSteps } from '../core/snapshot/part-codec';
+import { searchSectionsSteps } from '../core/snapshot/search-part';
+import { SearchIndex } from '../core/search/search-index';
+import { drain } from '../core/steps';
+import { browserCodecHost } from './browser-codec';
+import {
+	messageOf,
+	type BuildRequest,
+	type FromIndexWorker,
+	type PostedNote,
+	type ToIndexWorker,
+} from './worker-protocol';
+
+/** Notes asked of the main thread ahead of the one the build reads. */
+const READ_AHEAD = 512; // why: the main thread reads the next window while the worker indexes this one; ~2 MB of texts held.
+/** Notes the build reads at once (its chunks). */
+const BUILD_READ_BATCH = 64;
+
+/** Posts a message to the main thread (with the buffers to transfer). */
+export type PostToMain = (message: FromIndexWorker, transfer?: ArrayBuffer[]) => void;
+
+/** A NoteSource over the notes the main thread posts (see the module comment). */
+export class PostedNotes implements NoteSource {
+	readonly vaultPath: string;
+	readonly configDir: string;
+	readonly userIgnoreFilters: readonly string[];
+	private readonly notes: readonly string[];
+	private readonly got = new Map<string, PostedNote>();
+	private readonly waiting = new Map<string, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+	/** The order the build reads notes in (its scope), and how far it was asked of the main thread. */
+	private order: string[] | null = null;
+	private position = new Map<string, number>();
+	private asked = 0;
+	private readonly askedAlone = new Set<string>();
+
+	constructor(
+		private readonly request: BuildRequest,
+		private readonly ask: (paths: string[]) => void,
+	) {
+		this.vaultPath = request.vault.vaultPath;
+		this.configDir = request.vault.configDir;
+		this.userIgnoreFilters = request.vault.userIgnoreFilters;
+		this.notes = request.notes;
+	}
+
+	/** Notes read on the main thread: a waiting read is answered. */
+	receive(notes: readonly PostedNote[]): void {
+		for (const note of notes) {
+			const waiting = this.waiting.get(note.path);
+			if (waiting === undefined) {
+				this.got.set(note.path, note);
+				continue;
+			}
+			this.waiting.delete(note.path);
+			this.got.set(note.path, { ...note, text: null });
+			if (note.text !== null) waiting.resolve(note.text);
+			else waiting.reject(new Error(note.error ?? 'unreadable'));
+		}
+	}
+
+	listNotes(): readonly string[] {
+		return this.notes;
+	}
+
+	listFiles(): readonly string[] {
+		return this.notes; // the build resolves no links
+	}
+
+	getMetadata(path: string): CachedMetadata | null {
+		return this.got.get(path)?.metadata ?? null;
+	}
+
+	getFrontmatterError(path: string): string | null {
+		return this.got.get(path)?.frontmatterError ?? null;
+	}
+
+	getSkipReason(path: string): string | null {
+		return this.got.get(path)?.skipReason ?? null;
+	}
+
+	getMtime(): number | null {
+		return null;
+	}
+
+	/** The note's text once the main thread has posted it; asks for the next window of notes. */
+	read(path: string): Promise<string> {
+		this.askAhead(path);
+		const note = this.got.get(path);
+		if (note === undefined) return new Promise((resolve, reject) => this.waiting.set(path, { resolve, reject }));
+		this.got.set(path, { ...note, text: null }); // read once: the text is not held after
+		return note.text !== null ? Promise.resolve(note.text) : Promise.reject(new Error(note.error ?? 'unreadable'));
+	}
+
+	/** Ask for the notes from `path` on when the build comes within half a window of what was asked. */
+	private askAhead(path: string): void {
+		const order = (this.order ??= this.readingOrder());
+		const at = this.position.get(path);
+		if (at === undefined) {
+			if (!this.got.has(path) && !this.askedAlone.has(path)) {
+				this.askedAlone.add(path);
+				this.ask([path]);
+			}
+			return;
+		}
+		if (at + READ_AHEAD / 2 < this.asked) return;
+		const from = Math.max(this.asked, at);
+		const to = Math.min(order.length, from + READ_AHEAD);
+		if (to > from) this.ask(order.slice(from, to));
+		this.asked = to;
+	}
+
+	/** The notes `SearchIndex.build` reads, in its order: the scope's, less what the index leaves out. */
+	private readingOrder(): string[] {
+		const probe = new SearchIndex(this.request.settings);
+		const scope = probe.rescope(this);
+		const order = scope.notes.filter((p) => !probe.isExcluded(p, this.configDir));
+		order.forEach((path, i) => this.position.set(path, i));
+		return order;
+	}
+
+	resolveLink(): string | null {
+		return null;
+	}
+
+	resolvedLinks(): LinkMap {
+		return {};
+	}
+
+	unresolvedLinks(): LinkMap {
+		return {};
+	}
+
+	/** Side notes (keyword index, synonyms) are loaded by the main thread when it restores the index. */
+	readSideFile(): Promise<string | null> {
+		return Promise.resolve(null);
+	}
+
+	readConfigFile(): Promise<string | null> {
+		return Promise.resolve(null);
+	}
+
+	parseYaml(): unknown {
+		throw new Error('the index worker parses no YAML');
+	}
+}
+
+/** Build the index over `source` and encode its saved part; the bytes. */
+async function buildPart(request: BuildRequest, source: PostedNotes, post: PostToMain): Promise<Uint8Array> {
+	const index = await SearchIndex.build(source, request.settings, {
+		sliceMs: Infinity, // a worker has no frame to keep: it pauses only where it waits for notes
+		readBatch: BUILD_READ_BATCH,
+		onProgress: (done, total) => post({ type: 'progress', done, total }),
+	});
+	const host = browserCodecHost;
+	const sections = drain(searchSectionsSteps(index, host));
+	const { tool, settings, stamps } = request.part;
+	return drain(encodePartSteps({ kind: 'search', tool, settings, stamps: new Map(stamps), sections }, host));
+}
+
+/**
+ * The worker's message handler: a `build` starts the build, `notes` feed it; the part's bytes are
+ * posted back (transferred) with `done`, or the error with `failed`.
+ */
+export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => void {
+	let source: PostedNotes | null = null;
+	return (message) => {
+		if (message.type === 'notes') {
+			source?.receive(message.notes);
+			return;
+		}
+		const notes = new PostedNotes(message, (paths) => post({ type: 'read', paths }));
+		source = notes;
+		buildPart(message, notes, post).then(
+			(bytes) => {
+				const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+				const own = whole ? bytes : bytes.slice();
+				post({ type: 'done', bytes: own, notes: message.notes.length }, [own.buffer as ArrayBuffer]);
+			},
+			(error: unknown) => post({ type: 'failed', message: messageOf(error) }),
+		);
+	};
+}

@@ -1,0 +1,178 @@
+// @vitest-environment happy-dom
+/**
+ * The plugin's search index built in its worker (the bundle main.js inlines, run in a Node worker
+ * thread): the main thread only reads notes and restores the index from the part the worker
+ * encoded — it runs no step of the build — the answers equal a build on the main thread, the part
+ * is saved as the worker encoded it and a restart restores it; where no worker starts or it
+ * fails, the plugin builds on the main thread and says so once on the console.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InvertedIndex } from '../../src/core/search/inverted-index';
+import { SearchIndex } from '../../src/core/search/search-index';
+import VaultQueryPlugin from '../../src/main';
+import { indexWorkers } from '../../src/obsidian/worker-host';
+import { rng } from '../../scripts/gen-vault.mjs';
+import { FakeApp } from './fake-app';
+import { EXAMPLE_VAULT, startPlugin, unloadLoadedPlugins } from './harness';
+import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
+
+const OLD = Date.parse('2026-01-01T00:00:00Z');
+const EXAMPLE_QUERIES = [
+	'position sizing',
+	'kelly',
+	'risk',
+	'backlinks:conventions',
+	'copilot data',
+	'rules',
+	'tag:project',
+];
+
+let undo: (() => void) | null = null;
+
+beforeEach(async () => {
+	undo = await useNodeIndexWorker();
+});
+
+afterEach(() => {
+	unloadLoadedPlugins();
+	undo?.();
+	vi.restoreAllMocks();
+	document.body.empty();
+});
+
+/** A generated vault: `n` notes of seeded words, tags, aliases, links (some unresolved), a broken frontmatter, an excluded folder. */
+function generatedVault(n: number, seed: number): Record<string, string> {
+	const next = rng(seed);
+	const words = [
+		'zebra',
+		'ledger',
+		'quorum',
+		'harbor',
+		'kelly',
+		'risk',
+		'stripe',
+		'orbit',
+		'maple',
+		'signal',
+		'vector',
+		'lantern',
+	];
+	const pick = (): string => words[Math.floor(next() * words.length)]!;
+	const files: Record<string, string> = {};
+	for (let i = 0; i < n; i++) {
+		const folder = i % 7 === 0 ? 'templates' : `area${i % 5}`;
+		const body = Array.from({ length: 20 + Math.floor(next() * 60) }, pick).join(' ');
+		const link = `[[note ${Math.floor(next() * (n + 10))}]]`;
+		const yaml =
+			i % 13 === 0 ? '---\ntags: [unclosed\n---\n' : `---\ntags: [${pick()}]\naliases: [${pick()} ${i}]\n---\n`;
+		files[`${folder}/note ${i}.md`] = `${yaml}# ${pick()} ${i}\n\n${body} ${link} #${pick()}\n`;
+	}
+	return files;
+}
+
+function vault(files: Record<string, string>, appId: string): FakeApp {
+	const app = new FakeApp(files, { appId, mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, OLD])) });
+	app.indexAll();
+	return app;
+}
+
+/** Loads and starts the plugin (the team-folders profile, as the example vault ships), its index built or restored and saved. */
+function start(app: FakeApp): Promise<VaultQueryPlugin> {
+	return startPlugin(app, { data: { profile: 'team-folders', excludedFolders: ['templates'] } });
+}
+
+async function answers(plugin: VaultQueryPlugin, queries: readonly string[]): Promise<Record<string, unknown>> {
+	const out: Record<string, unknown> = {};
+	for (const q of queries) {
+		const r = await plugin.engine.search(q, { limit: 30 });
+		out[q] = [r.status, r.limitations, r.results.map((h) => [h.path, h.score, h.backlinks])];
+	}
+	return out;
+}
+
+/** The same vault searched after a worker build and after a main-thread build (no worker bundle). */
+async function bothBuilds(open: (appId: string) => FakeApp, queries: readonly string[]): Promise<[unknown, unknown]> {
+	const worker = await start(open('worker-build'));
+	expect(worker.engine.saved?.log).toContain('built in a worker (0 notes to reconcile)');
+	const inWorker = await answers(worker, queries);
+	const hits = Object.values(inWorker).map((a) => (a as unknown[][])[2]!.length);
+	expect(hits.filter((n) => n > 0).length).toBeGreaterThan(queries.length / 2); // the searches find notes
+	indexWorkers.code = null;
+	vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+	const main = await start(open('main-build'));
+	expect(main.engine.saved?.log).toContain('built on the main thread: no worker bundle in this build');
+	return [inWorker, await answers(main, queries)];
+}
+
+describe('the search index built in the plugin’s worker', () => {
+	it('answers every search on the example vault as a build on the main thread does', async () => {
+		const open = (appId: string): FakeApp => {
+			const app = FakeApp.fromFolder(EXAMPLE_VAULT, { appId });
+			app.indexAll();
+			return app;
+		};
+		const [inWorker, onMain] = await bothBuilds(open, EXAMPLE_QUERIES);
+		expect(inWorker).toEqual(onMain);
+	});
+
+	it('answers every search on a generated vault as a build on the main thread does', async () => {
+		const queries = [
+			'zebra ledger',
+			'kelly',
+			'harbor orbit',
+			'tag:maple',
+			'backlinks:"note 3"',
+			'signal vector lantern',
+		];
+		const files = generatedVault(400, 42);
+		const [inWorker, onMain] = await bothBuilds((appId) => vault(files, appId), queries);
+		expect(inWorker).toEqual(onMain);
+	});
+
+	it('runs no step of the index build on the main thread, and saves the part the worker encoded', async () => {
+		const build = vi.spyOn(SearchIndex, 'build');
+		const steps = vi.spyOn(InvertedIndex.prototype, 'upsertSteps');
+		const workers = NodeIndexWorker.started;
+		const plugin = await start(vault(generatedVault(200, 7), 'no-main-steps'));
+		expect(NodeIndexWorker.started).toBe(workers + 1);
+		expect(build).toHaveBeenCalledTimes(0);
+		expect(steps).toHaveBeenCalledTimes(0);
+		expect(plugin.engine.saved?.log).toEqual(['built in a worker (0 notes to reconcile)', 'saved (200 notes)']);
+		expect((await plugin.engine.search('zebra')).results.length).toBeGreaterThan(0);
+	});
+
+	it('is restored after a restart from the part the worker saved, answering the same', async () => {
+		const files = generatedVault(150, 3);
+		const first = await start(vault(files, 'worker-restart'));
+		const before = await answers(first, ['zebra', 'kelly risk', 'tag:orbit']);
+		first.unload();
+		const workers = NodeIndexWorker.started;
+		const again = await start(vault(files, 'worker-restart'));
+		expect(NodeIndexWorker.started).toBe(workers);
+		expect(again.engine.saved?.log).toEqual([
+			'search index loaded (0 notes re-indexed)',
+			'restored (0 notes to reconcile)',
+		]);
+		expect(await answers(again, ['zebra', 'kelly risk', 'tag:orbit'])).toEqual(before);
+	});
+
+	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+		indexWorkers.create = () => {
+			throw new Error('refused by the page’s policy');
+		};
+		const refused = await start(vault(generatedVault(50, 1), 'refused'));
+		expect(refused.engine.saved?.log[0]).toBe(
+			'built on the main thread: the worker did not start (refused by the page’s policy)',
+		);
+		expect(refused.engine.saved?.log.at(-1)).toBe('saved (50 notes)');
+		expect(warn).toHaveBeenCalledTimes(1);
+		expect(String(warn.mock.calls[0]?.[0])).toMatch(/^Vault Query: building the search index on the main thread/);
+
+		indexWorkers.code = 'throw new Error("broken worker")';
+		indexWorkers.create = (code) => new NodeIndexWorker(code);
+		const broken = await start(vault(generatedVault(50, 1), 'broken'));
+		expect(broken.engine.saved?.log[0]).toMatch(/^built on the main thread: the worker failed: .*broken worker/);
+		expect((await broken.engine.search('zebra')).results).toEqual((await refused.engine.search('zebra')).results);
+	});
+});
