@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
 import { readVault } from '../ui/vault-snapshot';
+import { indexWorkerCode } from '../../scripts/index-worker-bundle.mjs';
 
 const HARNESS = join(REPO, 'test', 'e2e', 'harness');
 
@@ -21,7 +22,7 @@ const nodeShim: Plugin = {
 	},
 };
 
-/** Bundles the harness page, the plugin's styles.css and the example vault (as vault.js) into `outDir`. */
+/** Bundles the harness page (with the index worker inlined), the plugin's styles.css and the example vault (as vault.js) into `outDir`. */
 export async function buildHarness(outDir: string): Promise<void> {
 	mkdirSync(outDir, { recursive: true });
 	await build({
@@ -33,6 +34,8 @@ export async function buildHarness(outDir: string): Promise<void> {
 		target: 'es2021',
 		outfile: join(outDir, 'bundle.js'),
 		alias: { obsidian: join(REPO, 'test', 'obsidian-stub', 'index.ts') },
+		// The index worker inlined as main.js has it (esbuild.config.mjs): the page builds in a real Worker.
+		define: { VAULT_QUERY_INDEX_WORKER: JSON.stringify(await indexWorkerCode()) },
 		plugins: [nodeShim],
 		sourcemap: 'inline',
 		logLevel: 'silent',

@@ -7,6 +7,7 @@ import type { App } from 'obsidian';
 import manifest from '../../../manifest.json';
 import { SearchIndex } from '../../../src/core/search/search-index';
 import VaultQueryPlugin from '../../../src/main';
+import { indexWorkers } from '../../../src/obsidian/worker-host';
 import { MarkdownPreviewRenderer } from '../../obsidian-stub/index';
 import { appFromSnapshot, type UiApp, type VaultSnapshot } from '../../ui/ui-app';
 
@@ -24,8 +25,10 @@ export interface Harness {
 	openSettings(): void;
 	/** `theme-light` or `theme-dark` on the body. */
 	setTheme(theme: 'light' | 'dark'): void;
-	/** How many ranked-search indexes were built from the notes since the page loaded (a restored one is not). */
+	/** How many ranked-search indexes were built from the notes on the page's main thread since it loaded (a restored one, or one built in the worker, is not). */
 	builds(): number;
+	/** The index worker's code and factory (a test sets `code` to null to build on the main thread). */
+	indexWorkers: typeof indexWorkers;
 }
 
 /** Builds of the ranked-search index on this page, counted around the real build. */
@@ -64,6 +67,7 @@ async function start(): Promise<void> {
 	await plugin.engine.settled();
 	window.harness = {
 		builds: () => builds,
+		indexWorkers,
 		app,
 		plugin,
 		command: (id) => app.commands.executeCommandById(id),
