@@ -7,13 +7,17 @@
  * fails, the plugin builds on the main thread and says so once on the console.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { VaultEngine } from '../../src/core/engine/engine';
 import { InvertedIndex } from '../../src/core/search/inverted-index';
 import { SearchIndex } from '../../src/core/search/search-index';
 import VaultQueryPlugin from '../../src/main';
-import { indexWorkers } from '../../src/obsidian/worker-host';
+import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
+import type { FromIndexWorker } from '../../src/obsidian/worker-protocol';
+import { engineConfigOf } from '../../src/ui/plugin-settings';
+import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
 import { FakeApp } from './fake-app';
-import { EXAMPLE_VAULT, startPlugin, unloadLoadedPlugins } from './harness';
+import { EXAMPLE_VAULT, loadPlugin, startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
 const OLD = Date.parse('2026-01-01T00:00:00Z');
@@ -104,6 +108,36 @@ async function bothBuilds(open: (appId: string) => FakeApp, queries: readonly st
 	return [inWorker, await answers(main, queries)];
 }
 
+/** Workers whose finished part is held back until `release`: the vault changes while the worker builds. */
+function heldWorkers(): { done: () => boolean; release: () => void } {
+	let held: { data: FromIndexWorker } | null = null;
+	let released = false;
+	let outer: IndexWorker | null = null;
+	indexWorkers.create = (code) => {
+		const inner = new NodeIndexWorker(code);
+		const worker: IndexWorker = {
+			onmessage: null,
+			onerror: null,
+			postMessage: (message, transfer) => inner.postMessage(message, transfer),
+			terminate: () => inner.terminate(),
+		};
+		inner.onmessage = (event) => {
+			if (event.data.type === 'done' && !released) held = event;
+			else worker.onmessage?.(event);
+		};
+		inner.onerror = (event) => worker.onerror?.(event);
+		outer = worker;
+		return worker;
+	};
+	return {
+		done: () => held !== null,
+		release: () => {
+			released = true;
+			if (held !== null) outer?.onmessage?.(held);
+		},
+	};
+}
+
 describe('the search index built in the plugin’s worker', () => {
 	it('answers every search on the example vault as a build on the main thread does', async () => {
 		const open = (appId: string): FakeApp => {
@@ -154,6 +188,36 @@ describe('the search index built in the plugin’s worker', () => {
 			'restored (0 notes to reconcile)',
 		]);
 		expect(await answers(again, ['zebra', 'kelly risk', 'tag:orbit'])).toEqual(before);
+	});
+
+	it('takes in the edits, creations, deletions and renames made while the worker builds', async () => {
+		const files = generatedVault(120, 11);
+		const app = vault(files, 'edited-meanwhile');
+		const held = heldWorkers();
+		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
+		app.layoutReady();
+		const built = plugin.engine.searchIndex();
+		await waitFor(held.done, { what: 'the worker to finish its part' });
+		app.modify('area1/note 1.md', '# Quokka\n\nA quokka grins at the zebra. [[note 2]]\n');
+		app.create('area2/wombat.md', '---\ntags: [burrow]\n---\nThe wombat digs a burrow.\n');
+		app.delete('area3/note 3.md');
+		app.rename('area4/note 4.md', 'area4/renamed four.md');
+		held.release();
+		await built;
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		// changed since the stat the part was stamped with: the edit, the creation, the deletion, both paths of the rename
+		expect(plugin.engine.saved?.log[0]).toBe('built in a worker (5 notes to reconcile)');
+		const queries = ['quokka', 'wombat', 'tag:burrow', 'zebra', 'renamed four', 'kelly ledger'];
+		const fresh = new VaultEngine(plugin.engine.source, engineConfigOf(plugin.settings));
+		const mine: Record<string, unknown> = {};
+		const theirs: Record<string, unknown> = {};
+		for (const q of queries) {
+			mine[q] = (await plugin.engine.search(q, { limit: 30 })).results.map((h) => [h.path, h.score]);
+			theirs[q] = (await fresh.search(q, { limit: 30 })).results.map((h) => [h.path, h.score]);
+		}
+		expect(mine).toEqual(theirs);
+		expect(mine['quokka']).toEqual([['area1/note 1.md', expect.any(Number)]]);
 	});
 
 	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {
