@@ -70,8 +70,8 @@ export class PluginSavedIndex implements SavedIndexes {
 	private skipNext = false;
 	/** What happened so far, oldest first (for tests and the settings tab). */
 	readonly log: string[] = [];
-	/** The index worker while it builds. */
-	private worker: IndexWorker | null = null;
+	/** The index workers building now (a settings change may start a build while one runs). */
+	private readonly workers = new Set<IndexWorker>();
 	/** The console line of a build on the main thread was written. */
 	private fallbackSaid = false;
 	/** The write of the part a worker built, while it runs. */
@@ -216,8 +216,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	private async buildInWorker(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
 		const worker = startIndexWorker();
 		if (typeof worker === 'string') return this.mainThreadBuild(worker);
-		this.worker?.terminate();
-		this.worker = worker;
+		this.workers.add(worker);
 		const run = this.slices();
 		try {
 			const stamps = await run(this.fingerprints(Date.now() - RACY_MS));
@@ -244,13 +243,13 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.toReconcile = [...loaded.changed];
 			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
 			this.freshBuild = true;
-			this.writing = this.write(bytes, stamps.size);
+			this.writing = this.writing.then(() => this.write(bytes, stamps.size));
 			return { index: loaded.index, changed: [] };
 		} catch (error) {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
 		} finally {
 			worker.terminate();
-			if (this.worker === worker) this.worker = null;
+			this.workers.delete(worker);
 		}
 	}
 
@@ -350,8 +349,8 @@ export class PluginSavedIndex implements SavedIndexes {
 
 	/** Let go of the database (the plugin unloads). */
 	close(): void {
-		this.worker?.terminate(); // a build in progress never ends: the plugin is gone
-		this.worker = null;
+		for (const worker of this.workers) worker.terminate(); // a build in progress never ends: the plugin is gone
+		this.workers.clear();
 		this.store?.close();
 	}
 }

@@ -220,6 +220,22 @@ describe('the search index built in the plugin’s worker', () => {
 		expect(mine['quokka']).toEqual([['area1/note 1.md', expect.any(Number)]]);
 	});
 
+	it('answers a search waiting on a build that a rebuild replaced while its worker ran', async () => {
+		const app = vault(generatedVault(300, 5), 'rebuilt-meanwhile');
+		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
+		const workers = NodeIndexWorker.started;
+		app.layoutReady();
+		const waiting = plugin.engine.search('zebra');
+		await waitFor(() => NodeIndexWorker.started > workers, { what: 'the first worker to start' });
+		const rebuilt = plugin.engine.rebuild();
+		expect((await waiting).results.length).toBeGreaterThan(0);
+		await rebuilt;
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		expect(plugin.engine.saved?.log.filter((l) => l.startsWith('built in a worker'))).toHaveLength(2);
+		expect(NodeIndexWorker.started).toBe(workers + 2);
+	});
+
 	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 		indexWorkers.create = () => {
