@@ -5,6 +5,7 @@
  * resolves with the part's bytes the worker encoded. Where no worker starts (no `Worker`, a page
  * whose policy refuses it, a test without the bundle) the caller builds on the main thread.
  */
+import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 import type { BuildRequest, FromIndexWorker, PostedNote, ToIndexWorker } from './worker-protocol';
@@ -75,7 +76,7 @@ async function postedNote(source: ObsidianNoteSource, path: string): Promise<Pos
 		path,
 		text,
 		error,
-		metadata: skipReason === null ? source.getMetadata(path) : null,
+		metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
 		skipReason,
 		frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
 	};

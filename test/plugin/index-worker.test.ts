@@ -8,15 +8,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
+import type { CachedMetadata } from '../../src/core/metadata';
+import { searchMetadataOf } from '../../src/core/search/extract';
 import { InvertedIndex } from '../../src/core/search/inverted-index';
 import { SearchIndex } from '../../src/core/search/search-index';
 import VaultQueryPlugin from '../../src/main';
+import { ObsidianNoteSource } from '../../src/obsidian/source';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import type { FromIndexWorker } from '../../src/obsidian/worker-protocol';
 import { engineConfigOf } from '../../src/ui/plugin-settings';
 import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
-import { FakeApp } from './fake-app';
+import { asApp, FakeApp } from './fake-app';
 import { EXAMPLE_VAULT, loadPlugin, startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
@@ -234,6 +237,55 @@ describe('the search index built in the plugin’s worker', () => {
 		await plugin.engine.savesSettled();
 		expect(plugin.engine.saved?.log.filter((l) => l.startsWith('built in a worker'))).toHaveLength(2);
 		expect(NodeIndexWorker.started).toBe(workers + 2);
+	});
+
+	it('hands the worker all of each note’s metadata the index reads: a build reads no other key, and of the sections only the first', async () => {
+		const read = new Set<string>();
+		const sectionReads = new Set<string>();
+		const recorded = (meta: CachedMetadata | null): CachedMetadata | null =>
+			meta &&
+			new Proxy(meta, {
+				get: (target, key) => {
+					read.add(String(key));
+					const value: unknown = Reflect.get(target, key);
+					if (key !== 'sections' || !Array.isArray(value)) return value;
+					return new Proxy(value as unknown[], {
+						get: (list, at) => {
+							sectionReads.add(String(at));
+							return Reflect.get(list, at) as unknown;
+						},
+					});
+				},
+				ownKeys: (target) => {
+					read.add('(every key)');
+					return Reflect.ownKeys(target);
+				},
+			});
+		const example = FakeApp.fromFolder(EXAMPLE_VAULT);
+		for (const app of [example, vault(generatedVault(200, 9), 'metadata-keys')]) {
+			app.indexAll();
+			const source = new ObsidianNoteSource(asApp(app));
+			const reading = Object.create(source) as ObsidianNoteSource;
+			reading.getMetadata = (path) => recorded(source.getMetadata(path));
+			for (const profile of [{}, { abstractHeadings: ['Summary'], metadataFields: ['description', 'status'] }])
+				await SearchIndex.build(reading, profile, { sliceMs: Infinity });
+		}
+		const position = { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 0, offset: 0 } };
+		const everyKey: Required<CachedMetadata> = {
+			frontmatter: {},
+			frontmatterPosition: position,
+			frontmatterLinks: [],
+			links: [],
+			embeds: [],
+			tags: [],
+			headings: [],
+			sections: [],
+			listItems: [],
+			blocks: {},
+		};
+		const handed = Object.keys(searchMetadataOf(everyKey) ?? {});
+		expect([...read].filter((key) => !handed.includes(key) && key !== 'sections')).toEqual([]);
+		expect([...sectionReads]).toEqual(['0']);
 	});
 
 	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {

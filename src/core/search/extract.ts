@@ -297,6 +297,21 @@ function bodyPieces(text: string): TextPieces {
 }
 
 /**
+ * The part of a note's metadata the search index reads ({@link extractNote} and what it calls):
+ * every key but `listItems` and `blocks`, and of `sections` only the first (where the body
+ * starts). The plugin's index worker is handed this, not the whole metadata: copying every note's
+ * sections and list items across threads was most of the main thread's work in a worker build. A
+ * test reads the metadata through a recording proxy during builds and fails when extraction
+ * reads anything else — change both together.
+ */
+export function searchMetadataOf(meta: CachedMetadata | null): CachedMetadata | null {
+	if (meta === null) return null;
+	const { listItems: _items, blocks: _blocks, sections, ...kept } = meta;
+	const first = sections?.[0];
+	return sections === undefined ? kept : { ...kept, sections: first === undefined ? [] : [first] };
+}
+
+/**
  * Build the DocInfo and field texts of a note. With `keepDerived` false the abstract and
  * forward links are left empty: an index built from a NoteSource recomputes them for the few
  * notes it returns, instead of holding them for every note.
