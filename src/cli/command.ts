@@ -23,8 +23,10 @@ export interface CommandIO {
 	/**
 	 * Writes part of a streamed answer as is, no newline added (cli/stream.ts); resolves when the
 	 * reader has taken enough that more may be written. Without it the parts go to `stdout` one by one.
+	 * Bytes are printed as they are (their terminal escapes already spelled out); text is escaped
+	 * like `stdout`'s.
 	 */
-	write?(text: string): void | Promise<void>;
+	write?(part: string | Uint8Array): void | Promise<void>;
 	/** The `Settings: …` lines runCli adds to a `--json` answer's limitations, for a streamed answer that writes its own. */
 	settingsLimitations?(): string[];
 	/** The working directory, the default vault. */

@@ -80,8 +80,11 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 			? (text) => raw.stdout(withSettingsNotes(text, settingsNotes))
 			: (text) => raw.stdout(escapeTerminal(text)),
 		stderr: (text) => raw.stderr(escapeTerminal(text)),
-		write: (text) => {
-			const shown = json ? text : escapeTerminal(text);
+		write: (part) => {
+			// Bytes come from an answer that escaped what it shows itself (cli/stream.ts): no second pass over them.
+			if (typeof part !== 'string')
+				return raw.write ? raw.write(part) : raw.stdout(Buffer.from(part).toString('utf8').replace(/\n$/, ''));
+			const shown = json ? part : escapeTerminal(part);
 			return raw.write ? raw.write(shown) : raw.stdout(shown.replace(/\n$/, ''));
 		},
 		settingsLimitations: () => settingsNotes.map((note) => `Settings: ${note}`),

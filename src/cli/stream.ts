@@ -4,7 +4,7 @@
  * ever holds the whole answer (at 50k notes a full answer is tens of MB of text and JSON).
  */
 import type { NoteResult, QueryResult } from '../core/contract';
-import { displayLines } from '../core/display';
+import { displayLines, escapeTerminal } from '../core/display';
 import type { VaultEngine } from '../core/engine/engine';
 import { renderNote, renderSummary } from '../core/query/render-text';
 import type { GrepQuery } from '../core/query/types';
@@ -14,31 +14,41 @@ import { emitAnswer, EXIT, MORE, type CommandIO } from './command';
 /** Answers that may hold more results than this are streamed; smaller ones are built whole (their count first). */
 export const STREAM_ABOVE = 500;
 
-/** A streamed answer reaches the writer in chunks of about this many characters (one note's result more at most). */
-export const CHUNK_CHARS = 64 * 1024;
+/** A streamed answer reaches the writer in chunks of about this many bytes (one note's result more at most). */
+export const CHUNK_BYTES = 64 * 1024;
 
-/** Gathers a streamed answer's parts and hands them to `io.write` a chunk at a time, waiting for the reader between chunks. */
+/**
+ * Gathers a streamed answer's parts, encoded as they come into the chunk's bytes, and hands
+ * them to `io.write` a chunk at a time, waiting for the reader between chunks. The parts are
+ * what is printed, terminal escapes already spelled out where text needs them (AnswerStream).
+ */
 export class ChunkWriter {
-	private parts: string[] = [];
+	private buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
 	private size = 0;
 
 	constructor(private readonly io: CommandIO) {}
 
 	/** Adds `text`; a full chunk is written (and its reader waited for) before this resolves. */
 	async add(text: string): Promise<void> {
-		this.parts.push(text);
-		this.size += text.length;
-		if (this.size >= CHUNK_CHARS) await this.flush();
+		// UTF-8 takes at most three bytes per UTF-16 code unit.
+		const most = this.size + 3 * text.length;
+		if (most > this.buffer.length) {
+			const grown = Buffer.allocUnsafe(Math.max(most, 2 * this.buffer.length));
+			this.buffer.copy(grown, 0, 0, this.size);
+			this.buffer = grown;
+		}
+		this.size += this.buffer.write(text, this.size, 'utf8');
+		if (this.size >= CHUNK_BYTES) await this.flush();
 	}
 
-	/** Writes what is gathered. */
+	/** Writes what is gathered (a new buffer takes the next parts: the reader may still hold this one). */
 	async flush(): Promise<void> {
 		if (this.size === 0) return;
-		const chunk = this.parts.join('');
-		this.parts = [];
+		const chunk = this.buffer.subarray(0, this.size);
+		this.buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
 		this.size = 0;
 		if (this.io.write) await this.io.write(chunk);
-		else this.io.stdout(chunk.replace(/\n$/, ''));
+		else this.io.stdout(chunk.toString('utf8').replace(/\n$/, ''));
 	}
 }
 
@@ -107,7 +117,7 @@ export class AnswerStream {
 		await this.out.add(
 			this.json
 				? jsonTail(result, any, this.io)
-				: `${any ? '\n' : ''}${renderSummary(result, { verbose, more: MORE }, this.written)}\n`,
+				: `${any ? '\n' : ''}${escapeTerminal(renderSummary(result, { verbose, more: MORE }, this.written))}\n`,
 		);
 		await this.out.flush();
 		return any ? EXIT.results : EXIT.nothingMatched;

@@ -12,6 +12,9 @@ const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f${NON_C0}]`, 'g');
 /** The same without the newline, for text that is already laid out in lines. */
 const CONTROL_BUT_NEWLINE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${NON_C0}]`, 'g');
 
+/** CONTROL_BUT_NEWLINE without `g`, for a test. */
+const HAS_CONTROL_BUT_NEWLINE = new RegExp(CONTROL_BUT_NEWLINE.source);
+
 /** The visible spelling of one control character: `\n`, `\r`, `\e`, `\x07`, `\u202e`. */
 function spell(char: string): string {
 	if (char === '\n') return '\\n';
@@ -33,6 +36,9 @@ export function escapeTerminal(text: string): string {
 
 /** Lines built from vault text, escaped one by one and joined: a newline inside a field cannot start a line of its own. */
 export function displayLines(lines: readonly string[]): string {
+	const joined = lines.join('\n');
+	// One search of the joined lines finds no control character and no newline but the joins: nothing to escape.
+	if (!HAS_CONTROL_BUT_NEWLINE.test(joined) && !lines.some((line) => line.includes('\n'))) return joined;
 	return lines.map(escapeControls).join('\n');
 }
 

@@ -1,6 +1,16 @@
 import type { CachedMetadata, LinkMap } from './metadata';
 
 /**
+ * One note's UTF-8 bytes (byte order mark left out), valid until its source's next read.
+ */
+export interface NoteBytes {
+	/** The bytes as a string of one character per byte (Latin-1): its offsets are byte offsets. */
+	readonly latin1: string;
+	/** The text of bytes `start` to `end` decoded as UTF-8. */
+	text(start: number, end: number): string;
+}
+
+/**
  * The one port the engine consumes. The Obsidian adapter implements it with
  * `app.metadataCache` and `app.vault`; the Node adapter with the file system and our own
  * Obsidian-compatible parser. Core never sees anything else of either world.
@@ -46,6 +56,12 @@ export interface NoteSource {
 	fileStat?(path: string): { size: number | null; ctime: number | null; mtime: number | null } | null;
 	/** The note's full text (frontmatter included). */
 	read(path: string): Promise<string>;
+	/**
+	 * Optional: the note as `read` would give it, but as bytes — for a scan of many notes that
+	 * decodes only the lines it shows (a full grep answer). Null: call `read` (a note held as text,
+	 * one that would be skipped). What it hands out is valid until the source's next read.
+	 */
+	readBytes?(path: string): NoteBytes | null;
 	/** Obsidian's `getFirstLinkpathDest`: the file a linkpath resolves to from `sourcePath`, or null. */
 	resolveLink(linkpath: string, sourcePath: string): string | null;
 	/** `metadataCache.resolvedLinks`. */

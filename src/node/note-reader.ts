@@ -80,16 +80,21 @@ function invalidUtf8Reason(bytes: Buffer): string {
 	return `not valid UTF-8 (first bad byte on line ${line}): convert the file to UTF-8`;
 }
 
+/** Why a note's bytes are not read as text (UTF-16, binary, not UTF-8), or null. */
+function skipReasonOf(bytes: Buffer): string | null {
+	if (hasUtf16Bom(bytes)) return 'UTF-16: convert the file to UTF-8 (Obsidian reads UTF-8 only)';
+	if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary content';
+	if (!isUtf8(bytes)) return invalidUtf8Reason(bytes);
+	return null;
+}
+
 /**
  * Decodes a note's bytes: UTF-16 and binary files are skipped, invalid UTF-8 is reported (never
  * replaced silently), a UTF-8 BOM is stripped (Obsidian strips it too), lone CRs read as LFs.
  */
 function decode(bytes: Buffer, mtime: number): ReadOutcome {
-	if (hasUtf16Bom(bytes))
-		return { skipReason: 'UTF-16: convert the file to UTF-8 (Obsidian reads UTF-8 only)', mtime };
-	const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
-	if (sniff.includes(0)) return { skipReason: 'binary content', mtime };
-	if (!isUtf8(bytes)) return { skipReason: invalidUtf8Reason(bytes), mtime };
+	const skipReason = skipReasonOf(bytes);
+	if (skipReason !== null) return { skipReason, mtime };
 	const text = bytes.toString('utf8');
 	return { text: loneCrAsLf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), mtime, bytes: bytes.length };
 }
@@ -116,17 +121,39 @@ export function readNoteSync(
 	scratch: ScratchBuffer,
 	onStat?: (info: Stats) => void,
 ): ReadOutcome {
+	const read = readBytesSync(absPath, maxFileSize, scratch, onStat);
+	return 'bytes' in read ? decode(read.bytes, read.mtime) : read.outcome;
+}
+
+/**
+ * One note's bytes as `readNoteSync` would decode them (byte order mark left out), in `scratch`
+ * (valid until its next use); null when `readNoteSync` would skip the note or not read it.
+ */
+export function readNoteBytesSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer): Buffer | null {
+	const read = readBytesSync(absPath, maxFileSize, scratch);
+	if (!('bytes' in read) || skipReasonOf(read.bytes) !== null) return null;
+	const { bytes } = read;
+	return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
+/** The file's bytes (in `scratch`) and mtime, or the outcome of a file not read. */
+function readBytesSync(
+	absPath: string,
+	maxFileSize: number,
+	scratch: ScratchBuffer,
+	onStat?: (info: Stats) => void,
+): { bytes: Buffer; mtime: number } | { outcome: ReadOutcome } {
 	let fd: number;
 	try {
 		fd = openSync(absPath, READ_FLAGS);
 	} catch (error) {
-		return unreadable(error);
+		return { outcome: unreadable(error) };
 	}
 	try {
 		const info = fstatSync(fd);
 		onStat?.(info);
 		const skip = skipBeforeRead(info, maxFileSize);
-		if (skip !== null) return skip;
+		if (skip !== null) return { outcome: skip };
 		const bytes = scratch.take(info.size);
 		let filled = 0;
 		// A file that shrinks between fstat and read ends the loop early; the tail is cut off below.
@@ -135,9 +162,9 @@ export function readNoteSync(
 			if (n === 0) break;
 			filled += n;
 		}
-		return decode(bytes.subarray(0, filled), Math.floor(info.mtimeMs));
+		return { bytes: bytes.subarray(0, filled), mtime: Math.floor(info.mtimeMs) };
 	} catch (error) {
-		return unreadable(error);
+		return { outcome: unreadable(error) };
 	} finally {
 		closeSync(fd);
 	}

@@ -13,15 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run';
 import { askServer, exchange } from '../../src/cli/server/client';
 import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
-import { CHUNK_CHARS, STREAM_ABOVE } from '../../src/cli/stream';
+import { CHUNK_BYTES, STREAM_ABOVE } from '../../src/cli/stream';
 import { hashTree } from '../helpers/hash';
 import { REPO } from '../helpers/paths';
 import { waitFor } from '../helpers/wait';
 
 /** Notes that all hold the word, fewer than STREAM_ABOVE so the whole answer (limit STREAM_ABOVE) lists them all too. */
 const NOTES = 450;
-/** The most a chunk may hold: a chunk is written once it reaches CHUNK_CHARS, so it exceeds it by at most one note's result. */
-const CHUNK_BOUND = CHUNK_CHARS + 16 * 1024;
+/** The most a chunk may hold (bytes): a chunk is written once it reaches CHUNK_BYTES, so it exceeds it by at most one note's result. */
+const CHUNK_BOUND = CHUNK_BYTES + 16 * 1024;
 
 let root: string;
 let vault: string;
@@ -60,15 +60,19 @@ afterAll(() => {
 
 /** Runs the CLI in-process with a writer that records every piece it is handed. */
 async function streamed(argv: string[]): Promise<{ code: number; stdout: string; pieces: number[] }> {
-	const pieces: string[] = [];
+	const pieces: Buffer[] = [];
 	const lines: string[] = [];
 	const code = await runCli([...argv, '--vault', vault, '--no-server'], {
 		stdout: (text) => lines.push(`${text}\n`),
 		stderr: () => undefined,
-		write: (text) => void pieces.push(text),
+		write: (part) => void pieces.push(Buffer.from(part)),
 		cwd: REPO,
 	});
-	return { code, stdout: [...pieces, ...lines].join(''), pieces: pieces.map((p) => p.length) };
+	return {
+		code,
+		stdout: Buffer.concat([...pieces, Buffer.from(lines.join(''))]).toString('utf8'),
+		pieces: pieces.map((p) => p.length),
+	};
 }
 
 describe('a full grep answer', () => {

@@ -100,10 +100,10 @@ const QUEUED_BYTES = 256 * 1024;
  * Sends one chunk of a streamed answer ahead of the reply; resolves once the socket can take more
  * (or the caller has gone), so the server holds one chunk per call, not the whole answer.
  */
-function sendChunk(socket: Socket, text: string): Promise<void> {
+function sendChunk(socket: Socket, part: string | Uint8Array): Promise<void> {
 	if (socket.destroyed) return Promise.resolve();
 	// The chunk's bytes as they are (no JSON escaping here, no parsing in the call), after a line with their count.
-	const body = Buffer.from(text, 'utf8');
+	const body = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
 	socket.cork();
 	socket.write(`${JSON.stringify({ bytes: body.length } satisfies OutBytes)}\n`);
 	socket.write(body);
@@ -334,7 +334,7 @@ class CliServer {
 				cwd,
 				stdout: (text) => stdout.push(text),
 				stderr: (text) => stderr.push(text),
-				write: (text) => sendChunk(socket, text),
+				write: (part) => sendChunk(socket, part),
 				warm: this.loanOf(state, settingsDiffer),
 			}),
 		);

@@ -1,7 +1,8 @@
 import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
 import { lineStarts } from '../text/lines';
-import { compileMatcher, type CompiledMatcher, type TextMatcher } from '../text/matcher';
+import { compileMatcher, type CompiledMatcher, type LineHits, type TextMatcher } from '../text/matcher';
+import type { NoteBytes } from '../port';
 import type { TrigramIndex } from '../text/trigram';
 import { MAX_REGEX_LINE_CHARS } from '../text/pattern';
 import type { QueryContext } from './context';
@@ -20,11 +21,27 @@ export function grepMatcher(query: GrepQuery): CompiledMatcher {
 	});
 }
 
-/** The text of line `index` of `text`, without its line end. */
-function lineAt(text: string, starts: readonly number[], index: number): string {
-	return text
-		.slice(starts[index], index + 1 < starts.length ? starts[index + 1]! - 1 : text.length)
-		.replace(/\r$/, '');
+/** A note's text, or its bytes (NoteBytes) of which only the lines shown are decoded. */
+interface LinesOf {
+	/** The string whose line starts are counted (the text, or the bytes as Latin-1). */
+	readonly lines: string;
+	/** The text of `start` to `end` of `lines`. */
+	slice(start: number, end: number): string;
+}
+
+/** The text of lines `from` to `to` (exclusive) of `of`, without their line ends, from one slice. */
+function linesBetween(of: LinesOf, starts: readonly number[], from: number, to: number): string[] {
+	const end = to < starts.length ? starts[to]! - 1 : of.lines.length;
+	const lines = of.slice(starts[from]!, end).split('\n');
+	for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
+	return lines;
+}
+
+/** The matches of one note: see `matchLines`. */
+export interface NoteMatches {
+	matches: LineMatch[];
+	total: number;
+	cutLines: number;
 }
 
 /**
@@ -32,23 +49,59 @@ function lineAt(text: string, starts: readonly number[], index: number): string 
  * 1-based file lines so an editor can jump there. The matcher compares normalised text; the lines
  * shown are the note's own.
  */
-export function matchLines(
-	text: string,
+export function matchLines(text: string, minLine: number, matcher: TextMatcher, context: number): NoteMatches {
+	return linesAround(
+		{ lines: text, slice: (start, end) => text.slice(start, end) },
+		matcher.matchingLines(text, minLine),
+		minLine,
+		context,
+	);
+}
+
+/**
+ * `matchLines` of a note given as bytes, decoding only the lines shown, or null when the matcher
+ * cannot match this note on bytes (then match its text).
+ */
+export function matchLinesOfBytes(
+	bytes: NoteBytes,
 	minLine: number,
 	matcher: TextMatcher,
 	context: number,
-): { matches: LineMatch[]; total: number; cutLines: number } {
-	const hits = matcher.matchingLines(text, minLine);
+): NoteMatches | null {
+	const hits = matcher.onBytes?.(bytes.latin1, minLine) ?? null;
+	if (hits === null) return null;
+	return linesAround({ lines: bytes.latin1, slice: (start, end) => bytes.text(start, end) }, hits, minLine, context);
+}
+
+/** The matching lines `hits` of a note with their context lines (each stretch of lines shown taken in one slice). */
+function linesAround(of: LinesOf, hits: LineHits, minLine: number, context: number): NoteMatches {
 	if (hits.lines.length === 0) return { matches: [], total: 0, cutLines: hits.cutLines };
-	const starts = lineStarts(text);
+	const starts = lineStarts(of.lines);
 	const lastLine = starts.length - 1;
+	const shown = hits.lines.slice(0, MAX_LINES_PER_NOTE);
 	const matches: LineMatch[] = [];
-	for (const index of hits.lines.slice(0, MAX_LINES_PER_NOTE)) {
-		const before: string[] = [];
-		const after: string[] = [];
-		for (let i = Math.max(minLine, index - context); i < index; i++) before.push(lineAt(text, starts, i));
-		for (let i = index + 1; i <= Math.min(lastLine, index + context); i++) after.push(lineAt(text, starts, i));
-		matches.push({ line: index + 1, text: lineAt(text, starts, index), before, after });
+	let stretch: string[] = [];
+	let stretchFrom = 0;
+	let stretchTo = 0;
+	for (let k = 0; k < shown.length; k++) {
+		const index = shown[k]!;
+		const first = Math.max(minLine, index - context);
+		const last = Math.min(lastLine, index + context);
+		if (k === 0 || first >= stretchTo) {
+			// A new stretch: this match's lines and those of the next matches that overlap or touch them.
+			let to = last + 1;
+			for (let j = k + 1; j < shown.length && Math.max(minLine, shown[j]! - context) <= to; j++)
+				to = Math.min(lastLine, shown[j]! + context) + 1;
+			stretch = linesBetween(of, starts, first, to);
+			stretchFrom = first;
+			stretchTo = to;
+		}
+		matches.push({
+			line: index + 1,
+			text: stretch[index - stretchFrom]!,
+			before: stretch.slice(first - stretchFrom, index - stretchFrom),
+			after: stretch.slice(index + 1 - stretchFrom, last + 1 - stretchFrom),
+		});
 	}
 	return { matches, total: hits.lines.length, cutLines: hits.cutLines };
 }
@@ -86,10 +139,13 @@ export async function scanGrep(
 		if (mayHold !== null && !mayHold(path)) continue;
 		if (ctx.source.getSkipReason(path) !== null) continue;
 		const meta = ctx.source.getMetadata(path);
-		const text = await ctx.source.read(path);
 		// The closing `---` line is not body: context and matches start on the line after it.
 		const minLine = bodyStart(meta) > 0 ? bodyStartLine(meta) + 1 : 0;
-		const { matches, total, cutLines } = matchLines(text, minLine, matcher, ctx.settings.contextLines);
+		// An ASCII literal is matched on the note's bytes where the source has them: only the lines shown are decoded.
+		const bytes = matcher.onBytes !== null ? (ctx.source.readBytes?.(path) ?? null) : null;
+		const { matches, total, cutLines } =
+			(bytes !== null ? matchLinesOfBytes(bytes, minLine, matcher, ctx.settings.contextLines) : null) ??
+			matchLines(await ctx.source.read(path), minLine, matcher, ctx.settings.contextLines);
 		if (cutLines > 0)
 			limitations.push(
 				`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`,

@@ -36,20 +36,53 @@ export interface TextMatcher {
 	test(text: string): boolean;
 	/** The trigrams a text must hold to match, for a trigram index (`any`: scan every text). */
 	readonly trigrams: TrigramQuery;
+	/**
+	 * When the pattern can be matched on a note's bytes (an ASCII literal): `matchingLines` of the
+	 * note whose bytes are `latin1` (one character per byte, so offsets and lines are the bytes'),
+	 * or null when this note needs its text (see LiteralMatcher). Null: match text only.
+	 */
+	readonly onBytes: ((latin1: string, fromLine: number) => LineHits | null) | null;
 }
 
 /** A matcher, or why the pattern was refused. */
 export type CompiledMatcher = { ok: true; matcher: TextMatcher } | { ok: false; error: string };
 
+/**
+ * The characters whose NFC or lower case is ASCII (U+037E → `;`, U+1FEF → `` ` ``, U+212A → `K`,
+ * `k`), keyed by that ASCII character, each as its UTF-8 bytes in Latin-1: an ASCII literal holding
+ * one of the keys may match them, which the bytes alone do not show. test/text/matcher-bytes.test.ts
+ * recomputes the list over every code point.
+ */
+export const BECOME_ASCII: Readonly<Record<string, string>> = {
+	';': '\u00cd\u00be',
+	'`': '\u00e1\u00bf\u00af',
+	k: '\u00e2\u0084\u00aa',
+	K: '\u00e2\u0084\u00aa',
+};
+
+/** Printable ASCII and tab: a needle of these is matched on bytes. */
+const ASCII_NEEDLE = /^[\t\x20-\x7e]+$/;
+
+/** A CR that does not start a CRLF (the note's text reads it as a line break). */
+const LONE_CR = /\r(?!\n)/;
+
 /** A substring matcher: `indexOf` over NFC (and folded) text. */
 class LiteralMatcher implements TextMatcher {
 	private readonly needle: string;
 	readonly trigrams: TrigramQuery;
+	readonly onBytes: ((latin1: string, fromLine: number) => LineHits | null) | null;
+	/** The byte sequences (in Latin-1) that send a note to its text, for the needle's characters of BECOME_ASCII. */
+	private readonly unsafe: string[];
 
 	constructor(readonly spec: MatchSpec) {
 		this.trigrams = literalQuery(spec.pattern);
 		const normal = nfc(spec.pattern);
 		this.needle = spec.caseSensitive ? normal : lowerCase(normal);
+		const keys = Object.keys(BECOME_ASCII).filter((ch) =>
+			spec.caseSensitive ? normal.includes(ch) : this.needle.includes(ch.toLowerCase()),
+		);
+		this.unsafe = [...new Set(keys.map((ch) => BECOME_ASCII[ch]!))];
+		this.onBytes = ASCII_NEEDLE.test(this.needle) ? (latin1, fromLine) => this.bytesLines(latin1, fromLine) : null;
 	}
 
 	private haystack(text: string): string {
@@ -57,14 +90,35 @@ class LiteralMatcher implements TextMatcher {
 		return this.spec.caseSensitive ? normal : lowerCase(normal);
 	}
 
+	/**
+	 * `matchingLines` on a note's bytes: an ASCII needle matches the same bytes in the text's NFC
+	 * and lower case (which map no other character to ASCII than those of BECOME_ASCII, and change
+	 * no ASCII byte but A–Z), except where a match is followed by a non-ASCII character (a combining
+	 * mark may join its last letter); that note, one holding a lone CR (a line break of the text)
+	 * or one holding a character of BECOME_ASCII the needle has, is matched on its text (null).
+	 */
+	private bytesLines(latin1: string, fromLine: number): LineHits | null {
+		for (const bytes of this.unsafe) if (latin1.includes(bytes)) return null;
+		if (latin1.includes('\r') && LONE_CR.test(latin1)) return null;
+		// Latin-1 lower case keeps every byte under 0x80 ASCII and every byte above it non-ASCII.
+		const hay = this.spec.caseSensitive ? latin1 : latin1.toLowerCase();
+		const hits = this.linesOf(hay, fromLine, true);
+		return hits;
+	}
+
 	matchingLines(text: string, fromLine: number): LineHits {
-		const hay = this.haystack(text);
+		return this.linesOf(this.haystack(text), fromLine, false)!;
+	}
+
+	/** The lines of `hay` holding the needle, from line `fromLine` on; with `bytes`, null when a match is followed by a non-ASCII byte. */
+	private linesOf(hay: string, fromLine: number, bytes: boolean): LineHits | null {
 		let from = offsetOfLine(hay, fromLine);
 		let at = hay.indexOf(this.needle, from);
 		const lines: number[] = [];
 		// Lines are counted as the matches are found, from one match to the next (no table of every line start).
 		let line = fromLine;
 		while (at >= 0) {
+			if (bytes && hay.charCodeAt(at + this.needle.length) >= 0x80) return null;
 			for (let nl = hay.indexOf('\n', from); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) line++;
 			lines.push(line);
 			const end = hay.indexOf('\n', at);
@@ -94,6 +148,7 @@ const SMALL_RANGE = 4;
 /** A regex matcher on RE2: linear time in the text for any pattern. */
 class RegexMatcher implements TextMatcher {
 	readonly trigrams: TrigramQuery;
+	readonly onBytes = null;
 
 	constructor(
 		readonly spec: MatchSpec,

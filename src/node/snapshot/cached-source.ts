@@ -9,9 +9,9 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import { getAllTags } from '../../core/obsidian-rules';
 import { fileStatter } from '../file-stat';
-import type { NoteSource } from '../../core/port';
+import type { NoteBytes, NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
-import { readNoteSync, ScratchBuffer } from '../note-reader';
+import { readNoteBytesSync, readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
 import {
 	readConfigFileIn,
@@ -171,6 +171,17 @@ export class CachedVaultSource implements NoteSource {
 		const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
 		if ('skipReason' in outcome) return Promise.reject(new Error(`${path}: not indexed: ${outcome.skipReason}`));
 		return Promise.resolve(outcome.text);
+	}
+
+	/**
+	 * The note's bytes, read from disk now like `read`, for a scan that decodes only the lines it
+	 * shows; null for a note held as text or not read (`read` says why).
+	 */
+	readBytes(path: string): NoteBytes | null {
+		if (this.init.fresh.has(path) || !this.init.kept.has(path) || this.getSkipReason(path) !== null) return null;
+		const bytes = readNoteBytesSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
+		if (bytes === null) return null;
+		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end) };
 	}
 
 	/**
