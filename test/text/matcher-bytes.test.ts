@@ -1,0 +1,123 @@
+/**
+ * A literal matched on a note's bytes (the full grep answer's path, core/text/matcher.ts `onBytes`)
+ * finds the lines the text matcher finds — NFC, case folding, CRLF, multi-byte characters — or
+ * hands the note back to the text matcher (null); it never answers differently.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BECOME_ASCII, compileMatcher, type TextMatcher } from '../../src/core/text/matcher';
+import { lowerCase, nfc } from '../../src/core/text/normalize';
+
+/** The note's text as the sources read it (lone CRs as line breaks) and its UTF-8 bytes as Latin-1. */
+function forms(text: string): { text: string; latin1: string } {
+	return {
+		text: text.replace(/\r(?!\n)/g, '\n'),
+		latin1: Buffer.from(text, 'utf8').toString('latin1'),
+	};
+}
+
+function literal(pattern: string, caseSensitive = false): TextMatcher {
+	const compiled = compileMatcher({ pattern, regex: false, caseSensitive });
+	if (!compiled.ok) throw new Error(compiled.error);
+	return compiled.matcher;
+}
+
+/** Pieces of note text that make bytes and text differ if anything can. */
+const PIECES = [
+	'obsidian',
+	'Obsidian',
+	'OBSIDIAN',
+	'ObSiDiAn',
+	'note',
+	'Kelvin \u212a',
+	'k',
+	'K',
+	';',
+	'\u037e',
+	'`',
+	'\u1fef',
+	'é',
+	'e\u0301',
+	'obsidian\u0301',
+	'obsidiané',
+	'İstanbul',
+	'ß',
+	'文字',
+	'😀',
+	'Ünïcødé',
+	' ',
+	'\n',
+	'\r\n',
+	'\r',
+	'\t',
+];
+
+const NEEDLES = ['obsidian', 'OBSIDIAN', 'note', 'k', 'K', ';', '`', 'an ob', 'e', 'i'];
+
+describe('a literal on bytes', () => {
+	it('maps no character but those of BECOME_ASCII to ASCII under NFC or lower case', () => {
+		const found = new Map<string, Set<string>>();
+		for (let cp = 0x80; cp < 0x110000; cp++) {
+			if (cp >= 0xd800 && cp <= 0xdfff) continue;
+			const ch = String.fromCodePoint(cp);
+			for (const form of [nfc(ch), lowerCase(nfc(ch))])
+				for (const c of form)
+					if (c.charCodeAt(0) < 0x80) {
+						const bytes = Buffer.from(ch, 'utf8').toString('latin1');
+						if (!found.has(c)) found.set(c, new Set());
+						found.get(c)!.add(bytes);
+					}
+		}
+		const expected = new Map(Object.entries(BECOME_ASCII).map(([c, bytes]) => [c, new Set([bytes])]));
+		expect(found).toEqual(expected);
+	});
+
+	it('relies on Latin-1 lower case keeping every byte one byte, ASCII or not as it was', () => {
+		for (let byte = 0; byte < 256; byte++) {
+			const lower = String.fromCharCode(byte).toLowerCase();
+			expect(lower.length).toBe(1);
+			expect(lower.charCodeAt(0) < 0x80).toBe(byte < 0x80);
+		}
+	});
+
+	it('finds the same lines as the text, or hands the note to the text matcher', () => {
+		let onBytes = 0;
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }),
+				fc.constantFrom(...NEEDLES),
+				fc.boolean(),
+				fc.nat(3),
+				(pieces, needle, caseSensitive, fromLine) => {
+					const { text, latin1 } = forms(pieces.join(''));
+					const matcher = literal(needle, caseSensitive);
+					const bytes = matcher.onBytes?.(latin1, fromLine) ?? null;
+					if (bytes === null) return;
+					onBytes++;
+					expect(bytes).toEqual(matcher.matchingLines(text, fromLine));
+				},
+			),
+			{ numRuns: 3000 },
+		);
+		// Most notes are answered on bytes: the check above is not vacuous.
+		expect(onBytes).toBeGreaterThan(1000);
+	});
+
+	it('hands back the notes it cannot answer on bytes', () => {
+		const k = literal('kelvin');
+		expect(k.onBytes?.(forms('\u212aelvin').latin1, 0)).toBeNull();
+		expect(k.matchingLines('\u212aelvin', 0).lines).toEqual([0]);
+		const cafe = literal('cafe');
+		expect(cafe.onBytes?.(forms('cafe\u0301').latin1, 0)).toBeNull();
+		expect(cafe.matchingLines('cafe\u0301', 0).lines).toEqual([]);
+		expect(literal('b').onBytes?.(forms('a\rb').latin1, 0)).toBeNull();
+		expect(literal('b').onBytes?.(forms('a\r\nb').latin1, 0)).toEqual({ lines: [1], cutLines: 0 });
+	});
+
+	it('is not offered for a pattern that is not ASCII, nor for a regex', () => {
+		expect(literal('café').onBytes).toBeNull();
+		expect(literal('文字').onBytes).toBeNull();
+		const regex = compileMatcher({ pattern: 'obs.dian', regex: true, caseSensitive: false });
+		expect(regex.ok && regex.matcher.onBytes).toBeNull();
+	});
+});
