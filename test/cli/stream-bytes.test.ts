@@ -42,6 +42,7 @@ function body(i: number): string {
 			: 'kelvin; mark',
 		i % 6 === 0 ? `combining: obsidian\u0301 and cafe\u0301 and café` : 'café',
 		`İstanbul and ß and ſ for obsidian`,
+		i % 3 === 0 ? 'Obsidianの and obsidian은 and OBSIDIAN。' : 'plain',
 		i % 5 === 0 ? `control \u001b[31m red and \u202e reversed obsidian` : 'no control',
 		wide,
 		`tab\tobsidian\tend ${wide.slice(0, 7 + (i % 5))}`,

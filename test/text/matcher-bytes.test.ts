@@ -40,6 +40,13 @@ const PIECES = [
 	'e\u0301',
 	'obsidian\u0301',
 	'obsidiané',
+	'の',
+	'은',
+	'\u0316',
+	'\u0323',
+	'\u0338',
+	'\u0bbe',
+	'\u094d',
 	'İstanbul',
 	'ß',
 	'文字',
@@ -52,7 +59,7 @@ const PIECES = [
 	'\t',
 ];
 
-const NEEDLES = ['obsidian', 'OBSIDIAN', 'note', 'k', 'K', ';', '`', 'an ob', 'e', 'i'];
+const NEEDLES = ['obsidian', 'OBSIDIAN', 'note', 'k', 'K', ';', '`', 'an ob', 'e', 'i', '<', 'n'];
 
 describe('a literal on bytes', () => {
 	it('maps no character but those of BECOME_ASCII to ASCII under NFC or lower case', () => {
@@ -70,6 +77,19 @@ describe('a literal on bytes', () => {
 		}
 		const expected = new Map(Object.entries(BECOME_ASCII).map(([c, bytes]) => [c, new Set([bytes])]));
 		expect(found).toEqual(expected);
+	});
+
+	it('relies on NFC joining to a letter only the combining marks that follow it', () => {
+		const joined: string[] = [];
+		for (let cp = 0x80; cp < 0x110000; cp++) {
+			if (cp >= 0xd800 && cp <= 0xdfff) continue;
+			const ch = String.fromCodePoint(cp);
+			if (/^\p{M}/u.test(ch)) continue;
+			// A character that is not a mark neither joins a letter nor lets a mark after it join the letter.
+			for (const text of [`e${ch}`, `e${ch}\u0301`, `<${ch}\u0338`])
+				if (!text.normalize('NFC').startsWith(text[0]!)) joined.push(cp.toString(16));
+		}
+		expect(joined).toEqual([]);
 	});
 
 	it('relies on Latin-1 lower case keeping every byte one byte, ASCII or not as it was', () => {
@@ -110,6 +130,8 @@ describe('a literal on bytes', () => {
 		const cafe = literal('cafe');
 		expect(cafe.onBytes?.(forms('cafe\u0301').latin1, 0)).toBeNull();
 		expect(cafe.matchingLines('cafe\u0301', 0).lines).toEqual([]);
+		// A character after a match that is not a combining mark keeps the note on bytes.
+		expect(literal('obsidian').onBytes?.(forms('Obsidianの\nx').latin1, 0)).toEqual({ lines: [0], cutLines: 0 });
 		expect(literal('b').onBytes?.(forms('a\rb').latin1, 0)).toBeNull();
 		expect(literal('b').onBytes?.(forms('a\r\nb').latin1, 0)).toEqual({ lines: [1], cutLines: 0 });
 	});

@@ -66,6 +66,26 @@ const ASCII_NEEDLE = /^[\t\x20-\x7e]+$/;
 /** A CR that does not start a CRLF (the note's text reads it as a line break). */
 const LONE_CR = /\r(?!\n)/;
 
+/** A combining mark (any of category M: every character NFC may join to the one before it is one). */
+const MARK = /^\p{M}/u;
+
+/**
+ * Whether the UTF-8 character at byte `at` of `latin1` (a note's bytes, one character per byte)
+ * is a combining mark; ASCII and the end of the text are not.
+ */
+function markAt(latin1: string, at: number): boolean {
+	const lead = latin1.charCodeAt(at);
+	if (!(lead >= 0x80)) return false;
+	const next = (k: number): number => latin1.charCodeAt(at + k) & 0x3f;
+	const code =
+		lead < 0xe0
+			? ((lead & 0x1f) << 6) | next(1)
+			: lead < 0xf0
+				? ((lead & 0x0f) << 12) | (next(1) << 6) | next(2)
+				: ((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3);
+	return MARK.test(String.fromCodePoint(code));
+}
+
 /** A substring matcher: `indexOf` over NFC (and folded) text. */
 class LiteralMatcher implements TextMatcher {
 	private readonly needle: string;
@@ -93,32 +113,34 @@ class LiteralMatcher implements TextMatcher {
 	/**
 	 * `matchingLines` on a note's bytes: an ASCII needle matches the same bytes in the text's NFC
 	 * and lower case (which map no other character to ASCII than those of BECOME_ASCII, and change
-	 * no ASCII byte but A–Z), except where a match is followed by a non-ASCII character (a combining
-	 * mark may join its last letter); that note, one holding a lone CR (a line break of the text)
-	 * or one holding a character of BECOME_ASCII the needle has, is matched on its text (null).
+	 * no ASCII byte but A–Z), except where a match is followed by a combining mark (which NFC may
+	 * join to its last letter); that note, one holding a lone CR (a line break of the text) or one
+	 * holding a character of BECOME_ASCII the needle has, is matched on its text (null).
 	 */
 	private bytesLines(latin1: string, fromLine: number): LineHits | null {
 		for (const bytes of this.unsafe) if (latin1.includes(bytes)) return null;
 		if (latin1.includes('\r') && LONE_CR.test(latin1)) return null;
 		// Latin-1 lower case keeps every byte under 0x80 ASCII and every byte above it non-ASCII.
 		const hay = this.spec.caseSensitive ? latin1 : latin1.toLowerCase();
-		const hits = this.linesOf(hay, fromLine, true);
-		return hits;
+		return this.linesOf(hay, fromLine, latin1);
 	}
 
 	matchingLines(text: string, fromLine: number): LineHits {
-		return this.linesOf(this.haystack(text), fromLine, false)!;
+		return this.linesOf(this.haystack(text), fromLine, null)!;
 	}
 
-	/** The lines of `hay` holding the needle, from line `fromLine` on; with `bytes`, null when a match is followed by a non-ASCII byte. */
-	private linesOf(hay: string, fromLine: number, bytes: boolean): LineHits | null {
+	/**
+	 * The lines of `hay` holding the needle, from line `fromLine` on. With `latin1` (the note's
+	 * bytes, `hay` their lower case), null when a match is followed by a combining mark.
+	 */
+	private linesOf(hay: string, fromLine: number, latin1: string | null): LineHits | null {
 		let from = offsetOfLine(hay, fromLine);
 		let at = hay.indexOf(this.needle, from);
 		const lines: number[] = [];
 		// Lines are counted as the matches are found, from one match to the next (no table of every line start).
 		let line = fromLine;
 		while (at >= 0) {
-			if (bytes && hay.charCodeAt(at + this.needle.length) >= 0x80) return null;
+			if (latin1 !== null && markAt(latin1, at + this.needle.length)) return null;
 			for (let nl = hay.indexOf('\n', from); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) line++;
 			lines.push(line);
 			const end = hay.indexOf('\n', at);
