@@ -52,10 +52,13 @@ export class ChunkWriter {
 	}
 }
 
-/** `value` as `JSON.stringify(value, null, 2)` writes it nested `depth` levels deep. */
-function nestedJson(value: unknown, depth: number): string {
-	const pad = '  '.repeat(depth);
-	return pad + JSON.stringify(value, null, 2).replaceAll('\n', `\n${pad}`);
+/**
+ * `value` as `JSON.stringify(value, null, 2)` writes it two levels deep (a result in the document's
+ * `results`): written inside two arrays and cut out, so no second pass re-indents its lines.
+ */
+function nestedJson(value: unknown): string {
+	// '[\n  [\n' before it, '\n  ]\n]' after it.
+	return JSON.stringify([[value]], null, 2).slice(6, -6);
 }
 
 /** The opening of the `--json` document, up to its `results` array: the fields known before the scan. */
@@ -106,7 +109,7 @@ export class AnswerStream {
 	/** One note: `json()` its result in the document (asked only with `--json`), `text()` its lines in the listing. */
 	async note(json: () => unknown, text: () => string[]): Promise<void> {
 		const first = this.written++ === 0;
-		if (this.json) await this.out.add(`${first ? '\n' : ',\n'}${nestedJson(await json(), 2)}`);
+		if (this.json) await this.out.add(`${first ? '\n' : ',\n'}${nestedJson(await json())}`);
 		else await this.out.add(`${first ? '' : '\n'}${displayLines(text())}\n`);
 	}
 

@@ -92,6 +92,8 @@ describe('a full grep answer', () => {
 			expect(full.pieces.length).toBeGreaterThan(5);
 			expect(Math.max(...full.pieces)).toBeLessThanOrEqual(CHUNK_BOUND);
 			const parsed = JSON.parse(full.stdout) as { status: string; matched: number; results: unknown[] };
+			// Laid out exactly as JSON.stringify lays out the whole document.
+			expect(full.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
 			expect(parsed.status).toBe('success');
 			expect(parsed.matched).toBe(matching);
 			expect(parsed.results).toHaveLength(matching);
