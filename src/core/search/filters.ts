@@ -109,7 +109,9 @@ function filterTest(
 			}
 			// The one resolver (note-ref.ts); search() has already failed on unknown and ambiguous names.
 			const ref = findNote(source, f.target);
-			const linking = new Set(ref.kind === 'found' ? si.linkGraph(source).linkersOf(ref.path) : []);
+			const linking = new Set(
+				ref.kind === 'found' ? (si.linkGraph(source).linkersOfEach([ref.path]).get(ref.path) ?? []) : [],
+			);
 			// Self-links are not backlinks, as in the backlinks query (found by the agreement property test).
 			if (ref.kind === 'found') linking.delete(ref.path);
 			return (d) => linking.has(docs.path(d) ?? '');

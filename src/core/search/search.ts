@@ -334,6 +334,11 @@ async function buildHits(
 	const hits: SearchHit[] = [];
 	// Links as every other query reports them: body, [[…]] properties and the `links:` field.
 	const graph = source && withLinks ? si.linkGraph(source) : null;
+	// The linkers of every hit in one pass over the link maps (no inversion of the whole vault's).
+	const linkers =
+		graph && withBacklinks
+			? graph.linkersOfEach(head.flatMap((e) => si.index.doc(e.c.doc)?.path ?? []))
+			: new Map<string, readonly string[]>();
 	for (const e of head) {
 		const info = si.index.doc(e.c.doc);
 		if (!info) continue;
@@ -378,7 +383,9 @@ async function buildHits(
 						? forwardLinksOf(meta)
 						: info.forwardLinks,
 			backlinks:
-				graph && withBacklinks ? graph.backlinksAmong(info.path, [...graph.linkersOf(info.path)].sort()) : [],
+				graph && withBacklinks
+					? graph.backlinksAmong(info.path, [...(linkers.get(info.path) ?? [])].sort())
+					: [],
 			score: Math.round(e.score * 1000) / 1000,
 			tier: e.tier,
 			tier_points: TIER_POINTS[e.tier] + 5 * Math.max(0, e.matches.filter((m) => !m.sw.expansion).length - 1),
