@@ -145,6 +145,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			store instanceof IndexedDbStore
 				? {
 						load: (key) => store.load(key),
+						loadReader: (key) => store.loadReader(key),
 						save: (key, bytes) => store.save(key, bytes, fingerprints.size),
 						clear: (key) => store.clear(key),
 						info: (key) => store.info(key),

@@ -4,8 +4,10 @@
  * task of its own: what it loads is what was saved, a smaller save leaves none of a larger one's
  * records behind, and a part with a record missing reads as none (the index is then built).
  */
+import fc from 'fast-check';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
+import { chunkedPart, memoryPart } from '../../src/core/snapshot/part-codec';
 import { CHUNK_BYTES, IndexedDbStore } from '../../src/obsidian/idb-store';
 
 /** `n` bytes of a pattern that differs from chunk to chunk. */
@@ -48,9 +50,60 @@ describe('the plugin’s IndexedDB store', () => {
 		const db = await openDB(store.name);
 		await db.delete('parts', ['part', 1]);
 		expect(await store.load('part')).toBeNull();
+		expect(await store.loadReader('part')).toBeNull();
 		await db.put('parts', { bytes: bytesOf(100, 4), savedAt: 0, notes: 1 }, 'part');
 		expect(await store.load('part')).toBeNull();
+		expect(await store.loadReader('part')).toBeNull();
 		db.close();
 		store.close();
+	});
+
+	it('loads a part as a reader over its records that reads the saved bytes, with no copy of the whole', async () => {
+		const store = new IndexedDbStore('store-test/reader');
+		const bytes = bytesOf(CHUNK_BYTES * 2 + 777, 5);
+		await store.save('part', bytes);
+		const reader = (await store.loadReader('part'))!;
+		expect(reader.size).toBe(bytes.length);
+		const inside = reader.read(CHUNK_BYTES + 8, 4096); // within the second record: a view of it
+		expect(inside.buffer.byteLength).toBe(CHUNK_BYTES);
+		expect(Buffer.from(inside).equals(Buffer.from(bytes.subarray(CHUNK_BYTES + 8, CHUNK_BYTES + 8 + 4096)))).toBe(
+			true,
+		);
+		const across = reader.read(CHUNK_BYTES - 100, CHUNK_BYTES + 200); // over three records: copied
+		expect(Buffer.from(across).equals(Buffer.from(bytes.subarray(CHUNK_BYTES - 100, 2 * CHUNK_BYTES + 100)))).toBe(
+			true,
+		);
+		store.close();
+	});
+
+	it('reads from chunks exactly what one array gives, each view 8-aligned', () => {
+		fc.assert(
+			fc.property(
+				fc.uint8Array({ minLength: 1, maxLength: 300 }),
+				fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 8 }),
+				fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }),
+				(bytes, sizes, reads) => {
+					// Chunks of 8× the sizes (a store's records are a multiple of 8), the last takes the rest.
+					const chunks: Uint8Array[] = [];
+					let at = 0;
+					for (const size of sizes) {
+						if (at >= bytes.length) break;
+						chunks.push(bytes.slice(at, Math.min(bytes.length, at + size * 8)));
+						at += size * 8;
+					}
+					if (at < bytes.length) chunks.push(bytes.slice(at));
+					const reader = chunkedPart(chunks, bytes.length)!;
+					const whole = memoryPart(bytes);
+					for (const [a, b] of reads) {
+						const offset = a % bytes.length;
+						const length = b % (bytes.length - offset + 1);
+						const got = reader.read(offset, length);
+						expect([...got]).toEqual([...whole.read(offset, length)]);
+						expect(got.byteOffset % 8).toBe(0);
+					}
+					expect(chunkedPart(chunks, bytes.length + 1)).toBeNull();
+				},
+			),
+		);
 	});
 });

@@ -96,9 +96,12 @@ export class IndexParts implements SavedIndexes {
 		try {
 			const key = partKey(this.init.vaultKey, kind);
 			// Read in place where the store can: a search reads a few blocks of its part, not all of it.
-			bytes = this.init.store.openReader
-				? checkedReads(this.init.store.openReader(key))
-				: await this.init.store.load(key);
+			const { store } = this.init;
+			bytes = store.openReader
+				? checkedReads(store.openReader(key))
+				: store.loadReader
+					? checkedReads(await store.loadReader(key))
+					: await store.load(key);
 		} catch {
 			return null;
 		}

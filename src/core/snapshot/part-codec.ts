@@ -37,6 +37,48 @@ export function memoryPart(bytes: Uint8Array): SnapshotReader {
 	};
 }
 
+/**
+ * Bytes kept in consecutive chunks (a store's records) as SnapshotReader, with no copy into one
+ * array: a read inside one chunk is a view of it, a read across chunks is copied (only sections
+ * read whole are that large). Null when the chunks do not add up to `size`.
+ */
+export function chunkedPart(chunks: readonly Uint8Array[], size: number): SnapshotReader | null {
+	const starts = new Array<number>(chunks.length + 1);
+	starts[0] = 0;
+	for (let i = 0; i < chunks.length; i++) starts[i + 1] = starts[i]! + chunks[i]!.length;
+	if (starts[chunks.length] !== size) return null;
+	/** The chunk holding byte `at` (the last whose start is ≤ at). */
+	const chunkAt = (at: number): number => {
+		let lo = 0;
+		let hi = chunks.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >>> 1;
+			if (starts[mid]! <= at) lo = mid;
+			else hi = mid - 1;
+		}
+		return lo;
+	};
+	return {
+		size,
+		read: (offset, length) => {
+			if (offset < 0 || length < 0 || offset + length > size) throw new RangeError('read past the end');
+			const first = chunkAt(offset);
+			if (offset + length <= starts[first + 1]!) {
+				const view = chunks[first]!.subarray(offset - starts[first]!, offset - starts[first]! + length);
+				return view.byteOffset % 8 === 0 ? view : view.slice();
+			}
+			const out = new Uint8Array(length);
+			for (let c = first, at = 0; at < length; c++) {
+				const from = offset + at - starts[c]!;
+				const piece = chunks[c]!.subarray(from, Math.min(chunks[c]!.length, from + length - at));
+				out.set(piece, at);
+				at += piece.length;
+			}
+			return out;
+		},
+	};
+}
+
 /** What a part holds, as the encoder takes it. */
 export interface PartInput {
 	/** `search` or `trigrams`. */

@@ -42,6 +42,12 @@ export interface SnapshotStore {
 	 * when a newer one replaces it.
 	 */
 	openReader?(key: string): SnapshotReader | null;
+	/**
+	 * Optional: the bytes under `key` loaded as a reader (null when there are none), for a store that
+	 * keeps them in pieces (IndexedDB's records): reads are views of the pieces, with no copy of the
+	 * whole into one array.
+	 */
+	loadReader?(key: string): Promise<SnapshotReader | null>;
 }
 
 /** Random access to a saved snapshot's bytes: a file read at offsets, or bytes in memory. */
