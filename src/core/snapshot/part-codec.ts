@@ -15,6 +15,7 @@ import { drain } from '../steps';
 import { bytesOf, checksum } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
 import { checkedPreamble } from './codec-format';
+import { jsonArraySteps } from './json-steps';
 import type { CodecHost, SnapshotReader } from './port';
 
 /** Bumped whenever the layout of a part changes; other versions are ignored. */
@@ -196,7 +197,7 @@ export class DecodedPart {
 	/** Read the paths and the stamps (in steps: their blocks are checked a few at a time). */
 	*readStampsSteps(): Generator<void, void, void> {
 		const paths = yield* this.sectionSteps('paths');
-		this.paths = JSON.parse(this.host.decode(paths, 0, paths.length)) as string[];
+		this.paths = (yield* jsonArraySteps(paths, this.host)) as string[];
 		const stamps = yield* this.sectionSteps('stamps');
 		this.stamps = new Float64Array(stamps.buffer, stamps.byteOffset, stamps.length / 8);
 		if (!Array.isArray(this.paths) || this.stamps.length !== this.paths.length * STAMP_COLUMNS)

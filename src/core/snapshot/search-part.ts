@@ -22,6 +22,7 @@ import type { SearchSettings } from '../search/settings';
 import { compareTerms, type SavedTerms } from '../search/term-dictionary';
 import { drain, WorkMeter } from '../steps';
 import { bytesOf } from './bytes';
+import { jsonArraySteps } from './json-steps';
 import { hasLossyNumber, tagNumbers, untag } from './metadata-codec';
 import type { DecodedPart } from './part-codec';
 import type { CodecHost } from './port';
@@ -429,30 +430,48 @@ export function* restoreSearchIndexSteps(
 	utf8: CodecHost,
 ): Generator<void, SearchIndex, void> {
 	for (const name of UPFRONT_SECTIONS) {
-		if (!part.has(name)) break; // restoreSearchIndex says which is missing
+		if (!part.has(name)) break; // restoredIndex says which is missing
 		yield* part.sectionSteps(name);
 		yield;
 	}
-	return restoreSearchIndex(part, settings, utf8);
+	// The notes' paths (~3 MB of JSON at 50k notes) are parsed a piece per step.
+	let paths: unknown;
+	try {
+		paths = part.has('docPaths') ? yield* jsonArraySteps(part.section('docPaths'), utf8) : null;
+	} catch (error) {
+		if (error instanceof SavedIndexDamaged) throw error;
+		throw new SavedIndexDamaged(
+			`search part: docPaths unreadable (${error instanceof Error ? error.message : String(error)})`,
+		);
+	}
+	yield;
+	return restoredIndex(part, settings, utf8, paths);
 }
 
 /** The index a part's sections describe, read lazily; throws SnapshotFormatError when what it reads up front does not fit together. */
 export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost): SearchIndex {
+	return drain(restoreSearchIndexSteps(part, settings, utf8));
+}
+
+/** `restoreSearchIndex` once the notes' paths are parsed (null: the part has none). */
+function restoredIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost, paths: unknown): SearchIndex {
 	const reader = new PartReader(part, utf8);
 	const meta = reader.json<SearchMeta>('searchMeta');
 	const n = meta.docs;
-	const paths = reader.json<string[]>('docPaths');
+	if (paths === null) reader.json('docPaths'); // says it is missing
 	const docOffsets = reader.column('docOffsets');
 	const fieldLen = reader.column('fieldLen');
 	if (
 		!Array.isArray(paths) ||
 		paths.length !== n ||
+		paths.some((p) => typeof p !== 'string') ||
 		docOffsets.length !== n + 1 ||
 		fieldLen.length !== n * FIELDS ||
 		part.sectionLength('termStart') !== (meta.terms + 1) * 4
 	) {
 		throw new SavedIndexDamaged('search part: columns do not fit together');
 	}
+	const docPaths = paths as string[];
 	const lossy = new Set(meta.lossy);
 	const tables: Record<string, ReturnType<typeof sortedTable>> = {};
 	const state: SavedIndexState = {
@@ -460,10 +479,10 @@ export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, 
 		postings: savedPostings(reader, meta.terms, n),
 		docs: {
 			count: n,
-			path: (d) => paths[d]!,
+			path: (d) => docPaths[d]!,
 			record: (d) => {
 				const info = reader.record<DocInfo>('doc', docOffsets, d);
-				info.path = paths[d]!;
+				info.path = docPaths[d]!;
 				if (lossy.has(d)) info.frontmatter = untag(info.frontmatter) as DocInfo['frontmatter'];
 				return info;
 			},
