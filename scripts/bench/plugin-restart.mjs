@@ -4,7 +4,7 @@
  * answers its first search from the restored index. Runs test/plugin/restart-bench.test.ts under
  * vitest (the fake app and the `obsidian` stub live there) and prints its figures.
  *
- *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json]
+ *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR]
  *
  * --worker: the first start builds in the index worker (the bundle main.js inlines, in a Node
  * worker thread) instead of on the main thread; first_start.main_thread_cpu_ms and
@@ -15,7 +15,13 @@
  * edited meanwhile still being re-indexed); reconcile_done_ms: → those N notes re-indexed;
  * longest_block_ms / blocks_over_50: the main thread's longest block and blocks over 50 ms over
  * both starts (split per start in first_start and restart; the restart's also into the restore —
- * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index.
+ * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index;
+ * *_cpu_ms: the process's CPU time over the same spans (a loaded machine inflates it far less), and
+ * the same search's again once all is settled (next_search_*).
+ * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
+ * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
+ * profile of layout-ready → the first answer is written to DIR/restart.cpuprofile, and one of the
+ * same search run again once all is settled to DIR/next-search.cpuprofile.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,7 +39,7 @@ const vault = value('--vault');
 const changed = value('--changed') ?? '0';
 if (vault === undefined || !/^\d+$/.test(changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json]\n',
+		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR]\n',
 	);
 	process.exit(2);
 }
@@ -51,6 +57,10 @@ const run = spawnSync(
 			VAULT_QUERY_RESTART_BENCH_OUT: out,
 			VAULT_QUERY_RESTART_BENCH_CHANGED: changed,
 			VAULT_QUERY_RESTART_BENCH_WORKER: args.includes('--worker') ? '1' : '0',
+			...(value('--store') === undefined ? {} : { VAULT_QUERY_RESTART_BENCH_STORE: resolve(value('--store')) }),
+			...(value('--profile') === undefined
+				? {}
+				: { VAULT_QUERY_RESTART_BENCH_PROFILE: resolve(value('--profile')) }),
 		},
 	},
 );
@@ -67,15 +77,21 @@ try {
 if (args.includes('--json')) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 else {
 	const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+	const first = figures.first_start;
+	const restart = figures.restart;
 	const lines = [
 		`vault            ${figures.vault} (${figures.notes} notes, ${mb(figures.markdown_bytes)} of Markdown)`,
-		`first_build_ms   ${figures.first_build_ms} (${figures.build_path}; then saved in ${figures.save_ms} ms)`,
-		`first start cpu  main thread ${figures.first_start.main_thread_cpu_ms} ms, process ${figures.first_start.process_cpu_ms} ms`,
+		first === null
+			? 'first_build_ms   (none: restored from --store)'
+			: `first_build_ms   ${figures.first_build_ms} (${figures.build_path}; then saved in ${figures.save_ms} ms)`,
+		first === null
+			? null
+			: `first start cpu  main thread ${first.main_thread_cpu_ms} ms, process ${first.process_cpu_ms} ms`,
 		`saved_bytes      ${figures.saved_bytes} (${mb(figures.saved_bytes)}, ${(figures.saved_bytes / figures.markdown_bytes).toFixed(2)}× the Markdown)`,
-		`restart_ready_ms ${figures.restart_ready_ms} (${figures.changed_notes} notes changed; reconciled at ${figures.reconcile_done_ms} ms)`,
-		`longest_block_ms ${figures.longest_block_ms} (first start ${figures.first_start.longest_block_ms}, restart ${figures.restart.longest_block_ms})`,
-		`blocks_over_50   ${figures.blocks_over_50} (first start ${figures.first_start.blocks_over_50}, restart ${figures.restart.blocks_over_50})`,
-		`restart blocks   restore: longest ${figures.restart.restore_longest_block_ms} ms, ${figures.restart.restore_blocks_over_50} over 50 ms; first search ${figures.restart.first_search_block_ms} ms`,
-	];
+		`restart_ready_ms ${figures.restart_ready_ms} (CPU ${figures.restart_ready_cpu_ms} ms; ${figures.changed_notes} notes changed; reconciled at ${figures.reconcile_done_ms} ms)`,
+		`longest_block_ms ${figures.longest_block_ms} (first start ${first?.longest_block_ms ?? '-'}, restart ${restart.longest_block_ms})`,
+		`blocks_over_50   ${figures.blocks_over_50} (first start ${first?.blocks_over_50 ?? '-'}, restart ${restart.blocks_over_50})`,
+		`restart blocks   restore: longest ${restart.restore_longest_block_ms} ms, ${restart.restore_blocks_over_50} over 50 ms; first search ${restart.first_search_block_ms} ms (CPU ${restart.first_search_cpu_ms} ms), the same search again ${restart.next_search_block_ms} ms (CPU ${restart.next_search_cpu_ms} ms)`,
+	].filter((line) => line !== null);
 	process.stdout.write(`${lines.join('\n')}\n`);
 }

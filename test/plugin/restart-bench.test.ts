@@ -12,12 +12,26 @@
  * id, so the same database) — `VAULT_QUERY_RESTART_BENCH_CHANGED` notes edited meanwhile — and
  * the time from its layout-ready to its first search answered is the restart's. A 1 ms heartbeat
  * measures the longest block of the main thread (on a loaded machine it also counts time the
- * process was not scheduled).
+ * process was not scheduled); the restart's CPU time is given beside it (`*_cpu_ms`: the process's
+ * user + system), which a loaded machine inflates far less.
+ *
+ * `VAULT_QUERY_RESTART_BENCH_STORE=FILE`: the first start's saved store is written to FILE, and a
+ * later run that finds FILE puts it back and skips the first start (its figures are then null) —
+ * so the restart can be measured again and again without building a large vault each time; delete
+ * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
+ * the restart from layout-ready to the first answer is written to DIR (`restart.cpuprofile`), and
+ * one of the same search again once all is settled (`next-search.cpuprofile`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
+import { openDB } from 'idb';
 import { describe, expect, it, vi } from 'vitest';
+import type { SearchResult } from '../../src/core/search/search';
 import { SearchIndex } from '../../src/core/search/search-index';
+import { databaseName } from '../../src/obsidian/idb-store';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
 import { useNodeIndexWorker } from './node-index-worker';
@@ -25,7 +39,60 @@ import { useNodeIndexWorker } from './node-index-worker';
 const VAULT = process.env.VAULT_QUERY_RESTART_BENCH;
 const OUT = process.env.VAULT_QUERY_RESTART_BENCH_OUT;
 const CHANGED = Number(process.env.VAULT_QUERY_RESTART_BENCH_CHANGED ?? '0');
+const STORE = process.env.VAULT_QUERY_RESTART_BENCH_STORE;
+const PROFILE = process.env.VAULT_QUERY_RESTART_BENCH_PROFILE;
 const QUERY = 'the project notes';
+const APP_ID = 'restart-bench';
+
+/** The saved store's database of the vault the bench opens. */
+function database(app: FakeApp): ReturnType<typeof openDB> {
+	return openDB(databaseName(APP_ID, app.vault.getName()), 1, {
+		upgrade: (db) => db.createObjectStore('parts'),
+	});
+}
+
+/** Every record of the vault's saved store, written to `file`. */
+async function dumpStore(app: FakeApp, file: string): Promise<void> {
+	const db = await database(app);
+	const keys = await db.getAllKeys('parts');
+	const values = await db.getAll('parts');
+	db.close();
+	writeFileSync(file, serialize({ keys, values }));
+}
+
+/** The records `dumpStore` wrote, put back into the vault's saved store. */
+async function loadStore(app: FakeApp, file: string): Promise<void> {
+	const { keys, values } = deserialize(readFileSync(file)) as { keys: IDBValidKey[]; values: unknown[] };
+	const db = await database(app);
+	const tx = db.transaction('parts', 'readwrite');
+	// A copy of each chunk: a deserialized view shares the whole file's buffer, which every read would clone.
+	for (let i = 0; i < keys.length; i++) {
+		const value = values[i];
+		await tx.store.put(value instanceof Uint8Array ? value.slice() : value, keys[i]);
+	}
+	await tx.done;
+	db.close();
+}
+
+/** A CPU profile from `start()` to `stop(name)`, written under PROFILE (nothing without it). */
+function profiler(): { start(): Promise<void>; stop(name: string): Promise<void> } {
+	if (PROFILE === undefined) return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
+	const session = new Session();
+	session.connect();
+	return {
+		start: async () => {
+			await session.post('Profiler.enable');
+			await session.post('Profiler.setSamplingInterval', { interval: 500 });
+			await session.post('Profiler.start');
+		},
+		stop: async (name) => {
+			const { profile } = await session.post('Profiler.stop');
+			mkdirSync(PROFILE, { recursive: true });
+			writeFileSync(join(PROFILE, `${name}.cpuprofile`), JSON.stringify(profile));
+			session.disconnect();
+		},
+	};
+}
 /** Build in the index worker (a Node worker thread running the bundle main.js inlines), not on the main thread. */
 const WORKER = process.env.VAULT_QUERY_RESTART_BENCH_WORKER === '1';
 
@@ -87,7 +154,7 @@ function heartbeat(): {
 
 /** The folder read as Obsidian has it at start: every note parsed into the metadata cache. */
 function openVault(): FakeApp {
-	const app = FakeApp.fromFolder(VAULT ?? '', { appId: 'restart-bench' });
+	const app = FakeApp.fromFolder(VAULT ?? '', { appId: APP_ID });
 	app.indexAll();
 	return app;
 }
@@ -99,26 +166,39 @@ describe('plugin restart with a saved index', () => {
 			const undoWorker = WORKER ? await useNodeIndexWorker() : null;
 			const build = vi.spyOn(SearchIndex, 'build');
 			const beat = heartbeat();
-			// First start: an empty store, so it builds, then saves.
 			const app = openVault();
 			const notes = app.vault.getMarkdownFiles();
 			const markdownBytes = notes.reduce((n, f) => n + f.stat.size, 0);
-			const first = await loadPlugin(app);
-			beat.reset();
-			const cpu0 = cpuMs();
-			let t0 = performance.now();
-			app.layoutReady();
-			await first.engine.searchIndex();
-			const firstBuildMs = performance.now() - t0;
-			t0 = performance.now();
-			await first.engine.savesSettled();
-			const saveMs = performance.now() - t0;
-			const cpu1 = cpuMs();
-			const buildBlocks = { longest: beat.longest(), at: beat.longestAt(), over50: beat.over50() };
-			const before = await first.engine.search(QUERY, { limit: 10 });
-			const summary = await first.engine.savedSummary();
-			first.unload();
-			expect(build).toHaveBeenCalledTimes(WORKER ? 0 : 1); // in the worker: no build on the main thread
+			let firstStart: {
+				buildMs: number;
+				saveMs: number;
+				cpu0: ReturnType<typeof cpuMs>;
+				cpu1: ReturnType<typeof cpuMs>;
+				blocks: { longest: number; at: number; over50: number };
+			} | null = null;
+			let before: SearchResult | null = null;
+			if (STORE !== undefined && existsSync(STORE)) await loadStore(app, STORE);
+			else {
+				// First start: an empty store, so it builds, then saves.
+				const first = await loadPlugin(app);
+				beat.reset();
+				const cpu0 = cpuMs();
+				let t0 = performance.now();
+				app.layoutReady();
+				await first.engine.searchIndex();
+				const buildMs = performance.now() - t0;
+				t0 = performance.now();
+				await first.engine.savesSettled();
+				const saveMs = performance.now() - t0;
+				const cpu1 = cpuMs();
+				const blocks = { longest: beat.longest(), at: beat.longestAt(), over50: beat.over50() };
+				before = await first.engine.search(QUERY, { limit: 10 });
+				first.unload();
+				expect(build).toHaveBeenCalledTimes(WORKER ? 0 : 1); // in the worker: no build on the main thread
+				firstStart = { buildMs, saveMs, cpu0, cpu1, blocks };
+				if (STORE !== undefined) await dumpStore(app, STORE);
+			}
+			const builds = build.mock.calls.length;
 
 			// Second start over a fresh read of the folder (the same vault id), some notes edited meanwhile.
 			const again = openVault();
@@ -134,59 +214,95 @@ describe('plugin restart with a saved index', () => {
 			}
 			const second = await loadPlugin(again);
 			await settle();
+			const profile = profiler();
+			await profile.start();
 			beat.reset();
-			t0 = performance.now();
+			const t0 = performance.now();
+			const cpu0 = cpuMs().all;
 			again.layoutReady();
 			// The restore (to the index installed) and the first search over it, their blocks apart.
 			await second.engine.searchIndex();
 			await settle();
 			const restoreBlocks = { longest: beat.longest(), over50: beat.over50() };
+			const restoreCpuMs = cpuMs().all - cpu0;
 			beat.reset();
+			const searchCpu0 = cpuMs().all;
 			const answer = await second.engine.search(QUERY, { limit: 10 });
 			const restartReadyMs = performance.now() - t0;
+			const restartCpuMs = cpuMs().all - cpu0;
+			const searchCpuMs = cpuMs().all - searchCpu0;
+			await profile.stop('restart');
 			await settle(); // the heartbeat due during the search's block beats first
 			const searchBlock = beat.longest();
 			await second.engine.settled();
 			const reconcileMs = performance.now() - t0;
+			const reconcileCpuMs = cpuMs().all - cpu0;
 			await settle();
 			const restartBlocks = {
 				longest: Math.max(restoreBlocks.longest, beat.longest()),
 				over50: restoreBlocks.over50 + beat.over50(),
 			};
+			// The same search again once all is settled: what any search costs, beside the first's.
+			const nextProfile = profiler();
+			await nextProfile.start();
+			beat.reset();
+			const againCpu0 = cpuMs().all;
+			await second.engine.search(QUERY, { limit: 10 });
+			const againCpuMs = cpuMs().all - againCpu0;
+			await nextProfile.stop('next-search');
+			await settle();
+			const againBlock = beat.longest();
 			beat.stop();
-			expect(build).toHaveBeenCalledTimes(WORKER ? 0 : 1); // restored, not rebuilt
+			expect(build).toHaveBeenCalledTimes(builds); // restored, not rebuilt
 			expect(second.engine.saved?.log).toContain(`restored (${CHANGED} notes to reconcile)`);
-			if (CHANGED === 0) expect(answer.results).toEqual(before.results);
+			if (CHANGED === 0 && before !== null) expect(answer.results).toEqual(before.results);
+			const savedBytes = (await second.engine.savedSummary())?.bytes ?? 0;
+			const round = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms));
+			/** The first start's CPU, layout-ready → built and saved: the main thread's, or the process's (the worker's included). */
+			const firstCpu = (pick: 'main' | 'all'): number | null => {
+				const from = firstStart?.cpu0[pick];
+				const to = firstStart?.cpu1[pick];
+				return from === null || to === null || from === undefined || to === undefined
+					? null
+					: Math.round(to - from);
+			};
 			const figures = {
 				vault: VAULT,
 				notes: notes.length,
 				markdown_bytes: markdownBytes,
-				build_path: WORKER ? 'worker' : 'main thread',
-				first_build_ms: Math.round(firstBuildMs),
-				save_ms: Math.round(saveMs),
-				saved_bytes: summary?.bytes ?? 0,
+				build_path: firstStart === null ? 'restored from --store' : WORKER ? 'worker' : 'main thread',
+				first_build_ms: round(firstStart?.buildMs),
+				save_ms: round(firstStart?.saveMs),
+				saved_bytes: savedBytes,
 				changed_notes: CHANGED,
 				restart_ready_ms: Math.round(restartReadyMs),
+				restart_ready_cpu_ms: Math.round(restartCpuMs),
 				restart_status: answer.status,
 				reconcile_done_ms: Math.round(reconcileMs),
-				longest_block_ms: Math.max(buildBlocks.longest, restartBlocks.longest),
-				blocks_over_50: buildBlocks.over50 + restartBlocks.over50,
-				first_start: {
-					longest_block_ms: buildBlocks.longest,
-					// when the longest block ended, ms after layout-ready (against first_build_ms: during the build or after)
-					longest_block_at_ms: buildBlocks.at,
-					blocks_over_50: buildBlocks.over50,
-					// layout-ready → built and saved: CPU of the main thread, and of the process (the worker's included)
-					main_thread_cpu_ms:
-						cpu1.main === null || cpu0.main === null ? null : Math.round(cpu1.main - cpu0.main),
-					process_cpu_ms: Math.round(cpu1.all - cpu0.all),
-				},
+				reconcile_done_cpu_ms: Math.round(reconcileCpuMs),
+				longest_block_ms: Math.max(firstStart?.blocks.longest ?? 0, restartBlocks.longest),
+				blocks_over_50: (firstStart?.blocks.over50 ?? 0) + restartBlocks.over50,
+				first_start:
+					firstStart === null
+						? null
+						: {
+								longest_block_ms: firstStart.blocks.longest,
+								// when the longest block ended, ms after layout-ready (against first_build_ms: during the build or after)
+								longest_block_at_ms: firstStart.blocks.at,
+								blocks_over_50: firstStart.blocks.over50,
+								main_thread_cpu_ms: firstCpu('main'),
+								process_cpu_ms: firstCpu('all'),
+							},
 				restart: {
 					longest_block_ms: restartBlocks.longest,
 					blocks_over_50: restartBlocks.over50,
 					restore_longest_block_ms: restoreBlocks.longest,
 					restore_blocks_over_50: restoreBlocks.over50,
+					restore_cpu_ms: Math.round(restoreCpuMs),
 					first_search_block_ms: searchBlock,
+					first_search_cpu_ms: Math.round(searchCpuMs),
+					next_search_block_ms: againBlock,
+					next_search_cpu_ms: Math.round(againCpuMs),
 				},
 			};
 			if (OUT !== undefined) writeFileSync(OUT, JSON.stringify(figures));
