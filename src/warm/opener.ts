@@ -4,6 +4,7 @@
  * patch of the previous open (patch-cached.ts), any other goes through the snapshot again, reusing
  * it for unchanged notes without rewriting it; `--no-cache` reads the vault whole every time.
  */
+import { setImmediate } from 'node:timers';
 import { recordBuild } from '../node/snapshot/build-log';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf } from '../node/snapshot/index-parts';
@@ -11,6 +12,11 @@ import { openCachedVault, type CachedVault } from '../node/snapshot/open-cached'
 import { patchCachedVault } from '../node/snapshot/patch-cached';
 import { openVault, type OpenVaultOptions } from '../node/vault-source';
 import type { VaultOpener } from './session';
+
+/** A full collection when the process was started with --expose-gc (the background server is): the read's heap goes at once. */
+function collectGarbage(): void {
+	(globalThis as { gc?: () => void }).gc?.();
+}
 
 /** The opener of the vault at `vaultPath` with these walk bounds; `tool` stamps the snapshot and index parts (see buildStamp); `warn` takes a failed save's warning. */
 export function warmOpener(
@@ -28,6 +34,30 @@ export function warmOpener(
 			return { source, snapshot: null };
 		};
 	let previous: CachedVault | null = null;
+	/**
+	 * A start that read every note re-opens through the snapshot it has just saved, as a server
+	 * started on that snapshot would: every note's parsed metadata (and the link maps made from
+	 * it) is let go before the indexes are built, which read the saved fields and the note texts
+	 * on disk one note at a time. Nothing is parsed again and nothing is stat'ed: the watcher,
+	 * started before the read, reports every write since.
+	 */
+	const reopened = async (read: CachedVault, store: FileSnapshotStore): Promise<CachedVault> => {
+		const again = await openCachedVault(vaultPath, {
+			...bounds,
+			store,
+			tool,
+			save: false,
+			readPiecemeal: true,
+			lean: true,
+			watched: { fingerprints: read.fingerprints, changed: [] },
+		});
+		// Only a snapshot found as saved stands in for the read; anything else keeps the read.
+		if (again.report.state !== 'warm') return read;
+		again.report = read.report;
+		// Once the read is out of scope: this turn still holds it.
+		setImmediate(collectGarbage);
+		return again;
+	};
 	return async (first, changed) => {
 		if (!first && previous !== null && changed !== undefined) {
 			const patched = patchCachedVault(previous, changed, bounds);
@@ -43,21 +73,26 @@ export function warmOpener(
 				? { fingerprints: previous.fingerprints, changed }
 				: undefined;
 		// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
-		const opened = await openCachedVault(vaultPath, {
+		const read = await openCachedVault(vaultPath, {
 			...bounds,
 			store,
 			tool,
-			save: first,
 			readPiecemeal: true,
 			lean: true,
+			save: first,
 			watched,
+			// The start keeps no note's text: it saves what it parsed, then answers from the saved files.
+			keepTexts: !first,
 			// Only the start reports how far it read: a refresh reads a few notes.
 			...(first && progress ? { progress } : {}),
 		});
-		previous = opened;
-		const { source, report } = opened;
+		const { report } = read;
 		if (report.state === 'built') recordBuild(vaultPath, report.notes);
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);
+		const opened =
+			first && report.state === 'built' && report.saveError === null ? await reopened(read, store) : read;
+		previous = opened;
+		const { source } = opened;
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
 		const parts = first ? indexPartsOf(opened, store, tool, false) : undefined;
 		return { source, snapshot: report, parts, changed: opened.changed };

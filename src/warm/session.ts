@@ -11,6 +11,8 @@
 import { clearTimeout, setTimeout } from 'node:timers';
 import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
+import type { StepRunner } from '../core/snapshot/index-parts';
+import { hostTurn, TimeSlice } from '../core/steps';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
 import type { SkippedEntry } from '../node/vault-source';
 
@@ -48,7 +50,12 @@ export interface OpenedVault {
 	snapshot: SnapshotReport | null;
 	/** Saved indexes to start from, and how to save the ones built (first open through the snapshot). */
 	parts?: SavedIndexes & {
-		save(engine: VaultEngine, kinds?: readonly ('search' | 'trigrams')[]): Promise<string | null>;
+		save(
+			engine: VaultEngine,
+			kinds?: readonly ('search' | 'trigrams')[],
+			always?: boolean,
+			run?: StepRunner,
+		): Promise<string | null>;
 	};
 	/** Notes changed since the saved snapshot (a refresh applies them to the carried indexes). */
 	changed?: readonly string[];
@@ -155,6 +162,12 @@ async function buildState(
 	};
 }
 
+/** Milliseconds of a saved index's encoding between two turns of the event loop. */
+const SAVE_SLICE_MS = 50;
+
+/** Runs a save's encoding in slices of SAVE_SLICE_MS, a turn of the event loop between them. */
+const inSlices: StepRunner = (steps) => new TimeSlice(SAVE_SLICE_MS, hostTurn, () => performance.now()).run(steps);
+
 /** Saves still being written, so shutdown can let them finish (a 50k trigram build is minutes of work). */
 export class Saves {
 	private readonly pending = new Set<Promise<unknown>>();
@@ -232,7 +245,10 @@ export class VaultSession {
 		const { engine, parts } = this.state;
 		const saving = engine.searchIndex().then(
 			async () => {
-				const error = parts ? await parts.save(engine, ['search']) : null;
+				// The calls that waited for the index answer first: the save starts a turn later and
+				// encodes in slices, so neither they nor the calls after wait for the whole encoding.
+				await hostTurn();
+				const error = parts ? await parts.save(engine, ['search'], false, inSlices) : null;
 				if (error !== null) this.log(`warning: ${error}`);
 			},
 			(error: unknown) =>

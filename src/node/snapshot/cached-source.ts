@@ -156,14 +156,15 @@ export class CachedVaultSource implements NoteSource {
 	}
 
 	/**
-	 * The note's text (BOM stripped). Unchanged notes are read from disk now: synchronously, since
-	 * queries read many notes one after another and a sync read is about twice as fast per file.
+	 * The note's text (BOM stripped). Unchanged notes (and notes read without keeping their text,
+	 * see `OpenCachedOptions.keepTexts`) are read from disk now: synchronously, since queries read
+	 * many notes one after another and a sync read is about twice as fast per file.
 	 */
 	read(path: string): Promise<string> {
 		const fresh = this.init.fresh.get(path);
 		if (fresh?.text != null) return Promise.resolve(fresh.text);
 		const reason = this.getSkipReason(path);
-		if (reason !== null || !this.init.kept.has(path)) {
+		if (reason !== null || (fresh === undefined && !this.init.kept.has(path))) {
 			return Promise.reject(
 				new Error(`${path}: ${reason !== null ? `not indexed: ${reason}` : 'not a note of this vault'}`),
 			);
@@ -171,6 +172,13 @@ export class CachedVaultSource implements NoteSource {
 		const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
 		if ('skipReason' in outcome) return Promise.reject(new Error(`${path}: not indexed: ${outcome.skipReason}`));
 		return Promise.resolve(outcome.text);
+	}
+
+	/** How many notes' texts this source holds in memory; every other note's is read from disk when asked. */
+	textsHeld(): number {
+		let held = 0;
+		for (const record of this.init.fresh.values()) if (record.text !== null) held++;
+		return held;
 	}
 
 	/**

@@ -78,6 +78,12 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * handshake, `status`) while it reads.
 	 */
 	progress?: (read: number, total: number) => void;
+	/**
+	 * Keep the text of each note read (default true). False: only its metadata is kept and the
+	 * source reads the text from disk when asked — a process that re-opens through the snapshot it
+	 * just saved (warm/opener.ts) never holds every note's text at once.
+	 */
+	keepTexts?: boolean;
 }
 
 /** What a watching process knows since its previous open (see `OpenCachedOptions.watched`). */
@@ -182,6 +188,15 @@ interface Reading {
 	scratch: ScratchBuffer;
 	clock: { parseMs: number };
 	progress?: (read: number, total: number) => void;
+	/** Keep each note's text in its record (see OpenCachedOptions.keepTexts). */
+	keepTexts: boolean;
+}
+
+/** The record of one note read: its text let go unless the open keeps texts. */
+function recordOf(reading: Reading, outcome: Parameters<typeof toRecord>[0]): NoteRecord {
+	const record = toRecord(outcome, reading.parse, reading.clock);
+	if (!reading.keepTexts) record.text = null;
+	return record;
 }
 
 /** Notes read between two progress reports. */
@@ -217,7 +232,7 @@ async function readEveryNote(reading: Reading, stamp: number): Promise<Reconcile
 		current.set(path, seen.fp);
 		if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
 		if (totalBytes > reading.limit) throw tooMuchText(abs, reading.limit);
-		reading.fresh.set(path, toRecord(outcome, reading.parse, reading.clock));
+		reading.fresh.set(path, recordOf(reading, outcome));
 	}
 	return { current, plan: { keep: new Map(), reread: [...notes], removed: [] } };
 }
@@ -248,10 +263,7 @@ async function reconcileNotes(
 	);
 	for (const [i, path] of plan.reread.entries()) {
 		if (i % PROGRESS_EVERY === 0) await reportRead(reading, i, plan.reread.length);
-		reading.fresh.set(
-			path,
-			toRecord(readNoteSync(join(abs, path), maxFileSize, reading.scratch), reading.parse, reading.clock),
-		);
+		reading.fresh.set(path, recordOf(reading, readNoteSync(join(abs, path), maxFileSize, reading.scratch)));
 	}
 	return { current, plan };
 }
@@ -275,6 +287,7 @@ function readingOf(
 		scratch: new ScratchBuffer(),
 		clock: { parseMs: 0 },
 		progress: options.progress,
+		keepTexts: options.keepTexts !== false,
 	};
 }
 

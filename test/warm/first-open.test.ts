@@ -1,0 +1,88 @@
+/**
+ * A warm session started on a vault nobody has indexed (the background server's and the MCP
+ * server's first minute): each note is parsed once, the snapshot saved, and the indexes are built
+ * over that saved snapshot — the session holds no note's text and no parse of the whole vault
+ * while it builds them — and every answer equals a fresh read. Counted, not timed: parses through
+ * the opener's parser, texts the session's source holds, and the saved parts a second start loads.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOOL_STAMP } from '../../src/cli/vault';
+import { VaultEngine } from '../../src/core/engine/engine';
+import type { StructuredQuery } from '../../src/core/query/types';
+import { parseNote } from '../../src/node/parser/index';
+import type { CachedVaultSource } from '../../src/node/snapshot/cached-source';
+import { openVault } from '../../src/node/vault-source';
+import { warmOpener } from '../../src/warm/opener';
+import { VaultSession } from '../../src/warm/session';
+
+const NOTES = 120;
+
+const vault = mkdtempSync(join(tmpdir(), 'vq-warm-first-'));
+afterAll(() => rmSync(vault, { recursive: true, force: true }));
+
+/** Notes with headings, tags, properties, aliases and links (some unresolved), one with broken frontmatter. */
+function makeVault(): void {
+	mkdirSync(join(vault, '.obsidian'), { recursive: true });
+	for (let i = 0; i < NOTES; i++) {
+		mkdirSync(join(vault, `f${i % 3}`), { recursive: true });
+		const frontmatter =
+			i === 7
+				? '---\nstatus: [open\n---\n'
+				: `---\nstatus: ${i % 2 ? 'open' : 'done'}\naliases: [Alias ${i}]\n---\n`;
+		writeFileSync(
+			join(vault, `f${i % 3}`, `n${i}.md`),
+			`${frontmatter}# Note ${i}\n\n## Part ${i % 5}\n\nAbout zebras ${i % 4 ? 'and okapis' : 'only'}, see [[n${(i + 1) % NOTES}]] and [[missing ${i}]]. #topic/t${i % 6}\n`,
+		);
+	}
+}
+
+describe('a warm session started from an empty cache', () => {
+	it('parses each note once, holds no note text while it builds, and answers as a fresh read', async () => {
+		makeVault();
+		process.env.VAULT_QUERY_RACY_MS = '0';
+		const counter = { parses: 0 };
+		const parse = (text: string): ReturnType<typeof parseNote> => {
+			counter.parses++;
+			return parseNote(text);
+		};
+		const open = (): Promise<VaultSession> =>
+			VaultSession.start(warmOpener(vault, { parse }, false, TOOL_STAMP, () => undefined));
+		const session = await open();
+		const started = await session.current();
+		expect(started.snapshot).toMatchObject({ state: 'built', notes: NOTES });
+		// The indexes are built over the saved snapshot: no text and no parse of the whole vault held.
+		expect((started.source as CachedVaultSource).textsHeld()).toBe(0);
+		await session.loadSearchIndex();
+		expect(started.engine.searchState).toBe('ready');
+
+		const fresh = new VaultEngine(await openVault(vault, { parse: parseNote }));
+		const queries: StructuredQuery[] = [
+			{ type: 'backlinks', target: 'n3' },
+			{ type: 'links', source: 'f1/n4' },
+			{ type: 'tag', tag: 'topic/t2' },
+			{ type: 'prop', key: 'status', value: 'done' },
+		];
+		for (const query of queries)
+			expect(await started.engine.query(query), JSON.stringify(query)).toEqual(await fresh.query(query));
+		for (const q of ['zebras', 'okapis', 'Alias 9', 'part'])
+			expect(await started.engine.search(q), q).toEqual(await fresh.search(q));
+		// Each note parsed once: the start read them; the search index read the saved fields — all but
+		// the one note whose frontmatter does not parse, whose body the index finds through a field
+		// the snapshot leaves out (sections), parsed again from disk.
+		expect(counter.parses).toBe(NOTES + 1);
+
+		// The next start finds the snapshot and the search part as saved: nothing parsed, nothing built.
+		counter.parses = 0;
+		const again = await open();
+		const warm = await again.current();
+		expect(warm.snapshot).toMatchObject({ state: 'warm', reread: 0 });
+		await again.loadSearchIndex();
+		expect(warm.engine.searchState).toBe('ready');
+		expect(await warm.engine.search('okapis')).toEqual(await fresh.search('okapis'));
+		expect(counter.parses).toBe(0);
+		delete process.env.VAULT_QUERY_RACY_MS;
+	});
+});
