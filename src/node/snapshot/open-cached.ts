@@ -192,10 +192,38 @@ interface Reading {
 	keepTexts: boolean;
 }
 
-/** The record of one note read: its text let go unless the open keeps texts. */
+/** Strings at least this long may be a view into the text they were cut from (V8's sliced strings). */
+const SLICED_FROM = 13;
+
+/**
+ * `value` with every string in it copied out of the note's text: V8 cuts a substring of 13 or more
+ * characters as a view that keeps the whole text alive, so metadata parsed from a note (headings,
+ * links, properties) would hold every note's text for as long as it is held. Plain objects and
+ * arrays are rewritten in place.
+ */
+function ownStrings(value: unknown): unknown {
+	if (typeof value === 'string') return value.length < SLICED_FROM ? value : (' ' + value).slice(1);
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) value[i] = ownStrings(value[i]);
+		return value;
+	}
+	const record = value as Record<string, unknown>;
+	for (const key of Object.keys(record)) {
+		const inner = record[key];
+		if (typeof inner === 'string' ? inner.length >= SLICED_FROM : inner !== null && typeof inner === 'object')
+			record[key] = ownStrings(inner);
+	}
+	return value;
+}
+
+/** The record of one note read: its text let go (and its metadata's strings copied out of it) unless the open keeps texts. */
 function recordOf(reading: Reading, outcome: Parameters<typeof toRecord>[0]): NoteRecord {
 	const record = toRecord(outcome, reading.parse, reading.clock);
-	if (!reading.keepTexts) record.text = null;
+	if (!reading.keepTexts) {
+		record.text = null;
+		ownStrings(record.metadata);
+	}
 	return record;
 }
 
