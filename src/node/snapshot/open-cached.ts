@@ -199,7 +199,7 @@ const SLICED_FROM = 13;
  * `value` with every string in it copied out of the note's text: V8 cuts a substring of 13 or more
  * characters as a view that keeps the whole text alive, so metadata parsed from a note (headings,
  * links, properties) would hold every note's text for as long as it is held. Plain objects and
- * arrays are rewritten in place.
+ * arrays are rewritten in place; positions (numbers only) are not walked.
  */
 function ownStrings(value: unknown): unknown {
 	if (typeof value === 'string') return value.length < SLICED_FROM ? value : (' ' + value).slice(1);
@@ -210,6 +210,7 @@ function ownStrings(value: unknown): unknown {
 	}
 	const record = value as Record<string, unknown>;
 	for (const key of Object.keys(record)) {
+		if (key === 'position' || key === 'frontmatterPosition') continue; // line, column and offset numbers only
 		const inner = record[key];
 		if (typeof inner === 'string' ? inner.length >= SLICED_FROM : inner !== null && typeof inner === 'object')
 			record[key] = ownStrings(inner);
@@ -435,7 +436,13 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		if (needed()) await persist();
 	};
 	const wanted = options.save !== false;
-	if (wanted && options.save !== 'later') await saveLater();
+	if (wanted && options.save !== 'later') {
+		// A start that holds every note's metadata (a server's, see keepTexts) encodes the snapshot
+		// after a full collection when it can (the background server runs with --expose-gc): the
+		// read's garbage goes first, so the encoding reuses that memory rather than adding to it.
+		if (!reading.keepTexts && needed()) (globalThis as { gc?: () => void }).gc?.();
+		await saveLater();
+	}
 	report.ms = performance.now() - started;
 	return {
 		source,
