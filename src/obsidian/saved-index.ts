@@ -254,10 +254,13 @@ export class PluginSavedIndex implements SavedIndexes {
 		}
 	}
 
-	/** No worker build: say why on the console, once; the engine builds on the main thread. */
+	/** No worker build: say why on the console, once; the engine builds on the main thread (each note and the compaction in one block). */
 	private mainThreadBuild(why: string): null {
 		this.log.push(`built on the main thread: ${why}`);
-		if (!this.fallbackSaid) console.warn(`Vault Query: building the search index on the main thread (${why})`);
+		if (!this.fallbackSaid)
+			console.warn(
+				`Vault Query: building the search index on the main thread, pausing between notes only (${why})`,
+			);
 		this.fallbackSaid = true;
 		return null;
 	}

@@ -168,12 +168,12 @@ describe('the search index built in the plugin’s worker', () => {
 
 	it('runs no step of the index build on the main thread, and saves the part the worker encoded', async () => {
 		const build = vi.spyOn(SearchIndex, 'build');
-		const steps = vi.spyOn(InvertedIndex.prototype, 'upsertSteps');
+		const upserts = vi.spyOn(InvertedIndex.prototype, 'upsert');
 		const workers = NodeIndexWorker.started;
 		const plugin = await start(vault(generatedVault(200, 7), 'no-main-steps'));
 		expect(NodeIndexWorker.started).toBe(workers + 1);
 		expect(build).toHaveBeenCalledTimes(0);
-		expect(steps).toHaveBeenCalledTimes(0);
+		expect(upserts).toHaveBeenCalledTimes(0);
 		expect(plugin.engine.saved?.log).toEqual(['built in a worker (0 notes to reconcile)', 'saved (200 notes)']);
 		expect((await plugin.engine.search('zebra')).results.length).toBeGreaterThan(0);
 	});

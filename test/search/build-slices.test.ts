@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { search, SearchIndex } from '../../src/core/search/search';
-import { TOKENIZE_STEP, wordTerms, wordTermSteps } from '../../src/core/search/tokenize';
 import { MemorySource } from '../helpers/memory-source';
 
 // One note far longer than a step, its runs without a break: Han with kana, Thai (dictionary
@@ -21,39 +20,38 @@ const LONG_NOTE = [
 	'The plugin never blocks the main thread while it builds. '.repeat(1000),
 ].join('');
 
-describe('indexing one long note in slices', () => {
-	it('pauses inside one long word of each script and emits the same terms as the one-go tokenizer', () => {
-		for (const word of [HAN.repeat(400), THAI.repeat(400), HANGUL.repeat(400), `${HAN}Obsidian插件`.repeat(400)]) {
-			const once: string[] = [];
-			wordTerms(word, (t) => once.push(t));
-			const stepped: string[] = [];
-			let pauses = 0;
-			const steps = wordTermSteps(word, (t) => stepped.push(t));
-			while (steps.next().done !== true) pauses++;
-			expect(stepped).toEqual(once);
-			expect(pauses).toBeGreaterThanOrEqual(Math.floor(word.length / TOKENIZE_STEP) - 1);
-		}
-	});
-
-	it('yields many times inside the note and builds the same index as indexing it in one go', async () => {
+describe('building an index with long notes', () => {
+	it('pauses between notes only, never inside one long note', async () => {
 		const files = { 'long.md': LONG_NOTE, 'short.md': '# Short\n\nA short note about the main thread.' };
-		let yieldsInsideNotes = 0;
+		const source = new MemorySource(files);
+		const read = source.read.bind(source);
+		let reading = false;
 		let progressed = false;
-		const sliced = await SearchIndex.build(
-			new MemorySource(files),
+		let pausesAmongNotes = 0;
+		source.read = (path) => {
+			reading = true;
+			return read(path);
+		};
+		await SearchIndex.build(
+			source,
 			{},
 			{
-				sliceMs: 0, // every step ends a slice, so the yields count the steps
+				sliceMs: 0, // every slice is used up at once, so each pause point pauses
 				readBatch: 2,
 				onProgress: () => (progressed = true),
 				yieldFn: () => {
-					if (!progressed) yieldsInsideNotes++;
+					if (reading && !progressed) pausesAmongNotes++;
 					return Promise.resolve();
 				},
 			},
 		);
-		// Two notes: without slicing inside a note there would be one yield after each.
-		expect(yieldsInsideNotes).toBeGreaterThan(LONG_NOTE.length / TOKENIZE_STEP / 2);
+		// One pause after each note: the long note (over 150k characters) is indexed in one go.
+		expect(pausesAmongNotes).toBe(Object.keys(files).length);
+	});
+
+	it('builds the same index as indexing the notes one by one', async () => {
+		const files = { 'long.md': LONG_NOTE, 'short.md': '# Short\n\nA short note about the main thread.' };
+		const built = await SearchIndex.build(new MemorySource(files), {}, { sliceMs: 0, readBatch: 2 });
 
 		const source = new MemorySource(files);
 		const whole = new SearchIndex();
@@ -61,9 +59,9 @@ describe('indexing one long note in slices', () => {
 		whole.index.keepDerived = false; // as a build from a source keeps it
 		for (const path of source.listNotes())
 			whole.upsert({ path, text: await source.read(path), metadata: source.getMetadata(path) });
-		expect(sliced.index.exportState()).toEqual(whole.index.exportState());
+		expect(built.index.exportState()).toEqual(whole.index.exportState());
 		for (const q of ['主线程', 'สมชาย', '검색', 'obsidian 插件', 'main thread']) {
-			const results = (await search(sliced, q)).results;
+			const results = (await search(built, q)).results;
 			expect(results.length).toBeGreaterThan(0);
 			expect(results).toEqual((await search(whole, q)).results);
 		}

@@ -18,7 +18,7 @@ import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
 import { FIELD_TF_MASK, FIELD_TFS, grow, TF_BITS, UNREAD_ONLY } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
-import { drain, type TimeSlice } from '../steps';
+import { drain } from '../steps';
 import { termsOf } from './tokenize';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
@@ -27,7 +27,7 @@ export { fieldMaskOf, fieldTf } from './packed-tf';
 export const FIELD_COUNT = FIELD_NAMES.length;
 /** Removals that always wait for a compaction; beyond this, one per 16 live notes triggers it (cheap on small vaults, rare on large ones). */
 const MIN_REMOVALS_BEFORE_COMPACT = 32;
-/** Postings a compaction step handles before it may pause (compactInSlices). */
+/** Postings a compaction step handles before it may pause (a save's `exportStateSteps`). */
 const COMPACT_STEP = 1 << 16; // why: ~1 ms of work, so a slice overshoots its budget by about that.
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
@@ -112,24 +112,11 @@ export class InvertedIndex {
 		return this.docs.get(d);
 	}
 
-	/** Add (or replace) a note. Milliseconds for a typical note. */
+	/** Add (or replace) a note; its id. Milliseconds for a typical note, in one synchronous pass. */
 	upsert(note: NoteInput): number {
-		return drain(this.upsertSteps(note));
-	}
-
-	/**
-	 * `upsert` in steps: the note's text is tokenized in slices (note-terms.ts), pausing between
-	 * them, and the note joins the index at the last step (the index is unchanged until then),
-	 * which returns its id. A bulk build drives the steps on its time budget, so one long note
-	 * never holds a host's main thread. The index must not be changed while steps are pending
-	 * (a bulk build owns its index until it resolves); an upsert meanwhile counts with its own
-	 * scratch, so it cannot corrupt them.
-	 */
-	*upsertSteps(note: NoteInput): Generator<void, number, void> {
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
-		const counter = this.counter.busy ? new NoteTermCounter(this.terms, this.terms.size) : this.counter;
-		yield* counter.countSteps(fields);
-		return this.add(note.path, info, counter);
+		this.counter.count(fields);
+		return this.add(note.path, info, this.counter);
 	}
 
 	/** Add a note whose terms `counter` has just counted; its id. */
@@ -192,22 +179,18 @@ export class InvertedIndex {
 
 	/**
 	 * Fold the pending segment into the frozen one and drop removed notes' postings: a
-	 * counting sort, O(postings). Ids are kept (removed ids stay holes).
+	 * counting sort, O(postings), in one pass (a build and a search compact so). Ids are kept
+	 * (removed ids stay holes).
 	 */
 	compact(): void {
 		drain(this.compactSteps());
 	}
 
 	/**
-	 * `compact()` in `slice`'s time slices, so a host's main thread is never held for the whole
-	 * pass (at 50k notes one pass is over a second). The index must not be read or changed until it
-	 * resolves (a bulk build compacts before handing it out).
+	 * The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. Only
+	 * a save's encoding runs them in slices (`exportStateSteps`: a re-save of an edited index on a
+	 * host's main thread, at 50k notes a pass of over a second); everything else drains them.
 	 */
-	compactInSlices(slice: TimeSlice): Promise<void> {
-		return slice.run(this.compactSteps());
-	}
-
-	/** The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. */
 	private *compactSteps(): Generator<void, void, void> {
 		let work = 0;
 		const termCount = this.terms.size;

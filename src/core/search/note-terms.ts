@@ -1,14 +1,13 @@
 /**
- * One note's terms and their packed per-field frequencies, counted by a resumable tokenizer:
- * `countSteps` pauses (yields) after about every `TOKENIZE_STEP` characters, inside a long word
- * too, so a host's build loop can hand the main thread back in the middle of one long note. The
+ * One note's terms and their packed per-field frequencies, counted in one synchronous pass (a
+ * host that must keep its main thread free builds in a worker, or pauses between notes). The
  * counts land in this counter's scratch (`terms`, `tfs`, `fieldLen`), valid until the next count.
  */
 import { pieceText, type FieldTexts } from './extract';
 import { FIELD_TF_MASK, TF_BITS, TF_MAX, UNREAD_ONLY } from './packed-tf';
 import { FIELD_NAMES } from './settings';
 import type { TermDictionary } from './term-dictionary';
-import { normalizeText, TOKENIZE_STEP, wordTerms, wordTermSteps } from './tokenize';
+import { normalizeText, wordTerms } from './tokenize';
 import { hashRange, WordCache } from './word-cache';
 import { WordCursor } from './words';
 
@@ -17,6 +16,8 @@ const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase r
 const BULK_CACHE_LIMIT = 1_000_000; // why: during a bulk build the word → term-ids cache is the main speed-up; ~80 MB worst case, dropped after.
 const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note at a time; a small cache keeps memory flat.
 const STAMP_MAX = 0x7fffffff; // why: the stamps live in an Int32Array.
+/** Characters of a note's text normalised at a time: an NFKC copy of a step never lives long enough to be promoted. */
+const NORMALIZE_STEP = 4096; // why: a few KB is young-generation garbage; a whole long note's copy could be MBs.
 /** V8 keeps a slice of this many characters or more as a view into its whole parent string. */
 const SLICE_VIEW_MIN = 13; // why: V8's SlicedString::kMinLength; shorter slices are copies.
 
@@ -32,14 +33,14 @@ function detached(word: string): string {
 
 /**
  * The end of the step of `text` that starts at `from`: just after the last line break within
- * TOKENIZE_STEP characters, else just after the next one, else the text's end. No word spans a
+ * NORMALIZE_STEP characters, else just after the next one, else the text's end. No word spans a
  * line break and NFKC never composes across one, so steps tokenize as the whole text would.
  */
 function stepEnd(text: string, from: number): number {
-	if (text.length - from <= TOKENIZE_STEP) return text.length;
-	const back = text.lastIndexOf('\n', from + TOKENIZE_STEP - 1);
+	if (text.length - from <= NORMALIZE_STEP) return text.length;
+	const back = text.lastIndexOf('\n', from + NORMALIZE_STEP - 1);
 	if (back >= from) return back + 1;
-	const next = text.indexOf('\n', from + TOKENIZE_STEP);
+	const next = text.indexOf('\n', from + NORMALIZE_STEP);
 	return next < 0 ? text.length : next + 1;
 }
 
@@ -51,9 +52,6 @@ export class NoteTermCounter {
 	readonly tfs: number[] = [];
 	/** Terms per field of the counted note. */
 	readonly fieldLen = new Uint32Array(FIELD_NAMES.length);
-	/** Whether a count is under way (its steps not run to the end). */
-	busy = false;
-
 	/** Per term id: the stamp of the last count that saw it, and its slot in `terms` there. */
 	private lastSeen: Int32Array;
 	private slotOf: Uint32Array;
@@ -113,17 +111,9 @@ export class NoteTermCounter {
 		return ++this.stamp;
 	}
 
-	/** Count the terms of a note's field texts (in `FIELD_NAMES` order), pausing between steps (see the module comment). */
-	*countSteps(fields: FieldTexts): Generator<void, void, void> {
-		this.busy = true;
-		try {
-			yield* this.count(fields, this.nextStamp());
-		} finally {
-			this.busy = false;
-		}
-	}
-
-	private *count(fields: FieldTexts, stamp: number): Generator<void, void, void> {
+	/** Count the terms of a note's field texts (in `FIELD_NAMES` order) into this counter's scratch. */
+	count(fields: FieldTexts): void {
+		const stamp = this.nextStamp();
 		const terms = this.terms;
 		const tfs = this.tfs;
 		terms.length = 0;
@@ -146,7 +136,6 @@ export class NoteTermCounter {
 				if (((tfs[slot]! >>> shift) & FIELD_TF_MASK) < TF_MAX) tfs[slot]! += 1 << shift;
 			};
 			const addTerm = (term: string): void => add(this.termId(term));
-			let budget = TOKENIZE_STEP; // characters left before the next pause
 			for (const part of fields[f]!) {
 				const piece = pieceText(part);
 				prose = piece === part;
@@ -154,20 +143,9 @@ export class NoteTermCounter {
 					const end = stepEnd(piece, from);
 					// A step's text is normalised on its own: a copy (when NFKC changes it) lives one step, never promoted.
 					const words = new WordCursor(normalizeText(piece.slice(from, end)));
-					let charged = 0;
 					while (words.next()) {
-						if (words.end - words.start > CACHED_WORD_MAX) yield* wordTermSteps(words.word(), addTerm);
+						if (words.end - words.start > CACHED_WORD_MAX) wordTerms(words.word(), addTerm);
 						else this.addCached(words.text, words.start, words.end, add);
-						if (words.end - charged >= budget) {
-							yield;
-							budget = TOKENIZE_STEP;
-							charged = words.end;
-						}
-					}
-					budget -= words.text.length - charged;
-					if (budget <= 0) {
-						yield;
-						budget = TOKENIZE_STEP;
 					}
 					from = end;
 				}

@@ -148,13 +148,13 @@ export class SearchIndex {
 						path,
 						reason: `unreadable: ${text instanceof Error ? text.message : String(text)}`,
 					});
-				// A note is indexed in steps (a few thousand characters each), so a long one yields inside itself too.
-				else await slice.run(si.index.upsertSteps({ path, text, metadata: source.getMetadata(path) }));
+				// A note is indexed in one go: the build pauses between notes, when its slice is used up.
+				else si.index.upsert({ path, text, metadata: source.getMetadata(path) });
 				await slice.pauseIfUsed();
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
 		}
-		await si.index.compactInSlices(slice);
+		si.index.compact(); // one block: over a second at 50k notes where a host's main thread builds (the plugin's fallback)
 		si.index.trimScratch();
 		si.version++;
 		await si.loadSideNotes(source);

@@ -9,7 +9,6 @@
  * each query word is reported (and counted for coverage) as one term.
  */
 import { segmentBounded } from '../segment';
-import { drain } from '../steps';
 import { forEachWord } from './words';
 import { stem } from './stem';
 
@@ -17,8 +16,6 @@ import { stem } from './stem';
 const MAX_TOKEN_LENGTH = 40; // why: the longest English/German words in real vaults stay well under 40.
 /** More parts than this in a kebab/snake/camel compound and the joined form is not indexed. */
 const MAX_COMPOUND_PARTS = 6; // why: identifiers like a-b-c-d-e-f-g are slugs, not compounds anyone types joined.
-/** Characters a resumable tokenizer handles between two pauses (`wordTermSteps`, the index's `upsertSteps`). */
-export const TOKENIZE_STEP = 4096; // why: ~1–8 ms of the slowest script (dictionary-segmented Thai), so a 12 ms slice overshoots by little.
 
 /** Words searched for but never indexed: English function and question words, and the commonest Romance/German ones. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -141,26 +138,12 @@ function isHiragana(code: number): boolean {
  * any bigram (a lone kanji between kana, a one-character run) becomes a unigram.
  */
 export function cjkTerms(run: string, emit: (term: string) => void): void {
-	drain(cjkTermSteps(run, emit));
-}
-
-/** The length in UTF-16 units of the code point at `i`: 2 for a surrogate pair, else 1 (as string iteration splits). */
-function charLength(text: string, i: number): number {
-	const c = text.charCodeAt(i);
-	if (c < 0xd800 || c > 0xdbff) return 1;
-	const d = text.charCodeAt(i + 1);
-	return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
-}
-
-/** {@link cjkTerms}, pausing after every {@link TOKENIZE_STEP} characters of the run. */
-function* cjkTermSteps(run: string, emit: (term: string) => void): Generator<void, void, void> {
 	const n = run.length;
 	if (charLength(run, 0) === n) {
 		emit(run);
 		return;
 	}
 	let prevCovered = false;
-	let pauseAt = TOKENIZE_STEP;
 	for (let i = 0, len = charLength(run, 0); i < n;) {
 		const next = i + len;
 		let covered = prevCovered;
@@ -178,45 +161,28 @@ function* cjkTermSteps(run: string, emit: (term: string) => void): Generator<voi
 		if (!covered && !hiragana) emit(run.slice(i, next));
 		i = next;
 		len = nextLen;
-		if (i >= pauseAt) {
-			yield;
-			pauseAt = i + TOKENIZE_STEP;
-		}
 	}
+}
+
+/** The length in UTF-16 units of the code point at `i`: 2 for a surrogate pair, else 1 (as string iteration splits). */
+function charLength(text: string, i: number): number {
+	const c = text.charCodeAt(i);
+	if (c < 0xd800 || c > 0xdbff) return 1;
+	const d = text.charCodeAt(i + 1);
+	return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
 }
 
 /** Index terms of a Hangul word: the word itself and, from three syllables on, its bigrams (particles attach to words). */
 function hangulTerms(run: string, emit: (term: string) => void): void {
-	drain(hangulTermSteps(run, emit));
-}
-
-/** {@link hangulTerms}, pausing after every {@link TOKENIZE_STEP} characters of the run. */
-function* hangulTermSteps(run: string, emit: (term: string) => void): Generator<void, void, void> {
 	if (run.length <= MAX_TOKEN_LENGTH) emit(run);
 	if (run.length < 3) return;
-	for (let i = 0; i + 1 < run.length; i++) {
-		emit(run.slice(i, i + 2));
-		if (i % TOKENIZE_STEP === TOKENIZE_STEP - 1) yield;
-	}
+	for (let i = 0; i + 1 < run.length; i++) emit(run.slice(i, i + 2));
 }
 
-/** Words of a Thai/Lao/Khmer/Myanmar run, by the ICU dictionary behind `Intl.Segmenter`. */
-function segmentWords(run: string): string[] {
-	const out: string[] = [];
-	drain(segmentWordSteps(run, (w) => out.push(w)));
-	return out;
-}
-
-/** {@link segmentWords} through `emit`, pausing after every {@link TOKENIZE_STEP} characters of the run (the dictionary segmenter is the slowest tokenizer: ~1 µs a character). */
-function* segmentWordSteps(run: string, emit: (word: string) => void): Generator<void, void, void> {
-	let pauseAt = TOKENIZE_STEP;
-	for (const s of segmentBounded(wordSegmenter(), run)) {
+/** Words of a Thai/Lao/Khmer/Myanmar run through `emit`, by the ICU dictionary behind `Intl.Segmenter`. */
+function segmentWords(run: string, emit: (word: string) => void): void {
+	for (const s of segmentBounded(wordSegmenter(), run))
 		if (s.isWordLike !== false && s.segment.trim() !== '') emit(s.segment);
-		if (s.index >= pauseAt) {
-			yield;
-			pauseAt = s.index + TOKENIZE_STEP;
-		}
-	}
 }
 
 /** The parts of a compound word (`front-end`, `snake_case`, `camelCase`), or null when it is simple. */
@@ -245,48 +211,25 @@ function plainWordTerms(word: string, emit: (term: string) => void): void {
 	}
 }
 
-/**
- * Emit the terms of a word that contains CJK or South-East Asian letters, run by run, pausing
- * inside long runs. The shared regex's position is put back after each pause: other words may
- * be tokenized (synchronously) while this one waits.
- */
-function* specialWordTermSteps(word: string, emit: (term: string) => void): Generator<void, void, void> {
+/** Emit the terms of a word that contains CJK or South-East Asian letters, run by run. */
+function specialWordTerms(word: string, emit: (term: string) => void): void {
 	SPLIT_SPECIAL_RE.lastIndex = 0;
-	let pauseAt = TOKENIZE_STEP;
 	let m: RegExpExecArray | null;
 	while ((m = SPLIT_SPECIAL_RE.exec(word)) !== null) {
-		const at = SPLIT_SPECIAL_RE.lastIndex;
-		if (m[1] !== undefined) yield* cjkTermSteps(m[1], emit);
-		else if (m[2] !== undefined) yield* hangulTermSteps(m[2], emit);
-		else if (m[3] !== undefined) yield* segmentWordSteps(m[3], emit);
+		if (m[1] !== undefined) cjkTerms(m[1], emit);
+		else if (m[2] !== undefined) hangulTerms(m[2], emit);
+		else if (m[3] !== undefined) segmentWords(m[3], emit);
 		else if (m[4] !== undefined) {
 			const rest = m[4].replace(/^[-_]+|[-_]+$/g, '');
 			if (rest !== '') plainWordTerms(rest, emit);
 		}
-		if (at >= pauseAt) {
-			// A word of many short runs (Han and Latin alternating) pauses between runs.
-			yield;
-			pauseAt = at + TOKENIZE_STEP;
-		}
-		SPLIT_SPECIAL_RE.lastIndex = at;
 	}
 }
 
 /** Emit the index terms of one word-regex match (a pure function of the word: cacheable). */
 export function wordTerms(word: string, emit: (term: string) => void): void {
 	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
-	else if (SPECIAL_RE.test(word)) drain(specialWordTermSteps(word, emit));
-	else plainWordTerms(word, emit);
-}
-
-/**
- * {@link wordTerms}, resumable: the same terms in the same order, pausing (yielding) after about
- * every {@link TOKENIZE_STEP} characters of a long Han/kana, Hangul or Thai/Lao/Khmer/Myanmar run —
- * one such run can be a whole note (a 300k-character Thai run takes ~0.4 s to segment).
- */
-export function* wordTermSteps(word: string, emit: (term: string) => void): Generator<void, void, void> {
-	if (word.charCodeAt(0) < 0x80 && isAscii(word)) plainWordTerms(word, emit);
-	else if (SPECIAL_RE.test(word)) yield* specialWordTermSteps(word, emit);
+	else if (SPECIAL_RE.test(word)) specialWordTerms(word, emit);
 	else plainWordTerms(word, emit);
 }
 
@@ -455,7 +398,7 @@ export function analyzeQueryText(text: string): QueryWord[] {
 				else if (m[2] !== undefined) {
 					const terms = termList((emit) => hangulTerms(m[2]!, emit));
 					out.push({ text: m[2], alts: terms.length > 1 ? [[m[2]], terms.slice(1)] : [terms] });
-				} else if (m[3] !== undefined) for (const w of segmentWords(m[3])) out.push({ text: w, alts: [[w]] });
+				} else if (m[3] !== undefined) segmentWords(m[3], (w) => out.push({ text: w, alts: [[w]] }));
 				else if (m[4] !== undefined) plainQueryWord(m[4].replace(/^[-_]+|[-_]+$/g, ''), out);
 			}
 		} else plainQueryWord(word, out);
