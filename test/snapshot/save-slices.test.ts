@@ -10,13 +10,8 @@ import { SearchIndex } from '../../src/core/search/search';
 import { decodePart, decodePartSteps, encodePart, encodePartSteps } from '../../src/core/snapshot/part-codec';
 import type { CodecHost } from '../../src/core/snapshot/port';
 import { planReconcile, planReconcileSteps } from '../../src/core/snapshot/reconcile';
-import {
-	restoreSearchIndex,
-	restoreSearchIndexSteps,
-	SECTION_STEP,
-	searchSections,
-	searchSectionsSteps,
-} from '../../src/core/snapshot/search-part';
+import { SECTION_STEP, searchSections, searchSectionsSteps } from '../../src/core/snapshot/search-part';
+import { restoreSearchIndex, restoreSearchIndexSteps } from '../../src/core/snapshot/search-part-restore';
 import { search } from '../../src/core/search/search';
 import { WorkMeter } from '../../src/core/steps';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';

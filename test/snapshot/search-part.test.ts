@@ -10,7 +10,8 @@ import { VaultEngine } from '../../src/core/engine/engine';
 import { SavedIndexDamaged } from '../../src/core/search/index-state';
 import { search, SearchIndex } from '../../src/core/search/search';
 import { decodePart, encodePart } from '../../src/core/snapshot/part-codec';
-import { restoreSearchIndex, searchSections } from '../../src/core/snapshot/search-part';
+import { searchSections } from '../../src/core/snapshot/search-part';
+import { restoreSearchIndex } from '../../src/core/snapshot/search-part-restore';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
 import { MemorySource } from '../helpers/memory-source';
 

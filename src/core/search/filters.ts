@@ -1,5 +1,6 @@
 /** Query filters, excluded words and phrase checks as a mask over note ids (narrowing happens before ranking). */
 import { findNote } from '../note-ref';
+import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { normalKey } from '../text/normalize';
 import { flattenValue, propertyValue } from '../yaml-values';
@@ -135,4 +136,23 @@ export function textCandidates(
 		return compiled?.ok === true ? [compiled.matcher.trigrams] : [];
 	});
 	return trigrams.mayHold(and([...parsed.phrases.map(phraseQuery), ...regexes]));
+}
+
+/**
+ * The `folders` option as path prefixes (`Notes` → `Notes/`; the root, "" or "/", means the whole
+ * vault); a folder holding no indexed note is an error, since searching nothing would read as
+ * "nothing matched".
+ */
+export function folderPrefixes(
+	si: SearchIndex,
+	folders: readonly string[] | undefined,
+): { prefixes: string[] } | { error: string } {
+	const wanted = [...new Set((folders ?? []).map(folderPrefix))];
+	if (wanted.length === 0 || wanted.includes('')) return { prefixes: [] };
+	const paths: string[] = [];
+	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs.path(d) ?? '');
+	const missing = wanted.filter((prefix) => !paths.some((path) => path.startsWith(prefix)));
+	if (missing.length > 0)
+		return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
+	return { prefixes: wanted };
 }

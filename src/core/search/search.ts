@@ -17,7 +17,6 @@ import { dateFieldsOf, noteDate } from '../note-date';
 import { markFailed } from '../failure';
 import { boundEchoes } from '../frontmatter-echo';
 import { displayTags, excerptOf, hasWordsToRead } from '../note-info';
-import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { describeNoteRef, findNote } from '../note-ref';
 import { noResultsAdvice } from './advice';
@@ -25,7 +24,7 @@ import { expandQuery, phraseWord, type Expansion } from './expansion';
 import { excerptFrom, needlesOf } from './excerpt';
 import { correctWord, wordMatches } from './fuzzy';
 import { abstractOf, forwardLinksOf } from './extract';
-import { buildMask, phraseCandidates, textCandidates } from './filters';
+import { buildMask, folderPrefixes, phraseCandidates, textCandidates } from './filters';
 import type { TrigramIndex } from '../text/trigram';
 import { phraseMatcher } from '../text/phrase';
 import { keywordBonus, mergeBonus, nameBonus } from './keyword-bonus';
@@ -483,23 +482,4 @@ export async function search(
 	if (result.skipped.length > 0) result.status = 'partial';
 	if (result.results.length === 0) result.advice = noResultsAdvice(result);
 	return result;
-}
-
-/**
- * The `folders` option as path prefixes (`Notes` → `Notes/`; the root, "" or "/", means the whole
- * vault); a folder holding no indexed note is an error, since searching nothing would read as
- * "nothing matched".
- */
-function folderPrefixes(
-	si: SearchIndex,
-	folders: readonly string[] | undefined,
-): { prefixes: string[] } | { error: string } {
-	const wanted = [...new Set((folders ?? []).map(folderPrefix))];
-	if (wanted.length === 0 || wanted.includes('')) return { prefixes: [] };
-	const paths: string[] = [];
-	for (let d = 0; d < si.index.idSpace; d++) if (si.index.isAlive(d)) paths.push(si.index.docs.path(d) ?? '');
-	const missing = wanted.filter((prefix) => !paths.some((path) => path.startsWith(prefix)));
-	if (missing.length > 0)
-		return { error: `folders: no notes under ${missing.map((m) => `"${m}"`).join(', ')} in this vault` };
-	return { prefixes: wanted };
 }

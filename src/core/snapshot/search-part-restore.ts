@@ -1,0 +1,268 @@
+/**
+ * Reading a saved search part back into a SearchIndex (the layout is in search-part.ts): the
+ * upfront sections at once, the dictionary blocks, postings and note records lazily as queries
+ * read them. Every read is checked; a read that fails throws SavedIndexDamaged.
+ */
+import type { DocInfo } from '../search/extract';
+import type { PostingColumns, SavedPostings } from '../search/frozen-postings';
+import { SavedIndexDamaged, type SavedIndexState } from '../search/index-state';
+import { SearchIndex } from '../search/search-index';
+import type { SearchSettings } from '../search/settings';
+import type { SavedTerms } from '../search/term-dictionary';
+import { drain } from '../steps';
+import { jsonArraySteps } from './json-steps';
+import { untag } from './metadata-codec';
+import type { DecodedPart } from './part-codec';
+import type { CodecHost } from './port';
+import { DICT_BLOCK, FIELDS, START_CHUNK, type SearchMeta } from './search-part';
+
+/** A Uint32Array over a section's bytes (4-aligned by the part codec, so no copy). */
+function u32(bytes: Uint8Array): Uint32Array {
+	if (bytes.length % 4 !== 0 || bytes.byteOffset % 4 !== 0)
+		throw new SavedIndexDamaged('search part: a column is not whole');
+	return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+}
+
+/** Run a lazy read; any failure (a block's check, a record that does not parse or fit) becomes SavedIndexDamaged. */
+function guarded<T>(what: string, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		if (error instanceof SavedIndexDamaged) throw error;
+		throw new SavedIndexDamaged(
+			`search part: ${what} unreadable (${error instanceof Error ? error.message : String(error)})`,
+		);
+	}
+}
+
+/** Reads of one part (see the module comment). */
+class PartReader {
+	private readonly startChunks = new Map<number, Uint32Array>();
+
+	constructor(
+		readonly part: DecodedPart,
+		private readonly utf8: CodecHost,
+	) {}
+
+	/** A whole section as JSON. */
+	json<T>(name: string): T {
+		return guarded(name, () => {
+			const bytes = this.part.section(name);
+			return JSON.parse(this.utf8.decode(bytes, 0, bytes.length)) as T;
+		});
+	}
+
+	/** A whole u32 section. */
+	column(name: string): Uint32Array {
+		return guarded(name, () => u32(this.part.section(name)));
+	}
+
+	/** Record `i` of `<name>Text` as JSON, through the offsets column `offsets`. */
+	record<T>(name: string, offsets: Uint32Array, i: number): T {
+		return guarded(name, () => {
+			const from = offsets[i]!;
+			const to = offsets[i + 1]!;
+			const bytes = this.part.range(`${name}Text`, from, to);
+			return JSON.parse(this.utf8.decode(bytes, 0, bytes.length)) as T;
+		});
+	}
+
+	/** Entry `i` of the term-start column, read a chunk at a time. */
+	termStart(i: number): number {
+		const chunk = Math.floor(i / START_CHUNK);
+		let values = this.startChunks.get(chunk);
+		if (values === undefined) {
+			const length = this.part.sectionLength('termStart');
+			values = guarded('termStart', () =>
+				u32(
+					this.part.range(
+						'termStart',
+						chunk * START_CHUNK * 4,
+						Math.min(length, (chunk + 1) * START_CHUNK * 4),
+					),
+				),
+			);
+			this.startChunks.set(chunk, values);
+		}
+		return values[i - chunk * START_CHUNK]!;
+	}
+
+	/** Elements [from, to) of a u32 section. */
+	u32Range(name: string, from: number, to: number): Uint32Array {
+		return guarded(name, () => u32(this.part.range(name, from * 4, to * 4)));
+	}
+}
+
+/** The saved postings of `reader`'s part over `docs` notes. */
+function savedPostings(reader: PartReader, terms: number, docs: number): SavedPostings {
+	const total = reader.termStart(terms);
+	const span = (t: number): [number, number] => {
+		const from = reader.termStart(t);
+		const to = reader.termStart(t + 1);
+		if (from > to || to > total) throw new SavedIndexDamaged('search part: postings out of order');
+		return [from, to];
+	};
+	return {
+		terms,
+		total,
+		count: (t) => {
+			const [from, to] = span(t);
+			return to - from;
+		},
+		slice: (t) => {
+			const [from, to] = span(t);
+			const ids = reader.u32Range('postDocs', from, to);
+			for (let i = 0; i < ids.length; i++)
+				if (ids[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			return [ids, reader.u32Range('postTfs', from, to)];
+		},
+		columns: (): PostingColumns => {
+			const columns = {
+				termStart: reader.column('termStart'),
+				postDocs: reader.column('postDocs'),
+				postTfs: reader.column('postTfs'),
+			};
+			for (let i = 0; i < columns.postDocs.length; i++)
+				if (columns.postDocs[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			return columns;
+		},
+	};
+}
+
+/** A saved sorted table (sortedTableSections): its first keys and a reader of its blocks. */
+function sortedTable(reader: PartReader, name: string): { firsts: string[]; block: (k: number) => unknown[] } {
+	const firsts = reader.json<string[]>(`${name}Firsts`);
+	const offsets = reader.column(`${name}Offsets`);
+	if (!Array.isArray(firsts) || offsets.length !== firsts.length + 1)
+		throw new SavedIndexDamaged(`search part: ${name} does not fit`);
+	return { firsts, block: (k) => reader.record<unknown[]>(name, offsets, k) };
+}
+
+/** The value under `key` in a saved sorted table, or undefined. */
+function lookUp(table: { firsts: string[]; block: (k: number) => unknown[] }, key: string): unknown {
+	let lo = 0;
+	let hi = table.firsts.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (table.firsts[mid]! <= key) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo === 0) return undefined;
+	const block = table.block(lo - 1);
+	for (let i = 0; i < block.length; i += 2) if (block[i] === key) return block[i + 1];
+	return undefined;
+}
+
+/** The saved dictionary of `reader`'s part. */
+function savedTerms(reader: PartReader, count: number): SavedTerms {
+	const table = sortedTable(reader, 'dict');
+	const { firsts } = table;
+	if (firsts.length !== Math.ceil(count / DICT_BLOCK))
+		throw new SavedIndexDamaged('search part: the dictionary does not fit');
+	const terms = (k: number): string[] => {
+		const block = table.block(k);
+		if (!Array.isArray(block) || block.length !== Math.min(DICT_BLOCK, count - k * DICT_BLOCK))
+			throw new SavedIndexDamaged('search part: a dictionary block does not fit');
+		return block as string[];
+	};
+	return {
+		count,
+		firsts,
+		block: (k) => terms(k).flatMap((term, i) => [term, k * DICT_BLOCK + i]),
+		decodeAll: () => {
+			const list: string[] = [];
+			for (let k = 0; k < firsts.length; k++) for (const term of terms(k)) list.push(term);
+			return list;
+		},
+	};
+}
+
+/** The sections `restoreSearchIndex` reads whole up front (the others are read as queries ask). */
+const UPFRONT_SECTIONS = ['searchMeta', 'docPaths', 'docOffsets', 'fieldLen', 'dictFirsts', 'dictOffsets'];
+
+/** `restoreSearchIndex` in steps: the sections it reads up front are checked a few blocks at a time first. */
+export function* restoreSearchIndexSteps(
+	part: DecodedPart,
+	settings: SearchSettings,
+	utf8: CodecHost,
+): Generator<void, SearchIndex, void> {
+	for (const name of UPFRONT_SECTIONS) {
+		if (!part.has(name)) break; // restoredIndex says which is missing
+		yield* part.sectionSteps(name);
+		yield;
+	}
+	// The notes' paths (~3 MB of JSON at 50k notes) are parsed a piece per step.
+	let paths: unknown;
+	try {
+		paths = part.has('docPaths') ? yield* jsonArraySteps(part.section('docPaths'), utf8) : null;
+	} catch (error) {
+		if (error instanceof SavedIndexDamaged) throw error;
+		throw new SavedIndexDamaged(
+			`search part: docPaths unreadable (${error instanceof Error ? error.message : String(error)})`,
+		);
+	}
+	yield;
+	return restoredIndex(part, settings, utf8, paths);
+}
+
+/** The index a part's sections describe, read lazily; throws SnapshotFormatError when what it reads up front does not fit together. */
+export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost): SearchIndex {
+	return drain(restoreSearchIndexSteps(part, settings, utf8));
+}
+
+/** `restoreSearchIndex` once the notes' paths are parsed (null: the part has none). */
+function restoredIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost, paths: unknown): SearchIndex {
+	const reader = new PartReader(part, utf8);
+	const meta = reader.json<SearchMeta>('searchMeta');
+	const n = meta.docs;
+	if (paths === null) reader.json('docPaths'); // says it is missing
+	const docOffsets = reader.column('docOffsets');
+	const fieldLen = reader.column('fieldLen');
+	if (
+		!Array.isArray(paths) ||
+		paths.length !== n ||
+		paths.some((p) => typeof p !== 'string') ||
+		docOffsets.length !== n + 1 ||
+		fieldLen.length !== n * FIELDS ||
+		part.sectionLength('termStart') !== (meta.terms + 1) * 4
+	) {
+		throw new SavedIndexDamaged('search part: columns do not fit together');
+	}
+	const docPaths = paths as string[];
+	const lossy = new Set(meta.lossy);
+	const tables: Record<string, ReturnType<typeof sortedTable>> = {};
+	const state: SavedIndexState = {
+		terms: savedTerms(reader, meta.terms),
+		postings: savedPostings(reader, meta.terms, n),
+		docs: {
+			count: n,
+			path: (d) => docPaths[d]!,
+			record: (d) => {
+				const info = reader.record<DocInfo>('doc', docOffsets, d);
+				info.path = docPaths[d]!;
+				if (lossy.has(d)) info.frontmatter = untag(info.frontmatter) as DocInfo['frontmatter'];
+				return info;
+			},
+		},
+		fieldLen,
+		namedNotes: (kind, key) => {
+			const name = kind === 'alias' ? 'aliasNames' : 'baseNames';
+			const table = (tables[name] ??= sortedTable(reader, name));
+			const ids = guarded(name, () => lookUp(table, key));
+			if (ids === undefined) return [];
+			if (!Array.isArray(ids) || ids.some((d) => typeof d !== 'number' || d >= n))
+				throw new SavedIndexDamaged(`search part: ${name} names no note`);
+			return ids as number[];
+		},
+		linkFieldDocs: () => meta.linkFieldDocs.filter((d) => d < n),
+	};
+	if (
+		part.sectionLength('postDocs') !== state.postings.total * 4 ||
+		part.sectionLength('postTfs') !== state.postings.total * 4
+	)
+		throw new SavedIndexDamaged('search part: columns do not fit together');
+	const si = new SearchIndex(settings, state);
+	si.skipped.push(...meta.skipped);
+	si.exclusions.push(...meta.exclusions);
+	return si;
+}
