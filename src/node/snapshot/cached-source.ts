@@ -37,12 +37,56 @@ export interface CachedSourceInit extends WalkedSourceInit {
 	fingerprints: ReadonlyMap<string, NoteFingerprint>;
 	/** The note parser, for the fields the snapshot does not keep (see metadata-codec). */
 	parse: (text: string) => ParseResult;
+	/** How many kept notes' decoded metadata are held at once (default `KEPT_DECODED`); tests make it small. */
+	keepDecoded?: number;
+}
+
+/**
+ * How many kept notes' decoded metadata a source holds, the most recently read. A full answer
+ * (grep or text-search of every note, `--json`) reads every matching note's title, body start,
+ * frontmatter and links: held for good, that was ~250 MB more in a server at 50k notes. The
+ * notes a warm query reads again (its results, a backlink's sources, a scope's few notes) fit
+ * many times over; a scan of every note decodes what it reads again, field by field.
+ */
+export const KEPT_DECODED = 4096;
+/** How many kept notes parsed again for a deferred field (sections, list items, blocks) are held: a pack's or an excerpt's few. */
+export const KEPT_REPARSED = 256;
+
+/**
+ * A map that holds at most `capacity` entries, dropping the least recently read or set
+ * (a Map keeps insertion order: a read moves its entry to the end).
+ */
+export class RecentMap<K, V> {
+	private readonly map = new Map<K, V>();
+
+	constructor(private readonly capacity: number) {}
+
+	/** The value, or undefined; marks it most recently read. */
+	get(key: K): V | undefined {
+		const value = this.map.get(key);
+		if (value === undefined) return undefined;
+		this.map.delete(key);
+		this.map.set(key, value);
+		return value;
+	}
+
+	/** Holds `value`, dropping the least recent entry when full. */
+	set(key: K, value: V): void {
+		this.map.delete(key);
+		this.map.set(key, value);
+		if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+	}
+
+	/** How many entries are held. */
+	get size(): number {
+		return this.map.size;
+	}
 }
 
 /** Caches of kept notes (keyed by path; only ever read for a note that is kept, not fresh). */
 interface KeptNoteCaches {
-	decoded: Map<string, CachedMetadata | null>;
-	reparsed: Map<string, CachedMetadata | null>;
+	decoded: RecentMap<string, CachedMetadata | null>;
+	reparsed: RecentMap<string, CachedMetadata | null>;
 	/** Kept notes whose saved metadata failed its check when read (taken from disk instead; the snapshot is saved again). */
 	damaged: Set<string>;
 }
@@ -70,7 +114,11 @@ export class CachedVaultSource implements NoteSource {
 		private resolver: LinkResolver | null = null,
 	) {
 		this.init = init;
-		this.caches = caches ?? { decoded: new Map(), reparsed: new Map(), damaged: new Set() };
+		this.caches = caches ?? {
+			decoded: new RecentMap(init.keepDecoded ?? KEPT_DECODED),
+			reparsed: new RecentMap(Math.min(init.keepDecoded ?? KEPT_REPARSED, KEPT_REPARSED)),
+			damaged: new Set(),
+		};
 		this.vaultPath = init.vaultPath;
 		this.configDir = init.configDir;
 		this.userIgnoreFilters = init.userIgnoreFilters;
@@ -209,6 +257,11 @@ export class CachedVaultSource implements NoteSource {
 	/** Kept notes whose saved metadata failed its check when read (taken from disk instead; the snapshot is saved again). */
 	get damaged(): ReadonlySet<string> {
 		return this.caches.damaged;
+	}
+
+	/** How many kept notes' metadata this source holds decoded, and parsed again (each bounded; see `KEPT_DECODED`). */
+	get heldMetadata(): { decoded: number; reparsed: number } {
+		return { decoded: this.caches.decoded.size, reparsed: this.caches.reparsed.size };
 	}
 
 	/** Obsidian's `getFirstLinkpathDest`. */
