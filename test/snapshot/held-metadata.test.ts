@@ -16,22 +16,14 @@ import { openVault } from '../../src/node/vault-source';
 
 const NOTES = 12;
 const KEEP = 3;
-const made: string[] = [];
-
-function tempDir(prefix: string): string {
-	const dir = mkdtempSync(join(tmpdir(), prefix));
-	made.push(dir);
-	return dir;
-}
-
-afterAll(() => {
-	for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+/** The vault and the cache folder, under one temporary folder removed at the end. */
+const work = mkdtempSync(join(tmpdir(), 'vq-held-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Notes with a title, tags, a link property, body links and a list (a deferred field), each naming the word `common`. */
 function makeVault(): string {
-	const root = tempDir('vq-held-vault-');
-	mkdirSync(join(root, '.obsidian'));
+	const root = join(work, 'vault');
+	mkdirSync(join(root, '.obsidian'), { recursive: true });
 	for (let i = 0; i < NOTES; i++) {
 		const next = `n${(i + 1) % NOTES}`;
 		writeFileSync(
@@ -52,7 +44,7 @@ const QUERIES: StructuredQuery[] = [
 describe('decoded metadata held by a source opened from its snapshot', () => {
 	it('holds at most its bound after a full grep and answers every query again as a plain read does', async () => {
 		const root = makeVault();
-		const store = new FileSnapshotStore(tempDir('vq-held-cache-'));
+		const store = new FileSnapshotStore(join(work, 'cache'));
 		const options = { maxFileSize: 100_000, store, tool: 'test', racyWindowMs: 0 };
 		await openCachedVault(root, options);
 		const opened = await openCachedVault(root, { ...options, readPiecemeal: true, lean: true, keepDecoded: KEEP });
