@@ -37,19 +37,19 @@ export interface CachedSourceInit extends WalkedSourceInit {
 	fingerprints: ReadonlyMap<string, NoteFingerprint>;
 	/** The note parser, for the fields the snapshot does not keep (see metadata-codec). */
 	parse: (text: string) => ParseResult;
-	/** How many kept notes' decoded metadata are held at once (default `KEPT_DECODED`); tests make it small. */
+	/** How many kept notes' decoded metadata are held at once (default: every note read); tests make it small. */
 	keepDecoded?: number;
 }
 
 /**
- * How many kept notes' decoded metadata a source holds, the most recently read. A full answer
- * (grep or text-search of every note, `--json`) reads every matching note's title, body start,
- * frontmatter and links: held for good, that was ~250 MB more in a server at 50k notes. The
- * notes a warm query reads again (its results, a backlink's sources, a scope's few notes) fit
- * many times over; a scan of every note decodes what it reads again, field by field.
+ * How many kept notes parsed again from disk a source holds, the most recently read. A note is
+ * parsed again for a field the snapshot does not keep (sections, list items, blocks): a pack's or
+ * an excerpt's few notes, but also every note without frontmatter that a grep reads (its body
+ * start looks at the first section) — 2,287 whole parses held for good after one full answer at
+ * 50k notes. Decoded metadata is held for every note read (`keepDecoded` bounds it): a query on
+ * properties reads every note's frontmatter, and decoding it again on each call cost it 2–5× the
+ * server's CPU at 50k notes, while the server's resident memory did not fall.
  */
-export const KEPT_DECODED = 4096;
-/** How many kept notes parsed again for a deferred field (sections, list items, blocks) are held: a pack's or an excerpt's few. */
 export const KEPT_REPARSED = 256;
 
 /**
@@ -115,7 +115,7 @@ export class CachedVaultSource implements NoteSource {
 	) {
 		this.init = init;
 		this.caches = caches ?? {
-			decoded: new RecentMap(init.keepDecoded ?? KEPT_DECODED),
+			decoded: new RecentMap(init.keepDecoded ?? Infinity),
 			reparsed: new RecentMap(Math.min(init.keepDecoded ?? KEPT_REPARSED, KEPT_REPARSED)),
 			damaged: new Set(),
 		};
@@ -259,7 +259,7 @@ export class CachedVaultSource implements NoteSource {
 		return this.caches.damaged;
 	}
 
-	/** How many kept notes' metadata this source holds decoded, and parsed again (each bounded; see `KEPT_DECODED`). */
+	/** How many kept notes' metadata this source holds decoded, and parsed again (bounded; see `KEPT_REPARSED`). */
 	get heldMetadata(): { decoded: number; reparsed: number } {
 		return { decoded: this.caches.decoded.size, reparsed: this.caches.reparsed.size };
 	}

@@ -65,7 +65,7 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * a time for its whole life, never a heap whole, so the snapshot costs memory for what was read.
 	 */
 	lean?: boolean;
-	/** How many kept notes' decoded metadata the source holds at once (default `KEPT_DECODED`). */
+	/** How many kept notes' decoded metadata the source holds at once (default: every note read; tests bound it). */
 	keepDecoded?: number;
 	/**
 	 * For a process that has watched the vault since its previous open (the servers): that open's
