@@ -1,8 +1,8 @@
 /**
- * A source opened from a snapshot holds a bounded number of kept notes' decoded metadata: a full
- * answer (a grep of every note, with titles, frontmatter and links) reads every note's, and the
- * source keeps only the most recent few. Queries that read the notes again answer exactly what a
- * plain read of the vault answers.
+ * A source opened from a snapshot with a bound on the kept notes' metadata it holds (`keepDecoded`;
+ * notes parsed again from disk are bounded by default) keeps only the most recent few after a full
+ * answer (a grep of every note, with titles, frontmatter and links) read them all, and queries that
+ * read the notes again answer exactly what a plain read of the vault answers.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
