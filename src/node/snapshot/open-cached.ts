@@ -57,6 +57,8 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * a time for its whole life, never a heap whole, so the snapshot costs memory for what was read.
 	 */
 	lean?: boolean;
+	/** How many kept notes' decoded metadata the source holds at once (default: every note read; tests bound it). */
+	keepDecoded?: number;
 	/**
 	 * For a process that has watched the vault since its previous open (the servers): that open's
 	 * fingerprints and the paths (notes or folders) the watcher reported since. Other notes are
@@ -240,6 +242,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		fresh,
 		fingerprints,
 		parse,
+		keepDecoded: options.keepDecoded,
 	});
 	const freshMeta = new Map([...fresh].map(([p, r]) => [p, r.metadata]));
 	// One resolver for the link maps and the queries after (building it is ~200 ms at 50k files).
