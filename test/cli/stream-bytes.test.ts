@@ -5,18 +5,18 @@
  * characters whose NFC or lower case is ASCII, combining marks after a match, CRLF and lone CR
  * line ends, a byte order mark, control characters, and multi-byte characters at chunk borders.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run';
 import { exchange } from '../../src/cli/server/client';
-import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
+import { SERVER_STAMP } from '../../src/cli/server/protocol';
 import { CHUNK_BYTES } from '../../src/cli/stream';
 import { RACY_WINDOW_ENV } from '../../src/node/snapshot/fingerprints';
 import { hashTree } from '../helpers/hash';
+import { startInProcessServer } from '../helpers/in-process-server';
 import { REPO } from '../helpers/paths';
-import { waitFor } from '../helpers/wait';
 
 /** Enough notes for many chunks (each note's listing is a few KB of multi-byte text). */
 const NOTES = 160;
@@ -112,19 +112,8 @@ describe('a full answer through the server', () => {
 		expect(
 			await runCli(['index', '--vault', vault], { stdout: () => undefined, stderr: () => undefined, cwd: REPO }),
 		).toBe(0);
-		const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], {
-			stdout: () => undefined,
-			stderr: () => undefined,
-			cwd: REPO,
-		});
-		const socket = socketPathFor(realpathSync.native(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
-		await waitFor(
-			async () => {
-				const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'status' }, 2000);
-				return reply !== null && 'status' in reply && reply.status.ready;
-			},
-			{ what: 'the background server to come up', pollMs: 100 },
-		);
+		const server = await startInProcessServer(vault, cache);
+		const { socket } = server;
 		try {
 			for (const asked of ASKED) {
 				const argv = [
@@ -159,8 +148,7 @@ describe('a full answer through the server', () => {
 				}
 			}
 		} finally {
-			await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 2000);
-			await stopped;
+			await server.stop();
 		}
 		expect(hashTree(vault)).toBe(before);
 	});

@@ -15,8 +15,8 @@ import { askServer, exchange } from '../../src/cli/server/client';
 import { SERVER_STAMP, socketPathFor } from '../../src/cli/server/protocol';
 import { CHUNK_BYTES, STREAM_ABOVE } from '../../src/cli/stream';
 import { hashTree } from '../helpers/hash';
+import { startInProcessServer } from '../helpers/in-process-server';
 import { REPO } from '../helpers/paths';
-import { waitFor } from '../helpers/wait';
 
 /** Notes that all hold the word, fewer than STREAM_ABOVE so the whole answer (limit STREAM_ABOVE) lists them all too. */
 const NOTES = 450;
@@ -154,19 +154,8 @@ describe('a full grep answer', () => {
 
 	it('comes through the background server in chunks as they are written', async () => {
 		const stderr: string[] = [];
-		const stopped = runCli(['server', '--vault', vault, '--idle-minutes', '5'], {
-			stdout: () => undefined,
-			stderr: (t) => stderr.push(t),
-			cwd: REPO,
-		});
-		const socket = socketPathFor(realpathSync.native(vault), { VAULT_QUERY_CACHE_DIR: cache })!;
-		await waitFor(
-			async () => {
-				const { reply } = await exchange(socket, { stamp: SERVER_STAMP, control: 'status' }, 2000);
-				return reply !== null && 'status' in reply && reply.status.ready;
-			},
-			{ what: 'the background server to come up', pollMs: 100 },
-		);
+		const server = await startInProcessServer(vault, cache, (t) => stderr.push(t));
+		const { socket } = server;
 		try {
 			const chunks: number[] = [];
 			const received: Buffer[] = [];
@@ -206,8 +195,7 @@ describe('a full grep answer', () => {
 			expect(Math.max(...searched)).toBeLessThanOrEqual(CHUNK_BOUND);
 			expect(Buffer.concat(listing).toString('utf8')).toBe((await streamed(search)).stdout);
 		} finally {
-			await exchange(socket, { stamp: SERVER_STAMP, control: 'stop' }, 2000);
-			await stopped;
+			await server.stop();
 		}
 	});
 

@@ -6,15 +6,13 @@
  * included, exactly as an engine built afresh. The work is counted, not timed: no inversion of
  * the link maps, and each note's link entry looked at once per search.
  */
-import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { LinkGraph } from '../../src/core/link-graph';
 import { SearchIndex } from '../../src/core/search/search-index';
-import VaultQueryPlugin from '../../src/main';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
-import { MANIFEST, settle } from './harness';
+import { startPlugin, unloadLoadedPlugins } from './harness';
 
 const OLD = Date.parse('2026-01-01T00:00:00Z');
 const FILES: Record<string, string> = {
@@ -27,20 +25,10 @@ const FILES: Record<string, string> = {
 const QUERIES = ['zebra', 'savannah', 'crossing', 'backlinks:alpha', 'zebra backlinks:gamma'];
 
 afterEach(() => {
+	unloadLoadedPlugins();
 	vi.restoreAllMocks();
 	document.body.empty();
 });
-
-async function start(app: FakeApp): Promise<VaultQueryPlugin> {
-	const plugin = new VaultQueryPlugin(app as unknown as App, MANIFEST);
-	plugin.load();
-	await settle();
-	app.layoutReady();
-	await plugin.engine.searchIndex();
-	await plugin.engine.settled();
-	await plugin.engine.savesSettled();
-	return plugin;
-}
 
 async function answers(search: (q: string) => Promise<{ results: { path: string; backlinks?: unknown }[] }>) {
 	const out: Record<string, unknown> = {};
@@ -52,9 +40,9 @@ describe('the first search after a restart', () => {
 	it('finds its hits’ backlinks without inverting the vault’s link maps, and answers as a fresh build', async () => {
 		const app = new FakeApp(FILES, { mtimes: Object.fromEntries(Object.keys(FILES).map((p) => [p, OLD])) });
 		app.indexAll();
-		(await start(app)).unload();
+		(await startPlugin(app)).unload();
 		const build = vi.spyOn(SearchIndex, 'build');
-		const plugin = await start(app);
+		const plugin = await startPlugin(app);
 		expect(build).not.toHaveBeenCalled(); // restored
 		const inverted = vi.spyOn(LinkGraph.prototype, 'linkingMap');
 		// Each note's link entry is read once per search (for all its hits together), counted through the map.

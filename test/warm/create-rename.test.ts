@@ -14,6 +14,7 @@ import { TOOL_STAMP } from '../../src/cli/vault';
 import { VaultEngine } from '../../src/core/engine/engine';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { parseNote } from '../../src/node/parser/index';
+import { countingParse } from '../helpers/counting-parse';
 import { LinkResolver } from '../../src/node/resolver';
 import { FileSnapshotStore } from '../../src/node/snapshot/file-store';
 import { openCachedVault } from '../../src/node/snapshot/open-cached';
@@ -67,11 +68,7 @@ describe('a warm session refreshed after a note is created, renamed or deleted',
 	it('parses the one note and resolves only the links its name can move; answers as a fresh read', async () => {
 		makeVault();
 		process.env.VAULT_QUERY_RACY_MS = '0';
-		const counter = { parses: 0 };
-		const parse = (text: string): ReturnType<typeof parseNote> => {
-			counter.parses++;
-			return parseNote(text);
-		};
+		const { counter, parse } = countingParse();
 		const session = await VaultSession.start(warmOpener(vault, { parse }, false, TOOL_STAMP, () => undefined));
 		await session.loadSearchIndex();
 		const fresh = async (query: StructuredQuery): Promise<unknown> =>

@@ -13,6 +13,7 @@ import { TOOL_STAMP } from '../../src/cli/vault';
 import { VaultEngine } from '../../src/core/engine/engine';
 import type { StructuredQuery } from '../../src/core/query/types';
 import { parseNote } from '../../src/node/parser/index';
+import { countingParse } from '../helpers/counting-parse';
 import type { CachedVaultSource } from '../../src/node/snapshot/cached-source';
 import { openVault } from '../../src/node/vault-source';
 import { warmOpener } from '../../src/warm/opener';
@@ -43,11 +44,7 @@ describe('a warm session started from an empty cache', () => {
 	it('parses each note once, holds no note text while it builds, and answers as a fresh read', async () => {
 		makeVault();
 		process.env.VAULT_QUERY_RACY_MS = '0';
-		const counter = { parses: 0 };
-		const parse = (text: string): ReturnType<typeof parseNote> => {
-			counter.parses++;
-			return parseNote(text);
-		};
+		const { counter, parse } = countingParse();
 		const open = (): Promise<VaultSession> =>
 			VaultSession.start(warmOpener(vault, { parse }, false, TOOL_STAMP, () => undefined));
 		const session = await open();
