@@ -61,10 +61,11 @@ export class RecentMap<K, V> {
 
 	constructor(private readonly capacity: number) {}
 
-	/** The value, or undefined; marks it most recently read. */
+	/** The value, or undefined; marks it most recently read (only a bounded map keeps that order). */
 	get(key: K): V | undefined {
 		const value = this.map.get(key);
-		if (value === undefined) return undefined;
+		// Unbounded (decoded metadata by default) nothing is ever dropped, so a read need not move its entry.
+		if (value === undefined || this.capacity === Infinity) return value;
 		this.map.delete(key);
 		this.map.set(key, value);
 		return value;
