@@ -164,6 +164,28 @@ describe('a call that finds no server', () => {
 		}
 	});
 
+	it('answers on its own at once when a live server declines the call, rather than ask it again until the deadline', async () => {
+		// A live server process, as in the case above: only its reply tells the call not to wait.
+		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {
+			stdio: 'ignore',
+		});
+		await new Promise((done) => child.once('spawn', done));
+		writeServerPid(vault, child.pid!);
+		let calls = 0;
+		let read = 0;
+		const server = await fakeServer((request) => {
+			if (request.control === 'status') return { status: { building: { read: ++read, total: 100 } } };
+			return ++calls === 1 ? STARTING : { declined: 'the server failed: a test failure' };
+		});
+		try {
+			expect(await callWhileStarting()).toEqual({ kind: 'skipped' });
+			expect(calls).toBe(2);
+		} finally {
+			child.kill('SIGKILL');
+			await server.close();
+		}
+	});
+
 	it('asks again a live server too busy in its read to take the call, rather than read the vault on its own', async () => {
 		// A process whose command line is the vault's server's (as `startServer` spawns it): the server lives.
 		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {

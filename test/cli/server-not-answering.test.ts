@@ -84,7 +84,7 @@ describe.runIf(process.platform !== 'win32')('a server that accepts and never an
 		const server = await silentServer();
 		const env = { ...process.env, VAULT_QUERY_SERVER: undefined };
 		const asked = await askServer(['grep', 'alpha', '--vault', vault], vault, env, 0, undefined, 300);
-		expect(asked).toEqual({ kind: 'skipped' });
+		expect(asked).toEqual({ kind: 'skipped', silent: true });
 		expect(server.accepted()).toBe(1);
 	});
 
@@ -93,7 +93,7 @@ describe.runIf(process.platform !== 'win32')('a server that accepts and never an
 		const env = { ...process.env, VAULT_QUERY_SERVER: undefined, [SILENCE_ENV]: '300' };
 		// No overall deadline: only the silence deadline can end the wait (a hang runs into the test's timeout).
 		const asked = await askServer(['grep', 'alpha', '--vault', vault], vault, env, 0);
-		expect(asked).toEqual({ kind: 'skipped' });
+		expect(asked).toEqual({ kind: 'skipped', silent: true });
 		expect({ accepted: server.accepted(), acked: server.acked() }).toEqual({ accepted: 1, acked: 1 });
 	});
 

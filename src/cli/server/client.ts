@@ -28,7 +28,8 @@ export type Asked =
 	/** The server wrote part of a streamed answer and stopped: the call cannot start over without printing it twice. */
 	| { kind: 'broken'; error: string }
 	| { kind: 'starting'; vault: string }
-	| { kind: 'skipped' };
+	/** `silent`: a live server took the connection but did not acknowledge the call in time (busy, or frozen). */
+	| { kind: 'skipped'; silent?: true };
 
 /**
  * The vault folder a command line names (`--vault P` or `--vault=P` before `--`, else `cwd`), or
@@ -241,5 +242,7 @@ export async function askServer(
 		error === 'ENOENT' ||
 		error === 'ECONNREFUSED' ||
 		(reply !== null && 'declined' in reply && reply.stopped === true);
-	return gone ? { kind: 'absent', vault } : { kind: 'skipped' };
+	if (gone) return { kind: 'absent', vault };
+	// A reply that declines the call is final; silence may be a server busy in a long step (see first-call.ts).
+	return error === NOT_ANSWERING ? { kind: 'skipped', silent: true } : { kind: 'skipped' };
 }

@@ -74,7 +74,9 @@ export async function waitForServer(
 			if (asked.kind === 'answered' || asked.kind === 'broken') return asked;
 			// A live server that did not take the call in time is busy in a long step of its read (a
 			// loaded machine): it is asked again, as a starting one, rather than read the vault twice.
-			if (asked.kind === 'skipped' && runningServerPid(first.vault) === null) return asked;
+			// A server that declined the call answered: the call runs on its own at once.
+			if (asked.kind === 'skipped' && (asked.silent !== true || runningServerPid(first.vault) === null))
+				return { kind: 'skipped' };
 			if (asked.kind === 'absent' && runningServerPid(asked.vault) === null) {
 				// A server started by this call that ended without listening will not answer: answer here.
 				if (started) return { kind: 'skipped' };
