@@ -6,7 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -75,6 +75,16 @@ const callWhileStarting = (
 		{ kind: 'starting', vault },
 		{ env, start: () => expect.fail('a server is starting: none is started'), stderr },
 	);
+
+/** A process whose command line is the vault's server's (as `startServer` spawns it), named in its pid file: the server lives. */
+async function liveServerProcess(): Promise<ChildProcess> {
+	const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {
+		stdio: 'ignore',
+	});
+	await new Promise((done) => child.once('spawn', done));
+	writeServerPid(vault, child.pid!);
+	return child;
+}
 
 /** The clock the calls read, as a counter the test moves (restored after each test). */
 let clock = 0;
@@ -165,12 +175,8 @@ describe('a call that finds no server', () => {
 	});
 
 	it('answers on its own at once when a live server declines the call, rather than ask it again until the deadline', async () => {
-		// A live server process, as in the case above: only its reply tells the call not to wait.
-		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {
-			stdio: 'ignore',
-		});
-		await new Promise((done) => child.once('spawn', done));
-		writeServerPid(vault, child.pid!);
+		// A live server process: only its reply tells the call not to wait.
+		const child = await liveServerProcess();
 		let calls = 0;
 		let read = 0;
 		const server = await fakeServer((request) => {
@@ -187,12 +193,7 @@ describe('a call that finds no server', () => {
 	});
 
 	it('asks again a live server too busy in its read to take the call, rather than read the vault on its own', async () => {
-		// A process whose command line is the vault's server's (as `startServer` spawns it): the server lives.
-		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', 'server', '--vault', vault], {
-			stdio: 'ignore',
-		});
-		await new Promise((done) => child.once('spawn', done));
-		writeServerPid(vault, child.pid!);
+		const child = await liveServerProcess();
 		let calls = 0;
 		let read = 0;
 		// The first three asks are taken and never acknowledged (a long synchronous step); its read advances.
