@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryResult } from '../../src/core/contract';
 import { runQuery } from '../../src/core/query/run';
 import type { StructuredQuery } from '../../src/core/query/types';
@@ -17,7 +17,10 @@ import { FRONTMATTER_UNPARSED } from '../../src/obsidian/source';
 import { openVault, type NodeVaultSource } from '../../src/node/vault-source';
 import { hashTree } from '../helpers/hash';
 import { FakeApp } from './fake-app';
-import { EXAMPLE_VAULT, loadPlugin, settle } from './harness';
+import { EXAMPLE_VAULT, loadPlugin, settle, unloadLoadedPlugins } from './harness';
+
+// Every test loads its own plugin: unload it, so a build still running cannot schedule a save after the file's window is gone.
+afterEach(() => unloadLoadedPlugins());
 
 type Plugin = Awaited<ReturnType<typeof loadPlugin>>;
 
