@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginManifest } from 'obsidian';
+import { afterAll } from 'vitest';
 import VaultQueryPlugin from '../../src/main';
 import { asApp, type FakeApp } from './fake-app';
 
@@ -62,6 +63,13 @@ const loaded: VaultQueryPlugin[] = [];
 export function unloadLoadedPlugins(): void {
 	for (const plugin of loaded.splice(0)) plugin.unload();
 }
+
+// Every test file that loads a plugin through this harness unloads what is left at its end (a
+// hook registered while the file is collected belongs to that file): a plugin still building
+// when the file ends would otherwise schedule its save after the file's window is gone. Files
+// that share one plugin across their tests keep it until then; files that want a plugin per test
+// call `unloadLoadedPlugins` in their own afterEach.
+afterAll(() => unloadLoadedPlugins());
 
 /** A small vault exercising every query type, a broken and two harmless `---` blocks, an attachment. */
 export const SMALL_VAULT: Record<string, string> = {
