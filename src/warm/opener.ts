@@ -4,7 +4,6 @@
  * patch of the previous open (patch-cached.ts), any other goes through the snapshot again, reusing
  * it for unchanged notes without rewriting it; `--no-cache` reads the vault whole every time.
  */
-import { setImmediate } from 'node:timers';
 import { recordBuild } from '../node/snapshot/build-log';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf } from '../node/snapshot/index-parts';
@@ -12,11 +11,6 @@ import { openCachedVault, type CachedVault } from '../node/snapshot/open-cached'
 import { patchCachedVault } from '../node/snapshot/patch-cached';
 import { openVault, type OpenVaultOptions } from '../node/vault-source';
 import type { VaultOpener } from './session';
-
-/** A full collection when the process was started with --expose-gc (the background server is): the read's heap goes at once. */
-function collectGarbage(): void {
-	(globalThis as { gc?: () => void }).gc?.();
-}
 
 /** The opener of the vault at `vaultPath` with these walk bounds; `tool` stamps the snapshot and index parts (see buildStamp); `warn` takes a failed save's warning. */
 export function warmOpener(
@@ -34,30 +28,6 @@ export function warmOpener(
 			return { source, snapshot: null };
 		};
 	let previous: CachedVault | null = null;
-	/**
-	 * A start that read every note re-opens through the snapshot it has just saved, as a server
-	 * started on that snapshot would: every note's parsed metadata (and the link maps made from
-	 * it) is let go before the indexes are built, which read the saved fields and the note texts
-	 * on disk one note at a time. Nothing is parsed again and nothing is stat'ed: the watcher,
-	 * started before the read, reports every write since.
-	 */
-	const reopened = async (read: CachedVault, store: FileSnapshotStore): Promise<CachedVault> => {
-		const again = await openCachedVault(vaultPath, {
-			...bounds,
-			store,
-			tool,
-			save: false,
-			readPiecemeal: true,
-			lean: true,
-			watched: { fingerprints: read.fingerprints, changed: [] },
-		});
-		// Only a snapshot found as saved stands in for the read; anything else keeps the read.
-		if (again.report.state !== 'warm') return read;
-		again.report = read.report;
-		// Once the read is out of scope: this turn still holds it.
-		setImmediate(collectGarbage);
-		return again;
-	};
 	return async (first, changed) => {
 		if (!first && previous !== null && changed !== undefined) {
 			const patched = patchCachedVault(previous, changed, bounds);
@@ -81,20 +51,23 @@ export function warmOpener(
 			lean: true,
 			save: first,
 			watched,
-			// The start keeps no note's text: it saves what it parsed, then answers from the saved files.
+			// The start keeps no note's text, and from scratch no note at all: each note is encoded into
+			// the snapshot as it is parsed, the snapshot is saved, and the vault re-opened through it
+			// (stream-build.ts) — the indexes are then built from the saved fields and the note texts
+			// on disk, one note at a time. Nothing is parsed again and nothing is stat'ed: the
+			// watcher, started before the read, reports every write since.
 			keepTexts: !first,
+			streamSave: first,
 			// Only the start reports how far it read: a refresh reads a few notes.
 			...(first && progress ? { progress } : {}),
 		});
 		const { report } = read;
 		if (report.state === 'built') recordBuild(vaultPath, report.notes);
 		if (report.saveError !== null) warn(`warning: the index snapshot could not be saved (${report.saveError})`);
-		const opened =
-			first && report.state === 'built' && report.saveError === null ? await reopened(read, store) : read;
-		previous = opened;
-		const { source } = opened;
+		previous = read;
+		const { source } = read;
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
-		const parts = first ? indexPartsOf(opened, store, tool, false) : undefined;
-		return { source, snapshot: report, parts, changed: opened.changed };
+		const parts = first ? indexPartsOf(read, store, tool, false) : undefined;
+		return { source, snapshot: report, parts, changed: read.changed };
 	};
 }

@@ -16,9 +16,64 @@ import type { TrigramStatus, VaultSession, VaultSource, VaultState } from './ses
 /** Delays the background work by this many ms (tests use it to see answers before the index exists). */
 export const TRIGRAM_DELAY_ENV = 'VAULT_QUERY_MCP_TRIGRAM_DELAY_MS';
 
-/** The notes a build reads: every readable note of the source. */
-function* notesOf(source: VaultSource): Generator<NoteToIndex> {
+/** Bytes of garbage a build may leave before it collects: V8 otherwise lets it pile up to about the live heap again. */
+export const GARBAGE_ALLOWANCE = 96 << 20;
+/** Notes between two looks at the memory in use. */
+const LOOK_EVERY = 64;
+
+/** How a build looks at memory and collects (the process's own by default: a collection only with --expose-gc). */
+export interface GarbageHost {
+	/** Bytes in use: the JavaScript heap and the buffers outside it. */
+	used: () => number;
+	/** A full collection, or undefined when the process cannot ask for one. */
+	collect: (() => void) | undefined;
+}
+
+/** The process's own host. */
+function processHost(): GarbageHost {
+	return {
+		used: () => {
+			const { heapUsed, external } = process.memoryUsage();
+			return heapUsed + external;
+		},
+		collect: (globalThis as { gc?: () => void }).gc,
+	};
+}
+
+/**
+ * Collects once the memory in use has grown by `allowance` since the last collection. The trigram
+ * build's garbage (each segment's lists, each note's text and folded copy, the search part's
+ * encoded pieces once saved) went uncollected until V8's own heuristics, which at 50k notes let
+ * the heap grow from ~250 MB to ~720 MB and the process past 1.2 GB before its full collection.
+ */
+export class GarbageBound {
+	/** Collections made so far. */
+	collections = 0;
+	private floor: number;
+
+	/** A bound over `host`, starting from what is in use now. */
+	constructor(
+		private readonly host: GarbageHost = processHost(),
+		private readonly allowance = GARBAGE_ALLOWANCE,
+	) {
+		this.floor = host.used();
+	}
+
+	/** Collects when the memory in use has grown by the allowance since the last collection. */
+	check(): void {
+		const { collect } = this.host;
+		if (collect === undefined || this.host.used() < this.floor + this.allowance) return;
+		collect();
+		this.collections++;
+		this.floor = this.host.used();
+	}
+}
+
+/** The notes a build reads: every readable note of the source; every few notes, `bound` collects if the build's garbage grew. */
+function* notesOf(source: VaultSource, bound: GarbageBound): Generator<NoteToIndex> {
+	let n = 0;
 	for (const path of source.listNotes()) {
+		if (++n % LOOK_EVERY === 0) bound.check();
 		if (source.getSkipReason(path) === null) yield { path, read: () => source.read(path) };
 	}
 }
@@ -38,7 +93,7 @@ export class TrigramUpkeep {
 	constructor(
 		private readonly session: VaultSession,
 		private readonly log: (line: string) => void,
-		private readonly options: { sliceMs?: number; delayMs?: number } = {},
+		private readonly options: { sliceMs?: number; delayMs?: number; garbage?: GarbageBound } = {},
 	) {}
 
 	/** Stop at the next slice (shutdown); an index not yet handed over is dropped. */
@@ -68,7 +123,8 @@ export class TrigramUpkeep {
 			}
 			if (index === null && !this.stopped) {
 				this.status.state = 'building';
-				index = await buildTrigramsSliced(notesOf(this.session.peek().source), {
+				const bound = this.options.garbage ?? new GarbageBound();
+				index = await buildTrigramsSliced(notesOf(this.session.peek().source, bound), {
 					sliceMs: this.options.sliceMs,
 					cancelled: () => this.stopped,
 				});

@@ -26,23 +26,10 @@
  * A reader reads the checked part at once, `meta` whole when first needed and `metaCold` field
  * by field (`decoded-snapshot.ts`).
  */
-import type { CachedMetadata } from '../metadata';
-import { getAllTags } from '../obsidian-rules';
-import { ByteWriter, bytesOf, concatBytes, fieldCheck, frameChunks, U32Builder } from './bytes';
-import {
-	CarriedNote,
-	EncodedMetadata,
-	FLAG_INDEXED,
-	FLAG_RACY,
-	MAGIC,
-	NOTE_COLUMNS,
-	SNAPSHOT_FORMAT_VERSION,
-	SnapshotFormatError,
-	type SnapshotInput,
-} from './codec-format';
-import { encodeMetadata, isHot, RANGE_WIDTH } from './metadata-codec';
+import { concatBytes } from './bytes';
+import { CarriedNote, SnapshotFormatError, type SnapshotInput } from './codec-format';
+import { SnapshotEncoder } from './encoder';
 import type { CodecHost } from './port';
-import { StringListsWriter } from './string-lists';
 
 export {
 	CarriedNote,
@@ -64,12 +51,6 @@ export {
 	peekSnapshotHeader,
 } from './decoded-snapshot';
 
-/** A note's own frontmatter keys. */
-function keysOf(metadata: CachedMetadata): string[] {
-	const fm: unknown = metadata.frontmatter;
-	return fm !== null && typeof fm === 'object' ? Object.keys(fm) : [];
-}
-
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Encode a vault's state as one array. */
@@ -80,131 +61,12 @@ export function encodeSnapshot(input: SnapshotInput, utf8: CodecHost): Uint8Arra
 /** Encode a vault's state as chunks to write one after another (see `frameChunks`). */
 export function encodeSnapshotChunks(input: SnapshotInput, utf8: CodecHost): Uint8Array[] {
 	if (!LITTLE_ENDIAN) throw new SnapshotFormatError('big-endian hosts are not supported');
-	const fileIndex = new Map<string, number>();
-	input.files.forEach((f, i) => fileIndex.set(f, i));
 	const n = input.notes.length;
-	const columns = new Float64Array(n * NOTE_COLUMNS);
-	const errors: [number, string | null, string | null][] = [];
-	const noteRanges = new Uint32Array(n + 1);
-	const ranges = new U32Builder(n * 32);
-	const carry = input.carry;
-	// Appended after the carried heaps, if any: offsets count from the start of the whole heap.
-	const hotBase = carry?.hot.length ?? 0;
-	const coldBase = carry?.cold.length ?? 0;
 	const fresh = input.notes.reduce((k, note) => k + (note.metadata instanceof CarriedNote ? 0 : 1), 0);
-	// Sized from the Markdown being encoded (the heaps come to ~5 % and ~47 % of it on i18n and at
-	// 50k), so a full build does not grow and copy a 100 MB buffer on the way.
-	const markdown = n > 0 ? (input.header.markdownBytes * fresh) / n : 0;
-	const meta = new ByteWriter(Math.max(fresh * 128, Math.ceil(markdown * 0.06)));
-	const cold = new ByteWriter(Math.max(fresh * 1024, Math.ceil(markdown * 0.5)));
-	const put = (code: number, json: string): void => {
-		const hot = isHot(code);
-		const heap = hot ? meta : cold;
-		const start = heap.length;
-		heap.text(json, utf8);
-		const base = hot ? hotBase : coldBase;
-		ranges.push(code, base + start, base + heap.length, fieldCheck(heap.peek(), start, heap.length));
-	};
-	const resolvedIndex = new Uint32Array(n + 1);
-	const pairs = new U32Builder(n * 16);
-	const unresolved: [number, Record<string, number>][] = [];
-	const keys = new StringListsWriter(n);
-	const tags = new StringListsWriter(n);
-	input.notes.forEach((note, i) => {
-		const file = fileIndex.get(note.path);
-		if (file === undefined) throw new SnapshotFormatError(`note not among the files: ${note.path}`);
-		const fp = note.fingerprint;
-		const at = i * NOTE_COLUMNS;
-		columns[at] = file;
-		columns[at + 1] = fp.size;
-		columns[at + 2] = fp.mtimeMs;
-		columns[at + 3] = fp.ctimeMs;
-		columns[at + 4] = fp.ino;
-		columns[at + 5] = (fp.racy ? FLAG_RACY : 0) | (note.metadata !== null ? FLAG_INDEXED : 0);
-		if (note.frontmatterError !== null || note.skipReason !== null)
-			errors.push([i, note.frontmatterError, note.skipReason]);
-		if (note.metadata !== null) {
-			if (note.metadata instanceof CarriedNote) {
-				if (!carry) throw new SnapshotFormatError('a carried note without carried heaps');
-				ranges.append(carry.ranges(note.metadata.index));
-				keys.add(carry.keys(note.metadata.index));
-				tags.add(carry.tags(note.metadata.index));
-			} else if (note.metadata instanceof EncodedMetadata) {
-				const kept = note.metadata;
-				const hotAt = hotBase + meta.length;
-				const coldAt = coldBase + cold.length;
-				meta.bytes(kept.hot);
-				cold.bytes(kept.cold);
-				for (let r = 0; r < kept.ranges.length; r += RANGE_WIDTH) {
-					const base = isHot(kept.ranges[r]!) ? hotAt : coldAt;
-					ranges.push(
-						kept.ranges[r]!,
-						kept.ranges[r + 1]! + base,
-						kept.ranges[r + 2]! + base,
-						kept.ranges[r + 3],
-					);
-				}
-				keys.add(kept.keys);
-				tags.add(kept.tags);
-			} else {
-				encodeMetadata(note.metadata, put);
-				keys.add(keysOf(note.metadata));
-				tags.add(getAllTags(note.metadata));
-			}
-			if (note.resolvedPairs) {
-				pairs.append(note.resolvedPairs);
-			} else {
-				for (const [dest, count] of Object.entries(input.resolvedLinks[note.path] ?? {})) {
-					const d = fileIndex.get(dest);
-					if (d === undefined) throw new SnapshotFormatError(`link destination not among the files: ${dest}`);
-					pairs.push(d, count);
-				}
-			}
-			const misses = note.unresolved ?? input.unresolvedLinks[note.path];
-			if (misses && Object.keys(misses).length > 0) unresolved.push([i, misses]);
-		} else {
-			keys.add([]);
-			tags.add([]);
-		}
-		noteRanges[i + 1] = ranges.length / RANGE_WIDTH;
-		resolvedIndex[i + 1] = pairs.length / 2;
-	});
-	const sections: [string, Uint8Array][] = [
-		['files', utf8.encode(JSON.stringify(input.files))],
-		['notes', bytesOf(columns)],
-		['noteErrors', utf8.encode(JSON.stringify(errors))],
-		['noteRanges', bytesOf(noteRanges)],
-		['ranges', bytesOf(ranges.finish())],
-		['resolvedIndex', bytesOf(resolvedIndex)],
-		['resolved', bytesOf(pairs.finish())],
-		['unresolved', utf8.encode(JSON.stringify(unresolved))],
-		...listSections('key', keys, utf8),
-		...listSections('tag', tags, utf8),
-		...Object.entries(input.extra ?? {}),
-	];
-	const hot = carry ? [carry.hot, meta.finish()] : [meta.finish()];
-	const coldHeap = carry ? [carry.cold, cold.finish()] : [cold.finish()];
-	const heapBytes = hotBase + meta.length + coldBase + cold.length;
-	let live = 0;
-	const all = ranges.finish();
-	for (let r = 0; r < all.length; r += RANGE_WIDTH) live += Math.max(0, all[r + 2]! - all[r + 1]!);
-	const header = { ...input.header, notes: n, files: input.files.length, heapBytes, garbageBytes: heapBytes - live };
-	return frameChunks(
-		MAGIC,
-		SNAPSHOT_FORMAT_VERSION,
-		header,
-		[...sections, ['meta', hot], ['metaCold', coldHeap]],
-		utf8,
-		2,
-	);
-}
-
-/** The three sections of a set of per-note lists. */
-function listSections(kind: string, writer: StringListsWriter, utf8: CodecHost): [string, Uint8Array][] {
-	const { names, index, ids } = writer.finish();
-	return [
-		[`${kind}Names`, utf8.encode(names)],
-		[`${kind}Index`, index],
-		[`${kind}Ids`, ids],
-	];
+	// Sized from the Markdown being encoded, so a full build does not grow its heaps on the way.
+	const freshMarkdown = n > 0 ? (input.header.markdownBytes * fresh) / n : 0;
+	const encoder = new SnapshotEncoder({ files: input.files, notes: n, freshMarkdown, carry: input.carry }, utf8);
+	for (const note of input.notes)
+		encoder.add(note, { resolved: input.resolvedLinks[note.path], unresolved: input.unresolvedLinks[note.path] });
+	return encoder.finish(input.header, input.extra);
 }

@@ -27,7 +27,15 @@ import { DEFAULT_CONFIG_DIR, lostRecord, walkVault, type NoteRecord, type OpenVa
 import { CachedVaultSource } from './cached-source';
 import { linkEntries, SnapshotLinks } from './link-view';
 import { nodeCodecHost } from './codec-host';
-import { knownFingerprints, readEveryNote, readingOf, reconcileNotes, type WatchedSince } from './read-notes';
+import {
+	knownFingerprints,
+	readEveryNote,
+	readingOf,
+	reconcileNotes,
+	type Reading,
+	type WatchedSince,
+} from './read-notes';
+import { streamedBuild } from './stream-build';
 
 export type { WatchedSince } from './read-notes';
 
@@ -78,6 +86,13 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * just saved (warm/opener.ts) never holds every note's text at once.
 	 */
 	keepTexts?: boolean;
+	/**
+	 * With no usable snapshot (a start from scratch): encode each note as it is read and keep none
+	 * (stream-build.ts), save, then open the vault through what was saved — the same answers
+	 * without ever holding every note's metadata. When the save fails the vault is read again as
+	 * an open with `save: false` would, and the report says why.
+	 */
+	streamSave?: boolean;
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -217,6 +232,8 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const reading = readingOf(abs, notes, maxFileSize, parse, options);
+	if (snapshot === null && options.streamSave === true)
+		return openStreamed(vaultPath, options, { reading, files, real, settings, userIgnoreFilters, reason, started });
 	const { fresh } = reading;
 	const { current, plan } =
 		snapshot === null
@@ -307,6 +324,61 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		fingerprints,
 		saveLater: wanted && options.save === 'later' ? saveLater : null,
 	};
+}
+
+/** What `openStreamed` takes over from the open that found no usable snapshot. */
+interface StreamedStart {
+	reading: Reading;
+	files: readonly string[];
+	real: string;
+	settings: string;
+	userIgnoreFilters: Iterable<string>;
+	reason: string | null;
+	started: number;
+}
+
+/** The open of `streamSave` (see OpenCachedOptions.streamSave). */
+async function openStreamed(vaultPath: string, options: OpenCachedOptions, start: StreamedStart): Promise<CachedVault> {
+	const { reading, real } = start;
+	const built = await streamedBuild({
+		reading,
+		files: start.files,
+		store: options.store,
+		header: {
+			tool: options.tool,
+			settings: start.settings,
+			vaultPath: real,
+			userIgnoreFilters: [...start.userIgnoreFilters],
+		},
+		now: options.now ?? Date.now,
+	});
+	const rest: OpenCachedOptions = { ...options, streamSave: false, progress: undefined, save: false };
+	if (built.saveError !== null) {
+		const read = await openCachedVault(vaultPath, rest);
+		read.report.saveError = built.saveError;
+		return read;
+	}
+	// The encoder's buffers are garbage now: a full collection (the background server runs with
+	// --expose-gc) lets the open below and the index builds after it reuse that memory.
+	(globalThis as { gc?: () => void }).gc?.();
+	// Nothing is parsed again and nothing is stat'ed: a watching caller reports writes since.
+	const again = await openCachedVault(vaultPath, {
+		...rest,
+		watched: { fingerprints: built.fingerprints, changed: [] },
+	});
+	if (again.report.state === 'built') return again;
+	again.report = {
+		state: 'built',
+		rebuildReason: start.reason,
+		reread: 0,
+		removed: 0,
+		savedBytes: built.savedBytes,
+		saveError: null,
+		notes: reading.notes.length,
+		markdownBytes: built.markdownBytes,
+		ms: performance.now() - start.started,
+	};
+	return again;
 }
 
 /**

@@ -41,6 +41,11 @@ export interface Reading {
 	progress?: (read: number, total: number) => void;
 	/** Keep each note's text in its record (see OpenCachedOptions.keepTexts). */
 	keepTexts: boolean;
+	/**
+	 * Where a read of every note hands each note as it is read (stream-build.ts encodes it at
+	 * once); the note is then kept nowhere else, so its parsed metadata dies young.
+	 */
+	sink?: (path: string, record: NoteRecord, fingerprint: NoteFingerprint | null) => void;
 }
 
 /** Strings at least this long may be a view into the text they were cut from (V8's sliced strings). */
@@ -112,7 +117,8 @@ export async function readEveryNote(reading: Reading, stamp: number): Promise<Re
 		current.set(path, seen.fp);
 		if (seen.fp !== null && seen.fp.size <= maxFileSize) totalBytes += seen.fp.size;
 		if (totalBytes > reading.limit) throw tooMuchText(abs, reading.limit);
-		reading.fresh.set(path, recordOf(reading, outcome));
+		if (reading.sink) reading.sink(path, toRecord(outcome, reading.parse, reading.clock), seen.fp);
+		else reading.fresh.set(path, recordOf(reading, outcome));
 	}
 	return { current, plan: { keep: new Map(), reread: [...notes], removed: [] } };
 }
@@ -171,10 +177,14 @@ export function readingOf(
 	};
 }
 
-/** Each note's fingerprint, a note that could not be stat'ed getting one that never matches (so it is read again next time). */
+/** A note's fingerprint, one that could not be stat'ed getting one that never matches (so it is read again next time). */
+export function knownFingerprint(fp: NoteFingerprint | null): NoteFingerprint {
+	return fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true };
+}
+
+/** Each note's fingerprint (see knownFingerprint). */
 export function knownFingerprints(current: Map<string, NoteFingerprint | null>): Map<string, NoteFingerprint> {
 	const fingerprints = new Map<string, NoteFingerprint>();
-	for (const [path, fp] of current)
-		fingerprints.set(path, fp ?? { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, racy: true });
+	for (const [path, fp] of current) fingerprints.set(path, knownFingerprint(fp));
 	return fingerprints;
 }
