@@ -76,6 +76,8 @@ function* notesOf(source: VaultSource, bound: GarbageBound): Generator<NoteToInd
 		if (++n % LOOK_EVERY === 0) bound.check();
 		if (source.getSkipReason(path) === null) yield { path, read: () => source.read(path) };
 	}
+	// Before the last segment is packed and the segments merged: the merge holds them and its result at once.
+	bound.check();
 }
 
 /** Sleeps `ms` (0: returns at once). */

@@ -1,0 +1,54 @@
+/**
+ * The trigram build's bound on its garbage (src/warm/trigrams.ts): it collects once the memory in
+ * use has grown by the allowance since the last collection — not before, not at every look — and
+ * never when the process cannot ask for a collection.
+ */
+import { describe, expect, it } from 'vitest';
+import { GarbageBound, type GarbageHost } from '../../src/warm/trigrams';
+
+const MB = 1 << 20;
+
+/** A host whose memory grows by `step` at each look; a collection takes it back to `live`. */
+function growing(step: number, live: number, canCollect = true): GarbageHost & { looks: number } {
+	let used = live;
+	const host = {
+		looks: 0,
+		used: () => {
+			host.looks++;
+			used += step;
+			return used;
+		},
+		collect: canCollect
+			? () => {
+					used = live;
+				}
+			: undefined,
+	};
+	return host;
+}
+
+describe('the trigram build bounds its garbage', () => {
+	it('collects once per allowance of growth', () => {
+		const host = growing(10 * MB, 200 * MB);
+		const bound = new GarbageBound(host, 96 * MB);
+		for (let i = 0; i < 100; i++) bound.check();
+		// 10 MB a look: the allowance is passed every tenth look or so, never twice in a row.
+		expect(bound.collections).toBeGreaterThanOrEqual(8);
+		expect(bound.collections).toBeLessThanOrEqual(11);
+	});
+
+	it('does not collect while the growth stays under the allowance', () => {
+		const bound = new GarbageBound(growing(MB / 2, 200 * MB), 96 * MB);
+		for (let i = 0; i < 100; i++) bound.check();
+		expect(bound.collections).toBe(0);
+	});
+
+	it('never collects, nor looks, when the process cannot ask for a collection', () => {
+		const host = growing(50 * MB, 200 * MB, false);
+		const bound = new GarbageBound(host, 96 * MB);
+		const looks = host.looks;
+		for (let i = 0; i < 100; i++) bound.check();
+		expect(bound.collections).toBe(0);
+		expect(host.looks).toBe(looks);
+	});
+});
