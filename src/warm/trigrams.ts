@@ -59,10 +59,26 @@ export class GarbageBound {
 		this.floor = host.used();
 	}
 
-	/** Collects when the memory in use has grown by the allowance since the last collection. */
+	/**
+	 * Collects when the memory in use has grown by the allowance over the least seen since the last
+	 * collection (V8's own collections lower it: a floor taken while the search part's encoded
+	 * bytes were still garbage let the build grow ~300 MB before this bound stepped in).
+	 */
 	check(): void {
 		const { collect } = this.host;
-		if (collect === undefined || this.host.used() < this.floor + this.allowance) return;
+		if (collect === undefined) return;
+		const used = this.host.used();
+		if (used < this.floor + this.allowance) {
+			this.floor = Math.min(this.floor, used);
+			return;
+		}
+		this.collectNow();
+	}
+
+	/** A collection now, when the process can ask for one (the build's start: what came before it is garbage by then). */
+	collectNow(): void {
+		const { collect } = this.host;
+		if (collect === undefined) return;
 		collect();
 		this.collections++;
 		this.floor = this.host.used();
@@ -126,6 +142,8 @@ export class TrigramUpkeep {
 			if (index === null && !this.stopped) {
 				this.status.state = 'building';
 				const bound = this.options.garbage ?? new GarbageBound();
+				// The search part was just saved: its encoded pieces (~130 MB at 50k) are garbage now.
+				bound.collectNow();
 				index = await buildTrigramsSliced(notesOf(this.session.peek().source, bound), {
 					sliceMs: this.options.sliceMs,
 					cancelled: () => this.stopped,

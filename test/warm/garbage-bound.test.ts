@@ -43,6 +43,22 @@ describe('the trigram build bounds its garbage', () => {
 		expect(bound.collections).toBe(0);
 	});
 
+	it('counts from the least in use since its last collection, so garbage collected by V8 lowers the bar', () => {
+		// 600 MB in use at the start (garbage of an earlier step), V8 collects it down to 300, then 10 MB a look.
+		const sequence = [600, 300, 310, 320, 330, 340, 350, 360, 370, 380, 390, 400, 410].map((n) => n * MB);
+		let at = 0;
+		let collected = 0;
+		const host: GarbageHost = {
+			used: () => sequence[Math.min(at++, sequence.length - 1)]!,
+			collect: () => collected++,
+		};
+		const bound = new GarbageBound(host, 96 * MB);
+		for (let i = 0; i < 11; i++) bound.check();
+		// 300 + 96: collected at 400, long before 600 + 96.
+		expect(collected).toBe(1);
+		expect(at).toBe(13);
+	});
+
 	it('never collects, nor looks, when the process cannot ask for a collection', () => {
 		const host = growing(50 * MB, 200 * MB, false);
 		const bound = new GarbageBound(host, 96 * MB);
