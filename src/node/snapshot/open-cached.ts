@@ -234,14 +234,13 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const reading = readingOf(abs, notes, maxFileSize, parse, options);
 	if (snapshot === null && options.streamSave === true)
 		return openStreamed(vaultPath, options, { reading, files, real, settings, userIgnoreFilters, reason, started });
-	const { fresh } = reading;
 	const { current, plan } =
 		snapshot === null
 			? await readEveryNote(reading, now())
 			: await reconcileNotes(reading, snapshot, options.watched, now());
+	const { fresh } = reading;
 	for (const path of lost) fresh.set(path, lostRecord(walker.skipped.get(path) ?? 'not listed'));
 	const fingerprints = knownFingerprints(current);
-
 	const sameFiles =
 		snapshot !== null && snapshot.files.length === files.length && snapshot.files.every((f, i) => f === files[i]);
 	const unchanged = sameFiles && plan.reread.length === 0 && plan.removed.length === 0;
