@@ -223,6 +223,26 @@ describe('the search index built in the plugin’s worker', () => {
 		expect(mine['quokka']).toEqual([['area1/note 1.md', expect.any(Number)]]);
 	});
 
+	it('re-indexes a note changed while the worker builds once, not twice', async () => {
+		const app = vault(generatedVault(120, 13), 'edited-once');
+		const held = heldWorkers();
+		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
+		app.layoutReady();
+		const built = plugin.engine.searchIndex();
+		await waitFor(held.done, { what: 'the worker to finish its part' });
+		const upserts = vi.spyOn(InvertedIndex.prototype, 'upsert');
+		app.modify('area1/note 1.md', '# Quokka\n\nA quokka grins at the zebra.\n');
+		app.create('area2/wombat.md', 'The wombat digs a burrow.\n');
+		app.rename('area4/note 4.md', 'area4/renamed four.md');
+		held.release();
+		await built;
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		const indexed = upserts.mock.calls.map(([note]) => note.path).sort();
+		expect(indexed).toEqual(['area1/note 1.md', 'area2/wombat.md', 'area4/renamed four.md']);
+		expect((await plugin.engine.search('quokka')).results.map((h) => h.path)).toEqual(['area1/note 1.md']);
+	});
+
 	it('answers a search waiting on a build that a rebuild replaced while its worker ran', async () => {
 		const app = vault(generatedVault(300, 5), 'rebuilt-meanwhile');
 		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
