@@ -8,7 +8,8 @@
  *
  * --worker: the first start builds in the index worker (the bundle main.js inlines, in a Node
  * worker thread) instead of on the main thread; first_start.main_thread_cpu_ms and
- * process_cpu_ms split the cold build's CPU between the main thread and the rest.
+ * process_cpu_ms split the cold build's CPU between the main thread and the rest; first_start.build_*
+ * give the same CPU and the blocks from layout-ready to the index built (usable), the save apart.
  *
  * first_build_ms: layout-ready → the first start's index built; save_ms: its save; restart_ready_ms:
  * the second start's layout-ready → its first search answered (from the restored index, N notes
@@ -86,7 +87,7 @@ else {
 			: `first_build_ms   ${figures.first_build_ms} (${figures.build_path}; then saved in ${figures.save_ms} ms)`,
 		first === null
 			? null
-			: `first start cpu  main thread ${first.main_thread_cpu_ms} ms, process ${first.process_cpu_ms} ms`,
+			: `first start cpu  main thread ${first.main_thread_cpu_ms} ms, process ${first.process_cpu_ms} ms (to the index built: ${first.build_main_thread_cpu_ms} ms, ${first.build_process_cpu_ms} ms; blocks ${first.build_longest_block_ms} ms, ${first.build_blocks_over_50} over 50 ms)`,
 		`saved_bytes      ${figures.saved_bytes} (${mb(figures.saved_bytes)}, ${(figures.saved_bytes / figures.markdown_bytes).toFixed(2)}× the Markdown)`,
 		`restart_ready_ms ${figures.restart_ready_ms} (CPU ${figures.restart_ready_cpu_ms} ms; ${figures.changed_notes} notes changed; reconciled at ${figures.reconcile_done_ms} ms)`,
 		`longest_block_ms ${figures.longest_block_ms} (first start ${first?.longest_block_ms ?? '-'}, restart ${restart.longest_block_ms})`,

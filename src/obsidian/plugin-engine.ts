@@ -267,7 +267,8 @@ export class PluginEngine extends Component {
 			this.unsaved = 0;
 			this.saveSoon(0);
 		} else {
-			if (this.saved.takeFresh()) this.unsaved = 0; // built in the worker: saved as built
+			const fresh = this.saved.takeFresh();
+			if (fresh !== null) this.unsaved = fresh; // built in the worker: saved as built, but for the notes changed meanwhile
 			this.reconciliation = this.reconcile(changed);
 		}
 	}

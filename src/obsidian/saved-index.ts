@@ -76,7 +76,8 @@ export class PluginSavedIndex implements SavedIndexes {
 	private fallbackSaid = false;
 	/** The write of the part a worker built, while it runs. */
 	private writing: Promise<void> = Promise.resolve();
-	private freshBuild = false;
+	/** The index handed last was built in a worker: the notes changed since its stamps (null: not such a build). */
+	private freshBuild: number | null = null;
 	/** Told how far a worker build got (PluginEngine's progress notice). */
 	onProgress: ((done: number, total: number) => void) | undefined;
 
@@ -179,7 +180,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	 * it encoded (saved as it is); null when neither (the engine then builds on the main thread).
 	 */
 	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
-		this.freshBuild = false;
+		this.freshBuild = null;
 		return (await this.restoreSaved(settings)) ?? (await this.buildInWorker(settings));
 	}
 
@@ -241,11 +242,13 @@ export class PluginSavedIndex implements SavedIndexes {
 			const restored = this.parts(bytesStore(bytes), await run(this.fingerprints()));
 			const loaded = await restored.searchIndex(settings, run);
 			if (loaded === null) return this.mainThreadBuild(restored.report.notes.join('; '));
-			this.toReconcile = [...loaded.changed];
+			// The notes changed since the stamps changed while the engine was building: it noted them then, and
+			// applies them with these before it hands the index out — once; no reconcile after (it would be twice).
+			this.toReconcile = [];
 			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
-			this.freshBuild = true;
+			this.freshBuild = loaded.changed.length;
 			this.writing = this.writing.then(() => this.write(bytes, stamps.size));
-			return { index: loaded.index, changed: [] };
+			return { index: loaded.index, changed: loaded.changed };
 		} catch (error) {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
 		} finally {
@@ -282,10 +285,13 @@ export class PluginSavedIndex implements SavedIndexes {
 		return this.writing;
 	}
 
-	/** Whether the index handed last was built fresh (and saved as built): nothing is unsaved. Once. */
-	takeFresh(): boolean {
+	/**
+	 * Whether the index handed last was built fresh in a worker (and saved as built): the notes it
+	 * took in since the saved part's stamps (the only ones unsaved), else null. Once.
+	 */
+	takeFresh(): number | null {
 		const fresh = this.freshBuild;
-		this.freshBuild = false;
+		this.freshBuild = null;
 		return fresh;
 	}
 

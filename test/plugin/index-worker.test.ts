@@ -11,7 +11,10 @@ import { VaultEngine } from '../../src/core/engine/engine';
 import type { CachedMetadata } from '../../src/core/metadata';
 import { searchMetadataOf } from '../../src/core/search/extract';
 import { InvertedIndex } from '../../src/core/search/inverted-index';
+import { search } from '../../src/core/search/search';
 import { SearchIndex } from '../../src/core/search/search-index';
+import { resolveSearchSettings } from '../../src/core/search/settings';
+import { PostedNotes } from '../../src/obsidian/worker-build';
 import VaultQueryPlugin from '../../src/main';
 import { ObsidianNoteSource } from '../../src/obsidian/source';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
@@ -223,6 +226,26 @@ describe('the search index built in the plugin’s worker', () => {
 		expect(mine['quokka']).toEqual([['area1/note 1.md', expect.any(Number)]]);
 	});
 
+	it('re-indexes a note changed while the worker builds once, not twice', async () => {
+		const app = vault(generatedVault(120, 13), 'edited-once');
+		const held = heldWorkers();
+		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
+		app.layoutReady();
+		const built = plugin.engine.searchIndex();
+		await waitFor(held.done, { what: 'the worker to finish its part' });
+		const upserts = vi.spyOn(InvertedIndex.prototype, 'upsert');
+		app.modify('area1/note 1.md', '# Quokka\n\nA quokka grins at the zebra.\n');
+		app.create('area2/wombat.md', 'The wombat digs a burrow.\n');
+		app.rename('area4/note 4.md', 'area4/renamed four.md');
+		held.release();
+		await built;
+		await plugin.engine.settled();
+		await plugin.engine.savesSettled();
+		const indexed = upserts.mock.calls.map(([note]) => note.path).sort();
+		expect(indexed).toEqual(['area1/note 1.md', 'area2/wombat.md', 'area4/renamed four.md']);
+		expect((await plugin.engine.search('quokka')).results.map((h) => h.path)).toEqual(['area1/note 1.md']);
+	});
+
 	it('answers a search waiting on a build that a rebuild replaced while its worker ran', async () => {
 		const app = vault(generatedVault(300, 5), 'rebuilt-meanwhile');
 		const plugin = await loadPlugin(app, { profile: 'team-folders', excludedFolders: ['templates'] });
@@ -286,6 +309,47 @@ describe('the search index built in the plugin’s worker', () => {
 		const handed = Object.keys(searchMetadataOf(everyKey) ?? {});
 		expect([...read].filter((key) => !handed.includes(key) && key !== 'sections')).toEqual([]);
 		expect([...sectionReads]).toEqual(['0']);
+	});
+
+	it('holds no note’s metadata once its build has read it, and asks the main thread for each note once', async () => {
+		const app = vault(generatedVault(300, 17), 'read-once');
+		const source = new ObsidianNoteSource(asApp(app));
+		const settings = resolveSearchSettings({});
+		const paths = [...source.listNotes()];
+		const asked: string[] = [];
+		const posted = new PostedNotes(
+			{
+				type: 'build',
+				settings,
+				vault: { vaultPath: '', configDir: source.configDir, userIgnoreFilters: [] },
+				notes: paths,
+				part: { tool: 'test', settings: '', stamps: [] },
+			},
+			(ask) => {
+				asked.push(...ask);
+				// The main thread's answer, as worker-host.ts posts it (later, not within the ask).
+				const notes = ask.map((path) => ({
+					path,
+					text: app.vault.textOf(path) ?? null,
+					error: null,
+					metadata: searchMetadataOf(source.getMetadata(path)),
+					skipReason: null,
+					frontmatterError: null,
+				}));
+				void Promise.resolve().then(() => posted.receive(notes));
+			},
+		);
+		const index = await SearchIndex.build(posted, settings, { sliceMs: Infinity, readBatch: 64 });
+		expect([...asked].sort()).toEqual([...paths].sort());
+		expect(paths.filter((path) => posted.getMetadata(path) !== null)).toEqual([]);
+		// The build had each note's metadata when it indexed it: it answers as a build over the vault does.
+		const direct = await SearchIndex.build(source, settings, { sliceMs: Infinity });
+		for (const q of ['tag:maple', 'aliases:kelly', 'harbor orbit']) {
+			const hits = async (si: SearchIndex): Promise<unknown> =>
+				(await search(si, q, { limit: 1000, source: null })).results.map((h) => [h.path, h.score]);
+			expect(await hits(index)).toEqual(await hits(direct));
+		}
+		expect((await search(index, 'tag:maple', { source: null })).results.length).toBeGreaterThan(0);
 	});
 
 	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {

@@ -174,6 +174,8 @@ describe('plugin restart with a saved index', () => {
 				saveMs: number;
 				cpu0: ReturnType<typeof cpuMs>;
 				cpu1: ReturnType<typeof cpuMs>;
+				cpuBuilt: ReturnType<typeof cpuMs>;
+				blocksBuilt: { longest: number; over50: number };
 				blocks: { longest: number; at: number; over50: number };
 			} | null = null;
 			let before: SearchResult | null = null;
@@ -187,6 +189,8 @@ describe('plugin restart with a saved index', () => {
 				app.layoutReady();
 				await first.engine.searchIndex();
 				const buildMs = performance.now() - t0;
+				const cpuBuilt = cpuMs();
+				const blocksBuilt = { longest: beat.longest(), over50: beat.over50() };
 				t0 = performance.now();
 				await first.engine.savesSettled();
 				const saveMs = performance.now() - t0;
@@ -195,7 +199,7 @@ describe('plugin restart with a saved index', () => {
 				before = await first.engine.search(QUERY, { limit: 10 });
 				first.unload();
 				expect(build).toHaveBeenCalledTimes(WORKER ? 0 : 1); // in the worker: no build on the main thread
-				firstStart = { buildMs, saveMs, cpu0, cpu1, blocks };
+				firstStart = { buildMs, saveMs, cpu0, cpu1, cpuBuilt, blocksBuilt, blocks };
 				if (STORE !== undefined) await dumpStore(app, STORE);
 			}
 			const builds = build.mock.calls.length;
@@ -259,9 +263,9 @@ describe('plugin restart with a saved index', () => {
 			const savedBytes = (await second.engine.savedSummary())?.bytes ?? 0;
 			const round = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms));
 			/** The first start's CPU, layout-ready → built and saved: the main thread's, or the process's (the worker's included). */
-			const firstCpu = (pick: 'main' | 'all'): number | null => {
+			const firstCpu = (pick: 'main' | 'all', until: 'cpu1' | 'cpuBuilt' = 'cpu1'): number | null => {
 				const from = firstStart?.cpu0[pick];
-				const to = firstStart?.cpu1[pick];
+				const to = firstStart?.[until][pick];
 				return from === null || to === null || from === undefined || to === undefined
 					? null
 					: Math.round(to - from);
@@ -292,6 +296,11 @@ describe('plugin restart with a saved index', () => {
 								blocks_over_50: firstStart.blocks.over50,
 								main_thread_cpu_ms: firstCpu('main'),
 								process_cpu_ms: firstCpu('all'),
+								// layout-ready → the index built (usable), before the save: its CPU and blocks apart
+								build_main_thread_cpu_ms: firstCpu('main', 'cpuBuilt'),
+								build_process_cpu_ms: firstCpu('all', 'cpuBuilt'),
+								build_longest_block_ms: firstStart.blocksBuilt.longest,
+								build_blocks_over_50: firstStart.blocksBuilt.over50,
 							},
 				restart: {
 					longest_block_ms: restartBlocks.longest,
