@@ -291,7 +291,7 @@ export class PluginEngine extends Component {
 		try {
 			paths = await pending.changed();
 			if (pending.scopeLater && this.active)
-				await this.engine.refreshScope({ sliceMs: PLUGIN_SLICE_MS, yieldFn: this.source.turns.next });
+				await this.engine.refreshScope(paths, { sliceMs: PLUGIN_SLICE_MS, yieldFn: this.source.turns.next });
 		} catch (error) {
 			if (!(error instanceof SnapshotFormatError)) throw error;
 			this.saved?.damaged('search', error.message);

@@ -79,3 +79,39 @@ describe('the first search after a restart', () => {
 		expect(settled.status).toBe((await search('zebra')).status);
 	});
 });
+
+describe('the skipped notes after a restart', () => {
+	it('counts again only the notes changed since the save, and lists what a fresh build lists', async () => {
+		const broken = '---\ntags: [unclosed\ntitle: x\n---\nZebra body.';
+		const files: Record<string, string> = {
+			'bad.md': broken,
+			'gone.md': broken,
+			'stays-bad.md': broken,
+			'good.md': 'Zebra, fine.',
+			'other.md': 'Savannah zebra.',
+		};
+		const app = new FakeApp(files, { mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+		app.modify('bad.md', 'Zebra, fixed.');
+		app.modify('good.md', broken);
+		app.create('new.md', broken);
+		app.delete('gone.md');
+
+		const counted: string[] = [];
+		const plugin = await loadPlugin(app);
+		const source = plugin.engine.source;
+		const reasonOf = source.getSkipReason.bind(source);
+		vi.spyOn(source, 'getSkipReason').mockImplementation((path) => (counted.push(path), reasonOf(path)));
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		await plugin.engine.settled();
+		const mine = await plugin.engine.search('zebra', { limit: 20 });
+		expect(counted).not.toContain('other.md'); // unchanged since the save: its count is the saved one
+		const fresh = new VaultEngine(source, engineConfigOf(mergeSettings(null)));
+		const theirs = await fresh.search('zebra', { limit: 20 });
+		expect(mine.skipped).toEqual(theirs.skipped);
+		expect(mine.skipped.map((s) => s.path).sort()).toEqual(['good.md', 'new.md', 'stays-bad.md']);
+		expect(mine.results.map((h) => h.path)).toEqual(theirs.results.map((h) => h.path));
+	});
+});

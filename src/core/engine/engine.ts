@@ -391,12 +391,13 @@ export class VaultEngine {
 	}
 
 	/**
-	 * What the rules leave out and which notes are skipped, counted again over the notes now (a
-	 * restored index handed out with `scopeLater`, see SavedIndex). Beside live changes: an edit
+	 * What the rules leave out and which notes are skipped, counted again for a restored index
+	 * handed out with `scopeLater` (see SavedIndex): `changed` are all the notes changed since it
+	 * was saved, the only ones whose skip reason is counted again. Beside live changes: an edit
 	 * changes no skip list (`applyPath`), and the count reads the source as it is at each note.
 	 */
-	async refreshScope(options: BuildOptions = {}): Promise<void> {
-		await this.index?.refreshScope(this.source, [], options);
+	async refreshScope(changed: readonly string[], options: BuildOptions = {}): Promise<void> {
+		await this.index?.refreshScope(this.source, changed, options, true);
 	}
 
 	/** Apply the changes noted while the index was built or restored (and those noted meanwhile). */
