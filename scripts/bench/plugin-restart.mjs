@@ -18,7 +18,8 @@
  * both starts (split per start in first_start and restart; the restart's also into the restore —
  * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index;
  * *_cpu_ms: the process's CPU time over the same spans (a loaded machine inflates it far less), and
- * the same search's again once all is settled (next_search_*).
+ * the same search's again once all is settled (next_search_*); restart.*_main_thread_cpu_ms: the
+ * main thread's own CPU (10 ms ticks) of the restore, the first search and the reconcile after it.
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
  * profile of layout-ready → the first answer is written to DIR/restart.cpuprofile, and one of the

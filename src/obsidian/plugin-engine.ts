@@ -18,7 +18,8 @@ import type { SearchIndex, SearchResult } from '../core/search/search';
 import { INDEX_BUILDING, IndexLifecycle, STILL_INDEXING, type IndexState } from './index-lifecycle';
 import type { SavedIndexSummary } from './idb-store';
 import { resaveAfter } from '../core/snapshot/index-parts';
-import { PluginSavedIndex } from './saved-index';
+import { SnapshotFormatError } from '../core/snapshot/codec';
+import { PluginSavedIndex, type PendingReconcile } from './saved-index';
 import { ObsidianNoteSource } from './source';
 
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
@@ -39,6 +40,10 @@ const SAVE_DELAY_MS = 10_000; // why: a burst of edits (a sync, a find-and-repla
 export function stillReconciling(notes: number): string {
 	return `the saved search index is being brought up to date: ${notes} notes changed since it was saved are not re-indexed yet`;
 }
+
+/** The limitation of a search answered from the saved index before its notes are compared with the vault's. */
+export const STILL_CHECKING =
+	'the saved search index is being brought up to date: the notes changed since it was saved are not known yet';
 
 /** An answer given while Obsidian is still indexing: partial, saying so. */
 function stillIndexing<T extends { status: string; limitations: string[] }>(answer: T, why = STILL_INDEXING): T {
@@ -81,6 +86,8 @@ export class PluginEngine extends Component {
 
 	/** Notes changed since the restored index was saved and not re-indexed yet. */
 	private reconciling = 0;
+	/** The restored index's notes are being compared with the vault's (which changed is not known yet). */
+	private checking = false;
 	/** The index the steps after a build or restore last ran for. */
 	private handled: SearchIndex | null = null;
 	private saveTimer: number | null = null;
@@ -262,23 +269,44 @@ export class PluginEngine extends Component {
 	private afterIndex(index: SearchIndex): void {
 		if (this.saved === null || this.handled === index || this.engine.builtSearchIndex !== index) return;
 		this.handled = index;
-		const changed = this.saved.takeReconcile();
-		if (changed === null) {
+		const pending = this.saved.takeReconcile();
+		if (pending === null) {
 			this.unsaved = 0;
 			this.saveSoon(0);
 		} else {
 			const fresh = this.saved.takeFresh();
 			if (fresh !== null) this.unsaved = fresh; // built in the worker: saved as built, but for the notes changed meanwhile
-			this.reconciliation = this.reconcile(changed);
+			this.reconciliation = this.reconcile(pending);
 		}
 	}
 
 	/**
-	 * Re-index the notes changed since the restored index was saved, one at a time in time slices:
-	 * searches meanwhile answer from the index at once (after the note in hand), saying how many
-	 * notes are not re-indexed yet.
+	 * Bring the index just restored up to date while searches answer from it: compare its notes
+	 * with the vault's and count its scope again (work over every note, in slices: the first search
+	 * answers before it), then re-index the notes changed since it was saved, one at a time. Answers
+	 * meanwhile say the index is being brought up to date. Stamps that fail their check: rebuilt.
 	 */
-	private async reconcile(paths: readonly string[]): Promise<void> {
+	private async reconcile(pending: PendingReconcile): Promise<void> {
+		this.checking = true;
+		let paths: string[];
+		try {
+			paths = await pending.changed();
+			if (pending.scopeLater && this.active)
+				await this.engine.refreshScope(paths, { sliceMs: PLUGIN_SLICE_MS, yieldFn: this.source.turns.next });
+		} catch (error) {
+			if (!(error instanceof SnapshotFormatError)) throw error;
+			this.saved?.damaged('search', error.message);
+			this.checking = false;
+			if (this.active) await this.rebuild();
+			return;
+		} finally {
+			this.checking = false;
+		}
+		await this.reindex(paths);
+	}
+
+	/** Re-index `paths` one at a time in time slices: searches meanwhile answer at once (after the note in hand), saying how many are left. */
+	private async reindex(paths: readonly string[]): Promise<void> {
 		this.reconciling = paths.length;
 		const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
 		try {
@@ -307,6 +335,7 @@ export class PluginEngine extends Component {
 
 	/** `answer`, partial while the restored index is being brought up to date. */
 	private reconciled<T extends { status: string; limitations: string[] }>(answer: T): T {
+		if (this.checking) return stillIndexing(answer, STILL_CHECKING);
 		return this.reconciling > 0 ? stillIndexing(answer, stillReconciling(this.reconciling)) : answer;
 	}
 

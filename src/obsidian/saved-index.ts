@@ -51,6 +51,14 @@ export function savedIndexTool(pluginVersion: string): string {
 	return `vault-query-plugin ${pluginVersion} part ${PART_FORMAT_VERSION} search ${SEARCH_PART_VERSION}`;
 }
 
+/** What an index the saved indexes handed out still needs before it reflects the vault. */
+export interface PendingReconcile {
+	/** The engine's scope refresh (`VaultEngine.refreshScope`) is still to run. */
+	scopeLater: boolean;
+	/** The notes it does not reflect (a saved part's are compared with the vault's now, in slices; SnapshotFormatError: its stamps are damaged). */
+	changed: () => Promise<string[]>;
+}
+
 /** What the plugin's saved index did last, for the settings tab and tests. */
 export interface SavedIndexEvents {
 	/** `restored` (with the notes to reconcile), `rebuilt` (why), `saved` (bytes), `failed` (why). */
@@ -63,8 +71,8 @@ export class PluginSavedIndex implements SavedIndexes {
 	readonly buildTrigrams = false;
 	/** The store; null once IndexedDB failed this session (the index then lives in memory only). */
 	private store: IndexedDbStore | null;
-	/** Notes the restored index did not reflect, waiting for PluginEngine to re-index them. */
-	private toReconcile: string[] | null = null;
+	/** What the index just handed out still needs, waiting for PluginEngine. */
+	private toReconcile: PendingReconcile | null = null;
 	private noticeShown = false;
 	/** The next load returns nothing (the user asked for a rebuild). */
 	private skipNext = false;
@@ -199,14 +207,23 @@ export class PluginSavedIndex implements SavedIndexes {
 			return null;
 		}
 		const run = this.slices();
-		const parts = this.parts(store, await run(this.fingerprints()));
-		const loaded = await parts.searchIndex(settings, run);
+		// The notes are compared with the vault's after the first answers (`takeReconcile`): that work is over every note.
+		const parts = this.parts(store, new Map());
+		const loaded = await parts.searchIndexFirst(settings, run);
 		for (const note of parts.report.notes) this.log.push(note);
 		if (loaded === null) return null;
-		this.toReconcile = [...loaded.changed];
-		this.log.push(`restored (${loaded.changed.length} notes to reconcile)`);
-		// The engine installs it as it is; PluginEngine re-indexes the changed notes in slices while searches answer.
-		return { index: loaded.index, changed: [] };
+		this.toReconcile = {
+			scopeLater: true,
+			changed: async () => {
+				const reported = parts.report.notes.length;
+				const changed = await run(loaded.changed(await run(this.fingerprints())));
+				for (const note of parts.report.notes.slice(reported)) this.log.push(note);
+				this.log.push(`restored (${changed.length} notes to reconcile)`);
+				return changed;
+			},
+		};
+		// The engine installs it as it is; PluginEngine compares the notes and re-indexes the changed ones in slices while searches answer.
+		return { index: loaded.index, changed: [], scopeLater: true };
 	}
 
 	/**
@@ -244,7 +261,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			if (loaded === null) return this.mainThreadBuild(restored.report.notes.join('; '));
 			// The notes changed since the stamps changed while the engine was building: it noted them then, and
 			// applies them with these before it hands the index out — once; no reconcile after (it would be twice).
-			this.toReconcile = [];
+			this.toReconcile = { scopeLater: false, changed: () => Promise.resolve([]) };
 			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
 			this.freshBuild = loaded.changed.length;
 			this.writing = this.writing.then(() => this.write(bytes, stamps.size));
@@ -300,8 +317,8 @@ export class PluginSavedIndex implements SavedIndexes {
 		this.skipNext = true;
 	}
 
-	/** The notes the index just restored does not reflect yet (once; null when nothing was restored since). */
-	takeReconcile(): string[] | null {
+	/** What the index just restored or built still needs (once; null when nothing was restored since). */
+	takeReconcile(): PendingReconcile | null {
 		const paths = this.toReconcile;
 		this.toReconcile = null;
 		return paths;

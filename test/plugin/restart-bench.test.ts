@@ -223,24 +223,31 @@ describe('plugin restart with a saved index', () => {
 			beat.reset();
 			const t0 = performance.now();
 			const cpu0 = cpuMs().all;
+			const main0 = cpuMs().main;
 			again.layoutReady();
 			// The restore (to the index installed) and the first search over it, their blocks apart.
 			await second.engine.searchIndex();
 			await settle();
 			const restoreBlocks = { longest: beat.longest(), over50: beat.over50() };
 			const restoreCpuMs = cpuMs().all - cpu0;
+			const main1 = cpuMs().main;
 			beat.reset();
 			const searchCpu0 = cpuMs().all;
 			const answer = await second.engine.search(QUERY, { limit: 10 });
 			const restartReadyMs = performance.now() - t0;
 			const restartCpuMs = cpuMs().all - cpu0;
 			const searchCpuMs = cpuMs().all - searchCpu0;
+			const main2 = cpuMs().main;
 			await profile.stop('restart');
 			await settle(); // the heartbeat due during the search's block beats first
 			const searchBlock = beat.longest();
 			await second.engine.settled();
 			const reconcileMs = performance.now() - t0;
 			const reconcileCpuMs = cpuMs().all - cpu0;
+			const main3 = cpuMs().main;
+			/** The main thread's CPU between two readings (10 ms ticks), or null where it cannot be read. */
+			const mainSpan = (from: number | null, to: number | null): number | null =>
+				from === null || to === null ? null : Math.round(to - from);
 			await settle();
 			const restartBlocks = {
 				longest: Math.max(restoreBlocks.longest, beat.longest()),
@@ -308,6 +315,9 @@ describe('plugin restart with a saved index', () => {
 					restore_longest_block_ms: restoreBlocks.longest,
 					restore_blocks_over_50: restoreBlocks.over50,
 					restore_cpu_ms: Math.round(restoreCpuMs),
+					restore_main_thread_cpu_ms: mainSpan(main0, main1),
+					first_search_main_thread_cpu_ms: mainSpan(main1, main2),
+					reconcile_main_thread_cpu_ms: mainSpan(main2, main3),
 					first_search_block_ms: searchBlock,
 					first_search_cpu_ms: Math.round(searchCpuMs),
 					next_search_block_ms: againBlock,

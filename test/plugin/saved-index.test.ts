@@ -58,6 +58,17 @@ async function tamper(app: FakeApp, change: (bytes: Uint8Array) => Uint8Array, i
 	store.close();
 }
 
+/** Where section `name` of a saved part lies in its bytes (the part's header table, part-codec.ts). */
+function sectionOf(bytes: Uint8Array, name: string): { offset: number; length: number } {
+	const view = new DataView(bytes.buffer, bytes.byteOffset);
+	const headerLength = view.getUint32(16, true);
+	const header = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + headerLength))) as {
+		sections: Record<string, [number, number]>;
+	};
+	const [at, length] = header.sections[name]!;
+	return { offset: 16 + Math.ceil((4 + headerLength) / 8) * 8 + at, length };
+}
+
 async function answers(search: (q: string) => Promise<{ results: { path: string; backlinks?: unknown }[] }>) {
 	const out: Record<string, unknown> = {};
 	for (const q of QUERIES) out[q] = (await search(q)).results.map((h) => [h.path, h.backlinks]);
@@ -113,6 +124,14 @@ describe('the plugin saved index, damaged or foreign', () => {
 
 	it('rebuilds a saved index garbled past its header', async () => {
 		await rebuiltAfter((b) => b.fill(0xa5, Math.floor(b.length / 4)), /damaged|unreadable|fit|failed its check/);
+	});
+
+	it('rebuilds a saved index whose notes’ stamps are damaged (found after its first answers, when they are compared)', async () => {
+		await rebuiltAfter((b) => {
+			const { offset, length } = sectionOf(b, 'stamps');
+			b.fill(0x5a, offset, offset + length);
+			return b;
+		}, /block 0 of stamps failed its check/);
 	});
 
 	it('rebuilds a saved index of another format version', async () => {

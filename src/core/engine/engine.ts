@@ -372,7 +372,7 @@ export class VaultEngine {
 				for (const path of loaded.changed) this.pending.add(path);
 			}
 			await this.applyPending(index);
-			if (loaded !== null) {
+			if (loaded !== null && loaded.scopeLater !== true) {
 				// What the rules leave out and which notes are skipped may have changed since it was saved.
 				await index.refreshScope(this.source, loaded.changed, options);
 				await this.applyPending(index); // changes made while it ran in slices
@@ -388,6 +388,16 @@ export class VaultEngine {
 		})();
 		this.building = building;
 		return building;
+	}
+
+	/**
+	 * What the rules leave out and which notes are skipped, counted again for a restored index
+	 * handed out with `scopeLater` (see SavedIndex): `changed` are all the notes changed since it
+	 * was saved, the only ones whose skip reason is counted again. Beside live changes: an edit
+	 * changes no skip list (`applyPath`), and the count reads the source as it is at each note.
+	 */
+	async refreshScope(changed: readonly string[], options: BuildOptions = {}): Promise<void> {
+		await this.index?.refreshScope(this.source, changed, options, true);
 	}
 
 	/** Apply the changes noted while the index was built or restored (and those noted meanwhile). */

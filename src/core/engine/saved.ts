@@ -12,6 +12,11 @@ import { TrigramIndex } from '../text/trigram';
 export interface SavedIndex<T> {
 	index: T;
 	changed: readonly string[];
+	/**
+	 * The host brings the index's scope up to date itself, after its first answers (the engine's
+	 * `refreshScope`); else the engine does before it hands the index out.
+	 */
+	scopeLater?: boolean;
 }
 
 /** What a host offers an engine from earlier processes (see the module comment). */

@@ -166,14 +166,29 @@ export class SearchIndex {
 	 * which notes are skipped (`changed`: the notes changed since it was saved). In time slices
 	 * when `options` gives a way to yield (the plugin), else at once.
 	 */
-	async refreshScope(source: NoteSource, changed: readonly string[], options: BuildOptions = {}): Promise<void> {
-		const steps = this.refreshScopeSteps(source, changed);
+	async refreshScope(
+		source: NoteSource,
+		changed: readonly string[],
+		options: BuildOptions = {},
+		savedCount = false,
+	): Promise<void> {
+		const steps = this.refreshScopeSteps(source, changed, savedCount);
 		if (options.yieldFn === undefined) drain(steps);
 		else await new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn, now).run(steps);
 	}
 
-	private *refreshScopeSteps(source: NoteSource, changed: readonly string[]): Generator<void, void, void> {
+	/**
+	 * `savedCount`: the skipped notes restored are the count over the notes as they were saved, and
+	 * `changed` is every note changed since (new, edited, gone): only those are counted again — a
+	 * note's skip reason follows from its bytes and the settings the saved part was checked against.
+	 */
+	private *refreshScopeSteps(
+		source: NoteSource,
+		changed: readonly string[],
+		savedCount: boolean,
+	): Generator<void, void, void> {
 		const scope = yield* this.rescopeSteps(source);
+		if (savedCount) this.countedScope = scope.notes;
 		yield* this.recountSkippedSteps(source, scope.notes, changed);
 	}
 

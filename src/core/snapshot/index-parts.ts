@@ -91,8 +91,11 @@ export class IndexParts implements SavedIndexes {
 		});
 	}
 
-	/** The saved part of `kind`, when it is this build's and has these settings; `run` runs the decoding's steps. */
-	private async load(kind: PartKind, settings: string, run: StepRunner): Promise<DecodedPart | null> {
+	/**
+	 * The saved part of `kind`, when it is this build's and has these settings; `run` runs the
+	 * decoding's steps. `stamps: false`: its notes' paths and stamps are left unread.
+	 */
+	private async load(kind: PartKind, settings: string, run: StepRunner, stamps = true): Promise<DecodedPart | null> {
 		let bytes: Uint8Array | SnapshotReader | null;
 		try {
 			const key = partKey(this.init.vaultKey, kind);
@@ -108,7 +111,7 @@ export class IndexParts implements SavedIndexes {
 		}
 		if (bytes === null) return null;
 		try {
-			const part = await run(decodePartSteps(bytes, this.init.host));
+			const part = await run(decodePartSteps(bytes, this.init.host, stamps));
 			if (part.kind !== kind || part.tool !== this.init.tool) return this.skip(kind, 'saved by another build');
 			if (part.settings !== settings) return this.skip(kind, 'saved with other settings');
 			return part;
@@ -123,11 +126,11 @@ export class IndexParts implements SavedIndexes {
 		return null;
 	}
 
-	/** Notes the part does not reflect: changed, new, or gone since it was saved. */
-	private *changedSince(part: DecodedPart): Generator<void, string[], void> {
+	/** Notes the part does not reflect: changed, new, or gone since it was saved (by the vault's `fingerprints` now). */
+	private *changedSince(part: DecodedPart, fingerprints = this.init.fingerprints): Generator<void, string[], void> {
 		const plan = yield* planReconcileSteps(
 			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i) },
-			this.init.fingerprints,
+			fingerprints,
 		);
 		return [...plan.reread, ...plan.removed];
 	}
@@ -142,9 +145,11 @@ export class IndexParts implements SavedIndexes {
 		restore: () => Generator<void, T, void>,
 		damaged: new (...args: never[]) => Error,
 		run: StepRunner,
+		plan = true,
 	): Promise<SavedIndex<T> | null> {
 		try {
 			const index = await run(restore());
+			if (!plan) return { index, changed: [] }; // handed (and reported) once compared
 			return this.hand(kind, index, await run(this.changedSince(part)));
 		} catch (error) {
 			if (error instanceof SnapshotFormatError || error instanceof damaged || error instanceof SyntaxError)
@@ -173,6 +178,49 @@ export class IndexParts implements SavedIndexes {
 			SavedIndexDamaged,
 			run,
 		);
+	}
+
+	/**
+	 * The saved ranked-search index for `settings` restored before its notes are compared with the
+	 * vault's, or null: its paths and stamps are left unread, and `changed` reads them, compares them
+	 * with the `fingerprints` the vault has then and returns the notes it does not reflect (in steps;
+	 * a damaged block throws SnapshotFormatError). A host answers searches from the index in between
+	 * (the plugin: its first search answers before that work over every note).
+	 */
+	async searchIndexFirst(
+		settings: SearchSettings,
+		run: StepRunner = atOnce,
+	): Promise<{
+		index: SearchIndex;
+		changed: (fingerprints: ReadonlyMap<string, NoteFingerprint>) => Generator<void, string[], void>;
+	} | null> {
+		const part = await this.load('search', this.settingsOf('search', settings), run, false);
+		if (part === null) return null;
+		const restored = await this.restored(
+			'search',
+			part,
+			() => restoreSearchIndexSteps(part, settings, this.init.host),
+			SavedIndexDamaged,
+			run,
+			false,
+		);
+		if (restored === null) return null;
+		return {
+			index: restored.index,
+			changed: (fingerprints) => this.comparedSteps(part, restored.index, fingerprints),
+		};
+	}
+
+	/** The notes `part` does not reflect (its stamps read now), and `index` handed with them. */
+	private *comparedSteps(
+		part: DecodedPart,
+		index: SearchIndex,
+		fingerprints: ReadonlyMap<string, NoteFingerprint>,
+	): Generator<void, string[], void> {
+		yield* part.readStampsSteps();
+		const changed = yield* this.changedSince(part, fingerprints);
+		this.hand('search', index, changed);
+		return changed;
 	}
 
 	/** A saved search index failed a check in use: say so (the engine builds a new one, saved in its place). */

@@ -194,8 +194,19 @@ export class DecodedPart {
 		this.settings = header.settings;
 	}
 
-	/** Read the paths and the stamps (in steps: their blocks are checked a few at a time). */
+	/** Read the paths and the stamps (in steps: their blocks are checked a few at a time); throws SnapshotFormatError when they do not fit. */
 	*readStampsSteps(): Generator<void, void, void> {
+		try {
+			yield* this.stampsSteps();
+		} catch (error) {
+			if (error instanceof SnapshotFormatError) throw error;
+			throw new SnapshotFormatError(
+				`part unreadable (${error instanceof Error ? error.message : String(error)})`,
+			);
+		}
+	}
+
+	private *stampsSteps(): Generator<void, void, void> {
 		const paths = yield* this.sectionSteps('paths');
 		this.paths = (yield* jsonArraySteps(paths, this.host)) as string[];
 		const stamps = yield* this.sectionSteps('stamps');
@@ -275,10 +286,15 @@ export function decodePart(source: Uint8Array | SnapshotReader, utf8: CodecHost)
 	return drain(decodePartSteps(source, utf8));
 }
 
-/** `decodePart` in steps: the fingerprints' blocks are checked a few at a time (a host's main thread runs it in slices). */
+/**
+ * `decodePart` in steps: the fingerprints' blocks are checked a few at a time (a host's main thread
+ * runs it in slices). `stamps: false` leaves the paths and stamps unread (`readStampsSteps` reads
+ * them later): a host that answers before it compares the part's notes with the vault's.
+ */
 export function* decodePartSteps(
 	source: Uint8Array | SnapshotReader,
 	utf8: CodecHost,
+	stamps = true,
 ): Generator<void, DecodedPart, void> {
 	const bytes = source instanceof Uint8Array ? memoryPart(source) : source;
 	const kind = { magic: MAGIC, version: PART_FORMAT_VERSION, noun: 'index part', prefix: 'part: ' };
@@ -298,7 +314,7 @@ export function* decodePartSteps(
 				throw new SnapshotFormatError('part: section out of bounds');
 		}
 		const part = new DecodedPart(bytes, base, header, utf8);
-		yield* part.readStampsSteps();
+		if (stamps) yield* part.readStampsSteps();
 		return part;
 	} catch (error) {
 		if (error instanceof SnapshotFormatError) throw error;
