@@ -18,7 +18,7 @@ import { answerInToolTerms, inToolTerms } from './advice';
 import { boundEcho, boundLines, jsonBytes, type Truncation } from './bound';
 import { confinedNotePath, noteUri, NOTE_URI_TEMPLATE } from './note-uri';
 import type { StartingVault } from './starting';
-import { sessionForCall } from './waiting';
+import { withSessionFor } from './waiting';
 import { ParameterError, TOOLS, type ToolAnswer, type ToolSpec } from './tools';
 
 /** Server options: the response budget. */
@@ -89,7 +89,7 @@ async function callTool(
 	let answer;
 	try {
 		if (spec.name === 'status' && vault.ready() === null) answer = startingStatus(vault);
-		else answer = await spec.run(args as never, await sessionForCall(spec.name, vault, ctx));
+		else answer = await withSessionFor(spec.name, vault, ctx, (session) => spec.run(args as never, session));
 	} catch (error) {
 		if (error instanceof ParameterError)
 			return errorResult(`Invalid arguments for tool ${spec.name}: ${boundLines(error.message, 4096).text}`);
@@ -136,10 +136,10 @@ function registerHandoffPrompt(server: McpServer, vault: StartingVault): void {
 			}),
 		},
 		async ({ question, budget }) => {
-			const pack = await (
-				await sessionForCall('pack', vault, undefined)
-			).use(({ engine }) =>
-				engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }),
+			const pack = await withSessionFor('pack', vault, undefined, (session) =>
+				session.use(({ engine }) =>
+					engine.pack({ query: question, budget: budget === undefined ? undefined : Number(budget) }),
+				),
 			);
 			const text =
 				pack.status === 'failed'
@@ -157,7 +157,7 @@ function registerHandoffPrompt(server: McpServer, vault: StartingVault): void {
 function registerNoteResources(server: McpServer, vault: StartingVault, options: ServerOptions): void {
 	// Listed from the index in pages of RESOURCE_PAGE (the SDK's own list handler takes no cursor; it is replaced below).
 	const page = async (cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> => {
-		const { source } = await (await sessionForCall('note', vault, undefined)).current();
+		const { source } = await withSessionFor('note', vault, undefined, (session) => session.current());
 		const notes = source.listNotes().filter((p) => source.getSkipReason(p) === null);
 		const from = cursor === undefined ? 0 : Number(cursor);
 		if (!Number.isSafeInteger(from) || from < 0 || from > notes.length)
@@ -180,9 +180,9 @@ function registerNoteResources(server: McpServer, vault: StartingVault, options:
 		},
 		async (uri, variables) => {
 			const path = confinedNotePath(variables.path);
-			const result = await (
-				await sessionForCall('note', vault, undefined)
-			).use(({ engine }) => engine.note({ ref: path }));
+			const result = await withSessionFor('note', vault, undefined, (session) =>
+				session.use(({ engine }) => engine.note({ ref: path })),
+			);
 			if (result.status === 'failed') throw new Error(result.error ?? `Cannot read ${path}`);
 			const note = result.results[0]!;
 			const shown = boundLines(note.text, options.maxBytes - 1024);

@@ -43,22 +43,32 @@ async function withProgress<T>(
 	}
 }
 
-/** The session `tool` runs on, once what it needs is ready (see the module comment); rejects when the vault could not be opened. */
-export async function sessionForCall(
+/**
+ * Runs `call` on the session `tool` runs on, once what it needs is ready (see the module comment);
+ * rejects when the vault could not be opened. The call holds the session from before it waits
+ * for the search index until it is answered, so the start's saves wait for its answer.
+ */
+export async function withSessionFor<T>(
 	tool: string,
 	vault: StartingVault,
 	ctx: ServerContext | undefined,
-): Promise<VaultSession> {
+	call: (session: VaultSession) => Promise<T>,
+): Promise<T> {
 	const describe = (): string => `waiting: ${vault.progress().detail}`;
 	const steps = { sent: 0 };
 	const session = vault.ready() ?? (await withProgress(vault.open(), describe, ctx, steps)).session;
-	const engine = session.peek().engine;
-	if (NEED_SEARCH.has(tool) && engine.searchState !== 'ready')
-		await withProgress(
-			engine.searchIndex().catch(() => undefined), // a failed build is the tool's own answer to report
-			describe,
-			ctx,
-			steps,
-		);
-	return session;
+	const release = session.hold();
+	try {
+		const engine = session.peek().engine;
+		if (NEED_SEARCH.has(tool) && engine.searchState !== 'ready')
+			await withProgress(
+				engine.searchIndex().catch(() => undefined), // a failed build is the tool's own answer to report
+				describe,
+				ctx,
+				steps,
+			);
+		return await call(session);
+	} finally {
+		release();
+	}
 }

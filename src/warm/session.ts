@@ -202,6 +202,9 @@ export class VaultSession {
 	/** Calls running on the current state, and who waits for them to finish. */
 	private active = 0;
 	private idle: (() => void)[] = [];
+	/** Calls not yet answered (running, or waiting for the search index: `hold`), and who waits for none. */
+	private unanswered = 0;
+	private answered: (() => void)[] = [];
 	/** The background trigram index's state (trigrams.ts), set by the server once it starts it. */
 	trigrams: TrigramStatus | null = null;
 	/** The file watcher's state, set by the server once it starts watching. */
@@ -245,9 +248,10 @@ export class VaultSession {
 		const { engine, parts } = this.state;
 		const saving = engine.searchIndex().then(
 			async () => {
-				// The calls that waited for the index answer first: the save starts a turn later and
-				// encodes in slices, so neither they nor the calls after wait for the whole encoding.
-				await hostTurn();
+				// The calls that waited for the index are answered first: the save starts a turn after
+				// none is left unanswered (a search takes many turns, each of which a slice of the
+				// encoding would precede) and encodes in slices, so calls after it wait little.
+				await this.allAnswered();
 				const error = parts ? await parts.save(engine, ['search'], false, inSlices) : null;
 				if (error !== null) this.log(`warning: ${error}`);
 			},
@@ -283,13 +287,42 @@ export class VaultSession {
 
 	/** Run one call on the current state; a refresh does not touch that state's indexes until the call is done. */
 	async use<T>(call: (state: VaultState) => Promise<T>): Promise<T> {
-		const state = await this.current();
-		this.active++;
+		const release = this.hold();
 		try {
-			return await call(state);
+			const state = await this.current();
+			this.active++;
+			try {
+				return await call(state);
+			} finally {
+				this.active--;
+				if (this.active === 0) for (const done of this.idle.splice(0)) done();
+			}
 		} finally {
-			this.active--;
-			if (this.active === 0) for (const done of this.idle.splice(0)) done();
+			release();
+		}
+	}
+
+	/**
+	 * Marks a call as not yet answered until the returned function is called (once), so the start's
+	 * save of the search index waits for it: a call that waits for that index holds from before.
+	 */
+	hold(): () => void {
+		this.unanswered++;
+		let held = true;
+		return () => {
+			if (!held) return;
+			held = false;
+			this.unanswered--;
+			if (this.unanswered === 0) for (const done of this.answered.splice(0)) done();
+		};
+	}
+
+	/** Resolves once no call is left unanswered (see `hold`), a turn after the last answer. */
+	private async allAnswered(): Promise<void> {
+		for (;;) {
+			await hostTurn();
+			if (this.unanswered === 0) return;
+			await new Promise<void>((done) => this.answered.push(done));
 		}
 	}
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { EXAMPLE_VAULT } from '../helpers/paths';
 import { cli } from '../helpers/cli';
 import { waitFor } from '../helpers/wait';
 import { heldOpener, HOLD_OPEN_ENV } from '../../src/mcp/run';
+import { BUILD_LOG_ENV } from '../../src/node/snapshot/build-log';
 import { connect } from './client';
 
 describe('agents connect at once: the handshake introduces the vault, calls wait for what they need and say so', () => {
@@ -92,6 +93,55 @@ describe('agents connect at once: the handshake introduces the vault, calls wait
 			expect((after.structuredContent as { building?: unknown }).building).toBeUndefined();
 		} finally {
 			await server.close();
+		}
+	});
+
+	it('from an empty cache the first search waits, says so, and answers as a cold --no-cache search; the next start reads what it saved', async () => {
+		const cache = mkdtempSync(join(root, 'cache-'));
+		// Each full read of the vault appends a line here: the two servers read it once between them.
+		const builds = join(root, 'builds.log');
+		const cold = JSON.parse(
+			(await cli(['search', 'wombat lorem', '--limit', '5', '--json', '--no-cache', '--vault', large])).stdout,
+		) as unknown;
+		const release = join(root, 'release-first-search');
+		const first = await connect(large, {
+			env: { VAULT_QUERY_CACHE_DIR: cache, [BUILD_LOG_ENV]: builds, [HOLD_OPEN_ENV]: release },
+		});
+		try {
+			const progress: { progress: number; message?: string }[] = [];
+			const search = first.client.callTool(
+				{ name: 'search', arguments: { query: 'wombat lorem', limit: 5 } },
+				{ onprogress: (p) => progress.push(p) },
+			);
+			await waitFor(() => progress.length > 0, { what: 'a progress notification from the waiting search' });
+			writeFileSync(release, '');
+			expect((await search).structuredContent).toEqual(cold);
+			// The start saves after answering; the trigram index is built once the search part is saved.
+			await waitFor(
+				async () =>
+					(
+						(await first.client.callTool({ name: 'status', arguments: {} })).structuredContent as {
+							trigram_index: { state: string };
+						}
+					).trigram_index.state === 'ready',
+				{ what: 'the first server to save its indexes' },
+			);
+		} finally {
+			await first.close();
+		}
+		const next = await connect(large, { env: { VAULT_QUERY_CACHE_DIR: cache, [BUILD_LOG_ENV]: builds } });
+		try {
+			expect(
+				(await next.client.callTool({ name: 'search', arguments: { query: 'wombat lorem', limit: 5 } }))
+					.structuredContent,
+			).toEqual(cold);
+			const status = (await next.client.callTool({ name: 'status', arguments: {} })).structuredContent as {
+				snapshot: { state: string };
+			};
+			expect(status.snapshot.state).toBe('warm');
+			expect(readFileSync(builds, 'utf8').trim().split('\n')).toHaveLength(1);
+		} finally {
+			await next.close();
 		}
 	});
 

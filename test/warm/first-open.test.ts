@@ -2,10 +2,12 @@
  * A warm session started on a vault nobody has indexed (the background server's and the MCP
  * server's first minute): each note is parsed once, the snapshot saved, and the indexes are built
  * over that saved snapshot — the session holds no note's text and no parse of the whole vault
- * while it builds them — and every answer equals a fresh read. Counted, not timed: parses through
- * the opener's parser, texts the session's source holds, and the saved parts a second start loads.
+ * while it builds them — the first search is answered before the search index is saved, and every
+ * answer equals a fresh read. Counted, not timed: parses through the opener's parser, texts the
+ * session's source holds, the cache's files when the first search is answered, and the saved parts
+ * a second start loads.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,9 @@ const NOTES = 120;
 
 const vault = mkdtempSync(join(tmpdir(), 'vq-warm-first-'));
 afterAll(() => rmSync(vault, { recursive: true, force: true }));
+
+/** The files in this test file's own snapshot cache (test/helpers/cache-env.ts). */
+const cacheFiles = (): string[] => readdirSync(process.env.VAULT_QUERY_CACHE_DIR!).sort();
 
 /** Notes with headings, tags, properties, aliases and links (some unresolved), one with broken frontmatter. */
 function makeVault(): void {
@@ -52,8 +57,14 @@ describe('a warm session started from an empty cache', () => {
 		expect(started.snapshot).toMatchObject({ state: 'built', notes: NOTES });
 		// The indexes are built over the saved snapshot: no text and no parse of the whole vault held.
 		expect((started.source as CachedVaultSource).textsHeld()).toBe(0);
-		await session.loadSearchIndex();
+		// A search that arrives first (as the servers call it) is answered before the search index is saved.
+		const saved = cacheFiles();
+		const loading = session.loadSearchIndex();
+		const first = await session.use(({ engine }) => engine.search('zebras'));
+		expect(cacheFiles()).toEqual(saved);
+		await loading;
 		expect(started.engine.searchState).toBe('ready');
+		expect(cacheFiles().length).toBeGreaterThan(saved.length);
 
 		const fresh = new VaultEngine(await openVault(vault, { parse: parseNote }));
 		const queries: StructuredQuery[] = [
@@ -64,6 +75,7 @@ describe('a warm session started from an empty cache', () => {
 		];
 		for (const query of queries)
 			expect(await started.engine.query(query), JSON.stringify(query)).toEqual(await fresh.query(query));
+		expect(first).toEqual(await fresh.search('zebras'));
 		for (const q of ['zebras', 'okapis', 'Alias 9', 'part'])
 			expect(await started.engine.search(q), q).toEqual(await fresh.search(q));
 		// Each note parsed once: the start read them; the search index read the saved fields — all but
