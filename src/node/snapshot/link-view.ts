@@ -31,6 +31,9 @@ interface Derived {
 /** Both link maps of a cached vault (see the module comment). */
 export class SnapshotLinks {
 	private resolvedMap: LinkMap | null = null;
+	/** `resolvedMap`'s entry for a read that does not keep it (see `passingResolvedLinks`). */
+	private resolvedPeek: ((key: string) => Record<string, number> | undefined) | null = null;
+	private passingMap: LinkMap | null = null;
 	private unresolvedMap: LinkMap | null = null;
 	private inverted: { offsets: Uint32Array; sources: Uint32Array } | null = null;
 	private fileIndex: ReadonlyMap<string, number> | null = null;
@@ -53,10 +56,26 @@ export class SnapshotLinks {
 
 	/** source → destination → count, each entry decoded when first read. */
 	resolvedLinks(): LinkMap {
-		this.resolvedMap ??= this.lazyMap((entry) =>
-			'saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved,
+		this.resolvedMap ??= this.lazyMap(
+			(entry) => ('saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved),
+			(peek) => (this.resolvedPeek = peek),
 		);
 		return this.resolvedMap;
+	}
+
+	/**
+	 * `resolvedLinks()` for one pass over many notes (a full answer's backlinks): an entry read
+	 * through it that is not yet decoded is decoded for that read and not kept; everything but a
+	 * read by key is `resolvedLinks()`'s own.
+	 */
+	passingResolvedLinks(): LinkMap {
+		const held = this.resolvedLinks();
+		const peek = this.resolvedPeek!;
+		this.passingMap ??= new Proxy(held, {
+			get: (t, key, receiver) =>
+				typeof key === 'string' ? peek(key) : (Reflect.get(t, key, receiver) as unknown),
+		});
+		return this.passingMap;
 	}
 
 	/** source → unresolved linkpath → count, each entry decoded when first read. */
@@ -72,11 +91,15 @@ export class SnapshotLinks {
 	 * `Object.hasOwn`, spreading and JSON included — but decodes an entry only when it is read.
 	 * A Proxy, because defining 6,000 accessors cost more than the few entries a query reads.
 	 */
-	private lazyMap(decode: (entry: LinkEntry) => Record<string, number>): LinkMap {
+	private lazyMap(
+		decode: (entry: LinkEntry) => Record<string, number>,
+		peeker?: (peek: (key: string) => Record<string, number> | undefined) => void,
+	): LinkMap {
 		const target: LinkMap = {};
 		const gone = new Set<string>();
 		const pending = (key: string | symbol): key is string =>
 			typeof key === 'string' && !gone.has(key) && !Object.hasOwn(target, key) && this.entries.has(key);
+		peeker?.((key) => (pending(key) ? decode(this.entries.get(key)!) : target[key]));
 		const settle = (key: string): void =>
 			void Object.defineProperty(target, key, {
 				value: decode(this.entries.get(key)!),
