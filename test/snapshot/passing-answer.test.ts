@@ -72,6 +72,7 @@ describe('a full answer over a source opened from its snapshot', () => {
 			(whole.results as NoteResult[]).map((r) => ({ path: r.path, title: r.title, matches: r.matches })),
 		);
 		expect(source.heldMetadata.decoded).toBe(0);
+		expect(source.heldMetadata.linkEntries).toBe(0);
 
 		const read: ReaderNoteResult[] = [];
 		await cached.readStream(
@@ -82,10 +83,14 @@ describe('a full answer over a source opened from its snapshot', () => {
 		expect(read).toHaveLength(NOTES);
 		expect(read).toEqual(report.results);
 		expect(source.heldMetadata.decoded).toBe(0);
+		expect(source.heldMetadata.linkEntries).toBe(0);
 
 		// A query that reads every note's frontmatter keeps it decoded, as before.
 		const prop = await cached.query({ type: 'prop', key: 'status', value: 'active' }, { reuseGraph: true });
 		expect(prop).toEqual(await plain.query({ type: 'prop', key: 'status', value: 'active' }, { reuseGraph: true }));
 		expect(source.heldMetadata.decoded).toBe(NOTES);
+		// A backlinks query keeps the link-map entries it read.
+		await cached.query({ type: 'backlinks', target: 'n0' });
+		expect(source.heldMetadata.linkEntries).toBeGreaterThan(0);
 	});
 });

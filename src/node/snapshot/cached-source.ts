@@ -284,9 +284,16 @@ export class CachedVaultSource implements NoteSource {
 		return this.caches.damaged;
 	}
 
-	/** How many kept notes' metadata this source holds decoded, and parsed again (bounded; see `KEPT_REPARSED`). */
-	get heldMetadata(): { decoded: number; reparsed: number } {
-		return { decoded: this.caches.decoded.size, reparsed: this.caches.reparsed.size };
+	/**
+	 * How many kept notes' metadata this source holds decoded, and parsed again (bounded; see
+	 * `KEPT_REPARSED`), and how many notes' `resolvedLinks` entries it holds decoded.
+	 */
+	get heldMetadata(): { decoded: number; reparsed: number; linkEntries: number } {
+		return {
+			decoded: this.caches.decoded.size,
+			reparsed: this.caches.reparsed.size,
+			linkEntries: this.links?.heldResolvedEntries ?? 0,
+		};
 	}
 
 	/** Obsidian's `getFirstLinkpathDest`. */

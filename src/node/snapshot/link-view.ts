@@ -33,6 +33,8 @@ export class SnapshotLinks {
 	private resolvedMap: LinkMap | null = null;
 	/** `resolvedMap`'s entry for a read that does not keep it (see `passingResolvedLinks`). */
 	private resolvedPeek: ((key: string) => Record<string, number> | undefined) | null = null;
+	/** How many entries `resolvedMap` holds decoded. */
+	private resolvedHeld: () => number = () => 0;
 	private passingMap: LinkMap | null = null;
 	private unresolvedMap: LinkMap | null = null;
 	private inverted: { offsets: Uint32Array; sources: Uint32Array } | null = null;
@@ -58,9 +60,17 @@ export class SnapshotLinks {
 	resolvedLinks(): LinkMap {
 		this.resolvedMap ??= this.lazyMap(
 			(entry) => ('saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved),
-			(peek) => (this.resolvedPeek = peek),
+			(peek, held) => {
+				this.resolvedPeek = peek;
+				this.resolvedHeld = held;
+			},
 		);
 		return this.resolvedMap;
+	}
+
+	/** How many notes' `resolvedLinks` entries are held decoded (each is decoded when first read through `resolvedLinks()`). */
+	get heldResolvedEntries(): number {
+		return this.resolvedHeld();
 	}
 
 	/**
@@ -71,10 +81,17 @@ export class SnapshotLinks {
 	passingResolvedLinks(): LinkMap {
 		const held = this.resolvedLinks();
 		const peek = this.resolvedPeek!;
-		this.passingMap ??= new Proxy(held, {
-			get: (t, key, receiver) =>
-				typeof key === 'string' ? peek(key) : (Reflect.get(t, key, receiver) as unknown),
-		});
+		// Over a plain object, not over `held`: a Proxy checks what its `get` gives against its
+		// target's own property, which would make `held` decode and keep the entry after all.
+		this.passingMap ??= new Proxy(
+			{},
+			{
+				get: (_, key) => (typeof key === 'string' ? peek(key) : (Reflect.get(held, key) as unknown)),
+				has: (_, key) => Reflect.has(held, key),
+				ownKeys: () => Reflect.ownKeys(held),
+				getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(held, key),
+			},
+		);
 		return this.passingMap;
 	}
 
@@ -93,13 +110,16 @@ export class SnapshotLinks {
 	 */
 	private lazyMap(
 		decode: (entry: LinkEntry) => Record<string, number>,
-		peeker?: (peek: (key: string) => Record<string, number> | undefined) => void,
+		peeker?: (peek: (key: string) => Record<string, number> | undefined, held: () => number) => void,
 	): LinkMap {
 		const target: LinkMap = {};
 		const gone = new Set<string>();
 		const pending = (key: string | symbol): key is string =>
 			typeof key === 'string' && !gone.has(key) && !Object.hasOwn(target, key) && this.entries.has(key);
-		peeker?.((key) => (pending(key) ? decode(this.entries.get(key)!) : target[key]));
+		peeker?.(
+			(key) => (pending(key) ? decode(this.entries.get(key)!) : target[key]),
+			() => Object.keys(target).length,
+		);
 		const settle = (key: string): void =>
 			void Object.defineProperty(target, key, {
 				value: decode(this.entries.get(key)!),
