@@ -21,6 +21,8 @@ import {
 	type SkippedEntry,
 } from '../vault-source';
 import { LayeredMap } from './layered-map';
+import { RecentMap } from './recent-map';
+
 import type { SnapshotLinks } from './link-view';
 import type { WalkedSourceInit } from '../vault-files';
 
@@ -57,39 +59,7 @@ export const KEPT_REPARSED = 256;
  * recently read: a full answer reads one note's metadata several times while it writes that note
  * (its title, body start, frontmatter, links), then moves on for good.
  */
-export const PASSING_WINDOW = 32;
-
-/**
- * A map that holds at most `capacity` entries, dropping the least recently read or set
- * (a Map keeps insertion order: a read moves its entry to the end).
- */
-export class RecentMap<K, V> {
-	private readonly map = new Map<K, V>();
-
-	constructor(private readonly capacity: number) {}
-
-	/** The value, or undefined; marks it most recently read (only a bounded map keeps that order). */
-	get(key: K): V | undefined {
-		const value = this.map.get(key);
-		// Unbounded (decoded metadata by default) nothing is ever dropped, so a read need not move its entry.
-		if (value === undefined || this.capacity === Infinity) return value;
-		this.map.delete(key);
-		this.map.set(key, value);
-		return value;
-	}
-
-	/** Holds `value`, dropping the least recent entry when full. */
-	set(key: K, value: V): void {
-		this.map.delete(key);
-		this.map.set(key, value);
-		if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
-	}
-
-	/** How many entries are held. */
-	get size(): number {
-		return this.map.size;
-	}
-}
+export const PASSING_WINDOW = 256;
 
 /** Caches of kept notes (keyed by path; only ever read for a note that is kept, not fresh). */
 interface KeptNoteCaches {

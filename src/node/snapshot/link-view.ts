@@ -11,6 +11,7 @@ import type { DecodedSnapshot } from '../../core/snapshot/codec';
 import { nameKeyOf } from '../resolver';
 import { walkOrder } from '../vault-walk';
 import { LayeredMap } from './layered-map';
+import { RecentMap } from './recent-map';
 
 /** Where one note's link-map entries come from. */
 export type LinkEntry = { saved: number } | { resolved: Record<string, number>; unresolved: Record<string, number> };
@@ -27,6 +28,9 @@ interface Derived {
 	numbering: ReadonlyMap<string, number>;
 	numbered: number;
 }
+
+/** How many link-map entries a passing read (`passingResolvedLinks`) keeps, the most recently read. */
+const PASSING_ENTRIES = 4096;
 
 /** Both link maps of a cached vault (see the module comment). */
 export class SnapshotLinks {
@@ -80,7 +84,15 @@ export class SnapshotLinks {
 	 */
 	passingResolvedLinks(): LinkMap {
 		const held = this.resolvedLinks();
-		const peek = this.resolvedPeek!;
+		const decode = this.resolvedPeek!;
+		// The last few entries read are kept: a full answer's backlinks read a linking note's entry once per note it links to.
+		const recent = new RecentMap<string, Record<string, number> | undefined>(PASSING_ENTRIES);
+		const peek = (key: string): Record<string, number> | undefined => {
+			if (recent.has(key)) return recent.get(key);
+			const entry = decode(key);
+			recent.set(key, entry);
+			return entry;
+		};
 		// Over a plain object, not over `held`: a Proxy checks what its `get` gives against its
 		// target's own property, which would make `held` decode and keep the entry after all.
 		this.passingMap ??= new Proxy(
