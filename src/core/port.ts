@@ -62,6 +62,13 @@ export interface NoteSource {
 	 * one that would be skipped). What it hands out is valid until the source's next read.
 	 */
 	readBytes?(path: string): NoteBytes | null;
+	/**
+	 * Optional: this source for one pass over many notes (a full grep or text-search answer) —
+	 * the same answers, but what it decodes for the notes it reads (their metadata, their link-map
+	 * entries) is not held once the pass has moved on. A source that keeps what queries decode
+	 * (the Node face's snapshot) offers it, so one full answer does not leave every note decoded.
+	 */
+	passing?(): NoteSource;
 	/** Obsidian's `getFirstLinkpathDest`: the file a linkpath resolves to from `sourcePath`, or null. */
 	resolveLink(linkpath: string, sourcePath: string): string | null;
 	/** `metadataCache.resolvedLinks`. */

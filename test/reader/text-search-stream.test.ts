@@ -44,8 +44,11 @@ describe('a streamed text-search', () => {
 		const streamed: ReaderNoteResult[] = [];
 		const report = await engine.readStream(REQUEST, {
 			begin: (head) => void heads.push(head),
-			note: (result) => {
+			note: async (brief, full) => {
 				readsAt.push(reads());
+				const result = await full();
+				// The brief is what a text listing shows: the full result's path, title and matches.
+				expect(brief).toEqual({ path: result.path, title: result.title, matches: result.matches });
 				streamed.push(result);
 			},
 		});

@@ -196,11 +196,7 @@ async function streamTextSearch(
 		request,
 		{
 			begin: (head) => answer.begin(head),
-			note: (result) =>
-				answer.note(
-					() => result,
-					() => renderNote(result),
-				),
+			note: (brief, full) => answer.note(full, () => renderNote(brief)),
 		},
 		schema,
 	);

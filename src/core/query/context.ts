@@ -46,3 +46,21 @@ export function makeContext(
 		...(reuse ? { reuse } : {}),
 	};
 }
+
+/**
+ * `makeContext` for one pass over many notes (a full grep or text-search answer): over the
+ * source's passing view when it has one (`NoteSource.passing`) and a link graph of its own that
+ * keeps no note's links past that note, so what the pass decodes is let go as it moves on rather
+ * than held by the host between queries. A source without a passing view gets `makeContext`'s.
+ */
+export function passingContext(
+	source: NoteSource,
+	settings: EngineSettings,
+	folders?: string[],
+	reuse?: QueryReuse,
+): QueryContext {
+	const view = source.passing?.();
+	if (view === undefined) return makeContext(source, settings, folders, reuse);
+	const ctx = makeContext(view, settings, folders, reuse);
+	return { ...ctx, graph: new LinkGraph(view, ctx.scope.notes, settings.linksKey, undefined, false) };
+}

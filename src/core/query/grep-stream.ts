@@ -9,7 +9,7 @@ import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
-import { makeContext, type QueryReuse } from './context';
+import { passingContext, type QueryReuse } from './context';
 import { failed, skippedFiles, toNoteResult } from './envelope';
 import { grepMatcher, scanGrep } from './grep';
 import { normalized, validate } from './run';
@@ -53,7 +53,8 @@ export async function runGrepStream(
 	if (!compiled.ok) return failed(echo, compiled.error);
 	let ctx;
 	try {
-		ctx = makeContext(source, settings, query.folders, reuse);
+		// One look at each note: what is decoded for it is not held after (see passingContext).
+		ctx = passingContext(source, settings, query.folders, reuse);
 	} catch (error) {
 		if (error instanceof ScopeError) return failed(echo, error.message);
 		throw error;
@@ -77,7 +78,11 @@ export async function runGrepStream(
 		{ order: reuse.order, limit },
 		(hit) =>
 			sink.note(
-				{ path: hit.path, title: titleOf(hit.path, source.getMetadata(hit.path)), matches: hit.matches },
+				{
+					path: hit.path,
+					title: titleOf(hit.path, context.source.getMetadata(hit.path)),
+					matches: hit.matches,
+				},
 				async () => {
 					const result = await toNoteResult(context, hit);
 					const bounded = echoFrontmatter(result.frontmatter);

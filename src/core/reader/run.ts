@@ -1,5 +1,7 @@
 import type { SkippedFile, Status } from '../contract';
+import { titleOf } from '../note-info';
 import type { NoteSource } from '../port';
+import type { BriefNote } from '../query/grep-stream';
 import { failed, skippedFiles, type Hit } from '../query/envelope';
 import { scanGrep } from '../query/grep';
 import type { TextMatcher } from '../text/matcher';
@@ -38,8 +40,11 @@ export type ReaderHead = Pick<ReaderReport, 'status' | 'operation' | 'vault_path
 export interface ReaderSink {
 	/** Once, before the first result (never for a call that could not run). */
 	begin(head: ReaderHead): Promise<void> | void;
-	/** One result, in the report's order, as it is found. */
-	note(result: ReaderNoteResult): Promise<void> | void;
+	/**
+	 * One result, in the report's order, as it is found: `brief` at once, `full()` the report's
+	 * result (frontmatter, links, counts) when wanted — a text listing shows only the brief.
+	 */
+	note(brief: BriefNote, full: () => Promise<ReaderNoteResult>): Promise<void> | void;
 }
 
 /** The report of a call that could not run: `failed`, the error naming the parameter (or path) at fault. */
@@ -123,6 +128,7 @@ export async function runReader(
 			source,
 			{ ...settings, engine: { ...settings.engine, excerptChars: plan.excerptChars } },
 			request.folders,
+			sink !== undefined && plan.operation === 'text-search',
 		);
 	} catch (error) {
 		if (error instanceof ScopeError) return fail(error.message, [], schema);
@@ -216,11 +222,14 @@ async function textSearch(
 		trigrams,
 		undefined,
 		async (hit) => {
-			if (!filter.keeps(source.getMetadata(hit.path)?.frontmatter ?? {})) return;
+			const meta = ctx.source.getMetadata(hit.path);
+			if (!filter.keeps(meta?.frontmatter ?? {})) return;
 			if (++matched > plan.maxResults) return;
-			const result = await toReaderResult(ctx, hit, plan);
-			if (sink) await sink.note(result);
-			else results.push(result);
+			if (sink)
+				await sink.note({ path: hit.path, title: titleOf(hit.path, meta), matches: hit.matches }, () =>
+					toReaderResult(ctx, hit, plan),
+				);
+			else results.push(await toReaderResult(ctx, hit, plan));
 		},
 		scanned,
 	);

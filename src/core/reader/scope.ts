@@ -1,4 +1,4 @@
-import { makeContext, type QueryContext } from '../query/context';
+import { makeContext, passingContext, type QueryContext } from '../query/context';
 import { folderPrefix } from '../paths';
 import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
@@ -41,12 +41,14 @@ function withCaseHint(source: NoteSource, prefix: string): string {
  * Which notes the call reads. `['all']` is the whole vault (minus the engine's exclusions); named
  * folders must exist (ScopeError naming the missing one); with none named, the default folders
  * that exist — and the whole vault when none does, said under Limitations, because a vault
- * without the seed's layout is still worth reading.
+ * without the seed's layout is still worth reading. `pass`: a full answer's one look at each note
+ * (`passingContext`).
  */
 export function readerScope(
 	source: NoteSource,
 	settings: ReaderSettings,
 	folders: readonly string[] | undefined,
+	pass = false,
 ): ReaderScope {
 	const limitations: string[] = [];
 	let wanted: string[] | undefined;
@@ -71,7 +73,7 @@ export function readerScope(
 				);
 		}
 	}
-	const ctx = makeContext(source, settings.engine, wanted);
+	const ctx = pass ? passingContext(source, settings.engine, wanted) : makeContext(source, settings.engine, wanted);
 	const outside = notSearched(source, ctx.scope.notes);
 	if (outside.length > 0) limitations.push(`Folders not searched: ${outside.join(', ')}`);
 	limitations.push(...ctx.scope.exclusions);

@@ -11,6 +11,7 @@ import type { DecodedSnapshot } from '../../core/snapshot/codec';
 import { nameKeyOf } from '../resolver';
 import { walkOrder } from '../vault-walk';
 import { LayeredMap } from './layered-map';
+import { RecentMap } from './recent-map';
 
 /** Where one note's link-map entries come from. */
 export type LinkEntry = { saved: number } | { resolved: Record<string, number>; unresolved: Record<string, number> };
@@ -28,9 +29,17 @@ interface Derived {
 	numbered: number;
 }
 
+/** How many link-map entries a passing read (`passingResolvedLinks`) keeps, the most recently read. */
+const PASSING_ENTRIES = 4096;
+
 /** Both link maps of a cached vault (see the module comment). */
 export class SnapshotLinks {
 	private resolvedMap: LinkMap | null = null;
+	/** `resolvedMap`'s entry for a read that does not keep it (see `passingResolvedLinks`). */
+	private resolvedPeek: ((key: string) => Record<string, number> | undefined) | null = null;
+	/** How many entries `resolvedMap` holds decoded. */
+	private resolvedHeld: () => number = () => 0;
+	private passingMap: LinkMap | null = null;
 	private unresolvedMap: LinkMap | null = null;
 	private inverted: { offsets: Uint32Array; sources: Uint32Array } | null = null;
 	private fileIndex: ReadonlyMap<string, number> | null = null;
@@ -53,10 +62,49 @@ export class SnapshotLinks {
 
 	/** source → destination → count, each entry decoded when first read. */
 	resolvedLinks(): LinkMap {
-		this.resolvedMap ??= this.lazyMap((entry) =>
-			'saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved,
+		this.resolvedMap ??= this.lazyMap(
+			(entry) => ('saved' in entry ? this.snapshot!.resolvedOf(entry.saved) : entry.resolved),
+			(peek, held) => {
+				this.resolvedPeek = peek;
+				this.resolvedHeld = held;
+			},
 		);
 		return this.resolvedMap;
+	}
+
+	/** How many notes' `resolvedLinks` entries are held decoded (each is decoded when first read through `resolvedLinks()`). */
+	get heldResolvedEntries(): number {
+		return this.resolvedHeld();
+	}
+
+	/**
+	 * `resolvedLinks()` for one pass over many notes (a full answer's backlinks): an entry read
+	 * through it that is not yet decoded is decoded for that read and not kept; everything but a
+	 * read by key is `resolvedLinks()`'s own.
+	 */
+	passingResolvedLinks(): LinkMap {
+		const held = this.resolvedLinks();
+		const decode = this.resolvedPeek!;
+		// The last few entries read are kept: a full answer's backlinks read a linking note's entry once per note it links to.
+		const recent = new RecentMap<string, Record<string, number> | undefined>(PASSING_ENTRIES);
+		const peek = (key: string): Record<string, number> | undefined => {
+			if (recent.has(key)) return recent.get(key);
+			const entry = decode(key);
+			recent.set(key, entry);
+			return entry;
+		};
+		// Over a plain object, not over `held`: a Proxy checks what its `get` gives against its
+		// target's own property, which would make `held` decode and keep the entry after all.
+		this.passingMap ??= new Proxy(
+			{},
+			{
+				get: (_, key) => (typeof key === 'string' ? peek(key) : (Reflect.get(held, key) as unknown)),
+				has: (_, key) => Reflect.has(held, key),
+				ownKeys: () => Reflect.ownKeys(held),
+				getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(held, key),
+			},
+		);
+		return this.passingMap;
 	}
 
 	/** source → unresolved linkpath → count, each entry decoded when first read. */
@@ -72,11 +120,18 @@ export class SnapshotLinks {
 	 * `Object.hasOwn`, spreading and JSON included — but decodes an entry only when it is read.
 	 * A Proxy, because defining 6,000 accessors cost more than the few entries a query reads.
 	 */
-	private lazyMap(decode: (entry: LinkEntry) => Record<string, number>): LinkMap {
+	private lazyMap(
+		decode: (entry: LinkEntry) => Record<string, number>,
+		peeker?: (peek: (key: string) => Record<string, number> | undefined, held: () => number) => void,
+	): LinkMap {
 		const target: LinkMap = {};
 		const gone = new Set<string>();
 		const pending = (key: string | symbol): key is string =>
 			typeof key === 'string' && !gone.has(key) && !Object.hasOwn(target, key) && this.entries.has(key);
+		peeker?.(
+			(key) => (pending(key) ? decode(this.entries.get(key)!) : target[key]),
+			() => Object.keys(target).length,
+		);
 		const settle = (key: string): void =>
 			void Object.defineProperty(target, key, {
 				value: decode(this.entries.get(key)!),
