@@ -3,7 +3,7 @@
  * starts it; this test's own) gets a `globalThis.gc` that really collects, for the collections
  * the start's phases and the trigram build's `GarbageBound` ask for.
  */
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate } from 'node:timers';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { exposeCollection } from '../../src/warm/collect';
 
@@ -20,7 +20,7 @@ describe('a full collection without --expose-gc', () => {
 		expect(typeof host.gc).toBe('function');
 		const held = [{ words: Array.from({ length: 1000 }, (_, i) => `w${i}`) }];
 		const weak = new WeakRef(held.pop()!);
-		await setImmediate(); // a weak target lives to the end of the task that made it
+		await new Promise((next) => setImmediate(next)); // a weak target lives to the end of the task that made it
 		host.gc!();
 		expect(weak.deref()).toBeUndefined();
 		const defined = host.gc;
