@@ -35,6 +35,8 @@ export interface CommandIO {
 	afterAnswer?: (task: () => Promise<void>) => void;
 	/** A warm vault to answer from, when a server runs the call. */
 	warm?: WarmLoan;
+	/** The command has the process to itself (the executable, not a test or a server's call): a server started here defines a full collection (warm/collect.ts). */
+	ownProcess?: boolean;
 	/** Where a long read of the vault draws its progress line (the process's stderr; unset in a server's calls: see progress.ts). */
 	progress?: ProgressStream;
 	/** Runs another command line the way this one is run (runCli sets it; the `server` command serves calls with it). */

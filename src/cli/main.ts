@@ -9,5 +9,6 @@ export function runHere(argv: string[]): Promise<number> {
 		stderr: writeStderr,
 		cwd: process.cwd(),
 		progress: process.stderr,
+		ownProcess: true,
 	});
 }

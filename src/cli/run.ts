@@ -73,6 +73,7 @@ export async function runCli(argv: string[], raw: CommandIO): Promise<number> {
 		cwd: raw.cwd,
 		warm: raw.warm,
 		progress: raw.progress,
+		ownProcess: raw.ownProcess,
 		runCli,
 		afterAnswer: (task) => later.push(task),
 		settingsNote: (note) => settingsNotes.push(note),

@@ -99,16 +99,15 @@ export class IndexedDbStore implements SnapshotStore {
 	 * `notes` is kept for the settings tab.
 	 */
 	async save(key: string, bytes: Uint8Array | readonly Uint8Array[], notes = 0): Promise<void> {
-		const whole = joined(bytes);
-		const chunks = Math.ceil(whole.length / CHUNK_BYTES);
+		const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
+		const length = pieces.reduce((n, c) => n + c.length, 0);
+		let chunks = 0;
 		const tx = (await this.open()).transaction(PARTS, 'readwrite');
 		const done = tx.done;
 		try {
-			for (let i = 0; i < chunks; i++)
-				// A copy: a view would be stored with the whole buffer under it.
-				await tx.store.put(whole.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), [key, i]);
+			for (const record of records(pieces, CHUNK_BYTES)) await tx.store.put(record, [key, chunks++]);
 			await tx.store.delete(IDBKeyRange.bound([key, chunks], [key, Infinity]));
-			const head: PartRecord = { chunks, length: whole.length, savedAt: Date.now(), notes };
+			const head: PartRecord = { chunks, length, savedAt: Date.now(), notes };
 			await tx.store.put(head, key);
 		} catch (error) {
 			done.catch(() => undefined);
@@ -150,7 +149,26 @@ function headOf(value: unknown): PartRecord | null {
 	return record as PartRecord;
 }
 
-/** One array of the chunks. */
-function joined(bytes: Uint8Array | readonly Uint8Array[]): Uint8Array {
-	return bytes instanceof Uint8Array ? bytes : concatBytes(bytes);
+/**
+ * The records of `pieces` laid end to end: `size` bytes each (the last fewer), each a copy — a
+ * view would be stored with the whole buffer under it — made when the one before is written, so
+ * the part is never joined into one array.
+ */
+function* records(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array, void, void> {
+	let record = new Uint8Array(size);
+	let filled = 0;
+	for (const piece of pieces) {
+		for (let at = 0; at < piece.length;) {
+			const n = Math.min(size - filled, piece.length - at);
+			record.set(piece.subarray(at, at + n), filled);
+			filled += n;
+			at += n;
+			if (filled === size) {
+				yield record;
+				record = new Uint8Array(size);
+				filled = 0;
+			}
+		}
+	}
+	if (filled > 0) yield record.slice(0, filled);
 }

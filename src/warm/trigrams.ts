@@ -21,7 +21,7 @@ export const GARBAGE_ALLOWANCE = 96 << 20;
 /** Notes between two looks at the memory in use. */
 const LOOK_EVERY = 64;
 
-/** How a build looks at memory and collects (the process's own by default: a collection only with --expose-gc). */
+/** How a build looks at memory and collects (the process's own by default: a collection only where `globalThis.gc` is defined, see collect.ts). */
 export interface GarbageHost {
 	/** Bytes in use: the JavaScript heap and the buffers outside it. */
 	used: () => number;

@@ -44,6 +44,26 @@ describe('the plugin’s IndexedDB store', () => {
 		store.close();
 	});
 
+	it('saves a part handed in pieces as the records of the joined bytes, with no record of a piece boundary', async () => {
+		const store = new IndexedDbStore('store-test/pieces');
+		const whole = bytesOf(CHUNK_BYTES * 2 + 4_321, 6);
+		const cuts = [0, 20, CHUNK_BYTES - 3, CHUNK_BYTES - 3, CHUNK_BYTES + 100, 2 * CHUNK_BYTES + 7, whole.length];
+		await store.save(
+			'part',
+			cuts.slice(1).map((end, i) => whole.subarray(cuts[i], end)),
+			2,
+		);
+		expect(await recordCount(store.name)).toBe(1 + 3); // the head and three records, as for the whole
+		expect(Buffer.from((await store.load('part'))!).equals(Buffer.from(whole))).toBe(true);
+		expect(await store.info('part')).toMatchObject({ bytes: whole.length, notes: 2 });
+		const db = await openDB(store.name);
+		const second = (await db.get('parts', ['part', 1])) as Uint8Array;
+		db.close();
+		expect(second.length).toBe(CHUNK_BYTES);
+		expect(Buffer.from(second).equals(Buffer.from(whole.subarray(CHUNK_BYTES, 2 * CHUNK_BYTES)))).toBe(true);
+		store.close();
+	});
+
 	it('reads a part with a record missing, or saved whole by an earlier version, as none', async () => {
 		const store = new IndexedDbStore('store-test/missing');
 		await store.save('part', bytesOf(CHUNK_BYTES * 2 + 1, 3));

@@ -8,6 +8,7 @@ import { MCP_CLIENTS, printConfig, type McpClient } from '../mcp-config';
 import { closest } from '../../core/suggest';
 import { realpathSync } from 'node:fs';
 import { engineConfigFrom, ENGINE_FLAGS, openOptionsFrom, TOOL_STAMP, vaultKeyOf } from '../vault';
+import { exposeCollection } from '../../warm/collect';
 
 /** The CLI's entry script as the client must start it: the real path of the script this process runs (an `npm link`ed bin resolves to the clone's dist/cli.mjs). */
 function entryScript(): string {
@@ -96,6 +97,8 @@ export const mcpCommand: Command = {
 		const config = await engineConfigFrom(args, io); // the plugin's data.json and the profile, like every command
 		// Loaded here, not at the top: the MCP SDK and zod are half the CLI's code, and no other command needs them.
 		const { runMcpServer } = await import('../../mcp/run');
+		// A client starts the server with no Node flags: the full collections the start's phases ask for are made here.
+		if (io.ownProcess === true) exposeCollection();
 		try {
 			return await runMcpServer({
 				open,

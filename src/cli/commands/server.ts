@@ -6,6 +6,7 @@ import { runningServerPid, signalServer } from '../server/pid-file';
 import { SERVER_STAMP, socketPathFor, type ServerReply, type ServerStatus } from '../server/protocol';
 import { serverLogPath } from '../server/spawn';
 import { vaultKeyOf } from '../vault';
+import { exposeCollection } from '../../warm/collect';
 
 /** The reply of the vault's server to a control request, or null when none answers. */
 async function ask(vaultRealPath: string, control: 'status' | 'stop'): Promise<ServerReply | null> {
@@ -129,6 +130,8 @@ export const serverCommand: Command = {
 		if (boolFlag(args, 'status') || boolFlag(args, 'stop'))
 			return control(vault, boolFlag(args, 'stop'), boolFlag(args, 'json'), io);
 		const { runCliServer, DEFAULT_IDLE_MINUTES } = await import('../server/serve');
+		// The collections between phases and between calls (serve.ts, collectWhenQuiet), as the MCP server makes them.
+		if (io.ownProcess === true) exposeCollection();
 		if (io.runCli === undefined)
 			throw new CommandFailure('the server runs under the CLI (runCli), which hands it the commands');
 		try {

@@ -345,8 +345,8 @@ class CliServer {
 	}
 
 	/**
-	 * A full collection once calls have paused for a second (when started with --expose-gc, as the
-	 * CLI starts it): each refresh leaves the previous read's columns behind, and V8 would rather
+	 * A full collection once calls have paused for a second (the `server` command defines one, see
+	 * warm/collect.ts): each refresh leaves the previous read's columns behind, and V8 would rather
 	 * grow the heap than collect them — at 50k the server grew by ~20 MB per refresh without it.
 	 */
 	private collectWhenQuiet(): void {

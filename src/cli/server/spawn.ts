@@ -35,10 +35,9 @@ export function startServer(vaultRealPath: string, entry: string | undefined = p
 		fd = openSync(temp, 'wx', 0o600);
 		renameSync(temp, log);
 		// why: the server's working folder is not the caller's, so it never holds a folder someone wants to remove or unmount.
-		// --expose-gc: the server collects between bursts of calls (serve.ts, collectWhenQuiet).
 		const idle = process.env[IDLE_ENV];
 		const idleArgs = idle !== undefined && /^[0-9]{1,5}$/.test(idle) ? ['--idle-minutes', idle] : [];
-		const child = spawn(process.execPath, ['--expose-gc', entry, 'server', '--vault', vaultRealPath, ...idleArgs], {
+		const child = spawn(process.execPath, [entry, 'server', '--vault', vaultRealPath, ...idleArgs], {
 			detached: true,
 			stdio: ['ignore', fd, fd],
 			cwd: tmpdir(),

@@ -8,7 +8,7 @@
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../engine/engine';
 import type { NoteFingerprint } from './codec';
 import { SnapshotFormatError } from './codec';
-import { decodePartSteps, encodePartSteps, type DecodedPart } from './part-codec';
+import { decodePartSteps, encodePartChunksSteps, type DecodedPart } from './part-codec';
 import type { CodecHost, SnapshotReader, SnapshotStore } from './port';
 import { planReconcileSteps } from './reconcile';
 import { SavedIndexDamaged, SEARCH_PART_VERSION, searchSectionsSteps } from './search-part';
@@ -291,16 +291,18 @@ export class IndexParts implements SavedIndexes {
 			]);
 		for (const [kind, settings, sections] of jobs) {
 			try {
-				const bytes = await engine.settled(() =>
+				// In pieces (header, sections): the store writes them one after another, never joined here.
+				const chunks = await engine.settled(() =>
 					run(
 						(function* (init: PartsInit) {
 							const part = { kind, tool: init.tool, settings, stamps: init.fingerprints };
-							return yield* encodePartSteps({ ...part, sections: yield* sections() }, init.host);
+							return yield* encodePartChunksSteps({ ...part, sections: yield* sections() }, init.host);
 						})(this.init),
 					),
 				);
-				await this.init.store.save(partKey(this.init.vaultKey, kind), bytes);
-				this.report.notes.push(`${kind} index saved (${(bytes.length / 1e6).toFixed(1)} MB)`);
+				await this.init.store.save(partKey(this.init.vaultKey, kind), chunks);
+				const size = chunks.reduce((n, c) => n + c.length, 0);
+				this.report.notes.push(`${kind} index saved (${(size / 1e6).toFixed(1)} MB)`);
 			} catch (error) {
 				return `the ${kind} index could not be saved (${error instanceof Error ? error.message : String(error)})`;
 			}

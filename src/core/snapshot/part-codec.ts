@@ -116,6 +116,27 @@ export function encodePart(input: PartInput, utf8: CodecHost): Uint8Array {
 
 /** `encodePart` in steps: it pauses after each few blocks checksummed or copied (a host's main thread runs it in slices). */
 export function* encodePartSteps(input: PartInput, utf8: CodecHost): Generator<void, Uint8Array, void> {
+	const chunks = yield* encodePartChunksSteps(input, utf8);
+	const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+	let at = 0;
+	for (const chunk of chunks) {
+		for (let from = 0; from < chunk.length; from += BLOCK * ENCODE_STEP_BLOCKS) {
+			const piece = chunk.subarray(from, from + BLOCK * ENCODE_STEP_BLOCKS);
+			out.set(piece, at);
+			at += piece.length;
+			yield;
+		}
+	}
+	return out;
+}
+
+/**
+ * A part's bytes as consecutive pieces — its header block, then each section as the caller gave
+ * it (not copied) and its padding to 8 — for a store that writes pieces one after another: one
+ * array of the whole part held ~130 MB more than its sections at 50k notes. Joined, they are the
+ * bytes `encodePartSteps` returns. Pauses after each few blocks checksummed.
+ */
+export function* encodePartChunksSteps(input: PartInput, utf8: CodecHost): Generator<void, Uint8Array[], void> {
 	let work = 0;
 	const paths = [...input.stamps.keys()];
 	const stamps = new Float64Array(paths.length * STAMP_COLUMNS);
@@ -152,21 +173,21 @@ export function* encodePartSteps(input: PartInput, utf8: CodecHost): Generator<v
 		} satisfies PartHeader),
 	);
 	const base = Math.ceil((4 + header.length) / 8) * 8;
-	const out = new Uint8Array(16 + base + offset);
-	const view = new DataView(out.buffer);
+	const head = new Uint8Array(16 + base);
+	const view = new DataView(head.buffer);
 	view.setUint32(0, MAGIC, true);
 	view.setUint32(4, PART_FORMAT_VERSION, true);
 	view.setUint32(8, sumOf(utf8, header), true);
 	view.setUint32(12, base + offset, true);
 	view.setUint32(16, header.length, true);
-	out.set(header, 20);
-	for (const [name, bytes] of sections) {
-		for (let at = 0; at < bytes.length; at += BLOCK * ENCODE_STEP_BLOCKS) {
-			out.set(bytes.subarray(at, at + BLOCK * ENCODE_STEP_BLOCKS), 16 + base + table[name]![0] + at);
-			yield;
-		}
+	head.set(header, 20);
+	const chunks: Uint8Array[] = [head];
+	for (const [, bytes] of sections) {
+		if (bytes.length > 0) chunks.push(bytes);
+		const padding = Math.ceil(bytes.length / 8) * 8 - bytes.length;
+		if (padding > 0) chunks.push(new Uint8Array(padding));
 	}
-	return out;
+	return chunks;
 }
 
 /** A decoded part: its header and fingerprints read, every other section read and checked when asked for. */

@@ -307,7 +307,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const wanted = options.save !== false;
 	if (wanted && options.save !== 'later') {
 		// A start that holds every note's metadata (a server's, see keepTexts) encodes the snapshot
-		// after a full collection when it can (the background server runs with --expose-gc): the
+		// after a full collection when it can (both servers define one: warm/collect.ts): the
 		// read's garbage goes first, so the encoding reuses that memory rather than adding to it.
 		if (!reading.keepTexts && needed()) (globalThis as { gc?: () => void }).gc?.();
 		await saveLater();
@@ -357,8 +357,8 @@ async function openStreamed(vaultPath: string, options: OpenCachedOptions, start
 		read.report.saveError = built.saveError;
 		return read;
 	}
-	// The encoder's buffers are garbage now: a full collection (the background server runs with
-	// --expose-gc) lets the open below and the index builds after it reuse that memory.
+	// The encoder's buffers are garbage now: a full collection (both servers define one:
+	// warm/collect.ts) lets the open below and the index builds after it reuse that memory.
 	(globalThis as { gc?: () => void }).gc?.();
 	// Nothing is parsed again and nothing is stat'ed: a watching caller reports writes since.
 	const again = await openCachedVault(vaultPath, {
