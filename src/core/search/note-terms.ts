@@ -8,8 +8,8 @@ import { FIELD_TF_MASK, TF_BITS, TF_MAX, UNREAD_ONLY } from './packed-tf';
 import { FIELD_NAMES } from './settings';
 import type { TermDictionary } from './term-dictionary';
 import { normalizeText, wordTerms } from './tokenize';
-import { hashRange, WordCache } from './word-cache';
-import { WordCursor } from './words';
+import { HASH_START, hashEnd, hashUnit, WordCache } from './word-cache';
+import { ASCII_WORD, wordAt } from './words';
 
 /** Words longer than this are not cached (CJK sentences, URLs): they rarely repeat. */
 const CACHED_WORD_MAX = 64; // why: covers repeated words and the short phrase runs of Thai/Khmer (costly Segmenter calls); longer runs rarely repeat.
@@ -18,19 +18,6 @@ const LIVE_CACHE_LIMIT = 20_000; // why: after the build, updates touch one note
 const STAMP_MAX = 0x7fffffff; // why: the stamps live in an Int32Array.
 /** Characters of a note's text normalised at a time: an NFKC copy of a step never lives long enough to be promoted. */
 const NORMALIZE_STEP = 4096; // why: a few KB is young-generation garbage; a whole long note's copy could be MBs.
-/** V8 keeps a slice of this many characters or more as a view into its whole parent string. */
-const SLICE_VIEW_MIN = 13; // why: V8's SlicedString::kMinLength; shorter slices are copies.
-
-/**
- * A string equal to `word` that keeps no whole text alive. A cached word is a slice of its
- * note's (normalised) text; kept as a view it would hold that text for the whole build — at 50k
- * notes tens of MB of old generation, which brings the major collections of a large heap on
- * sooner (measured: the cache of 258k words over 18.6k notes held 21 MB of note texts).
- */
-function detached(word: string): string {
-	return word.length < SLICE_VIEW_MIN ? word : ` ${word}`.slice(1); // The concatenation is flattened into a fresh string first.
-}
-
 /**
  * The end of the step of `text` that starts at `from`: just after the last line break within
  * NORMALIZE_STEP characters, else just after the next one, else the text's end. No word spans a
@@ -142,11 +129,7 @@ export class NoteTermCounter {
 				for (let from = 0; from < piece.length;) {
 					const end = stepEnd(piece, from);
 					// A step's text is normalised on its own: a copy (when NFKC changes it) lives one step, never promoted.
-					const words = new WordCursor(normalizeText(piece.slice(from, end)));
-					while (words.next()) {
-						if (words.end - words.start > CACHED_WORD_MAX) wordTerms(words.word(), addTerm);
-						else this.addCached(words.text, words.start, words.end, add);
-					}
+					this.countWords(normalizeText(piece.slice(from, end)), add, addTerm);
 					from = end;
 				}
 			}
@@ -155,17 +138,48 @@ export class NoteTermCounter {
 		for (let i = 0; i < terms.length; i++) if (this.proseSeen[terms[i]!] !== stamp) tfs[i]! |= UNREAD_ONLY;
 	}
 
-	/** Add the term ids of the short word `text[start, end)`, tokenizing it only the first time it is seen. */
-	private addCached(text: string, start: number, end: number, add: (t: number) => void): void {
-		const hash = hashRange(text, start, end);
+	/**
+	 * Count the words of `text` (words.ts's WordCursor, inlined: an ASCII unit's class is one table
+	 * read, and a word is hashed as it is scanned, so a cached word's units are read twice in all —
+	 * once here, once compared with the cache's key — and no string is made for it).
+	 */
+	private countWords(text: string, add: (t: number) => void, addTerm: (term: string) => void): void {
+		const n = text.length;
+		let i = 0;
+		for (;;) {
+			for (let c = text.charCodeAt(i); i < n && (c < 0x80 ? ASCII_WORD[c] === 0 : !wordAt(text, i));)
+				c = text.charCodeAt(++i);
+			if (i >= n) return;
+			const start = i;
+			let h = HASH_START;
+			for (;;) {
+				for (; i < n; i++) {
+					const c = text.charCodeAt(i);
+					if (c < 0x80 ? ASCII_WORD[c] === 0 : !wordAt(text, i)) break;
+					h = hashUnit(h, c);
+				}
+				const c = text.charCodeAt(i);
+				if ((c === 45 || c === 95) && i + 1 < n && wordAt(text, i + 1)) {
+					h = hashUnit(h, c);
+					i++;
+					continue;
+				}
+				break;
+			}
+			if (i - start > CACHED_WORD_MAX) wordTerms(text.slice(start, i), addTerm);
+			else this.addCached(text, start, i, hashEnd(h, i - start), add);
+		}
+	}
+
+	/** Add the term ids of the short word `text[start, end)` whose hashRange is `hash`, tokenizing it only the first time it is seen. */
+	private addCached(text: string, start: number, end: number, hash: number, add: (t: number) => void): void {
 		let ids = this.wordCache.find(text, start, end, hash);
 		if (ids === undefined) {
-			const word = text.slice(start, end);
 			const list: number[] = [];
-			wordTerms(word, (term) => list.push(this.termId(term)));
+			wordTerms(text.slice(start, end), (term) => list.push(this.termId(term)));
 			ids = list.length === 1 ? list[0]! : list;
 			if (this.wordCache.size >= this.cacheLimit) this.wordCache.clear();
-			this.wordCache.add(detached(word), hash, ids);
+			this.wordCache.add(text, hash, ids, start, end);
 		}
 		if (typeof ids === 'number') add(ids);
 		else for (const t of ids) add(t);

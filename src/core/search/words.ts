@@ -23,8 +23,13 @@ function isWordUnit(code: number): boolean {
 	return c === 1;
 }
 
+/** Per ASCII unit: 1 for a word character (what {@link wordAt} says of it), else 0; a scanner's fast path. */
+export const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, c) =>
+	WORD_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 0,
+);
+
 /** Whether the unit at `i` is a word character: a low surrogate is what its high surrogate is. */
-function wordAt(text: string, i: number): boolean {
+export function wordAt(text: string, i: number): boolean {
 	const code = text.charCodeAt(i);
 	if (code >= 0xdc00 && code <= 0xdfff) return i > 0 && isWordUnit(text.charCodeAt(i - 1));
 	return isWordUnit(code);
