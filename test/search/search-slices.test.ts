@@ -27,7 +27,11 @@ describe('a search in the host slices', () => {
 		const whole = await search(si, 'harbour', { limit: 10 });
 		let pauses = 0;
 		// A budget of 0 ms is used up at every step: the pass pauses after each step of notes.
-		const slice = new TimeSlice(0, () => Promise.resolve(void pauses++), () => 0);
+		const slice = new TimeSlice(
+			0,
+			() => Promise.resolve(void pauses++),
+			() => 0,
+		);
 		const sliced = await search(si, 'harbour', { limit: 10, slice });
 		expect(sliced).toEqual(whole);
 		expect(whole.results.map((r) => r.path)).toContain('hubs/alpha.md');
