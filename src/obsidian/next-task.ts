@@ -60,10 +60,23 @@ export class MainThreadTurns {
 		this.poster = post;
 	}
 
+	/** Jobs someone waits on (a search's answer), resumed before any background job. */
+	private readonly urgent: (() => void)[] = [];
+
 	/** Resolves in a later task of the main thread, one waiting job per task. */
 	readonly next = (): Promise<void> =>
 		new Promise((resolve) => {
 			this.waiting.push(resolve);
+			this.schedule();
+		});
+
+	/**
+	 * Resolves in the next task of the main thread, before the background jobs waiting: a job the
+	 * user waits on hands the thread to Obsidian (input, painting), not to our work over every note.
+	 */
+	readonly nextFirst = (): Promise<void> =>
+		new Promise((resolve) => {
+			this.urgent.push(resolve);
 			this.schedule();
 		});
 
@@ -76,8 +89,8 @@ export class MainThreadTurns {
 		this.scheduled = true;
 		this.poster(() => {
 			this.scheduled = false;
-			const resume = this.waiting.shift();
-			if (this.waiting.length > 0) this.schedule();
+			const resume = this.urgent.shift() ?? this.waiting.shift();
+			if (this.urgent.length > 0 || this.waiting.length > 0) this.schedule();
 			resume?.(); // the job goes on in this task's microtasks, up to its next pause
 		});
 	}

@@ -25,6 +25,19 @@ describe('the plugin jobs’ turns on the main thread', () => {
 		// Between two marker tasks at most one slice ran.
 		for (let i = 1; i < seen.length; i++) expect(seen[i]!.length - seen[i - 1]!.length).toBeLessThanOrEqual(1);
 	});
+
+	it('resumes a job someone waits on before the background jobs, still one slice per task', async () => {
+		const turns = new MainThreadTurns();
+		const log: string[] = [];
+		const job = async (name: string, turn: () => Promise<void>): Promise<void> => {
+			for (let slice = 1; slice <= 3; slice++) {
+				await turn();
+				log.push(`${name}${slice}`);
+			}
+		};
+		await Promise.all([job('a', turns.next), job('b', turns.next), job('s', turns.nextFirst)]);
+		expect(log).toEqual(['s1', 's2', 's3', 'a1', 'b1', 'a2', 'b2', 'a3', 'b3']);
+	});
 });
 
 /** A browser's MessageChannel as far as the turns use it: each message a task of its own (here a Node immediate, not a timer). */

@@ -40,6 +40,7 @@ import { LinkState } from './link-state';
 import { baseAnswer, basesInScope } from './bases';
 import { schemaDraftOf } from './schema-draft';
 import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
+import type { TimeSlice } from '../steps';
 import { engineStatus, type EngineStatus, type SearchIndexState } from './status';
 
 export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
@@ -57,6 +58,8 @@ export interface EngineSearchOptions {
 	withBacklinks?: boolean;
 	/** Search only notes under these folders. */
 	folders?: string[];
+	/** A host's time budget for the search's pass over every note's links (the answer is the same). */
+	slice?: TimeSlice;
 }
 
 /** The engine: see the module comment. */
@@ -247,6 +250,7 @@ export class VaultEngine {
 			folders: options.folders,
 			trigrams,
 			dateFields: this.config.settings.dateFields,
+			slice: options.slice,
 		});
 	}
 

@@ -2,6 +2,7 @@
 import type { TrigramIndex } from '../text/trigram';
 import type { NoteResult, QueryResult } from '../contract';
 import type { NoteSource } from '../port';
+import type { TimeSlice } from '../steps';
 import type { Expansion } from './expansion';
 import type { Tier } from './rank';
 
@@ -27,6 +28,8 @@ export interface SearchOptions {
 	trigrams?: TrigramIndex | null;
 	/** Date properties that date a hit, first set wins (default: the engine's defaults); else the file's modification time. */
 	dateFields?: readonly string[];
+	/** A host's time budget: the hits' backlinks pass over every note's links pauses when it is used up (answers unchanged). */
+	slice?: TimeSlice;
 }
 
 /** One ranked hit: the contract's note result plus the ranked-search fields. */
