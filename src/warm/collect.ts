@@ -1,7 +1,8 @@
 /**
  * A full collection on demand for the two long-lived servers (the MCP server, the CLI's background
  * server). What collects between phases — the snapshot's save (node/snapshot/open-cached.ts), the
- * trigram build's `GarbageBound`, the server's collection between calls — looks for
+ * trigram build's `GarbageBound`, the server's collection between calls — asks `fullCollection`
+ * (node/full-collection.ts), which looks for
  * `globalThis.gc`, which Node defines only with `--expose-gc`; an MCP client starts `vault-query
  * mcp` with no Node flags. So each server makes it at its start: the flag set at run time, and the
  * `gc` of a fresh context (a collection is the whole process's, whichever context asks for it).

@@ -11,6 +11,7 @@ import { setTimeout } from 'node:timers';
 import { refreshTrigrams } from '../core/engine/saved';
 import type { TrigramIndex } from '../core/text/trigram';
 import { buildTrigramsSliced, type NoteToIndex } from '../core/text/trigram-build';
+import { fullCollection } from '../node/full-collection';
 import type { TrigramStatus, VaultSession, VaultSource, VaultState } from './session';
 
 /** Delays the background work by this many ms (tests use it to see answers before the index exists). */
@@ -36,7 +37,7 @@ function processHost(): GarbageHost {
 			const { heapUsed, external } = process.memoryUsage();
 			return heapUsed + external;
 		},
-		collect: (globalThis as { gc?: () => void }).gc,
+		collect: fullCollection(),
 	};
 }
 

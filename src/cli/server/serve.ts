@@ -15,6 +15,7 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timer
 import type { EngineConfig, VaultEngine } from '../../core/engine/engine';
 import type { NoteSource } from '../../core/port';
 import { DEFAULT_CONFIG_DIR, type OpenVaultOptions } from '../../node/vault-source';
+import { fullCollection } from '../../node/full-collection';
 import { startWarmVault, type WarmVault } from '../../warm/host';
 import type { VaultState } from '../../warm/session';
 import type { ParsedArgs } from '../args';
@@ -350,7 +351,7 @@ class CliServer {
 	 * grow the heap than collect them — at 50k the server grew by ~20 MB per refresh without it.
 	 */
 	private collectWhenQuiet(): void {
-		const gc = (globalThis as { gc?: () => void }).gc;
+		const gc = fullCollection();
 		if (gc === undefined) return;
 		if (this.collect) clearTimeout(this.collect);
 		this.collect = setTimeout(gc, 1000);

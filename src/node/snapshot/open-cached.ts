@@ -36,6 +36,7 @@ import {
 	type WatchedSince,
 } from './read-notes';
 import { streamedBuild } from './stream-build';
+import { fullCollection } from '../full-collection';
 
 export type { WatchedSince } from './read-notes';
 
@@ -309,7 +310,7 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 		// A start that holds every note's metadata (a server's, see keepTexts) encodes the snapshot
 		// after a full collection when it can (both servers define one: warm/collect.ts): the
 		// read's garbage goes first, so the encoding reuses that memory rather than adding to it.
-		if (!reading.keepTexts && needed()) (globalThis as { gc?: () => void }).gc?.();
+		if (!reading.keepTexts && needed()) fullCollection()?.();
 		await saveLater();
 	}
 	report.ms = performance.now() - started;
@@ -359,7 +360,7 @@ async function openStreamed(vaultPath: string, options: OpenCachedOptions, start
 	}
 	// The encoder's buffers are garbage now: a full collection (both servers define one:
 	// warm/collect.ts) lets the open below and the index builds after it reuse that memory.
-	(globalThis as { gc?: () => void }).gc?.();
+	fullCollection()?.();
 	// Nothing is parsed again and nothing is stat'ed: a watching caller reports writes since.
 	const again = await openCachedVault(vaultPath, {
 		...rest,
