@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { VaultEngine } from '../../src/core/engine/engine';
-import { IndexParts, partKey } from '../../src/core/snapshot/index-parts';
+import { partKey } from '../../src/core/snapshot/index-parts';
 import { concatBytes } from '../../src/core/snapshot/bytes';
 import type { NoteFingerprint } from '../../src/core/snapshot/codec';
 import { decodePart, encodePart, encodePartChunksSteps, type PartInput } from '../../src/core/snapshot/part-codec';
@@ -19,7 +18,7 @@ import { drain } from '../../src/core/steps';
 import { FileSnapshotStore } from '../../src/node/snapshot/file-store';
 import type { SnapshotStore } from '../../src/core/snapshot/port';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
-import { MemorySource } from '../helpers/memory-source';
+import { builtEngine, partsOn } from '../helpers/built-engine';
 
 /** A part whose sections cross block boundaries and need padding (lengths not multiples of 8). */
 function fixedPart(): PartInput {
@@ -63,15 +62,7 @@ describe('a part in pieces', () => {
 		const files: Record<string, string> = {};
 		for (let i = 0; i < 400; i++)
 			files[`folder ${i % 9}/note ${i}.md`] = `# Note ${i}\n\nword${i % 37} term${i} [[note ${(i + 1) % 400}]]\n`;
-		const engine = new VaultEngine(new MemorySource(files));
-		await engine.search('word1');
-		const index = engine.builtSearchIndex!;
-		const fingerprints = new Map(
-			Object.keys(files).map((path, i): [string, NoteFingerprint] => [
-				path,
-				{ size: i, mtimeMs: 1e12 + i, ctimeMs: 1e12, ino: i, racy: false },
-			]),
-		);
+		const { engine, index, fingerprints } = await builtEngine(files, 'word1');
 		const dir = mkdtempSync(join(tmpdir(), 'vq-part-chunks-'));
 		onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
 		const file = new FileSnapshotStore(dir);
@@ -82,16 +73,7 @@ describe('a part in pieces', () => {
 			clear: (key) => file.clear(key),
 			info: (key) => file.info(key),
 		};
-		const init = {
-			store,
-			host: nodeCodecHost,
-			vaultKey: '/vault',
-			tool: 't',
-			vaultSettings: '{}',
-			fingerprints,
-			buildTrigrams: false,
-		};
-		const parts = new IndexParts(init);
+		const parts = partsOn(store, fingerprints);
 		expect(await parts.save(engine, ['search'], true)).toBeNull();
 
 		expect(handed).toHaveLength(1);

@@ -4,7 +4,8 @@
  * never when the process cannot ask for a collection.
  */
 import { describe, expect, it } from 'vitest';
-import { GarbageBound, type GarbageHost } from '../../src/warm/trigrams';
+import { GarbageBound, notesOf, type GarbageHost } from '../../src/warm/trigrams';
+import { MemorySource } from '../helpers/memory-source';
 
 const MB = 1 << 20;
 
@@ -66,5 +67,18 @@ describe('the trigram build bounds its garbage', () => {
 		for (let i = 0; i < 100; i++) bound.check();
 		expect(bound.collections).toBe(0);
 		expect(host.looks).toBe(looks);
+	});
+
+	it('collects once every note is read, before the segments are merged, even under the allowance', () => {
+		const notes: Record<string, string> = {};
+		for (let i = 0; i < 200; i++) notes[`n${i}.md`] = `note ${i}`;
+		const bound = new GarbageBound(growing(MB / 2, 200 * MB), 96 * MB);
+		const reading = notesOf(new MemorySource(notes), bound);
+		let read = 0;
+		while (read < 200 && !reading.next().done) read++;
+		expect(read).toBe(200);
+		expect(bound.collections).toBe(0);
+		expect(reading.next().done).toBe(true);
+		expect(bound.collections).toBe(1);
 	});
 });

@@ -194,6 +194,12 @@ export class InvertedIndex {
 	private *compactSteps(): Generator<void, void, void> {
 		let work = 0;
 		const termCount = this.terms.size;
+		// Already compact (a build ends with a compaction): a copy of every posting would change
+		// nothing, and a save's export held it beside the index (~90 MB at 50k notes).
+		if (this.pending.length === 0 && this.removedSinceCompact === 0 && this.frozen.terms === termCount) {
+			this.pending.clear(this.docs.length);
+			return;
+		}
 		const counts = new Uint32Array(termCount + 1);
 		const alive = this.alive;
 		const frozenTerms = this.frozen.terms;
@@ -417,7 +423,7 @@ export class InvertedIndex {
 
 	/**
 	 * `exportState` as steps (a host's main thread runs them in slices). The index must not change
-	 * until they return (the engine holds its changes back meanwhile); the state returned is a copy.
+	 * until they return (the engine holds its changes back meanwhile); the state returned shares the index's posting columns when nothing needs squeezing: read it, never write it.
 	 */
 	*exportStateSteps(): Generator<void, InvertedIndexState, void> {
 		yield* this.compactSteps();

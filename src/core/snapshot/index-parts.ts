@@ -8,10 +8,18 @@
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../engine/engine';
 import type { NoteFingerprint } from './codec';
 import { SnapshotFormatError } from './codec';
-import { decodePartSteps, encodePartChunksSteps, type DecodedPart } from './part-codec';
+import {
+	decodePartSteps,
+	encodePartPiecesSteps,
+	sectionBytes,
+	streamPieces,
+	type DecodedPart,
+	type PartPiece,
+	type SectionBytes,
+} from './part-codec';
 import type { CodecHost, SnapshotReader, SnapshotStore } from './port';
 import { planReconcileSteps } from './reconcile';
-import { SavedIndexDamaged, SEARCH_PART_VERSION, searchSectionsSteps } from './search-part';
+import { SavedIndexDamaged, SEARCH_PART_VERSION, searchSourcesSteps } from './search-part';
 import { restoreSearchIndexSteps } from './search-part-restore';
 import { drain } from '../steps';
 import type { SearchIndex } from '../search/search-index';
@@ -273,12 +281,12 @@ export class IndexParts implements SavedIndexes {
 		const trigrams = kinds.includes('trigrams') ? engine.trigrams : null;
 		const host = this.init.host;
 		const threshold = always ? 0 : resaveAfter(this.init.fingerprints.size);
-		const jobs: [PartKind, string, () => Generator<void, Record<string, Uint8Array>, void>][] = [];
+		const jobs: [PartKind, string, () => Generator<void, Record<string, SectionBytes>, void>][] = [];
 		if (search !== null && this.dirty('search', search, threshold))
 			jobs.push([
 				'search',
 				this.settingsOf('search', search.settings),
-				() => searchSectionsSteps(search, this.init.host),
+				() => searchSourcesSteps(search, this.init.host),
 			]);
 		if (trigrams !== null && this.dirty('trigrams', trigrams, threshold))
 			jobs.push([
@@ -292,22 +300,32 @@ export class IndexParts implements SavedIndexes {
 		for (const [kind, settings, sections] of jobs) {
 			try {
 				// In pieces (header, sections): the store writes them one after another, never joined here.
-				const chunks = await engine.settled(() =>
+				const pieces = await engine.settled(() =>
 					run(
 						(function* (init: PartsInit) {
 							const part = { kind, tool: init.tool, settings, stamps: init.fingerprints };
-							return yield* encodePartChunksSteps({ ...part, sections: yield* sections() }, init.host);
+							return yield* encodePartPiecesSteps({ ...part, sections: yield* sections() }, init.host);
 						})(this.init),
 					),
 				);
-				await this.init.store.save(partKey(this.init.vaultKey, kind), chunks);
-				const size = chunks.reduce((n, c) => n + c.length, 0);
+				const size = pieces.reduce((n, c) => n + c.length, 0);
+				await this.write(partKey(this.init.vaultKey, kind), size, pieces);
 				this.report.notes.push(`${kind} index saved (${(size / 1e6).toFixed(1)} MB)`);
 			} catch (error) {
 				return `the ${kind} index could not be saved (${error instanceof Error ? error.message : String(error)})`;
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Writes a part's pieces: as they are made, where the store can (a made section — the postings
+	 * in term order — is then never held whole); else each made section filled into an array first.
+	 */
+	private write(key: string, size: number, pieces: readonly PartPiece[]): Promise<void> {
+		const { store } = this.init;
+		if (store.saveStreamed) return store.saveStreamed(key, size, streamPieces(pieces));
+		return store.save(key, pieces.map(sectionBytes));
 	}
 }
 

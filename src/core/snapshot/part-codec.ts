@@ -38,6 +38,18 @@ export function memoryPart(bytes: Uint8Array): SnapshotReader {
 	};
 }
 
+/** The last i below `count` whose `starts[i]` (ascending) is ≤ `at`; 0 when none is. */
+export function lastAtOrBelow(starts: ArrayLike<number>, count: number, at: number): number {
+	let lo = 0;
+	let hi = count - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >>> 1;
+		if (starts[mid]! <= at) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo;
+}
+
 /**
  * Bytes kept in consecutive chunks (a store's records) as SnapshotReader, with no copy into one
  * array: a read inside one chunk is a view of it, a read across chunks is copied (only sections
@@ -48,17 +60,8 @@ export function chunkedPart(chunks: readonly Uint8Array[], size: number): Snapsh
 	starts[0] = 0;
 	for (let i = 0; i < chunks.length; i++) starts[i + 1] = starts[i]! + chunks[i]!.length;
 	if (starts[chunks.length] !== size) return null;
-	/** The chunk holding byte `at` (the last whose start is ≤ at). */
-	const chunkAt = (at: number): number => {
-		let lo = 0;
-		let hi = chunks.length - 1;
-		while (lo < hi) {
-			const mid = (lo + hi + 1) >>> 1;
-			if (starts[mid]! <= at) lo = mid;
-			else hi = mid - 1;
-		}
-		return lo;
-	};
+	/** The chunk holding byte `at`. */
+	const chunkAt = (at: number): number => lastAtOrBelow(starts, chunks.length, at);
 	return {
 		size,
 		read: (offset, length) => {
@@ -80,6 +83,55 @@ export function chunkedPart(chunks: readonly Uint8Array[], size: number): Snapsh
 	};
 }
 
+/**
+ * A section made as it is read rather than held whole (the search part's postings in term order,
+ * read from the index's own columns): its length, and `fill` writes its bytes [from, from +
+ * into.length) into `into`. The encoder reads it twice — once for its checksums, once to write it.
+ */
+export interface SectionSource {
+	/** Bytes in all. */
+	readonly length: number;
+	/** Writes bytes [from, from + into.length) into `into` (`from` a multiple of 8). */
+	fill(into: Uint8Array, from: number): void;
+}
+
+/** A section's bytes: held, or made when read. */
+export type SectionBytes = Uint8Array | SectionSource;
+
+/** A piece of an encoded part: bytes, or a section made when read. */
+export type PartPiece = SectionBytes;
+
+/** A section's whole bytes (a made one filled into an array of its own). */
+export function sectionBytes(section: SectionBytes): Uint8Array {
+	if (section instanceof Uint8Array) return section;
+	const out = new Uint8Array(section.length);
+	section.fill(out, 0);
+	return out;
+}
+
+/** Bytes a streamed write fills at once from a made section. */
+const STREAM_PIECE = 64 * BLOCK; // why: 1 MB: a write call per MB, and the buffer reused throughout.
+
+/**
+ * The pieces' bytes one after another: held ones as they are, made ones filled a MB at a time into
+ * one buffer — each piece is valid until the next is asked for (a store writes it before).
+ */
+export function* streamPieces(pieces: readonly PartPiece[]): Generator<Uint8Array, void, void> {
+	let buffer: Uint8Array | null = null;
+	for (const piece of pieces) {
+		if (piece instanceof Uint8Array) {
+			yield piece;
+			continue;
+		}
+		buffer ??= new Uint8Array(STREAM_PIECE);
+		for (let from = 0; from < piece.length; from += STREAM_PIECE) {
+			const view = buffer.subarray(0, Math.min(STREAM_PIECE, piece.length - from));
+			piece.fill(view, from);
+			yield view;
+		}
+	}
+}
+
 /** What a part holds, as the encoder takes it. */
 export interface PartInput {
 	/** `search` or `trigrams`. */
@@ -91,7 +143,7 @@ export interface PartInput {
 	/** The notes (every note of the vault) and the fingerprints the part reflects. */
 	stamps: ReadonlyMap<string, NoteFingerprint>;
 	/** The part's own sections. */
-	sections: Record<string, Uint8Array>;
+	sections: Record<string, SectionBytes>;
 }
 
 /** A section's place in the body (after the header) and its block checksums. */
@@ -137,6 +189,14 @@ export function* encodePartSteps(input: PartInput, utf8: CodecHost): Generator<v
  * bytes `encodePartSteps` returns. Pauses after each few blocks checksummed.
  */
 export function* encodePartChunksSteps(input: PartInput, utf8: CodecHost): Generator<void, Uint8Array[], void> {
+	return (yield* encodePartPiecesSteps(input, utf8)).map(sectionBytes);
+}
+
+/**
+ * `encodePartChunksSteps` with made sections left as they are (see SectionSource): for a store
+ * that writes the pieces as `streamPieces` gives them, so such a section is never held whole.
+ */
+export function* encodePartPiecesSteps(input: PartInput, utf8: CodecHost): Generator<void, PartPiece[], void> {
 	let work = 0;
 	const paths = [...input.stamps.keys()];
 	const stamps = new Float64Array(paths.length * STAMP_COLUMNS);
@@ -144,17 +204,18 @@ export function* encodePartChunksSteps(input: PartInput, utf8: CodecHost): Gener
 		const fp = input.stamps.get(path)!;
 		stamps.set([fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, fp.racy ? 1 : 0], i * STAMP_COLUMNS);
 	});
-	const sections: [string, Uint8Array][] = [
+	const sections: [string, SectionBytes][] = [
 		['paths', utf8.encode(JSON.stringify(paths))],
 		['stamps', bytesOf(stamps)],
 		...Object.entries(input.sections),
 	];
 	const table: Record<string, SectionEntry> = {};
 	let offset = 0;
+	const scratch = new Uint8Array(BLOCK);
 	for (const [name, bytes] of sections) {
 		const sums: number[] = [];
 		for (let at = 0; at < bytes.length; at += BLOCK) {
-			sums.push(sumOf(utf8, bytes.subarray(at, Math.min(bytes.length, at + BLOCK))));
+			sums.push(sumOf(utf8, blockOf(bytes, at, scratch)));
 			if (++work >= ENCODE_STEP_BLOCKS) {
 				work = 0;
 				yield;
@@ -181,13 +242,22 @@ export function* encodePartChunksSteps(input: PartInput, utf8: CodecHost): Gener
 	view.setUint32(12, base + offset, true);
 	view.setUint32(16, header.length, true);
 	head.set(header, 20);
-	const chunks: Uint8Array[] = [head];
+	const chunks: PartPiece[] = [head];
 	for (const [, bytes] of sections) {
 		if (bytes.length > 0) chunks.push(bytes);
 		const padding = Math.ceil(bytes.length / 8) * 8 - bytes.length;
 		if (padding > 0) chunks.push(new Uint8Array(padding));
 	}
 	return chunks;
+}
+
+/** Bytes [at, at + BLOCK) of a section (fewer at its end): a view of held bytes, a made section's filled into `scratch`. */
+function blockOf(section: SectionBytes, at: number, scratch: Uint8Array): Uint8Array {
+	const end = Math.min(section.length, at + BLOCK);
+	if (section instanceof Uint8Array) return section.subarray(at, end);
+	const view = scratch.subarray(0, end - at);
+	section.fill(view, at);
+	return view;
 }
 
 /** A decoded part: its header and fingerprints read, every other section read and checked when asked for. */

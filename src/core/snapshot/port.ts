@@ -32,6 +32,12 @@ export interface SnapshotStore {
 	load(key: string): Promise<Uint8Array | null>;
 	/** Replace the snapshot under `key` atomically (a reader sees the old or the new one, never half); chunks are written one after another. */
 	save(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void>;
+	/**
+	 * Optional: replace the snapshot under `key` as `save` does, its `size` bytes given as pieces
+	 * made one after another — each valid only until the next is asked for, so a store writes it
+	 * at once and keeps no reference (a large part is then never held whole in memory).
+	 */
+	saveStreamed?(key: string, size: number, pieces: Iterable<Uint8Array>): Promise<void>;
 	/** Forget the snapshot under `key`; true when there was one. */
 	clear(key: string): Promise<boolean>;
 	/** What is saved under `key`, or null. */

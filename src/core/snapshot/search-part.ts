@@ -21,6 +21,7 @@ import { compareTerms } from '../search/term-dictionary';
 import { drain, WorkMeter } from '../steps';
 import { bytesOf } from './bytes';
 import { hasLossyNumber, tagNumbers } from './metadata-codec';
+import { lastAtOrBelow, type SectionBytes, type SectionSource } from './part-codec';
 import type { CodecHost } from './port';
 
 /** Bumped when what the search part holds changes meaning. */
@@ -168,25 +169,66 @@ function* sortedOrderSteps(
 	return from;
 }
 
-/** The state with term ids renumbered in string order (the dictionary then needs no ids), postings moved with them. */
-function* termsInOrderSteps(state: InvertedIndexState, meter: WorkMeter): Generator<void, InvertedIndexState, void> {
+/** The state with term ids renumbered in string order (the dictionary then needs no ids), postings moved with them as sections made when read. */
+function* termsInOrderSteps(
+	state: InvertedIndexState,
+	meter: WorkMeter,
+): Generator<
+	void,
+	{ termList: string[]; termStart: Uint32Array; postDocs: SectionSource; postTfs: SectionSource },
+	void
+> {
 	const { termList, termStart, postDocs, postTfs } = state;
 	const order = yield* sortedOrderSteps(termList.length, (a, b) => compareTerms(termList[a]!, termList[b]!), meter);
 	const start = new Uint32Array(termList.length + 1);
-	const docs = new Uint32Array(postDocs.length);
-	const tfs = new Uint32Array(postTfs.length);
 	const sorted: string[] = [];
 	for (let i = 0; i < order.length; i++) {
 		const t = order[i]!;
-		const from = termStart[t]!;
-		const to = termStart[t + 1]!;
-		docs.set(postDocs.subarray(from, to), start[i]);
-		tfs.set(postTfs.subarray(from, to), start[i]);
-		start[i + 1] = start[i]! + to - from;
+		start[i + 1] = start[i]! + termStart[t + 1]! - termStart[t]!;
 		sorted.push(termList[t]!);
-		if (meter.add(1 + to - from)) yield;
+		if (meter.add(1)) yield;
 	}
-	return { ...state, termList: sorted, termStart: start, postDocs: docs, postTfs: tfs };
+	return {
+		termList: sorted,
+		termStart: start,
+		postDocs: inTermOrder(postDocs, termStart, order, start),
+		postTfs: inTermOrder(postTfs, termStart, order, start),
+	};
+}
+
+/**
+ * A posting column in sorted term order, made when read from the index's own column (the index's
+ * frozen columns are never written once made): a copy of each column was ~46 MB at 50k notes,
+ * held beside the index while the part was encoded and written.
+ */
+function inTermOrder(
+	column: Uint32Array,
+	termStart: Uint32Array,
+	order: Uint32Array,
+	start: Uint32Array,
+): SectionSource {
+	return {
+		length: column.length * 4,
+		fill(into, from) {
+			if (from % 4 !== 0 || into.length % 4 !== 0)
+				throw new RangeError('a posting column is read in whole postings');
+			const out =
+				into.byteOffset % 4 === 0
+					? new Uint32Array(into.buffer, into.byteOffset, into.length / 4)
+					: new Uint32Array(into.length / 4);
+			let p = from / 4;
+			const end = p + out.length;
+			for (let i = lastAtOrBelow(start, order.length, p); p < end && i < order.length; i++) {
+				const t = order[i]!;
+				const n = Math.min(start[i + 1]!, end) - p;
+				if (n <= 0) continue;
+				const at = termStart[t]! + p - start[i]!;
+				out.set(column.subarray(at, at + n), p - from / 4);
+				p += n;
+			}
+			if (out.buffer !== into.buffer) into.set(new Uint8Array(out.buffer));
+		},
+	};
 }
 
 /** The sections of a built index's part. */
@@ -194,18 +236,47 @@ export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string,
 	return drain(searchSectionsSteps(si, utf8));
 }
 
-/**
- * `searchSections` in steps, pausing after about `meter.step` units of work (a term or posting
- * moved, an element merged, a note, 64 bytes encoded): the plugin runs them in time slices on
- * Obsidian's main thread, the CLI drains them at once; the bytes are the same. The index must not
- * change until they return (its export compacts it in place).
- */
+/** Bytes of a made section filled between two pauses of `searchSectionsSteps`. */
+const FILL_STEP_BYTES = 4096; // why: 1,024 postings, a small share of a step: one fill overshoots a step by that at most.
+
+/** `searchSourcesSteps` with every section held whole (the plugin's stores keep the bytes; a made section is filled in steps, a posting a unit). */
 export function* searchSectionsSteps(
 	si: SearchIndex,
 	utf8: CodecHost,
 	meter = new WorkMeter(SECTION_STEP),
 ): Generator<void, Record<string, Uint8Array>, void> {
-	const state = yield* termsInOrderSteps(yield* si.index.exportStateSteps(), meter);
+	const sources = yield* searchSourcesSteps(si, utf8, meter);
+	const out: Record<string, Uint8Array> = {};
+	for (const [name, section] of Object.entries(sources)) {
+		if (section instanceof Uint8Array) {
+			out[name] = section;
+			continue;
+		}
+		const bytes = new Uint8Array(section.length);
+		for (let from = 0; from < bytes.length; from += FILL_STEP_BYTES) {
+			const piece = bytes.subarray(from, Math.min(bytes.length, from + FILL_STEP_BYTES));
+			section.fill(piece, from);
+			if (meter.add(piece.length >> 2)) yield;
+		}
+		out[name] = bytes;
+	}
+	return out;
+}
+
+/**
+ * The sections of a built index's part in steps, pausing after about `meter.step` units of work (a
+ * term placed, an element merged, a note, 64 bytes encoded): the plugin runs them in time slices
+ * on Obsidian's main thread, the CLI drains them at once; the bytes are the same. The index must
+ * not change until they return (its export compacts it in place). The posting columns are made
+ * when read (SectionSource) from the index's frozen columns, which no later change writes into.
+ */
+export function* searchSourcesSteps(
+	si: SearchIndex,
+	utf8: CodecHost,
+	meter = new WorkMeter(SECTION_STEP),
+): Generator<void, Record<string, SectionBytes>, void> {
+	const state = yield* si.index.exportStateSteps();
+	const sorted = yield* termsInOrderSteps(state, meter);
 	const lossy: number[] = [];
 	const linkFieldDocs: number[] = [];
 	const records: string[] = [];
@@ -225,7 +296,7 @@ export function* searchSectionsSteps(
 		skipped: si.skipped,
 		exclusions: si.exclusions,
 		lossy,
-		terms: state.termList.length,
+		terms: sorted.termList.length,
 		docs: state.docs.length,
 		linkFieldDocs,
 	};
@@ -235,9 +306,9 @@ export function* searchSectionsSteps(
 	const docSections = yield* recordSectionsSteps('doc', records, utf8, meter);
 	const firsts: string[] = [];
 	const blocks: string[] = [];
-	for (let at = 0; at < state.termList.length; at += DICT_BLOCK) {
-		firsts.push(state.termList[at]!);
-		blocks.push(JSON.stringify(state.termList.slice(at, at + DICT_BLOCK)));
+	for (let at = 0; at < sorted.termList.length; at += DICT_BLOCK) {
+		firsts.push(sorted.termList[at]!);
+		blocks.push(JSON.stringify(sorted.termList.slice(at, at + DICT_BLOCK)));
 		if (meter.add(DICT_BLOCK)) yield;
 	}
 	const dict = {
@@ -250,9 +321,9 @@ export function* searchSectionsSteps(
 		...names,
 		...docSections,
 		...dict,
-		termStart: bytesOf(state.termStart),
-		postDocs: bytesOf(state.postDocs),
-		postTfs: bytesOf(state.postTfs),
+		termStart: bytesOf(sorted.termStart),
+		postDocs: sorted.postDocs,
+		postTfs: sorted.postTfs,
 		fieldLen: bytesOf(state.fieldLen),
 	};
 }

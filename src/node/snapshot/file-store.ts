@@ -139,7 +139,19 @@ export class FileSnapshotStore implements SnapshotStore {
 	/** Write to a private temporary file, then rename it over the snapshot. */
 	async save(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
 		const chunks = bytes instanceof Uint8Array ? [bytes] : bytes;
-		const size = chunks.reduce((n, c) => n + c.length, 0);
+		await this.saveStreamed(
+			key,
+			chunks.reduce((n, c) => n + c.length, 0),
+			chunks,
+		);
+	}
+
+	/**
+	 * `save` with the bytes as pieces made while written (see SnapshotStore.saveStreamed): each is
+	 * written before the next is asked for. A failure — a write's, or a piece's own — removes the
+	 * temporary file and leaves the saved snapshot as it was; so does a total other than `size`.
+	 */
+	async saveStreamed(key: string, size: number, pieces: Iterable<Uint8Array>): Promise<void> {
 		if (size > this.limit) throw new SnapshotTooLargeError(size, this.limit);
 		if (this.refused !== null) throw new Error(this.refused);
 		// The folder is checked, never chmod-ed: one that is not private stays as its owner set it, and is not used.
@@ -148,10 +160,13 @@ export class FileSnapshotStore implements SnapshotStore {
 		const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 		const handle = await open(temp, 'wx', 0o600);
 		try {
-			for (const chunk of chunks) {
+			let written = 0;
+			for (const chunk of pieces) {
 				for (let done = 0; done < chunk.length;)
 					done += (await handle.write(chunk, done, chunk.length - done)).bytesWritten;
+				written += chunk.length;
 			}
+			if (written !== size) throw new Error(`snapshot pieces held ${written} bytes, not the ${size} announced`);
 			await handle.close();
 			await rename(temp, target);
 		} catch (error) {
