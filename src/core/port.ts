@@ -89,6 +89,12 @@ export interface NoteSource {
 	 */
 	lacksProperty?(path: string, key: string): boolean;
 	/**
+	 * Optional: the note's own frontmatter keys as saved, or null when the source cannot tell
+	 * without decoding the frontmatter — a full answer titles every matching note, and most have
+	 * no `title` property to decode.
+	 */
+	frontmatterKeys?(path: string): readonly string[] | null;
+	/**
 	 * Optional: Obsidian's `getAllTags` of the note (frontmatter tags, then body tags, as
 	 * written), or null when the note is not indexed — what a source that saved it beside the
 	 * metadata answers without decoding the metadata.

@@ -4,7 +4,7 @@
  */
 import type { NoteResult, QueryResult } from '../contract';
 import { echoFrontmatter, echoLimitation } from '../frontmatter-echo';
-import { titleOf } from '../note-info';
+import { noteTitle } from '../note-info';
 import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
 import type { EngineSettings } from '../settings';
@@ -80,7 +80,7 @@ export async function runGrepStream(
 			sink.note(
 				{
 					path: hit.path,
-					title: titleOf(hit.path, context.source.getMetadata(hit.path)),
+					title: noteTitle(context.source, hit.path),
 					matches: hit.matches,
 				},
 				async () => {

@@ -353,6 +353,12 @@ export class CachedVaultSource implements NoteSource {
 		);
 	}
 
+	/** The note's frontmatter keys as saved (an unchanged note only; null: read its metadata). */
+	frontmatterKeys(path: string): readonly string[] | null {
+		const i = this.init.fresh.has(path) ? undefined : this.init.kept.get(path);
+		return i === undefined || this.init.snapshot === null ? null : this.init.snapshot.keysOf(i);
+	}
+
 	/** The note's `getAllTags`, from the list saved with it when it is unchanged; null when not indexed. */
 	allTags(path: string): readonly string[] | null {
 		const i = this.init.fresh.has(path) ? undefined : this.init.kept.get(path);
