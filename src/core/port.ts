@@ -8,6 +8,8 @@ export interface NoteBytes {
 	readonly latin1: string;
 	/** The text of bytes `start` to `end` decoded as UTF-8. */
 	text(start: number, end: number): string;
+	/** The bytes themselves (valid as long as the NoteBytes), for a listing that copies its lines without decoding them. */
+	readonly bytes: Uint8Array;
 }
 
 /**

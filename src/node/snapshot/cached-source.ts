@@ -232,7 +232,7 @@ export class CachedVaultSource implements NoteSource {
 		if (this.init.fresh.has(path) || !this.init.kept.has(path) || this.getSkipReason(path) !== null) return null;
 		const bytes = readNoteBytesSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
 		if (bytes === null) return null;
-		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end) };
+		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end), bytes };
 	}
 
 	/**
