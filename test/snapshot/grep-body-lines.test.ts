@@ -2,7 +2,8 @@
  * A full grep listing over a source opened from its snapshot finds each note's body start in the
  * bytes it reads and titles a note from its saved frontmatter keys: the listing is the plain
  * read's, and no note is parsed again from disk (a note without frontmatter was, for its first
- * section, once per full answer) nor its metadata decoded where it has no title.
+ * section, once per full answer) nor its metadata decoded where it has no title; a text listing
+ * takes each such note's lines as bytes.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,5 +55,22 @@ describe('a full grep listing read from bytes', () => {
 		);
 		expect(briefs).toContainEqual(expect.objectContaining({ path: 'titled.md', title: 'Named' }));
 		expect(opened.source.heldMetadata.reparsed).toBe(0);
+
+		// A text listing takes every note matched on its bytes as bytes: none is decoded into matches.
+		const raw: string[] = [];
+		const decoded: string[] = [];
+		await cached.grepStream(
+			{ type: 'grep', pattern: 'common', limit: 100_000 },
+			{
+				begin: () => undefined,
+				note: (brief) => void decoded.push(brief.path),
+				noteRaw: (path, _title, lines) => {
+					raw.push(path);
+					expect(lines.lines.length).toBeGreaterThan(0);
+				},
+			},
+		);
+		expect(decoded).toEqual([]);
+		expect(raw).toEqual(briefs.map((brief) => (brief as NoteResult).path));
 	});
 });
