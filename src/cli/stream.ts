@@ -4,12 +4,24 @@
  * ever holds the whole answer (at 50k notes a full answer is tens of MB of text and JSON).
  */
 import type { NoteResult, QueryResult } from '../core/contract';
-import { displayLines, escapeTerminal } from '../core/display';
+import { displayLines, escapeControls, escapeTerminal } from '../core/display';
 import type { VaultEngine } from '../core/engine/engine';
 import { renderNote, renderSummary } from '../core/query/render-text';
+import type { RawLines } from '../core/query/grep';
 import type { GrepQuery } from '../core/query/types';
 import { boolFlag, type ParsedArgs } from './args';
 import { emitAnswer, EXIT, MORE, type CommandIO } from './command';
+
+/**
+ * The UTF-8 bytes, read as Latin-1, of the characters `escapeControls` spells out, but the
+ * newline and the CR of CRLF (a line of RawLines holds neither): C0 controls but tab, DEL, the
+ * C1 controls (C2 80–9F), U+202A–202E (E2 80 AA–AE) and U+2066–2069 (E2 81 A6–A9).
+ */
+const ESCAPED_BYTES = new RegExp(
+	// why: matching control characters is the point (no-control-regex guards against it by accident).
+	// eslint-disable-next-line no-control-regex -- the control bytes are what it finds
+	'[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]|\\u00c2[\\u0080-\\u009f]|\\u00e2\\u0080[\\u00aa-\\u00ae]|\\u00e2\\u0081[\\u00a6-\\u00a9]',
+);
 
 /** Answers that may hold more results than this are streamed; smaller ones are built whole (their count first). */
 export const STREAM_ABOVE = 500;
@@ -30,15 +42,36 @@ export class ChunkWriter {
 
 	/** Adds `text`; a full chunk is written (and its reader waited for) before this resolves. */
 	async add(text: string): Promise<void> {
+		this.put(text);
+		await this.settle();
+	}
+
+	/** Adds `text` to the chunk (see `settle`). */
+	put(text: string): void {
 		// UTF-8 takes at most three bytes per UTF-16 code unit.
-		const most = this.size + 3 * text.length;
-		if (most > this.buffer.length) {
-			const grown = Buffer.allocUnsafe(Math.max(most, 2 * this.buffer.length));
-			this.buffer.copy(grown, 0, 0, this.size);
-			this.buffer = grown;
-		}
+		this.room(3 * text.length);
 		this.size += this.buffer.write(text, this.size, 'utf8');
+	}
+
+	/** Adds `bytes[start, end)` as they are (UTF-8 already) to the chunk (see `settle`). */
+	putBytes(bytes: Uint8Array, start: number, end: number): void {
+		this.room(end - start);
+		this.buffer.set(bytes.subarray(start, end), this.size);
+		this.size += end - start;
+	}
+
+	/** Writes the chunk (and waits for its reader) once it is full. */
+	async settle(): Promise<void> {
 		if (this.size >= CHUNK_BYTES) await this.flush();
+	}
+
+	/** Grows the buffer to take `bytes` more. */
+	private room(bytes: number): void {
+		const most = this.size + bytes;
+		if (most <= this.buffer.length) return;
+		const grown = Buffer.allocUnsafe(Math.max(most, 2 * this.buffer.length));
+		this.buffer.copy(grown, 0, 0, this.size);
+		this.buffer = grown;
 	}
 
 	/** Writes what is gathered (a new buffer takes the next parts: the reader may still hold this one). */
@@ -113,6 +146,31 @@ export class AnswerStream {
 		else await this.out.add(`${first ? '' : '\n'}${displayLines(text())}\n`);
 	}
 
+	/**
+	 * One note of a text listing whose lines are still the note's bytes (RawLines): the same bytes
+	 * as `note` writes for it — `renderNote`'s lines escaped by `displayLines` — with each line's
+	 * bytes copied into the chunk, never decoded and encoded again. A note holding a character
+	 * the terminal escapes has its lines decoded and escaped instead.
+	 */
+	async noteRaw(path: string, title: string, raw: RawLines): Promise<void> {
+		const out = this.out;
+		out.put(`${this.written++ === 0 ? '' : '\n'}${escapeControls(path)}\n  ${escapeControls(title)}`);
+		const { note, lines } = raw;
+		const escape = ESCAPED_BYTES.test(note.latin1);
+		for (let k = 0; k < lines.length; k++) {
+			if (lines[k] === -1) {
+				out.put('\n  --');
+				continue;
+			}
+			out.put(`\n  ${lines[k]}${lines[k + 1] === 1 ? ':' : '-'} `);
+			if (escape) out.put(escapeControls(note.text(lines[k + 2]!, lines[k + 3]!)));
+			else out.putBytes(note.bytes, lines[k + 2]!, lines[k + 3]!);
+			k += 3;
+		}
+		out.put('\n');
+		await out.settle();
+	}
+
 	/** The close, once the scan is done (the count line says when fewer notes were written than matched); resolves with the exit code. */
 	async end(result: QueryResult<NoteResult>): Promise<number> {
 		const verbose = boolFlag(this.args, 'verbose');
@@ -138,6 +196,8 @@ export async function streamGrep(
 	const result = await engine.grepStream(query, {
 		begin: (head) => answer.begin(head),
 		note: (brief, full) => answer.note(full, () => renderNote(brief)),
+		// A text listing takes the lines of a note matched on its bytes as bytes.
+		...(boolFlag(args, 'json') ? {} : { noteRaw: (path, title, raw) => answer.noteRaw(path, title, raw) }),
 	});
 	if (result.status === 'failed') return emitAnswer(args, io, 'grep', result, () => '', false);
 	return answer.end(result);

@@ -1,4 +1,5 @@
 import type { CachedMetadata, FrontMatter } from './metadata';
+import type { NoteSource } from './port';
 import { getAllTags } from './obsidian-rules';
 import { baseName } from './paths';
 import { propertyValue, yamlScalars } from './yaml-values';
@@ -35,6 +36,16 @@ export function bodyOf(text: string, meta: CachedMetadata | null): string {
 export function titleOf(path: string, meta: CachedMetadata | null): string {
 	const title = propertyValue(meta?.frontmatter, 'title');
 	return typeof title === 'string' && title.trim() !== '' ? title.trim() : baseName(path);
+}
+
+/**
+ * `titleOf` the note of `source` at `path`, without decoding its frontmatter when its saved keys
+ * name no `title` (in any case): a full answer titles tens of thousands of notes, few of which have one.
+ */
+export function noteTitle(source: Pick<NoteSource, 'getMetadata' | 'frontmatterKeys'>, path: string): string {
+	const keys = source.frontmatterKeys?.(path);
+	if (keys != null && !keys.some((key) => key.toLowerCase() === 'title')) return baseName(path);
+	return titleOf(path, source.getMetadata(path));
 }
 
 /**

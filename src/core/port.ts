@@ -8,6 +8,8 @@ export interface NoteBytes {
 	readonly latin1: string;
 	/** The text of bytes `start` to `end` decoded as UTF-8. */
 	text(start: number, end: number): string;
+	/** The bytes themselves (valid as long as the NoteBytes), for a listing that copies its lines without decoding them. */
+	readonly bytes: Uint8Array;
 }
 
 /**
@@ -88,6 +90,12 @@ export interface NoteSource {
 	 * note's frontmatter.
 	 */
 	lacksProperty?(path: string, key: string): boolean;
+	/**
+	 * Optional: the note's own frontmatter keys as saved, or null when the source cannot tell
+	 * without decoding the frontmatter — a full answer titles every matching note, and most have
+	 * no `title` property to decode.
+	 */
+	frontmatterKeys?(path: string): readonly string[] | null;
 	/**
 	 * Optional: Obsidian's `getAllTags` of the note (frontmatter tags, then body tags, as
 	 * written), or null when the note is not indexed — what a source that saved it beside the

@@ -3,7 +3,8 @@
  * shown decoded, rendered straight into the chunks' bytes — is byte for byte the answer of a call
  * that reads the vault's text itself (`--no-cache`), on a vault of non-ASCII text, case variants,
  * characters whose NFC or lower case is ASCII, combining marks after a match, CRLF and lone CR
- * line ends, a byte order mark, control characters, and multi-byte characters at chunk borders.
+ * line ends, a byte order mark, control characters, more matching lines than a note shows, and
+ * multi-byte characters at chunk borders; a text listing copies the lines' bytes undecoded.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,8 @@ function body(i: number): string {
 		i % 5 === 0 ? `control \u001b[31m red and \u202e reversed obsidian` : 'no control',
 		wide,
 		`tab\tobsidian\tend ${wide.slice(0, 7 + (i % 5))}`,
+		// More matching lines than a note shows, their contexts overlapping, in some notes.
+		...(i % 7 === 3 ? Array.from({ length: 120 }, (_, k) => (k % 3 === 2 ? `between ${k}` : `obsidian ${k}`)) : []),
 		`last line ${wide.slice(0, 3 + (i % 7))}`,
 	];
 	return lines.join('\n');
@@ -98,6 +101,8 @@ async function ownAnswer(argv: string[]): Promise<Buffer> {
 const ASKED: string[][] = [
 	['grep', 'obsidian'],
 	['grep', 'obsidian', '--json'],
+	['grep', 'obsidian', '-C', '0'],
+	['grep', 'obsidian', '-C', '5'],
 	['grep', 'Obsidian', '--case-sensitive'],
 	['grep', 'kelvin'],
 	['grep', 'mark'],

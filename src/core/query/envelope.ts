@@ -7,12 +7,15 @@ import { folderOf } from '../paths';
 import type { NoteSource } from '../port';
 import type { EngineSettings } from '../settings';
 import type { QueryContext } from './context';
+import type { RawLines } from './grep';
 
 /** A note a query matched, before it is shaped into a `NoteResult`. */
 export interface Hit {
 	path: string;
 	source?: LinkSource;
 	matches?: LineMatch[];
+	/** The matching lines left as the note's bytes, instead of `matches` (a streamed text listing; see GrepStop). */
+	raw?: RawLines;
 }
 
 /** What a query module hands back: its hits plus anything the report should say. */

@@ -4,14 +4,14 @@
  */
 import type { NoteResult, QueryResult } from '../contract';
 import { echoFrontmatter, echoLimitation } from '../frontmatter-echo';
-import { titleOf } from '../note-info';
+import { noteTitle } from '../note-info';
 import type { NoteSource } from '../port';
 import { ScopeError } from '../scope';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { passingContext, type QueryReuse } from './context';
 import { failed, skippedFiles, toNoteResult } from './envelope';
-import { grepMatcher, scanGrep } from './grep';
+import { grepMatcher, scanGrep, type RawLines } from './grep';
 import { normalized, validate } from './run';
 import type { GrepQuery } from './types';
 
@@ -27,6 +27,11 @@ export interface GrepSink {
 	begin(head: AnswerHead): Promise<void> | void;
 	/** One matching note: `brief` at once, `full()` the contract's note result (links, bounded frontmatter) when wanted. */
 	note(brief: BriefNote, full: () => Promise<NoteResult>): Promise<void> | void;
+	/**
+	 * Optional, for a text listing: a note matched on its bytes comes here instead of `note`, its
+	 * lines left as bytes (valid only until this resolves), so a listing copies them undecoded.
+	 */
+	noteRaw?(path: string, title: string, lines: RawLines): Promise<void> | void;
 }
 
 /** How many notes the frontmatter line names; past them it counts. */
@@ -75,24 +80,26 @@ export async function runGrepStream(
 		ctx,
 		compiled.matcher,
 		trigrams,
-		{ order: reuse.order, limit },
+		{ order: reuse.order, limit, raw: sink.noteRaw !== undefined },
 		(hit) =>
-			sink.note(
-				{
-					path: hit.path,
-					title: titleOf(hit.path, context.source.getMetadata(hit.path)),
-					matches: hit.matches,
-				},
-				async () => {
-					const result = await toNoteResult(context, hit);
-					const bounded = echoFrontmatter(result.frontmatter);
-					if (bounded.cut.length === 0) return result;
-					// Only the first few are named in the limitation: the rest are counted, not kept.
-					if (cuts.size < NAMED_CUTS) cuts.set(hit.path, bounded.cut);
-					cutNotes++;
-					return { ...result, frontmatter: bounded.frontmatter };
-				},
-			),
+			hit.raw !== undefined
+				? sink.noteRaw!(hit.path, noteTitle(context.source, hit.path), hit.raw)
+				: sink.note(
+						{
+							path: hit.path,
+							title: noteTitle(context.source, hit.path),
+							matches: hit.matches,
+						},
+						async () => {
+							const result = await toNoteResult(context, hit);
+							const bounded = echoFrontmatter(result.frontmatter);
+							if (bounded.cut.length === 0) return result;
+							// Only the first few are named in the limitation: the rest are counted, not kept.
+							if (cuts.size < NAMED_CUTS) cuts.set(hit.path, bounded.cut);
+							cutNotes++;
+							return { ...result, frontmatter: bounded.frontmatter };
+						},
+					),
 		limitations,
 	);
 	const echoLine = echoLimitation(cuts, cutNotes);

@@ -1,5 +1,6 @@
 import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
+import { findFrontmatter } from '../text/frontmatter-block';
 import { lineStarts } from '../text/lines';
 import { compileMatcher, type CompiledMatcher, type LineHits, type TextMatcher } from '../text/matcher';
 import type { NoteBytes } from '../port';
@@ -37,11 +38,25 @@ function linesBetween(of: LinesOf, starts: readonly number[], from: number, to: 
 	return lines;
 }
 
-/** The matches of one note: see `matchLines`. */
+/**
+ * The lines a note shows, as its own bytes (a text listing copies them without decoding): four
+ * numbers per line — its 1-based number, 1 when it matched, where its bytes start and end (line
+ * end and CR left out) — and -1 between two stretches of lines.
+ */
+export interface RawLines {
+	/** The note's bytes (valid until the source's next read) and the same as Latin-1. */
+	note: NoteBytes;
+	lines: number[];
+}
+
+/** The matches of one note: see `matchLines`; `raw` instead of `matches` when the lines are left as bytes. */
 export interface NoteMatches {
 	matches: LineMatch[];
+	/** How many matching lines are shown. */
+	shown: number;
 	total: number;
 	cutLines: number;
+	raw?: RawLines;
 }
 
 /**
@@ -67,15 +82,54 @@ export function matchLinesOfBytes(
 	minLine: number,
 	matcher: TextMatcher,
 	context: number,
+	raw = false,
 ): NoteMatches | null {
 	const hits = matcher.onBytes?.(bytes.latin1, minLine) ?? null;
 	if (hits === null) return null;
+	if (raw) return rawLinesAround(bytes, hits, minLine, context);
 	return linesAround({ lines: bytes.latin1, slice: (start, end) => bytes.text(start, end) }, hits, minLine, context);
+}
+
+/**
+ * `linesAround` as RawLines: the same stretches of lines (a match's context merged with the next
+ * match's where they overlap or touch), numbered and marked as the listing prints them, but
+ * left as the note's bytes. A note with no CR but those of CRLF line ends (see LiteralMatcher).
+ */
+function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, context: number): NoteMatches {
+	if (hits.lines.length === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
+	const text = note.latin1;
+	const starts = lineStarts(text);
+	const lastLine = starts.length - 1;
+	const shown = hits.lines.length > MAX_LINES_PER_NOTE ? hits.lines.slice(0, MAX_LINES_PER_NOTE) : hits.lines;
+	const lines: number[] = [];
+	let to = -1;
+	// The next shown match at or after the line written: a match inside an earlier one's context is still marked.
+	let next = 0;
+	for (let k = 0; k < shown.length; k++) {
+		const first = Math.max(minLine, shown[k]! - context, to);
+		if (k > 0 && first > to) lines.push(-1);
+		const last = Math.min(lastLine, shown[k]! + context);
+		for (let line = first; line <= last; line++) {
+			const start = starts[line]!;
+			let end = line < lastLine ? starts[line + 1]! - 1 : text.length;
+			if (end > start && text.charCodeAt(end - 1) === 13) end--;
+			while (next < shown.length && shown[next]! < line) next++;
+			lines.push(line + 1, shown[next] === line ? 1 : 0, start, end);
+		}
+		to = Math.max(to, last + 1);
+	}
+	return {
+		matches: [],
+		shown: shown.length,
+		total: hits.lines.length,
+		cutLines: hits.cutLines,
+		raw: { note, lines },
+	};
 }
 
 /** The matching lines `hits` of a note with their context lines (each stretch of lines shown taken in one slice). */
 function linesAround(of: LinesOf, hits: LineHits, minLine: number, context: number): NoteMatches {
-	if (hits.lines.length === 0) return { matches: [], total: 0, cutLines: hits.cutLines };
+	if (hits.lines.length === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
 	const starts = lineStarts(of.lines);
 	const lastLine = starts.length - 1;
 	const shown = hits.lines.slice(0, MAX_LINES_PER_NOTE);
@@ -103,7 +157,25 @@ function linesAround(of: LinesOf, hits: LineHits, minLine: number, context: numb
 			after: stretch.slice(index + 1 - stretchFrom, last + 1 - stretchFrom),
 		});
 	}
-	return { matches, total: hits.lines.length, cutLines: hits.cutLines };
+	return { matches, shown: matches.length, total: hits.lines.length, cutLines: hits.cutLines };
+}
+
+/** The first body line of a note (the closing `---` line is not body: context and matches start after it). */
+function minLineOf(ctx: QueryContext, path: string): number {
+	const meta = ctx.source.getMetadata(path);
+	return bodyStart(meta) > 0 ? bodyStartLine(meta) + 1 : 0;
+}
+
+/**
+ * `minLineOf` from a note's bytes (as Latin-1), without its saved metadata: the parser's body
+ * starts after the frontmatter block it finds in the same lines (a note with a lone CR, whose
+ * lines the parser counts otherwise, is matched on its text). Decoding the metadata for it — and
+ * parsing a note without frontmatter again, since the snapshot keeps no sections — was an eighth
+ * of a full answer's time.
+ */
+function bodyLineOf(latin1: string): number {
+	const block = findFrontmatter(latin1);
+	return block === null ? 0 : block.closeLine + 1;
 }
 
 /**
@@ -113,6 +185,8 @@ function linesAround(of: LinesOf, hits: LineHits, minLine: number, context: numb
 export interface GrepStop {
 	order: readonly string[];
 	limit: number;
+	/** A note matched on its bytes is handed over with its lines as bytes (`Hit.raw`, for a text listing), not decoded. */
+	raw?: boolean;
 }
 
 /**
@@ -138,23 +212,22 @@ export async function scanGrep(
 		// A note the index does not know (not yet indexed) is scanned, never skipped.
 		if (mayHold !== null && !mayHold(path)) continue;
 		if (ctx.source.getSkipReason(path) !== null) continue;
-		const meta = ctx.source.getMetadata(path);
-		// The closing `---` line is not body: context and matches start on the line after it.
-		const minLine = bodyStart(meta) > 0 ? bodyStartLine(meta) + 1 : 0;
 		// An ASCII literal is matched on the note's bytes where the source has them: only the lines shown are decoded.
 		const bytes = matcher.onBytes !== null ? (ctx.source.readBytes?.(path) ?? null) : null;
-		const { matches, total, cutLines } =
-			(bytes !== null ? matchLinesOfBytes(bytes, minLine, matcher, ctx.settings.contextLines) : null) ??
-			matchLines(await ctx.source.read(path), minLine, matcher, ctx.settings.contextLines);
+		const { matches, shown, total, cutLines, raw } =
+			(bytes !== null
+				? matchLinesOfBytes(bytes, bodyLineOf(bytes.latin1), matcher, ctx.settings.contextLines, stop?.raw)
+				: null) ??
+			matchLines(await ctx.source.read(path), minLineOf(ctx, path), matcher, ctx.settings.contextLines);
 		if (cutLines > 0)
 			limitations.push(
 				`${path}: ${cutLines} line(s) longer than ${MAX_REGEX_LINE_CHARS} characters were searched in their first ${MAX_REGEX_LINE_CHARS} only`,
 			);
 		if (total === 0) continue;
 		if (stop !== undefined && found === stop.limit) return { found, more: true };
-		if (total > matches.length) limitations.push(`${path}: showing ${matches.length} of ${total} matching lines`);
+		if (total > shown) limitations.push(`${path}: showing ${shown} of ${total} matching lines`);
 		found++;
-		await take({ path, matches });
+		await take(raw === undefined ? { path, matches } : { path, raw });
 	}
 	return { found, more: false };
 }

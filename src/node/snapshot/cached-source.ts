@@ -232,7 +232,7 @@ export class CachedVaultSource implements NoteSource {
 		if (this.init.fresh.has(path) || !this.init.kept.has(path) || this.getSkipReason(path) !== null) return null;
 		const bytes = readNoteBytesSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
 		if (bytes === null) return null;
-		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end) };
+		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end), bytes };
 	}
 
 	/**
@@ -351,6 +351,12 @@ export class CachedVaultSource implements NoteSource {
 			!this.init.fresh.has(path) &&
 			this.init.snapshot.lacksKey(i, key)
 		);
+	}
+
+	/** The note's frontmatter keys as saved (an unchanged note only; null: read its metadata). */
+	frontmatterKeys(path: string): readonly string[] | null {
+		const i = this.init.fresh.has(path) ? undefined : this.init.kept.get(path);
+		return i === undefined || this.init.snapshot === null ? null : this.init.snapshot.keysOf(i);
 	}
 
 	/** The note's `getAllTags`, from the list saved with it when it is unchanged; null when not indexed. */
