@@ -19,6 +19,7 @@ import {
 	type SnapshotNote,
 } from '../../core/snapshot/codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
+import type { NoteFeed } from '../../core/search/fed-notes';
 import type { ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode } from '../note-reader';
@@ -94,6 +95,8 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * an open with `save: false` would, and the report says why.
 	 */
 	streamSave?: boolean;
+	/** With `streamSave`, on a start from scratch: also handed each note as it is read (stream-build.ts). */
+	feed?: NoteFeed;
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -233,8 +236,10 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const reading = readingOf(abs, notes, maxFileSize, parse, options);
-	if (snapshot === null && options.streamSave === true)
+	if (snapshot === null && options.streamSave === true) {
+		options.feed?.scope({ configDir, userIgnoreFilters: [...userIgnoreFilters], excludedFilesProblem });
 		return openStreamed(vaultPath, options, { reading, files, real, settings, userIgnoreFilters, reason, started });
+	}
 	const { current, plan } =
 		snapshot === null
 			? await readEveryNote(reading, now())
@@ -351,8 +356,15 @@ async function openStreamed(vaultPath: string, options: OpenCachedOptions, start
 			userIgnoreFilters: [...start.userIgnoreFilters],
 		},
 		now: options.now ?? Date.now,
+		feed: options.feed,
 	});
-	const rest: OpenCachedOptions = { ...options, streamSave: false, progress: undefined, save: false };
+	const rest: OpenCachedOptions = {
+		...options,
+		streamSave: false,
+		progress: undefined,
+		save: false,
+		feed: undefined,
+	};
 	if (built.saveError !== null) {
 		const read = await openCachedVault(vaultPath, rest);
 		read.report.saveError = built.saveError;
