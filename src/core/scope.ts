@@ -58,7 +58,10 @@ export interface ScopeRules {
  * Bulk scoping (`resolveScope`) and single-note edits (the engine's `upsert`) both ask this, so an
  * edit can never bring back a note the build left out.
  */
-export function scopeRules(source: NoteSource, settings: Pick<EngineSettings, 'excludedFolders'>): ScopeRules {
+export function scopeRules(
+	source: Pick<NoteSource, 'configDir' | 'userIgnoreFilters' | 'excludedFilesProblem'>,
+	settings: Pick<EngineSettings, 'excludedFolders'>,
+): ScopeRules {
 	const excluded = [...settings.excludedFolders.map(folderPrefix), folderPrefix(source.configDir)].filter(
 		(p) => p !== '',
 	);

@@ -4,6 +4,7 @@
  * patch of the previous open (patch-cached.ts), any other goes through the snapshot again, reusing
  * it for unchanged notes without rewriting it; `--no-cache` reads the vault whole every time.
  */
+import { FedNotes } from '../core/search/fed-notes';
 import { recordBuild } from '../node/snapshot/build-log';
 import { FileSnapshotStore } from '../node/snapshot/file-store';
 import { indexPartsOf } from '../node/snapshot/index-parts';
@@ -28,7 +29,7 @@ export function warmOpener(
 			return { source, snapshot: null };
 		};
 	let previous: CachedVault | null = null;
-	return async (first, changed) => {
+	return async (first, changed, search) => {
 		if (!first && previous !== null && changed !== undefined) {
 			const patched = patchCachedVault(previous, changed, bounds);
 			if (patched !== null) {
@@ -42,6 +43,8 @@ export function warmOpener(
 			!first && previous !== null && changed !== undefined
 				? { fingerprints: previous.fingerprints, changed }
 				: undefined;
+		// From scratch, the search index is fed each note as it is read: its build reads no note again.
+		const fed = first && search !== undefined ? new FedNotes(search) : undefined;
 		// Read piecemeal and lean: the server holds what its calls read, not the whole metadata heap (~120 MB at 50k).
 		const read = await openCachedVault(vaultPath, {
 			...bounds,
@@ -58,6 +61,7 @@ export function warmOpener(
 			// watcher, started before the read, reports every write since.
 			keepTexts: !first,
 			streamSave: first,
+			feed: fed,
 			// Only the start reports how far it read: a refresh reads a few notes.
 			...(first && progress ? { progress } : {}),
 		});
@@ -68,6 +72,12 @@ export function warmOpener(
 		const { source } = read;
 		// The start loads the saved search and trigram indexes (and saves what it built); refreshes carry the running ones.
 		const parts = first ? indexPartsOf(read, store, tool, false) : undefined;
-		return { source, snapshot: report, parts, changed: read.changed };
+		return {
+			source,
+			snapshot: report,
+			parts,
+			changed: read.changed,
+			fed: report.state === 'built' ? fed : undefined,
+		};
 	};
 }

@@ -11,6 +11,9 @@
 import { clearTimeout, setTimeout } from 'node:timers';
 import { carriedIndexes, VaultEngine, type EngineConfig, type SavedIndexes } from '../core/engine/engine';
 import type { NoteSource } from '../core/port';
+import type { FedNotes } from '../core/search/fed-notes';
+import type { SearchSettings } from '../core/search/settings';
+import { resolveConfig } from '../core/engine/config';
 import type { StepRunner } from '../core/snapshot/index-parts';
 import { hostTurn, TimeSlice } from '../core/steps';
 import type { SnapshotReport } from '../node/snapshot/open-cached';
@@ -42,7 +45,11 @@ export type VaultSource = NoteSource & { listSkipped(): SkippedEntry[]; prepareF
  * before the first read, so every other note is as that read found it). `snapshot` is null when
  * no snapshot is used (`--no-cache`).
  */
-export type VaultOpener = (first: boolean, changed?: readonly string[]) => Promise<OpenedVault>;
+export type VaultOpener = (
+	first: boolean,
+	changed?: readonly string[],
+	search?: Partial<SearchSettings>,
+) => Promise<OpenedVault>;
 
 /** What an opener gives: the source, the snapshot report, and on the first open the saved index parts. */
 export interface OpenedVault {
@@ -59,6 +66,8 @@ export interface OpenedVault {
 	};
 	/** Notes changed since the saved snapshot (a refresh applies them to the carried indexes). */
 	changed?: readonly string[];
+	/** A start from scratch: the search index fed by its read (with `search`, the engine's settings), for the engine's build. */
+	fed?: FedNotes;
 }
 
 /** One consistent view of the vault: the engine over one read of it, its search index built. */
@@ -131,8 +140,9 @@ async function buildState(
 	carry: Carry | null,
 ): Promise<VaultState> {
 	const started = performance.now();
-	const { source, snapshot, parts, changed } = await open(first, carry?.paths);
+	const { source, snapshot, parts, changed, fed } = await open(first, carry?.paths, resolveConfig(config).search);
 	const engine = new VaultEngine(source, config);
+	engine.fed = fed ?? null;
 	const applied = carry === null ? [] : [...new Set([...carry.paths, ...(changed ?? [])])];
 	if (carry !== null) {
 		// The previous index may still be loading (the first state's is, right after start): carry it once it is there.

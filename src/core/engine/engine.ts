@@ -31,6 +31,7 @@ import {
 	type SearchResult,
 } from '../search/search';
 import { SavedIndexDamaged } from '../search/index-state';
+import type { FedNotes } from '../search/fed-notes';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
@@ -85,6 +86,8 @@ export class VaultEngine {
 	trigrams: TrigramIndex | null = null;
 	/** Indexes saved by an earlier process, used instead of a build (the CLI's index parts); null: build. */
 	saved: SavedIndexes | null = null;
+	/** The search index a read from scratch was fed (core/search/fed-notes.ts): the first build finishes it. */
+	fed: FedNotes | null = null;
 	/** The saved search index failed a check: build instead of loading it again. */
 	private savedSearchDamaged = false;
 	private trigramsLoading: Promise<TrigramIndex | null> | null = null;
@@ -365,10 +368,13 @@ export class VaultEngine {
 		const generation = ++this.generation;
 		const building = (async (): Promise<SearchIndex> => {
 			this.pending.clear();
+			const fed = this.fed ?? undefined;
+			this.fed = null;
 			const loaded = this.savedSearchDamaged
 				? null
 				: ((await this.saved?.searchIndex(this.config.search)) ?? null);
-			const index = loaded?.index ?? (await SearchIndex.build(this.source, this.config.search, options));
+			const index =
+				loaded?.index ?? (await SearchIndex.build(this.source, this.config.search, { ...options, fed }));
 			if (this.generation !== generation) return index; // Dropped by a reconfiguration meanwhile.
 			if (loaded !== null) {
 				index.source = this.source;

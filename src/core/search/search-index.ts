@@ -13,6 +13,7 @@ import { drain, hostTurn, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
+import type { FedNotes } from './fed-notes';
 import type { NoteNames, SavedIndexState } from './index-state';
 import { frontmatterSkipReason, linksFieldNames } from '../note-info';
 import { InvertedIndex, type NoteInput } from './inverted-index';
@@ -42,6 +43,8 @@ export interface BuildOptions {
 	yieldFn?: () => Promise<void>;
 	/** Notes read concurrently per batch (default 64). */
 	readBatch?: number;
+	/** An index fed by the read that opened the vault (fed-notes.ts): finished without reading any note; taken once. */
+	fed?: FedNotes;
 }
 
 const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
@@ -123,7 +126,8 @@ export class SearchIndex {
 		settings: Partial<SearchSettings> = {},
 		options: BuildOptions = {},
 	): Promise<SearchIndex> {
-		const si = new SearchIndex(settings);
+		const fed = options.fed?.take(settings) ?? null;
+		const si = fed?.index ?? new SearchIndex(settings);
 		si.source = source;
 		si.index.keepDerived = false;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
@@ -134,7 +138,7 @@ export class SearchIndex {
 		await slice.pauseIfUsed();
 		for (let i = 0; i < notes.length; i += batch) {
 			const chunk = notes.slice(i, i + batch);
-			const texts = await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
+			const texts = fed ? [] : await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
 			for (let k = 0; k < chunk.length; k++) {
 				const path = chunk[k]!;
 				const text = texts[k];
@@ -143,6 +147,8 @@ export class SearchIndex {
 				// A note whose frontmatter did not parse is still indexed by its body, and listed as skipped.
 				if (yamlError !== null) si.skipped.push({ path, reason: frontmatterSkipReason(yamlError) });
 				if (reason !== null) si.skipped.push({ path, reason });
+				else if (fed)
+					fed.meet(path); // indexed as the read parsed it: not read again
 				else if (typeof text !== 'string')
 					si.skipped.push({
 						path,
@@ -154,6 +160,7 @@ export class SearchIndex {
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);
 		}
+		if (fed && !fed.done) return SearchIndex.build(source, settings, { ...options, fed: undefined }); // not the notes the read fed
 		si.index.compact(); // one block: over a second at 50k notes where a host's main thread builds (the plugin's fallback)
 		si.index.trimScratch();
 		si.version++;

@@ -19,11 +19,19 @@ import {
 	type SnapshotNote,
 } from '../../core/snapshot/codec';
 import type { SnapshotReader, SnapshotStore } from '../../core/snapshot/port';
+import type { NoteFeed } from '../../core/search/fed-notes';
 import type { ReconcilePlan } from '../../core/snapshot/reconcile';
 import { buildLinkMaps } from '../link-maps';
 import { DEFAULT_MAX_FILE_SIZE, errorCode } from '../note-reader';
 import { parseNote } from '../parser/index';
-import { DEFAULT_CONFIG_DIR, lostRecord, walkVault, type NoteRecord, type OpenVaultOptions } from '../vault-source';
+import {
+	DEFAULT_CONFIG_DIR,
+	lostRecord,
+	walkVault,
+	type NoteRecord,
+	type OpenVaultOptions,
+	type VaultListing,
+} from '../vault-source';
 import { CachedVaultSource } from './cached-source';
 import { linkEntries, SnapshotLinks } from './link-view';
 import { nodeCodecHost } from './codec-host';
@@ -94,6 +102,8 @@ export interface OpenCachedOptions extends OpenVaultOptions {
 	 * an open with `save: false` would, and the report says why.
 	 */
 	streamSave?: boolean;
+	/** With `streamSave`, on a start from scratch: also handed each note as it is read (stream-build.ts). */
+	feed?: NoteFeed;
 }
 
 /** What happened to the snapshot in this call (for `--verbose` and `index`). */
@@ -205,7 +215,11 @@ function openReport(
  * Open the vault at `vaultPath` through its snapshot (see the module comment). Throws VaultError
  * when the folder is missing; never throws for a bad or unwritable cache.
  */
-export async function openCachedVault(vaultPath: string, options: OpenCachedOptions): Promise<CachedVault> {
+export async function openCachedVault(
+	vaultPath: string,
+	options: OpenCachedOptions,
+	walked?: VaultListing,
+): Promise<CachedVault> {
 	const started = performance.now();
 	const now = options.now ?? Date.now;
 	const abs = resolve(vaultPath);
@@ -213,15 +227,9 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
 	const parse = options.parse ?? parseNote;
 	const settings = settingsFingerprint(configDir, maxFileSize, parse);
-	const {
-		real,
-		files,
-		notes: listed,
-		lost,
-		walker,
-		userIgnoreFilters,
-		excludedFilesProblem,
-	} = await walkVault(abs, configDir, options);
+	// `walked`: the walk of the open just before (a start from scratch re-opening what it saved).
+	const listing = walked ?? (await walkVault(abs, configDir, options));
+	const { real, files, notes: listed, lost, walker, userIgnoreFilters, excludedFilesProblem } = listing;
 	const { snapshot, reason } = await loadSnapshot(
 		options.store,
 		real,
@@ -233,8 +241,10 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 	const lostSet = new Set(lost);
 	const notes = listed.filter((p) => !lostSet.has(p));
 	const reading = readingOf(abs, notes, maxFileSize, parse, options);
-	if (snapshot === null && options.streamSave === true)
-		return openStreamed(vaultPath, options, { reading, files, real, settings, userIgnoreFilters, reason, started });
+	if (snapshot === null && options.streamSave === true) {
+		options.feed?.scope({ configDir, userIgnoreFilters: [...userIgnoreFilters], excludedFilesProblem });
+		return openStreamed(vaultPath, options, { reading, listing, settings, reason, started });
+	}
 	const { current, plan } =
 		snapshot === null
 			? await readEveryNote(reading, now())
@@ -329,30 +339,37 @@ export async function openCachedVault(vaultPath: string, options: OpenCachedOpti
 /** What `openStreamed` takes over from the open that found no usable snapshot. */
 interface StreamedStart {
 	reading: Reading;
-	files: readonly string[];
-	real: string;
+	/** The walk: the re-open after the save lists the same files (the watcher reports any change since). */
+	listing: VaultListing;
 	settings: string;
-	userIgnoreFilters: Iterable<string>;
 	reason: string | null;
 	started: number;
 }
 
 /** The open of `streamSave` (see OpenCachedOptions.streamSave). */
 async function openStreamed(vaultPath: string, options: OpenCachedOptions, start: StreamedStart): Promise<CachedVault> {
-	const { reading, real } = start;
+	const { reading, listing } = start;
+	const { real } = listing;
 	const built = await streamedBuild({
 		reading,
-		files: start.files,
+		files: listing.files,
 		store: options.store,
 		header: {
 			tool: options.tool,
 			settings: start.settings,
 			vaultPath: real,
-			userIgnoreFilters: [...start.userIgnoreFilters],
+			userIgnoreFilters: [...listing.userIgnoreFilters],
 		},
 		now: options.now ?? Date.now,
+		feed: options.feed,
 	});
-	const rest: OpenCachedOptions = { ...options, streamSave: false, progress: undefined, save: false };
+	const rest: OpenCachedOptions = {
+		...options,
+		streamSave: false,
+		progress: undefined,
+		save: false,
+		feed: undefined,
+	};
 	if (built.saveError !== null) {
 		const read = await openCachedVault(vaultPath, rest);
 		read.report.saveError = built.saveError;
@@ -362,10 +379,11 @@ async function openStreamed(vaultPath: string, options: OpenCachedOptions, start
 	// warm/collect.ts) lets the open below and the index builds after it reuse that memory.
 	fullCollection()?.();
 	// Nothing is parsed again and nothing is stat'ed: a watching caller reports writes since.
-	const again = await openCachedVault(vaultPath, {
-		...rest,
-		watched: { fingerprints: built.fingerprints, changed: [] },
-	});
+	const again = await openCachedVault(
+		vaultPath,
+		{ ...rest, watched: { fingerprints: built.fingerprints, changed: [] } },
+		listing,
+	);
 	if (again.report.state === 'built') return again;
 	again.report = {
 		state: 'built',

@@ -57,7 +57,7 @@ const SLICED_FROM = 13;
  * links, properties) would hold every note's text for as long as it is held. Plain objects and
  * arrays are rewritten in place; positions (numbers only) are not walked.
  */
-function ownStrings(value: unknown): unknown {
+export function ownStrings(value: unknown): unknown {
 	if (typeof value === 'string') return value.length < SLICED_FROM ? value : (' ' + value).slice(1);
 	if (value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) {

@@ -8,10 +8,11 @@
 import type { NoteFingerprint, SnapshotInput } from '../../core/snapshot/codec';
 import { SnapshotEncoder, type NoteLinks } from '../../core/snapshot/encoder';
 import type { SnapshotStore } from '../../core/snapshot/port';
+import type { NoteFeed } from '../../core/search/fed-notes';
 import { buildLinkMaps } from '../link-maps';
 import { LinkResolver } from '../resolver';
 import { nodeCodecHost } from './codec-host';
-import { knownFingerprint, readEveryNote, type Reading } from './read-notes';
+import { knownFingerprint, ownStrings, readEveryNote, type Reading } from './read-notes';
 
 /** What a streamed build starts from: the walk's lists, the reading set up for them, and where to save. */
 export interface StreamedBuildInput {
@@ -22,6 +23,8 @@ export interface StreamedBuildInput {
 	/** The snapshot's header but its Markdown size, which the read finds out. */
 	header: Omit<SnapshotInput['header'], 'markdownBytes' | 'savedAt'>;
 	now: () => number;
+	/** Also handed each note as read (its text and parse): the servers' search index is built in the same pass (core/search/fed-notes.ts). */
+	feed?: NoteFeed;
 }
 
 /** What the read found and what the save did. */
@@ -58,6 +61,11 @@ export async function streamedBuild(input: StreamedBuildInput): Promise<Streamed
 			},
 			links,
 		);
+		if (input.feed) {
+			// Its strings copied out of the text first: what the index keeps of them must not hold every note's text.
+			if (metadata !== null) ownStrings(metadata);
+			input.feed.offer(path, record.text, metadata, record.skipReason);
+		}
 	};
 	const { current } = await readEveryNote(reading, input.now());
 	reading.sink = undefined;
