@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { SearchIndex } from '../../src/core/search/search-index';
+import { IndexedDbStore } from '../../src/obsidian/idb-store';
 const STILL_CHECKING =
 	'the saved search index is being brought up to date: the notes changed since it was saved are not known yet';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
@@ -77,6 +78,36 @@ describe('the first search after a restart', () => {
 		expect(settled.results.map((h) => h.path)).toEqual(await hits(search, 'zebra'));
 		expect(settled.results.map((h) => h.path)).toContain('folder1/note 1.md');
 		expect(settled.status).toBe((await search('zebra')).status);
+	});
+});
+
+describe('the restore at a restart', () => {
+	it('reads the saved index while the note list is made, and hands the index out once both are done', async () => {
+		const all = files();
+		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+
+		const events: string[] = [];
+		const read = vi.spyOn(IndexedDbStore.prototype, 'loadReader');
+		read.mockImplementation(function (this: IndexedDbStore, key) {
+			events.push('read started');
+			read.mockRestore(); // the real read from here on
+			return this.loadReader(key);
+		});
+		const plugin = await loadPlugin(app);
+		const source = plugin.engine.source;
+		const prepare = source.prepareNotes.bind(source);
+		vi.spyOn(source, 'prepareNotes').mockImplementation(async (slice) => {
+			await prepare(slice);
+			events.push('notes listed');
+		});
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		events.push('index handed');
+		expect(events).toEqual(['read started', 'notes listed', 'index handed']);
+		expect(plugin.engine.saved?.log).not.toContainEqual(expect.stringMatching(/^built/)); // restored
+		await plugin.engine.settled();
 	});
 });
 
