@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { SearchIndex } from '../../src/core/search/search-index';
+import { browserCodecHost } from '../../src/obsidian/browser-codec';
 import { IndexedDbStore } from '../../src/obsidian/idb-store';
 const STILL_CHECKING =
 	'the saved search index is being brought up to date: the notes changed since it was saved are not known yet';
@@ -108,6 +109,30 @@ describe('the restore at a restart', () => {
 		expect(events).toEqual(['read started', 'notes listed', 'index handed']);
 		expect(plugin.engine.saved?.log).not.toContainEqual(expect.stringMatching(/^built/)); // restored
 		await plugin.engine.settled();
+	});
+
+	it('parses the saved list of notes once: the comparison with the vault takes the list the restore parsed', async () => {
+		const all = files();
+		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+		app.modify('folder1/note 1.md', '# Note 1\n\nzebra herds crossing');
+
+		let decoded = 0;
+		const decode = browserCodecHost.decode.bind(browserCodecHost);
+		vi.spyOn(browserCodecHost, 'decode').mockImplementation((bytes, from, to) => {
+			decoded += to - from;
+			return decode(bytes, from, to);
+		});
+		const plugin = await loadPlugin(app);
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		await plugin.engine.settled();
+		expect(plugin.engine.saved?.log).toContain('restored (1 notes to reconcile)');
+		// The part holds the list twice (the index's notes, the stamped notes): decoded once, plus the small sections.
+		const listBytes = new TextEncoder().encode(JSON.stringify(Object.keys(all))).length;
+		expect(decoded).toBeGreaterThanOrEqual(listBytes);
+		expect(decoded).toBeLessThan(1.5 * listBytes);
 	});
 });
 
