@@ -62,7 +62,7 @@ export class IndexedDbStore implements SnapshotStore {
 		return headOf((await (await this.open()).get(PARTS, key)) as unknown);
 	}
 
-	/** The bytes saved under `key`, or null (none, or chunks missing). Each chunk is read in a task of its own. */
+	/** The bytes saved under `key`, or null (none, or chunks missing). Each chunk comes in a task of its own. */
 	async load(key: string): Promise<Uint8Array | null> {
 		const loaded = await this.chunks(key);
 		return loaded === null ? null : concatBytes(loaded.chunks);
@@ -81,11 +81,15 @@ export class IndexedDbStore implements SnapshotStore {
 	private async chunks(key: string): Promise<{ chunks: Uint8Array[]; length: number } | null> {
 		const tx = (await this.open()).transaction(PARTS);
 		const head = headOf(await tx.store.get(key));
-		if (head === null) return null;
+		if (head === null || head.chunks !== Math.ceil(head.length / CHUNK_BYTES)) return null;
+		// Every record asked for at once: the database reads the next while the one before is copied
+		// here (a browser's IndexedDB reads in another process), instead of a round trip per record.
+		// Each still comes in a task of its own.
+		const reads: Promise<unknown>[] = [];
+		for (let i = 0; i < head.chunks; i++) reads.push(tx.store.get([key, i]));
 		const chunks: Uint8Array[] = [];
 		let at = 0;
-		for (let i = 0; i < head.chunks; i++) {
-			const chunk = (await tx.store.get([key, i])) as unknown;
+		for (const chunk of await Promise.all(reads)) {
 			if (!(chunk instanceof Uint8Array) || at + chunk.length > head.length) return null;
 			chunks.push(chunk);
 			at += chunk.length;

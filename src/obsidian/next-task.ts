@@ -62,6 +62,8 @@ export class MainThreadTurns {
 
 	/** Jobs someone waits on (a search's answer), resumed before any background job. */
 	private readonly urgent: (() => void)[] = [];
+	/** Jobs that give way to every other (the frontmatter pass), resumed only when no other job waits. */
+	private readonly idle: (() => void)[] = [];
 
 	/** Resolves in a later task of the main thread, one waiting job per task. */
 	readonly next = (): Promise<void> =>
@@ -80,6 +82,17 @@ export class MainThreadTurns {
 			this.schedule();
 		});
 
+	/**
+	 * Resolves in a later task of the main thread once no other job waits for a turn: work nobody
+	 * waits on (the frontmatter pass at layout-ready) runs while the others wait on something else
+	 * (IndexedDB's reads of a saved index, a worker's build), never between their slices.
+	 */
+	readonly nextIdle = (): Promise<void> =>
+		new Promise((resolve) => {
+			this.idle.push(resolve);
+			this.schedule();
+		});
+
 	private schedule(): void {
 		if (this.scheduled) return;
 		// why: a window closed under waiting jobs (a test environment torn down) has no next task to give.
@@ -89,8 +102,8 @@ export class MainThreadTurns {
 		this.scheduled = true;
 		this.poster(() => {
 			this.scheduled = false;
-			const resume = this.urgent.shift() ?? this.waiting.shift();
-			if (this.urgent.length > 0 || this.waiting.length > 0) this.schedule();
+			const resume = this.urgent.shift() ?? this.waiting.shift() ?? this.idle.shift();
+			if (this.urgent.length > 0 || this.waiting.length > 0 || this.idle.length > 0) this.schedule();
 			resume?.(); // the job goes on in this task's microtasks, up to its next pause
 		});
 	}

@@ -230,8 +230,12 @@ export class PluginEngine extends Component {
 	async searchIndex(): Promise<SearchIndex> {
 		await this.whenReady();
 		if (this.engine.searchState !== 'not built') return this.engine.searchIndex();
-		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices.
-		await this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
+		// The build lists the vault first; ordering 50k paths is too long for one block, so it is done here in slices —
+		// while IndexedDB reads a saved index (the saved index waits for it before it hands an index or builds).
+		const listed = this.source.prepareNotes(new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now));
+		if (this.saved === null || this.engine.unusedSavedIndexes === null)
+			await listed; // no saved index is read
+		else this.saved.notesListed = listed;
 		const progress = this.progressNotice();
 		if (this.saved !== null) this.saved.onProgress = progress?.update;
 		let index: SearchIndex;

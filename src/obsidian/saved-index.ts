@@ -86,6 +86,11 @@ export class PluginSavedIndex implements SavedIndexes {
 	private writing: Promise<void> = Promise.resolve();
 	/** The index handed last was built in a worker: the notes changed since its stamps (null: not such a build). */
 	private freshBuild: number | null = null;
+	/**
+	 * The note list being made in slices (`ObsidianNoteSource.prepareNotes`) while the saved index is
+	 * read: waited for before an index is handed out or a build starts, which list the notes.
+	 */
+	notesListed: Promise<void> = Promise.resolve();
 	/** Told how far a worker build got (PluginEngine's progress notice). */
 	onProgress: ((done: number, total: number) => void) | undefined;
 
@@ -189,7 +194,9 @@ export class PluginSavedIndex implements SavedIndexes {
 	 */
 	async searchIndex(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
 		this.freshBuild = null;
-		return (await this.restoreSaved(settings)) ?? (await this.buildInWorker(settings));
+		const restored = await this.restoreSaved(settings);
+		await this.notesListed;
+		return restored ?? (await this.buildInWorker(settings));
 	}
 
 	/** The saved index for `settings`, or null (none, damaged, foreign, outdated, IndexedDB failing). */

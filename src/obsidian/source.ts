@@ -212,7 +212,8 @@ export class ObsidianNoteSource implements NoteSource {
 	 * blank blocks from broken ones. Called once at layout-ready; runs in the background.
 	 */
 	async learnFrontmatterBlocks(): Promise<void> {
-		const slice = new TimeSlice(LEARN_SLICE_MS, this.turns.next, Date.now);
+		// Behind every other job of ours: at a restart the saved index's restore and the first answer come first.
+		const slice = new TimeSlice(LEARN_SLICE_MS, this.turns.nextIdle, Date.now);
 		const files = await slice.run(this.markdownFileSteps());
 		for (const file of files) {
 			// A pass over every note: yield now and then, so 50k notes never hold the main thread.

@@ -38,6 +38,20 @@ describe('the plugin jobs’ turns on the main thread', () => {
 		await Promise.all([job('a', turns.next), job('b', turns.next), job('s', turns.nextFirst)]);
 		expect(log).toEqual(['s1', 's2', 's3', 'a1', 'b1', 'a2', 'b2', 'a3', 'b3']);
 	});
+
+	it('resumes a job that gives way only when no other job waits, still one slice per task', async () => {
+		const turns = new MainThreadTurns();
+		const log: string[] = [];
+		const job = async (name: string, turn: () => Promise<void>): Promise<void> => {
+			for (let slice = 1; slice <= 3; slice++) {
+				await turn();
+				log.push(`${name}${slice}`);
+			}
+		};
+		await Promise.all([job('i', turns.nextIdle), job('a', turns.next), job('s', turns.nextFirst)]);
+		// The frontmatter pass (`i`) started first, yet waits for the restore (`a`) and the first answer (`s`).
+		expect(log).toEqual(['s1', 's2', 's3', 'a1', 'a2', 'a3', 'i1', 'i2', 'i3']);
+	});
 });
 
 /** A browser's MessageChannel as far as the turns use it: each message a task of its own (here a Node immediate, not a timer). */

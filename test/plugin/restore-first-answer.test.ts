@@ -10,6 +10,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VaultEngine } from '../../src/core/engine/engine';
 import { SearchIndex } from '../../src/core/search/search-index';
+import { browserCodecHost } from '../../src/obsidian/browser-codec';
+import { IndexedDbStore } from '../../src/obsidian/idb-store';
 const STILL_CHECKING =
 	'the saved search index is being brought up to date: the notes changed since it was saved are not known yet';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
@@ -77,6 +79,60 @@ describe('the first search after a restart', () => {
 		expect(settled.results.map((h) => h.path)).toEqual(await hits(search, 'zebra'));
 		expect(settled.results.map((h) => h.path)).toContain('folder1/note 1.md');
 		expect(settled.status).toBe((await search('zebra')).status);
+	});
+});
+
+describe('the restore at a restart', () => {
+	it('reads the saved index while the note list is made, and hands the index out once both are done', async () => {
+		const all = files();
+		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+
+		const events: string[] = [];
+		const read = vi.spyOn(IndexedDbStore.prototype, 'loadReader');
+		read.mockImplementation(function (this: IndexedDbStore, key) {
+			events.push('read started');
+			read.mockRestore(); // the real read from here on
+			return this.loadReader(key);
+		});
+		const plugin = await loadPlugin(app);
+		const source = plugin.engine.source;
+		const prepare = source.prepareNotes.bind(source);
+		vi.spyOn(source, 'prepareNotes').mockImplementation(async (slice) => {
+			await prepare(slice);
+			events.push('notes listed');
+		});
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		events.push('index handed');
+		expect(events).toEqual(['read started', 'notes listed', 'index handed']);
+		expect(plugin.engine.saved?.log).not.toContainEqual(expect.stringMatching(/^built/)); // restored
+		await plugin.engine.settled();
+	});
+
+	it('parses the saved list of notes once: the comparison with the vault takes the list the restore parsed', async () => {
+		const all = files();
+		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+		app.modify('folder1/note 1.md', '# Note 1\n\nzebra herds crossing');
+
+		let decoded = 0;
+		const decode = browserCodecHost.decode.bind(browserCodecHost);
+		vi.spyOn(browserCodecHost, 'decode').mockImplementation((bytes, from, to) => {
+			decoded += to - from;
+			return decode(bytes, from, to);
+		});
+		const plugin = await loadPlugin(app);
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		await plugin.engine.settled();
+		expect(plugin.engine.saved?.log).toContain('restored (1 notes to reconcile)');
+		// The part holds the list twice (the index's notes, the stamped notes): decoded once, plus the small sections.
+		const listBytes = new TextEncoder().encode(JSON.stringify(Object.keys(all))).length;
+		expect(decoded).toBeGreaterThanOrEqual(listBytes);
+		expect(decoded).toBeLessThan(1.5 * listBytes);
 	});
 });
 

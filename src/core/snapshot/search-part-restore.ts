@@ -229,6 +229,7 @@ function restoredIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecH
 		throw new SavedIndexDamaged('search part: columns do not fit together');
 	}
 	const docPaths = paths as string[];
+	part.lendParsed('docPaths', docPaths); // the part's own note list is most often the same
 	const lossy = new Set(meta.lossy);
 	const tables: Record<string, ReturnType<typeof sortedTable>> = {};
 	const state: SavedIndexState = {
