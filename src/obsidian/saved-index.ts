@@ -24,7 +24,7 @@ import type { TrigramIndex } from '../core/text/trigram';
 import { browserCodecHost } from './browser-codec';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
 import { buildInWorker, startIndexWorker, type IndexWorker } from './worker-host';
-import { messageOf, type BuildRequest } from './worker-protocol';
+import { messageOf, packPaths, packStamps, type BuildRequest } from './worker-protocol';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 
@@ -248,11 +248,11 @@ export class PluginSavedIndex implements SavedIndexes {
 					configDir: this.source.configDir,
 					userIgnoreFilters: [...this.source.userIgnoreFilters],
 				},
-				notes: [...this.source.listNotes()],
+				notes: packPaths(this.source.listNotes()),
 				part: {
 					tool: savedIndexTool(this.pluginVersion),
 					settings: parts.settingsOf('search', settings),
-					stamps: [...stamps],
+					stamps: packStamps(stamps),
 				},
 			};
 			const bytes = await buildInWorker(worker, request, this.source, this.workerSlice(), this.onProgress);
