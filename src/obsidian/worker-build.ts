@@ -7,7 +7,8 @@
  */
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
-import { encodePartSteps } from '../core/snapshot/part-codec';
+import { encodePartChunksSteps } from '../core/snapshot/part-codec';
+import { partPieces } from './part-pieces';
 import { searchSectionsSteps } from '../core/snapshot/search-part';
 import { SearchIndex } from '../core/search/search-index';
 import { drain } from '../core/steps';
@@ -174,8 +175,8 @@ export function progressPoster(post: PostToMain): (done: number, total: number) 
 	};
 }
 
-/** Build the index over `source` and encode its saved part; the bytes. */
-async function buildPart(request: BuildRequest, source: PostedNotes, post: PostToMain): Promise<Uint8Array> {
+/** Build the index over `source` and encode its saved part; its bytes, in the encoder's chunks. */
+async function buildPart(request: BuildRequest, source: PostedNotes, post: PostToMain): Promise<Uint8Array[]> {
 	const index = await SearchIndex.build(source, request.settings, {
 		sliceMs: Infinity, // a worker has no frame to keep: it pauses only where it waits for notes
 		readBatch: BUILD_READ_BATCH,
@@ -185,12 +186,13 @@ async function buildPart(request: BuildRequest, source: PostedNotes, post: PostT
 	const sections = drain(searchSectionsSteps(index, host));
 	const { tool, settings } = request.part;
 	const stamps = unpackStamps(request.part.stamps);
-	return drain(encodePartSteps({ kind: 'search', tool, settings, stamps, sections }, host));
+	return drain(encodePartChunksSteps({ kind: 'search', tool, settings, stamps, sections }, host));
 }
 
 /**
  * The worker's message handler: a `build` starts the build, `notes` feed it; the part's bytes are
- * posted back (transferred) with `done`, or the error with `failed`.
+ * posted back in pieces (each transferred: the main thread never receives one 130 MB buffer, which
+ * V8 answers with a collection of the whole heap at once), then `done`; or the error with `failed`.
  */
 export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => void {
 	let source: PostedNotes | null = null;
@@ -202,10 +204,13 @@ export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => v
 		const notes = new PostedNotes(message, (paths) => post({ type: 'read', paths }));
 		source = notes;
 		buildPart(message, notes, post).then(
-			(bytes) => {
-				const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-				const own = whole ? bytes : bytes.slice();
-				post({ type: 'done', bytes: own, notes: notes.listNotes().length }, [own.buffer as ArrayBuffer]);
+			(chunks) => {
+				let length = 0;
+				for (const piece of partPieces(chunks)) {
+					length += piece.length; // before it goes: a transferred piece is empty here
+					post({ type: 'part', bytes: piece }, [piece.buffer as ArrayBuffer]);
+				}
+				post({ type: 'done', length, notes: notes.listNotes().length });
 			},
 			(error: unknown) => post({ type: 'failed', message: messageOf(error) }),
 		);

@@ -8,8 +8,8 @@
  *    stat objects held the main thread ~0.1 s to clone.
  * 2. worker → main `read`: the next notes the build will index, a window ahead of it.
  * 3. main → worker `notes`: those notes read (`cachedRead`), with their metadata, in batches.
- * 4. worker → main `progress` every hundredth of the notes, then `done` with the encoded part
- *    (transferred; or `failed`).
+ * 4. worker → main `progress` every hundredth of the notes, then the encoded part in `part`
+ *    pieces (part-pieces.ts, each transferred), then `done` (or `failed`).
  */
 import type { CachedMetadata } from '../core/metadata';
 import type { NoteFingerprint } from '../core/snapshot/codec';
@@ -112,7 +112,8 @@ export type ToIndexWorker = BuildRequest | { type: 'notes'; notes: PostedNote[] 
 export type FromIndexWorker =
 	| { type: 'read'; paths: string[] }
 	| { type: 'progress'; done: number; total: number }
-	| { type: 'done'; bytes: Uint8Array; notes: number }
+	| { type: 'part'; bytes: Uint8Array }
+	| { type: 'done'; length: number; notes: number }
 	| { type: 'failed'; message: string };
 
 /** An error's message, for a message across the threads. */

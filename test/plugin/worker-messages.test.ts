@@ -7,6 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NoteFingerprint } from '../../src/core/snapshot/codec';
+import { partPieces, PIECE_BYTES } from '../../src/obsidian/part-pieces';
 import { progressPoster } from '../../src/obsidian/worker-build';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import {
@@ -102,7 +103,27 @@ describe('the messages between the main thread and the index worker', () => {
 		const progress = recorded.fromWorker.flatMap((c) => (c.message.type === 'progress' ? [c.message] : []));
 		expect(progress.length).toBeLessThanOrEqual(101);
 		expect(progress.at(-1)).toEqual({ type: 'progress', done: count, total: count });
-		expect(recorded.fromWorker.filter((c) => c.message.type === 'done')).toHaveLength(1);
+		// The part comes in pieces, each a buffer of its own (transferred whole), adding up to what `done` says.
+		const pieces = recorded.fromWorker.flatMap((c) => (c.message.type === 'part' ? [c.message.bytes] : []));
+		const done = recorded.fromWorker.flatMap((c) => (c.message.type === 'done' ? [c.message] : []));
+		expect(done).toHaveLength(1);
+		expect(pieces.length).toBe(Math.ceil(done[0]!.length / PIECE_BYTES));
+		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
+		expect(pieces.reduce((n, p) => n + p.length, 0)).toBe(done[0]!.length);
+		expect(recorded.fromWorker.at(-1)?.message.type).toBe('done');
+	});
+
+	it('cuts a part into pieces of one size, each with a buffer of its own, passing whole pieces through', () => {
+		const size = 8;
+		const bytes = Uint8Array.from({ length: 45 }, (_, i) => i);
+		const whole = bytes.slice(0, size);
+		const parts = [whole, bytes.subarray(8, 11), bytes.subarray(11, 30), bytes.slice(30, 38), bytes.subarray(38)];
+		const pieces = [...partPieces(parts, size)];
+		expect(pieces.map((p) => p.length)).toEqual([8, 8, 8, 8, 8, 5]);
+		expect(pieces[0]).toBe(whole); // already a piece: not copied
+		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
+		expect(Array.from(pieces.flatMap((p) => Array.from(p)))).toEqual(Array.from(bytes));
+		expect([...partPieces([], size)]).toEqual([]);
 	});
 
 	it('posts the progress when the build got a hundredth further, and at the end', () => {
