@@ -20,7 +20,11 @@
  * so the restart can be measured again and again without building a large vault each time; delete
  * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
  * the restart from layout-ready to the first answer is written to DIR (`restart.cpuprofile`), and
- * one of the same search again once all is settled (`next-search.cpuprofile`).
+ * one of the same search again once all is settled (`next-search.cpuprofile`), and one of the
+ * first start's main thread from layout-ready to the index built (`first-start.cpuprofile`; the
+ * index worker profiles its own thread when VAULT_QUERY_WORKER_PROFILE names a file, see
+ * node-index-worker.ts). `VAULT_QUERY_RESTART_BENCH_GAPS=FILE`: the first start's gaps over 50 ms
+ * are written to FILE for `scripts/bench/profile-gaps.mjs`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
