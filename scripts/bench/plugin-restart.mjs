@@ -4,7 +4,7 @@
  * answers its first search from the restored index. Runs test/plugin/restart-bench.test.ts under
  * vitest (the fake app and the `obsidian` stub live there) and prints its figures.
  *
- *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR]
+ *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE]
  *
  * --worker: the first start builds in the index worker (the bundle main.js inlines, in a Node
  * worker thread) instead of on the main thread; first_start.main_thread_cpu_ms and
@@ -23,7 +23,10 @@
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
  * profile of layout-ready → the first answer is written to DIR/restart.cpuprofile, and one of the
- * same search run again once all is settled to DIR/next-search.cpuprofile.
+ * same search run again once all is settled to DIR/next-search.cpuprofile; the first start's
+ * main thread (layout-ready → the index built) to DIR/first-start.cpuprofile and, with --worker,
+ * the index worker's thread to DIR/worker.cpuprofile. --gaps FILE: the first start's main-thread
+ * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,7 +44,7 @@ const vault = value('--vault');
 const changed = value('--changed') ?? '0';
 if (vault === undefined || !/^\d+$/.test(changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR]\n',
+		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE]\n',
 	);
 	process.exit(2);
 }
@@ -62,7 +65,11 @@ const run = spawnSync(
 			...(value('--store') === undefined ? {} : { VAULT_QUERY_RESTART_BENCH_STORE: resolve(value('--store')) }),
 			...(value('--profile') === undefined
 				? {}
-				: { VAULT_QUERY_RESTART_BENCH_PROFILE: resolve(value('--profile')) }),
+				: {
+						VAULT_QUERY_RESTART_BENCH_PROFILE: resolve(value('--profile')),
+						VAULT_QUERY_WORKER_PROFILE: join(resolve(value('--profile')), 'worker.cpuprofile'),
+					}),
+			...(value('--gaps') === undefined ? {} : { VAULT_QUERY_RESTART_BENCH_GAPS: resolve(value('--gaps')) }),
 		},
 	},
 );

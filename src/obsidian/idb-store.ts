@@ -8,12 +8,13 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { concatBytes } from '../core/snapshot/bytes';
 import { chunkedPart } from '../core/snapshot/part-codec';
+import { partPieces, PIECE_BYTES } from './part-pieces';
 import type { SnapshotReader, SnapshotStore, StoredSnapshotInfo } from '../core/snapshot/port';
 
 /** The object store of a vault's database. */
 const PARTS = 'parts';
-/** Bytes per record of a saved part. */
-export const CHUNK_BYTES = 1 << 20; // why: IndexedDB copies a record's value in one go on the main thread (~10 ms a MB in Node's fake-indexeddb on a loaded machine); a 50k-note part is ~140 MB.
+/** Bytes per record of a saved part: the pieces a part comes in from the index worker. */
+export const CHUNK_BYTES = PIECE_BYTES;
 
 /**
  * One saved part as IndexedDB keeps it: this head under the part's key, and its bytes in
@@ -109,7 +110,7 @@ export class IndexedDbStore implements SnapshotStore {
 		const tx = (await this.open()).transaction(PARTS, 'readwrite');
 		const done = tx.done;
 		try {
-			for (const record of records(pieces, CHUNK_BYTES)) await tx.store.put(record, [key, chunks++]);
+			for (const record of partPieces(pieces, CHUNK_BYTES)) await tx.store.put(record, [key, chunks++]);
 			await tx.store.delete(IDBKeyRange.bound([key, chunks], [key, Infinity]));
 			const head: PartRecord = { chunks, length, savedAt: Date.now(), notes };
 			await tx.store.put(head, key);
@@ -151,28 +152,4 @@ function headOf(value: unknown): PartRecord | null {
 	const record = value as Partial<PartRecord>;
 	if (typeof record.chunks !== 'number' || typeof record.length !== 'number') return null;
 	return record as PartRecord;
-}
-
-/**
- * The records of `pieces` laid end to end: `size` bytes each (the last fewer), each a copy — a
- * view would be stored with the whole buffer under it — made when the one before is written, so
- * the part is never joined into one array.
- */
-function* records(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array, void, void> {
-	let record = new Uint8Array(size);
-	let filled = 0;
-	for (const piece of pieces) {
-		for (let at = 0; at < piece.length;) {
-			const n = Math.min(size - filled, piece.length - at);
-			record.set(piece.subarray(at, at + n), filled);
-			filled += n;
-			at += n;
-			if (filled === size) {
-				yield record;
-				record = new Uint8Array(size);
-				filled = 0;
-			}
-		}
-	}
-	if (filled > 0) yield record.slice(0, filled);
 }

@@ -15,7 +15,8 @@ import type { App } from 'obsidian';
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
 import type { NoteFingerprint } from '../core/snapshot/codec';
 import { atOnce, IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
-import { PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
+import { chunkedPart, PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
+import { concatBytes } from '../core/snapshot/bytes';
 import type { SnapshotStore } from '../core/snapshot/port';
 import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
 import type { SearchIndex } from '../core/search/search-index';
@@ -24,7 +25,7 @@ import type { TrigramIndex } from '../core/text/trigram';
 import { browserCodecHost } from './browser-codec';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
 import { buildInWorker, startIndexWorker, type IndexWorker } from './worker-host';
-import { messageOf, type BuildRequest } from './worker-protocol';
+import { messageOf, packPaths, packStamps, type BuildRequest } from './worker-protocol';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 
@@ -164,7 +165,7 @@ export class PluginSavedIndex implements SavedIndexes {
 						clear: (key) => store.clear(key),
 						info: (key) => store.info(key),
 					}
-				: (store ?? bytesStore(new Uint8Array(0)));
+				: (store ?? piecesStore([]));
 		return new IndexParts({
 			store: counted,
 			host: browserCodecHost,
@@ -255,15 +256,15 @@ export class PluginSavedIndex implements SavedIndexes {
 					configDir: this.source.configDir,
 					userIgnoreFilters: [...this.source.userIgnoreFilters],
 				},
-				notes: [...this.source.listNotes()],
+				notes: packPaths(this.source.listNotes()),
 				part: {
 					tool: savedIndexTool(this.pluginVersion),
 					settings: parts.settingsOf('search', settings),
-					stamps: [...stamps],
+					stamps: packStamps(stamps),
 				},
 			};
-			const bytes = await buildInWorker(worker, request, this.source, this.workerSlice(), this.onProgress);
-			const restored = this.parts(bytesStore(bytes), await run(this.fingerprints()));
+			const pieces = await buildInWorker(worker, request, this.source, this.workerSlice(), this.onProgress);
+			const restored = this.parts(piecesStore(pieces), await run(this.fingerprints()));
 			const loaded = await restored.searchIndex(settings, run);
 			if (loaded === null) return this.mainThreadBuild(restored.report.notes.join('; '));
 			// The notes changed since the stamps changed while the engine was building: it noted them then, and
@@ -271,7 +272,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.toReconcile = { scopeLater: false, changed: () => Promise.resolve([]) };
 			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
 			this.freshBuild = loaded.changed.length;
-			this.writing = this.writing.then(() => this.write(bytes, stamps.size));
+			this.writing = this.writing.then(() => this.write(pieces, stamps.size));
 			return { index: loaded.index, changed: loaded.changed };
 		} catch (error) {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
@@ -292,12 +293,12 @@ export class PluginSavedIndex implements SavedIndexes {
 		return null;
 	}
 
-	/** The bytes the worker encoded, into IndexedDB as they are (no encoding on the main thread). */
-	private async write(bytes: Uint8Array, notes: number): Promise<void> {
+	/** The bytes the worker encoded, into IndexedDB as they came (no encoding on the main thread, no copy). */
+	private async write(pieces: readonly Uint8Array[], notes: number): Promise<void> {
 		const store = this.store;
 		if (store === null) return;
 		try {
-			await store.save(SEARCH_KEY, bytes, notes);
+			await store.save(SEARCH_KEY, pieces, notes);
 			this.log.push(`saved (${notes} notes)`);
 		} catch (error) {
 			this.fail(messageOf(error));
@@ -389,10 +390,18 @@ export class PluginSavedIndex implements SavedIndexes {
 	}
 }
 
-/** A store holding one search part's bytes in memory: what the worker encoded, restored as a saved part is. */
-function bytesStore(bytes: Uint8Array): SnapshotStore {
+/**
+ * A store holding one search part's bytes in memory, in the pieces the worker posted: restored as a
+ * saved part is, read through views of the pieces (never joined into one array).
+ */
+function piecesStore(pieces: readonly Uint8Array[]): SnapshotStore {
+	const reader = chunkedPart(
+		pieces,
+		pieces.reduce((n, piece) => n + piece.length, 0),
+	);
 	return {
-		load: (key) => Promise.resolve(key === SEARCH_KEY ? bytes : null),
+		load: (key) => Promise.resolve(key === SEARCH_KEY ? concatBytes(pieces) : null),
+		loadReader: (key) => Promise.resolve(key === SEARCH_KEY ? reader : null),
 		save: () => Promise.reject(new Error('read only')),
 		clear: () => Promise.resolve(false),
 		info: () => Promise.resolve(null),

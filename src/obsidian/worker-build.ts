@@ -7,7 +7,8 @@
  */
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
-import { encodePartSteps } from '../core/snapshot/part-codec';
+import { encodePartChunksSteps } from '../core/snapshot/part-codec';
+import { partPieces } from './part-pieces';
 import { searchSectionsSteps } from '../core/snapshot/search-part';
 import { SearchIndex } from '../core/search/search-index';
 import { drain } from '../core/steps';
@@ -18,12 +19,16 @@ import {
 	type FromIndexWorker,
 	type PostedNote,
 	type ToIndexWorker,
+	unpackPaths,
+	unpackStamps,
 } from './worker-protocol';
 
 /** Notes asked of the main thread ahead of the one the build reads. */
 const READ_AHEAD = 512; // why: the main thread reads the next window while the worker indexes this one; ~2 MB of texts held.
 /** Notes the build reads at once (its chunks). */
 const BUILD_READ_BATCH = 64;
+/** Progress messages a build posts at most (besides its last). */
+const PROGRESS_STEPS = 100; // why: a notice's percentage moves by one; a message per read batch was ~800 at 50k notes.
 
 /** Posts a message to the main thread (with the buffers to transfer). */
 export type PostToMain = (message: FromIndexWorker, transfer?: ArrayBuffer[]) => void;
@@ -49,7 +54,7 @@ export class PostedNotes implements NoteSource {
 		this.vaultPath = request.vault.vaultPath;
 		this.configDir = request.vault.configDir;
 		this.userIgnoreFilters = request.vault.userIgnoreFilters;
-		this.notes = request.notes;
+		this.notes = unpackPaths(request.notes);
 	}
 
 	/** Notes read on the main thread: a waiting read is answered. */
@@ -160,22 +165,34 @@ export class PostedNotes implements NoteSource {
 	}
 }
 
-/** Build the index over `source` and encode its saved part; the bytes. */
-async function buildPart(request: BuildRequest, source: PostedNotes, post: PostToMain): Promise<Uint8Array> {
+/** A progress callback that posts when the build has got a hundredth of the notes further (and at the end). */
+export function progressPoster(post: PostToMain): (done: number, total: number) => void {
+	let next = 0;
+	return (done, total) => {
+		if (done < next && done < total) return;
+		next = done + Math.max(1, Math.ceil(total / PROGRESS_STEPS));
+		post({ type: 'progress', done, total });
+	};
+}
+
+/** Build the index over `source` and encode its saved part; its bytes, in the encoder's chunks. */
+async function buildPart(request: BuildRequest, source: PostedNotes, post: PostToMain): Promise<Uint8Array[]> {
 	const index = await SearchIndex.build(source, request.settings, {
 		sliceMs: Infinity, // a worker has no frame to keep: it pauses only where it waits for notes
 		readBatch: BUILD_READ_BATCH,
-		onProgress: (done, total) => post({ type: 'progress', done, total }),
+		onProgress: progressPoster(post),
 	});
 	const host = browserCodecHost;
 	const sections = drain(searchSectionsSteps(index, host));
-	const { tool, settings, stamps } = request.part;
-	return drain(encodePartSteps({ kind: 'search', tool, settings, stamps: new Map(stamps), sections }, host));
+	const { tool, settings } = request.part;
+	const stamps = unpackStamps(request.part.stamps);
+	return drain(encodePartChunksSteps({ kind: 'search', tool, settings, stamps, sections }, host));
 }
 
 /**
  * The worker's message handler: a `build` starts the build, `notes` feed it; the part's bytes are
- * posted back (transferred) with `done`, or the error with `failed`.
+ * posted back in pieces (each transferred: the main thread never receives one 130 MB buffer, which
+ * V8 answers with a collection of the whole heap at once), then `done`; or the error with `failed`.
  */
 export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => void {
 	let source: PostedNotes | null = null;
@@ -187,10 +204,13 @@ export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => v
 		const notes = new PostedNotes(message, (paths) => post({ type: 'read', paths }));
 		source = notes;
 		buildPart(message, notes, post).then(
-			(bytes) => {
-				const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-				const own = whole ? bytes : bytes.slice();
-				post({ type: 'done', bytes: own, notes: message.notes.length }, [own.buffer as ArrayBuffer]);
+			(chunks) => {
+				let length = 0;
+				for (const piece of partPieces(chunks)) {
+					length += piece.length; // before it goes: a transferred piece is empty here
+					post({ type: 'part', bytes: piece }, [piece.buffer as ArrayBuffer]);
+				}
+				post({ type: 'done', length, notes: notes.listNotes().length });
 			},
 			(error: unknown) => post({ type: 'failed', message: messageOf(error) }),
 		);

@@ -9,7 +9,7 @@ import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 import type { BuildRequest, FromIndexWorker, PostedNote, ToIndexWorker } from './worker-protocol';
-import { messageOf } from './worker-protocol';
+import { messageOf, stampBuffers } from './worker-protocol';
 
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
 declare const VAULT_QUERY_INDEX_WORKER: string | undefined;
@@ -83,9 +83,9 @@ async function postedNote(source: ObsidianNoteSource, path: string): Promise<Pos
 }
 
 /**
- * Build the search index in `worker` and resolve with its saved part's bytes; rejects when the
- * worker fails. The main thread only reads the notes the worker asks for, in `slice`'s time
- * slices, and posts them; it runs no step of the index build.
+ * Build the search index in `worker` and resolve with its saved part's bytes, in the pieces they
+ * came in (part-pieces.ts); rejects when the worker fails. The main thread only reads the notes
+ * the worker asks for, in `slice`'s time slices, and posts them; it runs no step of the index build.
  */
 export function buildInWorker(
 	worker: IndexWorker,
@@ -93,8 +93,10 @@ export function buildInWorker(
 	source: ObsidianNoteSource,
 	slice: TimeSlice,
 	onProgress?: (done: number, total: number) => void,
-): Promise<Uint8Array> {
+): Promise<Uint8Array[]> {
 	return new Promise((resolve, reject) => {
+		const pieces: Uint8Array[] = [];
+		let received = 0;
 		const queue: string[] = [];
 		let reading = false;
 		const pump = async (): Promise<void> => {
@@ -117,13 +119,17 @@ export function buildInWorker(
 				queue.push(...data.paths);
 				if (!reading) void pump();
 			} else if (data.type === 'progress') onProgress?.(data.done, data.total);
-			else if (data.type === 'done') resolve(data.bytes);
-			else reject(new Error(data.message));
+			else if (data.type === 'part') {
+				pieces.push(data.bytes);
+				received += data.bytes.length;
+			} else if (data.type === 'failed') reject(new Error(data.message));
+			else if (received === data.length) resolve(pieces);
+			else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));
 		};
 		worker.onerror = (event) => {
 			const message = (event as { message?: unknown } | null)?.message;
 			reject(new Error(typeof message === 'string' && message !== '' ? message : 'the worker failed to run'));
 		};
-		worker.postMessage(request);
+		worker.postMessage(request, stampBuffers(request.part.stamps));
 	});
 }

@@ -18,7 +18,7 @@ import { PostedNotes } from '../../src/obsidian/worker-build';
 import VaultQueryPlugin from '../../src/main';
 import { ObsidianNoteSource } from '../../src/obsidian/source';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
-import type { FromIndexWorker } from '../../src/obsidian/worker-protocol';
+import { packPaths, packStamps, type FromIndexWorker } from '../../src/obsidian/worker-protocol';
 import { engineConfigOf } from '../../src/ui/plugin-settings';
 import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
@@ -262,7 +262,7 @@ describe('the search index built in the plugin’s worker', () => {
 		expect(NodeIndexWorker.started).toBe(workers + 2);
 	});
 
-	it('hands the worker all of each note’s metadata the index reads: a build reads no other key, and of the sections only the first', async () => {
+	it('hands the worker just the metadata a build reads: no other key is read, none handed is unread, and of the sections only the first', async () => {
 		const read = new Set<string>();
 		const sectionReads = new Set<string>();
 		const recorded = (meta: CachedMetadata | null): CachedMetadata | null =>
@@ -308,6 +308,9 @@ describe('the search index built in the plugin’s worker', () => {
 		};
 		const handed = Object.keys(searchMetadataOf(everyKey) ?? {});
 		expect([...read].filter((key) => !handed.includes(key) && key !== 'sections')).toEqual([]);
+		// and nothing a build does not read crosses the threads (a build keeps no forward links)
+		expect(handed.filter((key) => !read.has(key))).toEqual([]);
+		expect(handed).not.toContain('links');
 		expect([...sectionReads]).toEqual(['0']);
 	});
 
@@ -322,8 +325,8 @@ describe('the search index built in the plugin’s worker', () => {
 				type: 'build',
 				settings,
 				vault: { vaultPath: '', configDir: source.configDir, userIgnoreFilters: [] },
-				notes: paths,
-				part: { tool: 'test', settings: '', stamps: [] },
+				notes: packPaths(paths),
+				part: { tool: 'test', settings: '', stamps: packStamps(new Map()) },
 			},
 			(ask) => {
 				asked.push(...ask);

@@ -16,6 +16,33 @@ globalThis.postMessage = (message, transfer) => parentPort.postMessage(message, 
 parentPort.on('message', (data) => globalThis.onmessage?.({ data }));
 `;
 
+/**
+ * With VAULT_QUERY_WORKER_PROFILE naming a file, the worker profiles its CPU from its start to its
+ * last message (\`done\` or \`failed\`), written to that file before the message goes: a terminated
+ * thread writes no \`--cpu-prof\` profile.
+ */
+const PROFILE_PRELUDE = `
+{
+	const file = process.env.VAULT_QUERY_WORKER_PROFILE;
+	if (file) {
+		const { Session } = require('node:inspector');
+		const session = new Session();
+		session.connect();
+		session.post('Profiler.enable');
+		session.post('Profiler.setSamplingInterval', { interval: 1000 });
+		session.post('Profiler.start');
+		const post = globalThis.postMessage;
+		globalThis.postMessage = (message, transfer) => {
+			if (message.type !== 'done' && message.type !== 'failed') return post(message, transfer);
+			session.post('Profiler.stop', (error, result) => {
+				if (!error) require('node:fs').writeFileSync(file, JSON.stringify(result.profile));
+				post(message, transfer);
+			});
+		};
+	}
+}
+`;
+
 /** A Node worker thread running `code`, shaped as a Web Worker. */
 export class NodeIndexWorker implements IndexWorker {
 	onmessage: ((event: { data: FromIndexWorker }) => void) | null = null;
@@ -26,7 +53,7 @@ export class NodeIndexWorker implements IndexWorker {
 
 	constructor(code: string) {
 		NodeIndexWorker.started++;
-		this.thread = new Worker(PRELUDE + code, { eval: true });
+		this.thread = new Worker(PRELUDE + PROFILE_PRELUDE + code, { eval: true });
 		this.thread.on('message', (data: FromIndexWorker) => this.onmessage?.({ data }));
 		this.thread.on('error', (error) => this.onerror?.(error));
 	}

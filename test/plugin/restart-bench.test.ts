@@ -20,7 +20,11 @@
  * so the restart can be measured again and again without building a large vault each time; delete
  * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
  * the restart from layout-ready to the first answer is written to DIR (`restart.cpuprofile`), and
- * one of the same search again once all is settled (`next-search.cpuprofile`).
+ * one of the same search again once all is settled (`next-search.cpuprofile`), and one of the
+ * first start's main thread from layout-ready to the index built (`first-start.cpuprofile`; the
+ * index worker profiles its own thread when VAULT_QUERY_WORKER_PROFILE names a file, see
+ * node-index-worker.ts). `VAULT_QUERY_RESTART_BENCH_GAPS=FILE`: the first start's gaps over 50 ms
+ * are written to FILE for `scripts/bench/profile-gaps.mjs`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -41,6 +45,8 @@ const OUT = process.env.VAULT_QUERY_RESTART_BENCH_OUT;
 const CHANGED = Number(process.env.VAULT_QUERY_RESTART_BENCH_CHANGED ?? '0');
 const STORE = process.env.VAULT_QUERY_RESTART_BENCH_STORE;
 const PROFILE = process.env.VAULT_QUERY_RESTART_BENCH_PROFILE;
+/** A file for the first start's gaps over 50 ms (their ends on a CPU profile's clock): `scripts/bench/profile-gaps.mjs` says what ran in each. */
+const GAPS = process.env.VAULT_QUERY_RESTART_BENCH_GAPS;
 const QUERY = 'the project notes';
 const APP_ID = 'restart-bench';
 
@@ -122,19 +128,24 @@ function heartbeat(): {
 	longest: () => number;
 	longestAt: () => number;
 	over50: () => number;
+	gaps: () => { endUs: number; ms: number }[];
 } {
 	let start = performance.now();
 	let last = start;
 	let longest = 0;
 	let longestAt = 0;
 	let over = 0;
+	let gaps: { endUs: number; ms: number }[] = [];
 	const beat = window.setInterval(() => {
 		const now = performance.now();
 		if (now - last > longest) {
 			longest = now - last;
 			longestAt = now - start;
 		}
-		if (now - last > 50) over++;
+		if (now - last > 50) {
+			over++;
+			gaps.push({ endUs: Number(process.hrtime.bigint() / 1000n), ms: now - last }); // the clock of a --cpu-prof profile
+		}
 		last = now;
 	}, 1);
 	return {
@@ -144,11 +155,13 @@ function heartbeat(): {
 			longest = 0;
 			longestAt = 0;
 			over = 0;
+			gaps = [];
 		},
 		stop: () => window.clearInterval(beat),
 		longest: () => Math.round(longest),
 		longestAt: () => Math.round(longestAt),
 		over50: () => over,
+		gaps: () => gaps,
 	};
 }
 
@@ -185,6 +198,8 @@ describe('plugin restart with a saved index', () => {
 				// the heap every garbage collection of the restore marks.
 				const app = openVault();
 				const first = await loadPlugin(app);
+				const firstProfile = profiler();
+				await firstProfile.start();
 				beat.reset();
 				const cpu0 = cpuMs();
 				let t0 = performance.now();
@@ -193,11 +208,13 @@ describe('plugin restart with a saved index', () => {
 				const buildMs = performance.now() - t0;
 				const cpuBuilt = cpuMs();
 				const blocksBuilt = { longest: beat.longest(), over50: beat.over50() };
+				await firstProfile.stop('first-start');
 				t0 = performance.now();
 				await first.engine.savesSettled();
 				const saveMs = performance.now() - t0;
 				const cpu1 = cpuMs();
 				const blocks = { longest: beat.longest(), at: beat.longestAt(), over50: beat.over50() };
+				if (GAPS !== undefined) writeFileSync(GAPS, JSON.stringify(beat.gaps()));
 				before = await first.engine.search(QUERY, { limit: 10 });
 				first.unload();
 				expect(build).toHaveBeenCalledTimes(WORKER ? 0 : 1); // in the worker: no build on the main thread

@@ -297,18 +297,25 @@ function bodyPieces(text: string): TextPieces {
 }
 
 /**
- * The part of a note's metadata the search index reads ({@link extractNote} and what it calls):
- * every key but `listItems` and `blocks`, and of `sections` only the first (where the body
- * starts). The plugin's index worker is handed this, not the whole metadata: copying every note's
- * sections and list items across threads was most of the main thread's work in a worker build. A
- * test reads the metadata through a recording proxy during builds and fails when extraction
- * reads anything else — change both together.
+ * The part of a note's metadata an index build reads ({@link extractNote} without its derived
+ * fields, and what it calls): the frontmatter and where it ends, the tags, the headings, and of
+ * `sections` only the first (where the body starts when no frontmatter position is known). The
+ * plugin's index worker is handed this, not the whole metadata: copying every note's sections,
+ * list items and links across threads was most of the main thread's work in a worker build (the
+ * links — a build keeps no forward links — were half of what was left). A test reads the
+ * metadata through a recording proxy during builds and fails when a build reads a key this
+ * leaves out, or this hands over a key no build reads — change both together.
  */
 export function searchMetadataOf(meta: CachedMetadata | null): CachedMetadata | null {
 	if (meta === null) return null;
-	const { listItems: _items, blocks: _blocks, sections, ...kept } = meta;
-	const first = sections?.[0];
-	return sections === undefined ? kept : { ...kept, sections: first === undefined ? [] : [first] };
+	const { frontmatter, frontmatterPosition, tags, headings, sections } = meta;
+	const out: CachedMetadata = {};
+	if (frontmatter !== undefined) out.frontmatter = frontmatter;
+	if (frontmatterPosition !== undefined) out.frontmatterPosition = frontmatterPosition;
+	if (tags !== undefined) out.tags = tags;
+	if (headings !== undefined) out.headings = headings;
+	if (sections !== undefined) out.sections = sections.slice(0, 1);
+	return out;
 }
 
 /**

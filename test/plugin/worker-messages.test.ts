@@ -1,0 +1,157 @@
+// @vitest-environment happy-dom
+/**
+ * What crosses between the plugin's main thread and its index worker, counted: the build request
+ * packs the note list and every note's stat (a string and transferred buffers, not an object a
+ * note), the notes go in batches with only the metadata a build reads, the worker posts its
+ * progress every hundredth of the notes, and the finished part comes back transferred.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { NoteFingerprint } from '../../src/core/snapshot/codec';
+import { partPieces, PIECE_BYTES } from '../../src/obsidian/part-pieces';
+import { progressPoster } from '../../src/obsidian/worker-build';
+import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
+import {
+	packPaths,
+	packStamps,
+	unpackPaths,
+	unpackStamps,
+	type FromIndexWorker,
+	type ToIndexWorker,
+} from '../../src/obsidian/worker-protocol';
+import { FakeApp } from './fake-app';
+import { startPlugin, unloadLoadedPlugins } from './harness';
+import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
+
+/** A message that crossed, with the buffers it transferred. */
+interface Crossed<T> {
+	message: T;
+	transfer: readonly unknown[];
+}
+
+beforeEach(async () => {
+	const undo = await useNodeIndexWorker();
+	return () => {
+		unloadLoadedPlugins();
+		undo();
+	};
+});
+
+/** Workers (Node worker threads) whose messages both ways are recorded. */
+function recordingWorkers(): { toWorker: Crossed<ToIndexWorker>[]; fromWorker: Crossed<FromIndexWorker>[] } {
+	const toWorker: Crossed<ToIndexWorker>[] = [];
+	const fromWorker: Crossed<FromIndexWorker>[] = [];
+	indexWorkers.create = (code) => {
+		const inner = new NodeIndexWorker(code);
+		const worker: IndexWorker = {
+			onmessage: null,
+			onerror: null,
+			postMessage: (message, transfer) => {
+				toWorker.push({ message, transfer: transfer ?? [] });
+				inner.postMessage(message, transfer);
+			},
+			terminate: () => inner.terminate(),
+		};
+		inner.onmessage = (event) => {
+			fromWorker.push({ message: event.data, transfer: [] });
+			worker.onmessage?.(event);
+		};
+		inner.onerror = (event) => worker.onerror?.(event);
+		return worker;
+	};
+	return { toWorker, fromWorker };
+}
+
+/** `n` notes with frontmatter, a heading, a tag and links. */
+function notes(n: number): Record<string, string> {
+	const files: Record<string, string> = {};
+	for (let i = 0; i < n; i++)
+		files[`area${i % 4}/note ${i}.md`] =
+			`---\ntags: [t${i % 9}]\n---\n# Heading ${i}\n\nwords ${i} [[note ${i + 1}]] ![[note ${i + 2}]] #inline${i % 5}\n`;
+	return files;
+}
+
+describe('the messages between the main thread and the index worker', () => {
+	it('packs the note list and the stats into one request, and takes the notes in batches and the progress in hundredths', async () => {
+		const recorded = recordingWorkers();
+		const count = 700;
+		const files = notes(count);
+		const old = Date.parse('2026-01-01T00:00:00Z'); // not racy: nothing to re-index after the build
+		const app = new FakeApp(files, {
+			appId: 'worker-messages',
+			mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, old])),
+		});
+		app.indexAll();
+		const plugin = await startPlugin(app);
+		expect(plugin.engine.saved?.log[0]).toBe('built in a worker (0 notes to reconcile)');
+
+		const requests = recorded.toWorker.filter((c) => c.message.type === 'build');
+		expect(requests).toHaveLength(1);
+		const request = requests[0]!;
+		if (request.message.type !== 'build') throw new Error('not a build request');
+		expect(typeof request.message.notes).toBe('string');
+		expect(unpackPaths(request.message.notes)).toHaveLength(count);
+		expect(unpackStamps(request.message.part.stamps).size).toBe(count);
+		expect(request.transfer).toHaveLength(2); // the stats' buffers, moved rather than copied
+		expect(request.message.part.stamps.numbers.byteLength).toBe(0); // detached here: transferred
+
+		const batches = recorded.toWorker.flatMap((c) => (c.message.type === 'notes' ? [c.message.notes] : []));
+		const posted = batches.flat();
+		expect(posted.map((n) => n.path).sort()).toEqual([...app.vault.getMarkdownFiles().map((f) => f.path)].sort());
+		expect(batches.length).toBeLessThanOrEqual(Math.ceil(count / 32) + 2); // a batch of 32 notes, a short one per window
+		for (const note of posted) expect(Object.keys(note.metadata ?? {})).not.toContain('links');
+
+		const progress = recorded.fromWorker.flatMap((c) => (c.message.type === 'progress' ? [c.message] : []));
+		expect(progress.length).toBeLessThanOrEqual(101);
+		expect(progress.at(-1)).toEqual({ type: 'progress', done: count, total: count });
+		// The part comes in pieces, each a buffer of its own (transferred whole), adding up to what `done` says.
+		const pieces = recorded.fromWorker.flatMap((c) => (c.message.type === 'part' ? [c.message.bytes] : []));
+		const done = recorded.fromWorker.flatMap((c) => (c.message.type === 'done' ? [c.message] : []));
+		expect(done).toHaveLength(1);
+		expect(pieces.length).toBe(Math.ceil(done[0]!.length / PIECE_BYTES));
+		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
+		expect(pieces.reduce((n, p) => n + p.length, 0)).toBe(done[0]!.length);
+		expect(recorded.fromWorker.at(-1)?.message.type).toBe('done');
+	});
+
+	it('cuts a part into pieces of one size, each with a buffer of its own, passing whole pieces through', () => {
+		const size = 8;
+		const bytes = Uint8Array.from({ length: 45 }, (_, i) => i);
+		const whole = bytes.slice(0, size);
+		const parts = [whole, bytes.subarray(8, 11), bytes.subarray(11, 30), bytes.slice(30, 38), bytes.subarray(38)];
+		const pieces = [...partPieces(parts, size)];
+		expect(pieces.map((p) => p.length)).toEqual([8, 8, 8, 8, 8, 5]);
+		expect(pieces[0]).toBe(whole); // already a piece: not copied
+		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
+		expect(Array.from(pieces.flatMap((p) => Array.from(p)))).toEqual(Array.from(bytes));
+		expect([...partPieces([], size)]).toEqual([]);
+	});
+
+	it('posts the progress when the build got a hundredth further, and at the end', () => {
+		const posted: number[] = [];
+		const onProgress = progressPoster((message) => {
+			if (message.type === 'progress') posted.push(message.done);
+		});
+		for (let done = 64; done < 50_000; done += 64) onProgress(done, 50_000);
+		onProgress(50_000, 50_000);
+		expect(posted.length).toBeLessThanOrEqual(101);
+		expect(posted.length).toBeGreaterThanOrEqual(90);
+		expect(posted.at(-1)).toBe(50_000);
+		const small: number[] = [];
+		const few = progressPoster((message) => message.type === 'progress' && small.push(message.done));
+		for (const done of [2, 3, 4]) few(done, 4);
+		expect(small).toEqual([2, 3, 4]);
+	});
+
+	it('unpacks the paths and stats it packed, whatever the paths hold', () => {
+		const stamps = new Map<string, NoteFingerprint>([
+			['a/b c.md', { size: 12, mtimeMs: 1.5e12, ctimeMs: 1.5e12 + 0.25, ino: 0, racy: false }],
+			['ünï/コード,\n;.md', { size: 0, mtimeMs: 0, ctimeMs: 7, ino: 2 ** 40, racy: true }],
+			['', { size: 3, mtimeMs: 4, ctimeMs: 5, ino: 6, racy: false }],
+		]);
+		expect(unpackStamps(packStamps(stamps))).toEqual(stamps);
+		expect(unpackStamps(packStamps(new Map()))).toEqual(new Map());
+		const paths = ['x.md', 'with\nnewline.md', 'ünï/コード.md'];
+		expect(unpackPaths(packPaths(paths))).toEqual(paths);
+		expect(unpackPaths(packPaths([]))).toEqual([]);
+	});
+});
