@@ -7,7 +7,7 @@ import type { NoteResult, QueryResult } from '../core/contract';
 import { displayLines, escapeControls, escapeTerminal } from '../core/display';
 import type { VaultEngine } from '../core/engine/engine';
 import { renderNote, renderSummary } from '../core/query/render-text';
-import type { RawLines } from '../core/query/grep';
+import type { RawLines } from '../core/query/note-matches';
 import type { GrepQuery } from '../core/query/types';
 import { boolFlag, type ParsedArgs } from './args';
 import { emitAnswer, EXIT, MORE, type CommandIO } from './command';

@@ -142,3 +142,11 @@ export function displayTags(meta: CachedMetadata): string[] {
 export function frontmatterSkipReason(yamlError: string): string {
 	return `frontmatter not parsed (${yamlError}); its properties and frontmatter tags/links were not searched, its body was`;
 }
+
+/** Why search leaves out all or part of a note (not indexed, or its frontmatter not parsed: body only), or null. */
+export function searchSkipReason(source: NoteSource, path: string): string | null {
+	const reason = source.getSkipReason(path);
+	if (reason !== null) return reason;
+	const yamlError = source.getFrontmatterError(path);
+	return yamlError === null ? null : frontmatterSkipReason(yamlError);
+}

@@ -7,7 +7,7 @@ import { folderOf } from '../paths';
 import type { NoteSource } from '../port';
 import type { EngineSettings } from '../settings';
 import type { QueryContext } from './context';
-import type { RawLines } from './grep';
+import type { RawLines } from './note-matches';
 
 /** A note a query matched, before it is shaped into a `NoteResult`. */
 export interface Hit {

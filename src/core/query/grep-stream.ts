@@ -11,7 +11,8 @@ import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { passingContext, type QueryReuse } from './context';
 import { failed, skippedFiles, toNoteResult } from './envelope';
-import { grepMatcher, scanGrep, type RawLines } from './grep';
+import { grepMatcher, scanGrep } from './grep';
+import type { RawLines } from './note-matches';
 import { normalized, validate } from './run';
 import type { GrepQuery } from './types';
 

@@ -8,6 +8,7 @@ import type { TrigramIndex } from '../text/trigram';
 import { MAX_REGEX_LINE_CHARS } from '../text/pattern';
 import type { QueryContext } from './context';
 import type { Hit, QueryOutcome } from './envelope';
+import type { NoteMatches } from './note-matches';
 import type { GrepQuery } from './types';
 
 /** At most this many matching lines are reported per note; a limitation says when more existed. */
@@ -36,27 +37,6 @@ function linesBetween(of: LinesOf, starts: readonly number[], from: number, to: 
 	const lines = of.slice(starts[from]!, end).split('\n');
 	for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
 	return lines;
-}
-
-/**
- * The lines a note shows, as its own bytes (a text listing copies them without decoding): four
- * numbers per line — its 1-based number, 1 when it matched, where its bytes start and end (line
- * end and CR left out) — and -1 between two stretches of lines.
- */
-export interface RawLines {
-	/** The note's bytes (valid until the source's next read) and the same as Latin-1. */
-	note: NoteBytes;
-	lines: number[];
-}
-
-/** The matches of one note: see `matchLines`; `raw` instead of `matches` when the lines are left as bytes. */
-export interface NoteMatches {
-	matches: LineMatch[];
-	/** How many matching lines are shown. */
-	shown: number;
-	total: number;
-	cutLines: number;
-	raw?: RawLines;
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { CachedMetadata } from '../metadata';
 import type { NoteSource } from '../port';
 import { scopeRules, type ScopeRules } from '../scope';
-import { SearchIndex } from './search-index';
+import { SearchIndex, type FedIndex } from './search-index';
 import { resolveSearchSettings, type SearchSettings } from './settings';
 
 /** What the vault's walk says about its scope, before any note is read. */
@@ -23,7 +23,7 @@ export interface NoteFeed {
 }
 
 /** The search index fed by a read from scratch (see the module comment). */
-export class FedNotes implements NoteFeed {
+export class FedNotes implements NoteFeed, FedIndex {
 	/** The index being fed; `SearchIndex.build` finishes it. */
 	readonly index: SearchIndex;
 	/** The notes indexed, in order. */

@@ -13,22 +13,13 @@ import { drain, hostTurn, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
 import type { DocInfo } from './extract';
-import type { FedNotes } from './fed-notes';
 import type { NoteNames, SavedIndexState } from './index-state';
-import { frontmatterSkipReason, linksFieldNames } from '../note-info';
+import { frontmatterSkipReason, linksFieldNames, searchSkipReason } from '../note-info';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { Scorer } from './rank';
 import { resolveSearchSettings, type SearchSettings } from './settings';
 import type { QueryWord } from './tokenize';
-
-/** Why search leaves out all or part of a note (not indexed, or its frontmatter not parsed: body only), or null. */
-function skipReasonOf(source: NoteSource, path: string): string | null {
-	const reason = source.getSkipReason(path);
-	if (reason !== null) return reason;
-	const yamlError = source.getFrontmatterError(path);
-	return yamlError === null ? null : frontmatterSkipReason(yamlError);
-}
 
 /** `/` as a char code. */
 const SLASH = 47;
@@ -44,17 +35,25 @@ export interface BuildOptions {
 	/** Notes read concurrently per batch (default 64). */
 	readBatch?: number;
 	/** An index fed by the read that opened the vault (fed-notes.ts): finished without reading any note; taken once. */
-	fed?: FedNotes;
+	fed?: FedIndex;
+}
+
+/** An index fed note by note by a read from scratch (`FedNotes`), as a build finishes it. */
+export interface FedIndex {
+	/** The index fed so far. */
+	readonly index: SearchIndex;
+	/** This fed index for a build with `settings`, once; null when fed for other settings or already taken. */
+	take(settings: Partial<SearchSettings>): FedIndex | null;
+	/** The build indexes `path` next. */
+	meet(path: string): void;
+	/** Whether the build met every note fed, in the order fed, and no other. */
+	readonly done: boolean;
 }
 
 const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
 /** Notes whose skip reason is counted again between two pauses of `recountSkippedSteps`. */
 const RECOUNT_STEP = 2048; // why: a lookup in the metadata a note: about a millisecond on a quiet machine.
 const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
-
-function now(): number {
-	return Date.now();
-}
 
 /** A note's name keys for the name maps: its title, file name (each also without a numbering or label prefix) and aliases as `canonicalKey`s, and its lower-case file name. */
 export function noteNames(info: DocInfo): NoteNames {
@@ -131,7 +130,7 @@ export class SearchIndex {
 		si.source = source;
 		si.index.keepDerived = false;
 		const batch = options.readBatch ?? DEFAULT_READ_BATCH;
-		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? hostTurn, now);
+		const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn ?? hostTurn, Date.now);
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
 		const scope = await slice.run(si.rescopeSteps(source)); // scoping 50k notes is ~15 ms in one go
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
@@ -181,7 +180,7 @@ export class SearchIndex {
 	): Promise<void> {
 		const steps = this.refreshScopeSteps(source, changed, savedCount);
 		if (options.yieldFn === undefined) drain(steps);
-		else await new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn, now).run(steps);
+		else await new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.yieldFn, Date.now).run(steps);
 	}
 
 	/**
@@ -237,7 +236,7 @@ export class SearchIndex {
 		const skipped: SkippedFile[] = [];
 		const count = (path: string): void => {
 			if (this.isExcluded(path, source.configDir)) return;
-			const reason = skipReasonOf(source, path);
+			const reason = searchSkipReason(source, path);
 			const before = unreadable.get(path);
 			if (reason !== null) skipped.push({ path, reason });
 			else if (before !== undefined && !this.index.pathToDoc.has(path)) skipped.push(before);
