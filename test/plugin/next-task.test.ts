@@ -3,6 +3,16 @@ import { setImmediate } from 'node:timers';
 import { describe, expect, it, vi } from 'vitest';
 import { MainThreadTurns, nextTaskPoster } from '../../src/obsidian/next-task';
 
+/** A job of three slices, each taken at `turn` and logged as its name and number. */
+function threeSlicesLogged(log: string[]) {
+	return async (name: string, turn: () => Promise<void>): Promise<void> => {
+		for (let slice = 1; slice <= 3; slice++) {
+			await turn();
+			log.push(`${name}${slice}`);
+		}
+	};
+}
+
 describe('the plugin jobs’ turns on the main thread', () => {
 	it('resumes one waiting job per task, in turn, so jobs pausing together never run their slices in one go', async () => {
 		const turns = new MainThreadTurns();
@@ -29,12 +39,7 @@ describe('the plugin jobs’ turns on the main thread', () => {
 	it('resumes a job someone waits on before the background jobs, still one slice per task', async () => {
 		const turns = new MainThreadTurns();
 		const log: string[] = [];
-		const job = async (name: string, turn: () => Promise<void>): Promise<void> => {
-			for (let slice = 1; slice <= 3; slice++) {
-				await turn();
-				log.push(`${name}${slice}`);
-			}
-		};
+		const job = threeSlicesLogged(log);
 		await Promise.all([job('a', turns.next), job('b', turns.next), job('s', turns.nextFirst)]);
 		expect(log).toEqual(['s1', 's2', 's3', 'a1', 'b1', 'a2', 'b2', 'a3', 'b3']);
 	});
@@ -42,12 +47,7 @@ describe('the plugin jobs’ turns on the main thread', () => {
 	it('resumes a job that gives way only when no other job waits, still one slice per task', async () => {
 		const turns = new MainThreadTurns();
 		const log: string[] = [];
-		const job = async (name: string, turn: () => Promise<void>): Promise<void> => {
-			for (let slice = 1; slice <= 3; slice++) {
-				await turn();
-				log.push(`${name}${slice}`);
-			}
-		};
+		const job = threeSlicesLogged(log);
 		await Promise.all([job('i', turns.nextIdle), job('a', turns.next), job('s', turns.nextFirst)]);
 		// The frontmatter pass (`i`) started first, yet waits for the restore (`a`) and the first answer (`s`).
 		expect(log).toEqual(['s1', 's2', 's3', 'a1', 'a2', 'a3', 'i1', 'i2', 'i3']);
