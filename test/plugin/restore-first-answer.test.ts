@@ -41,12 +41,18 @@ async function hits(search: (q: string) => Promise<{ results: { path: string }[]
 	return (await search(q)).results.map((h) => h.path);
 }
 
+/** The test vault on a fake app whose plugin built and saved its index, then was unloaded. */
+async function appWithSavedIndex(): Promise<FakeApp> {
+	const all = files();
+	const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
+	app.indexAll();
+	(await startPlugin(app)).unload();
+	return app;
+}
+
 describe('the first search after a restart', () => {
 	it('answers before the stat of every note, the comparison with the saved notes and the skip count, then reconciles', async () => {
-		const all = files();
-		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
-		app.indexAll();
-		(await startPlugin(app)).unload();
+		const app = await appWithSavedIndex();
 		app.modify('folder1/note 1.md', '# Note 1\n\nzebra herds crossing');
 
 		const build = vi.spyOn(SearchIndex, 'build');
@@ -84,10 +90,7 @@ describe('the first search after a restart', () => {
 
 describe('the restore at a restart', () => {
 	it('reads the saved index while the note list is made, and hands the index out once both are done', async () => {
-		const all = files();
-		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
-		app.indexAll();
-		(await startPlugin(app)).unload();
+		const app = await appWithSavedIndex();
 
 		const events: string[] = [];
 		const read = vi.spyOn(IndexedDbStore.prototype, 'loadReader');
@@ -112,10 +115,7 @@ describe('the restore at a restart', () => {
 	});
 
 	it('parses the saved list of notes once: the comparison with the vault takes the list the restore parsed', async () => {
-		const all = files();
-		const app = new FakeApp(all, { mtimes: Object.fromEntries(Object.keys(all).map((p) => [p, OLD])) });
-		app.indexAll();
-		(await startPlugin(app)).unload();
+		const app = await appWithSavedIndex();
 		app.modify('folder1/note 1.md', '# Note 1\n\nzebra herds crossing');
 
 		let decoded = 0;
@@ -130,7 +130,7 @@ describe('the restore at a restart', () => {
 		await plugin.engine.settled();
 		expect(plugin.engine.saved?.log).toContain('restored (1 notes to reconcile)');
 		// The part holds the list twice (the index's notes, the stamped notes): decoded once, plus the small sections.
-		const listBytes = new TextEncoder().encode(JSON.stringify(Object.keys(all))).length;
+		const listBytes = new TextEncoder().encode(JSON.stringify(Object.keys(files()))).length;
 		expect(decoded).toBeGreaterThanOrEqual(listBytes);
 		expect(decoded).toBeLessThan(1.5 * listBytes);
 	});
