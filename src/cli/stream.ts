@@ -9,6 +9,7 @@ import type { VaultEngine } from '../core/engine/engine';
 import { renderNote, renderSummary } from '../core/query/render-text';
 import type { RawLines } from '../core/query/note-matches';
 import type { GrepQuery } from '../core/query/types';
+import { GarbageBound } from '../warm/trigrams';
 import { boolFlag, type ParsedArgs } from './args';
 import { emitAnswer, EXIT, MORE, type CommandIO } from './command';
 
@@ -33,12 +34,19 @@ export const CHUNK_BYTES = 64 * 1024;
  * Gathers a streamed answer's parts, encoded as they come into the chunk's bytes, and hands
  * them to `io.write` a chunk at a time, waiting for the reader between chunks. The parts are
  * what is printed, terminal escapes already spelled out where text needs them (AnswerStream).
+ * After each chunk `bound` collects once the answer's garbage has grown past its allowance (in
+ * a server, where a full collection can be asked for): V8 let a full `--json` answer's garbage —
+ * every result object, its links and its JSON, promoted past the young generation — pile up to
+ * ~550 MB at 50k notes before its own collection, though what is alive stayed flat.
  */
 export class ChunkWriter {
 	private buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
 	private size = 0;
 
-	constructor(private readonly io: CommandIO) {}
+	constructor(
+		private readonly io: CommandIO,
+		private readonly bound = new GarbageBound(),
+	) {}
 
 	/** Adds `text`; a full chunk is written (and its reader waited for) before this resolves. */
 	async add(text: string): Promise<void> {
@@ -82,6 +90,7 @@ export class ChunkWriter {
 		this.size = 0;
 		if (this.io.write) await this.io.write(chunk);
 		else this.io.stdout(chunk.toString('utf8').replace(/\n$/, ''));
+		this.bound.check();
 	}
 }
 
@@ -129,9 +138,10 @@ export class AnswerStream {
 	constructor(
 		private readonly args: ParsedArgs,
 		private readonly io: CommandIO,
+		bound?: GarbageBound,
 	) {
 		this.json = boolFlag(args, 'json');
-		this.out = new ChunkWriter(io);
+		this.out = new ChunkWriter(io, bound);
 	}
 
 	/** The head of the answer, before the first note. */
@@ -191,8 +201,9 @@ export async function streamGrep(
 	io: CommandIO,
 	engine: VaultEngine,
 	query: GrepQuery,
+	bound?: GarbageBound,
 ): Promise<number> {
-	const answer = new AnswerStream(args, io);
+	const answer = new AnswerStream(args, io, bound);
 	const result = await engine.grepStream(query, {
 		begin: (head) => answer.begin(head),
 		note: (brief, full) => answer.note(full, () => renderNote(brief)),
