@@ -8,6 +8,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { concatBytes } from '../core/snapshot/bytes';
 import { chunkedPart } from '../core/snapshot/part-codec';
+import { LazyPart } from './lazy-part';
 import { partPieces, PIECE_BYTES } from './part-pieces';
 import type { SnapshotReader, SnapshotStore, StoredSnapshotInfo } from '../core/snapshot/port';
 
@@ -76,6 +77,43 @@ export class IndexedDbStore implements SnapshotStore {
 	async loadReader(key: string): Promise<SnapshotReader | null> {
 		const loaded = await this.chunks(key);
 		return loaded === null ? null : chunkedPart(loaded.chunks, loaded.length);
+	}
+
+	/**
+	 * The bytes saved under `key` as a reader that loads the records wholly inside the spans
+	 * `deferred` names (given a reader of the first record: the part's header) only when a read asks
+	 * for them (lazy-part.ts), or null. Each such record is read later with the head, in a
+	 * transaction of its own: a record of another save than the one opened reads as damaged.
+	 */
+	async loadLazy(key: string, deferred: (head: SnapshotReader) => [number, number][]): Promise<LazyPart | null> {
+		const db = await this.open();
+		const tx = db.transaction(PARTS);
+		const head = headOf(await tx.store.get(key));
+		if (head === null || head.chunks !== Math.ceil(head.length / CHUNK_BYTES) || head.chunks === 0) return null;
+		const chunks: (Uint8Array | null)[] = new Array<Uint8Array | null>(head.chunks).fill(null);
+		const load = async (i: number): Promise<Uint8Array | null> => {
+			const read = db.transaction(PARTS);
+			const [now, chunk] = await Promise.all<unknown>([read.store.get(key), read.store.get([key, i])]);
+			const same = headOf(now)?.savedAt === head.savedAt && headOf(now)?.length === head.length;
+			return same && chunk instanceof Uint8Array ? chunk : null;
+		};
+		const part = new LazyPart(chunks, head.length, CHUNK_BYTES, load);
+		const first: unknown = await tx.store.get([key, 0]);
+		if (!(first instanceof Uint8Array)) return null;
+		chunks[0] = first;
+		const later = new Set<number>();
+		for (const [from, to] of deferred(part))
+			for (let c = Math.ceil(from / CHUNK_BYTES); (c + 1) * CHUNK_BYTES <= to; c++) later.add(c);
+		// The others asked for at once, as `chunks` does: each still comes in a task of its own.
+		const reads: [number, Promise<unknown>][] = [];
+		for (let i = 1; i < head.chunks; i++) if (!later.has(i)) reads.push([i, tx.store.get([key, i])]);
+		for (const [i, read] of reads) {
+			const chunk = await read;
+			if (!(chunk instanceof Uint8Array) || chunk.length !== Math.min(CHUNK_BYTES, head.length - i * CHUNK_BYTES))
+				return null;
+			chunks[i] = chunk;
+		}
+		return part;
 	}
 
 	/** The chunks saved under `key` and their total length, or null (none, or chunks missing or not adding up). */

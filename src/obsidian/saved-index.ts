@@ -15,15 +15,16 @@ import type { App } from 'obsidian';
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
 import type { NoteFingerprint } from '../core/snapshot/codec';
 import { atOnce, IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
-import { chunkedPart, PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
+import { chunkedPart, PART_FORMAT_VERSION, sectionSpans } from '../core/snapshot/part-codec';
 import { concatBytes } from '../core/snapshot/bytes';
 import type { SnapshotStore } from '../core/snapshot/port';
-import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
+import { PER_TERM_SECTIONS, SEARCH_PART_VERSION } from '../core/snapshot/search-part';
 import type { SearchIndex } from '../core/search/search-index';
 import type { SearchSettings } from '../core/search/settings';
 import type { TrigramIndex } from '../core/text/trigram';
 import { browserCodecHost } from './browser-codec';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
+import type { LazyPart } from './lazy-part';
 import { buildInWorker, startIndexWorker, type IndexWorker } from './worker-host';
 import { messageOf, packPaths, packStamps, type BuildRequest } from './worker-protocol';
 import { TimeSlice } from '../core/steps';
@@ -83,6 +84,10 @@ export class PluginSavedIndex implements SavedIndexes {
 	private readonly workers = new Set<IndexWorker>();
 	/** The console line of a build on the main thread was written. */
 	private fallbackSaid = false;
+	/** The saved part restored last, while its postings' records are still loading (else null). */
+	private lazy: LazyPart | null = null;
+	/** The load of those records in the background: a save or a clear waits for it (it reads the records a save replaces). */
+	private rest: Promise<void> = Promise.resolve();
 	/** The write of the part a worker built, while it runs. */
 	private writing: Promise<void> = Promise.resolve();
 	/** The index handed last was built in a worker: the notes changed since its stamps (null: not such a build). */
@@ -160,7 +165,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			store instanceof IndexedDbStore
 				? {
 						load: (key) => store.load(key),
-						loadReader: (key) => store.loadReader(key),
+						loadReader: (key) => this.loadLazy(store, key),
 						save: (key, bytes) => store.save(key, bytes, fingerprints.size),
 						clear: (key) => store.clear(key),
 						info: (key) => store.info(key),
@@ -175,6 +180,13 @@ export class PluginSavedIndex implements SavedIndexes {
 			fingerprints,
 			buildTrigrams: false,
 		});
+	}
+
+	/** The saved part under `key`, its postings' records loaded when a query first reads them (lazy-part.ts). */
+	private async loadLazy(store: IndexedDbStore, key: string): Promise<LazyPart | null> {
+		const part = await store.loadLazy(key, (head) => sectionSpans(head, browserCodecHost, PER_TERM_SECTIONS));
+		this.lazy = part;
+		return part;
 	}
 
 	/** IndexedDB failed: say so once, and keep the index in memory from now on. */
@@ -220,6 +232,10 @@ export class PluginSavedIndex implements SavedIndexes {
 		const loaded = await parts.searchIndexFirst(settings, run);
 		for (const note of parts.report.notes) this.log.push(note);
 		if (loaded === null) return null;
+		// The postings' records not read yet come in the background, when no other job waits.
+		const lazy = this.lazy;
+		if (lazy !== null && lazy.missing > 0)
+			this.rest = lazy.loadRest(this.source.turns.nextIdle).catch(() => undefined);
 		this.toReconcile = {
 			scopeLater: true,
 			changed: async () => {
@@ -295,6 +311,7 @@ export class PluginSavedIndex implements SavedIndexes {
 
 	/** The bytes the worker encoded, into IndexedDB as they came (no encoding on the main thread, no copy). */
 	private async write(pieces: readonly Uint8Array[], notes: number): Promise<void> {
+		await this.rest; // the records it replaces are no longer read
 		const store = this.store;
 		if (store === null) return;
 		try {
@@ -348,6 +365,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	 */
 	async save(engine: VaultEngine, run: StepRunner = atOnce): Promise<boolean> {
 		await this.writing; // a worker's part first: this one is newer
+		await this.rest;
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
@@ -373,6 +391,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	/** Delete the saved index (the one in memory stays); true when there was one. */
 	async clear(): Promise<boolean> {
 		try {
+			await this.rest;
 			const had = (await this.store?.clear(SEARCH_KEY)) ?? false;
 			this.log.push('cleared');
 			return had;

@@ -93,11 +93,11 @@ describe('the restore at a restart', () => {
 		const app = await appWithSavedIndex();
 
 		const events: string[] = [];
-		const read = vi.spyOn(IndexedDbStore.prototype, 'loadReader');
-		read.mockImplementation(function (this: IndexedDbStore, key) {
+		const read = vi.spyOn(IndexedDbStore.prototype, 'loadLazy');
+		read.mockImplementation(function (this: IndexedDbStore, key, deferred) {
 			events.push('read started');
 			read.mockRestore(); // the real read from here on
-			return this.loadReader(key);
+			return this.loadLazy(key, deferred);
 		});
 		const plugin = await loadPlugin(app);
 		const source = plugin.engine.source;

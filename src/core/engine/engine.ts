@@ -30,7 +30,7 @@ import {
 	type ParsedQuery,
 	type SearchResult,
 } from '../search/search';
-import { SavedIndexDamaged } from '../search/index-state';
+import { retryingSaved, SavedIndexDamaged } from '../search/index-state';
 import type { FedNotes } from '../search/fed-notes';
 import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
@@ -279,18 +279,15 @@ export class VaultEngine {
 	}
 
 	/**
-	 * Run `use` over the current search index. A saved index is read as queries ask; a read that
-	 * fails its check (SavedIndexDamaged) drops it, and the query runs again over one built from
-	 * the notes — a damaged cache never gives a wrong answer or an error.
+	 * Run `use` over the current search index. A saved index is read as queries ask; a read of bytes
+	 * not loaded yet (SavedIndexPending) waits for them and runs again; a read that fails its check
+	 * (SavedIndexDamaged) drops it, and the query runs again over one built from the notes.
 	 */
-	private async withIndex<T>(use: (index: SearchIndex) => Promise<T>): Promise<T> {
-		try {
-			return await use(await this.currentIndex());
-		} catch (error) {
-			if (!(error instanceof SavedIndexDamaged)) throw error;
-			this.dropDamagedIndex(error);
-			return use(await this.currentIndex());
-		}
+	private withIndex<T>(use: (index: SearchIndex) => Promise<T>): Promise<T> {
+		return retryingSaved(
+			async () => use(await this.currentIndex()),
+			(damaged) => this.dropDamagedIndex(damaged),
+		);
 	}
 
 	/** Forget a saved search index found damaged; the next search builds one from the notes (and the host saves it). */

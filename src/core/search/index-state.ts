@@ -140,3 +140,53 @@ export class SavedIndexDamaged extends Error {
 		this.name = 'SavedIndexDamaged';
 	}
 }
+
+/**
+ * A read of a saved index whose bytes are not loaded yet (a host that loads a large part's
+ * postings after the index is handed out): `loaded` resolves once they are, and the query runs
+ * again; it rejects with SavedIndexDamaged when they cannot be loaded.
+ */
+export class SavedIndexPending extends Error {
+	/** `loaded`: the load of the bytes the read asked for. */
+	constructor(readonly loaded: Promise<void>) {
+		super('saved index: bytes not loaded yet');
+		this.name = 'SavedIndexPending';
+	}
+}
+
+/**
+ * Runs `attempt` over a saved index: a read of bytes not loaded yet (SavedIndexPending) waits for
+ * them and runs it again; a read that fails its check (SavedIndexDamaged) calls `damaged` (which
+ * drops the index: the next attempt builds one from the notes) and runs it again, once.
+ */
+export async function retryingSaved<T>(
+	attempt: () => Promise<T>,
+	damaged: (error: SavedIndexDamaged) => void,
+): Promise<T> {
+	let dropped = false;
+	for (;;) {
+		try {
+			return await attempt();
+		} catch (error) {
+			if (!(error instanceof SavedIndexPending) && !(error instanceof SavedIndexDamaged)) throw error;
+			const failed = error instanceof SavedIndexPending ? await loadedOrDamaged(error) : error;
+			if (failed === null) continue; // the bytes it read are loaded now
+			if (dropped) throw failed;
+			damaged(failed);
+			dropped = true;
+		}
+	}
+}
+
+/** Waits for a pending read's bytes: null once they are loaded, else the SavedIndexDamaged that says why not. */
+async function loadedOrDamaged(pending: SavedIndexPending): Promise<SavedIndexDamaged | null> {
+	try {
+		await pending.loaded;
+		return null;
+	} catch (error) {
+		if (error instanceof SavedIndexDamaged) return error;
+		return new SavedIndexDamaged(
+			`saved index: unreadable (${error instanceof Error ? error.message : String(error)})`,
+		);
+	}
+}

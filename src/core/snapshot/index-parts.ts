@@ -22,6 +22,7 @@ import { planReconcileSteps } from './reconcile';
 import { SavedIndexDamaged, SEARCH_PART_VERSION, searchSourcesSteps } from './search-part';
 import { restoreSearchIndexSteps } from './search-part-restore';
 import { drain } from '../steps';
+import { SavedIndexPending } from '../search/index-state';
 import type { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import { restoreTrigrams, trigramSections } from './trigram-part';
@@ -338,6 +339,7 @@ function checkedReads(bytes: SnapshotReader | null): SnapshotReader | null {
 			try {
 				return bytes.read(offset, length);
 			} catch (error) {
+				if (error instanceof SavedIndexPending) throw error; // loaded later, not damaged
 				throw new SnapshotFormatError(
 					`part unreadable (${error instanceof Error ? error.message : String(error)})`,
 				);

@@ -342,6 +342,12 @@ export class DecodedPart {
 		return { size: c[0]!, mtimeMs: c[1]!, ctimeMs: c[2]!, ino: c[3]!, racy: c[4] === 1 };
 	}
 
+	/** Where section `name` lies in the part's bytes: [from, to); throws SnapshotFormatError when absent. */
+	span(name: string): [number, number] {
+		const [offset, length] = this.entry(name);
+		return [16 + this.base + offset, 16 + this.base + offset + length];
+	}
+
 	/** Whether the part has a section `name`. */
 	has(name: string): boolean {
 		return Object.hasOwn(this.header.sections, name);
@@ -440,5 +446,18 @@ export function* decodePartSteps(
 	} catch (error) {
 		if (error instanceof SnapshotFormatError) throw error;
 		throw new SnapshotFormatError(`part unreadable (${error instanceof Error ? error.message : String(error)})`);
+	}
+}
+
+/**
+ * Where the sections `names` lie in the part `bytes` holds ([from, to) each), read from its header
+ * alone (a store that loads those sections' bytes later); [] when the header cannot be read.
+ */
+export function sectionSpans(bytes: SnapshotReader, utf8: CodecHost, names: readonly string[]): [number, number][] {
+	try {
+		const part = drain(decodePartSteps(bytes, utf8, false));
+		return names.filter((name) => part.has(name)).map((name) => part.span(name));
+	} catch {
+		return []; // nothing is deferred: the whole part is loaded, and its decoding says what is wrong
 	}
 }

@@ -5,7 +5,7 @@
  */
 import type { DocInfo } from '../search/extract';
 import type { PostingColumns, SavedPostings } from '../search/frozen-postings';
-import { SavedIndexDamaged, type SavedIndexState } from '../search/index-state';
+import { SavedIndexDamaged, SavedIndexPending, type SavedIndexState } from '../search/index-state';
 import { SearchIndex } from '../search/search-index';
 import type { SearchSettings } from '../search/settings';
 import type { SavedTerms } from '../search/term-dictionary';
@@ -28,7 +28,7 @@ function guarded<T>(what: string, read: () => T): T {
 	try {
 		return read();
 	} catch (error) {
-		if (error instanceof SavedIndexDamaged) throw error;
+		if (error instanceof SavedIndexDamaged || error instanceof SavedIndexPending) throw error;
 		throw new SavedIndexDamaged(
 			`search part: ${what} unreadable (${error instanceof Error ? error.message : String(error)})`,
 		);
@@ -196,7 +196,7 @@ export function* restoreSearchIndexSteps(
 	try {
 		paths = part.has('docPaths') ? yield* jsonArraySteps(part.section('docPaths'), utf8) : null;
 	} catch (error) {
-		if (error instanceof SavedIndexDamaged) throw error;
+		if (error instanceof SavedIndexDamaged || error instanceof SavedIndexPending) throw error;
 		throw new SavedIndexDamaged(
 			`search part: docPaths unreadable (${error instanceof Error ? error.message : String(error)})`,
 		);
