@@ -136,7 +136,7 @@ export interface PostedNote {
  * of its own): a worker thread's port in Node (and Electron) handles every message that arrives
  * while it handles one in the same task, and 130 pieces so held the main thread ~0.3 s at 50k notes.
  */
-export const PIECES_IN_FLIGHT = 2;
+export const PIECES_IN_FLIGHT = 4;
 
 /** What the main thread posts to the worker (`taken`: it took a `part` piece, the worker may post one more). */
 export type ToIndexWorker = BuildRequest | { type: 'notes'; notes: PostedNote[] } | { type: 'taken' };
