@@ -8,13 +8,14 @@
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { encodePartChunksSteps } from '../core/snapshot/part-codec';
-import { partPieces } from './part-pieces';
+import { partPieces, PIECE_BYTES } from './part-pieces';
 import { searchSectionsSteps } from '../core/snapshot/search-part';
 import { SearchIndex } from '../core/search/search-index';
 import { drain } from '../core/steps';
 import { browserCodecHost } from './browser-codec';
 import {
 	messageOf,
+	PIECES_IN_FLIGHT,
 	type BuildRequest,
 	type FromIndexWorker,
 	type PostedNote,
@@ -191,26 +192,40 @@ async function buildPart(request: BuildRequest, source: PostedNotes, post: PostT
 
 /**
  * The worker's message handler: a `build` starts the build, `notes` feed it; the part's bytes are
- * posted back in pieces (each transferred: the main thread never receives one 130 MB buffer, which
- * V8 answers with a collection of the whole heap at once), then `done`; or the error with `failed`.
+ * posted back in pieces of `pieceBytes` (each transferred: the main thread never receives one 130 MB
+ * buffer, which V8 answers with a collection of the whole heap at once), a few ahead of the main
+ * thread's `taken`, then `done`; or the error with `failed`.
  */
-export function serveIndexBuild(post: PostToMain): (message: ToIndexWorker) => void {
+export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (message: ToIndexWorker) => void {
 	let source: PostedNotes | null = null;
+	/** Posts the part's next piece, or `done` after the last (null before the part is encoded, and after `done`). */
+	let postNext: (() => void) | null = null;
 	return (message) => {
 		if (message.type === 'notes') {
 			source?.receive(message.notes);
+			return;
+		}
+		if (message.type === 'taken') {
+			postNext?.();
 			return;
 		}
 		const notes = new PostedNotes(message, (paths) => post({ type: 'read', paths }));
 		source = notes;
 		buildPart(message, notes, post).then(
 			(chunks) => {
+				const pieces = partPieces(chunks, pieceBytes);
 				let length = 0;
-				for (const piece of partPieces(chunks)) {
-					length += piece.length; // before it goes: a transferred piece is empty here
-					post({ type: 'part', bytes: piece }, [piece.buffer as ArrayBuffer]);
-				}
-				post({ type: 'done', length, notes: notes.listNotes().length });
+				postNext = () => {
+					const piece = pieces.next();
+					if (piece.done === true) {
+						postNext = null;
+						post({ type: 'done', length, notes: notes.listNotes().length });
+						return;
+					}
+					length += piece.value.length; // before it goes: a transferred piece is empty here
+					post({ type: 'part', bytes: piece.value }, [piece.value.buffer as ArrayBuffer]);
+				};
+				for (let n = 0; n < PIECES_IN_FLIGHT; n++) postNext?.();
 			},
 			(error: unknown) => post({ type: 'failed', message: messageOf(error) }),
 		);

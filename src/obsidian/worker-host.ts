@@ -122,6 +122,9 @@ export function buildInWorker(
 			else if (data.type === 'part') {
 				pieces.push(data.bytes);
 				received += data.bytes.length;
+				// The next piece asked for from a turn of its own: a worker thread's messages that arrive while some are
+				// being handled are handled in the same task (Node's and Electron's ports), 130 pieces in one ~0.3 s block.
+				void slice.pause().then(() => worker.postMessage({ type: 'taken' }));
 			} else if (data.type === 'failed') reject(new Error(data.message));
 			else if (received === data.length) resolve(pieces);
 			else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));

@@ -6,13 +6,15 @@
  * progress every hundredth of the notes, and the finished part comes back transferred.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SEARCH_SETTINGS } from '../../src/core/search/settings';
 import type { NoteFingerprint } from '../../src/core/snapshot/codec';
 import { partPieces, PIECE_BYTES } from '../../src/obsidian/part-pieces';
-import { progressPoster } from '../../src/obsidian/worker-build';
+import { progressPoster, serveIndexBuild } from '../../src/obsidian/worker-build';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import {
 	packPaths,
 	packStamps,
+	PIECES_IN_FLIGHT,
 	unpackPaths,
 	unpackStamps,
 	type FromIndexWorker,
@@ -124,6 +126,55 @@ describe('the messages between the main thread and the index worker', () => {
 		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
 		expect(Array.from(pieces.flatMap((p) => Array.from(p)))).toEqual(Array.from(bytes));
 		expect([...partPieces([], size)]).toEqual([]);
+	});
+
+	it('posts the part a few pieces ahead of the main thread taking them, never all at once', async () => {
+		const files = notes(40);
+		const paths = Object.keys(files);
+		const posted: FromIndexWorker[] = [];
+		let finished: () => void = () => undefined;
+		const ended = new Promise<void>((resolve) => (finished = resolve));
+		const handle = serveIndexBuild((message) => {
+			posted.push(message);
+			if (message.type === 'read')
+				queueMicrotask(() =>
+					handle({
+						type: 'notes',
+						notes: message.paths.map((path) => ({
+							path,
+							text: files[path] ?? null,
+							error: null,
+							metadata: null,
+							skipReason: null,
+							frontmatterError: null,
+						})),
+					}),
+				);
+			if (message.type === 'part' || message.type === 'done' || message.type === 'failed') finished();
+		}, 64);
+		handle({
+			type: 'build',
+			settings: DEFAULT_SEARCH_SETTINGS,
+			vault: { vaultPath: '/vault', configDir: '.obsidian', userIgnoreFilters: [] },
+			notes: packPaths(paths),
+			part: { tool: 'test', settings: '', stamps: packStamps(new Map()) },
+		});
+		await ended;
+		const parts = (): number => posted.filter((m) => m.type === 'part').length;
+		expect(parts()).toBe(PIECES_IN_FLIGHT); // the first few, then one a `taken`
+		let taken = 0;
+		while (posted.at(-1)?.type !== 'done') {
+			expect(posted.at(-1)?.type).toBe('part');
+			handle({ type: 'taken' });
+			taken++;
+			expect(parts()).toBeLessThanOrEqual(taken + PIECES_IN_FLIGHT);
+		}
+		const done = posted.at(-1);
+		if (done?.type !== 'done') throw new Error('no done');
+		expect(parts()).toBe(Math.ceil(done.length / 64));
+		expect(parts()).toBeGreaterThan(PIECES_IN_FLIGHT * 2);
+		handle({ type: 'taken' }); // a late one: nothing more to post
+		expect(posted.at(-1)).toBe(done);
 	});
 
 	it('posts the progress when the build got a hundredth further, and at the end', () => {
