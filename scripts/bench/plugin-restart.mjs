@@ -22,11 +22,12 @@
  * main thread's own CPU (10 ms ticks) of the restore, the first search and the reconcile after it.
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
- * profile of layout-ready → the first answer is written to DIR/restart.cpuprofile, and one of the
+ * profile of layout-ready → the reconcile done is written to DIR/restart.cpuprofile, and one of the
  * same search run again once all is settled to DIR/next-search.cpuprofile; the first start's
  * main thread (layout-ready → the index built) to DIR/first-start.cpuprofile and, with --worker,
  * the index worker's thread to DIR/worker.cpuprofile. --gaps FILE: the first start's main-thread
- * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`.
+ * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`, and the
+ * restart's to FILE.restart (with DIR/restart.cpuprofile).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

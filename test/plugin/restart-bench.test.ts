@@ -19,12 +19,13 @@
  * later run that finds FILE puts it back and skips the first start (its figures are then null) —
  * so the restart can be measured again and again without building a large vault each time; delete
  * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
- * the restart from layout-ready to the first answer is written to DIR (`restart.cpuprofile`), and
+ * the restart from layout-ready to the reconcile done is written to DIR (`restart.cpuprofile`), and
  * one of the same search again once all is settled (`next-search.cpuprofile`), and one of the
  * first start's main thread from layout-ready to the index built (`first-start.cpuprofile`; the
  * index worker profiles its own thread when VAULT_QUERY_WORKER_PROFILE names a file, see
  * node-index-worker.ts). `VAULT_QUERY_RESTART_BENCH_GAPS=FILE`: the first start's gaps over 50 ms
- * are written to FILE for `scripts/bench/profile-gaps.mjs`.
+ * are written to FILE, and the restart's (to the reconcile done) to FILE.restart, for
+ * `scripts/bench/profile-gaps.mjs`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -255,6 +256,7 @@ describe('plugin restart with a saved index', () => {
 			const restoreBlocks = { longest: beat.longest(), over50: beat.over50() };
 			const restoreCpuMs = cpuMs().all - cpu0;
 			const main1 = cpuMs().main;
+			const restoreGaps = beat.gaps();
 			beat.reset();
 			const searchCpu0 = cpuMs().all;
 			const answer = await second.engine.search(QUERY, { limit: 10 });
@@ -262,17 +264,18 @@ describe('plugin restart with a saved index', () => {
 			const restartCpuMs = cpuMs().all - cpu0;
 			const searchCpuMs = cpuMs().all - searchCpu0;
 			const main2 = cpuMs().main;
-			await profile.stop('restart');
 			await settle(); // the heartbeat due during the search's block beats first
 			const searchBlock = beat.longest();
 			await second.engine.settled();
 			const reconcileMs = performance.now() - t0;
 			const reconcileCpuMs = cpuMs().all - cpu0;
 			const main3 = cpuMs().main;
+			await profile.stop('restart');
 			/** The main thread's CPU between two readings (10 ms ticks), or null where it cannot be read. */
 			const mainSpan = (from: number | null, to: number | null): number | null =>
 				from === null || to === null ? null : Math.round(to - from);
 			await settle();
+			if (GAPS !== undefined) writeFileSync(GAPS + '.restart', JSON.stringify([...restoreGaps, ...beat.gaps()]));
 			const restartBlocks = {
 				longest: Math.max(restoreBlocks.longest, beat.longest()),
 				over50: restoreBlocks.over50 + beat.over50(),

@@ -105,11 +105,12 @@ export class SearchIndex {
 	/** Scoring scratch space. */
 	readonly scorer: Scorer;
 
-	/** An empty index (fill it with `upsert`, or use `SearchIndex.build`), or one restored from a saved part (search-part.ts). */
-	constructor(settings: Partial<SearchSettings> = {}, saved?: SavedIndexState) {
+	/** An empty index (fill it with `upsert`, or use `SearchIndex.build`), or one restored from a saved part (search-part.ts; `index`: its inverted index, restored in steps). */
+	constructor(settings: Partial<SearchSettings> = {}, saved?: SavedIndexState, index?: InvertedIndex) {
 		this.settings = resolveSearchSettings(settings);
 		this.saved = saved ?? null;
-		this.index = saved ? InvertedIndex.fromSaved(this.settings, saved) : new InvertedIndex(this.settings);
+		this.index =
+			index ?? (saved ? InvertedIndex.fromSaved(this.settings, saved) : new InvertedIndex(this.settings));
 		if (saved) this.index.keepDerived = false;
 		this.scorer = new Scorer(this.index);
 		this.vocabulary = new Vocabulary(this.settings.tagVocabulary);

@@ -6,8 +6,9 @@
 import type { DocInfo } from '../search/extract';
 import type { PostingColumns, SavedPostings } from '../search/frozen-postings';
 import { SavedIndexDamaged, SavedIndexPending, type SavedIndexState } from '../search/index-state';
+import { InvertedIndex } from '../search/inverted-index';
 import { SearchIndex } from '../search/search-index';
-import type { SearchSettings } from '../search/settings';
+import { resolveSearchSettings, type SearchSettings } from '../search/settings';
 import type { SavedTerms } from '../search/term-dictionary';
 import { drain } from '../steps';
 import { jsonArraySteps } from './json-steps';
@@ -202,7 +203,7 @@ export function* restoreSearchIndexSteps(
 		);
 	}
 	yield;
-	return restoredIndex(part, settings, utf8, paths);
+	return yield* restoredIndexSteps(part, settings, utf8, paths);
 }
 
 /** The index a part's sections describe, read lazily; throws SnapshotFormatError when what it reads up front does not fit together. */
@@ -210,8 +211,13 @@ export function restoreSearchIndex(part: DecodedPart, settings: SearchSettings, 
 	return drain(restoreSearchIndexSteps(part, settings, utf8));
 }
 
-/** `restoreSearchIndex` once the notes' paths are parsed (null: the part has none). */
-function restoredIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecHost, paths: unknown): SearchIndex {
+/** `restoreSearchIndex` once the notes' paths are parsed (null: the part has none); the inverted index comes in steps. */
+function* restoredIndexSteps(
+	part: DecodedPart,
+	settings: SearchSettings,
+	utf8: CodecHost,
+	paths: unknown,
+): Generator<void, SearchIndex, void> {
 	const reader = new PartReader(part, utf8);
 	const meta = reader.json<SearchMeta>('searchMeta');
 	const n = meta.docs;
@@ -262,7 +268,8 @@ function restoredIndex(part: DecodedPart, settings: SearchSettings, utf8: CodecH
 		part.sectionLength('postTfs') !== state.postings.total * 4
 	)
 		throw new SavedIndexDamaged('search part: columns do not fit together');
-	const si = new SearchIndex(settings, state);
+	const resolved = resolveSearchSettings(settings);
+	const si = new SearchIndex(resolved, state, yield* InvertedIndex.fromSavedSteps(resolved, state));
 	si.skipped.push(...meta.skipped);
 	si.exclusions.push(...meta.exclusions);
 	return si;
