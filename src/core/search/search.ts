@@ -455,6 +455,8 @@ export async function search(
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
 	const verify = needsText(parsed);
+	// A host's main thread gets a turn between the phases (at 50k notes each can take tens of ms).
+	await options.slice?.pauseIfUsed();
 	let { candidates, total } = rankCandidates(
 		si,
 		words,
@@ -465,6 +467,7 @@ export async function search(
 	if (verify && (words.scored.length > 0 || points.size > 0) && total > VERIFY_CAP)
 		limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
 
+	await options.slice?.pauseIfUsed();
 	let texts = new Map<number, string>();
 	if (verify) {
 		if (!source) {

@@ -28,7 +28,7 @@ export interface SearchOptions {
 	trigrams?: TrigramIndex | null;
 	/** Date properties that date a hit, first set wins (default: the engine's defaults); else the file's modification time. */
 	dateFields?: readonly string[];
-	/** A host's time budget: the hits' backlinks pass over every note's links pauses when it is used up (answers unchanged). */
+	/** A host's time budget: the search pauses between its phases, and in the hits' backlinks pass over every note's links, when it is used up (answers unchanged). */
 	slice?: TimeSlice;
 }
 
