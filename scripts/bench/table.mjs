@@ -173,6 +173,18 @@ export const TARGETS = [
 	firstContact('the next call after a note is created / renamed', '50k', '≤ +250 ms'),
 	// Measured by test/plugin/ready-large.test.ts with VAULT_QUERY_PLUGIN_BENCH, not by npm run bench.
 	row("longest block of Obsidian's main thread while the plugin starts", 'plugin', '50k', '≤ 50 ms', () => undefined),
+	// Measured by scripts/bench/plugin-restart.mjs (the fake app over the vault, fake-indexeddb), not by npm run bench.
+	row(
+		'the first start without a saved index: layout-ready → index usable',
+		'plugin',
+		'50k',
+		'≤ 32 s',
+		() => undefined,
+	),
+	row('saved search index, against the Markdown', 'plugin', '50k', '≤ 1.5×', () => undefined),
+	row('restart: layout-ready → first ranked search answered', 'plugin', '50k', '≤ 1.5 s', () => undefined),
+	row('restart: 100 notes changed while closed, re-indexed', 'plugin', '50k', '≤ 1 s', () => undefined),
+	row("restart: longest block of Obsidian's main thread", 'plugin', '50k', '≤ 50 ms', () => undefined),
 ];
 
 /** A target's identity in the table: its first three cells. */
