@@ -9,7 +9,7 @@ import type { VaultEngine } from '../core/engine/engine';
 import { renderNote, renderSummary } from '../core/query/render-text';
 import type { RawLines } from '../core/query/note-matches';
 import type { GrepQuery } from '../core/query/types';
-import { GarbageBound } from '../warm/trigrams';
+import { GarbageBound } from '../warm/garbage-bound';
 import { boolFlag, type ParsedArgs } from './args';
 import { emitAnswer, EXIT, MORE, type CommandIO } from './command';
 

@@ -10,7 +10,7 @@ import type { ParsedArgs } from '../../src/cli/args';
 import type { CommandIO } from '../../src/cli/command';
 import { CHUNK_BYTES, streamGrep } from '../../src/cli/stream';
 import { VaultEngine } from '../../src/core/engine/engine';
-import { GarbageBound, type GarbageHost } from '../../src/warm/trigrams';
+import { GarbageBound, type GarbageHost } from '../../src/warm/garbage-bound';
 import { MemorySource } from '../helpers/memory-source';
 
 /** Notes that all hold the word (each links to the next, so every result has links and backlinks). */

@@ -1,10 +1,11 @@
 /**
- * The trigram build's bound on its garbage (src/warm/trigrams.ts): it collects once the memory in
+ * The trigram build's bound on its garbage (src/warm/garbage-bound.ts): it collects once the memory in
  * use has grown by the allowance since the last collection — not before, not at every look — and
  * never when the process cannot ask for a collection.
  */
 import { describe, expect, it } from 'vitest';
-import { GarbageBound, notesOf, type GarbageHost } from '../../src/warm/trigrams';
+import { GarbageBound, type GarbageHost } from '../../src/warm/garbage-bound';
+import { notesOf } from '../../src/warm/trigrams';
 import { MemorySource } from '../helpers/memory-source';
 
 const MB = 1 << 20;
