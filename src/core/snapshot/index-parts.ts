@@ -247,7 +247,11 @@ export class IndexParts implements SavedIndexes {
 			part,
 			// eslint-disable-next-line require-yield -- the trigram part is small: restored in one step
 			function* () {
-				return restoreTrigrams((name) => part.section(name), host);
+				return restoreTrigrams(
+					(name) => part.section(name),
+					host,
+					(name) => part.rangeReader(name),
+				);
 			},
 			TrigramFormatError,
 			atOnce,

@@ -12,10 +12,11 @@
  * a warm search touches a few hundred kB of an 18 MB part (on a VM every fresh page costs ~15 µs).
  */
 import { drain } from '../steps';
-import { bytesOf, checksum } from './bytes';
+import { bytesOf } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
 import { checkedPreamble } from './codec-format';
 import { jsonArraySteps } from './json-steps';
+import { checkedRange, sumOf, type SectionEntry, type SectionRanges } from './part-blocks';
 import type { CodecHost, SnapshotReader } from './port';
 
 /** Bumped whenever the layout of a part changes; other versions are ignored. */
@@ -146,19 +147,12 @@ export interface PartInput {
 	sections: Record<string, SectionBytes>;
 }
 
-/** A section's place in the body (after the header) and its block checksums. */
-type SectionEntry = [offset: number, length: number, sums: number[]];
-
 interface PartHeader {
 	kind: string;
 	tool: string;
 	settings: string;
 	block: number;
 	sections: Record<string, SectionEntry>;
-}
-
-function sumOf(host: CodecHost, bytes: Uint8Array): number {
-	return (host.checksum ?? checksum)(bytes) >>> 0;
 }
 
 /** Encode a part. */
@@ -397,24 +391,29 @@ export class DecodedPart {
 	 * SnapshotFormatError when out of range or when a block fails its check.
 	 */
 	range(name: string, from: number, to: number): Uint8Array {
-		const [offset, length, sums] = this.entry(name);
-		if (from < 0 || to > length || from > to) throw new SnapshotFormatError(`part: a read past the end of ${name}`);
-		const block = this.header.block;
-		const first = Math.floor(from / block);
-		const last = to > from ? Math.ceil(to / block) : first;
-		const start = first * block;
-		const end = Math.min(length, last * block);
-		const read = this.bytes.read(16 + this.base + offset + start, end - start);
 		let checked = this.checkedBlocks.get(name);
-		if (checked === undefined) this.checkedBlocks.set(name, (checked = new Uint8Array(sums.length)));
-		for (let b = first; b < last; b++) {
-			if (checked[b] === 1) continue;
-			const at = b * block - start;
-			if (sumOf(this.host, read.subarray(at, Math.min(end - start, at + block))) !== sums[b])
-				throw new SnapshotFormatError(`part: block ${b} of ${name} failed its check (damaged)`);
-			checked[b] = 1;
-		}
-		return read.subarray(from - start, to - start);
+		const entry = this.entry(name);
+		if (checked === undefined) this.checkedBlocks.set(name, (checked = new Uint8Array(entry[2].length)));
+		return checkedRange(this.bytes, 16 + this.base, this.header.block, this.host, name, entry, checked, from, to);
+	}
+
+	/**
+	 * Section `name` read a range at a time (see `range`), every block of it checked now — a few
+	 * at a time, nothing kept — so a damaged section is found when loaded, as a whole read finds
+	 * it (and, each block checked once, not checked again when read). The reader holds the part's
+	 * bytes (an open file) but not this part, nor any section read.
+	 */
+	rangeReader(name: string): SectionRanges {
+		const entry = this.entry(name);
+		const { bytes, host } = this;
+		const at = 16 + this.base;
+		const block = this.header.block;
+		const length = entry[1];
+		const checked = new Uint8Array(entry[2].length);
+		const span = block * ENCODE_STEP_BLOCKS;
+		for (let from = 0; from < length; from += span)
+			checkedRange(bytes, at, block, host, name, entry, checked, from, Math.min(length, from + span));
+		return { length, read: (from, to) => checkedRange(bytes, at, block, host, name, entry, checked, from, to) };
 	}
 }
 

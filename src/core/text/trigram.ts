@@ -33,7 +33,26 @@ export interface TrigramColumns {
 	keys: Int32Array;
 	/** Postings of `keys[i]` are `postings[starts[i], starts[i + 1])`: ascending note ids as varint deltas. */
 	starts: Uint32Array;
-	postings: Uint8Array;
+	postings: Uint8Array | PostingReader;
+}
+
+/**
+ * Postings left where they were saved and read a key's range at a time (a saved part's file): at
+ * 50k notes they are ~65 MB, of which a query reads a few kB, and the server held them all.
+ */
+export interface PostingReader {
+	/** Bytes in all. */
+	readonly length: number;
+	/** Bytes [from, to). */
+	read(from: number, to: number): Uint8Array;
+}
+
+/** Columns whose postings are bytes in memory (read whole from a reader). */
+function held(columns: TrigramColumns): TrigramColumns & { postings: Uint8Array } {
+	const { postings } = columns;
+	return postings instanceof Uint8Array
+		? { ...columns, postings }
+		: { ...columns, postings: postings.read(0, postings.length) };
 }
 
 /** The distinct trigram keys of a text's index form, ascending. */
@@ -183,17 +202,20 @@ export class TrigramIndex {
 		const base = this.base;
 		const at = base === null ? -1 : find(base.keys, key);
 		if (base === null || at < 0) return Int32Array.from(added ?? []);
-		const data = base.postings;
+		const from = base.starts[at]!;
 		const end = base.starts[at + 1]!;
-		const out = new Int32Array(end - base.starts[at]! + (added?.length ?? 0));
+		const out = new Int32Array(end - from + (added?.length ?? 0));
+		// Held bytes are read in place; a reader's range is read from 0.
+		const data = base.postings instanceof Uint8Array ? base.postings : base.postings.read(from, end);
+		const stop = base.postings instanceof Uint8Array ? end : end - from;
 		let n = 0;
 		let id = 0;
-		for (let i = base.starts[at]!; i < end;) {
+		for (let i = stop - (end - from); i < stop;) {
 			let byte = data[i++]!;
 			let value = byte & 0x7f;
 			let scale = 128;
 			while (byte >= 0x80) {
-				if (i >= end || scale > 2 ** 49)
+				if (i >= stop || scale > 2 ** 49)
 					throw new TrigramFormatError('trigram index: a posting list is truncated');
 				byte = data[i++]!;
 				value += (byte & 0x7f) * scale;
@@ -293,6 +315,17 @@ export class TrigramIndex {
 		// Loaded or built in one piece and not changed since: the columns are already this.
 		if (this.base !== null && this.holes === 0 && this.postings.size === 0 && this.paths.length === this.baseCount)
 			return this.base;
+		const base = this.base;
+		if (base !== null) this.base = held(base); // every key is read: one read, not one per key
+		try {
+			return this.columnsNow();
+		} finally {
+			this.base = base;
+		}
+	}
+
+	/** `columns` of an index whose postings are held. */
+	private columnsNow(): TrigramColumns {
 		const remap = this.remap();
 		const keys: number[] = [];
 		const starts: number[] = [0];
@@ -341,7 +374,7 @@ export class TrigramIndex {
 
 	/** The index as one blob: version, paths, keys, posting lengths (varints), then the postings. */
 	serialize(): Uint8Array {
-		const c = this.columns();
+		const c = held(this.columns());
 		const out = new VarintWriter();
 		out.uint(TRIGRAM_FORMAT_VERSION);
 		out.uint(c.paths.length);

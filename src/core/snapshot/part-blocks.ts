@@ -1,0 +1,51 @@
+/**
+ * A saved part's sections read in blocks, each checked against its checksum once: the reads
+ * `DecodedPart.range` and its range readers (part-codec.ts) make.
+ */
+import { checksum } from './bytes';
+import { SnapshotFormatError } from './codec';
+import type { CodecHost, SnapshotReader } from './port';
+
+/** A section's place in the body (after the header) and its block checksums. */
+export type SectionEntry = [offset: number, length: number, sums: number[]];
+
+/** A block's checksum, by the host's function when it has one. */
+export function sumOf(host: CodecHost, bytes: Uint8Array): number {
+	return (host.checksum ?? checksum)(bytes) >>> 0;
+}
+
+/** A section's bytes read a range at a time where they are kept (a part's file). */
+export interface SectionRanges {
+	/** Bytes in all. */
+	readonly length: number;
+	/** Bytes [from, to), checked; throws SnapshotFormatError when out of range or damaged. */
+	read(from: number, to: number): Uint8Array;
+}
+
+/** `DecodedPart.range` over the part's `bytes` whose body starts at `at`; `checked` marks the blocks checked already (each is checked once). */
+export function checkedRange(
+	bytes: SnapshotReader,
+	at: number,
+	block: number,
+	host: CodecHost,
+	name: string,
+	[offset, length, sums]: SectionEntry,
+	checked: Uint8Array,
+	from: number,
+	to: number,
+): Uint8Array {
+	if (from < 0 || to > length || from > to) throw new SnapshotFormatError(`part: a read past the end of ${name}`);
+	const first = Math.floor(from / block);
+	const last = to > from ? Math.ceil(to / block) : first;
+	const start = first * block;
+	const end = Math.min(length, last * block);
+	const read = bytes.read(at + offset + start, end - start);
+	for (let b = first; b < last; b++) {
+		if (checked[b] === 1) continue;
+		const i = b * block - start;
+		if (sumOf(host, read.subarray(i, Math.min(end - start, i + block))) !== sums[b])
+			throw new SnapshotFormatError(`part: block ${b} of ${name} failed its check (damaged)`);
+		checked[b] = 1;
+	}
+	return read.subarray(from - start, to - start);
+}
