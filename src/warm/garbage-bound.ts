@@ -4,6 +4,7 @@
  * streamed answer). V8's own heuristics otherwise let the old generation grow to about the live
  * heap again before a full collection.
  */
+import { getHeapStatistics } from 'node:v8';
 import { fullCollection } from '../node/full-collection';
 
 /** Bytes of garbage a build may leave before it collects: V8 otherwise lets it pile up to about the live heap again. */
@@ -20,9 +21,11 @@ export interface GarbageHost {
 /** The process's own host. */
 function processHost(): GarbageHost {
 	return {
+		// why: `process.memoryUsage()` reads the RSS from the system too, twice the cost (~40 µs at a
+		// 300 MB heap), and a full --json answer looks once per 64 KB chunk (~4,500 times at 50k notes).
 		used: () => {
-			const { heapUsed, external } = process.memoryUsage();
-			return heapUsed + external;
+			const { used_heap_size, external_memory } = getHeapStatistics();
+			return used_heap_size + external_memory;
 		},
 		collect: fullCollection(),
 	};
