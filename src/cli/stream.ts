@@ -27,9 +27,9 @@ export function escapedIn(bytes: Uint8Array, from: number, to: number): boolean 
 		if (b < 0x20) {
 			if (b !== 0x09 && b !== 0x0a && b !== 0x0d) return true;
 		} else if (b === 0x7f) return true;
-		else if (b === 0xc2) {
+		else if (b === 0xc2 && i + 1 < to) {
 			const c = bytes[i + 1]!;
-			if (i + 1 < to && c >= 0x80 && c <= 0x9f) return true;
+			if (c >= 0x80 && c <= 0x9f) return true;
 		} else if (b === 0xe2 && i + 2 < to) {
 			const c = bytes[i + 1]!;
 			const d = bytes[i + 2]!;

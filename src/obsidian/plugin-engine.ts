@@ -416,15 +416,15 @@ export class PluginEngine extends Component {
 		// A change to the index is saved with it, a while after the last one (a change before the index is
 		// there is in the build, saved after it, or found again by the next start's reconcile).
 		// A worker build notes the paths touched while it runs (saved-index.ts): no second stat of every note after it.
-		const changed = (file: TAbstractFile, oldPath?: unknown): void => {
-			this.saved?.touched(file.path, typeof oldPath === 'string' ? oldPath : null);
+		const changed = (file: TAbstractFile, oldPath: string | null = null): void => {
+			this.saved?.touched(file.path, oldPath);
 			if (this.engine.searchReady) this.noteChanges(1);
 		};
 		this.registerEvent(metadataCache.on('changed', (file) => changed(file)));
 		this.registerEvent(metadataCache.on('deleted', (file) => changed(file)));
 		this.registerEvent(vault.on('create', (file) => changed(file)));
 		this.registerEvent(vault.on('delete', (file) => changed(file)));
-		this.registerEvent(vault.on('rename', changed));
+		this.registerEvent(vault.on('rename', (file, oldPath) => changed(file, oldPath)));
 		void this.searchIndex();
 	}
 }

@@ -27,10 +27,10 @@ import type { CodecHost } from './port';
 /** Bumped when what the search part holds changes meaning. */
 export const SEARCH_PART_VERSION = 5; // 5: a posting flags a term its note holds only in code, addresses or HTML comments (never a typo correction); 4: emoji and pictographs separate words (`🔡STAR` is the word STAR), abstracts skip lines without words, drawing payloads and base64 data URIs are not indexed; 3: dictionary in sorted blocks, records per note, read lazily (2: image embeds' file names no longer indexed)
 
-/** Terms per dictionary block. */
 /** The search part's sections queries read a term at a time (its postings, most of its bytes): a store may load them after the index is handed out. */
 export const PER_TERM_SECTIONS: readonly string[] = ['postDocs', 'postTfs'];
 
+/** Terms per dictionary block. */
 export const DICT_BLOCK = 64; // why: one block is ~1 kB of JSON — a lookup parses that, and 210k terms make 3.3k first terms to search.
 /** Entries per cached chunk of the term-start column. */
 export const START_CHUNK = 4096; // why: one 16 kB part block.

@@ -205,12 +205,14 @@ export class TrigramIndex {
 		const from = base.starts[at]!;
 		const end = base.starts[at + 1]!;
 		const out = new Int32Array(end - from + (added?.length ?? 0));
-		// Held bytes are read in place; a reader's range is read from 0.
-		const data = base.postings instanceof Uint8Array ? base.postings : base.postings.read(from, end);
-		const stop = base.postings instanceof Uint8Array ? end : end - from;
+		// Held bytes are read in place, [from, end); a reader's range comes as bytes of its own, [0, end - from).
+		const postings = base.postings;
+		const data = postings instanceof Uint8Array ? postings : postings.read(from, end);
+		const held = data === postings;
+		const stop = held ? end : end - from;
 		let n = 0;
 		let id = 0;
-		for (let i = stop - (end - from); i < stop;) {
+		for (let i = held ? from : 0; i < stop;) {
 			let byte = data[i++]!;
 			let value = byte & 0x7f;
 			let scale = 128;
