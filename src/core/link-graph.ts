@@ -118,10 +118,10 @@ export class LinkGraph {
 	 * in Obsidian's maps) and the rest comes from the source, merged back into scope order.
 	 */
 	linkersOf(target: string): readonly string[] {
-		if (this.linking || !this.source.linkSourcesOf) return this.linkingMap().get(target) ?? [];
+		if (this.linking || !this.sourceInverse()) return this.linkingMap().get(target) ?? [];
 		this.position ??= positionsIn(this.notes);
 		const found = new Set<string>();
-		for (const path of this.source.linkSourcesOf(target)) if (this.position.has(path)) found.add(path);
+		for (const path of this.source.linkSourcesOf!(target)) if (this.position.has(path)) found.add(path);
 		for (const path of this.fieldLinkers().get(target) ?? []) found.add(path);
 		return [...found].sort((a, b) => this.position!.get(a)! - this.position!.get(b)!);
 	}
@@ -144,7 +144,7 @@ export class LinkGraph {
 	 */
 	*linkersOfEachSteps(targets: readonly string[]): Generator<void, Map<string, readonly string[]>, void> {
 		const out = new Map<string, string[]>();
-		if (this.linking || this.source.linkSourcesOf || targets.length === 0) {
+		if (this.linking || targets.length === 0 || this.sourceInverse()) {
 			for (const target of targets) out.set(target, [...this.linkersOf(target)]);
 			return out;
 		}
@@ -171,6 +171,11 @@ export class LinkGraph {
 			}
 		}
 		return out;
+	}
+
+	/** Whether the source's own inverse of `resolvedLinks` answers now. */
+	private sourceInverse(): boolean {
+		return this.source.linkSourcesOf !== undefined && this.source.linkSourcesReady?.() !== false;
 	}
 
 	/** Target → the notes in scope whose `links:` names resolve there, built once per graph. */

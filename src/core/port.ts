@@ -78,11 +78,17 @@ export interface NoteSource {
 	/** `metadataCache.unresolvedLinks`. */
 	unresolvedLinks(): LinkMap;
 	/**
-	 * Optional: the notes whose `resolvedLinks()` entry names `target`, in walk order — exactly
-	 * what inverting the map gives. A source that keeps the map inverted (the Node face's
-	 * snapshot) offers it so that backlinks of a few notes do not invert the whole map.
+	 * Optional: the notes whose `resolvedLinks()` entry names `target` — exactly what inverting the
+	 * map gives, in any order. A source that keeps the map inverted (the Node face's snapshot, the
+	 * plugin's inverse kept from Obsidian's events) offers it so that backlinks of a few notes do
+	 * not invert or walk the whole map.
 	 */
 	linkSourcesOf?(target: string): readonly string[];
+	/**
+	 * Optional: whether `linkSourcesOf` answers now; absent means always. A source that builds its
+	 * inverse in the background says false meanwhile, and the caller reads the maps themselves.
+	 */
+	linkSourcesReady?(): boolean;
 	/**
 	 * Optional: true when the note's frontmatter certainly has no own key `key`; false means
 	 * "maybe" (read the frontmatter). A source that holds frontmatter still encoded (the Node

@@ -89,6 +89,7 @@ export class IndexLifecycle extends Component {
 		const { vault, metadataCache } = this.app;
 		this.registerEvent(metadataCache.on('changed', (file, data) => this.source.noteChanged(file.path, data)));
 		this.registerEvent(metadataCache.on('deleted', (file) => this.removed(file)));
+		this.registerEvent(metadataCache.on('resolve', (file) => this.source.linksResolved(file.path)));
 		this.registerEvent(metadataCache.on('resolved', () => this.resolved()));
 		this.registerEvent(vault.on('create', () => this.source.invalidate()));
 		this.registerEvent(vault.on('delete', (file) => this.removed(file)));

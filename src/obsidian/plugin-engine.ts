@@ -122,6 +122,7 @@ export class PluginEngine extends Component {
 				)
 			: null;
 		this.engine.saved = this.saved;
+		this.source.beforeInverting = () => this.settled();
 	}
 
 	/** Light: the readiness child, then listeners and the build once the layout is ready. */

@@ -2,6 +2,7 @@ import { TFile, normalizePath, parseYaml, type App, type CachedMetadata as Obsid
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { TimeSlice, drain } from '../core/steps';
+import { LinkSourceIndex } from './link-sources';
 import { MainThreadTurns } from './next-task';
 import { filesInWalkOrderSteps } from './walk-order';
 
@@ -38,6 +39,9 @@ const COUNT_STEP_MASK = 255;
 /** Milliseconds of the frontmatter pass between yields to the main thread. */
 const LEARN_SLICE_MS = 10; // why: under a 16 ms frame, like the index build's slices.
 
+/** Milliseconds of the link maps' inversion between yields to the main thread. */
+const LINKS_SLICE_MS = 10; // why: under a 16 ms frame, like the index build's slices.
+
 /**
  * True when the text's leading `---` block holds nothing YAML would turn into a value (only blank
  * lines or comments): Obsidian then has no frontmatter, and that is not an error.
@@ -66,6 +70,15 @@ export class ObsidianNoteSource implements NoteSource {
 	private generation = 0;
 	/** Notes whose leading `---` block we saw to be blank (from `changed` events' file text). */
 	private readonly blankYaml = new Set<string>();
+	/** `resolvedLinks` inverted, kept current from `resolve` events while live. */
+	private readonly linkIndex = new LinkSourceIndex();
+	/** The inversion running in idle turns, if any. */
+	private inverting: Promise<void> | null = null;
+	/**
+	 * What the inversion waits for before it starts: the plugin's index work (a restore's reconcile,
+	 * a build), which a search's answer waits on; the inversion only speeds up later searches.
+	 */
+	beforeInverting: () => Promise<void> = () => Promise.resolve();
 
 	/** The turns this plugin's background jobs take on the main thread (next-task.ts). */
 	readonly turns = new MainThreadTurns();
@@ -117,6 +130,46 @@ export class ObsidianNoteSource implements NoteSource {
 		this.markdown = null;
 		this.listings++;
 		this.generation++;
+		this.linkIndex.markPartial();
+	}
+
+	/** Obsidian resolved the file's links again (`resolve`): its entry of the inverted link map follows. */
+	linksResolved(path: string): void {
+		this.linkIndex.update(path, this.app.metadataCache.resolvedLinks[path]);
+	}
+
+	/** The files whose `resolvedLinks` entry names `target` (any order), when {@link linkSourcesReady}. */
+	linkSourcesOf(target: string): readonly string[] {
+		return this.linkIndex.sourcesOf(target);
+	}
+
+	/**
+	 * Whether {@link linkSourcesOf} answers for the whole vault now. When it does not (the first ask,
+	 * or a note came, went or was renamed since), the inversion is started in idle turns and the
+	 * caller walks the link maps this once. Never while not live: no events would keep it current.
+	 */
+	linkSourcesReady(): boolean {
+		if (this.linkIndex.whole) return true;
+		void this.linkSourcesInverted();
+		return false;
+	}
+
+	/** Start the inversion {@link linkSourcesReady} starts (or join it); resolves with whether it is now whole. */
+	async linkSourcesInverted(): Promise<boolean> {
+		if (!this.linkIndex.whole && this.live) await (this.inverting ??= this.invertLinks());
+		return this.linkIndex.whole;
+	}
+
+	/** Invert `resolvedLinks` in idle turns (behind every other job of ours). */
+	private async invertLinks(): Promise<void> {
+		try {
+			await this.beforeInverting();
+			const slice = new TimeSlice(LINKS_SLICE_MS, this.turns.nextIdle, Date.now);
+			await slice.pause();
+			await slice.run(this.linkIndex.rebuildSteps(this.app.metadataCache.resolvedLinks));
+		} finally {
+			this.inverting = null;
+		}
 	}
 
 	/** A note's metadata changed: bump {@link revision}, and remember whether its `---` block is blank. */

@@ -60,7 +60,8 @@ describe('before layout-ready', () => {
 		if (!(home instanceof TFile)) throw new Error('Home.md missing');
 		expect(app.metadataCache.getFileCache(home)).toBeNull();
 		for (const name of ['create', 'delete', 'rename', 'modify']) expect(app.vault.listenerCount(name)).toBe(0);
-		for (const name of ['changed', 'deleted', 'resolved']) expect(app.metadataCache.listenerCount(name)).toBe(0);
+		for (const name of ['changed', 'deleted', 'resolve', 'resolved'])
+			expect(app.metadataCache.listenerCount(name)).toBe(0);
 		expect(plugin.api.state()).toBe('loading');
 		const result = await plugin.api.query({ type: 'tag', tag: '#project' });
 		expect(result).toMatchObject({
@@ -78,7 +79,8 @@ describe('before layout-ready', () => {
 		plugin.unload();
 		app.layoutReady();
 		for (const name of ['create', 'delete', 'rename']) expect(app.vault.listenerCount(name)).toBe(0);
-		for (const name of ['changed', 'deleted', 'resolved']) expect(app.metadataCache.listenerCount(name)).toBe(0);
+		for (const name of ['changed', 'deleted', 'resolve', 'resolved'])
+			expect(app.metadataCache.listenerCount(name)).toBe(0);
 		expect(plugin.api.state()).toBe('loading');
 	});
 
@@ -267,7 +269,8 @@ describe('keeping answers current', () => {
 		expect(app.metadataCache.listenerCount('changed')).toBeGreaterThan(0);
 		plugin.unload();
 		for (const name of ['create', 'delete', 'rename']) expect(app.vault.listenerCount(name)).toBe(0);
-		for (const name of ['changed', 'deleted', 'resolved']) expect(app.metadataCache.listenerCount(name)).toBe(0);
+		for (const name of ['changed', 'deleted', 'resolve', 'resolved'])
+			expect(app.metadataCache.listenerCount(name)).toBe(0);
 		expect(Object.keys(app.commands.commands)).toEqual([]);
 	});
 });
