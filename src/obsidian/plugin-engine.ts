@@ -197,8 +197,8 @@ export class PluginEngine extends Component {
 	async search(text: string, options: EngineSearchOptions = {}): Promise<SearchResult> {
 		if (this.state === 'loading') return failedSearch(text.trim(), INDEX_BUILDING);
 		await this.searchIndex();
-		// The pass over every note's links for the hits' backlinks (~0.1 s at 50k notes) runs in slices,
-		// resumed before the background jobs (the reconcile after a restart): the answer comes first.
+		// The search's phases (and, until the link maps' inverse is built, the pass over every note's links
+		// for the hits' backlinks) run in slices resumed before the background jobs: the answer comes first.
 		const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.nextFirst, Date.now);
 		return this.reconciled(await this.engine.search(text, { ...options, slice }));
 	}
