@@ -20,11 +20,19 @@ export function writeStdout(text: string): void {
 	if (outputError === undefined) process.stdout.write(`${text}\n`, (error) => error && onOutputError(error));
 }
 
-/** Writes `text` (or bytes) as is to stdout (a streamed answer's chunk); resolves once the pipe can take more. */
+/**
+ * Writes `text` (or bytes) as is to stdout (a streamed answer's chunk); resolves once it is written
+ * (bytes lent by the server's socket are read again after that) and the pipe can take more.
+ */
 export function writeStdoutPart(text: string | Uint8Array): Promise<void> {
 	if (outputError !== undefined) return Promise.resolve();
-	const more = process.stdout.write(text, (error) => error && onOutputError(error));
-	return more ? Promise.resolve() : new Promise((done) => process.stdout.once('drain', done));
+	return new Promise((done) => {
+		const more = process.stdout.write(text, (error) => {
+			if (error) onOutputError(error);
+			if (more || error) done();
+		});
+		if (!more) process.stdout.once('drain', done);
+	});
 }
 
 /** The first error writing stderr, if any: a warning or error the user never saw makes the exit code 2. */

@@ -131,8 +131,36 @@ export function readNoteSync(
  */
 export function readNoteBytesSync(absPath: string, maxFileSize: number, scratch: ScratchBuffer): Buffer | null {
 	const read = readBytesSync(absPath, maxFileSize, scratch);
-	if (!('bytes' in read) || skipReasonOf(read.bytes) !== null) return null;
-	const { bytes } = read;
+	return 'bytes' in read ? noteBytes(read.bytes) : null;
+}
+
+/**
+ * `readNoteBytesSync` of a note whose size is known (its fingerprint): one open, one read of a byte
+ * more than that size, one close, no fstat (the Stats object it makes, dates and all, cost about
+ * as much as the read over a full answer's 41,000 files). Null when the file does not hold exactly
+ * `size` bytes now (grown, shrunk, or no longer a regular file: a FIFO opened without blocking
+ * reads nothing, a folder fails) — read it with its fstat then — or is not a note's UTF-8.
+ */
+export function readKnownBytesSync(absPath: string, size: number, scratch: ScratchBuffer): Buffer | null {
+	let fd: number;
+	try {
+		fd = openSync(absPath, READ_FLAGS);
+	} catch {
+		return null;
+	}
+	try {
+		const bytes = scratch.take(size + 1);
+		return readSync(fd, bytes, 0, size + 1, 0) === size ? noteBytes(bytes.subarray(0, size)) : null;
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** A file's bytes as a note's (byte order mark left out), or null when `readNoteSync` would skip them. */
+function noteBytes(bytes: Buffer): Buffer | null {
+	if (skipReasonOf(bytes) !== null) return null;
 	return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 

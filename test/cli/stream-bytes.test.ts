@@ -4,7 +4,8 @@
  * that reads the vault's text itself (`--no-cache`), on a vault of non-ASCII text, case variants,
  * characters whose NFC or lower case is ASCII, combining marks after a match, CRLF and lone CR
  * line ends, a byte order mark, control characters, more matching lines than a note shows, and
- * multi-byte characters at chunk borders; a text listing copies the lines' bytes undecoded.
+ * multi-byte characters at chunk borders, matches at a note's first and last lines; a text listing
+ * copies the lines' bytes undecoded.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,19 @@ beforeAll(() => {
 		if (i % 11 === 2) text = `\ufeff${text}`; // a byte order mark
 		writeFileSync(join(folder, `Nöte ${String(i).padStart(3, '0')} ✓.md`), text);
 	}
+	// Stretches of lines at a note's edges: empty first lines, a match on the first or last line, no final line end.
+	const edges = [
+		'\n\nobsidian\n',
+		'\nobsidian',
+		'obsidian\n',
+		'obsidian',
+		'\r\n\r\nobsidian\r\n\r\n',
+		'---\ntag: obsidian\n---\nobsidian right after the frontmatter\n\nobsidian',
+		'---\ntag: x\n---\n\n\n\nx\nobsidian\nx\n\nx\nobsidian\n\n\n',
+		'a\nb\nc\nobsidian\nd\ne\nf\ng\nh\nobsidian\ni\nj\nobsidian\n',
+	];
+	mkdirSync(join(vault, 'edges'));
+	edges.forEach((text, i) => writeFileSync(join(vault, 'edges', `edge ${i}.md`), text));
 	schema = join(root, 'schema.md');
 	writeFileSync(schema, '# Schema\n\n```yaml\nfields:\n  status: [active, archived]\n```\n');
 });
@@ -103,6 +117,7 @@ const ASKED: string[][] = [
 	['grep', 'obsidian', '--json'],
 	['grep', 'obsidian', '-C', '0'],
 	['grep', 'obsidian', '-C', '5'],
+	['grep', 'obsidian', '-C', '1'],
 	['grep', 'Obsidian', '--case-sensitive'],
 	['grep', 'kelvin'],
 	['grep', 'mark'],

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BECOME_ASCII, compileMatcher, type TextMatcher } from '../../src/core/text/matcher';
 import { lowerCase, nfc } from '../../src/core/text/normalize';
+import { offsetOfLine } from '../../src/core/text/lines';
 
 /** The note's text as the sources read it (lone CRs as line breaks) and its UTF-8 bytes as Latin-1. */
 function forms(text: string): { text: string; latin1: string } {
@@ -21,6 +22,9 @@ function literal(pattern: string, caseSensitive = false): TextMatcher {
 	if (!compiled.ok) throw new Error(compiled.error);
 	return compiled.matcher;
 }
+
+/** Characters a regular expression gives a meaning (the bytes are searched with one), in text and in needles. */
+const REGEX_SPECIAL = ['.', '(x)', '*', '\\', '$^', 'a|b', '?+', '{1}', '/'];
 
 /** Pieces of note text that make bytes and text differ if anything can. */
 const PIECES = [
@@ -57,9 +61,30 @@ const PIECES = [
 	'\r\n',
 	'\r',
 	'\t',
+	'[[x]]',
+	...REGEX_SPECIAL,
+	'\u017f',
+	'\u00c0\u00ff\u00b5\u00df',
+	'S',
 ];
 
-const NEEDLES = ['obsidian', 'OBSIDIAN', 'note', 'k', 'K', ';', '`', 'an ob', 'e', 'i', '<', 'n'];
+const NEEDLES = [
+	'obsidian',
+	'OBSIDIAN',
+	'note',
+	'k',
+	'K',
+	';',
+	'`',
+	'an ob',
+	'e',
+	'i',
+	'<',
+	'n',
+	's',
+	'[[',
+	...REGEX_SPECIAL,
+];
 
 describe('a literal on bytes', () => {
 	it('maps no character but those of BECOME_ASCII to ASCII under NFC or lower case', () => {
@@ -92,11 +117,15 @@ describe('a literal on bytes', () => {
 		expect(joined).toEqual([]);
 	});
 
-	it('relies on Latin-1 lower case keeping every byte one byte, ASCII or not as it was', () => {
-		for (let byte = 0; byte < 256; byte++) {
-			const lower = String.fromCharCode(byte).toLowerCase();
-			expect(lower.length).toBe(1);
-			expect(lower.charCodeAt(0) < 0x80).toBe(byte < 0x80);
+	it('relies on a case-insensitive regex matching an ASCII character only where Latin-1 lower case would', () => {
+		// The bytes are searched with /needle/gi, not lower-cased: both must find the same bytes.
+		for (let ascii = 0x20; ascii < 0x7f; ascii++) {
+			const c = String.fromCharCode(ascii);
+			const re = new RegExp(c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'i');
+			for (let byte = 0; byte < 256; byte++) {
+				const b = String.fromCharCode(byte);
+				expect(re.test(b), `${c} against byte ${byte}`).toBe(b.toLowerCase() === c.toLowerCase());
+			}
 		}
 	});
 
@@ -114,7 +143,10 @@ describe('a literal on bytes', () => {
 					const bytes = matcher.onBytes?.(latin1, fromLine) ?? null;
 					if (bytes === null) return;
 					onBytes++;
-					expect(bytes).toEqual(matcher.matchingLines(text, fromLine));
+					const { starts, ...hits } = bytes;
+					expect(hits).toEqual(matcher.matchingLines(text, fromLine));
+					// Each matching line's start in the bytes: the start of the note or just after a line end, that many lines in.
+					expect(starts).toEqual(hits.lines.map((line) => offsetOfLine(latin1, line)));
 				},
 			),
 			{ numRuns: 3000 },
@@ -131,9 +163,13 @@ describe('a literal on bytes', () => {
 		expect(cafe.onBytes?.(forms('cafe\u0301').latin1, 0)).toBeNull();
 		expect(cafe.matchingLines('cafe\u0301', 0).lines).toEqual([]);
 		// A character after a match that is not a combining mark keeps the note on bytes.
-		expect(literal('obsidian').onBytes?.(forms('Obsidianの\nx').latin1, 0)).toEqual({ lines: [0], cutLines: 0 });
+		expect(literal('obsidian').onBytes?.(forms('Obsidianの\nx').latin1, 0)).toEqual({
+			lines: [0],
+			cutLines: 0,
+			starts: [0],
+		});
 		expect(literal('b').onBytes?.(forms('a\rb').latin1, 0)).toBeNull();
-		expect(literal('b').onBytes?.(forms('a\r\nb').latin1, 0)).toEqual({ lines: [1], cutLines: 0 });
+		expect(literal('b').onBytes?.(forms('a\r\nb').latin1, 0)).toEqual({ lines: [1], cutLines: 0, starts: [3] });
 	});
 
 	it('is not offered for a pattern that is not ASCII, nor for a regex', () => {

@@ -64,6 +64,9 @@ export function foreignSocket(socketPath: string, uid: number | undefined = proc
 	}
 }
 
+/** The most a call reads from the server's socket at once. */
+const READ_BYTES = 1024 * 1024;
+
 /** The error of an exchange whose server accepted the connection but went silent: no acknowledgement within its deadline, or no byte for the silence deadline after it. */
 export const NOT_ANSWERING = 'not answering';
 
@@ -72,6 +75,8 @@ export const NOT_ANSWERING = 'not answering';
  * closed first, or the server went silent (`not answering`): no byte within `ackMs`, or none for
  * `silenceMs` since the last one (0: no such deadline). The chunks of a streamed answer that come before the reply go to `onOut` (as bytes, unread) as they
  * arrive (the socket paused while it writes them, and the silence not counted meanwhile); `streamed` says whether any came.
+ * The bytes are lent: a view of the one read buffer, valid until what `onOut` returns has resolved
+ * (an `onOut` that keeps them copies them).
  */
 export function exchange(
 	socketPath: string,
@@ -84,7 +89,12 @@ export function exchange(
 	const foreign = foreignSocket(socketPath);
 	if (foreign !== null) return Promise.resolve({ reply: null, error: foreign });
 	return new Promise((done) => {
-		const socket = connect(socketPath);
+		const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+		const socket = connect({
+			path: socketPath,
+			// One buffer for every read, up to READ_BYTES at a time: a streamed answer of 100 MB came in 64 KB reads, each a new buffer and a stream event.
+			onread: { buffer: readBuffer, callback: (n) => received(readBuffer.subarray(0, n)) },
+		});
 		let pending: Buffer[] = [];
 		let reply: ServerReply | null = null;
 		let streamed = false;
@@ -134,7 +144,8 @@ export function exchange(
 			socket.end(`${JSON.stringify(request)}\n`);
 			watch(ackMs);
 		});
-		socket.on('data', (data: Buffer) => {
+		/** What one read brought, in the read buffer: the socket stays paused until every chunk's bytes in it are written (`onOut` lends them). */
+		function received(data: Buffer): boolean {
 			// The acknowledgement, a heartbeat (both spaces before a line) or part of a line: the server is alive.
 			heard = true;
 			watch(silenceMs);
@@ -161,8 +172,8 @@ export function exchange(
 					body = bytes;
 				}
 			}
-			if (start < data.length) pending.push(data.subarray(start));
-			if (parts.length === 0) return;
+			if (start < data.length) pending.push(Buffer.from(data.subarray(start)));
+			if (parts.length === 0) return true;
 			socket.pause();
 			paused = true;
 			clearTimeout(watchdog);
@@ -175,7 +186,8 @@ export function exchange(
 				watch(silenceMs);
 				socket.resume();
 			});
-		});
+			return false;
+		}
 		socket.on('error', (error: Error & { code?: string }) => finish(error.code ?? error.message));
 		socket.on(
 			'close',
@@ -205,7 +217,7 @@ function chunkBytes(line: string): number | null {
  */
 export const CALL_TIMEOUT_MS = 300_000;
 
-/** Let the vault's server answer `argv` when there is one (see the module comment). */
+/** Let the vault's server answer `argv` when there is one (see the module comment); `onOut` as in `exchange` (its bytes lent). */
 export async function askServer(
 	argv: readonly string[],
 	cwd: string,

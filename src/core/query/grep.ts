@@ -1,7 +1,7 @@
 import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
 import { findFrontmatter } from '../text/frontmatter-block';
-import { lineStarts } from '../text/lines';
+import { lineStarts, offsetOfLine } from '../text/lines';
 import { compileMatcher, type CompiledMatcher, type LineHits, type TextMatcher } from '../text/matcher';
 import type { NoteBytes } from '../port';
 import type { TrigramIndex } from '../text/trigram';
@@ -74,29 +74,51 @@ export function matchLinesOfBytes(
  * `linesAround` as RawLines: the same stretches of lines (a match's context merged with the next
  * match's where they overlap or touch), numbered and marked as the listing prints them, but
  * left as the note's bytes. A note with no CR but those of CRLF line ends (see LiteralMatcher).
+ * Each stretch is found from its match's line start (`hits.starts`) with a few searches for line
+ * ends either side: a table of every line start of every note was a tenth of a full listing.
  */
 function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, context: number): NoteMatches {
 	if (hits.lines.length === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
 	const text = note.latin1;
-	const starts = lineStarts(text);
-	const lastLine = starts.length - 1;
+	const matchStarts = hits.starts ?? hits.lines.map((line) => offsetOfLine(text, line));
 	const shown = hits.lines.length > MAX_LINES_PER_NOTE ? hits.lines.slice(0, MAX_LINES_PER_NOTE) : hits.lines;
 	const lines: number[] = [];
+	/** The line after the last one written, and where it starts. */
 	let to = -1;
+	let toStart = 0;
+	/** Past the last line: no line after it. */
+	let ended = false;
 	// The next shown match at or after the line written: a match inside an earlier one's context is still marked.
 	let next = 0;
 	for (let k = 0; k < shown.length; k++) {
-		const first = Math.max(minLine, shown[k]! - context, to);
-		if (k > 0 && first > to) lines.push(-1);
-		const last = Math.min(lastLine, shown[k]! + context);
-		for (let line = first; line <= last; line++) {
-			const start = starts[line]!;
-			let end = line < lastLine ? starts[line + 1]! - 1 : text.length;
+		// Past the last line every later match has been written (and marked) already.
+		if (ended) break;
+		const match = shown[k]!;
+		let line = Math.max(minLine, match - context, to);
+		if (k > 0 && line > to) lines.push(-1);
+		// The start of the first line of this stretch: the line after the last written, or back from the match's line.
+		let start = toStart;
+		if (line !== to) {
+			start = matchStarts[k]!;
+			for (let back = match; back > line; back--) start = start <= 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+		}
+		for (const last = match + context; line <= last; line++) {
+			const newline = text.indexOf('\n', start);
+			let end = newline < 0 ? text.length : newline;
 			if (end > start && text.charCodeAt(end - 1) === 13) end--;
 			while (next < shown.length && shown[next]! < line) next++;
 			lines.push(line + 1, shown[next] === line ? 1 : 0, start, end);
+			if (newline < 0) {
+				ended = true;
+				line++;
+				break;
+			}
+			start = newline + 1;
 		}
-		to = Math.max(to, last + 1);
+		if (line > to) {
+			to = line;
+			toStart = start;
+		}
 	}
 	return {
 		matches: [],

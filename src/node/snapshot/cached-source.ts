@@ -4,14 +4,14 @@
  * was just parsed. Note text is read from disk when asked, not stored in the snapshot: the
  * snapshot stays smaller than the vault, and the text is as fresh as the file.
  */
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../../core/metadata';
 import { getAllTags } from '../../core/obsidian-rules';
 import { fileStatter } from '../file-stat';
 import type { NoteBytes, NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
-import { readNoteBytesSync, readNoteSync, ScratchBuffer } from '../note-reader';
+import { readKnownBytesSync, readNoteBytesSync, readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
 import {
 	readConfigFileIn,
@@ -83,6 +83,8 @@ export class CachedVaultSource implements NoteSource {
 	/** What was decoded or parsed again of kept notes: the same for every source `edited` from one open. */
 	private readonly caches: KeptNoteCaches;
 	private readonly scratch = new ScratchBuffer();
+	/** The vault's path with a separator after it, that a note's path is appended to (`readBytes`). */
+	private notePrefix: string | undefined;
 	private links: SnapshotLinks | null = null;
 
 	/** Use `openCachedVault` (or `edited`, which shares the kept notes' caches and the resolver). */
@@ -230,7 +232,13 @@ export class CachedVaultSource implements NoteSource {
 	 */
 	readBytes(path: string): NoteBytes | null {
 		if (this.init.fresh.has(path) || !this.init.kept.has(path) || this.getSkipReason(path) !== null) return null;
-		const bytes = readNoteBytesSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
+		// The path joined by hand (a note's path is already normal) and read at its fingerprint's size: over a full answer's 41,000 notes at 50k, `join` and the fstat were a third of the reading.
+		this.notePrefix ??= join(this.vaultPath, sep);
+		const absPath = this.notePrefix + path;
+		const size = this.init.fingerprints.get(path)?.size;
+		const bytes =
+			(size !== undefined ? readKnownBytesSync(absPath, size, this.scratch) : null) ??
+			readNoteBytesSync(absPath, this.init.maxFileSize, this.scratch);
 		if (bytes === null) return null;
 		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end), bytes };
 	}
