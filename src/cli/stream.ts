@@ -63,7 +63,7 @@ export function escapedIn(bytes: Uint8Array, from: number, to: number): boolean 
 export const STREAM_ABOVE = 500;
 
 /** A streamed answer reaches the writer in chunks of about this many bytes (one note's result more at most). */
-export const CHUNK_BYTES = 64 * 1024;
+export const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Gathers a streamed answer's parts, encoded as they come into the chunk's bytes, and hands

@@ -32,7 +32,7 @@ let previousRacy: string | undefined;
 
 /** The body of note `i`: every kind of line the byte path must answer as the text path does. */
 function body(i: number): string {
-	const wide = '文字😀Ünïcødé'.repeat(20 + (i % 13));
+	const wide = '文字😀Ünïcødé'.repeat(80 + 4 * (i % 13));
 	const lines = [
 		`# Nöte ${i} — 文字`,
 		wide,

@@ -95,7 +95,7 @@ function readRequest(socket: Socket): Promise<unknown> {
 }
 
 /** How many bytes of a streamed answer may wait in a call's socket before the server waits for it to drain. */
-const QUEUED_BYTES = 256 * 1024;
+const QUEUED_BYTES = 1024 * 1024;
 
 /**
  * Sends one chunk of a streamed answer ahead of the reply; resolves once the socket can take more
