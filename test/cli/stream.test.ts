@@ -200,7 +200,11 @@ describe('a full grep answer', () => {
 	});
 
 	/** Asks a fake server, listening under the vault's socket name, that answers with `writes` one at a time; what the call printed. */
-	async function askFake(writes: (string | Buffer)[]): Promise<{ kind: string; printed: Buffer }> {
+	async function askFake(
+		writes: (string | Buffer)[],
+		print = (out: string | Uint8Array, printed: Buffer[]): void | Promise<void> =>
+			void printed.push(Buffer.from(out)),
+	): Promise<{ kind: string; printed: Buffer }> {
 		const fake = createServer({ allowHalfOpen: true }, (socket) => {
 			socket.on('data', () => undefined);
 			socket.on('end', () => {
@@ -223,7 +227,7 @@ describe('a full grep answer', () => {
 				REPO,
 				{ ...process.env, ...sockets, VAULT_QUERY_SERVER: 'on' },
 				5000,
-				(out) => void printed.push(Buffer.from(out)),
+				(out) => print(out, printed),
 			);
 			return { kind: asked.kind, printed: Buffer.concat(printed) };
 		} finally {
@@ -255,5 +259,26 @@ describe('a full grep answer', () => {
 		]);
 		expect(asked.kind).toBe('answered');
 		expect(asked.printed.equals(body)).toBe(true);
+	});
+
+	it('lends each chunk until it is written: the next read does not overwrite bytes still being written', async () => {
+		// Several MB in chunks of every size, each chunk's bytes different, so a read over lent bytes shows.
+		const chunks = Array.from({ length: 40 }, (_, i) =>
+			Buffer.from(`chunk ${i} ${'文字 needle '.repeat(1 + ((i * 7919) % 30_000))}\n`, 'utf8'),
+		);
+		const reply = `${JSON.stringify({ stdout: [], stderr: [], code: 0 })}\n`;
+		const writes = chunks.flatMap((chunk) => [`{"bytes":${chunk.length}}\n`, chunk]);
+		writes.push(reply);
+		let waited = 0;
+		const asked = await askFake(writes, async (out, printed) => {
+			// A slow writer: the bytes are read only once it has waited (as a pipe's write completes later).
+			await new Promise((done) => setImmediate(done));
+			await new Promise((done) => setTimeout(done, 1));
+			waited++;
+			printed.push(Buffer.from(out));
+		});
+		expect(asked.kind).toBe('answered');
+		expect(waited).toBeGreaterThanOrEqual(chunks.length);
+		expect(asked.printed.equals(Buffer.concat(chunks))).toBe(true);
 	});
 });
