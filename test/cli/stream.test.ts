@@ -272,8 +272,7 @@ describe('a full grep answer', () => {
 		let waited = 0;
 		const asked = await askFake(writes, async (out, printed) => {
 			// A slow writer: the bytes are read only once it has waited (as a pipe's write completes later).
-			await new Promise((done) => setImmediate(done));
-			await new Promise((done) => setTimeout(done, 1));
+			for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
 			waited++;
 			printed.push(Buffer.from(out));
 		});
