@@ -65,6 +65,9 @@ export const STREAM_ABOVE = 500;
 /** A streamed answer reaches the writer in chunks of about this many bytes (one note's result more at most). */
 export const CHUNK_BYTES = 256 * 1024;
 
+/** Room past CHUNK_BYTES in a chunk's buffer, for the note that fills it (a longer note's result grows the buffer). */
+const CHUNK_SLACK = 16 * 1024;
+
 /**
  * Gathers a streamed answer's parts, encoded as they come into the chunk's bytes, and hands
  * them to `io.write` a chunk at a time, waiting for the reader between chunks. The parts are
@@ -75,7 +78,7 @@ export const CHUNK_BYTES = 256 * 1024;
  * ~550 MB at 50k notes before its own collection, though what is alive stayed flat.
  */
 export class ChunkWriter {
-	private buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
+	private buffer = Buffer.allocUnsafe(CHUNK_BYTES + CHUNK_SLACK);
 	private size = 0;
 
 	constructor(
@@ -154,7 +157,7 @@ export class ChunkWriter {
 	async flush(): Promise<void> {
 		if (this.size === 0) return;
 		const chunk = this.buffer.subarray(0, this.size);
-		this.buffer = Buffer.allocUnsafe(2 * CHUNK_BYTES);
+		this.buffer = Buffer.allocUnsafe(CHUNK_BYTES + CHUNK_SLACK);
 		this.size = 0;
 		if (this.io.write) await this.io.write(chunk);
 		else this.io.stdout(chunk.toString('utf8').replace(/\n$/, ''));
