@@ -145,8 +145,8 @@ class LiteralMatcher implements TextMatcher {
 
 	/**
 	 * The lines of `hay` holding the needle (where `find` finds it from an offset on; by default
-	 * `indexOf`), from line `fromLine` on. With `latin1` (the note's bytes, `hay` the same or their
-	 * lower case), null when a match is followed by a combining mark.
+	 * `indexOf`), from line `fromLine` on. With `latin1` (the note's bytes, searched as they are:
+	 * `hay` is the same string), null when a match is followed by a combining mark.
 	 */
 	private linesOf(
 		hay: string,
