@@ -197,6 +197,8 @@ async function streamTextSearch(
 		{
 			begin: (head) => answer.begin(head),
 			note: (brief, full) => answer.note(full, () => renderNote(brief)),
+			// A text listing takes the lines of a note matched on its bytes as bytes (as grep's does).
+			...(boolFlag(args, 'json') ? {} : { noteRaw: (path, title, raw) => answer.noteRaw(path, title, raw) }),
 		},
 		schema,
 	);

@@ -195,7 +195,8 @@ export interface GrepStop {
  * Reads the notes in scope and hands each matching one to `take` as it is found (the hit is not
  * kept here). With a trigram index only the notes it names as candidates are read; the matcher
  * verifies each, so the answer is the full scan's. With `stop`, notes are read in result order and
- * the scan ends at the first match past `limit`, returning `more`.
+ * the scan ends at the first match past `limit`, returning `more`. With `asRaw` (by default
+ * `stop.raw`), a note matched on its bytes is handed over with its lines as bytes (`Hit.raw`).
  */
 export async function scanGrep(
 	ctx: QueryContext,
@@ -204,6 +205,7 @@ export async function scanGrep(
 	stop: GrepStop | undefined,
 	take: (hit: Hit) => Promise<void> | void,
 	limitations: string[],
+	asRaw = stop?.raw === true,
 ): Promise<{ found: number; more: boolean }> {
 	let found = 0;
 	const mayHold = trigrams ? trigrams.mayHold(matcher.trigrams) : null;
@@ -218,7 +220,7 @@ export async function scanGrep(
 		const bytes = matcher.onBytes !== null ? (ctx.source.readBytes?.(path) ?? null) : null;
 		const { matches, shown, total, cutLines, raw } =
 			(bytes !== null
-				? matchLinesOfBytes(bytes, bodyLineOf(bytes.latin1), matcher, ctx.settings.contextLines, stop?.raw)
+				? matchLinesOfBytes(bytes, bodyLineOf(bytes.latin1), matcher, ctx.settings.contextLines, asRaw)
 				: null) ??
 			matchLines(await ctx.source.read(path), minLineOf(ctx, path), matcher, ctx.settings.contextLines);
 		if (cutLines > 0)

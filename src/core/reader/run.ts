@@ -2,6 +2,7 @@ import type { SkippedFile, Status } from '../contract';
 import { titleOf } from '../note-info';
 import type { NoteSource } from '../port';
 import type { BriefNote } from '../query/grep-stream';
+import type { RawLines } from '../query/note-matches';
 import { failed, skippedFiles, type Hit } from '../query/envelope';
 import { scanGrep } from '../query/grep';
 import type { TextMatcher } from '../text/matcher';
@@ -45,6 +46,8 @@ export interface ReaderSink {
 	 * result (frontmatter, links, counts) when wanted — a text listing shows only the brief.
 	 */
 	note(brief: BriefNote, full: () => Promise<ReaderNoteResult>): Promise<void> | void;
+	/** Optional, for a text listing: a result matched on its bytes, its lines left as bytes (as `GrepSink.noteRaw`). */
+	noteRaw?(path: string, title: string, lines: RawLines): Promise<void> | void;
 }
 
 /** The report of a call that could not run: `failed`, the error naming the parameter (or path) at fault. */
@@ -225,13 +228,16 @@ async function textSearch(
 			const meta = ctx.source.getMetadata(hit.path);
 			if (!filter.keeps(meta?.frontmatter ?? {})) return;
 			if (++matched > plan.maxResults) return;
-			if (sink)
+			if (hit.raw !== undefined) await sink!.noteRaw!(hit.path, titleOf(hit.path, meta), hit.raw);
+			else if (sink)
 				await sink.note({ path: hit.path, title: titleOf(hit.path, meta), matches: hit.matches }, () =>
 					toReaderResult(ctx, hit, plan),
 				);
 			else results.push(await toReaderResult(ctx, hit, plan));
 		},
 		scanned,
+		// A text listing takes the lines of a note matched on its bytes as bytes.
+		sink?.noteRaw !== undefined,
 	);
 	const limitations = [...scope.limitations, ...scanned, `Filters applied: ${filter.applied().join('; ')}`];
 	if (matched > plan.maxResults)
