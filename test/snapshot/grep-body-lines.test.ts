@@ -73,4 +73,23 @@ describe('a full grep listing read from bytes', () => {
 		expect(decoded).toEqual([]);
 		expect(raw).toEqual(briefs.map((brief) => (brief as NoteResult).path));
 	});
+
+	it("keeps a note's bytes while another note is parsed again from disk for a field the snapshot defers", async () => {
+		const root = join(work, 'vault-reparse');
+		mkdirSync(join(root, '.obsidian'), { recursive: true });
+		writeFileSync(join(root, 'listed.md'), 'listed line one\nlisted line two\n');
+		writeFileSync(join(root, 'other.md'), '# Heading\n\n- a list item of another note, longer than the first\n');
+		const store = new FileSnapshotStore(join(work, 'cache-reparse'));
+		const options = { maxFileSize: 100_000, store, tool: 'test', racyWindowMs: 0 };
+		await openCachedVault(root, options);
+		const opened = await openCachedVault(root, { ...options, readPiecemeal: true, lean: true });
+		const held = opened.source.readBytes('listed.md');
+		expect(held).not.toBeNull();
+		const before = Buffer.from(held!.bytes).toString('utf8');
+		// `sections` is not stored in the snapshot: reading it parses the other note from disk.
+		expect(opened.source.getMetadata('other.md')?.sections?.length).toBeGreaterThan(0);
+		expect(opened.source.heldMetadata.reparsed).toBe(1);
+		expect(Buffer.from(held!.bytes).toString('utf8')).toBe(before);
+		expect(held!.text(0, held!.bytes.length)).toBe('listed line one\nlisted line two\n');
+	});
 });

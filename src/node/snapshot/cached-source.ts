@@ -83,6 +83,8 @@ export class CachedVaultSource implements NoteSource {
 	/** What was decoded or parsed again of kept notes: the same for every source `edited` from one open. */
 	private readonly caches: KeptNoteCaches;
 	private readonly scratch = new ScratchBuffer();
+	/** The re-parse's own buffer: a note re-parsed for a field while another's bytes are being listed must not overwrite them. */
+	private readonly reparseScratch = new ScratchBuffer();
 	/** The vault's path with a separator after it, that a note's path is appended to (`readBytes`). */
 	private notePrefix: string | undefined;
 	private links: SnapshotLinks | null = null;
@@ -250,7 +252,7 @@ export class CachedVaultSource implements NoteSource {
 	private reparse(path: string): CachedMetadata | null {
 		let meta = this.caches.reparsed.get(path);
 		if (meta === undefined) {
-			const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.scratch);
+			const outcome = readNoteSync(join(this.vaultPath, path), this.init.maxFileSize, this.reparseScratch);
 			meta = 'skipReason' in outcome ? null : this.init.parse(outcome.text).metadata;
 			this.caches.reparsed.set(path, meta);
 		}
