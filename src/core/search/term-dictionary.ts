@@ -10,10 +10,12 @@ import { ShardedMap } from './sharded-map';
 export interface SavedTerms {
 	/** Terms saved. */
 	readonly count: number;
+	/** Terms per block (the last may hold fewer): block `k`'s `i`-th term has id `k * blockTerms + i`. */
+	readonly blockTerms: number;
 	/** The first term of each block, in sorted order. */
 	readonly firsts: readonly string[];
-	/** Block `k`: its terms in sorted order, each followed by its id. */
-	block(k: number): readonly (string | number)[];
+	/** Block `k`: its terms in sorted order (their ids follow from their place, see `blockTerms`). */
+	block(k: number): readonly string[];
 	/** Every saved term by id, which is string order (one read of all blocks). */
 	decodeAll(): string[];
 }
@@ -28,6 +30,18 @@ export function compareTerms(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The first place in the sorted `terms` whose term is not before `term` (`terms.length` when none). */
+function lowerBound(terms: readonly string[], term: string): number {
+	let lo = 0;
+	let hi = terms.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (terms[mid]! < term) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
 /** The vocabulary of one index (see the module comment). */
 export class TermDictionary {
 	/** Terms added in memory, and saved terms once looked up. */
@@ -40,7 +54,7 @@ export class TermDictionary {
 	private readonly added: string[] = [];
 	/** Ids in sorted order over the first `sorted.length` ids (in-memory mode), built on the first prefix lookup. */
 	private sorted: Uint32Array | null = null;
-	private readonly blocks = new Map<number, readonly (string | number)[]>();
+	private readonly blocks = new Map<number, readonly string[]>();
 
 	/** An empty dictionary, or one over saved terms. */
 	constructor(private saved: SavedTerms | null = null) {
@@ -101,7 +115,7 @@ export class TermDictionary {
 		return list;
 	}
 
-	private block(k: number): readonly (string | number)[] {
+	private block(k: number): readonly string[] {
 		let block = this.blocks.get(k);
 		if (block === undefined) {
 			block = this.saved!.block(k);
@@ -124,10 +138,12 @@ export class TermDictionary {
 	}
 
 	private findSaved(term: string): number | undefined {
-		if (this.saved!.firsts.length === 0) return undefined;
-		const block = this.block(this.blockOf(term));
-		for (let i = 0; i < block.length; i += 2) if (block[i] === term) return block[i + 1] as number;
-		return undefined;
+		const saved = this.saved!;
+		if (saved.firsts.length === 0) return undefined;
+		const k = this.blockOf(term);
+		const block = this.block(k);
+		const i = lowerBound(block, term);
+		return block[i] === term ? k * saved.blockTerms + i : undefined;
 	}
 
 	/**
@@ -145,11 +161,10 @@ export class TermDictionary {
 			tailFrom = saved.count;
 			scan: for (let k = this.blockOf(prefix); k < saved.firsts.length; k++) {
 				const block = this.block(k);
-				for (let i = 0; i < block.length; i += 2) {
-					const term = block[i] as string;
-					if (term < prefix) continue;
+				for (let i = lowerBound(block, prefix); i < block.length; i++) {
+					const term = block[i]!;
 					if (!term.startsWith(prefix) || found.length >= PREFIX_SCAN_MAX) break scan;
-					if (term !== prefix) found.push([term, block[i + 1] as number]);
+					if (term !== prefix) found.push([term, k * saved.blockTerms + i]);
 				}
 			}
 		} else {

@@ -168,8 +168,9 @@ function savedTerms(reader: PartReader, count: number): SavedTerms {
 	};
 	return {
 		count,
+		blockTerms: DICT_BLOCK,
 		firsts,
-		block: (k) => terms(k).flatMap((term, i) => [term, k * DICT_BLOCK + i]),
+		block: terms,
 		decodeAll: () => {
 			const list: string[] = [];
 			for (let k = 0; k < firsts.length; k++) for (const term of terms(k)) list.push(term);
