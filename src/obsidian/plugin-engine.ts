@@ -26,6 +26,8 @@ import { ObsidianNoteSource } from './source';
 const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few texts held while a slice waits.
 /** Milliseconds of the search-index build between two yields to Obsidian's main thread. */
 const PLUGIN_SLICE_MS = 8; // why: under a 16 ms frame with room for a garbage collection step (up to ~25 ms at 50k notes), so Obsidian keeps painting during a build.
+/** A restored index's saved dictionary blocks a note's upsert decodes between two pauses at most (engine/apply.ts). */
+const PLUGIN_DECODE_BLOCKS = 48; // why: ~30 µs a block at 50k notes: ~1.5 ms; a long note's first upsert decodes hundreds (40–55 ms in one block).
 
 /** Milliseconds the settings must stay unchanged before a change that shapes the search index rebuilds it. */
 const SETTINGS_SETTLE_MS = 1500; // why: a settings row saves on every key; one build after the typing stops, not one per key.
@@ -97,6 +99,8 @@ export class PluginEngine extends Component {
 	private unsaved = 0;
 	/** The reconcile of a restored index, while it runs. */
 	private reconciliation: Promise<void> = Promise.resolve();
+	/** The time slice of the changes to the index (the reconcile's and live edits'), shared so their steps pause together. */
+	private readonly changeSlice: TimeSlice;
 
 	/** `config` is read now and again on {@link applySettings}; `saved`: keep the search index in IndexedDB. */
 	constructor(
@@ -123,6 +127,8 @@ export class PluginEngine extends Component {
 			: null;
 		this.engine.saved = this.saved;
 		this.source.beforeInverting = () => this.settled();
+		this.changeSlice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
+		this.engine.changeSteps = { run: (steps) => this.changeSlice.run(steps), blocks: PLUGIN_DECODE_BLOCKS };
 	}
 
 	/** Light: the readiness child, then listeners and the build once the layout is ready. */
@@ -316,7 +322,7 @@ export class PluginEngine extends Component {
 	/** Re-index `paths` one at a time in time slices: searches meanwhile answer at once (after the note in hand), saying how many are left. */
 	private async reindex(paths: readonly string[]): Promise<void> {
 		this.reconciling = paths.length;
-		const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
+		const slice = this.changeSlice;
 		try {
 			for (const path of paths) {
 				if (!this.active) return;

@@ -171,7 +171,7 @@ describe('the search index built in the plugin’s worker', () => {
 
 	it('runs no step of the index build on the main thread, and saves the part the worker encoded', async () => {
 		const build = vi.spyOn(SearchIndex, 'build');
-		const upserts = vi.spyOn(InvertedIndex.prototype, 'upsert');
+		const upserts = vi.spyOn(InvertedIndex.prototype, 'addCounted');
 		const workers = NodeIndexWorker.started;
 		const plugin = await start(vault(generatedVault(200, 7), 'no-main-steps'));
 		expect(NodeIndexWorker.started).toBe(workers + 1);
@@ -233,7 +233,7 @@ describe('the search index built in the plugin’s worker', () => {
 		app.layoutReady();
 		const built = plugin.engine.searchIndex();
 		await waitFor(held.done, { what: 'the worker to finish its part' });
-		const upserts = vi.spyOn(InvertedIndex.prototype, 'upsert');
+		const upserts = vi.spyOn(InvertedIndex.prototype, 'addCounted');
 		app.modify('area1/note 1.md', '# Quokka\n\nA quokka grins at the zebra.\n');
 		app.create('area2/wombat.md', 'The wombat digs a burrow.\n');
 		app.rename('area4/note 4.md', 'area4/renamed four.md');
@@ -241,7 +241,7 @@ describe('the search index built in the plugin’s worker', () => {
 		await built;
 		await plugin.engine.settled();
 		await plugin.engine.savesSettled();
-		const indexed = upserts.mock.calls.map(([note]) => note.path).sort();
+		const indexed = upserts.mock.calls.map(([path]) => path).sort();
 		expect(indexed).toEqual(['area1/note 1.md', 'area2/wombat.md', 'area4/renamed four.md']);
 		expect((await plugin.engine.search('quokka')).results.map((h) => h.path)).toEqual(['area1/note 1.md']);
 	});

@@ -36,7 +36,7 @@ import type { EngineSettings } from '../settings';
 import type { TrigramIndex } from '../text/trigram';
 import { resolveConfig, sameSearchIndex, type EngineConfig, type ResolvedConfig } from './config';
 import { readNote, type NoteAnswer, type NoteRequest } from './note';
-import { applyPath } from './apply';
+import { applyPath, type ChangeSteps } from './apply';
 import { LinkState } from './link-state';
 import { baseAnswer, basesInScope } from './bases';
 import { schemaDraftOf } from './schema-draft';
@@ -88,6 +88,8 @@ export class VaultEngine {
 	saved: SavedIndexes | null = null;
 	/** The search index a read from scratch was fed (core/search/fed-notes.ts): the first build finishes it. */
 	fed: FedNotes | null = null;
+	/** How a change's upsert runs on a host's main thread (in steps of a bounded dictionary decode); null: in one go. */
+	changeSteps: ChangeSteps | null = null;
 	/** The saved search index failed a check: build instead of loading it again. */
 	private savedSearchDamaged = false;
 	private trigramsLoading: Promise<TrigramIndex | null> | null = null;
@@ -487,7 +489,7 @@ export class VaultEngine {
 
 	/** Bring `path` in `index` in line with the source (apply.ts). */
 	private applyTo(index: SearchIndex, path: string, text?: string): Promise<void> {
-		return applyPath(index, this.source, () => this.rulesNow(), path, text);
+		return applyPath(index, this.source, () => this.rulesNow(), path, text, this.changeSteps ?? undefined);
 	}
 
 	/** The scope rules as they are now (the host's Excluded files may change at any time). */

@@ -119,13 +119,22 @@ export class InvertedIndex {
 
 	/** Add (or replace) a note; its id. Milliseconds for a typical note, in one synchronous pass. */
 	upsert(note: NoteInput): number {
-		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
-		this.counter.count(fields);
-		return this.add(note.path, info, this.counter);
+		return this.addCounted(note.path, this.count(note));
 	}
 
-	/** Add a note whose terms `counter` has just counted; its id. */
-	private add(path: string, info: DocInfo, counter: NoteTermCounter): number {
+	/**
+	 * Extract and count a note's terms for `addCounted`; its record. The index is unchanged (new terms
+	 * get ids, nothing else), so a count stopped by TermDictionary.decodeAtMost can simply run again.
+	 */
+	count(note: NoteInput): DocInfo {
+		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, this.keepDerived);
+		this.counter.count(fields);
+		return info;
+	}
+
+	/** Add (or replace) the note at `path` that `count` just counted, with its record `info`; its id. */
+	addCounted(path: string, info: DocInfo): number {
+		const counter = this.counter;
 		const old = this.pathToDoc.get(path);
 		if (old !== undefined) this.removeId(old);
 		const d = this.docs.push(info);

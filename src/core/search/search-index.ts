@@ -5,9 +5,8 @@
  */
 import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
-import { fileName } from '../paths';
+import { byWalkOrder, fileName } from '../paths';
 import type { NoteSource } from '../port';
-import { byWalkOrder } from '../paths';
 import { positionsIn, resolveScope, resolveScopeSteps } from '../scope';
 import { drain, hostTurn, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -308,8 +307,9 @@ export class SearchIndex {
 		if (note.path === this.settings.keywordIndexPath) return this.setKeywordIndex(note.text);
 		if (note.path === this.settings.synonymsPath) return this.setSynonyms(note.text);
 		if (this.isExcluded(note.path, this.source?.configDir)) return;
+		const info = this.index.count(note); // may stop before anything changes (upsertSteps, engine/apply.ts)
 		this.unmapNames(this.index.pathToDoc.get(note.path));
-		const d = this.index.upsert(note);
+		const d = this.index.addCounted(note.path, info);
 		this.mapNames(d);
 		this.version++;
 	}

@@ -25,6 +25,17 @@ const UNSORTED_TERMS_MAX = 20_000; // why: a linear startsWith scan of 20k strin
 /** Terms examined per prefix lookup. */
 export const PREFIX_SCAN_MAX = 500; // why: a prefix with more completions is too short to be worth expanding.
 
+/**
+ * A lookup needed one more saved block than `decodeAtMost` allowed: nothing changed but the blocks
+ * decoded so far (kept) and ids given to new terms (kept too), so the work can run again later.
+ */
+export class BlocksNotDecoded extends Error {
+	constructor() {
+		super('dictionary: more saved blocks to decode than allowed now');
+		this.name = 'BlocksNotDecoded';
+	}
+}
+
 /** JavaScript's string order (UTF-16 code units), the one every sorted view of the vocabulary uses. */
 export function compareTerms(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
@@ -55,6 +66,8 @@ export class TermDictionary {
 	/** Ids in sorted order over the first `sorted.length` ids (in-memory mode), built on the first prefix lookup. */
 	private sorted: Uint32Array | null = null;
 	private readonly blocks = new Map<number, readonly string[]>();
+	/** Saved blocks lookups may still decode before one throws BlocksNotDecoded (see `decodeAtMost`). */
+	private decodable = Infinity;
 
 	/** An empty dictionary, or one over saved terms. */
 	constructor(private saved: SavedTerms | null = null) {
@@ -115,9 +128,21 @@ export class TermDictionary {
 		return list;
 	}
 
+	/**
+	 * Let lookups decode at most `blocks` more saved blocks (Infinity: any number, the default); a
+	 * lookup that needs one more throws BlocksNotDecoded. A restored index decodes a block the first
+	 * time a lookup lands in it, and a long note's first count lands in hundreds (~30 µs each at 50k
+	 * notes): a host's main thread bounds one step of a note's upsert so (engine/apply.ts).
+	 */
+	decodeAtMost(blocks: number): void {
+		this.decodable = blocks;
+	}
+
 	private block(k: number): readonly string[] {
 		let block = this.blocks.get(k);
 		if (block === undefined) {
+			if (this.decodable <= 0) throw new BlocksNotDecoded();
+			this.decodable--;
 			block = this.saved!.block(k);
 			this.blocks.set(k, block);
 		}
