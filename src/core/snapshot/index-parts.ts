@@ -138,7 +138,7 @@ export class IndexParts implements SavedIndexes {
 	/** Notes the part does not reflect: changed, new, or gone since it was saved (by the vault's `fingerprints` now). */
 	private *changedSince(part: DecodedPart, fingerprints = this.init.fingerprints): Generator<void, string[], void> {
 		const plan = yield* planReconcileSteps(
-			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i) },
+			{ paths: part.paths, fingerprint: (i) => part.fingerprint(i), same: (i, now) => part.same(i, now) },
 			fingerprints,
 		);
 		return [...plan.reread, ...plan.removed];
