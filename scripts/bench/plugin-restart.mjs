@@ -4,7 +4,7 @@
  * answers its first search from the restored index. Runs test/plugin/restart-bench.test.ts under
  * vitest (the fake app and the `obsidian` stub live there) and prints its figures.
  *
- *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE]
+ *   node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE] [--settled-heap]
  *
  * --worker: the first start builds in the index worker (the bundle main.js inlines, in a Node
  * worker thread) instead of on the main thread; first_start.main_thread_cpu_ms and
@@ -27,7 +27,10 @@
  * main thread (layout-ready → the index built) to DIR/first-start.cpuprofile and, with --worker,
  * the index worker's thread to DIR/worker.cpuprofile. --gaps FILE: the first start's main-thread
  * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`, and the
- * restart's to FILE.restart (with DIR/restart.cpuprofile).
+ * restart's to FILE.restart (with DIR/restart.cpuprofile). --settled-heap: a full garbage collection
+ * just before each start's layout-ready, so the harness's own set-up (the folder read, 50k notes
+ * parsed, the store put back) leaves no collection to finish inside the measured spans — its
+ * timing swung the restart's blocks by hundreds of ms from run to run; compare builds with it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,7 +48,7 @@ const vault = value('--vault');
 const changed = value('--changed') ?? '0';
 if (vault === undefined || !/^\d+$/.test(changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE]\n',
+		'usage: node scripts/bench/plugin-restart.mjs --vault DIR [--changed N] [--worker] [--json] [--store FILE] [--profile DIR] [--gaps FILE] [--settled-heap]\n',
 	);
 	process.exit(2);
 }
@@ -63,6 +66,12 @@ const run = spawnSync(
 			VAULT_QUERY_RESTART_BENCH_OUT: out,
 			VAULT_QUERY_RESTART_BENCH_CHANGED: changed,
 			VAULT_QUERY_RESTART_BENCH_WORKER: args.includes('--worker') ? '1' : '0',
+			...(args.includes('--settled-heap')
+				? {
+						VAULT_QUERY_RESTART_BENCH_SETTLED_HEAP: '1',
+						NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim(),
+					}
+				: {}),
 			...(value('--store') === undefined ? {} : { VAULT_QUERY_RESTART_BENCH_STORE: resolve(value('--store')) }),
 			...(value('--profile') === undefined
 				? {}
