@@ -59,9 +59,11 @@ export function* planReconcileSteps(
 	const keep = new Map<string, number>();
 	const reread: string[] = [];
 	let n = 0;
+	let found = 0;
 	for (const [path, now] of current) {
 		if (++n % RECONCILE_STEP === 0) yield;
 		const i = savedIndex.get(path);
+		if (i !== undefined) found++;
 		// `same` compares without making the saved fingerprint an object (6,000 of them on every warm call).
 		if (
 			i !== undefined &&
@@ -72,6 +74,7 @@ export function* planReconcileSteps(
 		else reread.push(path);
 	}
 	yield;
-	const removed = saved.paths.filter((p) => !current.has(p));
+	// Every saved note still listed (the usual restart): none removed, without another lookup per note.
+	const removed = found === savedIndex.size ? [] : saved.paths.filter((p) => !current.has(p));
 	return { keep, reread, removed };
 }
