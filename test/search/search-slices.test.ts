@@ -40,20 +40,38 @@ describe('a search in the host slices', () => {
 		expect(pauses).toBeGreaterThanOrEqual(2);
 	});
 
-	it('hands the thread back before the ranking and before the hits, with the answer of one go', async () => {
-		const source = new MemorySource(vault());
-		const si = await SearchIndex.build(source);
+	it('hands the thread back before the length norms, before the ranking and before the hits, with the answer of one go', async () => {
+		const files = vault();
+		const source = new MemorySource(files);
 		const options = { limit: 10, withLinks: false, withBacklinks: false };
-		const whole = await search(si, 'harbour note', options);
-		let pauses = 0;
+		// An edit makes every note's length norm stale: computed again in a phase of its own.
+		const edited = async (): Promise<SearchIndex> => {
+			const si = await SearchIndex.build(source);
+			si.upsert({
+				path: 'notes/n1.md',
+				text: files['notes/n1.md']!,
+				metadata: source.getMetadata('notes/n1.md'),
+			});
+			return si;
+		};
+		const whole = await search(await edited(), 'harbour note', options);
+		const si = await edited();
+		const steps: string[] = [];
 		const slice = new TimeSlice(
 			0,
-			() => Promise.resolve(void pauses++),
+			() => Promise.resolve(void steps.push('pause')),
 			() => 0,
 		);
+		const norms = si.index.ensureNorm.bind(si.index);
+		si.index.ensureNorm = () => {
+			steps.push('norms');
+			norms();
+		};
 		const sliced = await search(si, 'harbour note', { ...options, slice });
 		expect(sliced).toEqual(whole);
 		expect(whole.results).toHaveLength(10);
-		expect(pauses).toBe(2); // no pass over the links here: the pauses are the phases'
+		// no pass over the links here: the pauses are the phases'
+		expect(steps.slice(0, 4)).toEqual(['pause', 'norms', 'pause', 'norms']);
+		expect(steps.filter((s) => s === 'pause')).toHaveLength(3);
 	});
 });

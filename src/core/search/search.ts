@@ -455,7 +455,10 @@ export async function search(
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
 	const verify = needsText(parsed);
-	// A host's main thread gets a turn between the phases (at 50k notes each can take tens of ms).
+	// A host's main thread gets a turn between the phases (at 50k notes each can take tens of ms);
+	// the notes' length norms, computed again after any change, are one of them.
+	await options.slice?.pauseIfUsed();
+	si.index.ensureNorm();
 	await options.slice?.pauseIfUsed();
 	let { candidates, total } = rankCandidates(
 		si,
