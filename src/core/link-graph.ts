@@ -46,7 +46,9 @@ export class LinkGraph {
 	 * the notes among them whose links field may hold names (the others certainly hold none), so
 	 * finding who links through that field need not look at every note. `holdOutgoing` false: only
 	 * the last note's outgoing links are kept — for a pass that looks at each note once (a full
-	 * answer's forward links), where keeping every note's held ~34 MB at 50k notes.
+	 * answer's forward links), where keeping every note's held ~34 MB at 50k notes. `positions`:
+	 * each note of `notes` to a number in the same order, when the caller keeps one (a search
+	 * index's path → id map), so sorting a few linkers does not map all 50k notes first.
 	 */
 	constructor(
 		private readonly source: NoteSource,
@@ -54,6 +56,7 @@ export class LinkGraph {
 		private readonly linksKey: string,
 		private readonly fieldHolders?: () => readonly string[],
 		private readonly holdOutgoing = true,
+		private readonly positions?: ReadonlyMap<string, number>,
 	) {}
 
 	/** Every outgoing link of `path` in document order: frontmatter first, then body. */
@@ -119,7 +122,7 @@ export class LinkGraph {
 	 */
 	linkersOf(target: string): readonly string[] {
 		if (this.linking || !this.sourceInverse()) return this.linkingMap().get(target) ?? [];
-		this.position ??= positionsIn(this.notes);
+		this.position ??= this.positions ?? positionsIn(this.notes);
 		const found = new Set<string>();
 		for (const path of this.source.linkSourcesOf!(target)) if (this.position.has(path)) found.add(path);
 		for (const path of this.fieldLinkers().get(target) ?? []) found.add(path);

@@ -442,16 +442,13 @@ export class SearchIndex {
 		this.graph = null;
 	}
 
-	/** The engine's link graph over the indexed notes, so links and backlinks read as in every other query. */
+	/** The link graph over the indexed notes, as every other query reads links; ids are positions (they grow in the path map's order). */
 	linkGraph(source: NoteSource): LinkGraph {
 		if (this.graph === null || this.graph.version !== this.version || this.graph.source !== source) {
-			this.graph = {
-				version: this.version,
-				source,
-				graph: new LinkGraph(source, [...this.index.pathToDoc.keys()], this.settings.linksKey, () =>
-					this.linkFieldHolders(),
-				),
-			};
+			const docs = this.index.pathToDoc;
+			const holders = (): string[] => this.linkFieldHolders();
+			const graph = new LinkGraph(source, [...docs.keys()], this.settings.linksKey, holders, true, docs);
+			this.graph = { version: this.version, source, graph };
 		}
 		return this.graph.graph;
 	}
