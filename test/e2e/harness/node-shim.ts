@@ -1,5 +1,5 @@
 /**
- * Stands in for `node:fs` and `node:path` in the browser bundle: the fake app imports them for
+ * Stands in for `node:fs`, `node:fs/promises` and `node:path` in the browser bundle: the fake app imports them for
  * `FakeApp.fromFolder`, which the harness never calls (the vault arrives as JSON).
  */
 function unavailable(): never {
@@ -12,6 +12,8 @@ export const existsSync = unavailable;
 export const readdirSync = unavailable;
 /** Not available in the browser. */
 export const readFileSync = unavailable;
+/** Not available in the browser (`node:fs/promises`: the fake vault's reads from disk, a folder's only). */
+export const readFile = unavailable;
 /** Not available in the browser. */
 export const statSync = unavailable;
 /** Not available in the browser. */
