@@ -23,6 +23,7 @@ import {
 	type SnapshotHeader,
 } from './codec-format';
 import { isHot, RANGE_WIDTH } from './metadata-codec';
+import { stampIs } from './stamp';
 import type { CodecHost, SnapshotReader } from './port';
 import { storedMetadata, type FieldStore, type FromDisk } from './stored-metadata';
 import { StringLists } from './string-lists';
@@ -255,13 +256,7 @@ export class DecodedSnapshot {
 	same(i: number, now: NoteFingerprint, racyOk = false): boolean {
 		const c = this.columns;
 		const k = i * NOTE_COLUMNS;
-		return (
-			(racyOk || (c[k + 5]! & FLAG_RACY) === 0) &&
-			c[k + 1] === now.size &&
-			c[k + 2] === now.mtimeMs &&
-			c[k + 3] === now.ctimeMs &&
-			c[k + 4] === now.ino
-		);
+		return (racyOk || (c[k + 5]! & FLAG_RACY) === 0) && stampIs(c, k + 1, now);
 	}
 
 	/** Note `i`'s frontmatter error and skip reason. */

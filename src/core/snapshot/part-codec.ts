@@ -14,6 +14,7 @@
 import { drain } from '../steps';
 import { bytesOf } from './bytes';
 import { SnapshotFormatError, type NoteFingerprint } from './codec';
+import { stampIs } from './stamp';
 import { checkedPreamble } from './codec-format';
 import { jsonArraySteps } from './json-steps';
 import { checkedRange, sumOf, type SectionEntry, type SectionRanges } from './part-blocks';
@@ -349,15 +350,8 @@ export class DecodedPart {
 
 	/** Whether note `i` was saved with fingerprint `now` and not racy (`sameFingerprint` without an object per note: 50k at a restart). */
 	same(i: number, now: NoteFingerprint): boolean {
-		const c = this.stamps;
 		const k = i * STAMP_COLUMNS;
-		return (
-			c[k + 4] !== 1 &&
-			c[k] === now.size &&
-			c[k + 1] === now.mtimeMs &&
-			c[k + 2] === now.ctimeMs &&
-			c[k + 3] === now.ino
-		);
+		return this.stamps[k + 4] !== 1 && stampIs(this.stamps, k, now);
 	}
 
 	/** Where section `name` lies in the part's bytes: [from, to); throws SnapshotFormatError when absent. */
