@@ -332,6 +332,13 @@ export class ObsidianNoteSource implements NoteSource {
 		return this.app.vault.cachedRead(file);
 	}
 
+	/** `Vault#readBinary`: the note's bytes, for the index worker to decode (see worker-protocol.ts's PostedNote). */
+	async readBinary(path: string): Promise<ArrayBuffer> {
+		const file = this.file(path);
+		if (!file) throw new Error(`No such file in the vault: ${path}`);
+		return this.app.vault.readBinary(file);
+	}
+
 	/** `MetadataCache#getFirstLinkpathDest`, as a path. */
 	resolveLink(linkpath: string, sourcePath: string): string | null {
 		return this.app.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? null;

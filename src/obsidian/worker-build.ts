@@ -34,6 +34,14 @@ const PROGRESS_STEPS = 100; // why: a notice's percentage moves by one; a messag
 /** Posts a message to the main thread (with the buffers to transfer). */
 export type PostToMain = (message: FromIndexWorker, transfer?: ArrayBuffer[]) => void;
 
+/** UTF-8 as Obsidian reads a note: a leading BOM dropped, a malformed sequence as U+FFFD (made at the first note, not when the bundle loads). */
+let utf8: TextDecoder | null = null;
+
+/** A posted note's text, decoded here rather than on the main thread. */
+function textOf(bytes: ArrayBuffer): string {
+	return (utf8 ??= new TextDecoder('utf-8')).decode(bytes);
+}
+
 /** A NoteSource over the notes the main thread posts (see the module comment). */
 export class PostedNotes implements NoteSource {
 	readonly vaultPath: string;
@@ -67,8 +75,8 @@ export class PostedNotes implements NoteSource {
 				continue;
 			}
 			this.waiting.delete(note.path);
-			this.got.set(note.path, { ...note, text: null });
-			if (note.text !== null) waiting.resolve(note.text);
+			this.got.set(note.path, { ...note, bytes: null });
+			if (note.bytes !== null) waiting.resolve(textOf(note.bytes));
 			else waiting.reject(new Error(note.error ?? 'unreadable'));
 		}
 	}
@@ -109,8 +117,10 @@ export class PostedNotes implements NoteSource {
 		this.askAhead(path);
 		const note = this.got.get(path);
 		if (note === undefined) return new Promise((resolve, reject) => this.waiting.set(path, { resolve, reject }));
-		this.got.set(path, { ...note, text: null }); // read once: the text is not held after
-		return note.text !== null ? Promise.resolve(note.text) : Promise.reject(new Error(note.error ?? 'unreadable'));
+		this.got.set(path, { ...note, bytes: null }); // read once: the bytes are not held after
+		return note.bytes !== null
+			? Promise.resolve(textOf(note.bytes))
+			: Promise.reject(new Error(note.error ?? 'unreadable'));
 	}
 
 	/** Ask for the notes from `path` on when the build comes within half a window of what was asked. */

@@ -1,7 +1,7 @@
 /**
  * The main thread's side of the index worker: it starts the worker from the bundle esbuild inlined
  * into main.js (a Blob URL: no file beside main.js, no Node module, so mobile runs it too), answers
- * its `read` requests with `cachedRead` texts and Obsidian's cached metadata in batches, and
+ * its `read` requests with the notes' bytes (`readBinary`) and Obsidian's cached metadata in batches, and
  * resolves with the part's bytes the worker encoded. Where no worker starts (no `Worker`, a page
  * whose policy refuses it, a test without the bundle) the caller builds on the main thread.
  */
@@ -14,7 +14,7 @@ import { messageOf, stampBuffers } from './worker-protocol';
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
 declare const VAULT_QUERY_INDEX_WORKER: string | undefined;
 
-/** Notes read at once (`cachedRead`) and posted to the worker in one message. */
+/** Notes read at once (`readBinary`) and posted to the worker in one message. */
 const POST_BATCH = 32; // why: a structured clone of ~32 notes is well under a millisecond; few messages per window.
 
 /** As much of a Web Worker as the plugin uses (a Node worker thread behind the same shape in tests). */
@@ -62,19 +62,19 @@ export function startIndexWorker(): IndexWorker | string {
 	}
 }
 
-/** A note as the worker needs it: its text (`cachedRead`), metadata and skip reasons, read now. */
+/** A note as the worker needs it: its bytes (`readBinary`), metadata and skip reasons, read now. */
 async function postedNote(source: ObsidianNoteSource, path: string): Promise<PostedNote> {
-	let text: string | null = null;
+	let bytes: ArrayBuffer | null = null;
 	let error: string | null = null;
 	try {
-		text = await source.read(path);
+		bytes = await source.readBinary(path);
 	} catch (e) {
 		error = messageOf(e);
 	}
 	const skipReason = source.getSkipReason(path);
 	return {
 		path,
-		text,
+		bytes,
 		error,
 		metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
 		skipReason,
@@ -105,6 +105,7 @@ export function buildInWorker(
 				while (queue.length > 0) {
 					const paths = queue.splice(0, POST_BATCH);
 					const notes = await Promise.all(paths.map((path) => postedNote(source, path)));
+					// Copied, not transferred: a copy of bytes is a memcpy, and a buffer Obsidian handed us stays whole.
 					worker.postMessage({ type: 'notes', notes });
 					await slice.pauseIfUsed();
 				}

@@ -7,7 +7,7 @@
  *    packed (one string of paths, the stats in transferred typed arrays): a list of 50k paths and
  *    stat objects held the main thread ~0.1 s to clone.
  * 2. worker → main `read`: the next notes the build will index, a window ahead of it.
- * 3. main → worker `notes`: those notes read (`cachedRead`), with their metadata, in batches.
+ * 3. main → worker `notes`: those notes read (`readBinary`, their bytes), with their metadata, in batches.
  * 4. worker → main `progress` every hundredth of the notes, then the encoded part in `part`
  *    pieces (part-pieces.ts, each transferred), a few ahead of the main thread's `taken`
  *    ({@link PIECES_IN_FLIGHT}), then `done` (or `failed`).
@@ -121,8 +121,12 @@ export function unpackStamps(packed: PackedStamps): Map<string, NoteFingerprint>
 /** One note as the main thread read it for the worker. */
 export interface PostedNote {
 	path: string;
-	/** The note's text, or null when it could not be read (`error` says why). */
-	text: string | null;
+	/**
+	 * The note's bytes (`Vault#readBinary`), or null when it could not be read (`error` says why):
+	 * the worker decodes them, so the main thread neither decodes the text nor clones it as a
+	 * string, and a text never lives on its heap.
+	 */
+	bytes: ArrayBuffer | null;
 	error: string | null;
 	/** Obsidian's cached metadata (null when not parsed yet, or skipped). */
 	metadata: CachedMetadata | null;

@@ -90,6 +90,16 @@ function textOfEntry(entry: Entry): string {
 	return entry.text ?? withoutBom(readFileSync(entry.disk!, 'utf8'));
 }
 
+/** The UTF-8 bytes of a text as `Vault#readBinary` gives them (an ArrayBuffer of their own), or null for no text. */
+export function bytesOf(text: string | null | undefined): ArrayBuffer | null {
+	return text === null || text === undefined ? null : exactBuffer(new TextEncoder().encode(text));
+}
+
+/** The bytes of `view` in an ArrayBuffer of exactly their length (a Node Buffer may be a slice of a larger one). */
+function exactBuffer(view: Uint8Array): ArrayBuffer {
+	return view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength) as ArrayBuffer;
+}
+
 /** A file's text on disk, a leading BOM dropped (as the Node adapter does). */
 function withoutBom(text: string): string {
 	return text.replace(/^\uFEFF/, '');
@@ -190,6 +200,14 @@ export class FakeVault extends CountingEvents {
 		if (!entry) throw new Error(`ENOENT: ${file.path}`);
 		if (entry.text === null && this.diskReadsAsync) return withoutBom(await readFile(entry.disk!, 'utf8'));
 		return textOfEntry(entry);
+	}
+
+	/** The file's bytes: from disk as they are (a BOM kept), else its text's UTF-8. */
+	async readBinary(file: TFile): Promise<ArrayBuffer> {
+		const entry = this.entries.get(file.path);
+		if (!entry) throw new Error(`ENOENT: ${file.path}`);
+		if (entry.text !== null) return bytesOf(entry.text)!;
+		return exactBuffer(this.diskReadsAsync ? await readFile(entry.disk!) : readFileSync(entry.disk!));
 	}
 
 	/** Test helper: the text of a file. */

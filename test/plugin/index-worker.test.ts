@@ -22,7 +22,7 @@ import { packPaths, packStamps, type FromIndexWorker } from '../../src/obsidian/
 import { engineConfigOf } from '../../src/ui/plugin-settings';
 import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
-import { asApp, FakeApp } from './fake-app';
+import { asApp, bytesOf, FakeApp } from './fake-app';
 import { EXAMPLE_VAULT, loadPlugin, startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
@@ -333,7 +333,7 @@ describe('the search index built in the plugin’s worker', () => {
 				// The main thread's answer, as worker-host.ts posts it (later, not within the ask).
 				const notes = ask.map((path) => ({
 					path,
-					text: app.vault.textOf(path) ?? null,
+					bytes: bytesOf(app.vault.textOf(path)),
 					error: null,
 					metadata: searchMetadataOf(source.getMetadata(path)),
 					skipReason: null,
@@ -353,6 +353,40 @@ describe('the search index built in the plugin’s worker', () => {
 			expect(await hits(index)).toEqual(await hits(direct));
 		}
 		expect((await search(index, 'tag:maple', { source: null })).results.length).toBeGreaterThan(0);
+	});
+
+	it('reads the notes’ bytes on the main thread, not their text, and the worker decodes them as Obsidian reads a note', async () => {
+		const app = vault(generatedVault(120, 23), 'bytes-only');
+		const texts = vi.spyOn(app.vault, 'cachedRead');
+		const bytes = vi.spyOn(app.vault, 'readBinary');
+		const plugin = await start(app);
+		expect(plugin.engine.saved?.log).toEqual(['built in a worker (0 notes to reconcile)', 'saved (120 notes)']);
+		const read = bytes.mock.calls.map(([file]) => file.path);
+		expect(read.length).toBeGreaterThan(60); // the notes the index reads (the generated vault also has notes out of scope)
+		expect(new Set(read).size).toBe(read.length);
+		// The only texts read are the few whose YAML block Obsidian did not parse (is it blank? source.ts), not the build's.
+		const unparsedYaml = (path: string): boolean => {
+			const cache = app.metadataCache.getCache(path);
+			return cache?.sections?.[0]?.type === 'yaml' && cache.frontmatter === undefined;
+		};
+		expect(texts.mock.calls.map(([file]) => file.path).filter((path) => !unparsedYaml(path))).toEqual([]);
+		// A leading BOM is dropped, other scripts kept, and a malformed byte read as U+FFFD, as `cachedRead` gives them.
+		const posted = new PostedNotes(
+			{
+				type: 'build',
+				settings: resolveSearchSettings({}),
+				vault: { vaultPath: '', configDir: '.obsidian', userIgnoreFilters: [] },
+				notes: packPaths(['a.md']),
+				part: { tool: 'test', settings: '', stamps: packStamps(new Map()) },
+			},
+			() => undefined,
+		);
+		const encoded = new TextEncoder().encode('\uFEFF# Café 東京\n');
+		const raw = new Uint8Array([...encoded, 0xff, 0x41]);
+		posted.receive([
+			{ path: 'a.md', bytes: raw.buffer, error: null, metadata: null, skipReason: null, frontmatterError: null },
+		]);
+		expect(await posted.read('a.md')).toBe('# Café 東京\n\uFFFDA');
 	});
 
 	it('builds on the main thread, with one console line, where no worker starts or it fails', async () => {

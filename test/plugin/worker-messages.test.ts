@@ -20,7 +20,7 @@ import {
 	type FromIndexWorker,
 	type ToIndexWorker,
 } from '../../src/obsidian/worker-protocol';
-import { FakeApp } from './fake-app';
+import { bytesOf, FakeApp } from './fake-app';
 import { startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
@@ -142,7 +142,7 @@ describe('the messages between the main thread and the index worker', () => {
 						type: 'notes',
 						notes: message.paths.map((path) => ({
 							path,
-							text: files[path] ?? null,
+							bytes: bytesOf(files[path]),
 							error: null,
 							metadata: null,
 							skipReason: null,
