@@ -12,52 +12,7 @@ import type { GrepQuery } from '../core/query/types';
 import { GarbageBound } from '../warm/garbage-bound';
 import { boolFlag, type ParsedArgs } from './args';
 import { emitAnswer, EXIT, MORE, type CommandIO } from './command';
-
-/**
- * What a byte says of the terminal escapes: 0 nothing, 1 escaped itself (C0 controls but tab, LF
- * and CR; DEL), 2 the lead of U+0080–U+00BF (C2: the C1 controls follow), 3 the lead of
- * U+2000–U+2FFF (E2: the bidirectional controls follow). One look-up per byte, where a chain of
- * comparisons per byte was most of a full listing's copy at 50k notes.
- */
-const ESCAPE_CLASS = ((): Uint8Array => {
-	const table = new Uint8Array(256);
-	for (let b = 0; b < 0x20; b++) if (b !== 0x09 && b !== 0x0a && b !== 0x0d) table[b] = 1;
-	table[0x7f] = 1;
-	table[0xc2] = 2;
-	table[0xe2] = 3;
-	return table;
-})();
-
-/**
- * Whether the byte at `i` (of class `kind`, not 0) starts a character `escapeControls` spells out,
- * within bytes before `to`: C2 80–9F (the C1 controls), E2 80 AA–AE (U+202A–202E) or E2 81 A6–A9
- * (U+2066–2069).
- */
-function escapedAt(bytes: Uint8Array, i: number, to: number, kind: number): boolean {
-	if (kind === 1) return true;
-	if (kind === 2) {
-		if (i + 1 >= to) return false;
-		const c = bytes[i + 1]!;
-		return c >= 0x80 && c <= 0x9f;
-	}
-	if (i + 2 >= to) return false;
-	const c = bytes[i + 1]!;
-	const d = bytes[i + 2]!;
-	return (c === 0x80 && d >= 0xaa && d <= 0xae) || (c === 0x81 && d >= 0xa6 && d <= 0xa9);
-}
-
-/**
- * Whether bytes [from, to) of a note's UTF-8 hold a character `escapeControls` spells out (a line
- * of RawLines holds no newline and no CR of CRLF): C0 controls but tab, DEL, the C1 controls
- * (C2 80–9F), U+202A–202E (E2 80 AA–AE) and U+2066–2069 (E2 81 A6–A9).
- */
-export function escapedIn(bytes: Uint8Array, from: number, to: number): boolean {
-	for (let i = from; i < to; i++) {
-		const kind = ESCAPE_CLASS[bytes[i]!]!;
-		if (kind !== 0 && escapedAt(bytes, i, to, kind)) return true;
-	}
-	return false;
-}
+import { ESCAPE_CLASS, escapedAt, noteMayEscape } from './escape-scan';
 
 /** Answers that may hold more results than this are streamed; smaller ones are built whole (their count first). */
 export const STREAM_ABOVE = 500;
@@ -71,6 +26,9 @@ export const CHUNK_BYTES = 256 * 1024;
  * 50k notes rise ~10 MB past what it was with 64 KB chunks (over 300 MB).
  */
 const CHECK_BYTES = 64 * 1024;
+
+/** Lines of at most this many bytes are copied byte by byte (see `ChunkWriter.copyLine`). */
+const SHORT_LINE = 32;
 
 /** Room past CHUNK_BYTES in a chunk's buffer, for the note that fills it (a longer note's result grows the buffer). */
 const CHUNK_SLACK = 16 * 1024;
@@ -126,6 +84,22 @@ export class ChunkWriter {
 		}
 		this.size = at;
 		return true;
+	}
+
+	/**
+	 * Adds a listed line, `bytes[start, end)`, known to hold no character the terminal escapes
+	 * (`noteMayEscape`): a native copy of a long line, where `putLine` looks at each byte.
+	 */
+	copyLine(bytes: Uint8Array, start: number, end: number): void {
+		this.room(end - start);
+		const buffer = this.buffer;
+		let at = this.size;
+		// A short line is copied in the loop: a native copy's call costs more than a few bytes' copy.
+		if (end - start > SHORT_LINE) {
+			buffer.set(bytes.subarray(start, end), at);
+			at += end - start;
+		} else for (let i = start; i < end; i++) buffer[at++] = bytes[i]!;
+		this.size = at;
 	}
 
 	/**
@@ -251,6 +225,8 @@ export class AnswerStream {
 		const out = this.out;
 		out.put(`${this.written++ === 0 ? '' : '\n'}${escapeControls(path)}\n  ${escapeControls(title)}`);
 		const { note, lines } = raw;
+		// A note that holds no escaped character (most) has its lines copied without a look at each byte.
+		const clean = !noteMayEscape(note.bytes, note.latin1);
 		for (let k = 0; k < lines.length; k++) {
 			if (lines[k] === -1) {
 				out.put('\n  --');
@@ -259,7 +235,8 @@ export class AnswerStream {
 			out.putLineHead(lines[k]!, lines[k + 1] === 1);
 			const from = lines[k + 2]!;
 			const to = lines[k + 3]!;
-			if (!out.putLine(note.bytes, from, to)) out.put(escapeControls(note.text(from, to)));
+			if (clean) out.copyLine(note.bytes, from, to);
+			else if (!out.putLine(note.bytes, from, to)) out.put(escapeControls(note.text(from, to)));
 			k += 3;
 		}
 		out.put('\n');

@@ -1,16 +1,27 @@
 /**
  * The byte scan that tells whether a shown line needs the terminal's escapes (`escapedIn`,
- * src/cli/stream.ts) finds exactly the characters `escapeControls` spells out: on every such
- * character's UTF-8, its neighbours and cut short at the line's ends, and on random lines.
+ * src/cli/escape-scan.ts) finds exactly the characters `escapeControls` spells out: on every such
+ * character's UTF-8, its neighbours and cut short at the line's ends, and on random lines. The
+ * whole note's scan (`noteMayEscape`, sixteen bytes at a time) finds each of them wherever it
+ * stands, so a note it calls clean has no line that needs them.
  */
 import { describe, expect, it } from 'vitest';
 import { escapeControls } from '../../src/core/display';
-import { escapedIn } from '../../src/cli/stream';
+import { controlScanKind, escapedIn, noteMayEscape } from '../../src/cli/escape-scan';
 
 /** What the scan must say: escaping the line's text changes it (a line holds no newline and no CR of CRLF). */
 function reference(bytes: Uint8Array, from: number, to: number): boolean {
 	const text = Buffer.from(bytes.subarray(from, to)).toString('utf8');
 	return escapeControls(text) !== text;
+}
+
+/** A repeatable stream of numbers below `n` from `seed` (a linear congruential generator). */
+function randomBelow(seed: number): (n: number) => number {
+	let state = seed;
+	return (n) => {
+		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+		return state % n;
+	};
 }
 
 /** Every code point near the escaped ranges, and a few far from them. */
@@ -68,17 +79,65 @@ describe('the scan for characters the terminal escapes', () => {
 	});
 
 	it('agrees on random lines of mixed text', () => {
-		let seed = 7;
-		const next = (n: number): number => {
-			seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-			return seed % n;
-		};
+		const next = randomBelow(7);
 		for (let t = 0; t < 2000; t++) {
 			const line = Array.from({ length: 1 + next(12) }, () =>
 				String.fromCodePoint(NEAR[next(NEAR.length)]!),
 			).join('');
 			const bytes = Buffer.from(`\n${line}\n`, 'utf8');
 			expect(escapedIn(bytes, 1, bytes.length - 1)).toBe(reference(bytes, 1, bytes.length - 1));
+		}
+	});
+});
+
+/** `noteMayEscape` of a note's UTF-8. */
+function noteScan(text: string): boolean {
+	const bytes = Buffer.from(text, 'utf8');
+	return noteMayEscape(bytes, bytes.toString('latin1'));
+}
+
+describe('the scan of a whole note for characters the terminal escapes', () => {
+	it('finds each one at every place in a note, past each block of sixteen bytes and at the very end', () => {
+		for (const c of NEAR) {
+			const char = String.fromCodePoint(c);
+			for (let at = 0; at < 40; at++) {
+				const before = 'é\t—'.repeat(20).slice(0, at);
+				for (const after of ['', 'x', '\r\nline two\n', 'y'.repeat(17)]) {
+					const text = `${before}${char}${after}`;
+					expect(noteScan(text), `U+${c.toString(16)} at ${at} before ${JSON.stringify(after)}`).toBe(
+						escapeControls(char) !== char,
+					);
+				}
+			}
+		}
+	});
+
+	it('runs sixteen bytes at a time in Node (its WebAssembly module is valid)', () => {
+		expect(controlScanKind()).toBe('simd');
+	});
+
+	it('calls clean a note of tabs, line ends, dashes, quotes and non-breaking spaces', () => {
+		expect(noteScan('a\tb\r\n— “q” ’ \u00a0 \u00e9 \u2026\n'.repeat(500))).toBe(false);
+		expect(noteScan('')).toBe(false);
+	});
+
+	it('finds one at the end of a note larger than its first memory', () => {
+		const long = 'word — '.repeat(40_000);
+		expect(noteScan(long)).toBe(false);
+		expect(noteScan(`${long}\u001b[2J`)).toBe(true);
+		expect(noteScan(`${long}\u202e`)).toBe(true);
+		expect(noteScan('short\u0007')).toBe(true);
+	});
+
+	it('agrees with the line scan over random notes', () => {
+		const next = randomBelow(11);
+		for (let t = 0; t < 2000; t++) {
+			// Mostly clean text, one character in ~60 from near the escaped ranges.
+			const text = Array.from({ length: next(200) }, () =>
+				next(60) === 0 ? String.fromCodePoint(NEAR[next(NEAR.length)]!) : 'ab—\n'[next(4)]!,
+			).join('');
+			const bytes = Buffer.from(text, 'utf8');
+			expect(noteMayEscape(bytes, bytes.toString('latin1'))).toBe(escapedIn(bytes, 0, bytes.length));
 		}
 	});
 });
