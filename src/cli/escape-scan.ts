@@ -145,38 +145,44 @@ export function controlScanKind(): 'simd' | 'bytes' {
 	return theControlScan() === null ? 'bytes' : 'simd';
 }
 
-/** Whether `bytes` hold a C0 control but tab, LF and CR, or DEL: sixteen bytes at a time where WebAssembly can. */
-function holdsControls(bytes: Uint8Array): boolean {
+/** Whether `bytes[from, to)` hold a C0 control but tab, LF and CR, or DEL: sixteen bytes at a time where WebAssembly can. */
+function holdsControls(bytes: Uint8Array, from: number, to: number): boolean {
 	const wasm = theControlScan();
 	if (wasm === null) {
-		for (let i = 0; i < bytes.length; i++) if (ESCAPE_CLASS[bytes[i]!] === 1) return true;
+		for (let i = from; i < to; i++) if (ESCAPE_CLASS[bytes[i]!] === 1) return true;
 		return false;
 	}
-	const padded = bytes.length + LANES;
+	const length = to - from;
+	const padded = length + LANES;
 	if (wasm.view.length < padded) {
 		wasm.memory.grow(Math.ceil((padded - wasm.view.length) / 65536));
 		wasm.view = new Uint8Array(wasm.memory.buffer);
 	}
-	wasm.view.set(bytes, 0);
-	// The last step reads up to 15 bytes past the note: spaces, which the scan passes.
-	wasm.view.fill(0x20, bytes.length, padded);
-	return wasm.scan(0, bytes.length) !== 0;
+	wasm.view.set(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to), 0);
+	// The last step reads up to 15 bytes past the range: spaces, which the scan passes.
+	wasm.view.fill(0x20, length, padded);
+	return wasm.scan(0, length) !== 0;
 }
 
-/** Whether a lead byte `lead` in `latin1` (the note's bytes) starts an escaped character (class `kind`). */
-function leadEscapes(bytes: Uint8Array, latin1: string, lead: string, kind: number): boolean {
-	for (let i = latin1.indexOf(lead); i >= 0; i = latin1.indexOf(lead, i + 1))
-		if (escapedAt(bytes, i, bytes.length, kind)) return true;
+/** Whether a lead byte `lead` in `latin1[from, to)` (the note's bytes) starts an escaped character (class `kind`) within them. */
+function leadEscapes(bytes: Uint8Array, latin1: string, from: number, to: number, lead: string, kind: number): boolean {
+	for (let i = latin1.indexOf(lead, from); i >= 0 && i < to; i = latin1.indexOf(lead, i + 1))
+		if (escapedAt(bytes, i, to, kind)) return true;
 	return false;
 }
 
 /**
- * Whether a note's bytes (and the same as Latin-1) may hold a character `escapeControls` spells
- * out: false only when none of its lines can (`escapedIn` of each would say false), so they are
- * copied as they are. The C0 controls and DEL are looked for sixteen bytes at a time, the C1 and
- * bidirectional controls from each of their lead bytes found natively (`indexOf`): looking at
- * every byte of each listed line was a fifth of a full listing's time at 50k notes.
+ * Whether bytes [from, to) of a note (and the same as Latin-1) may hold a character
+ * `escapeControls` spells out: false only when none of the lines among them can (`escapedIn` of
+ * each would say false), so they are copied as they are. The C0 controls and DEL are looked for
+ * sixteen bytes at a time, the C1 and bidirectional controls from each of their lead bytes found
+ * natively (`indexOf`): looking at every byte of each listed line was a fifth of a full listing's
+ * time at 50k notes.
  */
-export function noteMayEscape(bytes: Uint8Array, latin1: string): boolean {
-	return holdsControls(bytes) || leadEscapes(bytes, latin1, '\u00c2', 2) || leadEscapes(bytes, latin1, '\u00e2', 3);
+export function noteMayEscape(bytes: Uint8Array, latin1: string, from = 0, to = bytes.length): boolean {
+	return (
+		holdsControls(bytes, from, to) ||
+		leadEscapes(bytes, latin1, from, to, '\u00c2', 2) ||
+		leadEscapes(bytes, latin1, from, to, '\u00e2', 3)
+	);
 }

@@ -225,8 +225,11 @@ export class AnswerStream {
 		const out = this.out;
 		out.put(`${this.written++ === 0 ? '' : '\n'}${escapeControls(path)}\n  ${escapeControls(title)}`);
 		const { note, lines } = raw;
-		// A note that holds no escaped character (most) has its lines copied without a look at each byte.
-		const clean = !noteMayEscape(note.bytes, note.latin1);
+		// Lines that hold no escaped character (most notes') are copied without a look at each byte: from
+		// the first line's start (lines begin with a line, never with a -1) to the last line's end.
+		const clean =
+			lines.length === 0 ||
+			!noteMayEscape(note.bytes, note.latin1, lines[2] ?? 0, lines.at(-1) ?? note.bytes.length);
 		for (let k = 0; k < lines.length; k++) {
 			if (lines[k] === -1) {
 				out.put('\n  --');

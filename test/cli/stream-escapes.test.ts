@@ -129,6 +129,20 @@ describe('the scan of a whole note for characters the terminal escapes', () => {
 		expect(noteScan('short\u0007')).toBe(true);
 	});
 
+	it('looks only between the lines shown: a character before, after or cut by their ends is not theirs', () => {
+		const bytes = Buffer.from('\u001b[0m one \u202e\n shown line \n two \u0085', 'utf8');
+		const latin1 = bytes.toString('latin1');
+		const from = latin1.indexOf(' shown');
+		const to = latin1.indexOf(' two');
+		expect(noteMayEscape(bytes, latin1)).toBe(true);
+		expect(noteMayEscape(bytes, latin1, from, to)).toBe(false);
+		expect(noteMayEscape(bytes, latin1, 0, from)).toBe(true);
+		expect(noteMayEscape(bytes, latin1, to, bytes.length)).toBe(true);
+		expect(noteMayEscape(bytes, latin1, to, bytes.length - 1)).toBe(false); // C2 without its continuation
+		expect(noteMayEscape(bytes, latin1, 1, from)).toBe(true); // U+202E
+		expect(noteMayEscape(bytes, latin1, 1, from - 2)).toBe(false); // U+202E cut short
+	});
+
 	it('agrees with the line scan over random notes', () => {
 		const next = randomBelow(11);
 		for (let t = 0; t < 2000; t++) {
@@ -138,6 +152,9 @@ describe('the scan of a whole note for characters the terminal escapes', () => {
 			).join('');
 			const bytes = Buffer.from(text, 'utf8');
 			expect(noteMayEscape(bytes, bytes.toString('latin1'))).toBe(escapedIn(bytes, 0, bytes.length));
+			const from = next(bytes.length + 1);
+			const to = from + next(bytes.length - from + 1);
+			expect(noteMayEscape(bytes, bytes.toString('latin1'), from, to)).toBe(escapedIn(bytes, from, to));
 		}
 	});
 });
