@@ -64,7 +64,7 @@ export function matchLinesOfBytes(
 	context: number,
 	raw = false,
 ): NoteMatches | null {
-	const hits = matcher.onBytes?.(bytes.latin1, minLine) ?? null;
+	const hits = matcher.onBytes?.(bytes.latin1, minLine, raw ? context : 0) ?? null;
 	if (hits === null) return null;
 	if (raw) return rawLinesAround(bytes, hits, minLine, context);
 	return linesAround({ lines: bytes.latin1, slice: (start, end) => bytes.text(start, end) }, hits, minLine, context);
@@ -99,8 +99,10 @@ function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, contex
 		// The start of the first line of this stretch: the line after the last written, or back from the match's line.
 		let start = toStart;
 		if (line !== to) {
-			start = matchStarts[k]!;
-			for (let back = match; back > line; back--) start = start <= 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+			start = hits.firstStarts?.[k] ?? matchStarts[k]!;
+			if (hits.firstStarts === undefined)
+				for (let back = match; back > line; back--)
+					start = start <= 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
 		}
 		for (const last = match + context; line <= last; line++) {
 			const newline = text.indexOf('\n', start);
