@@ -137,16 +137,23 @@ describe('a literal on bytes', () => {
 				fc.constantFrom(...NEEDLES),
 				fc.boolean(),
 				fc.nat(3),
-				(pieces, needle, caseSensitive, fromLine) => {
+				fc.nat(4),
+				(pieces, needle, caseSensitive, fromLine, before) => {
 					const { text, latin1 } = forms(pieces.join(''));
 					const matcher = literal(needle, caseSensitive);
-					const bytes = matcher.onBytes?.(latin1, fromLine) ?? null;
+					const bytes = matcher.onBytes?.(latin1, fromLine, before) ?? null;
 					if (bytes === null) return;
 					onBytes++;
-					const { starts, ...hits } = bytes;
+					const { starts, firstStarts, ...hits } = bytes;
 					expect(hits).toEqual(matcher.matchingLines(text, fromLine));
 					// Each matching line's start in the bytes: the start of the note or just after a line end, that many lines in.
 					expect(starts).toEqual(hits.lines.map((line) => offsetOfLine(latin1, line)));
+					// With lines before asked, where each match's first line of context starts (never before fromLine).
+					expect(firstStarts).toEqual(
+						before === 0
+							? undefined
+							: hits.lines.map((line) => offsetOfLine(latin1, Math.max(fromLine, line - before))),
+					);
 				},
 			),
 			{ numRuns: 3000 },
