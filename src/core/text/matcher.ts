@@ -169,11 +169,14 @@ class LiteralMatcher implements TextMatcher {
 		const lines: number[] = [];
 		const starts: number[] | null = bytes !== null ? [] : null;
 		const before = bytes?.before ?? 0;
-		// The start of line l is ring[l % size] while l is one of the last `size` lines passed.
+		// The starts of the last `size` lines passed, the current line's at `pos` and the line `before`
+		// lines up at the slot after it (wrapping; a counter, not `%`, which cost more than it saved).
 		const size = before + 1;
 		const ring: number[] | null = before > 0 ? new Array<number>(size).fill(0) : null;
 		const firstStarts: number[] | null = ring !== null ? [] : null;
-		if (ring !== null) ring[fromLine % size] = from;
+		const fromStart = from;
+		let pos = 0;
+		if (ring !== null) ring[0] = from;
 		// Lines are counted as the matches are found, from one match to the next (no table of every line start).
 		let line = fromLine;
 		while (at >= 0) {
@@ -182,16 +185,23 @@ class LiteralMatcher implements TextMatcher {
 			for (let nl = hay.indexOf('\n', from); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) {
 				line++;
 				start = nl + 1;
-				if (ring !== null) ring[line % size] = start;
+				if (ring !== null) {
+					pos = pos + 1 === size ? 0 : pos + 1;
+					ring[pos] = start;
+				}
 			}
 			lines.push(line);
 			starts?.push(start);
-			if (ring !== null) firstStarts!.push(ring[Math.max(fromLine, line - before) % size]!);
+			if (ring !== null)
+				firstStarts!.push(line - before >= fromLine ? ring[pos + 1 === size ? 0 : pos + 1]! : fromStart);
 			const end = hay.indexOf('\n', at);
 			if (end < 0) break;
 			from = end + 1;
 			line++;
-			if (ring !== null) ring[line % size] = from;
+			if (ring !== null) {
+				pos = pos + 1 === size ? 0 : pos + 1;
+				ring[pos] = from;
+			}
 			at = find(from);
 		}
 		if (starts === null) return { lines, cutLines: 0 };
