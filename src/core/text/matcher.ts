@@ -182,7 +182,9 @@ class LiteralMatcher implements TextMatcher {
 		while (at >= 0) {
 			if (bytes !== null && markAt(bytes.latin1, at + this.needle.length)) return null;
 			let start = from;
-			for (let nl = hay.indexOf('\n', from); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) {
+			// Left at the first line end at or after the match (-1: none), the match line's end.
+			let nl = hay.indexOf('\n', from);
+			for (; nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) {
 				line++;
 				start = nl + 1;
 				if (ring !== null) {
@@ -194,7 +196,7 @@ class LiteralMatcher implements TextMatcher {
 			starts?.push(start);
 			if (ring !== null)
 				firstStarts!.push(line - before >= fromLine ? ring[pos + 1 === size ? 0 : pos + 1]! : fromStart);
-			const end = hay.indexOf('\n', at);
+			const end = nl;
 			if (end < 0) break;
 			from = end + 1;
 			line++;
