@@ -18,7 +18,9 @@
  * both starts (split per start in first_start and restart; the restart's also into the restore —
  * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index;
  * *_cpu_ms: the process's CPU time over the same spans (a loaded machine inflates it far less), and
- * the same search's again once all is settled (next_search_*); restart.*_main_thread_cpu_ms: the
+ * the same search's again once all is settled (next_search_*; restart.settled_searches_longest_block_ms
+ * and _cpu_ms: the longest block of that search and of four others run after it, by the clock and
+ * by the main thread's CPU within it); restart.*_main_thread_cpu_ms: the
  * main thread's own CPU (10 ms ticks) of the restore, the first search and the reconcile after it.
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
@@ -111,6 +113,7 @@ else {
 		`longest_block_ms ${figures.longest_block_ms} (first start ${first?.longest_block_ms ?? '-'}, restart ${restart.longest_block_ms})`,
 		`blocks_over_50   ${figures.blocks_over_50} (first start ${first?.blocks_over_50 ?? '-'}, restart ${restart.blocks_over_50})`,
 		`restart blocks   restore: longest ${restart.restore_longest_block_ms} ms, ${restart.restore_blocks_over_50} over 50 ms; first search ${restart.first_search_block_ms} ms (CPU ${restart.first_search_cpu_ms} ms), the same search again ${restart.next_search_block_ms} ms (CPU ${restart.next_search_cpu_ms} ms)`,
+		`settled searches longest block ${restart.settled_searches_longest_block_ms} ms (CPU in it ${restart.settled_searches_longest_block_cpu_ms} ms)`,
 	].filter((line) => line !== null);
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
