@@ -25,11 +25,13 @@
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
  * profile of layout-ready → the reconcile done is written to DIR/restart.cpuprofile, and one of the
- * same search run again once all is settled to DIR/next-search.cpuprofile; the first start's
+ * same search run again once all is settled to DIR/next-search.cpuprofile (and of the four searches
+ * after it to DIR/settled-searches.cpuprofile); the first start's
  * main thread (layout-ready → the index built) to DIR/first-start.cpuprofile and, with --worker,
  * the index worker's thread to DIR/worker.cpuprofile. --gaps FILE: the first start's main-thread
  * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`, and the
- * restart's to FILE.restart (with DIR/restart.cpuprofile). --settled-heap: a full garbage collection
+ * restart's to FILE.restart (with DIR/restart.cpuprofile), the settled searches' to FILE.settled
+ * (with DIR/settled-searches.cpuprofile). --settled-heap: a full garbage collection
  * just before each start's layout-ready, so the harness's own set-up (the folder read, 50k notes
  * parsed, the store put back) leaves no collection to finish inside the measured spans — its
  * timing swung the restart's blocks by hundreds of ms from run to run; compare builds with it.

@@ -25,8 +25,9 @@
  * so the restart can be measured again and again without building a large vault each time; delete
  * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
  * the restart from layout-ready to the reconcile done is written to DIR (`restart.cpuprofile`), and
- * one of the same search again once all is settled (`next-search.cpuprofile`; a few other searches
- * follow it, unprofiled, for the settled searches' longest block), and one of the
+ * one of the same search again once all is settled (`next-search.cpuprofile`), one of the four
+ * other searches that follow it (`settled-searches.cpuprofile`; gaps to FILE.settled with
+ * `VAULT_QUERY_RESTART_BENCH_GAPS`), and one of the
  * first start's main thread from layout-ready to the index built (`first-start.cpuprofile`; the
  * index worker profiles its own thread when VAULT_QUERY_WORKER_PROFILE names a file, see
  * node-index-worker.ts). `VAULT_QUERY_RESTART_BENCH_GAPS=FILE`: the first start's gaps over 50 ms
@@ -359,13 +360,19 @@ describe('plugin restart with a saved index', () => {
 			const againBlock = { longest: beat.longest(), longestCpu: beat.longestCpu() };
 			// More searches once all is settled, words common and rare: the longest block any search made.
 			const settledBlocks = { longest: againBlock.longest, longestCpu: againBlock.longestCpu };
+			const settledProfile = profiler();
+			await settledProfile.start();
+			const settledGaps: { endUs: number; ms: number }[] = [];
 			for (const query of SETTLED_QUERIES) {
 				beat.reset();
 				await second.engine.search(query, { limit: 10 });
 				await settle();
 				settledBlocks.longest = Math.max(settledBlocks.longest, beat.longest());
 				settledBlocks.longestCpu = Math.max(settledBlocks.longestCpu, beat.longestCpu());
+				settledGaps.push(...beat.gaps());
 			}
+			await settledProfile.stop('settled-searches');
+			if (GAPS !== undefined) writeFileSync(GAPS + '.settled', JSON.stringify(settledGaps));
 			beat.stop();
 			expect(build).toHaveBeenCalledTimes(builds); // restored, not rebuilt
 			expect(second.engine.saved?.log).toContain(`restored (${CHANGED} notes to reconcile)`);
