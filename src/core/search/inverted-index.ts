@@ -247,21 +247,22 @@ export class InvertedIndex {
 		drain(this.ensureNormSteps());
 	}
 
-	/** `ensureNorm` as steps (field-norms.ts); a change to the index during a pause makes it start again. */
+	/**
+	 * `ensureNorm` as steps (bm25.ts). A change to the index during a pause makes it start again,
+	 * then in one go: edits applied between every pause (a long reconcile) never starve it.
+	 */
 	*ensureNormSteps(): Generator<void, void, void> {
+		let again = false;
 		while (this.normDirty || this.norm.length < this.docs.length * FIELD_COUNT) {
 			const revision = this.revisionCount;
 			const notes = this.docs.length;
 			if (this.norm.length < notes * FIELD_COUNT)
 				this.norm = new Float32Array(Math.ceil(Math.max(16, notes) * 1.25) * FIELD_COUNT);
-			const input = {
-				fieldLen: this.fieldLen,
-				notes,
-				totalLen: this.totalLen,
-				live: this.live,
-				fieldB: this.settings.fieldB,
-			};
-			if (yield* fillNormsSteps(this.norm, input, () => this.revisionCount !== revision)) this.normDirty = false;
+			const { fieldLen, totalLen, live } = this;
+			const input = { fieldLen, notes, totalLen, live, fieldB: this.settings.fieldB };
+			const steps = fillNormsSteps(this.norm, input, () => this.revisionCount !== revision);
+			if (again ? drain(steps) : yield* steps) this.normDirty = false;
+			again = true;
 		}
 	}
 

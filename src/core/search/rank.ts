@@ -129,20 +129,23 @@ export class Scorer {
 	/**
 	 * `rank` as steps: it pauses after about RANK_STEP postings (`meter`'s step; and while the length
 	 * norms are computed). When the index changed during a pause (an edit applied meanwhile), what was
-	 * scored is dropped with its scratch and the ranking starts again over the index as it is now.
+	 * scored is dropped with its scratch and the ranking starts again over the index as it is now —
+	 * in one go, so edits applied between every pause (a long reconcile) never starve it.
 	 */
 	*rankSteps(
 		input: RankInput,
 		meter = new WorkMeter(RANK_STEP),
 	): Generator<void, { top: Candidate[]; total: number }, void> {
-		for (;;) {
-			yield* this.index.ensureNormSteps();
-			const scratch = this.take(this.index.idSpace);
-			const ranked = yield* this.scoreSteps(input, scratch, meter);
-			if (ranked === null) continue;
-			this.spare = scratch;
-			return ranked;
+		yield* this.index.ensureNormSteps();
+		let scratch = this.take(this.index.idSpace);
+		let ranked = yield* this.scoreSteps(input, scratch, meter);
+		if (ranked === null) {
+			this.index.ensureNorm();
+			scratch = this.take(this.index.idSpace);
+			ranked = drain(this.scoreSteps(input, scratch, new WorkMeter(Infinity)))!; // no pause: no change meanwhile
 		}
+		this.spare = scratch;
+		return ranked;
 	}
 
 	/** One ranking over `scratch` (clean, sized to the id space); null when the index changed during a pause. */
