@@ -69,6 +69,10 @@ class Scratch {
 	readonly viaExp: Uint32Array;
 	readonly inWord: Uint8Array;
 	readonly inAny: Uint8Array;
+	/** The notes an alternative, a word and the whole query touched, in the order first touched (no array grown per ranking). */
+	readonly altList: Uint32Array;
+	readonly wordList: Uint32Array;
+	readonly anyList: Uint32Array;
 
 	constructor(readonly size: number) {
 		this.altSum = new Float64Array(size);
@@ -81,6 +85,9 @@ class Scratch {
 		this.viaExp = new Uint32Array(size);
 		this.inWord = new Uint8Array(size);
 		this.inAny = new Uint8Array(size);
+		this.altList = new Uint32Array(size);
+		this.wordList = new Uint32Array(size);
+		this.anyList = new Uint32Array(size);
 	}
 }
 
@@ -156,27 +163,29 @@ export class Scorer {
 	): Generator<void, { top: Candidate[]; total: number } | null, void> {
 		const index = this.index;
 		const { altSum, altCnt, best, bestCov, score, cover, direct, viaExp, inWord, inAny } = scratch;
-		const touchedAny: number[] = [];
+		const { altList, wordList, anyList } = scratch;
+		let anyCount = 0;
 		const tracked = Math.min(typedIdf.length, MAX_TRACKED_WORDS);
 		// Coverage is idf-weighted: missing a rare word costs more than missing a common one.
 		let idfTotal = 0;
 		for (let i = 0; i < tracked; i++) idfTotal += typedIdf[i]!;
 		for (const sw of words) {
-			const wordTouched: number[] = [];
+			let wordCount = 0;
 			for (const alt of sw.word.alts) {
-				const altTouched: number[] = [];
+				let altCount = 0;
 				const len = alt.length;
 				for (const term of alt) {
 					const t = index.lookup(term);
 					if (t < 0) continue;
 					const visit = (d: number, s: number): void => {
-						if (altCnt[d] === 0) altTouched.push(d);
+						if (altCnt[d] === 0) altList[altCount++] = d;
 						altSum[d]! += s;
 						altCnt[d]!++;
 					};
 					if (!(yield* index.forEachScoredSteps(t, allowed, visit, meter))) return null;
 				}
-				for (const d of altTouched) {
+				for (let i = 0; i < altCount; i++) {
+					const d = altList[i]!;
 					const frac = altCnt[d]! / len;
 					// A multi-word expansion (a note's title or alias, a synonym) is a phrase: a note
 					// holding only some of its words does not match it.
@@ -188,7 +197,7 @@ export class Scorer {
 					const v = (altSum[d]! / len) * frac;
 					if (inWord[d] === 0) {
 						inWord[d] = 1;
-						wordTouched.push(d);
+						wordList[wordCount++] = d;
 					}
 					if (v > best[d]!) best[d] = v;
 					if (frac > bestCov[d]!) bestCov[d] = frac;
@@ -198,10 +207,11 @@ export class Scorer {
 			}
 			const bit =
 				sw.origin >= 0 && sw.origin < tracked ? 1 << sw.origin : sw.origin < 0 ? (2 ** tracked - 1) >>> 0 : 0;
-			for (const d of wordTouched) {
+			for (let i = 0; i < wordCount; i++) {
+				const d = wordList[i]!;
 				if (inAny[d] === 0) {
 					inAny[d] = 1;
-					touchedAny.push(d);
+					anyList[anyCount++] = d;
 				}
 				score[d]! += sw.weight * best[d]!;
 				if (bit !== 0) {
@@ -218,7 +228,7 @@ export class Scorer {
 			if (!index.isAlive(d) || (allowed !== null && allowed[d] !== 1)) continue;
 			if (inAny[d] === 0) {
 				inAny[d] = 1;
-				touchedAny.push(d);
+				anyList[anyCount++] = d;
 			}
 			score[d]! += b.points;
 			direct[d]! |= b.covers;
@@ -226,7 +236,8 @@ export class Scorer {
 		// Min-heap of the topK best by score.
 		const heap: Candidate[] = [];
 		let total = 0;
-		for (const d of touchedAny) {
+		for (let i = 0; i < anyCount; i++) {
+			const d = anyList[i]!;
 			const dm = direct[d]!;
 			const exp = viaExp[d]! & ~dm;
 			let covered = cover[d]!;
