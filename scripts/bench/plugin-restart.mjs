@@ -33,7 +33,7 @@
  * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`, and the
  * restart's to FILE.restart (with DIR/restart.cpuprofile), the settled searches' to FILE.settled
  * (with DIR/settled-searches.cpuprofile). --settled-heap: a full garbage collection
- * just before each start's layout-ready, so the harness's own set-up (the folder read, 50k notes
+ * just before each start's layout-ready (and after the re-save, before the settled searches), so the harness's own set-up (the folder read, 50k notes
  * parsed, the store put back) leaves no collection to finish inside the measured spans — its
  * timing swung the restart's blocks by hundreds of ms from run to run; compare builds with it.
  */
