@@ -18,17 +18,22 @@
  * both starts (split per start in first_start and restart; the restart's also into the restore —
  * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index;
  * *_cpu_ms: the process's CPU time over the same spans (a loaded machine inflates it far less), and
- * the same search's again once all is settled (next_search_*); restart.*_main_thread_cpu_ms: the
+ * the same search's again once all is settled (after the re-save the changes asked for, made at once:
+ * restart.resave_*; next_search_*; restart.settled_searches_longest_block_ms
+ * and _cpu_ms: the longest block of that search and of four others run after it, by the clock and
+ * by the main thread's CPU within it); restart.*_main_thread_cpu_ms: the
  * main thread's own CPU (10 ms ticks) of the restore, the first search and the reconcile after it.
  * --store FILE: the first start's saved store is kept in FILE, and a run that finds FILE restores
  * from it without a first start (delete FILE when what is saved changes); --profile DIR: a CPU
  * profile of layout-ready → the reconcile done is written to DIR/restart.cpuprofile, and one of the
- * same search run again once all is settled to DIR/next-search.cpuprofile; the first start's
+ * same search run again once all is settled to DIR/next-search.cpuprofile (and of the four searches
+ * after it to DIR/settled-searches.cpuprofile); the first start's
  * main thread (layout-ready → the index built) to DIR/first-start.cpuprofile and, with --worker,
  * the index worker's thread to DIR/worker.cpuprofile. --gaps FILE: the first start's main-thread
  * gaps over 50 ms, for `node scripts/bench/profile-gaps.mjs DIR/first-start.cpuprofile FILE`, and the
- * restart's to FILE.restart (with DIR/restart.cpuprofile). --settled-heap: a full garbage collection
- * just before each start's layout-ready, so the harness's own set-up (the folder read, 50k notes
+ * restart's to FILE.restart (with DIR/restart.cpuprofile), the settled searches' to FILE.settled
+ * (with DIR/settled-searches.cpuprofile). --settled-heap: a full garbage collection
+ * just before each start's layout-ready (and after the re-save, before the settled searches), so the harness's own set-up (the folder read, 50k notes
  * parsed, the store put back) leaves no collection to finish inside the measured spans — its
  * timing swung the restart's blocks by hundreds of ms from run to run; compare builds with it.
  */
@@ -111,6 +116,8 @@ else {
 		`longest_block_ms ${figures.longest_block_ms} (first start ${first?.longest_block_ms ?? '-'}, restart ${restart.longest_block_ms})`,
 		`blocks_over_50   ${figures.blocks_over_50} (first start ${first?.blocks_over_50 ?? '-'}, restart ${restart.blocks_over_50})`,
 		`restart blocks   restore: longest ${restart.restore_longest_block_ms} ms, ${restart.restore_blocks_over_50} over 50 ms; first search ${restart.first_search_block_ms} ms (CPU ${restart.first_search_cpu_ms} ms), the same search again ${restart.next_search_block_ms} ms (CPU ${restart.next_search_cpu_ms} ms)`,
+		`re-save          longest block ${restart.resave_longest_block_ms} ms (CPU in it ${restart.resave_longest_block_cpu_ms} ms; CPU ${restart.resave_cpu_ms} ms)`,
+		`settled searches longest block ${restart.settled_searches_longest_block_ms} ms (CPU in it ${restart.settled_searches_longest_block_cpu_ms} ms)`,
 	].filter((line) => line !== null);
 	process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -11,15 +11,15 @@
 import type { CachedMetadata } from '../metadata';
 import { extractNote, type DocInfo } from './extract';
 import { DocTable } from './doc-table';
-import { FrozenPostings } from './frozen-postings';
+import { FrozenPostings, mergePostingsSteps } from './frozen-postings';
 import { PendingPostings } from './pending-postings';
 import { exportDenseSteps, type InvertedIndexState, type SavedIndexState } from './index-state';
 import { FIELD_NAMES, type SearchSettings } from './settings';
 import { NoteTermCounter } from './note-terms';
-import { FIELD_TF_MASK, FIELD_TFS, grow, TF_BITS, UNREAD_ONLY } from './packed-tf';
+import { grow, UNREAD_ONLY } from './packed-tf';
 import { TermDictionary } from './term-dictionary';
-import { drain } from '../steps';
-import { termsOf } from './tokenize';
+import { drain, WorkMeter } from '../steps';
+import { fillNormsSteps, postingScore } from './bm25';
 
 export { fieldMaskOf, fieldTf } from './packed-tf';
 
@@ -34,6 +34,8 @@ const MIN_REMOVALS_BEFORE_COMPACT = 32;
 const COMPACT_STEP = 1 << 16; // why: ~1 ms of work, so a slice overshoots its budget by about that.
 /** Pending postings above which a search first compacts: scanning them linearly per query would cost more. */
 const PENDING_COMPACT_AT = 200_000; // why: a linear scan of 200k entries is ~0.3 ms, the p50 budget's margin.
+/** Postings a ranking scores between two looks at whether to pause (forEachScoredSteps; fewer when its meter's step is smaller). */
+const SCORE_CHUNK = 1024;
 
 /** A note to index: its vault path, full text and Obsidian metadata. */
 export interface NoteInput {
@@ -73,6 +75,8 @@ export class InvertedIndex {
 	private removedSinceCompact = 0;
 	/** While removed notes' postings are stored: term → its live document frequency, counted when first asked (cleared by every change). */
 	private readonly liveDf = new Map<number, number>();
+	/** Bumped by every change a search reads (a note added or removed, a compaction): a ranking paused in slices starts again. */
+	private revisionCount = 0;
 
 	/** Counts one note's terms (the scratch of indexing, and the word cache). */
 	private counter: NoteTermCounter;
@@ -100,6 +104,11 @@ export class InvertedIndex {
 	/** Total ids ever assigned (live or removed): the size of per-note scratch arrays. */
 	get idSpace(): number {
 		return this.docs.length;
+	}
+
+	/** Changes so far to what a search reads: a ranking paused in slices compares it to know the index changed meanwhile. */
+	get revision(): number {
+		return this.revisionCount;
 	}
 
 	/** Whether id `d` is live. */
@@ -143,6 +152,7 @@ export class InvertedIndex {
 		this.alive[d] = 1;
 		this.fieldLen = grow(this.fieldLen, (d + 1) * FIELD_COUNT, (n) => new Uint32Array(n));
 		this.live++;
+		this.revisionCount++;
 		this.normDirty = true;
 		for (let f = 0; f < FIELD_COUNT; f++) {
 			this.fieldLen[d * FIELD_COUNT + f] = counter.fieldLen[f]!;
@@ -165,6 +175,7 @@ export class InvertedIndex {
 		if (this.alive[d] !== 1) return;
 		this.alive[d] = 0;
 		this.live--;
+		this.revisionCount++;
 		this.removedSinceCompact++;
 		this.liveDf.clear();
 		const path = this.docs.path(d);
@@ -206,7 +217,6 @@ export class InvertedIndex {
 	 * host's main thread, at 50k notes a pass of over a second); everything else drains them.
 	 */
 	private *compactSteps(): Generator<void, void, void> {
-		let work = 0;
 		const termCount = this.terms.size;
 		// Already compact (a build ends with a compaction): a copy of every posting would change
 		// nothing, and a save's export held it beside the index (~90 MB at 50k notes).
@@ -214,58 +224,17 @@ export class InvertedIndex {
 			this.pending.clear(this.docs.length);
 			return;
 		}
-		const counts = new Uint32Array(termCount + 1);
-		const alive = this.alive;
-		const frozenTerms = this.frozen.terms;
-		const { termStart, postDocs, postTfs } = this.frozen.columns();
-		for (let t = 0; t < frozenTerms; t++) {
-			let c = 0;
-			for (let i = termStart[t]!; i < termStart[t + 1]!; i++) if (alive[postDocs[i]!] === 1) c++;
-			counts[t] = c;
-			work += termStart[t + 1]! - termStart[t]! + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
-		}
-		yield* this.pending.eachLive(alive, COMPACT_STEP, (_d, t) => counts[t]!++);
-		const start = new Uint32Array(termCount + 1);
-		for (let t = 0; t < termCount; t++) start[t + 1] = start[t]! + counts[t]!;
-		const total = start[termCount]!;
-		const docs = new Uint32Array(total);
-		const tfs = new Uint32Array(total);
-		// A fresh array's pages are mapped on first write (~5 ms a MB measured): the scatter below
-		// would fault them in at random, 100–200 ms a step at 50k notes. Touched in order, a step at a time.
-		for (let i = 0; i < total; i += COMPACT_STEP) {
-			docs.fill(0, i, i + COMPACT_STEP);
-			tfs.fill(0, i, i + COMPACT_STEP);
-			yield;
-		}
-		const cursor = start.slice(0, termCount);
-		for (let t = 0; t < frozenTerms; t++) {
-			let w = cursor[t]!;
-			for (let i = termStart[t]!; i < termStart[t + 1]!; i++) {
-				const d = postDocs[i]!;
-				if (alive[d] !== 1) continue;
-				docs[w] = d;
-				tfs[w] = postTfs[i]!;
-				w++;
-			}
-			cursor[t] = w;
-			work += termStart[t + 1]! - termStart[t]! + 1;
-			if (work >= COMPACT_STEP) {
-				work = 0;
-				yield;
-			}
-		}
-		yield* this.pending.eachLive(alive, COMPACT_STEP, (d, t, packed) => {
-			const w = cursor[t]!++;
-			docs[w] = d;
-			tfs[w] = packed;
-		});
-		this.frozen = new FrozenPostings({ termStart: start, postDocs: docs, postTfs: tfs });
+		const columns = yield* mergePostingsSteps(
+			this.frozen.columns(),
+			this.pending,
+			this.alive,
+			termCount,
+			COMPACT_STEP,
+		);
+		this.frozen = new FrozenPostings(columns);
 		this.pending.clear(this.docs.length);
 		this.removedSinceCompact = 0;
+		this.revisionCount++;
 	}
 
 	/** Release build scratch that only indexing needs (after a bulk build). */
@@ -273,23 +242,28 @@ export class InvertedIndex {
 		this.counter.trim();
 	}
 
-	/** Recompute per-field length normalisation factors 1 / (1 - b + b·len/avg) when lengths changed (every note's: ~10 ms at 50k). */
+	/** Recompute per-field length normalisation factors 1 / (1 - b + b·len/avg) when lengths changed (every note's: 10–45 ms at 50k). */
 	ensureNorm(): void {
-		if (!this.normDirty && this.norm.length >= this.docs.length * FIELD_COUNT) return;
-		const n = this.docs.length;
-		if (this.norm.length < n * FIELD_COUNT)
-			this.norm = new Float32Array(Math.ceil(Math.max(16, n) * 1.25) * FIELD_COUNT);
-		const { fieldB } = this.settings;
-		const live = Math.max(1, this.live);
-		for (let f = 0; f < FIELD_COUNT; f++) {
-			const b = fieldB[FIELD_NAMES[f]!];
-			const avg = Math.max(1, this.totalLen[f]! / live);
-			for (let d = 0; d < n; d++) {
-				const len = this.fieldLen[d * FIELD_COUNT + f]!;
-				this.norm[d * FIELD_COUNT + f] = 1 / (1 - b + (b * len) / avg);
-			}
+		drain(this.ensureNormSteps());
+	}
+
+	/**
+	 * `ensureNorm` as steps (bm25.ts). A change to the index during a pause makes it start again,
+	 * then in one go: edits applied between every pause (a long reconcile) never starve it.
+	 */
+	*ensureNormSteps(): Generator<void, void, void> {
+		let again = false;
+		while (this.normDirty || this.norm.length < this.docs.length * FIELD_COUNT) {
+			const revision = this.revisionCount;
+			const notes = this.docs.length;
+			if (this.norm.length < notes * FIELD_COUNT)
+				this.norm = new Float32Array(Math.ceil(Math.max(16, notes) * 1.25) * FIELD_COUNT);
+			const { fieldLen, totalLen, live } = this;
+			const input = { fieldLen, notes, totalLen, live, fieldB: this.settings.fieldB };
+			const steps = fillNormsSteps(this.norm, input, () => this.revisionCount !== revision);
+			if (again ? drain(steps) : yield* steps) this.normDirty = false;
+			again = true;
 		}
-		this.normDirty = false;
 	}
 
 	/**
@@ -337,40 +311,44 @@ export class InvertedIndex {
 		allowed: Uint8Array | null,
 		visit: (d: number, score: number, packed: number) => void,
 	): void {
+		drain(this.forEachScoredSteps(t, allowed, visit, new WorkMeter(Infinity)));
+	}
+
+	/**
+	 * `forEachScored` as steps: `meter` counts the postings read (a ranking's terms share one) and
+	 * says when to pause; false when the index changed during a pause (the visits so far are stale).
+	 */
+	*forEachScoredSteps(
+		t: number,
+		allowed: Uint8Array | null,
+		visit: (d: number, score: number, packed: number) => void,
+		meter: WorkMeter,
+	): Generator<void, boolean, void> {
 		this.ensureNorm();
-		const k1 = this.settings.k1;
-		const idf = this.idf(t);
-		const norm = this.norm;
+		const revision = this.revisionCount;
+		const score = postingScore(this.settings, this.norm, this.idf(t));
 		const alive = this.alive;
-		// Per-field BM25 summed with field weights (as MiniSearch and Lucene's multi-field queries do):
-		// a title hit keeps its full weight instead of being flattened by one shared saturation.
-		const weights = FIELD_NAMES.map((f) => this.settings.fieldWeights[f]);
-		const k1p1 = k1 + 1;
-		const score = (d: number, packed: number): number => {
-			let sum = 0;
-			const base = d * FIELD_COUNT;
-			let p = packed & FIELD_TFS;
-			for (let f = 0; p !== 0; f++, p >>>= TF_BITS) {
-				const tf = p & FIELD_TF_MASK;
-				if (tf !== 0) {
-					const tfn = tf * norm[base + f]!;
-					sum += (weights[f]! * tfn * k1p1) / (k1 + tfn);
-				}
-			}
-			return idf * sum;
-		};
 		if (t < this.frozen.terms) {
 			const [docs, tfs] = this.frozen.slice(t);
-			for (let i = 0; i < docs.length; i++) {
-				const d = docs[i]!;
-				if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
-				const packed = tfs[i]!;
-				visit(d, score(d, packed), packed);
+			const chunk = Math.min(SCORE_CHUNK, meter.step);
+			for (let from = 0; from < docs.length; from += chunk) {
+				const to = Math.min(docs.length, from + chunk);
+				for (let i = from; i < to; i++) {
+					const d = docs[i]!;
+					if (alive[d] !== 1 || (allowed !== null && allowed[d] !== 1)) continue;
+					const packed = tfs[i]!;
+					visit(d, score(d, packed), packed);
+				}
+				if (meter.add(to - from)) {
+					yield;
+					if (this.revisionCount !== revision) return false;
+				}
 			}
 		}
 		this.pending.forTerm(t, (d, packed) => {
 			if (alive[d] === 1 && (allowed === null || allowed[d] === 1)) visit(d, score(d, packed), packed);
 		});
+		return true;
 	}
 
 	/** Whether a live note holds term `t` in prose (not only in code, an address or a comment: packed-tf.ts `UNREAD_ONLY`). */
@@ -484,9 +462,4 @@ export class InvertedIndex {
 			this.counter.byteLength
 		);
 	}
-}
-
-/** The index terms of a short text, deduplicated (titles, aliases, keyword-index entries). */
-export function keyOf(text: string): string {
-	return termsOf(text).join(' ');
 }

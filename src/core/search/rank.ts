@@ -6,6 +6,7 @@
  */
 import { fieldMaskOf, type InvertedIndex } from './inverted-index';
 import type { QueryWord } from './tokenize';
+import { drain, WorkMeter } from '../steps';
 
 /** The seed's tiers, best first; `filter` when a note matched filters only (no free text). */
 export type Tier = 'synthesis' | 'keyword-index' | 'alias-filename' | 'metadata' | 'body' | 'filter';
@@ -53,34 +54,69 @@ const FIELD_ALIASES = 1 << 1;
 const FIELD_METADATA = 1 << 2;
 const FIELD_ABSTRACT = 1 << 4;
 
-/** Reusable scratch arrays sized to the index's id space (single-threaded: scoring never awaits). */
+/** Notes' postings a ranking scores between two pauses at most (WorkMeter's step). */
+const RANK_STEP = 4096; // why: ~1–2 ms of scoring on a quiet machine; a host's slice overshoots by about that.
+
+/** Per-note scratch of one ranking, sized to the index's id space: all zero between rankings (each clears what it touched). */
+class Scratch {
+	readonly altSum: Float64Array;
+	readonly altCnt: Uint8Array;
+	readonly best: Float64Array;
+	readonly bestCov: Float32Array;
+	readonly score: Float64Array;
+	readonly cover: Float32Array;
+	readonly direct: Uint32Array;
+	readonly viaExp: Uint32Array;
+	readonly inWord: Uint8Array;
+	readonly inAny: Uint8Array;
+	/** The notes an alternative, a word and the whole query touched, in the order first touched (no array grown per ranking). */
+	readonly altList: Uint32Array;
+	readonly wordList: Uint32Array;
+	readonly anyList: Uint32Array;
+
+	constructor(readonly size: number) {
+		this.altSum = new Float64Array(size);
+		this.altCnt = new Uint8Array(size);
+		this.best = new Float64Array(size);
+		this.bestCov = new Float32Array(size);
+		this.score = new Float64Array(size);
+		this.cover = new Float32Array(size);
+		this.direct = new Uint32Array(size);
+		this.viaExp = new Uint32Array(size);
+		this.inWord = new Uint8Array(size);
+		this.inAny = new Uint8Array(size);
+		this.altList = new Uint32Array(size);
+		this.wordList = new Uint32Array(size);
+		this.anyList = new Uint32Array(size);
+	}
+}
+
+/** What a ranking scores: the query's words, the typed words' idf, the notes allowed, the keyword bonuses, how many to keep. */
+export interface RankInput {
+	words: readonly ScoredWord[];
+	typedIdf: readonly number[];
+	allowed: Uint8Array | null;
+	bonus: Map<number, { points: number; covers: number }>;
+	topK: number;
+}
+
+/**
+ * Ranks notes with scratch arrays sized to the index's id space, reused from one ranking to the
+ * next. A ranking run as steps pauses in the middle (a host's main thread runs it in slices): it
+ * takes the spare scratch for itself, so another ranking that starts meanwhile gets a fresh one
+ * and the two never share; only a ranking that finishes (its scratch all zero again) leaves it back.
+ */
 export class Scorer {
-	private altSum = new Float64Array(0);
-	private altCnt = new Uint8Array(0);
-	private best = new Float64Array(0);
-	private bestCov = new Float32Array(0);
-	private score = new Float64Array(0);
-	private cover = new Float32Array(0);
-	private direct = new Uint32Array(0);
-	private viaExp = new Uint32Array(0);
-	private inWord = new Uint8Array(0);
-	private inAny = new Uint8Array(0);
+	/** A clean scratch no ranking holds, or null. */
+	private spare: Scratch | null = null;
 
 	constructor(private readonly index: InvertedIndex) {}
 
-	private ensure(n: number): void {
-		if (this.score.length >= n) return;
-		const m = Math.ceil(n * 1.25) + 16;
-		this.altSum = new Float64Array(m);
-		this.altCnt = new Uint8Array(m);
-		this.best = new Float64Array(m);
-		this.bestCov = new Float32Array(m);
-		this.score = new Float64Array(m);
-		this.cover = new Float32Array(m);
-		this.direct = new Uint32Array(m);
-		this.viaExp = new Uint32Array(m);
-		this.inWord = new Uint8Array(m);
-		this.inAny = new Uint8Array(m);
+	/** A clean scratch for `n` ids, now held by the caller alone. */
+	private take(n: number): Scratch {
+		const spare = this.spare;
+		this.spare = null;
+		return spare !== null && spare.size >= n ? spare : new Scratch(Math.ceil(n * 1.25) + 16);
 	}
 
 	/**
@@ -94,29 +130,62 @@ export class Scorer {
 		bonus: Map<number, { points: number; covers: number }>,
 		topK: number,
 	): { top: Candidate[]; total: number } {
+		return drain(this.rankSteps({ words, typedIdf, allowed, bonus, topK }));
+	}
+
+	/**
+	 * `rank` as steps: it pauses after about RANK_STEP postings (`meter`'s step; and while the length
+	 * norms are computed). When the index changed during a pause (an edit applied meanwhile), what was
+	 * scored is dropped with its scratch and the ranking starts again over the index as it is now —
+	 * in one go, so edits applied between every pause (a long reconcile) never starve it.
+	 */
+	*rankSteps(
+		input: RankInput,
+		meter = new WorkMeter(RANK_STEP),
+	): Generator<void, { top: Candidate[]; total: number }, void> {
+		yield* this.index.ensureNormSteps();
+		let scratch = this.take(this.index.idSpace);
+		let ranked = yield* this.scoreSteps(input, scratch, meter);
+		if (ranked === null) {
+			this.index.ensureNorm();
+			scratch = this.take(this.index.idSpace);
+			ranked = drain(this.scoreSteps(input, scratch, new WorkMeter(Infinity)))!; // no pause: no change meanwhile
+		}
+		this.spare = scratch;
+		return ranked;
+	}
+
+	/** One ranking over `scratch` (clean, sized to the id space); null when the index changed during a pause. */
+	private *scoreSteps(
+		{ words, typedIdf, allowed, bonus, topK }: RankInput,
+		scratch: Scratch,
+		meter: WorkMeter,
+	): Generator<void, { top: Candidate[]; total: number } | null, void> {
 		const index = this.index;
-		this.ensure(index.idSpace);
-		const { altSum, altCnt, best, bestCov, score, cover, direct, viaExp, inWord, inAny } = this;
-		const touchedAny: number[] = [];
+		const { altSum, altCnt, best, bestCov, score, cover, direct, viaExp, inWord, inAny } = scratch;
+		const { altList, wordList, anyList } = scratch;
+		let anyCount = 0;
 		const tracked = Math.min(typedIdf.length, MAX_TRACKED_WORDS);
 		// Coverage is idf-weighted: missing a rare word costs more than missing a common one.
 		let idfTotal = 0;
 		for (let i = 0; i < tracked; i++) idfTotal += typedIdf[i]!;
 		for (const sw of words) {
-			const wordTouched: number[] = [];
+			let wordCount = 0;
 			for (const alt of sw.word.alts) {
-				const altTouched: number[] = [];
+				let altCount = 0;
 				const len = alt.length;
 				for (const term of alt) {
 					const t = index.lookup(term);
 					if (t < 0) continue;
-					index.forEachScored(t, allowed, (d, s) => {
-						if (altCnt[d] === 0) altTouched.push(d);
+					const visit = (d: number, s: number): void => {
+						if (altCnt[d] === 0) altList[altCount++] = d;
 						altSum[d]! += s;
 						altCnt[d]!++;
-					});
+					};
+					if (!(yield* index.forEachScoredSteps(t, allowed, visit, meter))) return null;
 				}
-				for (const d of altTouched) {
+				for (let i = 0; i < altCount; i++) {
+					const d = altList[i]!;
 					const frac = altCnt[d]! / len;
 					// A multi-word expansion (a note's title or alias, a synonym) is a phrase: a note
 					// holding only some of its words does not match it.
@@ -128,7 +197,7 @@ export class Scorer {
 					const v = (altSum[d]! / len) * frac;
 					if (inWord[d] === 0) {
 						inWord[d] = 1;
-						wordTouched.push(d);
+						wordList[wordCount++] = d;
 					}
 					if (v > best[d]!) best[d] = v;
 					if (frac > bestCov[d]!) bestCov[d] = frac;
@@ -138,10 +207,11 @@ export class Scorer {
 			}
 			const bit =
 				sw.origin >= 0 && sw.origin < tracked ? 1 << sw.origin : sw.origin < 0 ? (2 ** tracked - 1) >>> 0 : 0;
-			for (const d of wordTouched) {
+			for (let i = 0; i < wordCount; i++) {
+				const d = wordList[i]!;
 				if (inAny[d] === 0) {
 					inAny[d] = 1;
-					touchedAny.push(d);
+					anyList[anyCount++] = d;
 				}
 				score[d]! += sw.weight * best[d]!;
 				if (bit !== 0) {
@@ -158,7 +228,7 @@ export class Scorer {
 			if (!index.isAlive(d) || (allowed !== null && allowed[d] !== 1)) continue;
 			if (inAny[d] === 0) {
 				inAny[d] = 1;
-				touchedAny.push(d);
+				anyList[anyCount++] = d;
 			}
 			score[d]! += b.points;
 			direct[d]! |= b.covers;
@@ -166,7 +236,8 @@ export class Scorer {
 		// Min-heap of the topK best by score.
 		const heap: Candidate[] = [];
 		let total = 0;
-		for (const d of touchedAny) {
+		for (let i = 0; i < anyCount; i++) {
+			const d = anyList[i]!;
 			const dm = direct[d]!;
 			const exp = viaExp[d]! & ~dm;
 			let covered = cover[d]!;

@@ -39,6 +39,7 @@ import {
 	type Tier,
 } from './rank';
 import type { SearchIndex } from './search-index';
+import { drain, type TimeSlice } from '../steps';
 import { analyzeQueryText, foldWord, hasSpecialScript, type QueryWord } from './tokenize';
 import type { SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -224,23 +225,23 @@ function needsText(parsed: ParsedQuery): boolean {
 	);
 }
 
-/** Phase 3: the ranked candidates (or, with no words, every allowed note by path) and how many matched. */
-function rankCandidates(
+/**
+ * Phase 3: the ranked candidates (or, with no words, every allowed note by path) and how many
+ * matched. The ranking runs as steps: in the host's slices when it gives some, else in one go.
+ */
+async function rankCandidates(
 	si: SearchIndex,
 	words: QueryWords,
 	allowed: Uint8Array | null,
 	bonus: ReturnType<typeof keywordBonus>,
 	topK: number,
-): { candidates: Candidate[]; total: number } {
+	slice: TimeSlice | undefined,
+): Promise<{ candidates: Candidate[]; total: number }> {
 	const { scored, typed } = words;
 	if (scored.length > 0 || bonus.size > 0) {
-		const { top, total } = si.scorer.rank(
-			scored,
-			scored.slice(0, typed.length).map((w) => Math.max(0.1, w.idf)),
-			allowed,
-			bonus,
-			topK,
-		);
+		const typedIdf = scored.slice(0, typed.length).map((w) => Math.max(0.1, w.idf));
+		const steps = si.scorer.rankSteps({ words: scored, typedIdf, allowed, bonus, topK });
+		const { top, total } = slice ? await slice.run(steps) : drain(steps);
 		return { candidates: top, total };
 	}
 	const candidates: Candidate[] = [];
@@ -455,17 +456,16 @@ export async function search(
 	// Keyword-index points and exact-name points rank together; only the former earn the keyword-index tier.
 	const points = mergeBonus(mergeBonus(new Map(), bonus), nameBonus(si, words.typed));
 	const verify = needsText(parsed);
-	// A host's main thread gets a turn between the phases (at 50k notes each can take tens of ms);
-	// the notes' length norms, computed again after any change, are one of them.
+	// A host's main thread gets a turn between the phases, and within the ranking (at 50k notes it
+	// takes tens of ms, the notes' length norms computed again after any change included).
 	await options.slice?.pauseIfUsed();
-	si.index.ensureNorm();
-	await options.slice?.pauseIfUsed();
-	let { candidates, total } = rankCandidates(
+	let { candidates, total } = await rankCandidates(
 		si,
 		words,
 		allowed,
 		points,
 		verify ? VERIFY_CAP : Math.max(limit * RERANK_FACTOR, 30),
+		options.slice,
 	);
 	if (verify && (words.scored.length > 0 || points.size > 0) && total > VERIFY_CAP)
 		limitations.push(`Only the best ${VERIFY_CAP} of ${total} candidates were checked for phrases/regexes.`);
