@@ -141,14 +141,18 @@ export class IndexedDbStore implements SnapshotStore {
 	 * each chunk is put when the one before is written, so each copy is a task of its own.
 	 * `notes` is kept for the settings tab.
 	 */
-	async save(key: string, bytes: Uint8Array | readonly Uint8Array[], notes = 0): Promise<void> {
+	async save(key: string, bytes: Uint8Array | Iterable<Uint8Array>, notes = 0): Promise<void> {
 		const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
-		const length = pieces.reduce((n, c) => n + c.length, 0);
+		let length = 0;
 		let chunks = 0;
 		const tx = (await this.open()).transaction(PARTS, 'readwrite');
 		const done = tx.done;
 		try {
-			for (const record of partPieces(pieces, CHUNK_BYTES)) await tx.store.put(record, [key, chunks++]);
+			// The pieces may be made as they are asked for, into one reused buffer: a put copies its record at once.
+			for (const record of partPieces(pieces, CHUNK_BYTES)) {
+				length += record.length;
+				await tx.store.put(record, [key, chunks++]);
+			}
 			await tx.store.delete(IDBKeyRange.bound([key, chunks], [key, Infinity]));
 			const head: PartRecord = { chunks, length, savedAt: Date.now(), notes };
 			await tx.store.put(head, key);

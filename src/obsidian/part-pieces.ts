@@ -13,7 +13,7 @@ export const PIECE_BYTES = 1 << 20; // why: IndexedDB copies a record's value in
  * into one array), or the part itself when it already is such a piece (a view would be stored or
  * sent with the whole buffer under it).
  */
-export function* partPieces(parts: readonly Uint8Array[], size = PIECE_BYTES): Generator<Uint8Array, void, void> {
+export function* partPieces(parts: Iterable<Uint8Array>, size = PIECE_BYTES): Generator<Uint8Array, void, void> {
 	let piece = new Uint8Array(size);
 	let filled = 0;
 	for (const part of parts) {

@@ -169,6 +169,9 @@ export class PluginSavedIndex implements SavedIndexes {
 						load: (key) => store.load(key),
 						loadReader: (key) => this.loadLazy(store, key),
 						save: (key, bytes) => store.save(key, bytes, fingerprints.size),
+						// A re-save's made sections (the postings in term order, ~240 MB at 50k notes) are filled a piece per
+						// record put, each in a task of its own, never whole in one block (~0.3 s of the main thread).
+						saveStreamed: (key, _size, pieces) => store.save(key, pieces, fingerprints.size),
 						clear: (key) => store.clear(key),
 						info: (key) => store.info(key),
 					}

@@ -64,6 +64,27 @@ describe('the plugin’s IndexedDB store', () => {
 		store.close();
 	});
 
+	it('saves pieces made as they are asked for into one reused buffer (a streamed re-save) as the bytes they were', async () => {
+		const store = new IndexedDbStore('store-test/streamed');
+		const whole = bytesOf(CHUNK_BYTES * 3 + 999, 9);
+		let made = 0;
+		/** Each piece written into the same buffer, as streamPieces makes a section's bytes: valid until the next is asked for. */
+		function* reused(): Generator<Uint8Array, void, void> {
+			const buffer = new Uint8Array(CHUNK_BYTES);
+			for (let at = 0; at < whole.length; at += CHUNK_BYTES) {
+				const view = buffer.subarray(0, Math.min(CHUNK_BYTES, whole.length - at));
+				view.set(whole.subarray(at, at + view.length));
+				made++;
+				yield view;
+			}
+		}
+		await store.save('part', reused(), 4);
+		expect(made).toBe(4);
+		expect(Buffer.from((await store.load('part'))!).equals(Buffer.from(whole))).toBe(true);
+		expect(await store.info('part')).toMatchObject({ bytes: whole.length, notes: 4 });
+		store.close();
+	});
+
 	it('reads a part with a record missing, or saved whole by an earlier version, as none', async () => {
 		const store = new IndexedDbStore('store-test/missing');
 		await store.save('part', bytesOf(CHUNK_BYTES * 2 + 1, 3));

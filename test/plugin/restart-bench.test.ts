@@ -26,7 +26,7 @@
  * FILE after a change to what is saved. `VAULT_QUERY_RESTART_BENCH_PROFILE=DIR`: a CPU profile of
  * the restart from layout-ready to the reconcile done is written to DIR (`restart.cpuprofile`), and
  * one of the same search again once all is settled (after the re-save the reconcile asked for, made
- * at once; its blocks apart) (`next-search.cpuprofile`), one of the four
+ * at once; its blocks apart — profiled to `resave.cpuprofile`, gaps to FILE.resave) (`next-search.cpuprofile`), one of the four
  * other searches that follow it (`settled-searches.cpuprofile`; gaps to FILE.settled with
  * `VAULT_QUERY_RESTART_BENCH_GAPS`), and one of the
  * first start's main thread from layout-ready to the index built (`first-start.cpuprofile`; the
@@ -349,10 +349,14 @@ describe('plugin restart with a saved index', () => {
 				over50Cpu: restoreBlocks.over50Cpu + beat.over50Cpu(),
 			};
 			// The re-save the reconcile's changes asked for (after its delay; here now), its blocks apart: it is no search's.
+			const resaveProfile = profiler();
+			await resaveProfile.start();
 			beat.reset();
 			const resaveCpu0 = cpuMs().all;
 			await second.engine.savesSettled();
 			const resaveCpuMs = cpuMs().all - resaveCpu0;
+			await resaveProfile.stop('resave');
+			if (GAPS !== undefined) writeFileSync(GAPS + '.resave', JSON.stringify(beat.gaps()));
 			await settle();
 			const resaveBlock = { longest: beat.longest(), longestCpu: beat.longestCpu() };
 			settledHeap(); // the re-save's garbage (the whole index encoded) is not left to the searches' collections

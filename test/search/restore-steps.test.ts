@@ -15,7 +15,7 @@ function savedState(reads: { count: number }): SavedIndexState {
 	const fieldLen = new Uint32Array(NOTES * FIELD_COUNT);
 	for (let i = 0; i < fieldLen.length; i++) fieldLen[i] = (i * 7) % 13;
 	return {
-		terms: { count: 0, blockTerms: 64, firsts: [], block: () => [], decodeAll: () => [] },
+		terms: { count: 0, blockTerms: 64, firsts: [], block: () => [] },
 		postings: { terms: 0, total: 0, count: () => 0, slice: () => [new Uint32Array(0), new Uint32Array(0)] },
 		docs: {
 			count: NOTES,

@@ -4,7 +4,11 @@
  * blocks read when a lookup lands in them — a warm search looks up a handful of its 210k terms
  * and never decodes the rest (the whole list is decoded only for typo correction or a save).
  */
+import { drain } from '../steps';
 import { ShardedMap } from './sharded-map';
+
+/** Terms listed or mapped between two pauses of `allSteps`. */
+const ALL_STEP_TERMS = 8192; // why: a few ms of a main thread; the whole saved dictionary at 50k notes held one ~0.35 s.
 
 /** The saved dictionary (search-part.ts): ids 0…count-1, sorted in blocks (saved ids are in string order). */
 export interface SavedTerms {
@@ -16,8 +20,6 @@ export interface SavedTerms {
 	readonly firsts: readonly string[];
 	/** Block `k`: its terms in sorted order (their ids follow from their place, see `blockTerms`). */
 	block(k: number): readonly string[];
-	/** Every saved term by id, which is string order (one read of all blocks). */
-	decodeAll(): string[];
 }
 
 /** New terms tolerated outside the sorted order before it is re-sorted. */
@@ -56,7 +58,7 @@ function lowerBound(terms: readonly string[], term: string): number {
 /** The vocabulary of one index (see the module comment). */
 export class TermDictionary {
 	/** Terms added in memory, and saved terms once looked up. */
-	private readonly ids = new ShardedMap<number>();
+	private ids = new ShardedMap<number>();
 	/** Saved terms found absent, so a repeated lookup costs no block. */
 	private readonly absent = new Set<string>();
 	/** Id → term; null while the saved terms are not decoded. */
@@ -109,20 +111,43 @@ export class TermDictionary {
 
 	/** Every term by id (decodes the saved ones once). */
 	all(): readonly string[] {
+		return drain(this.allSteps());
+	}
+
+	/**
+	 * `all` in steps of {@link ALL_STEP_TERMS} terms: the saved blocks are listed and the id map
+	 * built aside, then put in place at once, so a lookup during a pause sees the dictionary whole.
+	 */
+	*allSteps(): Generator<void, readonly string[], void> {
 		if (this.list !== null) return this.list;
 		const saved = this.saved!;
-		const list = saved.decodeAll();
-		for (const term of this.added) list.push(term);
+		const list: string[] = [];
+		let work = 0;
+		for (let k = 0; k < saved.firsts.length; k++) {
+			for (const term of this.blocks.get(k) ?? saved.block(k)) list.push(term);
+			if ((work += saved.blockTerms) >= ALL_STEP_TERMS) {
+				work = 0;
+				yield;
+			}
+		}
+		const ids = new ShardedMap<number>();
+		for (let id = 0; id < list.length; id++) {
+			ids.set(list[id]!, id);
+			if (++work >= ALL_STEP_TERMS) {
+				work = 0;
+				yield;
+			}
+		}
+		if (this.list !== null) return this.list; // another caller finished first during a pause
+		// Terms added during the pauses are taken now, after the last one.
+		for (const term of this.added) ids.set(term, list.push(term) - 1);
 		// Saved ids are in string order: that is the sorted view, newer terms merged in per lookup.
 		const sorted = new Uint32Array(saved.count);
 		for (let i = 0; i < sorted.length; i++) sorted[i] = i;
 		this.blocks.clear();
 		this.absent.clear();
 		this.list = list;
-		this.ids.clear();
-		list.forEach((term, id) => {
-			this.ids.set(term, id);
-		});
+		this.ids = ids;
 		this.sorted = sorted;
 		this.saved = null;
 		return list;

@@ -17,6 +17,11 @@ import type { DecodedPart } from './part-codec';
 import type { CodecHost } from './port';
 import { DICT_BLOCK, FIELDS, START_CHUNK, type SearchMeta } from './search-part';
 
+/** Bytes of a column copied out between two pauses of `columnSteps`. */
+const COLUMN_STEP_BYTES = 1 << 20; // why: a saved store's record (idb-store.ts): a view, not a join; ~1 ms of copy and check.
+/** Saved postings checked between two pauses of `columnsSteps`. */
+const CHECK_STEP_POSTINGS = 1 << 18; // why: measured up to ~60 ns a posting on the plugin's main thread at 50k notes (a cold read of ~120 MB): ~15 ms a step; the 30M in one go were most of a re-save's longest block.
+
 /** A Uint32Array over a section's bytes (4-aligned by the part codec, so no copy). */
 function u32(bytes: Uint8Array): Uint32Array {
 	if (bytes.length % 4 !== 0 || bytes.byteOffset % 4 !== 0)
@@ -58,6 +63,27 @@ class PartReader {
 		return guarded(name, () => u32(this.part.section(name)));
 	}
 
+	/**
+	 * `column` in steps: copied out a range at a time ({@link COLUMN_STEP_BYTES}, its blocks
+	 * checked as read) — a whole read of a saved store's section joins its records in one copy
+	 * (the postings at 50k notes: ~120 MB, a block of ~0.1 s).
+	 */
+	*columnSteps(name: string): Generator<void, Uint32Array, void> {
+		const length = this.part.sectionLength(name);
+		if (length % 4 !== 0) throw new SavedIndexDamaged('search part: a column is not whole');
+		const out = new Uint32Array(length / 4);
+		const bytes = new Uint8Array(out.buffer);
+		for (let from = 0; from < length; from += COLUMN_STEP_BYTES) {
+			const to = Math.min(length, from + COLUMN_STEP_BYTES);
+			bytes.set(
+				guarded(name, () => this.part.range(name, from, to)),
+				from,
+			);
+			yield;
+		}
+		return out;
+	}
+
 	/** Record `i` of `<name>Text` as JSON, through the offsets column `offsets`. */
 	record<T>(name: string, offsets: Uint32Array, i: number): T {
 		return guarded(name, () => {
@@ -94,6 +120,12 @@ class PartReader {
 	}
 }
 
+/** Whether a note id of `ids[from, to)` is not below `docs`: a plain function, kept out of the generator, which the engine optimizes less. */
+function namesNoNote(ids: Uint32Array, from: number, to: number, docs: number): boolean {
+	for (let i = from; i < to; i++) if (ids[i]! >= docs) return true;
+	return false;
+}
+
 /** The saved postings of `reader`'s part over `docs` notes. */
 function savedPostings(reader: PartReader, terms: number, docs: number): SavedPostings {
 	const total = reader.termStart(terms);
@@ -117,14 +149,18 @@ function savedPostings(reader: PartReader, terms: number, docs: number): SavedPo
 				if (ids[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
 			return [ids, reader.u32Range('postTfs', from, to)];
 		},
-		columns: (): PostingColumns => {
+		*columnsSteps(): Generator<void, PostingColumns, void> {
 			const columns = {
-				termStart: reader.column('termStart'),
-				postDocs: reader.column('postDocs'),
-				postTfs: reader.column('postTfs'),
+				termStart: yield* reader.columnSteps('termStart'),
+				postDocs: yield* reader.columnSteps('postDocs'),
+				postTfs: yield* reader.columnSteps('postTfs'),
 			};
-			for (let i = 0; i < columns.postDocs.length; i++)
-				if (columns.postDocs[i]! >= docs) throw new SavedIndexDamaged('search part: a posting names no note');
+			const ids = columns.postDocs;
+			for (let from = 0; from < ids.length; from += CHECK_STEP_POSTINGS) {
+				if (namesNoNote(ids, from, Math.min(ids.length, from + CHECK_STEP_POSTINGS), docs))
+					throw new SavedIndexDamaged('search part: a posting names no note');
+				yield;
+			}
 			return columns;
 		},
 	};
@@ -171,11 +207,6 @@ function savedTerms(reader: PartReader, count: number): SavedTerms {
 		blockTerms: DICT_BLOCK,
 		firsts,
 		block: terms,
-		decodeAll: () => {
-			const list: string[] = [];
-			for (let k = 0; k < firsts.length; k++) for (const term of terms(k)) list.push(term);
-			return list;
-		},
 	};
 }
 
