@@ -6,10 +6,10 @@
  * abandoned half-way (a saved index's bytes not loaded yet throw out of it) leaves nothing behind.
  */
 import { describe, expect, it } from 'vitest';
-import type { RankInput, ScoredWord } from '../../src/core/search/rank';
+import type { Candidate, RankInput, ScoredWord } from '../../src/core/search/rank';
 import { SearchIndex } from '../../src/core/search/search';
 import { analyzeQueryText } from '../../src/core/search/tokenize';
-import { WorkMeter } from '../../src/core/steps';
+import { drain, WorkMeter } from '../../src/core/steps';
 import { MemorySource } from '../helpers/memory-source';
 
 const WORDS = ['harbour', 'field', 'river', 'stone', 'lantern', 'orchard', 'copper', 'meadow'];
@@ -44,12 +44,9 @@ function rankInput(si: SearchIndex, query: string): RankInput {
 	};
 }
 
-/** The ranking in one go (`Scorer.rank`, as the CLI runs it). */
-function rankAlone(
-	si: SearchIndex,
-	{ words, typedIdf, allowed, bonus, topK }: RankInput,
-): ReturnType<SearchIndex['scorer']['rank']> {
-	return si.scorer.rank(words, typedIdf, allowed, bonus, topK);
+/** The ranking's steps drained in one go, as the CLI and the MCP server run them. */
+function rankAlone(si: SearchIndex, input: RankInput): { top: Candidate[]; total: number } {
+	return drain(si.scorer.rankSteps(input));
 }
 
 /** Run two step functions to their ends, one step of each in turn. */

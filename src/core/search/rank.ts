@@ -120,21 +120,9 @@ export class Scorer {
 	}
 
 	/**
-	 * Score every note matched by `words` (restricted to `allowed`), add `bonus` (keyword index:
-	 * points and covered typed words), and return the `topK` best plus the total matched.
-	 */
-	rank(
-		words: readonly ScoredWord[],
-		typedIdf: readonly number[],
-		allowed: Uint8Array | null,
-		bonus: Map<number, { points: number; covers: number }>,
-		topK: number,
-	): { top: Candidate[]; total: number } {
-		return drain(this.rankSteps({ words, typedIdf, allowed, bonus, topK }));
-	}
-
-	/**
-	 * `rank` as steps: it pauses after about RANK_STEP postings (`meter`'s step; and while the length
+	 * Score every note matched by the input's words (restricted to `allowed`), add `bonus` (keyword
+	 * index: points and covered typed words), and return the `topK` best plus the total matched.
+	 * As steps: it pauses after about RANK_STEP postings (`meter`'s step; and while the length
 	 * norms are computed). When the index changed during a pause (an edit applied meanwhile), what was
 	 * scored is dropped with its scratch and the ranking starts again over the index as it is now —
 	 * in one go, so edits applied between every pause (a long reconcile) never starve it.
