@@ -18,8 +18,8 @@
  * both starts (split per start in first_start and restart; the restart's also into the restore —
  * layout-ready to the index installed — and the first search over it); saved_bytes: the saved index;
  * *_cpu_ms: the process's CPU time over the same spans (a loaded machine inflates it far less), and
- * the same search's again once all is settled (after the re-save the changes asked for, made at once:
- * restart.resave_*; next_search_*; restart.settled_searches_longest_block_ms
+ * the same search's again once all is settled (after the re-save the changes asked for, made at once —
+ * or forced when they were too few to ask for one, restart.resave_forced: restart.resave_*; next_search_*; restart.settled_searches_longest_block_ms
  * and _cpu_ms: the longest block of that search and of four others run after it, by the clock and
  * by the main thread's CPU within it); restart.*_main_thread_cpu_ms: the
  * main thread's own CPU (10 ms ticks) of the restore, the first search and the reconcile after it.
@@ -116,7 +116,7 @@ else {
 		`longest_block_ms ${figures.longest_block_ms} (first start ${first?.longest_block_ms ?? '-'}, restart ${restart.longest_block_ms})`,
 		`blocks_over_50   ${figures.blocks_over_50} (first start ${first?.blocks_over_50 ?? '-'}, restart ${restart.blocks_over_50})`,
 		`restart blocks   restore: longest ${restart.restore_longest_block_ms} ms, ${restart.restore_blocks_over_50} over 50 ms; first search ${restart.first_search_block_ms} ms (CPU ${restart.first_search_cpu_ms} ms), the same search again ${restart.next_search_block_ms} ms (CPU ${restart.next_search_cpu_ms} ms)`,
-		`re-save          longest block ${restart.resave_longest_block_ms} ms (CPU in it ${restart.resave_longest_block_cpu_ms} ms; CPU ${restart.resave_cpu_ms} ms)`,
+		`re-save${restart.resave_forced ? ' (forced)' : '         '} longest block ${restart.resave_longest_block_ms} ms (CPU in it ${restart.resave_longest_block_cpu_ms} ms; CPU ${restart.resave_cpu_ms} ms)`,
 		`settled searches longest block ${restart.settled_searches_longest_block_ms} ms (CPU in it ${restart.settled_searches_longest_block_cpu_ms} ms)`,
 	].filter((line) => line !== null);
 	process.stdout.write(`${lines.join('\n')}\n`);

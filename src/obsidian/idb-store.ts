@@ -148,8 +148,8 @@ export class IndexedDbStore implements SnapshotStore {
 		const tx = (await this.open()).transaction(PARTS, 'readwrite');
 		const done = tx.done;
 		try {
-			// The pieces may be made as they are asked for, into one reused buffer: a put copies its record at once.
-			for (const record of partPieces(pieces, CHUNK_BYTES)) {
+			// The pieces may be made as they are asked for, into one reused buffer, and the records too: a put copies its record at once.
+			for (const record of partPieces(pieces, CHUNK_BYTES, true)) {
 				length += record.length;
 				await tx.store.put(record, [key, chunks++]);
 			}

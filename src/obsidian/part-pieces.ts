@@ -11,9 +11,16 @@ export const PIECE_BYTES = 1 << 20; // why: IndexedDB copies a record's value in
  * The bytes of `parts` laid end to end, in pieces of `size` bytes (the last fewer), each with a
  * buffer of its own — a copy, made when the piece before it is taken (the whole is never joined
  * into one array), or the part itself when it already is such a piece (a view would be stored or
- * sent with the whole buffer under it).
+ * sent with the whole buffer under it). With `reuse`, every full piece is the same buffer, filled
+ * again when the next is asked for: for a consumer that copies each piece at once (an IndexedDB
+ * put), so a 127 MB save touches one fresh MB, not 127 (fresh pages and the collections their
+ * external memory sets off were the re-save's longest blocks).
  */
-export function* partPieces(parts: Iterable<Uint8Array>, size = PIECE_BYTES): Generator<Uint8Array, void, void> {
+export function* partPieces(
+	parts: Iterable<Uint8Array>,
+	size = PIECE_BYTES,
+	reuse = false,
+): Generator<Uint8Array, void, void> {
 	let piece = new Uint8Array(size);
 	let filled = 0;
 	for (const part of parts) {
@@ -28,7 +35,7 @@ export function* partPieces(parts: Iterable<Uint8Array>, size = PIECE_BYTES): Ge
 			at += n;
 			if (filled === size) {
 				yield piece;
-				piece = new Uint8Array(size);
+				if (!reuse) piece = new Uint8Array(size);
 				filled = 0;
 			}
 		}

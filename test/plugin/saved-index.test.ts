@@ -187,6 +187,25 @@ describe('the plugin saved index after edits', () => {
 		expect(again.engine.saved?.log.filter((l) => l.startsWith('saved ('))).toEqual(['saved (36 notes)']);
 		again.unload();
 	});
+
+	it('in a larger vault, waits for one in 50 of its notes changed before saving the whole index again', async () => {
+		const files = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`n/${i}.md`, `Note ${i} of many.`]));
+		const app = vault(files);
+		const plugin = await start(app);
+		const saves = (): number => plugin.engine.saved?.log.filter((l) => l.startsWith('saved (')).length ?? 0;
+		expect(saves()).toBe(1);
+		const edit = async (from: number, to: number): Promise<void> => {
+			for (let i = from; i < to; i++) app.modify(`n/${i}.md`, `Note ${i} edited, quokka.`);
+			await plugin.engine.settled();
+			await plugin.engine.savesSettled();
+		};
+		await edit(0, 40); // more than 32 (the least), not more than 2,000 / 50
+		expect(saves()).toBe(1);
+		expect((await plugin.engine.search('quokka', { limit: 100 })).results).toHaveLength(40);
+		await edit(40, 41);
+		expect(saves()).toBe(2);
+		plugin.unload();
+	});
 });
 
 describe('the plugin saved index with a failing IndexedDB', () => {

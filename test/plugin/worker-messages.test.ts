@@ -128,6 +128,21 @@ describe('the messages between the main thread and the index worker', () => {
 		expect([...partPieces([], size)]).toEqual([]);
 	});
 
+	it('fills one buffer again for every full piece when asked to reuse it, each piece right when taken', () => {
+		const size = 8;
+		const bytes = Uint8Array.from({ length: 29 }, (_, i) => i);
+		const parts = [bytes.subarray(0, 3), bytes.subarray(3, 20), bytes.subarray(20)];
+		const taken: number[][] = [];
+		const buffers = new Set<ArrayBufferLike>();
+		for (const piece of partPieces(parts, size, true)) {
+			taken.push(Array.from(piece)); // copied at once, as a put copies its record
+			buffers.add(piece.buffer);
+		}
+		expect(taken.flat()).toEqual(Array.from(bytes));
+		expect(taken.map((p) => p.length)).toEqual([8, 8, 8, 5]);
+		expect(buffers.size).toBe(2); // the full pieces' one buffer, and the last piece's own
+	});
+
 	it('posts the part a few pieces ahead of the main thread taking them, never all at once', async () => {
 		const files = notes(40);
 		const paths = Object.keys(files);

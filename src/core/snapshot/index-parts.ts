@@ -35,11 +35,11 @@ const RESAVE_SHARE = 1000;
 
 /**
  * How many notes re-indexed over a loaded part make it worth saving again in a vault of `notes`
- * notes; fewer are re-indexed at the next load in milliseconds, which costs less than encoding
- * the whole part (the plugin's saves after edits follow the same rule).
+ * notes: more than 32, or than one in `share` of them (1,000 unless said); fewer are re-indexed at
+ * the next load in milliseconds, which costs less than encoding the whole part.
  */
-export function resaveAfter(notes: number): number {
-	return Math.max(RESAVE_MIN_NOTES, Math.floor(notes / RESAVE_SHARE));
+export function resaveAfter(notes: number, share = RESAVE_SHARE): number {
+	return Math.max(RESAVE_MIN_NOTES, Math.floor(notes / share));
 }
 
 /** Runs a step function to its end: at once, or in time slices. */
