@@ -9,7 +9,7 @@ import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 import type { BuildRequest, FromIndexWorker, PostedNote, ToIndexWorker } from './worker-protocol';
-import { messageOf, stampBuffers } from './worker-protocol';
+import { messageOf, requestBuffers } from './worker-protocol';
 
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
 declare const VAULT_QUERY_INDEX_WORKER: string | undefined;
@@ -134,6 +134,6 @@ export function buildInWorker(
 			const message = (event as { message?: unknown } | null)?.message;
 			reject(new Error(typeof message === 'string' && message !== '' ? message : 'the worker failed to run'));
 		};
-		worker.postMessage(request, stampBuffers(request.part.stamps));
+		worker.postMessage(request, requestBuffers(request));
 	});
 }
