@@ -25,8 +25,12 @@ export class LazyPart implements SnapshotReader {
 		return this.chunks.filter((chunk) => chunk === null).length;
 	}
 
-	/** Bytes [offset, offset + length): a view of one record, else a copy; SavedIndexPending when a record they lie in is not loaded. */
-	read(offset: number, length: number): Uint8Array {
+	/**
+	 * Bytes [offset, offset + length): a view of one record, else a copy (into `scratch` when it is
+	 * long enough: a fresh MB a step was the re-save's longest blocks); SavedIndexPending when a
+	 * record they lie in is not loaded.
+	 */
+	read(offset: number, length: number, scratch?: Uint8Array): Uint8Array {
 		if (offset < 0 || length < 0 || offset + length > this.size) throw new RangeError('read past the end');
 		if (length === 0) return new Uint8Array(0);
 		const first = Math.floor(offset / this.chunkBytes);
@@ -34,7 +38,12 @@ export class LazyPart implements SnapshotReader {
 		const missing: number[] = [];
 		for (let c = first; c <= last; c++) if (this.chunks[c] === null) missing.push(c);
 		if (missing.length > 0) throw new SavedIndexPending(Promise.all(missing.map((c) => this.fetch(c))).then());
-		const out = first === last ? null : new Uint8Array(length);
+		const out =
+			first === last
+				? null
+				: scratch !== undefined && scratch.length >= length
+					? scratch
+					: new Uint8Array(length);
 		for (let c = first, at = 0; c <= last; c++) {
 			const from = offset + at - c * this.chunkBytes;
 			const piece = this.chunks[c]!.subarray(from, Math.min(this.chunkBytes, from + length - at));
@@ -42,7 +51,7 @@ export class LazyPart implements SnapshotReader {
 			out.set(piece, at);
 			at += piece.length;
 		}
-		return out!;
+		return out!.length === length ? out! : out!.subarray(0, length);
 	}
 
 	/** Loads record `c` (once); rejects with SavedIndexDamaged when it is gone or not what the part's head said. */

@@ -48,6 +48,18 @@ describe('a saved part read as it is used', () => {
 		expect(lazy.missing).toBe(0);
 	});
 
+	it('copies a read over two records into the scratch it is given when it is long enough', () => {
+		const { lazy } = part([true, true, true]);
+		const scratch = new Uint8Array(6);
+		const over = lazy.read(2, 5, scratch);
+		expect([...over]).toEqual([2, 3, 4, 5, 6]);
+		expect(over.buffer).toBe(scratch.buffer);
+		expect(lazy.read(5, 2, scratch).buffer).not.toBe(scratch.buffer); // within one record: a view of it
+		const long = lazy.read(1, 8, scratch); // longer than the scratch: a new array
+		expect([...long]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		expect(long.buffer).not.toBe(scratch.buffer);
+	});
+
 	it('a record gone or replaced since the part was opened reads as damaged', async () => {
 		const { lazy } = part([true, false, false], false);
 		const pending = thrown(() => lazy.read(5, 1)) as SavedIndexPending;

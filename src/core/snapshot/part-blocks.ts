@@ -22,7 +22,10 @@ export interface SectionRanges {
 	read(from: number, to: number): Uint8Array;
 }
 
-/** `DecodedPart.range` over the part's `bytes` whose body starts at `at`; `checked` marks the blocks checked already (each is checked once). */
+/**
+ * `DecodedPart.range` over the part's `bytes` whose body starts at `at`; `checked` marks the blocks
+ * checked already (each is checked once); `scratch` as `SnapshotReader.read` takes it.
+ */
 export function checkedRange(
 	bytes: SnapshotReader,
 	at: number,
@@ -33,13 +36,14 @@ export function checkedRange(
 	checked: Uint8Array,
 	from: number,
 	to: number,
+	scratch?: Uint8Array,
 ): Uint8Array {
 	if (from < 0 || to > length || from > to) throw new SnapshotFormatError(`part: a read past the end of ${name}`);
 	const first = Math.floor(from / block);
 	const last = to > from ? Math.ceil(to / block) : first;
 	const start = first * block;
 	const end = Math.min(length, last * block);
-	const read = bytes.read(at + offset + start, end - start);
+	const read = bytes.read(at + offset + start, end - start, scratch);
 	for (let b = first; b < last; b++) {
 		if (checked[b] === 1) continue;
 		const i = b * block - start;

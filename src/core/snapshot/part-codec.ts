@@ -400,13 +400,20 @@ export class DecodedPart {
 	/**
 	 * Bytes [from, to) of section `name`: the blocks they lie in are read and checked, nothing
 	 * else. The view starts at `from` (aligned as `from` is, within an 8-aligned block). Throws
-	 * SnapshotFormatError when out of range or when a block fails its check.
+	 * SnapshotFormatError when out of range or when a block fails its check. `scratch`: see
+	 * `SnapshotReader.read` (the caller copies the bytes out before it passes it again).
 	 */
-	range(name: string, from: number, to: number): Uint8Array {
+	range(name: string, from: number, to: number, scratch?: Uint8Array): Uint8Array {
 		let checked = this.checkedBlocks.get(name);
 		const entry = this.entry(name);
 		if (checked === undefined) this.checkedBlocks.set(name, (checked = new Uint8Array(entry[2].length)));
-		return checkedRange(this.bytes, 16 + this.base, this.header.block, this.host, name, entry, checked, from, to);
+		const block = this.header.block;
+		return checkedRange(this.bytes, 16 + this.base, block, this.host, name, entry, checked, from, to, scratch);
+	}
+
+	/** Bytes per checked block: a `range` reads whole blocks (so a scratch for it needs two more). */
+	get blockBytes(): number {
+		return this.header.block;
 	}
 
 	/**

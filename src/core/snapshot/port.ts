@@ -60,6 +60,10 @@ export interface SnapshotStore {
 export interface SnapshotReader {
 	/** Total size in bytes. */
 	readonly size: number;
-	/** `length` bytes from `offset` (throws when they cannot be read). */
-	read(offset: number, length: number): Uint8Array;
+	/**
+	 * `length` bytes from `offset` (throws when they cannot be read). `scratch`: where bytes that are
+	 * not one view of what the reader holds may be copied instead of into a new array, for a caller
+	 * that copies them out before it passes `scratch` again.
+	 */
+	read(offset: number, length: number, scratch?: Uint8Array): Uint8Array;
 }
