@@ -116,6 +116,11 @@ describe('the save encoding in steps', () => {
 		// A step ends once SECTION_STEP units are done; one item (a term's postings, a note's record) can overshoot by itself.
 		expect(meter.largestSlice()).toBeLessThanOrEqual(SECTION_STEP + NOTES + 1_000);
 
+		// The note paths' list, stringified and encoded a batch of paths at a time: the bytes of one JSON.stringify.
+		const paths = si.index.exportState().docs.map((info) => info.path);
+		expect(paths.length).toBeGreaterThan(1000);
+		expect(same(sections.docPaths!, new TextEncoder().encode(JSON.stringify(paths)))).toBe(true);
+
 		const synchronous = searchSections(si, nodeCodecHost);
 		expect(Object.keys(sections)).toEqual(Object.keys(synchronous));
 		for (const name of Object.keys(sections)) expect(same(sections[name]!, synchronous[name]!), name).toBe(true);

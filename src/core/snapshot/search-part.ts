@@ -42,6 +42,8 @@ export const SECTION_STEP = 4096; // why: about a millisecond of merging or copy
 const NOTE_WORK = 16;
 /** Bytes encoded count one unit per 2^this. */
 const BYTE_WORK_SHIFT = 6;
+/** Strings of a list stringified and encoded together by `jsonStringsSteps`. */
+const JSON_STRINGS_BATCH = 256; // why: a few KB a piece — few arrays, each a small share of a step.
 
 export { SavedIndexDamaged } from '../search/index-state';
 
@@ -228,6 +230,35 @@ function inTermOrder(
 	};
 }
 
+/**
+ * `utf8.encode(JSON.stringify(list))` of a list of strings, the same bytes, made a few at a time:
+ * the paths of 50k notes stringified and encoded at once held the plugin's main thread ~50 ms.
+ */
+function* jsonStringsSteps(
+	list: readonly string[],
+	utf8: CodecHost,
+	meter: WorkMeter,
+): Generator<void, Uint8Array, void> {
+	const pieces: Uint8Array[] = [];
+	let length = 2; // the brackets
+	for (let at = 0; at < list.length; at += JSON_STRINGS_BATCH) {
+		const batch = list.slice(at, at + JSON_STRINGS_BATCH).map((item) => JSON.stringify(item));
+		const piece = utf8.encode((at > 0 ? ',' : '') + batch.join(','));
+		pieces.push(piece);
+		length += piece.length;
+		if (meter.add(batch.length * NOTE_WORK)) yield;
+	}
+	const out = new Uint8Array(length);
+	out[0] = 0x5b; // [
+	let offset = 1;
+	for (const piece of pieces) {
+		out.set(piece, offset);
+		offset += piece.length;
+	}
+	out[offset] = 0x5d; // ]
+	return out;
+}
+
 /** The sections of a built index's part. */
 export function searchSections(si: SearchIndex, utf8: CodecHost): Record<string, Uint8Array> {
 	return drain(searchSectionsSteps(si, utf8));
@@ -297,8 +328,11 @@ export function* searchSourcesSteps(
 		docs: state.docs.length,
 		linkFieldDocs,
 	};
-	const docPaths = utf8.encode(JSON.stringify(state.docs.map((info) => info.path)));
-	yield;
+	const docPaths = yield* jsonStringsSteps(
+		state.docs.map((info) => info.path),
+		utf8,
+		meter,
+	);
 	const names = yield* nameSectionsSteps(state.docs, utf8, meter);
 	const docSections = yield* recordSectionsSteps('doc', records, utf8, meter);
 	const firsts: string[] = [];
