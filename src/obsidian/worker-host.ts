@@ -62,12 +62,16 @@ export function startIndexWorker(): IndexWorker | string {
 	}
 }
 
-/** A note as the worker needs it: its bytes (`readBinary`), metadata and skip reasons, read now. */
+/**
+ * A note as the worker needs it: its bytes (`readBinary`, copied into a buffer of our own, which
+ * is transferred: a buffer Obsidian handed us stays whole, and the worker — the build's critical
+ * path — neither copies nor allocates them again), metadata and skip reasons, read now.
+ */
 async function postedNote(source: ObsidianNoteSource, path: string): Promise<PostedNote> {
 	let bytes: ArrayBuffer | null = null;
 	let error: string | null = null;
 	try {
-		bytes = await source.readBinary(path);
+		bytes = (await source.readBinary(path)).slice(0);
 	} catch (e) {
 		error = messageOf(e);
 	}
@@ -80,6 +84,11 @@ async function postedNote(source: ObsidianNoteSource, path: string): Promise<Pos
 		skipReason,
 		frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
 	};
+}
+
+/** The notes' own copies of their bytes (postedNote), to transfer. */
+function ownBuffers(notes: readonly PostedNote[]): ArrayBuffer[] {
+	return notes.flatMap((note) => (note.bytes === null ? [] : [note.bytes]));
 }
 
 /**
@@ -105,8 +114,7 @@ export function buildInWorker(
 				while (queue.length > 0) {
 					const paths = queue.splice(0, POST_BATCH);
 					const notes = await Promise.all(paths.map((path) => postedNote(source, path)));
-					// Copied, not transferred: a copy of bytes is a memcpy, and a buffer Obsidian handed us stays whole.
-					worker.postMessage({ type: 'notes', notes });
+					worker.postMessage({ type: 'notes', notes }, ownBuffers(notes));
 					await slice.pauseIfUsed();
 				}
 			} catch (error) {

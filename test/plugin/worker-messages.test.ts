@@ -83,6 +83,13 @@ describe('the messages between the main thread and the index worker', () => {
 			mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, old])),
 		});
 		app.indexAll();
+		const handed: ArrayBuffer[] = [];
+		const readBinary = app.vault.readBinary.bind(app.vault);
+		app.vault.readBinary = async (file) => {
+			const bytes = await readBinary(file);
+			handed.push(bytes);
+			return bytes;
+		};
 		const plugin = await startPlugin(app);
 		expect(plugin.engine.saved?.log[0]).toBe('built in a worker (0 notes to reconcile)');
 
@@ -99,6 +106,12 @@ describe('the messages between the main thread and the index worker', () => {
 		expect(posted.map((n) => n.path).sort()).toEqual([...app.vault.getMarkdownFiles().map((f) => f.path)].sort());
 		expect(batches.length).toBeLessThanOrEqual(Math.ceil(count / 32) + 2); // a batch of 32 notes, a short one per window
 		for (const note of posted) expect(Object.keys(note.metadata ?? {})).not.toContain('links');
+		// Each note's bytes go as a copy of the plugin's own, transferred (detached here); what Obsidian handed stays whole.
+		for (const crossed of recorded.toWorker)
+			if (crossed.message.type === 'notes') expect(crossed.transfer).toHaveLength(crossed.message.notes.length);
+		for (const note of posted) expect(note.bytes?.byteLength).toBe(0);
+		expect(handed).toHaveLength(count);
+		for (const bytes of handed) expect(bytes.byteLength).toBeGreaterThan(0);
 
 		const progress = recorded.fromWorker.flatMap((c) => (c.message.type === 'progress' ? [c.message] : []));
 		expect(progress.length).toBeLessThanOrEqual(101);
