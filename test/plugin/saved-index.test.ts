@@ -206,6 +206,21 @@ describe('the plugin saved index after edits', () => {
 		expect(saves()).toBe(2);
 		plugin.unload();
 	});
+
+	it('folds many edits into the index in the background, so the next search does not do it in one block', async () => {
+		const files = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`n/${i}.md`, `Note ${i} of a few.`]));
+		const app = vault(files);
+		const plugin = await start(app);
+		const index = plugin.engine.engine.builtSearchIndex!.index;
+		const compactions = vi.spyOn(index, 'compactSteps');
+		for (let i = 0; i < 40; i++) app.modify(`n/${i}.md`, `Note ${i} edited, wombat.`);
+		await plugin.engine.settled(); // the edits, and the fold queued after them
+		expect(compactions).toHaveBeenCalledTimes(1);
+		expect(index.needsCompaction).toBe(false);
+		expect((await plugin.engine.search('wombat', { limit: 100 })).results).toHaveLength(40);
+		expect(compactions).toHaveBeenCalledTimes(1); // the search found nothing left to fold
+		plugin.unload();
+	});
 });
 
 describe('the plugin saved index with a failing IndexedDB', () => {

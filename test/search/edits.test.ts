@@ -63,6 +63,23 @@ describe('an index edited many times', () => {
 	});
 });
 
+describe("a compaction in a host's steps", () => {
+	it('leaves searches during its pauses to read the edits as they are, not compact again in one block', async () => {
+		const index = new SearchIndex();
+		for (let i = 0; i < 400; i++) index.upsert(note(`n${i}.md`, `# Note ${i}\n\nsync works ${i}`));
+		index.index.compact();
+		for (let i = 0; i < 40; i++) index.upsert(note(`n${i}.md`, `# Note ${i}\n\nsync conflicts ${i}`));
+		expect(index.index.needsCompaction).toBe(true); // 40 removals: more than 32
+		const steps = index.index.compactSteps();
+		expect(steps.next().done).toBe(false); // paused half-way
+		expect(index.index.needsCompaction).toBe(false);
+		expect((await search(index, 'conflicts', { limit: 100 })).results).toHaveLength(40);
+		while (steps.next().done !== true);
+		expect(index.index.needsCompaction).toBe(false);
+		expect((await search(index, 'conflicts', { limit: 100 })).results).toHaveLength(40);
+	});
+});
+
 describe('regex clauses', () => {
 	it('refuses a backreference by name before reading any note, like grep', async () => {
 		const index = new SearchIndex();

@@ -88,7 +88,7 @@ export class VaultEngine {
 	saved: SavedIndexes | null = null;
 	/** The search index a read from scratch was fed (core/search/fed-notes.ts): the first build finishes it. */
 	fed: FedNotes | null = null;
-	/** How a change's upsert runs on a host's main thread (in steps of a bounded dictionary decode); null: in one go. */
+	/** How a change runs on a host's main thread (its upsert in steps of a bounded dictionary decode, a compaction it leaves needed in steps); null: in one go. */
 	changeSteps: ChangeSteps | null = null;
 	/** The saved search index failed a check: build instead of loading it again. */
 	private savedSearchDamaged = false;
@@ -481,6 +481,9 @@ export class VaultEngine {
 		this.index.invalidateLinks(); // Even an excluded or non-note file changes where links resolve.
 		try {
 			await this.applyTo(this.index, path, text);
+			// A host that runs changes in steps folds the edits in them too, so the next search does not in one block.
+			const index = this.index.index;
+			if (this.changeSteps !== null && index.needsCompaction) await this.changeSteps.run(index.compactSteps());
 		} catch (error) {
 			if (!(error instanceof SavedIndexDamaged)) throw error;
 			this.dropDamagedIndex(error); // The next search builds from the notes as they are now, this change included.

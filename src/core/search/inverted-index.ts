@@ -71,6 +71,8 @@ export class InvertedIndex {
 	private normDirty = true;
 	private readonly totalLen = new Float64Array(FIELD_COUNT);
 	private live = 0;
+	/** A compaction's steps have started and not returned (`needsCompaction` waits for them). */
+	private compacting = false;
 	/** Notes removed since the last compaction: their postings are still stored (skipped when read). */
 	private removedSinceCompact = 0;
 	/** While removed notes' postings are stored: term → its live document frequency, counted when first asked (cleared by every change). */
@@ -196,6 +198,7 @@ export class InvertedIndex {
 	 * document frequencies — a small vault edited many times must not drift.
 	 */
 	get needsCompaction(): boolean {
+		if (this.compacting) return false; // a compaction in a host's slices is under way: searches read pending meanwhile
 		return (
 			this.pending.length > PENDING_COMPACT_AT ||
 			this.removedSinceCompact > Math.max(MIN_REMOVALS_BEFORE_COMPACT, this.live >> 4)
@@ -212,11 +215,22 @@ export class InvertedIndex {
 	}
 
 	/**
-	 * The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. Only
-	 * a save's encoding runs them in slices (`exportStateSteps`: a re-save of an edited index on a
-	 * host's main thread, at 50k notes a pass of over a second); everything else drains them.
+	 * The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. A
+	 * save's encoding (`exportStateSteps`) and a host folding edits while idle run them in slices (at
+	 * 50k notes a pass of over a second on a host's main thread); everything else drains them. The
+	 * index must not change until they return (the engine holds its changes back meanwhile).
 	 */
-	private *compactSteps(): Generator<void, void, void> {
+	*compactSteps(): Generator<void, void, void> {
+		this.compacting = true;
+		try {
+			yield* this.foldSteps();
+		} finally {
+			this.compacting = false;
+		}
+	}
+
+	/** The work of `compactSteps`. */
+	private *foldSteps(): Generator<void, void, void> {
 		const termCount = this.terms.size;
 		// Already compact (a build ends with a compaction): a copy of every posting would change
 		// nothing, and a save's export held it beside the index (~90 MB at 50k notes).
