@@ -399,6 +399,11 @@ export class PluginSavedIndex implements SavedIndexes {
 		return true;
 	}
 
+	/** Resolves once the restored index's saved records are all loaded (at once when none is restored). */
+	restLoaded(): Promise<void> {
+		return this.rest;
+	}
+
 	/** What is saved now, or null (none, or IndexedDB failing). */
 	async summary(): Promise<SavedIndexSummary | null> {
 		try {

@@ -80,6 +80,63 @@ describe("a compaction in a host's steps", () => {
 	});
 });
 
+describe("edits landing in a compaction's pauses", () => {
+	it('answer as a fresh build of the same notes, during and after it, and after the next compaction', async () => {
+		// Enough postings (~100k) that the compaction pauses several times (every 64k postings of work).
+		const words = ['sync', 'conflicts', 'works', 'vault', 'mobile', 'encryption', 'plugin', 'theme'];
+		for (let w = 0; w < 400; w++) words.push(`w${w.toString(36)}`);
+		let seed = 7;
+		const random = (n: number): number => {
+			seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+			return seed % n;
+		};
+		const textOf = (i: number): string =>
+			`# Note ${i}\n\n${Array.from({ length: 30 + random(20) }, () => words[random(words.length)]).join(' ')}`;
+		const texts = new Map<string, string>();
+		const edited = new SearchIndex();
+		const put = (path: string, text: string): void => {
+			texts.set(path, text);
+			edited.upsert(note(path, text));
+		};
+		for (let i = 0; i < 3000; i++) put(`n${i}.md`, textOf(i));
+		edited.index.compact();
+		for (let i = 0; i < 200; i++) put(`n${i}.md`, textOf(i)); // 200 removals: a compaction is due
+		expect(edited.index.needsCompaction).toBe(true);
+		const answers = async (index: SearchIndex) => {
+			const out: unknown[] = [];
+			for (const query of ['sync conflicts', 'vault', 'mobile encryption', 'plugin theme works'])
+				out.push((await search(index, query, { limit: 50 })).results.map((r) => [r.path, r.score]));
+			return out;
+		};
+		const fresh = (): SearchIndex => {
+			const index = new SearchIndex();
+			for (const [path, text] of texts) index.upsert(note(path, text));
+			return index;
+		};
+		const steps = edited.index.compactSteps();
+		let pauses = 0;
+		let next = 4000;
+		while (steps.next().done !== true) {
+			pauses++;
+			// An edit, a new note or a removal in each pause.
+			const kind = random(3);
+			if (kind === 0) put(`n${random(3000)}.md`, textOf(random(1000)));
+			else if (kind === 1) put(`n${next++}.md`, textOf(next));
+			else {
+				const path = `n${random(3000)}.md`;
+				texts.delete(path);
+				edited.remove(path);
+			}
+			if (pauses % 2 === 0) expect(await answers(edited)).toEqual(await answers(fresh()));
+		}
+		expect(pauses).toBeGreaterThan(3);
+		expect(await answers(edited)).toEqual(await answers(fresh()));
+		edited.index.compact(); // what landed in the pauses is folded by the next one
+		expect(edited.index.hasStalePostings).toBe(false);
+		expect(await answers(edited)).toEqual(await answers(fresh()));
+	});
+});
+
 describe('regex clauses', () => {
 	it('refuses a backreference by name before reading any note, like grep', async () => {
 		const index = new SearchIndex();

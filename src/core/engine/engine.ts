@@ -88,7 +88,7 @@ export class VaultEngine {
 	saved: SavedIndexes | null = null;
 	/** The search index a read from scratch was fed (core/search/fed-notes.ts): the first build finishes it. */
 	fed: FedNotes | null = null;
-	/** How a change runs on a host's main thread (its upsert in steps of a bounded dictionary decode, a compaction it leaves needed in steps); null: in one go. */
+	/** How a change's upsert runs on a host's main thread (in steps of a bounded dictionary decode); null: in one go. */
 	changeSteps: ChangeSteps | null = null;
 	/** The saved search index failed a check: build instead of loading it again. */
 	private savedSearchDamaged = false;
@@ -312,6 +312,25 @@ export class VaultEngine {
 		return true;
 	}
 
+	/**
+	 * `foldSearchEdits` in a host's slices (`run` drains the compaction's steps), beside searches
+	 * and changes, which land in its pauses (InvertedIndex.compactSteps): so a search after many
+	 * edits (a reconcile, a sync) does not compact in one block. False when there was nothing to
+	 * do. The host runs one at a time, and not with a save (whose export compacts too).
+	 */
+	async foldSearchEditsIn(run: (steps: Generator<void, void, void>) => Promise<void>): Promise<boolean> {
+		const index = this.index;
+		if (index === null || !index.index.needsCompaction) return false;
+		try {
+			await run(index.index.compactSteps());
+		} catch (error) {
+			if (!(error instanceof SavedIndexDamaged)) throw error; // a saved record not loaded yet: a search folds later
+			if (this.index === index) this.dropDamagedIndex(error);
+			return false;
+		}
+		return true;
+	}
+
 	/** The search index with every change made so far applied. */
 	private async currentIndex(): Promise<SearchIndex> {
 		await this.changes;
@@ -481,9 +500,6 @@ export class VaultEngine {
 		this.index.invalidateLinks(); // Even an excluded or non-note file changes where links resolve.
 		try {
 			await this.applyTo(this.index, path, text);
-			// A host that runs changes in steps folds the edits in them too, so the next search does not in one block.
-			const index = this.index.index;
-			if (this.changeSteps !== null && index.needsCompaction) await this.changeSteps.run(index.compactSteps());
 		} catch (error) {
 			if (!(error instanceof SavedIndexDamaged)) throw error;
 			this.dropDamagedIndex(error); // The next search builds from the notes as they are now, this change included.

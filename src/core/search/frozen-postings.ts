@@ -3,7 +3,7 @@
  * CSR columns. Built in memory by compaction, or restored from a saved part whose columns are read
  * one term's slice at a time — a warm search reads the postings of its query's terms only.
  */
-import type { PendingPostings } from './pending-postings';
+import type { PendingMark, PendingPostings } from './pending-postings';
 import { drain } from '../steps';
 
 /** CSR columns: term t's postings are [termStart[t], termStart[t+1]). */
@@ -108,9 +108,10 @@ export class FrozenPostings {
 }
 
 /**
- * The postings of `frozen` and `pending` whose notes are `alive`, as one CSR segment over
- * `termCount` terms: a counting sort, O(postings), pausing after about `step` postings of work
- * (InvertedIndex.compact). Ids are kept (removed ids stay holes).
+ * The postings of `frozen` and of `pending` up to `upTo` whose notes are `alive`, as one CSR
+ * segment over `termCount` terms: a counting sort, O(postings), pausing after about `step`
+ * postings of work (InvertedIndex.compact). Ids are kept (removed ids stay holes). `alive` must
+ * not change until it returns (the index hands it a copy: notes change in its pauses).
  */
 export function* mergePostingsSteps(
 	{ termStart, postDocs, postTfs }: PostingColumns,
@@ -118,6 +119,7 @@ export function* mergePostingsSteps(
 	alive: Uint8Array,
 	termCount: number,
 	step: number,
+	upTo: PendingMark = pending.mark(),
 ): Generator<void, PostingColumns, void> {
 	let work = 0;
 	const counts = new Uint32Array(termCount + 1);
@@ -132,7 +134,7 @@ export function* mergePostingsSteps(
 			yield;
 		}
 	}
-	yield* pending.eachLive(alive, step, (_d, t) => counts[t]!++);
+	yield* pending.eachLive(alive, step, (_d, t) => counts[t]!++, upTo);
 	const start = new Uint32Array(termCount + 1);
 	for (let t = 0; t < termCount; t++) start[t + 1] = start[t]! + counts[t]!;
 	const total = start[termCount]!;
@@ -162,10 +164,15 @@ export function* mergePostingsSteps(
 			yield;
 		}
 	}
-	yield* pending.eachLive(alive, step, (d, t, packed) => {
-		const w = cursor[t]!++;
-		docs[w] = d;
-		tfs[w] = packed;
-	});
+	yield* pending.eachLive(
+		alive,
+		step,
+		(d, t, packed) => {
+			const w = cursor[t]!++;
+			docs[w] = d;
+			tfs[w] = packed;
+		},
+		upTo,
+	);
 	return { termStart: start, postDocs: docs, postTfs: tfs };
 }

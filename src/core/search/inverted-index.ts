@@ -216,11 +216,13 @@ export class InvertedIndex {
 
 	/**
 	 * The steps of a compaction: it pauses (yields) after about COMPACT_STEP postings of work. A
-	 * save's encoding (`exportStateSteps`) and a host folding edits while idle run them in slices (at
-	 * 50k notes a pass of over a second on a host's main thread); everything else drains them. The
-	 * index must not change until they return (the engine holds its changes back meanwhile).
+	 * save's encoding (`exportStateSteps`) and a host folding edits in the background run them in
+	 * slices (at 50k notes a pass of over a second on a host's main thread); everything else drains
+	 * them. Notes may be added and removed in the pauses: it folds what was pending when it began
+	 * (later notes stay pending, notes removed meanwhile stay stale). One at a time per index.
 	 */
 	*compactSteps(): Generator<void, void, void> {
+		if (this.compacting) throw new Error('a compaction of this index is already under way');
 		this.compacting = true;
 		try {
 			yield* this.foldSteps();
@@ -238,16 +240,15 @@ export class InvertedIndex {
 			this.pending.clear(this.docs.length);
 			return;
 		}
-		const columns = yield* mergePostingsSteps(
-			yield* this.frozen.columnsSteps(),
-			this.pending,
-			this.alive,
-			termCount,
-			COMPACT_STEP,
-		);
+		// What is folded is fixed now: notes added or removed in the pauses stay pending or stale.
+		const upTo = this.pending.mark();
+		const alive = this.alive.slice(0, this.docs.length);
+		const removed = this.removedSinceCompact;
+		const frozen = yield* this.frozen.columnsSteps();
+		const columns = yield* mergePostingsSteps(frozen, this.pending, alive, termCount, COMPACT_STEP, upTo);
 		this.frozen = new FrozenPostings(columns);
-		this.pending.clear(this.docs.length);
-		this.removedSinceCompact = 0;
+		this.pending.dropTo(upTo, this.docs.length);
+		this.removedSinceCompact -= removed;
 		this.revisionCount++;
 	}
 

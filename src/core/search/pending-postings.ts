@@ -5,10 +5,16 @@
  */
 import { ChunkedU32 } from './chunked-column';
 
+/** A point in the pending segment: its notes and entries then (`PendingPostings.mark`). */
+export interface PendingMark {
+	notes: number;
+	entries: number;
+}
+
 /** Doc-major postings of the notes added since the last compaction (see the module comment). */
 export class PendingPostings {
-	private readonly terms = new ChunkedU32();
-	private readonly tfs = new ChunkedU32();
+	private terms = new ChunkedU32();
+	private tfs = new ChunkedU32();
 	/** Where each note's entries start, by id - firstDoc (ids with no entries get an empty range). */
 	private starts: number[] = [];
 	/** The id of the first note the segment holds (every id from it on lands here). */
@@ -33,6 +39,32 @@ export class PendingPostings {
 			this.terms.push(docTerms[i]!);
 			this.tfs.push(docTfs[i]! >>> 0);
 		}
+	}
+
+	/** Notes the segment holds entries for (ids `firstDoc` on), and where its entries end: what a compaction folds. */
+	mark(): PendingMark {
+		return { notes: this.starts.length, entries: this.terms.length };
+	}
+
+	/**
+	 * Drop the entries up to `mark` (a compaction folded them), keeping the notes added since: a
+	 * compaction in a host's steps lets changes land in its pauses.
+	 */
+	dropTo(mark: PendingMark, nextDoc: number): void {
+		if (mark.entries === this.terms.length) {
+			this.clear(nextDoc);
+			return;
+		}
+		const terms = new ChunkedU32();
+		const tfs = new ChunkedU32();
+		for (let i = mark.entries; i < this.terms.length; i++) {
+			terms.push(this.terms.get(i));
+			tfs.push(this.tfs.get(i));
+		}
+		this.terms = terms;
+		this.tfs = tfs;
+		this.starts = this.starts.slice(mark.notes).map((start) => start - mark.entries);
+		this.firstDoc += mark.notes;
 	}
 
 	/** Empty the segment; the next note added is `nextDoc` or later. */
@@ -72,20 +104,22 @@ export class PendingPostings {
 	}
 
 	/**
-	 * Visit each live note's postings as (note id, term, packed tf), note by note; yields after about
-	 * `step` postings of work so a compaction can pause.
+	 * Visit each live note's postings as (note id, term, packed tf), note by note, up to `upTo`
+	 * (what a compaction folds; notes added in its pauses stay); yields after about `step` postings
+	 * of work so a compaction can pause.
 	 */
 	*eachLive(
 		alive: Uint8Array,
 		step: number,
 		visit: (d: number, t: number, packed: number) => void,
+		upTo: PendingMark = this.mark(),
 	): Generator<void, void, void> {
 		let work = 0;
-		const notes = this.starts.length;
+		const notes = upTo.notes;
 		for (let k = 0; k < notes; k++) {
 			const d = this.firstDoc + k;
 			if (alive[d] !== 1) continue;
-			const end = k + 1 < notes ? this.starts[k + 1]! : this.terms.length;
+			const end = k + 1 < notes ? this.starts[k + 1]! : upTo.entries;
 			for (let i = this.starts[k]!; i < end; i++) visit(d, this.terms.get(i), this.tfs.get(i));
 			work += end - this.starts[k]! + 1;
 			if (work >= step) {
