@@ -370,7 +370,7 @@ export class PluginEngine extends Component {
 				await this.reconciliation; // after the reconcile: a fold's slices beside it would only slow it
 				await this.engine.settled();
 				const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.next, Date.now);
-				if (this.active) await this.engine.foldSearchEditsIn((steps) => slice.run(steps));
+				if (this.active) await this.engine.foldSearchEdits((steps) => slice.run(steps));
 			})
 			.catch(() => undefined)
 			.finally(() => {

@@ -95,7 +95,7 @@ export async function startWarmVault(options: WarmVaultOptions): Promise<WarmVau
 			void session
 				.use(async (state) => {
 					await state.engine.searchIndex();
-					state.engine.foldSearchEdits();
+					await state.engine.foldSearchEdits();
 				})
 				.catch((error: unknown) =>
 					log(`search index catch-up failed: ${error instanceof Error ? error.message : String(error)}`),

@@ -139,19 +139,19 @@ describe('VaultEngine answers every operation over one source', () => {
 		const source = vault();
 		const engine = new VaultEngine(source);
 		await engine.searchIndex();
-		expect(engine.foldSearchEdits()).toBe(false);
+		expect(await engine.foldSearchEdits()).toBe(false);
 		source.set('notes/a.md', 'Links to [[Topic]] about zebras and giraffes.\n');
 		await engine.upsert('notes/a.md');
 		// One edit leaves the old version's postings stored but never counted: nothing to do yet.
-		expect(engine.foldSearchEdits()).toBe(false);
+		expect(await engine.foldSearchEdits()).toBe(false);
 		const fresh = new VaultEngine(source);
 		for (const q of ['zebras', 'giraffes', 'topic']) expect(await engine.search(q)).toEqual(await fresh.search(q));
 		for (let round = 0; round < 40; round++) {
 			source.set('notes/a.md', `Links to [[Topic]] about zebras, edit ${round}.\n`);
 			await engine.upsert('notes/a.md');
 		}
-		expect(engine.foldSearchEdits()).toBe(true);
-		expect(engine.foldSearchEdits()).toBe(false);
+		expect(await engine.foldSearchEdits()).toBe(true);
+		expect(await engine.foldSearchEdits()).toBe(false);
 		const after = new VaultEngine(source);
 		for (const q of ['zebras', 'giraffes', 'topic']) expect(await engine.search(q)).toEqual(await after.search(q));
 	});

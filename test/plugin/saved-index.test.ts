@@ -212,14 +212,16 @@ describe('the plugin saved index after edits', () => {
 		const app = vault(files);
 		const plugin = await start(app);
 		const index = plugin.engine.engine.builtSearchIndex!.index;
-		const compactions = vi.spyOn(index, 'compactSteps');
+		const folds = vi.spyOn(plugin.engine.engine, 'foldSearchEdits');
 		for (let i = 0; i < 40; i++) app.modify(`n/${i}.md`, `Note ${i} edited, wombat.`);
-		await plugin.engine.settled(); // the edits; the fold comes after them, in slices
-		await vi.waitFor(() => expect(index.hasStalePostings).toBe(false), { timeout: 20_000 }); // folded
-		expect(compactions).toHaveBeenCalledTimes(1);
-		expect(plugin.engine.saved?.log.filter((l) => l.startsWith('saved ('))).toHaveLength(1); // no save did it
+		await plugin.engine.settled(); // the edits
+		await plugin.engine.savesSettled(); // the fold, in the saves' chain before the save the edits asked for
+		expect(folds).toHaveBeenCalledTimes(1);
+		await expect(folds.mock.results[0]!.value).resolves.toBe(true); // it compacted, not the save after it
+		expect(index.hasStalePostings).toBe(false);
+		const compactions = vi.spyOn(index, 'compactSteps');
 		expect((await plugin.engine.search('wombat', { limit: 100 })).results).toHaveLength(40);
-		expect(compactions).toHaveBeenCalledTimes(1); // the search found nothing left to fold
+		expect(compactions).not.toHaveBeenCalled(); // the search found nothing left to fold
 		plugin.unload();
 	});
 });

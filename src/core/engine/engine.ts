@@ -41,7 +41,7 @@ import { LinkState } from './link-state';
 import { baseAnswer, basesInScope } from './bases';
 import { schemaDraftOf } from './schema-draft';
 import { buildTrigramIndex, refreshTrigrams, type SavedIndexes } from './saved';
-import type { TimeSlice } from '../steps';
+import { drain, type TimeSlice } from '../steps';
 import { engineStatus, type EngineStatus, type SearchIndexState } from './status';
 
 export type { EngineConfig, PackDefaults, ResolvedConfig, SearchTuning } from './config';
@@ -62,6 +62,9 @@ export interface EngineSearchOptions {
 	/** A host's time budget for the search's pass over every note's links (the answer is the same). */
 	slice?: TimeSlice;
 }
+
+/** Steps run at once (a host with no slices). */
+const atOnce = (steps: Generator<void, void, void>): Promise<void> => Promise.resolve(drain(steps));
 
 /** The engine: see the module comment. */
 export class VaultEngine {
@@ -161,21 +164,11 @@ export class VaultEngine {
 	async grepStream(query: GrepQuery, sink: GrepSink): Promise<QueryResult> {
 		const trigrams = await this.trigramIndex();
 		const reuse = this.links.ordered();
-		return runGrepStream(
-			this.source,
-			query,
-			this.config.settings,
-			trigrams,
-			{ ...reuse, order: reuse.order ?? [] },
-			sink,
-		);
+		const ordered = { ...reuse, order: reuse.order ?? [] };
+		return runGrepStream(this.source, query, this.config.settings, trigrams, ordered, sink);
 	}
 
-	/**
-	 * Build now what `reuseGraph` queries share and build lazily — the link graph and its inverted
-	 * links, the result order, the name index — so that a server's first structural calls do not
-	 * pay for it (at 50k notes the first backlinks call took ~700 ms and the second ~180 ms).
-	 */
+	/** Build now what `reuseGraph` queries share (link graph, result order, name index): a server's first calls then need not (~0.5 s at 50k). */
 	warmQueries(): void {
 		this.links.warm();
 	}
@@ -300,25 +293,12 @@ export class VaultEngine {
 	}
 
 	/**
-	 * Compacts the built search index now when the next search would (many edits since the last
-	 * compaction, see `InvertedIndex.needsCompaction`), so a host can pay for it while idle; false
-	 * when there was nothing to do. Edits never change answers before it: removed notes' postings
-	 * are skipped and never counted (issue 15: the live index answers exactly as a rebuild).
+	 * Compacts the built search index when the next search would (many edits since the last
+	 * compaction, see `InvertedIndex.needsCompaction`), so a host pays for it while idle: at once, or
+	 * in a host's slices (`run`), searches and changes landing in its pauses; false when there was
+	 * nothing to do. Edits never change answers before it (removed notes' postings are never counted).
 	 */
-	foldSearchEdits(): boolean {
-		const index = this.index;
-		if (index === null || !index.index.needsCompaction) return false;
-		index.index.compact();
-		return true;
-	}
-
-	/**
-	 * `foldSearchEdits` in a host's slices (`run` drains the compaction's steps), beside searches
-	 * and changes, which land in its pauses (InvertedIndex.compactSteps): so a search after many
-	 * edits (a reconcile, a sync) does not compact in one block. False when there was nothing to
-	 * do. The host runs one at a time, and not with a save (whose export compacts too).
-	 */
-	async foldSearchEditsIn(run: (steps: Generator<void, void, void>) => Promise<void>): Promise<boolean> {
+	async foldSearchEdits(run: (steps: Generator<void, void, void>) => Promise<void> = atOnce): Promise<boolean> {
 		const index = this.index;
 		if (index === null || !index.index.needsCompaction) return false;
 		try {
