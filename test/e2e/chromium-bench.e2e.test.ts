@@ -62,6 +62,7 @@ describe('the Chromium bench', () => {
 				'first_search',
 				'reconciled',
 				'resaved',
+				'heap_settled',
 				'settled',
 				'settled_searches',
 			]);

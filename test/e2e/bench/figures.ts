@@ -56,7 +56,8 @@ export function summarize(run: {
 }): Record<string, unknown> {
 	const first = withCpu(run.first, run.cpu.first);
 	const restart = withCpu(run.restart, run.cpu.restart);
-	const measured = [...first.phases, ...restart.phases];
+	// The bench's own full collection is no phase of the plugin's.
+	const measured = [...first.phases, ...restart.phases].filter((p) => p.name !== 'heap_settled');
 	const { phases: _a, ...firstRest } = run.first;
 	const { phases: _b, ...restartRest } = run.restart;
 	return {

@@ -134,7 +134,11 @@ async function restart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<str
 	if (forced) await plugin.engine.saveNow();
 	await settle();
 	mark('resaved');
+	// The bench's own full collection (the re-save's garbage not left to the searches), in a task of its own: a phase apart.
+	await settle();
 	settledHeap();
+	await settle();
+	mark('heap_settled');
 	await plugin.engine.source.linkSourcesInverted();
 	await settle();
 	mark('settled');
