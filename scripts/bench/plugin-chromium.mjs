@@ -14,13 +14,15 @@
  * one) → five searches once all is settled. Each load runs a full collection just before its
  * layout-ready (Chromium gets --js-flags=--expose-gc), as the Node harness's --settled-heap does.
  *
- *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE]
+ *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile]
  *
  * Per phase (between the page's marks): wall ms; Chromium's long tasks (longest, count over 50 ms,
  * each one's start after layout-ready and duration); the gaps over 50 ms of a 4 ms beat; long
  * animation frames over 50 ms with the scripts that ran in them (their function names say what a
  * long task was); the renderer's main-thread and whole-process CPU ms (/proc, read at each mark).
- * --out FILE: the figures as JSON in FILE too. The page is built into test-output/plugin-chromium/.
+ * --out FILE: the figures as JSON in FILE too. --profile: the page samples its main thread (the JS
+ * Self-Profiling API, 10 ms a sample) and each long task lists its samples, those outside any
+ * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line of bench.js). The page is built into test-output/plugin-chromium/.
  */
 import esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,12 +36,13 @@ const { values: options } = parseArgs({
 		vault: { type: 'string' },
 		changed: { type: 'string', default: '0' },
 		json: { type: 'boolean', default: false },
+		profile: { type: 'boolean', default: false },
 		out: { type: 'string' },
 	},
 });
 if (options.vault === undefined || !/^\d+$/.test(options.changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE]\n',
+		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile]\n',
 	);
 	process.exit(2);
 }
@@ -72,7 +75,12 @@ await esbuild.build({
 	],
 });
 const { runChromiumBench, formatFigures } = await import(pathToFileURL(runner).href);
-const figures = await runChromiumBench({ vault: options.vault, changed: Number(options.changed), outDir });
+const figures = await runChromiumBench({
+	vault: options.vault,
+	changed: Number(options.changed),
+	outDir,
+	profile: options.profile,
+});
 if (options.out !== undefined) writeFileSync(resolve(options.out), `${JSON.stringify(figures, null, 2)}\n`);
 process.stdout.write(options.json ? `${JSON.stringify(figures, null, 2)}\n` : formatFigures(figures));
 const errors = [...figures.first_start.errors, ...figures.restart.errors];

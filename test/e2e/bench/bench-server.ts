@@ -76,7 +76,10 @@ export async function startBenchServer(content: BenchContent): Promise<BenchServ
 			(server.cpu[load] ??= {})[mark] = rendererCpu(server.browserPid);
 			return send(res, '.json', '{}');
 		}
-		if (path === '/' || path === '/bench.html') return send(res, '.html', PAGE);
+		if (path === '/' || path === '/bench.html') {
+			res.setHeader('document-policy', 'js-profiling'); // the page may profile itself (`?profile=1`)
+			return send(res, '.html', PAGE);
+		}
 		if (path === '/bench.js') return send(res, '.js', readFileSync(join(content.pageDir, 'bench.js')));
 		if (path === '/vault/meta.json') return send(res, '.json', content.metaJson);
 		if (path === '/vault/changes.json')

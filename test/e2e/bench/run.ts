@@ -28,20 +28,23 @@ export interface BenchOptions {
 	outDir: string;
 	/** Where the vault's metadata is cached (default: a folder of the OS's temp dir). */
 	cacheDir?: string;
+	/** The page samples its main thread (JS Self-Profiling, 10 ms) and names the functions inside each long task. */
+	profile?: boolean;
 	/** A load's deadline (default 30 min). */
 	loadTimeoutMs?: number;
 }
 
-/** Starts Chromium on `url` over `profile`; resolves with the load's figures, then closes it. */
+/** Starts Chromium on the `load` page over the user data folder `userData`; resolves with the load's figures, then closes it. */
 async function oneLoad(
 	server: BenchServer,
 	load: string,
-	profile: string,
+	userData: string,
 	logFile: string,
 	timeoutMs: number,
+	profile: boolean,
 ): Promise<LoadFigures> {
-	const url = `${server.url}bench.html?load=${load}`;
-	const args = [...ARGS, '--headless', `--user-data-dir=${profile}`, '--js-flags=--expose-gc', url];
+	const url = `${server.url}bench.html?load=${load}${profile ? '&profile=1' : ''}`;
+	const args = [...ARGS, '--headless', `--user-data-dir=${userData}`, '--js-flags=--expose-gc', url];
 	const chromium = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
 	const stderr: Buffer[] = [];
 	chromium.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
@@ -81,11 +84,26 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 	mkdirSync(pageDir, { recursive: true });
 	await bundlePage(join(HARNESS, 'bench-entry.ts'), join(pageDir, 'bench.js'));
 	const server = await startBenchServer({ pageDir, files, metaJson, changes });
-	const profile = mkdtempSync(join(tmpdir(), 'vault-query-chromium-bench-profile-'));
+	const userData = mkdtempSync(join(tmpdir(), 'vault-query-chromium-bench-profile-'));
 	try {
 		const timeout = options.loadTimeoutMs ?? 30 * 60_000;
-		const first = await oneLoad(server, 'first', profile, join(options.outDir, 'chromium-first.log'), timeout);
-		const again = await oneLoad(server, 'restart', profile, join(options.outDir, 'chromium-restart.log'), timeout);
+		const profile = options.profile ?? false;
+		const first = await oneLoad(
+			server,
+			'first',
+			userData,
+			join(options.outDir, 'chromium-first.log'),
+			timeout,
+			profile,
+		);
+		const again = await oneLoad(
+			server,
+			'restart',
+			userData,
+			join(options.outDir, 'chromium-restart.log'),
+			timeout,
+			profile,
+		);
 		const version = execFileSync(CHROMIUM, ['--version'], {
 			encoding: 'utf8',
 			stdio: ['ignore', 'pipe', 'ignore'],
@@ -96,6 +114,6 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 		};
 	} finally {
 		await server.close();
-		rmSync(profile, { recursive: true, force: true });
+		rmSync(userData, { recursive: true, force: true });
 	}
 }

@@ -25,11 +25,55 @@ export interface Phase {
 	wall_ms: number;
 	longest_long_task_ms: number;
 	long_tasks_over_50: number;
-	long_tasks: Block[];
+	long_tasks: ProfiledBlock[];
 	longest_gap_ms: number;
 	gaps_over_50: number;
 	gaps: Block[];
 	long_frames: LongFrame[];
+	/** Under `?profile=1`: the phase's samples, those outside any script, its commonest innermost functions. */
+	profile?: ProfiledBlock;
+}
+
+/** A long task with, under `?profile=1`, the JS Self-Profiling API's samples in it: how many, how many outside any script, the commonest innermost functions. */
+export interface ProfiledBlock extends Block {
+	samples?: number;
+	no_script_samples?: number;
+	top?: string[];
+}
+
+/** The JS Self-Profiling API's trace (not in the DOM typings). */
+interface ProfilerTrace {
+	frames: { name: string; resourceId?: number; line?: number }[];
+	stacks: { parentId?: number; frameId: number }[];
+	samples: { timestamp: number; stackId?: number }[];
+	resources: string[];
+}
+
+/** A sampling profiler of the page's main thread, 10 ms a sample, with `?profile=1` (the server allows it by Document-Policy). */
+const profiler = ((): { stop(): Promise<ProfilerTrace> } | null => {
+	const Profiler = (window as unknown as { Profiler?: new (o: object) => { stop(): Promise<ProfilerTrace> } })
+		.Profiler;
+	if (new URLSearchParams(location.search).get('profile') !== '1' || Profiler === undefined) return null;
+	return new Profiler({ sampleInterval: 10, maxBufferSize: 500_000 });
+})();
+
+/** `task` with the profile's samples inside it. */
+function profiled(task: Block, trace: ProfilerTrace | null): ProfiledBlock {
+	if (trace === null) return task;
+	const inside = trace.samples.filter((x) => x.timestamp >= task.start && x.timestamp <= task.start + task.ms);
+	const counts = new Map<string, number>();
+	let none = 0;
+	for (const sample of inside) {
+		const stack = sample.stackId === undefined ? undefined : trace.stacks[sample.stackId];
+		const frame = stack === undefined ? undefined : trace.frames[stack.frameId];
+		if (frame === undefined) none++;
+		else {
+			const name = `${frame.name || '(anonymous)'}:${frame.line ?? '?'}`;
+			counts.set(name, (counts.get(name) ?? 0) + 1);
+		}
+	}
+	const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+	return { ...task, samples: inside.length, no_script_samples: none, top: top.map(([n, c]) => `${n} ×${c}`) };
 }
 
 const tasks: Block[] = [];
@@ -105,6 +149,7 @@ const round = (b: Block): Block => ({ start: Math.round(b.start), ms: Math.round
 export async function phases(origin: string): Promise<Phase[]> {
 	await Promise.all(cpuAsked);
 	takeTasks(taskObserver.takeRecords()); // those not delivered yet
+	const trace = profiler === null ? null : await profiler.stop();
 	const zero = marks.find(([n]) => n === origin)?.[1] ?? 0;
 	const out: Phase[] = [];
 	for (let i = 1; i < marks.length; i++) {
@@ -112,7 +157,7 @@ export async function phases(origin: string): Promise<Phase[]> {
 		const [name, to] = marks[i]!;
 		const inside = (b: Block): boolean => b.start >= from && b.start < to;
 		const shift = (b: Block): Block => round({ start: b.start - zero, ms: b.ms });
-		const t = tasks.filter(inside).map(shift);
+		const t = tasks.filter(inside).map((b) => ({ ...profiled(b, trace), ...shift(b) }));
 		const g = gaps.filter(inside).map(shift);
 		out.push({
 			name,
@@ -123,6 +168,7 @@ export async function phases(origin: string): Promise<Phase[]> {
 			longest_gap_ms: Math.max(0, ...g.map((b) => b.ms)),
 			gaps_over_50: g.length,
 			gaps: g,
+			...(trace === null ? {} : { profile: profiled({ start: from, ms: to - from }, trace) }),
 			long_frames: frames.filter(inside).map((f) => ({ ...f, ...shift(f), blocking: Math.round(f.blocking) })),
 		});
 	}
