@@ -158,7 +158,8 @@ export async function phases(origin: string): Promise<Phase[]> {
 		const inside = (b: Block): boolean => b.start >= from && b.start < to;
 		const shift = (b: Block): Block => round({ start: b.start - zero, ms: b.ms });
 		const t = tasks.filter(inside).map((b) => ({ ...profiled(b, trace), ...shift(b) }));
-		const g = gaps.filter(inside).map(shift);
+		// A gap belongs to the phase it ends in: it starts at the beat before, maybe before the mark that began the block.
+		const g = gaps.filter((b) => b.start + b.ms >= from && b.start + b.ms < to).map(shift);
 		out.push({
 			name,
 			wall_ms: Math.round(to - from),
