@@ -19,7 +19,7 @@ import { SearchIndex } from '../../../src/core/search/search-index';
 import VaultQueryPlugin from '../../../src/main';
 import type { VaultChanges, VaultMeta } from '../bench/vault-meta';
 import { UiApp } from '../../ui/ui-app';
-import { between, mark, phases } from './bench-monitor';
+import { between, mark, nextBeat, phases } from './bench-monitor';
 
 const LOAD = new URLSearchParams(location.search).get('load') ?? 'first';
 /** The Node restart bench's searches: the first, then more once all is settled. */
@@ -93,7 +93,7 @@ async function loadPlugin(app: UiApp): Promise<VaultQueryPlugin> {
 	plugin.load();
 	await settle();
 	settledHeap();
-	await settle();
+	await nextBeat();
 	return plugin;
 }
 
@@ -137,7 +137,7 @@ async function restart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<str
 	// The bench's own full collection (the re-save's garbage not left to the searches), in a task of its own: a phase apart.
 	await settle();
 	settledHeap();
-	await settle();
+	await nextBeat();
 	mark('heap_settled');
 	await plugin.engine.source.linkSourcesInverted();
 	await settle();

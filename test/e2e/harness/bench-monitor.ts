@@ -123,11 +123,18 @@ try {
 }
 
 let last = performance.now();
+const beatWaiters: (() => void)[] = [];
 window.setInterval(() => {
 	const now = performance.now();
 	if (now - last > 50) gaps.push({ start: last, ms: now - last });
 	last = now;
+	for (const resolve of beatWaiters.splice(0)) resolve();
 }, 4);
+
+/** Resolves at the next beat: a block just made (the bench's own collection) ends its gap before the next mark. */
+export function nextBeat(): Promise<void> {
+	return new Promise((resolve) => beatWaiters.push(resolve));
+}
 
 /** Names this moment; the server reads the renderer's CPU as the request arrives. */
 export function mark(name: string): void {
