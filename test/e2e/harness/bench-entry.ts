@@ -19,7 +19,7 @@ import { SearchIndex } from '../../../src/core/search/search-index';
 import VaultQueryPlugin from '../../../src/main';
 import type { VaultChanges, VaultMeta } from '../bench/vault-meta';
 import { UiApp } from '../../ui/ui-app';
-import { between, mark, nextBeat, phases } from './bench-monitor';
+import { benchCollection, between, mark, nextBeat, phases } from './bench-monitor';
 
 const LOAD = new URLSearchParams(location.search).get('load') ?? 'first';
 /** The Node restart bench's searches: the first, then more once all is settled. */
@@ -40,11 +40,6 @@ window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason
 
 function settle(): Promise<void> {
 	return new Promise((resolve) => window.setTimeout(resolve, 0));
-}
-
-/** A full collection where Chromium was started with --expose-gc (the set-up's garbage is not left to the measured spans). */
-function settledHeap(): void {
-	(globalThis as { gc?: () => void }).gc?.();
 }
 
 async function json<T>(url: string): Promise<T> {
@@ -92,7 +87,7 @@ async function loadPlugin(app: UiApp): Promise<VaultQueryPlugin> {
 	const plugin = new VaultQueryPlugin(app as unknown as App, manifest);
 	plugin.load();
 	await settle();
-	settledHeap();
+	benchCollection();
 	await nextBeat();
 	return plugin;
 }
@@ -136,7 +131,7 @@ async function restart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<str
 	mark('resaved');
 	// The bench's own full collection (the re-save's garbage not left to the searches), in a task of its own: a phase apart.
 	await settle();
-	settledHeap();
+	benchCollection();
 	await nextBeat();
 	mark('heap_settled');
 	await plugin.engine.source.linkSourcesInverted();
