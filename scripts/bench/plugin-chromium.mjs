@@ -6,15 +6,17 @@
  * metadata (computed once in Node with the project's parser, cached under the OS's temp folder
  * keyed by the vault's path and files' mtimes and sizes) are served as JSON, and every note is
  * fetched from the local server at each read, as Obsidian reads from disk — the page never holds
- * every note's text. Chromium (/usr/bin/chromium, headless, no DevTools attached) is started over
- * a fresh profile: layout-ready → the index built in the worker → saved; closed and started again
- * over the same profile with N notes changed meanwhile (served with new text, mtime and size;
+ * every note's text. The reads the plugin asks for in one turn (32 notes) go in one request, as
+ * their bytes and sizes; --fetch-each: one request a note (Chromium's fetch machinery then costs the
+ * page's main thread ~1 ms a note, which a read from disk does not: 44–48 s of CPU at 50k notes).
+ * Chromium (/usr/bin/chromium, headless, no DevTools attached) is started over a fresh profile:
+ * layout-ready → the index built in the worker → saved; closed and started again over the same profile with N notes changed meanwhile (served with new text, mtime and size;
  * the vault is never written): layout-ready → restored → first ranked search (restart_ready_ms) →
  * reconciled (reconcile_done_ms) → re-saved (forced with saveNow when the plugin did not ask for
  * one) → five searches once all is settled. Each load runs a full collection just before its
  * layout-ready (Chromium gets --js-flags=--expose-gc), as the Node harness's --settled-heap does.
  *
- *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile]
+ *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each]
  *
  * Per phase (between the page's marks): wall ms; Chromium's long tasks (longest, count over 50 ms,
  * each one's start after layout-ready and duration); the gaps over 50 ms of a 4 ms beat; long
@@ -37,12 +39,13 @@ const { values: options } = parseArgs({
 		changed: { type: 'string', default: '0' },
 		json: { type: 'boolean', default: false },
 		profile: { type: 'boolean', default: false },
+		'fetch-each': { type: 'boolean', default: false },
 		out: { type: 'string' },
 	},
 });
 if (options.vault === undefined || !/^\d+$/.test(options.changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile]\n',
+		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each]\n',
 	);
 	process.exit(2);
 }
@@ -80,6 +83,7 @@ const figures = await runChromiumBench({
 	changed: Number(options.changed),
 	outDir,
 	profile: options.profile,
+	fetchEach: options['fetch-each'],
 });
 if (options.out !== undefined) writeFileSync(resolve(options.out), `${JSON.stringify(figures, null, 2)}\n`);
 process.stdout.write(options.json ? `${JSON.stringify(figures, null, 2)}\n` : formatFigures(figures));

@@ -1,7 +1,7 @@
 /**
  * The Chromium bench's server on 127.0.0.1: the bench page and its bundle (bench.js), the vault's
- * metadata (vault-meta.ts) and, one request a note, the vault's files as Obsidian would read them
- * from disk — on the restart's load, the notes changed while it was closed with their new text.
+ * metadata (vault-meta.ts) and the vault's files as Obsidian would read them from disk (one
+ * request a note, or several notes a request) — on the restart's load, the notes changed while it was closed with their new text.
  * The page posts each load's figures back, and asks it to read the renderer's CPU time at each of
  * its marks (renderer-cpu.ts). It serves nothing but what it lists, and writes nothing.
  */
@@ -66,6 +66,12 @@ export async function startBenchServer(content: BenchContent): Promise<BenchServ
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const load = url.searchParams.get('load') ?? 'first';
 		const path = url.pathname;
+		if (req.method === 'POST' && path === '/vault/files') {
+			// Several notes in one answer (bench-reads.ts): their bytes one after the other, their sizes (-1: none) in a header.
+			const all = (JSON.parse(body) as string[]).map((p) => fileBytes(content, p, load));
+			res.setHeader('x-sizes', JSON.stringify(all.map((b) => b?.length ?? -1)));
+			return send(res, '.bin', Buffer.concat(all.filter((b): b is Buffer => b !== null)));
+		}
 		if (req.method === 'POST' && path === '/bench/result') {
 			posted.set(load, JSON.parse(body));
 			waiting.get(load)?.(posted.get(load));

@@ -30,6 +30,8 @@ export interface BenchOptions {
 	cacheDir?: string;
 	/** The page samples its main thread (JS Self-Profiling, 10 ms) and names the functions inside each long task. */
 	profile?: boolean;
+	/** One request a note (the page's first stand-in for the disk), not the reads of a turn in one request. */
+	fetchEach?: boolean;
 	/** A load's deadline (default 30 min). */
 	loadTimeoutMs?: number;
 }
@@ -41,9 +43,9 @@ async function oneLoad(
 	userData: string,
 	logFile: string,
 	timeoutMs: number,
-	profile: boolean,
+	query: string,
 ): Promise<LoadFigures> {
-	const url = `${server.url}bench.html?load=${load}${profile ? '&profile=1' : ''}`;
+	const url = `${server.url}bench.html?load=${load}${query}`;
 	const args = [...ARGS, '--headless', `--user-data-dir=${userData}`, '--js-flags=--expose-gc', url];
 	const chromium = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
 	const stderr: Buffer[] = [];
@@ -87,14 +89,14 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 	const userData = mkdtempSync(join(tmpdir(), 'vault-query-chromium-bench-profile-'));
 	try {
 		const timeout = options.loadTimeoutMs ?? 30 * 60_000;
-		const profile = options.profile ?? false;
+		const query = `${options.profile === true ? '&profile=1' : ''}${options.fetchEach === true ? '&reads=each' : ''}`;
 		const first = await oneLoad(
 			server,
 			'first',
 			userData,
 			join(options.outDir, 'chromium-first.log'),
 			timeout,
-			profile,
+			query,
 		);
 		const again = await oneLoad(
 			server,
@@ -102,7 +104,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 			userData,
 			join(options.outDir, 'chromium-restart.log'),
 			timeout,
-			profile,
+			query,
 		);
 		const version = execFileSync(CHROMIUM, ['--version'], {
 			encoding: 'utf8',
@@ -110,6 +112,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 		});
 		return {
 			chromium: version.trim(),
+			reads: options.fetchEach === true ? 'a request a note' : 'the reads of a turn in one request',
 			...summarize({ vault, changed: options.changed, first, restart: again, cpu: server.cpu }),
 		};
 	} finally {

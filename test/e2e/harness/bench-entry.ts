@@ -20,6 +20,7 @@ import VaultQueryPlugin from '../../../src/main';
 import type { VaultChanges, VaultMeta } from '../bench/vault-meta';
 import { UiApp } from '../../ui/ui-app';
 import { benchCollection, between, mark, nextBeat, phases } from './bench-monitor';
+import { fileBytes } from './bench-reads';
 
 const LOAD = new URLSearchParams(location.search).get('load') ?? 'first';
 /** The Node restart bench's searches: the first, then more once all is settled. */
@@ -47,15 +48,6 @@ async function json<T>(url: string): Promise<T> {
 	const response = await window.fetch(`${url}?load=${LOAD}`);
 	if (!response.ok) throw new Error(`${url}: ${response.status}`);
 	return (await response.json()) as T;
-}
-
-/** A file's bytes from the server, as Obsidian reads them from disk. */
-async function fileBytes(path: string): Promise<ArrayBuffer> {
-	const url = `/vault/file/${path.split('/').map(encodeURIComponent).join('/')}?load=${LOAD}`;
-	// The vault's disk, as the bench's server stands for it (requestUrl is Obsidian's, not the page's).
-	const response = await window.fetch(url);
-	if (!response.ok) throw new Error(`ENOENT: ${path}`);
-	return response.arrayBuffer();
 }
 
 /** The fake app over the served vault: every file listed with its stat, the metadata cache filled, reads fetched. */
