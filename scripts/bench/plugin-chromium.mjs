@@ -10,10 +10,11 @@
  * their bytes and sizes; --fetch-each: one request a note (Chromium's fetch machinery then costs the
  * page's main thread ~1 ms a note, which a read from disk does not: 44–48 s of CPU at 50k notes).
  * Chromium (/usr/bin/chromium, headless, no DevTools attached) is started over a fresh profile:
- * layout-ready → the index built in the worker → saved; closed and started again over the same profile with N notes changed meanwhile (served with new text, mtime and size;
- * the vault is never written): layout-ready → restored → first ranked search (restart_ready_ms) →
- * reconciled (reconcile_done_ms) → re-saved (forced with saveNow when the plugin did not ask for
- * one) → five searches once all is settled. Each load runs a full collection just before its
+ * layout-ready → the index built in the worker → saved; closed and started again over the same
+ * profile with N notes changed meanwhile (served with new text, mtime and size; the vault is never
+ * written): layout-ready → restored → first ranked search (restart_ready_ms) → reconciled
+ * (reconcile_done_ms) → re-saved (forced with saveNow when the plugin did not ask for one) → five
+ * searches once all is settled. Each load runs a full collection just before its
  * layout-ready (Chromium gets --js-flags=--expose-gc), as the Node harness's --settled-heap does.
  *
  *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each]
