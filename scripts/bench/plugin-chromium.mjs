@@ -25,7 +25,8 @@
  * long task was); the renderer's main-thread and whole-process CPU ms (/proc, read at each mark).
  * --out FILE: the figures as JSON in FILE too. --profile: the page samples its main thread (the JS
  * Self-Profiling API, 10 ms a sample) and each long task lists its samples, those outside any
- * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line of bench.js). The page is built into test-output/plugin-chromium/.
+ * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line
+ * of bench.js). The page is built into test-output/plugin-chromium/.
  */
 import esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
