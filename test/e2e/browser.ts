@@ -12,7 +12,8 @@ export function hasChromium(): boolean {
 	return existsSync(CHROMIUM);
 }
 
-const ARGS = [
+/** The flags every launch passes (no sandbox in containers, no GPU, no background traffic). */
+export const ARGS = [
 	'--no-sandbox',
 	'--disable-gpu',
 	'--disable-background-networking',

@@ -12,7 +12,8 @@ import { EXAMPLE_VAULT, REPO } from '../helpers/paths';
 import { readVault } from '../ui/vault-snapshot';
 import { indexWorkerCode } from '../../scripts/index-worker-bundle.mjs';
 
-const HARNESS = join(REPO, 'test', 'e2e', 'harness');
+/** The harness pages' sources. */
+export const HARNESS = join(REPO, 'test', 'e2e', 'harness');
 
 /** `node:*` → the throwing shim (the fake app only needs Node for reading folders). */
 const nodeShim: Plugin = {
@@ -22,17 +23,16 @@ const nodeShim: Plugin = {
 	},
 };
 
-/** Bundles the harness page (with the index worker inlined), the plugin's styles.css and the example vault (as vault.js) into `outDir`. */
-export async function buildHarness(outDir: string): Promise<void> {
-	mkdirSync(outDir, { recursive: true });
+/** Bundles a page's `entry` (the plugin on the `obsidian` stub, the index worker inlined as main.js has it) into `outfile`. */
+export async function bundlePage(entry: string, outfile: string): Promise<void> {
 	await build({
 		absWorkingDir: REPO,
-		entryPoints: [join(HARNESS, 'entry.ts')],
+		entryPoints: [entry],
 		bundle: true,
 		format: 'iife',
 		platform: 'browser',
 		target: 'es2021',
-		outfile: join(outDir, 'bundle.js'),
+		outfile,
 		alias: { obsidian: join(REPO, 'test', 'obsidian-stub', 'index.ts') },
 		// The index worker inlined as main.js has it (esbuild.config.mjs): the page builds in a real Worker.
 		define: { VAULT_QUERY_INDEX_WORKER: JSON.stringify(await indexWorkerCode()) },
@@ -40,12 +40,19 @@ export async function buildHarness(outDir: string): Promise<void> {
 		sourcemap: 'inline',
 		logLevel: 'silent',
 	});
+}
+
+/** Bundles the harness page (with the index worker inlined), the plugin's styles.css and the example vault (as vault.js) into `outDir`. */
+export async function buildHarness(outDir: string): Promise<void> {
+	mkdirSync(outDir, { recursive: true });
+	await bundlePage(join(HARNESS, 'entry.ts'), join(outDir, 'bundle.js'));
 	for (const name of ['index.html', 'theme.css']) copyFileSync(join(HARNESS, name), join(outDir, name));
 	copyFileSync(join(REPO, 'styles.css'), join(outDir, 'styles.css'));
 	writeFileSync(join(outDir, 'vault.js'), `window.vaultSnapshot = ${JSON.stringify(readVault(EXAMPLE_VAULT))};\n`);
 }
 
-const TYPES: Record<string, string> = {
+/** Content types of the files the harness serves. */
+export const TYPES: Record<string, string> = {
 	'.html': 'text/html; charset=utf-8',
 	'.js': 'text/javascript; charset=utf-8',
 	'.css': 'text/css; charset=utf-8',

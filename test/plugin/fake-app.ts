@@ -30,6 +30,7 @@ import type { CachedMetadata, LinkMap } from '../../src/core/metadata';
 import { buildLinkMaps } from '../../src/node/link-maps';
 import { parseNote } from '../../src/node/parser/index';
 import { LinkResolver } from '../../src/node/resolver';
+import { walkVault } from '../helpers/vault-files';
 
 /** Obsidian's default config folder (the fake's default too). */
 export const DEFAULT_CONFIG_DIR = '.obsidian';
@@ -328,6 +329,17 @@ export class FakeMetadataCache extends CountingEvents {
 		return metadata;
 	}
 
+	/**
+	 * Fills the cache as Obsidian's own saved metadata cache does at start, without an event: each
+	 * note's metadata and the link maps computed elsewhere (the Chromium bench computes them in Node).
+	 */
+	restore(caches: Record<string, CachedMetadata>, maps: { resolvedLinks: LinkMap; unresolvedLinks: LinkMap }): void {
+		for (const [path, metadata] of Object.entries(caches)) this.caches.set(path, metadata);
+		this.resolver = new LinkResolver(this.vault.getFiles().map((f) => f.path));
+		this.resolvedLinks = maps.resolvedLinks;
+		this.unresolvedLinks = maps.unresolvedLinks;
+	}
+
 	/** Drops a note's cache; returns what it was. */
 	drop(path: string): CachedMetadata | null {
 		const prev = this.caches.get(path) ?? null;
@@ -465,16 +477,9 @@ export class FakeApp {
 					app.vault.adapter.files.set(`${configDir}/${name}`, readFileSync(abs, 'utf8'));
 			}
 		}
-		const walk = (dir: string, rel: string): void => {
-			for (const name of readdirSync(dir).sort()) {
-				if (name.startsWith('.')) continue;
-				const abs = join(dir, name);
-				const stat = statSync(abs);
-				if (stat.isDirectory()) walk(abs, `${rel}${name}/`);
-				else app.vault.addFromDisk(`${rel}${name}`, abs, withoutBom(readFileSync(abs, 'utf8')), stat.mtimeMs);
-			}
-		};
-		walk(root, '');
+		walkVault(root, (path, abs, stat) =>
+			app.vault.addFromDisk(path, abs, withoutBom(readFileSync(abs, 'utf8')), stat.mtimeMs),
+		);
 		return app;
 	}
 
