@@ -3,6 +3,7 @@
  * line by line as a listing copies them (`escapedIn`), or for the whole note at once
  * (`noteMayEscape`), so a note that holds none has its lines copied natively, unlooked at.
  */
+import { leb, section } from '../core/text/wasm-asm';
 
 /**
  * What a byte says of the terminal escapes: 0 nothing, 1 escaped itself (C0 controls but tab, LF
@@ -52,23 +53,6 @@ export function escapedIn(bytes: Uint8Array, from: number, to: number): boolean 
 
 /** Bytes looked at per step of the WebAssembly scan (one SIMD vector). */
 const LANES = 16;
-
-/** `bytes` as an unsigned LEB128 number (WebAssembly's sizes and counts). */
-function leb(value: number): number[] {
-	const out: number[] = [];
-	let v = value;
-	do {
-		const byte = v & 0x7f;
-		v >>>= 7;
-		out.push(v === 0 ? byte : byte | 0x80);
-	} while (v !== 0);
-	return out;
-}
-
-/** A WebAssembly section: its id, its size, its bytes. */
-function section(id: number, bytes: number[]): number[] {
-	return [id, ...leb(bytes.length), ...bytes];
-}
 
 /**
  * A WebAssembly module exporting its memory (`m`) and `c(at, length)`: 1 when bytes [at, at +
@@ -164,25 +148,24 @@ function holdsControls(bytes: Uint8Array, from: number, to: number): boolean {
 	return wasm.scan(0, length) !== 0;
 }
 
-/** Whether a lead byte `lead` in `latin1[from, to)` (the note's bytes) starts an escaped character (class `kind`) within them. */
-function leadEscapes(bytes: Uint8Array, latin1: string, from: number, to: number, lead: string, kind: number): boolean {
-	for (let i = latin1.indexOf(lead, from); i >= 0 && i < to; i = latin1.indexOf(lead, i + 1))
+/**
+ * Whether a lead byte `lead` in `bytes[from, to)` starts an escaped character (class `kind`) within
+ * them: each lead found natively where `bytes` is a Node Buffer (a plain Uint8Array's `indexOf`
+ * looks at one byte at a time).
+ */
+function leadEscapes(bytes: Uint8Array, from: number, to: number, lead: number, kind: number): boolean {
+	for (let i = bytes.indexOf(lead, from); i >= 0 && i < to; i = bytes.indexOf(lead, i + 1))
 		if (escapedAt(bytes, i, to, kind)) return true;
 	return false;
 }
 
 /**
- * Whether bytes [from, to) of a note (and the same as Latin-1) may hold a character
- * `escapeControls` spells out: false only when none of the lines among them can (`escapedIn` of
- * each would say false), so they are copied as they are. The C0 controls and DEL are looked for
- * sixteen bytes at a time, the C1 and bidirectional controls from each of their lead bytes found
- * natively (`indexOf`): looking at every byte of each listed line was a fifth of a full listing's
- * time at 50k notes.
+ * Whether bytes [from, to) of a note may hold a character `escapeControls` spells out: false only
+ * when none of the lines among them can (`escapedIn` of each would say false), so they are copied
+ * as they are. The C0 controls and DEL are looked for sixteen bytes at a time, the C1 and
+ * bidirectional controls from each of their lead bytes found natively (`indexOf`): looking at
+ * every byte of each listed line was a fifth of a full listing's time at 50k notes.
  */
-export function noteMayEscape(bytes: Uint8Array, latin1: string, from = 0, to = bytes.length): boolean {
-	return (
-		holdsControls(bytes, from, to) ||
-		leadEscapes(bytes, latin1, from, to, '\u00c2', 2) ||
-		leadEscapes(bytes, latin1, from, to, '\u00e2', 3)
-	);
+export function noteMayEscape(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+	return holdsControls(bytes, from, to) || leadEscapes(bytes, from, to, 0xc2, 2) || leadEscapes(bytes, from, to, 0xe2, 3);
 }

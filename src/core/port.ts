@@ -6,6 +6,8 @@ import type { CachedMetadata, LinkMap } from './metadata';
 export interface NoteBytes {
 	/** The bytes as a string of one character per byte (Latin-1): its offsets are byte offsets. */
 	readonly latin1: string;
+	/** Bytes `start` to `end` as Latin-1 (a part of `latin1`, without making all of it). */
+	latin1Of(start: number, end: number): string;
 	/** The text of bytes `start` to `end` decoded as UTF-8. */
 	text(start: number, end: number): string;
 	/** The bytes themselves (valid as long as the NoteBytes), for a listing that copies its lines without decoding them. */

@@ -2,6 +2,7 @@ import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
 import { findFrontmatter } from '../text/frontmatter-block';
 import { lineStarts, offsetOfLine } from '../text/lines';
+import { lineEndAfter } from '../text/line-scan';
 import { compileMatcher, type CompiledMatcher, type LineHits, type TextMatcher } from '../text/matcher';
 import type { NoteBytes } from '../port';
 import type { TrigramIndex } from '../text/trigram';
@@ -64,7 +65,7 @@ export function matchLinesOfBytes(
 	context: number,
 	raw = false,
 ): NoteMatches | null {
-	const hits = matcher.onBytes?.(bytes.latin1, minLine, raw ? context : 0) ?? null;
+	const hits = matcher.onBytes?.(bytes, minLine, raw ? context : 0) ?? null;
 	if (hits === null) return null;
 	if (raw) return rawLinesAround(bytes, hits, minLine, context);
 	return linesAround({ lines: bytes.latin1, slice: (start, end) => bytes.text(start, end) }, hits, minLine, context);
@@ -79,8 +80,10 @@ export function matchLinesOfBytes(
  */
 function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, context: number): NoteMatches {
 	if (hits.lines.length === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
-	const text = note.latin1;
-	const matchStarts = hits.starts ?? hits.lines.map((line) => offsetOfLine(text, line));
+	const { bytes } = note;
+	const matchStarts = hits.starts ?? hits.lines.map((line) => offsetOfLine(note.latin1, line));
+	// Line ends from the WebAssembly scan's copy of the note where it answered (`ends`), else from its Latin-1.
+	const lineEnd = hits.ends !== undefined ? lineEndAfter : (from: number) => note.latin1.indexOf('\n', from);
 	const shown = hits.lines.length > MAX_LINES_PER_NOTE ? hits.lines.slice(0, MAX_LINES_PER_NOTE) : hits.lines;
 	const lines: number[] = [];
 	/** The line after the last one written, and where it starts. */
@@ -102,12 +105,19 @@ function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, contex
 			start = hits.firstStarts?.[k] ?? matchStarts[k]!;
 			if (hits.firstStarts === undefined)
 				for (let back = match; back > line; back--)
-					start = start <= 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+					start = start <= 1 ? 0 : note.latin1.lastIndexOf('\n', start - 2) + 1;
 		}
+		// The match line's end, where the scan found it (the note's length: no line end after it).
+		const matchEnd = hits.ends?.[k];
 		for (const last = match + context; line <= last; line++) {
-			const newline = text.indexOf('\n', start);
-			let end = newline < 0 ? text.length : newline;
-			if (end > start && text.charCodeAt(end - 1) === 13) end--;
+			const newline =
+				line === match && matchEnd !== undefined
+					? matchEnd < bytes.length
+						? matchEnd
+						: -1
+					: lineEnd(start, bytes.length);
+			let end = newline < 0 ? bytes.length : newline;
+			if (end > start && bytes[end - 1] === 13) end--;
 			while (next < shown.length && shown[next]! < line) next++;
 			lines.push(line + 1, shown[next] === line ? 1 : 0, start, end);
 			if (newline < 0) {
@@ -170,6 +180,9 @@ function minLineOf(ctx: QueryContext, path: string): number {
 	return bodyStart(meta) > 0 ? bodyStartLine(meta) + 1 : 0;
 }
 
+/** Bytes of a note's head its frontmatter block is looked for in first (most notes' whole block). */
+const HEAD_BYTES = 1024;
+
 /**
  * `minLineOf` from a note's bytes (as Latin-1), without its saved metadata: the parser's body
  * starts after the frontmatter block it finds in the same lines (a note with a lone CR, whose
@@ -177,8 +190,13 @@ function minLineOf(ctx: QueryContext, path: string): number {
  * parsing a note without frontmatter again, since the snapshot keeps no sections — was an eighth
  * of a full answer's time.
  */
-function bodyLineOf(latin1: string): number {
-	const block = findFrontmatter(latin1);
+function bodyLineOf(note: NoteBytes): number {
+	const { bytes } = note;
+	if (bytes[0] !== 0x2d || bytes[1] !== 0x2d || bytes[2] !== 0x2d) return 0;
+	// Looked for in the note's head first, cut after a line end: a block closed there is the note's.
+	const head = bytes.length <= HEAD_BYTES ? bytes.length : bytes.lastIndexOf(10, HEAD_BYTES - 1) + 1;
+	const block =
+		findFrontmatter(note.latin1Of(0, head)) ?? (head < bytes.length ? findFrontmatter(note.latin1) : null);
 	return block === null ? 0 : block.closeLine + 1;
 }
 
@@ -222,7 +240,7 @@ export async function scanGrep(
 		const bytes = matcher.onBytes !== null ? (ctx.source.readBytes?.(path) ?? null) : null;
 		const { matches, shown, total, cutLines, raw } =
 			(bytes !== null
-				? matchLinesOfBytes(bytes, bodyLineOf(bytes.latin1), matcher, ctx.settings.contextLines, asRaw)
+				? matchLinesOfBytes(bytes, bodyLineOf(bytes), matcher, ctx.settings.contextLines, asRaw)
 				: null) ??
 			matchLines(await ctx.source.read(path), minLineOf(ctx, path), matcher, ctx.settings.contextLines);
 		if (cutLines > 0)

@@ -30,6 +30,20 @@ export function offsetOfLine(text: string, line: number): number {
 	return offset;
 }
 
+/**
+ * `offsetOfLine` in UTF-8 bytes (best a Node Buffer, whose `indexOf` is native: a plain
+ * Uint8Array's looks at one byte at a time).
+ */
+export function offsetOfLineIn(bytes: Uint8Array, line: number): number {
+	let offset = 0;
+	for (let i = 0; i < line; i++) {
+		const next = bytes.indexOf(10, offset);
+		if (next < 0) return bytes.length;
+		offset = next + 1;
+	}
+	return offset;
+}
+
 /** `text` with every line cut to at most `max` characters, and how many lines were cut (0: `text` itself). */
 export function capLines(text: string, max: number): { text: string; cut: number } {
 	if (text.length <= max) return { text, cut: 0 };

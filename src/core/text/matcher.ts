@@ -6,7 +6,9 @@
  * {@link lowerCase}, regexes RE2's own case folding.
  */
 import { RE2JS } from 're2js';
-import { capLines, lineStarts, offsetOfLine } from './lines';
+import type { NoteBytes } from '../port';
+import { capLines, lineStarts, offsetOfLine, offsetOfLineIn } from './lines';
+import { scanLines } from './line-scan';
 import { lowerCase, nfc } from './normalize';
 import { MAX_REGEX_LINE_CHARS, MAX_REGEX_PROGRAM, patternProblem } from './pattern';
 import { regexQuery } from './regex-trigrams';
@@ -32,7 +34,12 @@ export interface LineHits {
 	 * starts (the line `before` lines up, or `fromLine`), so a listing does not search back for it.
 	 */
 	firstStarts?: number[];
+	/** Matched on bytes by the WebAssembly scan: where each line of `lines` ends (its line end's offset, or the note's length). */
+	ends?: number[];
 }
+
+/** `TextMatcher.onBytes`. */
+type OnBytes = (note: string | NoteBytes, fromLine: number, before?: number) => LineHits | null;
 
 /** A compiled, bounded pattern. */
 export interface TextMatcher {
@@ -47,9 +54,10 @@ export interface TextMatcher {
 	 * When the pattern can be matched on a note's bytes (an ASCII literal): `matchingLines` of the
 	 * note whose bytes are `latin1` (one character per byte, so offsets and lines are the bytes'),
 	 * or null when this note needs its text (see LiteralMatcher); with `before`, each match's
-	 * `firstStarts` too. Null: match text only.
+	 * `firstStarts` too; given the bytes themselves too, they are searched by the WebAssembly scan
+	 * where there is one (line-scan.ts), with each line's `ends`. Null: match text only.
 	 */
-	readonly onBytes: ((latin1: string, fromLine: number, before?: number) => LineHits | null) | null;
+	readonly onBytes: OnBytes | null;
 }
 
 /** A matcher, or why the pattern was refused. */
@@ -78,13 +86,14 @@ const LONE_CR = /\r(?!\n)/;
 const MARK = /^\p{M}/u;
 
 /**
- * Whether the UTF-8 character at byte `at` of `latin1` (a note's bytes, one character per byte)
- * is a combining mark; ASCII and the end of the text are not.
+ * Whether the UTF-8 character at byte `at` of a note's bytes (or the same as Latin-1, one
+ * character per byte) is a combining mark; ASCII and the end of the text are not.
  */
-function markAt(latin1: string, at: number): boolean {
-	const lead = latin1.charCodeAt(at);
+function markAt(note: string | Uint8Array, at: number): boolean {
+	const byte = (k: number): number => (typeof note === 'string' ? note.charCodeAt(at + k) : (note[at + k] ?? NaN));
+	const lead = byte(0);
 	if (!(lead >= 0x80)) return false;
-	const next = (k: number): number => latin1.charCodeAt(at + k) & 0x3f;
+	const next = (k: number): number => byte(k) & 0x3f;
 	const code =
 		lead < 0xe0
 			? ((lead & 0x1f) << 6) | next(1)
@@ -98,7 +107,7 @@ function markAt(latin1: string, at: number): boolean {
 class LiteralMatcher implements TextMatcher {
 	private readonly needle: string;
 	readonly trigrams: TrigramQuery;
-	readonly onBytes: ((latin1: string, fromLine: number, before?: number) => LineHits | null) | null;
+	readonly onBytes: OnBytes | null;
 	/** The byte sequences (in Latin-1) that send a note to its text, for the needle's characters of BECOME_ASCII. */
 	private readonly unsafe: string[];
 
@@ -111,7 +120,7 @@ class LiteralMatcher implements TextMatcher {
 		);
 		this.unsafe = [...new Set(keys.map((ch) => BECOME_ASCII[ch]!))];
 		this.onBytes = ASCII_NEEDLE.test(this.needle)
-			? (latin1, fromLine, before = 0) => this.bytesLines(latin1, fromLine, before)
+			? (note, fromLine, before = 0) => this.bytesLines(note, fromLine, before)
 			: null;
 		this.folded = new RegExp(this.needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'gi');
 	}
@@ -133,10 +142,17 @@ class LiteralMatcher implements TextMatcher {
 	 * and lower case (which map no other character to ASCII than those of BECOME_ASCII, and change
 	 * no ASCII byte but A–Z), except where a match is followed by a combining mark (which NFC may
 	 * join to its last letter); that note, one holding a lone CR (a line break of the text) or one
-	 * holding a character of BECOME_ASCII the needle has, is matched on its text (null).
+	 * holding a character of BECOME_ASCII the needle has, is matched on its text (null). With
+	 * `bytes`, the WebAssembly scan searches them where it can (a match followed by a byte above
+	 * 0x7f is left to the search below, which looks for a combining mark there).
 	 */
-	private bytesLines(latin1: string, fromLine: number, before: number): LineHits | null {
-		for (const bytes of this.unsafe) if (latin1.includes(bytes)) return null;
+	private bytesLines(note: string | NoteBytes, fromLine: number, before: number): LineHits | null {
+		if (typeof note !== 'string') {
+			const scanned = this.scanBytes(note, fromLine, before);
+			if (scanned !== undefined) return scanned;
+		}
+		const latin1 = typeof note === 'string' ? note : note.latin1;
+		for (const unsafe of this.unsafe) if (latin1.includes(unsafe)) return null;
 		if (latin1.includes('\r') && LONE_CR.test(latin1)) return null;
 		if (this.spec.caseSensitive) return this.linesOf(latin1, fromLine, { latin1, before });
 		const folded = this.folded;
@@ -145,6 +161,23 @@ class LiteralMatcher implements TextMatcher {
 			folded.lastIndex = from;
 			return folded.test(latin1) ? folded.lastIndex - n : -1;
 		});
+	}
+
+	/**
+	 * `bytesLines` by the WebAssembly scan (line-scan.ts), on the bytes alone: their Latin-1 string
+	 * is made only for a needle with a character of BECOME_ASCII, or a note holding a CR. Undefined
+	 * where the scan cannot answer (the search in JavaScript then does).
+	 */
+	private scanBytes(note: NoteBytes, fromLine: number, before: number): LineHits | null | undefined {
+		for (const unsafe of this.unsafe) if (note.latin1.includes(unsafe)) return null;
+		const { bytes } = note;
+		if (bytes.indexOf(13) >= 0 && LONE_CR.test(note.latin1)) return null;
+		const from = offsetOfLineIn(bytes, fromLine);
+		const scanned = scanLines(bytes, from, fromLine, this.needle, this.spec.caseSensitive, before);
+		if (scanned === null) return undefined;
+		const { lines, starts, ends, firstStarts, marks } = scanned;
+		for (const at of marks) if (markAt(bytes, at)) return null;
+		return before > 0 ? { lines, cutLines: 0, starts, ends, firstStarts } : { lines, cutLines: 0, starts, ends };
 	}
 
 	matchingLines(text: string, fromLine: number): LineHits {

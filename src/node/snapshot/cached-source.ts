@@ -13,6 +13,7 @@ import type { NoteBytes, NoteSource } from '../../core/port';
 import type { DecodedSnapshot, NoteFingerprint } from '../../core/snapshot/codec';
 import { readKnownBytesSync, readNoteBytesSync, readNoteSync, ScratchBuffer } from '../note-reader';
 import { LinkResolver } from '../resolver';
+import { lineScanArea } from '../../core/text/line-scan';
 import {
 	readConfigFileIn,
 	readSideFileIn,
@@ -25,6 +26,18 @@ import { RecentMap } from './recent-map';
 
 import type { SnapshotLinks } from './link-view';
 import type { WalkedSourceInit } from '../vault-files';
+
+/**
+ * Where a note of known size is read for a scan of its bytes: straight into the WebAssembly line
+ * scan's memory where there is one (its scan then copies nothing), else a buffer of its own.
+ */
+const SCAN_AREA = {
+	fallback: new ScratchBuffer(),
+	take(size: number): Buffer {
+		const area = lineScanArea(size);
+		return area === null ? this.fallback.take(size) : Buffer.from(area.buffer, area.byteOffset, size);
+	},
+};
 
 /** Everything the source is built from (see `openCachedVault`). */
 export interface CachedSourceInit extends WalkedSourceInit {
@@ -239,10 +252,20 @@ export class CachedVaultSource implements NoteSource {
 		const absPath = this.notePrefix + path;
 		const size = this.init.fingerprints.get(path)?.size;
 		const bytes =
-			(size !== undefined ? readKnownBytesSync(absPath, size, this.scratch) : null) ??
+			(size !== undefined ? readKnownBytesSync(absPath, size, SCAN_AREA) : null) ??
 			readNoteBytesSync(absPath, this.init.maxFileSize, this.scratch);
 		if (bytes === null) return null;
-		return { latin1: bytes.toString('latin1'), text: (start, end) => bytes.toString('utf8', start, end), bytes };
+		let latin1: string | undefined;
+		return {
+			// Made only when asked: most notes of a full answer are searched and listed on their bytes alone.
+			get latin1() {
+				latin1 ??= bytes.toString('latin1');
+				return latin1;
+			},
+			latin1Of: (start, end) => bytes.toString('latin1', start, end),
+			text: (start, end) => bytes.toString('utf8', start, end),
+			bytes,
+		};
 	}
 
 	/**
