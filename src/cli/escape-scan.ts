@@ -3,6 +3,7 @@
  * line by line as a listing copies them (`escapedIn`), or for the whole note at once
  * (`noteMayEscape`), so a note that holds none has its lines copied natively, unlooked at.
  */
+import { escapesIn } from '../core/text/line-scan';
 import { leb, section } from '../core/text/wasm-asm';
 
 /**
@@ -167,5 +168,12 @@ function leadEscapes(bytes: Uint8Array, from: number, to: number, lead: number, 
  * every byte of each listed line was a fifth of a full listing's time at 50k notes.
  */
 export function noteMayEscape(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
-	return holdsControls(bytes, from, to) || leadEscapes(bytes, from, to, 0xc2, 2) || leadEscapes(bytes, from, to, 0xe2, 3);
+	// A note read into the line scan's memory is looked at there, its lead bytes too, without a copy.
+	const found = escapesIn(bytes, from, to);
+	if (found === 0 || found === 1) return found === 1;
+	return (
+		(found === null && holdsControls(bytes, from, to)) ||
+		leadEscapes(bytes, from, to, 0xc2, 2) ||
+		leadEscapes(bytes, from, to, 0xe2, 3)
+	);
 }

@@ -229,8 +229,7 @@ export class AnswerStream {
 		// Lines that hold no escaped character (most notes') are copied without a look at each byte: from
 		// the first line's start (lines begin with a line, never with a -1) to the last line's end.
 		const { bytes } = note;
-		const clean =
-			lines.length === 0 || !noteMayEscape(bytes, lines[2] ?? 0, lines.at(-1) ?? bytes.length);
+		const clean = lines.length === 0 || !noteMayEscape(bytes, lines[2] ?? 0, lines.at(-1) ?? bytes.length);
 		const view = clean ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
 		for (let k = 0; k < lines.length; k++) {
 			if (lines[k] === -1) {

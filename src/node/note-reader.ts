@@ -141,11 +141,7 @@ export function readNoteBytesSync(absPath: string, maxFileSize: number, scratch:
  * `size` bytes now (grown, shrunk, or no longer a regular file: a FIFO opened without blocking
  * reads nothing, a folder fails) — read it with its fstat then — or is not a note's UTF-8.
  */
-export function readKnownBytesSync(
-	absPath: string,
-	size: number,
-	scratch: Pick<ScratchBuffer, 'take'>,
-): Buffer | null {
+export function readKnownBytesSync(absPath: string, size: number, scratch: Pick<ScratchBuffer, 'take'>): Buffer | null {
 	let fd: number;
 	try {
 		fd = openSync(absPath, READ_FLAGS);

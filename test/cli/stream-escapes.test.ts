@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeControls } from '../../src/core/display';
 import { controlScanKind, escapedIn, noteMayEscape } from '../../src/cli/escape-scan';
+import { escapesIn, lineScanArea } from '../../src/core/text/line-scan';
 
 /** What the scan must say: escaping the line's text changes it (a line holds no newline and no CR of CRLF). */
 function reference(bytes: Uint8Array, from: number, to: number): boolean {
@@ -155,6 +156,13 @@ describe('the scan of a whole note for characters the terminal escapes', () => {
 			const from = next(bytes.length + 1);
 			const to = from + next(bytes.length - from + 1);
 			expect(noteMayEscape(bytes, from, to)).toBe(escapedIn(bytes, from, to));
+			// Read into the line scan's memory, as a full answer reads its notes: looked at there.
+			const area = lineScanArea(bytes.length)!;
+			area.set(bytes);
+			const inPlace = area.subarray(0, bytes.length);
+			expect(noteMayEscape(inPlace, from, to)).toBe(escapedIn(bytes, from, to));
+			expect(noteMayEscape(inPlace)).toBe(escapedIn(bytes, 0, bytes.length));
 		}
+		expect(escapesIn(Buffer.from('a\u001b'), 0, 2)).toBeNull();
 	});
 });

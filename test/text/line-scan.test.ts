@@ -119,7 +119,8 @@ describe('the WebAssembly line scan', () => {
 				fc.nat(3),
 				fc.nat(4),
 				(pieces, needle, caseSensitive, fromLine, before) => {
-					if (bothWays(literal(needle, caseSensitive), pieces.join(''), fromLine, before) !== null) answered++;
+					if (bothWays(literal(needle, caseSensitive), pieces.join(''), fromLine, before) !== null)
+						answered++;
 				},
 			),
 			{ numRuns: 3000 },
@@ -150,7 +151,9 @@ describe('the WebAssembly line scan', () => {
 	});
 
 	it('scans a note larger than its memory at first, copied or read into its memory', () => {
-		const lines = Array.from({ length: 40_000 }, (_, i) => (i % 997 === 5 ? `line ${i} Obsidian` : `line ${i} text`));
+		const lines = Array.from({ length: 40_000 }, (_, i) =>
+			i % 997 === 5 ? `line ${i} Obsidian` : `line ${i} text`,
+		);
 		const text = lines.join('\n');
 		expect(text.length).toBeGreaterThan(4 * 65_536);
 		const expected = lines.flatMap((line, i) => (line.includes('Obsidian') ? [i] : []));

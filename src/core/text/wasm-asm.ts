@@ -148,7 +148,10 @@ export interface WasmMemory {
 	grow(pages: number): number;
 }
 
+/** The host's WebAssembly, typed here (module-local: the DOM's and Node's own declarations are not core's). */
+declare const WebAssembly: WasmApi | undefined;
+
 /** WebAssembly's API where the host has it, else null. */
 export function wasmApi(): WasmApi | null {
-	return (globalThis as { WebAssembly?: WasmApi }).WebAssembly ?? null;
+	return typeof WebAssembly === 'undefined' ? null : WebAssembly;
 }

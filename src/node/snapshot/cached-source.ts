@@ -33,9 +33,17 @@ import type { WalkedSourceInit } from '../vault-files';
  */
 const SCAN_AREA = {
 	fallback: new ScratchBuffer(),
+	/** The scan's area as a Buffer, made again only when the area moves (its memory grew). */
+	view: null as Uint8Array | null,
+	buffer: Buffer.alloc(0) as Buffer,
 	take(size: number): Buffer {
 		const area = lineScanArea(size);
-		return area === null ? this.fallback.take(size) : Buffer.from(area.buffer, area.byteOffset, size);
+		if (area === null) return this.fallback.take(size);
+		if (area !== this.view) {
+			this.view = area;
+			this.buffer = Buffer.from(area.buffer, area.byteOffset, area.length);
+		}
+		return this.buffer;
 	},
 };
 
