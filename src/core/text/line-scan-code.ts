@@ -30,7 +30,8 @@ const [LAST, LINES] = [0, 1];
  * (untouched when none), from the same sixteen bytes as the candidates.
  */
 function findBody(): number[] {
-	const [pos, n, len, p, m, c, i, nl, v, f0, o0, f1, o1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+	const [pos, n, len, p, m, c, i, nl, lines, last] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+	const [v, f0, o0, f1, o1] = [10, 11, 12, 13, 14];
 	const byteSplat = (at: number, local: number): number[] => [
 		...op.const(0),
 		...op.load8(at),
@@ -47,16 +48,17 @@ function findBody(): number[] {
 	];
 	// The line ends of `nl` counted, the last one's offset kept.
 	const tally = [
-		...[...op.globalGet(LINES), ...op.get(nl), ...op.popcnt, ...op.add, ...op.globalSet(LINES)],
+		...[...op.get(lines), ...op.get(nl), ...op.popcnt, ...op.add, ...op.set(lines)],
 		...[...op.get(nl), ...op.if, ...op.get(p), ...op.const(31), ...op.add, ...op.get(nl), ...op.clz, ...op.sub],
-		...[...op.globalSet(LAST), ...op.end],
+		...[...op.set(last), ...op.end],
 	];
 	return funcBody(
 		[
-			[5, I32],
+			[7, I32],
 			[5, V128],
 		],
 		[
+			...[...op.const(-1), ...op.set(last)],
 			...byteSplat(NEEDLE, f0),
 			...byteSplat(MASKS, o0),
 			...byteSplat(NEEDLE + 1, f1),
@@ -99,7 +101,8 @@ function findBody(): number[] {
 				...op.const(1),
 				...op.sub,
 			],
-			...[...op.and, ...op.set(nl), ...tally, ...op.get(c), ...op.return, ...op.end],
+			...[...op.and, ...op.set(nl), ...tally, ...op.get(last), ...op.globalSet(LAST), ...op.get(lines)],
+			...[...op.globalSet(LINES), ...op.get(c), ...op.return, ...op.end],
 			...[
 				...op.get(c),
 				...op.get(i),
@@ -214,7 +217,6 @@ function scanBody(): number[] {
 			...[...op.get(line), ...op.set(fromLine), ...op.get(pos), ...op.set(cur)],
 			...op.block,
 			...op.loop,
-			...[...op.const(-1), ...op.globalSet(LAST), ...op.const(0), ...op.globalSet(LINES)],
 			...[...op.get(pos), ...op.get(n), ...op.get(len), ...op.call(FIND), ...op.tee(at)],
 			...[...op.const(0), ...op.ltS, ...op.brIf(1)],
 			...[...op.get(line), ...op.globalGet(LINES), ...op.add, ...op.set(line)],
@@ -252,32 +254,33 @@ function scanBody(): number[] {
  * looks at what follows it); else 0 — sixteen bytes at a time.
  */
 function escapesBody(): number[] {
-	const [from, to, p, mc, ml, k, r, v] = [0, 1, 2, 3, 4, 5, 6, 7];
+	const [from, to, p, mc, ml, k, v, ac, al] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 	const equals = (byte: number): number[] => [...op.get(v), ...splat(byte), ...op.eq8];
+	const controls = [
+		...[...op.get(v), ...splat(0x20), ...op.ltU8, ...equals(0x09), ...equals(0x0a), ...op.v128Or],
+		...[...equals(0x0d), ...op.v128Or, ...op.andnot, ...equals(0x7f), ...op.v128Or],
+	];
+	const leads = [...equals(0xc2), ...equals(0xe2), ...op.v128Or];
 	return funcBody(
 		[
-			[5, I32],
-			[1, V128],
+			[4, I32],
+			[3, V128],
 		],
 		[
 			...[...op.get(from), ...op.set(p)],
+			// Whole sixteens: the lanes found gathered in two vectors, looked at once after.
 			...op.block,
 			...op.loop,
-			...[...op.get(p), ...op.get(to), ...op.geU, ...op.brIf(1)],
+			...[...op.get(p), ...op.const(16), ...op.add, ...op.get(to), ...op.gtU, ...op.brIf(1)],
 			...[...op.get(p), ...op.v128Load(NOTE_AT), ...op.set(v)],
-			...[...op.get(v), ...splat(0x20), ...op.ltU8, ...equals(0x09), ...equals(0x0a), ...op.v128Or],
-			...[
-				...equals(0x0d),
-				...op.v128Or,
-				...op.andnot,
-				...equals(0x7f),
-				...op.v128Or,
-				...op.bitmask8,
-				...op.set(mc),
-			],
-			...[...equals(0xc2), ...equals(0xe2), ...op.v128Or, ...op.bitmask8, ...op.set(ml)],
-			// The last sixteen: only the lanes before `to`.
-			...[...op.get(to), ...op.get(p), ...op.sub, ...op.const(16), ...op.ltU, ...op.if],
+			...[...op.get(ac), ...controls, ...op.v128Or, ...op.set(ac)],
+			...[...op.get(al), ...leads, ...op.v128Or, ...op.set(al)],
+			...[...op.get(p), ...op.const(16), ...op.add, ...op.set(p), ...op.br(0)],
+			...op.end,
+			...op.end,
+			// The rest, fewer than sixteen: only the lanes before `to`.
+			...[...op.get(p), ...op.get(to), ...op.ltU, ...op.if],
+			...[...op.get(p), ...op.v128Load(NOTE_AT), ...op.set(v)],
 			...[
 				...op.const(1),
 				...op.get(to),
@@ -288,32 +291,29 @@ function escapesBody(): number[] {
 				...op.sub,
 				...op.set(k),
 			],
-			...[
-				...op.get(mc),
-				...op.get(k),
-				...op.and,
-				...op.set(mc),
-				...op.get(ml),
-				...op.get(k),
-				...op.and,
-				...op.set(ml),
-			],
+			...[...controls, ...op.bitmask8, ...op.get(k), ...op.and, ...op.set(mc)],
+			...[...leads, ...op.bitmask8, ...op.get(k), ...op.and, ...op.set(ml)],
 			...op.end,
-			...[...op.get(mc), ...op.if, ...op.const(1), ...op.return, ...op.end],
 			...[
-				...op.get(r),
+				...op.get(ac),
+				...op.anyTrue,
+				...op.get(mc),
+				...op.or,
+				...op.if,
+				...op.const(1),
+				...op.return,
+				...op.end,
+			],
+			...[
+				...op.get(al),
+				...op.anyTrue,
 				...op.get(ml),
+				...op.or,
 				...op.const(0),
 				...op.ne,
 				...op.const(1),
 				...op.shl,
-				...op.or,
-				...op.set(r),
 			],
-			...[...op.get(p), ...op.const(16), ...op.add, ...op.set(p), ...op.br(0)],
-			...op.end,
-			...op.end,
-			...op.get(r),
 		],
 	);
 }
