@@ -168,6 +168,17 @@ describe('the WebAssembly line scan', () => {
 		expect(hits.starts).toEqual(expected.map((line) => offsetOfLine(text, line)));
 	});
 
+	it('leaves bytes in its memory but not at its start (a byte order mark left out) to the JavaScript search, untouched', () => {
+		const text = 'x obsidian\nnone\nObsidian y';
+		const withMark = Buffer.from(`\ufeff${text}`);
+		const area = lineScanArea(withMark.length)!;
+		area.set(withMark);
+		const afterMark = Buffer.from(area.buffer, area.byteOffset + 3, withMark.length - 3);
+		const hits = literal('obsidian').onBytes!(noteOf(text, afterMark), 0, 1);
+		expect(hits).toEqual({ lines: [0, 2], cutLines: 0, starts: [0, 16], firstStarts: [0, 11] });
+		expect(afterMark.toString('utf8')).toBe(text);
+	});
+
 	it('gives the same answer turned off (the JavaScript search where there is no WebAssembly)', () => {
 		const matcher = literal('obsidian');
 		const text = '---\nk: v\n---\nObsidian\nx\r\nan obsidian vault\n';

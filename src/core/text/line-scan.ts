@@ -154,8 +154,8 @@ export interface ScannedLines {
  * The lines of `bytes` (a note's UTF-8) from line `fromLine` (starting at `from`) on holding the
  * ASCII `needle`, with each one's first line of context `before` lines up, and the matches a
  * byte above 0x7f follows (`marks`) — or null when the scan cannot answer: no WebAssembly, a
- * needle over 64 bytes, or more matching lines than room for them in a note read into
- * `lineScanArea` (growing would detach it).
+ * needle over 64 bytes, bytes in its memory but not where `lineScanArea` starts, or more matching
+ * lines than room for them in a note read into `lineScanArea` (growing would detach it).
  */
 export function scanLines(
 	bytes: Uint8Array,
@@ -168,7 +168,10 @@ export function scanLines(
 	const scan = theLineScan();
 	if (scan === null || needle.length > MAX_NEEDLE || needle.length === 0) return null;
 	const n = bytes.length;
-	const inPlace = bytes.buffer === scan.memory.buffer && bytes.byteOffset === NOTE_AT;
+	const inMemory = bytes.buffer === scan.memory.buffer;
+	const inPlace = inMemory && bytes.byteOffset === NOTE_AT;
+	// Elsewhere in the memory (not at NOTE_AT): a copy to NOTE_AT would overwrite the bytes the caller lists.
+	if (inMemory && !inPlace) return null;
 	const out = outAt(n);
 	if (!inPlace) {
 		reserve(scan, out + RECORD * 64);

@@ -45,6 +45,13 @@ const SCAN_AREA = {
 		}
 		return this.buffer;
 	},
+	/** `bytes` read by `take`, moved to the area's start when they are not there (a byte order mark left out). */
+	settle(bytes: Buffer): Buffer {
+		if (bytes.buffer !== this.buffer.buffer || bytes.byteOffset === this.buffer.byteOffset) return bytes;
+		const from = bytes.byteOffset - this.buffer.byteOffset;
+		this.buffer.copyWithin(0, from, from + bytes.length);
+		return this.buffer.subarray(0, bytes.length);
+	},
 };
 
 /** Everything the source is built from (see `openCachedVault`). */
@@ -259,9 +266,9 @@ export class CachedVaultSource implements NoteSource {
 		this.notePrefix ??= join(this.vaultPath, sep);
 		const absPath = this.notePrefix + path;
 		const size = this.init.fingerprints.get(path)?.size;
+		const known = size !== undefined ? readKnownBytesSync(absPath, size, SCAN_AREA) : null;
 		const bytes =
-			(size !== undefined ? readKnownBytesSync(absPath, size, SCAN_AREA) : null) ??
-			readNoteBytesSync(absPath, this.init.maxFileSize, this.scratch);
+			known !== null ? SCAN_AREA.settle(known) : readNoteBytesSync(absPath, this.init.maxFileSize, this.scratch);
 		if (bytes === null) return null;
 		let latin1: string | undefined;
 		return {
