@@ -103,6 +103,13 @@ export class ChunkWriter {
 		this.size = at;
 	}
 
+	/** Adds `bytes` as they are (a listing already made, see RawLines.listed). */
+	putBytes(bytes: Uint8Array): void {
+		this.room(bytes.length);
+		this.buffer.set(bytes, this.size);
+		this.size += bytes.length;
+	}
+
 	/**
 	 * Adds a listed line's head, `\n  <line>: ` (a match) or `\n  <line>- ` (context), as ASCII
 	 * bytes: a string made and encoded for it was a tenth of a full text listing's time.
@@ -225,10 +232,18 @@ export class AnswerStream {
 	async noteRaw(path: string, title: string, raw: RawLines): Promise<void> {
 		const out = this.out;
 		out.put(`${this.written++ === 0 ? '' : '\n'}${escapeControls(path)}\n  ${escapeControls(title)}`);
-		const { note, lines } = raw;
+		const { note, listed } = raw;
+		const { bytes } = note;
+		// Listed by the WebAssembly scan and clean (most notes): its listing copied whole.
+		if (listed !== undefined && !noteMayEscape(bytes, listed.from, listed.to)) {
+			out.putBytes(listed.bytes);
+			out.put('\n');
+			await out.settle();
+			return;
+		}
+		const { lines } = raw;
 		// Lines that hold no escaped character (most notes') are copied without a look at each byte: from
 		// the first line's start (lines begin with a line, never with a -1) to the last line's end.
-		const { bytes } = note;
 		const clean = lines.length === 0 || !noteMayEscape(bytes, lines[2] ?? 0, lines.at(-1) ?? bytes.length);
 		const view = clean ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
 		for (let k = 0; k < lines.length; k++) {

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NoteBytes } from '../../src/core/port';
+import { matchLinesOfBytes } from '../../src/core/query/grep';
 import { lineScanArea, lineScanKind, scanLines, useLineScan } from '../../src/core/text/line-scan';
 import { offsetOfLine } from '../../src/core/text/lines';
 import { compileMatcher, type LineHits, type TextMatcher } from '../../src/core/text/matcher';
@@ -177,6 +178,48 @@ describe('the WebAssembly line scan', () => {
 		const hits = literal('obsidian').onBytes!(noteOf(text, afterMark), 0, 1);
 		expect(hits).toEqual({ lines: [0, 2], cutLines: 0, starts: [0, 16], firstStarts: [0, 11] });
 		expect(afterMark.toString('utf8')).toBe(text);
+	});
+
+	it('writes the listing the line list gives (heads, lines, stretches), for any context', () => {
+		let listed = 0;
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }),
+				fc.constantFrom('o', 'obsidian', 'x', '[['),
+				fc.nat(2),
+				fc.nat(6),
+				(pieces, needle, minLine, context) => {
+					const note = noteOf(pieces.join(''));
+					const found = matchLinesOfBytes(note, minLine, literal(needle), context, true);
+					const raw = found?.raw;
+					if (raw?.listed === undefined) return;
+					listed++;
+					const { bytes, from, to } = raw.listed;
+					const copy = Buffer.from(bytes);
+					// The same lines as the line list, printed as the stream prints it.
+					const { lines } = raw;
+					const parts: Buffer[] = [];
+					for (let k = 0; k < lines.length; k += 4) {
+						if (lines[k] === -1) {
+							parts.push(Buffer.from('\n  --'));
+							k -= 3;
+							continue;
+						}
+						parts.push(Buffer.from(`\n  ${lines[k]}${lines[k + 1] === 1 ? ':' : '-'} `));
+						parts.push(Buffer.from(note.bytes.subarray(lines[k + 2], lines[k + 3])));
+					}
+					expect(copy.toString('latin1')).toBe(Buffer.concat(parts).toString('latin1'));
+					expect([from, to]).toEqual([lines[2], lines.at(-1)]);
+				},
+			),
+			{ numRuns: 2000 },
+		);
+		expect(listed).toBeGreaterThan(200);
+		// More matching lines than a note shows: the first 100 listed.
+		const many = noteOf(Array.from({ length: 150 }, (_, i) => `o ${i}`).join('\n'));
+		const found = matchLinesOfBytes(many, 0, literal('o'), 0, true)!;
+		expect([found.shown, found.total]).toEqual([100, 150]);
+		expect(Buffer.from(found.raw!.listed!.bytes).toString().trim().split('\n').length).toBe(100);
 	});
 
 	it('gives the same answer turned off (the JavaScript search where there is no WebAssembly)', () => {

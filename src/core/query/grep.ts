@@ -2,7 +2,7 @@ import type { LineMatch } from '../contract';
 import { bodyStart, bodyStartLine } from '../note-info';
 import { findFrontmatter } from '../text/frontmatter-block';
 import { lineStarts, offsetOfLine } from '../text/lines';
-import { lineEndAfter } from '../text/line-scan';
+import { lineEndAfter, listScanned } from '../text/line-scan';
 import { compileMatcher, type CompiledMatcher, type LineHits, type TextMatcher } from '../text/matcher';
 import type { NoteBytes } from '../port';
 import type { TrigramIndex } from '../text/trigram';
@@ -79,7 +79,28 @@ export function matchLinesOfBytes(
  * ends either side: a table of every line start of every note was a tenth of a full listing.
  */
 function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, context: number): NoteMatches {
-	if (hits.lines.length === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
+	const total = hits.lines.length;
+	if (total === 0) return { matches: [], shown: 0, total: 0, cutLines: hits.cutLines };
+	const found = { matches: [], shown: Math.min(total, MAX_LINES_PER_NOTE), total, cutLines: hits.cutLines };
+	// Found by the WebAssembly scan: the listing is written there too, the line list made only if it is asked for.
+	const listed = hits.ends !== undefined ? listScanned(context, minLine) : null;
+	if (listed === null) return { ...found, raw: { note, lines: rawLineList(note, hits, minLine, context) } };
+	let lines: number[] | undefined;
+	return {
+		...found,
+		raw: {
+			note,
+			listed,
+			get lines() {
+				lines ??= rawLineList(note, hits, minLine, context);
+				return lines;
+			},
+		},
+	};
+}
+
+/** The line list of `rawLinesAround` (see RawLines). */
+function rawLineList(note: NoteBytes, hits: LineHits, minLine: number, context: number): number[] {
 	const { bytes } = note;
 	const matchStarts = hits.starts ?? hits.lines.map((line) => offsetOfLine(note.latin1, line));
 	// Line ends from the WebAssembly scan's copy of the note where it answered (`ends`), else from its Latin-1.
@@ -132,13 +153,7 @@ function rawLinesAround(note: NoteBytes, hits: LineHits, minLine: number, contex
 			toStart = start;
 		}
 	}
-	return {
-		matches: [],
-		shown: shown.length,
-		total: hits.lines.length,
-		cutLines: hits.cutLines,
-		raw: { note, lines },
-	};
+	return lines;
 }
 
 /** The matching lines `hits` of a note with their context lines (each stretch of lines shown taken in one slice). */

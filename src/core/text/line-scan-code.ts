@@ -2,12 +2,13 @@
  * The WebAssembly module of the line scan (line-scan.ts), spelled out with `wasm-asm`: its memory's
  * layout and its functions, each with what it takes and gives.
  */
+import { listBody } from './line-list-code';
 import { funcBody, funcType, I32, op, splat, V128, wasmModule } from './wasm-asm';
 
 /** The literal's bytes (lower case without case), then the bits each byte is OR-ed with before it is compared (0x20 for a letter without case). */
 export const NEEDLE = 0;
 export const MASKS = 64;
-/** Set to 1 by a scan when a match is followed by a byte above 0x7f (a combining mark may follow: see LiteralMatcher); the bytes from here to NOTE_AT stay 0. */
+/** Set to 1 by a scan when a match is followed by a byte above 0x7f (a combining mark may follow: see LiteralMatcher). Nothing is written from 144 to NOTE_AT (see back). */
 export const FLAG = 128;
 /** Where the note's bytes go; positions handed to and from the scan are offsets in them. */
 export const NOTE_AT = 256;
@@ -20,7 +21,7 @@ export const RECORD = 32;
 export const PAGE = 65536;
 
 const NEWLINE = 10;
-const [FIND, NEWLINE_AT, BACK, SCAN, ESCAPES] = [0, 1, 2, 3, 4];
+const [FIND, NEWLINE_AT, BACK, SCAN, ESCAPES, LIST] = [0, 1, 2, 3, 4, 5];
 /** The globals `find` leaves the line ends it passed in: the last one's offset (-1: none), and how many. */
 const [LAST, LINES] = [0, 1];
 
@@ -318,15 +319,16 @@ function escapesBody(): number[] {
 	);
 }
 
-/** The module: `s` (scan), `e` (newlineAt) and `c` (escapes) exported with its memory, one page at first. */
+/** The module: `s` (scan), `e` (newlineAt), `c` (escapes) and `l` (list, line-list-code.ts) exported with its memory, one page at first. */
 export function lineScanModule(): Uint8Array<ArrayBuffer> {
 	return wasmModule({
 		types: [
 			funcType([I32, I32, I32], true),
 			funcType([I32, I32], true),
 			funcType(Array<number>(7).fill(I32), true),
+			funcType(Array<number>(6).fill(I32), true),
 		],
-		functions: [0, 1, 1, 2, 1],
+		functions: [0, 1, 1, 2, 1, 3],
 		pages: 1,
 		globals: [
 			[I32, 1, ...op.const(-1), ...op.end],
@@ -336,7 +338,8 @@ export function lineScanModule(): Uint8Array<ArrayBuffer> {
 			['s', SCAN],
 			['e', NEWLINE_AT],
 			['c', ESCAPES],
+			['l', LIST],
 		],
-		bodies: [findBody(), newlineBody(), backBody(), scanBody(), escapesBody()],
+		bodies: [findBody(), newlineBody(), backBody(), scanBody(), escapesBody(), listBody(NOTE_AT, NEWLINE_AT)],
 	});
 }

@@ -6,6 +6,7 @@
  * number, start and end, and where its first line of context starts. Where WebAssembly (or its
  * SIMD) is missing the caller searches the bytes in JavaScript (LiteralMatcher).
  */
+import { SPAN } from './line-list-code';
 import { FLAG, lineScanModule, MASKS, MAX_NEEDLE, NEEDLE, NOTE_AT, PAD, PAGE, RECORD } from './line-scan-code';
 import { wasmApi, type WasmMemory } from './wasm-asm';
 
@@ -17,6 +18,10 @@ interface LineScan {
 	scan: Scan;
 	/** newlineAt: the first line end at or after an offset of the note in memory, or its length. */
 	lineEnd: (from: number, n: number) => number;
+	/** list: the listing of the last scan's records (line-list-code.ts). */
+	list: (count: number, context: number, minLine: number, n: number, recs: number, out: number) => number;
+	/** The last scan's records: where, how many, and its note's size. */
+	last: { out: number; count: number; n: number; inPlace: boolean };
 	/** escapes: what bytes of the note in memory hold of the terminal's escapes. */
 	escapes: (from: number, to: number) => number;
 	bytes: Uint8Array;
@@ -54,6 +59,8 @@ function theLineScan(): LineScan | null {
 			scan: exports.s as Scan,
 			lineEnd: exports.e as (from: number, n: number) => number,
 			escapes: exports.c as (from: number, to: number) => number,
+			list: exports.l as LineScan['list'],
+			last: { out: 0, count: 0, n: 0, inPlace: false },
 			bytes: new Uint8Array(0),
 			area: new Uint8Array(0),
 			words: new Int32Array(0),
@@ -100,7 +107,7 @@ function outAt(size: number): number {
 export function lineScanArea(size: number): Uint8Array | null {
 	const scan = theLineScan();
 	if (scan === null) return null;
-	reserve(scan, outAt(size) + RECORD * (64 + (size >> 2)));
+	reserve(scan, outAt(size) + RECORD * (64 + (size >> 2)) + size + LIST_ROOM);
 	return scan.area;
 }
 
@@ -114,6 +121,40 @@ export function escapesIn(bytes: Uint8Array, from: number, to: number): number |
 	const scan = lineScan;
 	if (scan == null || bytes.buffer !== scan.memory.buffer || bytes.byteOffset !== NOTE_AT) return null;
 	return scan.escapes(from, to);
+}
+
+/** Room for a listing's heads past the listed lines' bytes (see `listScanned`), reserved with a note read into `lineScanArea`. */
+const LIST_ROOM = 64 * 1024;
+
+/** A note's listed lines as a text answer prints them, and the span of the note they come from. */
+export interface Listed {
+	/** The listing (a view of the scan's memory, valid until its next use). */
+	bytes: Uint8Array;
+	/** The first listed line's start and the last one's end in the note. */
+	from: number;
+	to: number;
+}
+
+/**
+ * The listing of the lines the last `scanLines` found (the first 100 matches with `context`
+ * lines either side, lines from `minLine` on), written by the scan (line-list-code.ts), or null
+ * when there is no room for it without growing the memory the note was read into.
+ */
+export function listScanned(context: number, minLine: number): Listed | null {
+	const scan = lineScan!;
+	const { out, count, n } = scan.last;
+	const at = out + RECORD * count;
+	const shown = Math.min(count, 100);
+	// Each line's bytes once (stretches do not overlap), a head of at most 16 bytes each, a separator between stretches.
+	const most = n + 16 * Math.min(shown * (2 * context + 1), n + 1) + 5 * shown;
+	if (scan.bytes.length < at + most) {
+		// Growing the memory would detach the note read into it, which the caller still lists.
+		if (scan.last.inPlace) return null;
+		reserve(scan, at + most);
+	}
+	const end = scan.list(count, context, minLine, n, out, at);
+	const words = scan.words;
+	return { bytes: scan.bytes.subarray(at, end), from: words[SPAN >> 2]!, to: words[(SPAN >> 2) + 1]! };
 }
 
 /** Writes the literal's bytes and masks (a letter without case: its lower case, OR-ed with 0x20). */
@@ -185,6 +226,7 @@ export function scanLines(
 		reserve(scan, out + RECORD * count);
 		count = scan.scan(n, from, fromLine, needle.length, before, count, out);
 	}
+	scan.last = { out, count, n, inPlace };
 	const found: ScannedLines = { lines: [], starts: [], ends: [], firstStarts: [], marks: [] };
 	const words = scan.words;
 	const flagged = words[FLAG >> 2] !== 0;

@@ -84,6 +84,10 @@ export const op = {
 	and: [0x71],
 	or: [0x72],
 	shl: [0x74],
+	divU: [0x6e],
+	remU: [0x70],
+	/** memory.copy (dest, source, length). */
+	copy: [0xfc, 0x0a, 0, 0],
 	v128Load: (offset: number): number[] => [...simd(0x00), 0, ...leb(offset)],
 	v128Const: (bytes: number[]): number[] => [...simd(0x0c), ...bytes],
 	splat8: simd(0x0f),
