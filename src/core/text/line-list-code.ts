@@ -14,31 +14,26 @@ export const SPAN = 136;
 /** At most this many matching lines of a note are listed (grep.ts's MAX_LINES_PER_NOTE). */
 const SHOWN = 100;
 
-/**
- * list(count, context, minLine, n, recs, out): the listing of the first `count` records (at most
- * SHOWN) at `recs` (see scan) of the note of `n` bytes at `noteAt`, written from `out`; returns
- * where it ends. `newlineAt` is the index of the function finding a line end.
- */
-export function listBody(noteAt: number, newlineAt: number): number[] {
-	const [count, context, minLine, n, recs, out] = [0, 1, 2, 3, 4, 5];
-	const [shown, k, to, toStart, ended, next, match, line, start, last] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-	const [newline, end, w, rec, x, q, first, lastEnd, mark] = [16, 17, 18, 19, 20, 21, 22, 23, 24];
-	const recordLine = (index: number): number[] => [
-		...op.get(recs),
-		...op.get(index),
-		...op.const(5),
-		...op.shl,
-		...op.add,
-		...op.load(0),
-	];
-	const write = (bytes: number[]): number[] => [
+/** Code writing `bytes` at local `w` and moving it past them. */
+function writeAt(w: number, bytes: number[]): number[] {
+	return [
 		...bytes.flatMap((b, i) => [...op.get(w), ...op.const(b), ...op.store8(i)]),
 		...[...op.get(w), ...op.const(bytes.length), ...op.add, ...op.set(w)],
 	];
-	const increment = (local: number): number[] => [...op.get(local), ...op.const(1), ...op.add, ...op.set(local)];
-	// The line's head: `\n  `, its number (line + 1) in decimal, `:` or `-`, a space.
-	const head = [
-		...write([0x0a, 0x20, 0x20]),
+}
+
+/** Code adding 1 to a local. */
+function increment(local: number): number[] {
+	return [...op.get(local), ...op.const(1), ...op.add, ...op.set(local)];
+}
+
+/**
+ * Code writing a line's head at local `w`: `\n  `, its number (local `line` + 1) in decimal, `:`
+ * (local `mark` set) or `-`, a space; `x` and `q` are scratch locals.
+ */
+function lineHead(w: number, line: number, mark: number, x: number, q: number): number[] {
+	return [
+		...writeAt(w, [0x0a, 0x20, 0x20]),
 		...[...op.get(line), ...op.const(1), ...op.add, ...op.set(x), ...op.get(w), ...op.set(q)],
 		...op.block,
 		...op.loop,
@@ -55,6 +50,25 @@ export function listBody(noteAt: number, newlineAt: number): number[] {
 		...op.end,
 		...[...op.get(w), ...op.const(0x3a), ...op.const(0x2d), ...op.get(mark), ...op.select, ...op.store8(0)],
 		...[...op.get(w), ...op.const(0x20), ...op.store8(1), ...op.get(w), ...op.const(2), ...op.add, ...op.set(w)],
+	];
+}
+
+/**
+ * list(count, context, minLine, n, recs, out): the listing of the first `count` records (at most
+ * SHOWN) at `recs` (see scan) of the note of `n` bytes at `noteAt`, written from `out`; returns
+ * where it ends. `newlineAt` is the index of the function finding a line end.
+ */
+export function listBody(noteAt: number, newlineAt: number): number[] {
+	const [count, context, minLine, n, recs, out] = [0, 1, 2, 3, 4, 5];
+	const [shown, k, to, toStart, ended, next, match, line, start, last] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+	const [newline, end, w, rec, x, q, first, lastEnd, mark] = [16, 17, 18, 19, 20, 21, 22, 23, 24];
+	const recordLine = (index: number): number[] => [
+		...op.get(recs),
+		...op.get(index),
+		...op.const(5),
+		...op.shl,
+		...op.add,
+		...op.load(0),
 	];
 	return funcBody(
 		[[19, I32]],
@@ -79,7 +93,7 @@ export function listBody(noteAt: number, newlineAt: number): number[] {
 			],
 			...[...op.get(line), ...op.get(to), ...op.ltS, ...op.if, ...op.get(to), ...op.set(line), ...op.end],
 			...[...op.get(k), ...op.if, ...op.get(line), ...op.get(to), ...op.gtS, ...op.if],
-			...write([0x0a, 0x20, 0x20, 0x2d, 0x2d]),
+			...writeAt(w, [0x0a, 0x20, 0x20, 0x2d, 0x2d]),
 			...[...op.end, ...op.end],
 			...[...op.get(toStart), ...op.set(start), ...op.get(line), ...op.get(to), ...op.ne, ...op.if],
 			...[...op.get(rec), ...op.load(12), ...op.set(start), ...op.end],
@@ -110,7 +124,7 @@ export function listBody(noteAt: number, newlineAt: number): number[] {
 			...[...op.const(0), ...op.set(mark), ...op.get(next), ...op.get(shown), ...op.ltU, ...op.if],
 			...[...recordLine(next), ...op.get(line), ...op.eq, ...op.set(mark), ...op.end],
 			...[...op.get(first), ...op.const(0), ...op.ltS, ...op.if, ...op.get(start), ...op.set(first), ...op.end],
-			...head,
+			...lineHead(w, line, mark, x, q),
 			...[...op.get(w), ...op.get(start), ...op.const(noteAt), ...op.add, ...op.get(end), ...op.get(start)],
 			...[
 				...op.sub,
