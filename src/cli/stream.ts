@@ -27,6 +27,9 @@ export const CHUNK_BYTES = 256 * 1024;
  */
 const CHECK_BYTES = 64 * 1024;
 
+/** Garbage a streamed answer may leave before it collects (a smaller allowance than a build's). */
+const STREAM_GARBAGE_ALLOWANCE = 32 << 20; // why: with the build's 64 MB a full `--json` answer at 50k peaked the server at 300–311 MB, over its 300 MB (278–283 MB at 32 MB, at ~1.5× its CPU; 48 MB left 294–301 MB).
+
 /** Lines of at most this many bytes are copied byte by byte (see `ChunkWriter.copyLine`). */
 const SHORT_LINE = 32;
 
@@ -50,7 +53,7 @@ export class ChunkWriter {
 
 	constructor(
 		private readonly io: CommandIO,
-		private readonly bound = new GarbageBound(),
+		private readonly bound = new GarbageBound(undefined, STREAM_GARBAGE_ALLOWANCE),
 	) {}
 
 	/** Adds `text`; a full chunk is written (and its reader waited for) before this resolves. */
