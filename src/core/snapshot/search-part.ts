@@ -19,7 +19,7 @@ import type { InvertedIndexState } from '../search/index-state';
 import { noteNames, type SearchIndex } from '../search/search-index';
 import { compareTerms } from '../search/term-dictionary';
 import { drain, WorkMeter } from '../steps';
-import { bytesOf } from './bytes';
+import { bytesOf, concatBytes } from './bytes';
 import { hasLossyNumber, tagNumbers } from './metadata-codec';
 import { lastAtOrBelow, type SectionBytes, type SectionSource } from './part-codec';
 import type { CodecHost } from './port';
@@ -239,24 +239,14 @@ function* jsonStringsSteps(
 	utf8: CodecHost,
 	meter: WorkMeter,
 ): Generator<void, Uint8Array, void> {
-	const pieces: Uint8Array[] = [];
-	let length = 2; // the brackets
+	const pieces = [utf8.encode('[')];
 	for (let at = 0; at < list.length; at += JSON_STRINGS_BATCH) {
 		const batch = list.slice(at, at + JSON_STRINGS_BATCH).map((item) => JSON.stringify(item));
-		const piece = utf8.encode((at > 0 ? ',' : '') + batch.join(','));
-		pieces.push(piece);
-		length += piece.length;
+		pieces.push(utf8.encode((at > 0 ? ',' : '') + batch.join(',')));
 		if (meter.add(batch.length * NOTE_WORK)) yield;
 	}
-	const out = new Uint8Array(length);
-	out[0] = 0x5b; // [
-	let offset = 1;
-	for (const piece of pieces) {
-		out.set(piece, offset);
-		offset += piece.length;
-	}
-	out[offset] = 0x5d; // ]
-	return out;
+	pieces.push(utf8.encode(']'));
+	return concatBytes(pieces);
 }
 
 /** The sections of a built index's part. */
