@@ -25,7 +25,7 @@ import type { TrigramIndex } from '../core/text/trigram';
 import { browserCodecHost } from './browser-codec';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
 import type { LazyPart } from './lazy-part';
-import { buildInWorker, startIndexWorker, type IndexWorker } from './worker-host';
+import { buildInWorker, startCountingWorker, startIndexWorker, type IndexWorker } from './worker-host';
 import { messageOf, packPathsSteps, packStampsSteps, type BuildRequest } from './worker-protocol';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
@@ -265,6 +265,8 @@ export class PluginSavedIndex implements SavedIndexes {
 		const worker = startIndexWorker();
 		if (typeof worker === 'string') return this.mainThreadBuild(worker);
 		this.workers.add(worker);
+		const counter = startCountingWorker(this.source.listNotes().length);
+		if (counter !== null) this.workers.add(counter);
 		const run = this.slices();
 		const touched = new Set<string>();
 		this.touchedSets.add(touched);
@@ -287,7 +289,9 @@ export class PluginSavedIndex implements SavedIndexes {
 					stamps: await run(packStampsSteps(stamps)),
 				},
 			};
-			const pieces = await buildInWorker(worker, request, this.source, this.workerSlice(), this.onProgress);
+			const slice = this.workerSlice();
+			const built = await buildInWorker(worker, request, this.source, slice, this.onProgress, counter);
+			const pieces = built.pieces;
 			// Restored against its own stamps (only the racy ones come out changed), not a second stat of every note
 			// (~0.7 s at 50k): the notes changed since the stamps are those the vault's events touched meanwhile.
 			const restored = this.parts(piecesStore(pieces), stamps);
@@ -297,7 +301,9 @@ export class PluginSavedIndex implements SavedIndexes {
 			// The notes changed since the stamps changed while the engine was building: it noted them then, and
 			// applies them with these before it hands the index out — once; no reconcile after (it would be twice).
 			this.toReconcile = { scopeLater: false, changed: () => Promise.resolve([]) };
-			this.log.push(`built in a worker (${loaded.changed.length} notes to reconcile)`);
+			const workers =
+				built.counted > 0 ? `two workers (${built.counted} notes counted by the second)` : 'a worker';
+			this.log.push(`built in ${workers} (${loaded.changed.length} notes to reconcile)`);
 			this.freshBuild = loaded.changed.length;
 			this.writing = this.writing.then(() => this.write(pieces, stamps.size));
 			return { index: loaded.index, changed: loaded.changed };
@@ -305,8 +311,10 @@ export class PluginSavedIndex implements SavedIndexes {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
 		} finally {
 			this.touchedSets.delete(touched);
-			worker.terminate();
-			this.workers.delete(worker);
+			for (const started of [worker, counter]) {
+				started?.terminate();
+				if (started !== null) this.workers.delete(started);
+			}
 		}
 	}
 

@@ -25,11 +25,36 @@ export interface IndexWorker {
 	terminate(): void;
 }
 
-/** Where the worker's code comes from and how a worker is made of it (tests replace both). */
-export const indexWorkers: { code: string | null; create: (code: string) => IndexWorker } = {
+/** Notes from which a build is shared with a counting worker. */
+const COUNTING_WORKER_FROM = 5_000; // why: a second worker's start (its bundle parsed, ~50 ms) is worth it only where a build takes seconds.
+
+/**
+ * Where the worker's code comes from and how a worker is made of it, the cores the machine has
+ * and the notes from which a second, counting worker shares a build (tests replace them).
+ */
+export const indexWorkers: {
+	code: string | null;
+	create: (code: string) => IndexWorker;
+	cores: number;
+	countingFrom: number;
+} = {
 	code: typeof VAULT_QUERY_INDEX_WORKER === 'string' ? VAULT_QUERY_INDEX_WORKER : null,
 	create: blobWorker,
+	cores: typeof navigator === 'object' ? (navigator.hardwareConcurrency ?? 1) : 1,
+	countingFrom: COUNTING_WORKER_FROM,
 };
+
+/**
+ * A counting worker to share a build of `notes` notes with, where one helps: a vault large enough,
+ * two cores or more, and channels between workers. Null otherwise, or when it does not start (the
+ * builder then counts every note itself).
+ */
+export function startCountingWorker(notes: number): IndexWorker | null {
+	if (notes < indexWorkers.countingFrom || indexWorkers.cores < 2 || typeof MessageChannel !== 'function')
+		return null;
+	const worker = startIndexWorker();
+	return typeof worker === 'string' ? null : worker;
+}
 
 /** A Web Worker running `code`, from a Blob URL (revoked when it is terminated). */
 function blobWorker(code: string): IndexWorker {
@@ -91,10 +116,17 @@ function ownBuffers(notes: readonly PostedNote[]): ArrayBuffer[] {
 	return notes.flatMap((note) => (note.bytes === null ? [] : [note.bytes]));
 }
 
+/** A build's outcome: the part's bytes, in the pieces they came in, and the notes the counting worker counted. */
+export interface WorkerBuild {
+	pieces: Uint8Array[];
+	counted: number;
+}
+
 /**
- * Build the search index in `worker` and resolve with its saved part's bytes, in the pieces they
- * came in (part-pieces.ts); rejects when the worker fails. The main thread only reads the notes
- * the worker asks for, in `slice`'s time slices, and posts them; it runs no step of the index build.
+ * Build the search index in `worker` (sharing it with `counter`, a counting worker, when given)
+ * and resolve with its saved part's bytes; rejects when the builder fails (a counting worker's
+ * failure only leaves its notes to the builder). The main thread only reads the notes the workers
+ * ask for, in `slice`'s time slices, and posts them; it runs no step of the index build.
  */
 export function buildInWorker(
 	worker: IndexWorker,
@@ -102,19 +134,24 @@ export function buildInWorker(
 	source: ObsidianNoteSource,
 	slice: TimeSlice,
 	onProgress?: (done: number, total: number) => void,
-): Promise<Uint8Array[]> {
+	counter: IndexWorker | null = null,
+): Promise<WorkerBuild> {
 	return new Promise((resolve, reject) => {
 		const pieces: Uint8Array[] = [];
 		let received = 0;
-		const queue: string[] = [];
+		/** Notes asked for, each with the worker that asked. */
+		const queue: { path: string; to: IndexWorker }[] = [];
 		let reading = false;
 		const pump = async (): Promise<void> => {
 			reading = true;
 			try {
 				while (queue.length > 0) {
-					const paths = queue.splice(0, POST_BATCH);
+					const to = queue[0]!.to;
+					let n = 0;
+					while (n < POST_BATCH && n < queue.length && queue[n]!.to === to) n++;
+					const paths = queue.splice(0, n).map((asked) => asked.path);
 					const notes = await Promise.all(paths.map((path) => postedNote(source, path)));
-					worker.postMessage({ type: 'notes', notes }, ownBuffers(notes));
+					to.postMessage({ type: 'notes', notes }, ownBuffers(notes));
 					await slice.pauseIfUsed();
 				}
 			} catch (error) {
@@ -123,11 +160,13 @@ export function buildInWorker(
 				reading = false;
 			}
 		};
+		const serveReads = (to: IndexWorker, paths: readonly string[]): void => {
+			for (const path of paths) queue.push({ path, to });
+			if (!reading) void pump();
+		};
 		worker.onmessage = ({ data }) => {
-			if (data.type === 'read') {
-				queue.push(...data.paths);
-				if (!reading) void pump();
-			} else if (data.type === 'progress') onProgress?.(data.done, data.total);
+			if (data.type === 'read') serveReads(worker, data.paths);
+			else if (data.type === 'progress') onProgress?.(data.done, data.total);
 			else if (data.type === 'part') {
 				pieces.push(data.bytes);
 				received += data.bytes.length;
@@ -135,13 +174,32 @@ export function buildInWorker(
 				// being handled are handled in the same task (Node's and Electron's ports), 130 pieces in one ~0.3 s block.
 				void slice.pause().then(() => worker.postMessage({ type: 'taken' }));
 			} else if (data.type === 'failed') reject(new Error(data.message));
-			else if (received === data.length) resolve(pieces);
+			else if (received === data.length) resolve({ pieces, counted: data.counted });
 			else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));
 		};
-		worker.onerror = (event) => {
-			const message = (event as { message?: unknown } | null)?.message;
-			reject(new Error(typeof message === 'string' && message !== '' ? message : 'the worker failed to run'));
-		};
-		worker.postMessage(request, requestBuffers(request));
+		worker.onerror = (event) => reject(new Error(errorMessage(event, 'the worker failed to run')));
+		const transfer: Transferable[] = requestBuffers(request);
+		if (counter !== null) {
+			const channel = new MessageChannel();
+			counter.onmessage = ({ data }) => {
+				if (data.type === 'read') serveReads(counter, data.paths);
+			};
+			// The builder counts the rest itself: told here, as a dead worker sends nothing more.
+			counter.onerror = (event) =>
+				worker.postMessage({
+					type: 'helper-failed',
+					message: errorMessage(event, 'the counting worker failed'),
+				});
+			counter.postMessage({ type: 'count', port: channel.port2 }, [channel.port2]);
+			request = { ...request, helper: channel.port1 };
+			transfer.push(channel.port1);
+		}
+		worker.postMessage(request, transfer);
 	});
+}
+
+/** The message of a worker's error event, or `fallback`. */
+function errorMessage(event: unknown, fallback: string): string {
+	const message = (event as { message?: unknown } | null)?.message;
+	return typeof message === 'string' && message !== '' ? message : fallback;
 }

@@ -11,8 +11,16 @@
  * 4. worker → main `progress` every hundredth of the notes, then the encoded part in `part`
  *    pieces (part-pieces.ts, each transferred), a few ahead of the main thread's `taken`
  *    ({@link PIECES_IN_FLIGHT}), then `done` (or `failed`).
+ *
+ * With a second, counting worker (a large vault, two cores or more): main → it `count` with one end
+ * of a channel, whose other end goes to the builder in `build`. Over the channel the builder sends
+ * the counting worker its share (the later notes, {@link CountRequest}); the counting worker asks
+ * the main thread for those notes (`read`, `notes`, as above) and sends back the notes counted in
+ * batches ({@link CountedBatch}), or `failed`. When the counting worker dies the main thread tells
+ * the builder (`helper-failed`), which then reads and counts the rest of the notes itself.
  */
 import type { CachedMetadata } from '../core/metadata';
+import type { DocInfo } from '../core/search/extract';
 import type { NoteFingerprint } from '../core/snapshot/codec';
 import type { SearchSettings } from '../core/search/settings';
 import { drain } from '../core/steps';
@@ -28,6 +36,52 @@ export interface BuildRequest {
 	notes: Uint16Array;
 	/** The saved part's header: its build stamp, its settings string and every note's stat ({@link packStamps}). */
 	part: { tool: string; settings: string; stamps: PackedStamps };
+	/** The builder's end of a channel to a counting worker, which counts a share of the notes (transferred). */
+	helper?: MessagePort;
+}
+
+/** Builder → counting worker, over their channel: count these notes. */
+export interface CountRequest {
+	type: 'count';
+	settings: SearchSettings;
+	vault: BuildRequest['vault'];
+	/** The notes to count, in the builder's reading order ({@link packPaths}, transferred). */
+	notes: Uint16Array;
+}
+
+/**
+ * Counting worker → builder, over their channel: notes counted, in order. Each note's skip
+ * reasons and read error (no bytes, no metadata), and its record when it was counted; the counted
+ * notes' term ids (the counter's own) and packed frequencies end to end, where each note's end,
+ * and their field lengths (`FIELD_COUNT` each), in typed arrays transferred.
+ */
+export interface CountedBatch {
+	type: 'counted';
+	/** The counter's terms new since the last batch, in id order. */
+	terms: string[];
+	notes: PostedNote[];
+	/** Per note, its record; null when it was not counted (skipped or unreadable). */
+	infos: (DocInfo | null)[];
+	termIds: Uint32Array;
+	tfs: Uint32Array;
+	/** Per counted note, where its terms end in `termIds` and `tfs`. */
+	ends: Uint32Array;
+	fieldLen: Uint32Array;
+}
+
+/** What the counting worker sends the builder. */
+export type FromCounter = CountedBatch | { type: 'failed'; message: string };
+
+/** The buffers of a counted batch, to transfer. */
+export function batchBuffers(batch: CountedBatch): ArrayBuffer[] {
+	return [batch.termIds, batch.tfs, batch.ends, batch.fieldLen].map((array) => array.buffer as ArrayBuffer);
+}
+
+/** A channel's end as the workers use it (a DOM MessagePort, or Node's, which has the same shape). */
+export interface WorkerPort<In, Out> {
+	postMessage(message: Out, transfer?: Transferable[]): void;
+	onmessage: ((event: { data: In }) => void) | null;
+	close(): void;
 }
 
 /** Every note's stat as a few values to clone or transfer, not an object a note. */
@@ -161,15 +215,20 @@ export interface PostedNote {
  */
 export const PIECES_IN_FLIGHT = 4;
 
-/** What the main thread posts to the worker (`taken`: it took a `part` piece, the worker may post one more). */
-export type ToIndexWorker = BuildRequest | { type: 'notes'; notes: PostedNote[] } | { type: 'taken' };
+/** What the main thread posts to a worker (`taken`: it took a `part` piece, the worker may post one more; `count` and `helper-failed`: see the module comment). */
+export type ToIndexWorker =
+	| BuildRequest
+	| { type: 'notes'; notes: PostedNote[] }
+	| { type: 'taken' }
+	| { type: 'count'; port: MessagePort }
+	| { type: 'helper-failed'; message: string };
 
 /** What the worker posts back. */
 export type FromIndexWorker =
 	| { type: 'read'; paths: string[] }
 	| { type: 'progress'; done: number; total: number }
 	| { type: 'part'; bytes: Uint8Array }
-	| { type: 'done'; length: number; notes: number }
+	| { type: 'done'; length: number; notes: number; counted: number }
 	| { type: 'failed'; message: string };
 
 /** An error's message, for a message across the threads. */

@@ -4,7 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginManifest } from 'obsidian';
 import { afterAll } from 'vitest';
+import { partKey } from '../../src/core/snapshot/index-parts';
 import VaultQueryPlugin from '../../src/main';
+import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
 import { asApp, type FakeApp } from './fake-app';
 
 /**
@@ -17,6 +19,15 @@ export const EXAMPLE_VAULT = join(REPO, 'examples', 'vault');
 
 /** The real manifest.json. */
 export const MANIFEST = JSON.parse(readFileSync(join(REPO, 'manifest.json'), 'utf8')) as PluginManifest;
+
+/** The saved search part of `app`'s vault, as IndexedDB holds it. */
+export async function savedPartBytes(app: FakeApp): Promise<Uint8Array> {
+	const store = new IndexedDbStore(databaseName(app.appId, app.vault.getName()));
+	const bytes = await store.load(partKey('vault', 'search'));
+	store.close();
+	if (bytes === null) throw new Error('nothing saved');
+	return bytes;
+}
 
 /** Lets pending promises and zero-delay timers run. */
 export function settle(): Promise<void> {

@@ -14,11 +14,11 @@ import { InvertedIndex } from '../../src/core/search/inverted-index';
 import { search } from '../../src/core/search/search';
 import { SearchIndex } from '../../src/core/search/search-index';
 import { resolveSearchSettings } from '../../src/core/search/settings';
-import { PostedNotes } from '../../src/obsidian/worker-build';
+import { PostedNotes } from '../../src/obsidian/posted-notes';
 import VaultQueryPlugin from '../../src/main';
 import { ObsidianNoteSource } from '../../src/obsidian/source';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
-import { packPaths, packStamps, type FromIndexWorker } from '../../src/obsidian/worker-protocol';
+import { packPaths, type FromIndexWorker } from '../../src/obsidian/worker-protocol';
 import { engineConfigOf } from '../../src/ui/plugin-settings';
 import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
@@ -322,11 +322,9 @@ describe('the search index built in the plugin’s worker', () => {
 		const asked: string[] = [];
 		const posted = new PostedNotes(
 			{
-				type: 'build',
 				settings,
 				vault: { vaultPath: '', configDir: source.configDir, userIgnoreFilters: [] },
 				notes: packPaths(paths),
-				part: { tool: 'test', settings: '', stamps: packStamps(new Map()) },
 			},
 			(ask) => {
 				asked.push(...ask);
@@ -373,11 +371,9 @@ describe('the search index built in the plugin’s worker', () => {
 		// A leading BOM is dropped, other scripts kept, and a malformed byte read as U+FFFD, as `cachedRead` gives them.
 		const posted = new PostedNotes(
 			{
-				type: 'build',
 				settings: resolveSearchSettings({}),
 				vault: { vaultPath: '', configDir: '.obsidian', userIgnoreFilters: [] },
 				notes: packPaths(['a.md']),
-				part: { tool: 'test', settings: '', stamps: packStamps(new Map()) },
 			},
 			() => undefined,
 		);

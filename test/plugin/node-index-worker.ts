@@ -3,6 +3,7 @@
  * same way, scripts/index-worker-bundle.mjs), run in a `node:worker_threads` thread behind a Web
  * Worker's shape — so the plugin's tests exercise the worker path itself, on another thread.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import type { FromIndexWorker, ToIndexWorker } from '../../src/obsidian/worker-protocol';
@@ -74,5 +75,6 @@ export async function useNodeIndexWorker(): Promise<() => void> {
 	const before = { ...indexWorkers };
 	indexWorkers.code = await (code ??= indexWorkerCode());
 	indexWorkers.create = (source) => new NodeIndexWorker(source);
+	indexWorkers.cores = availableParallelism(); // Node 20 has no `navigator.hardwareConcurrency`
 	return () => Object.assign(indexWorkers, before);
 }

@@ -7,11 +7,9 @@
 import { waitFor } from '../helpers/wait';
 import type { App } from 'obsidian';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { partKey } from '../../src/core/snapshot/index-parts';
 import VaultQueryPlugin from '../../src/main';
-import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
 import { FakeApp } from './fake-app';
-import { MANIFEST, settle } from './harness';
+import { MANIFEST, savedPartBytes, settle } from './harness';
 
 const NOTES = 2000;
 const OLD = Date.parse('2026-01-01T00:00:00Z');
@@ -28,15 +26,6 @@ function files(): Record<string, string> {
 		out[`folder${i % 13}/note ${i}.md`] = `# Note ${i}\n\n${words.join(' ')} [[note ${(i + 1) % NOTES}]]\n`;
 	}
 	return out;
-}
-
-/** The saved bytes of `app`'s vault, as IndexedDB holds them. */
-async function savedBytes(app: FakeApp): Promise<Uint8Array> {
-	const store = new IndexedDbStore(databaseName(app.appId, app.vault.getName()));
-	const bytes = await store.load(partKey('vault', 'search'));
-	store.close();
-	if (bytes === null) throw new Error('nothing saved');
-	return bytes;
 }
 
 /** Whether two byte arrays are equal (vitest's deep equality takes seconds over megabytes). */
@@ -67,10 +56,10 @@ describe('the plugin saves its search index in slices', () => {
 		expect(await plugin.engine.saveNow()).toBe(true);
 		vi.mocked(Date.now).mockRestore();
 		expect(taken).toBeGreaterThan(20);
-		const sliced = await savedBytes(app);
+		const sliced = await savedPartBytes(app);
 		// The CLI's way: the same steps drained at once, over the same index.
 		expect(await plugin.engine.saved?.save(plugin.engine.engine)).toBe(true);
-		expect(same(sliced, await savedBytes(app))).toBe(true);
+		expect(same(sliced, await savedPartBytes(app))).toBe(true);
 
 		// An edit made while the save encodes waits for it: the saved index lacks it, the one in memory has it.
 		const before = taken;
@@ -81,7 +70,7 @@ describe('the plugin saves its search index in slices', () => {
 		const edited = plugin.engine.engine.upsert('folder0/note 0.md');
 		expect(await saving).toBe(true);
 		await edited;
-		expect(Buffer.from(await savedBytes(app)).includes('quokka')).toBe(false);
+		expect(Buffer.from(await savedPartBytes(app)).includes('quokka')).toBe(false);
 		expect((await plugin.engine.search('quokka')).results.map((h) => h.path)).toEqual(['folder0/note 0.md']);
 		plugin.unload();
 	});

@@ -8,7 +8,8 @@
 import type { CachedMetadata } from '../metadata';
 import type { NoteSource } from '../port';
 import { scopeRules, type ScopeRules } from '../scope';
-import { SearchIndex, type FedIndex } from './search-index';
+import type { FedIndex } from './build-options';
+import { SearchIndex } from './search-index';
 import { resolveSearchSettings, type SearchSettings } from './settings';
 
 /** What the vault's walk says about its scope, before any note is read. */

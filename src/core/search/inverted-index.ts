@@ -9,6 +9,7 @@
  * tombstones; it runs after a bulk build and when the pending segment grows large.
  */
 import type { CachedMetadata } from '../metadata';
+import type { CountedNote, ForeignTermIds } from './counted-notes';
 import { extractNote, type DocInfo } from './extract';
 import { DocTable } from './doc-table';
 import { FrozenPostings, mergePostingsSteps } from './frozen-postings';
@@ -82,6 +83,8 @@ export class InvertedIndex {
 
 	/** Counts one note's terms (the scratch of indexing, and the word cache). */
 	private counter: NoteTermCounter;
+	/** A note counted apart's terms as this index's ids (scratch of `addCountedApart`). */
+	private readonly apartTerms: number[] = [];
 
 	/** Keep abstracts and forward links per note (false when a NoteSource can give them back on demand). */
 	keepDerived = true;
@@ -145,7 +148,20 @@ export class InvertedIndex {
 
 	/** Add (or replace) the note at `path` that `count` just counted, with its record `info`; its id. */
 	addCounted(path: string, info: DocInfo): number {
-		const counter = this.counter;
+		const { terms, tfs, fieldLen } = this.counter;
+		return this.addPostings(path, { info, terms, tfs, fieldLen });
+	}
+
+	/** Add (or replace) a note counted apart (counted-notes.ts), its terms given this index's ids by `ids`; its id. */
+	addCountedApart(path: string, note: CountedNote, ids: ForeignTermIds): number {
+		const terms = this.apartTerms;
+		terms.length = 0;
+		for (let i = 0; i < note.terms.length; i++) terms.push(ids.id(note.terms[i]!));
+		return this.addPostings(path, { ...note, terms });
+	}
+
+	/** Add (or replace) note `path`: its record, terms (this index's ids), packed frequencies and field lengths. */
+	private addPostings(path: string, { info, terms, tfs, fieldLen }: CountedNote): number {
 		const old = this.pathToDoc.get(path);
 		if (old !== undefined) this.removeId(old);
 		const d = this.docs.push(info);
@@ -157,10 +173,10 @@ export class InvertedIndex {
 		this.revisionCount++;
 		this.normDirty = true;
 		for (let f = 0; f < FIELD_COUNT; f++) {
-			this.fieldLen[d * FIELD_COUNT + f] = counter.fieldLen[f]!;
-			this.totalLen[f]! += counter.fieldLen[f]!;
+			this.fieldLen[d * FIELD_COUNT + f] = fieldLen[f]!;
+			this.totalLen[f]! += fieldLen[f]!;
 		}
-		this.pending.add(d, counter.terms, counter.tfs);
+		this.pending.add(d, terms, tfs);
 		this.liveDf.clear(); // The note's terms now count: live frequencies counted before are stale.
 		return d;
 	}

@@ -31,7 +31,7 @@ export class PendingPostings {
 	}
 
 	/** Append note `d`'s postings (ids only grow). */
-	add(d: number, docTerms: readonly number[], docTfs: readonly number[]): void {
+	add(d: number, docTerms: ArrayLike<number>, docTfs: ArrayLike<number>): void {
 		if (this.starts.length === 0) this.firstDoc = d;
 		while (this.firstDoc + this.starts.length < d) this.starts.push(this.terms.length);
 		this.starts.push(this.terms.length);

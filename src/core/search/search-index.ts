@@ -14,6 +14,8 @@ import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasL
 import type { DocInfo } from './extract';
 import type { NoteNames, SavedIndexState } from './index-state';
 import { frontmatterSkipReason, linksFieldNames, searchSkipReason } from '../note-info';
+import type { BuildOptions } from './build-options';
+import { ForeignTermIds, type CountedNote } from './counted-notes';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
 import { Scorer } from './rank';
@@ -23,36 +25,15 @@ import type { QueryWord } from './tokenize';
 /** `/` as a char code. */
 const SLASH = 47;
 
-/** Progress and cooperative scheduling of a bulk build. */
-export interface BuildOptions {
-	/** Called after each chunk with notes indexed so far and the total. */
-	onProgress?: (done: number, total: number) => void;
-	/** Milliseconds of work between yields (default 12, under one 60 Hz frame). */
-	sliceMs?: number;
-	/** How to yield to the host (default: `hostTurn`, one turn of its event loop). */
-	yieldFn?: () => Promise<void>;
-	/** Notes read concurrently per batch (default 64). */
-	readBatch?: number;
-	/** An index fed by the read that opened the vault (fed-notes.ts): finished without reading any note; taken once. */
-	fed?: FedIndex;
-}
-
-/** An index fed note by note by a read from scratch (`FedNotes`), as a build finishes it. */
-export interface FedIndex {
-	/** The index fed so far. */
-	readonly index: SearchIndex;
-	/** This fed index for a build with `settings`, once; null when fed for other settings or already taken. */
-	take(settings: Partial<SearchSettings>): FedIndex | null;
-	/** The build indexes `path` next. */
-	meet(path: string): void;
-	/** Whether the build met every note fed, in the order fed, and no other. */
-	readonly done: boolean;
-}
-
 const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
 /** Notes whose skip reason is counted again between two pauses of `recountSkippedSteps`. */
 const RECOUNT_STEP = 2048; // why: a lookup in the metadata a note: about a millisecond on a quiet machine.
 const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
+
+/** Whether a build's read gave a note counted elsewhere (not a text, not an error). */
+function isCounted(got: unknown): got is CountedNote {
+	return typeof got === 'object' && got !== null && !(got instanceof Error) && 'info' in got && 'terms' in got;
+}
 
 /** A note's name keys for the name maps: its title, file name (each also without a numbering or label prefix) and aliases as `canonicalKey`s, and its lower-case file name. */
 export function noteNames(info: DocInfo): NoteNames {
@@ -134,10 +115,17 @@ export class SearchIndex {
 		// The engine's scope rules: excluded folders, the config folder, the user's "Excluded files".
 		const scope = await slice.run(si.rescopeSteps(source)); // scoping 50k notes is ~15 ms in one go
 		const notes = scope.notes.filter((p) => !si.isExcluded(p, source.configDir));
+		const counted = fed ? null : (options.counted ?? null);
+		const apart = counted === null ? null : new ForeignTermIds(si.index.terms, (id) => counted.term(id));
+		/** A note's text, or its count from elsewhere (read here after all when the other side gives up). */
+		const got = (p: string): Promise<string | CountedNote> =>
+			counted?.has(p) === true
+				? counted.take(p).then<string | CountedNote>((c) => c ?? source.read(p))
+				: source.read(p);
 		await slice.pauseIfUsed();
 		for (let i = 0; i < notes.length; i += batch) {
 			const chunk = notes.slice(i, i + batch);
-			const texts = fed ? [] : await Promise.all(chunk.map((p) => source.read(p).catch((e: unknown) => e)));
+			const texts = fed ? [] : await Promise.all(chunk.map((p) => got(p).catch((e: unknown) => e)));
 			for (let k = 0; k < chunk.length; k++) {
 				const path = chunk[k]!;
 				const text = texts[k];
@@ -148,13 +136,15 @@ export class SearchIndex {
 				if (reason !== null) si.skipped.push({ path, reason });
 				else if (fed)
 					fed.meet(path); // indexed as the read parsed it: not read again
-				else if (typeof text !== 'string')
+				else if (typeof text === 'string')
+					// A note is indexed in one go: the build pauses between notes, when its slice is used up.
+					si.index.upsert({ path, text, metadata: source.getMetadata(path) });
+				else if (apart !== null && isCounted(text)) si.index.addCountedApart(path, text, apart);
+				else
 					si.skipped.push({
 						path,
 						reason: `unreadable: ${text instanceof Error ? text.message : String(text)}`,
 					});
-				// A note is indexed in one go: the build pauses between notes, when its slice is used up.
-				else si.index.upsert({ path, text, metadata: source.getMetadata(path) });
 				await slice.pauseIfUsed();
 			}
 			options.onProgress?.(Math.min(i + batch, notes.length), notes.length);

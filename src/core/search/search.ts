@@ -51,7 +51,8 @@ export type { ExpandedTerm, SearchHit, SearchOptions, SearchResult } from './typ
 export { DEFAULT_SEARCH_SETTINGS, DEFAULT_TAG_VOCABULARY, resolveSearchSettings } from './settings';
 export { parseQuery, type ParsedQuery } from './query-parser';
 export { renderSearchMarkdown } from './render';
-export { SearchIndex, type BuildOptions } from './search-index';
+export type { BuildOptions } from './build-options';
+export { SearchIndex } from './search-index';
 
 const RERANK_FACTOR = 3; // why: synthesis boosts and keyword tiers reorder the head; 3× the limit leaves room to promote.
 const VERIFY_CAP = 2000; // why: phrase/regex verification reads texts; beyond 2000 candidates the query is too broad to verify.
