@@ -10,7 +10,7 @@ import type { PostedNotes } from './posted-notes';
 import type { CountedBatch } from './worker-protocol';
 
 /** The bytes of the notes the builder counts itself, of all: the counting worker takes the rest. */
-export const BUILDER_SHARE = 0.42; // why: the builder also adds every note, folds the postings and encodes the part (~a sixth of the work).
+export const BUILDER_SHARE = 0.46; // why: the builder also adds every note, folds the postings and encodes the part (~a sixth of the work).
 
 /**
  * Where the counting worker's share starts in `order`: after the first notes that hold
