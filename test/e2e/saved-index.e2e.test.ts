@@ -57,7 +57,7 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 		expect(harness.errors).toEqual([]);
 	});
 
-	it('builds in a real Worker with no build step on the main thread, answering as a main-thread build', async () => {
+	it('builds in a real Worker (and in two) with no build step on the main thread, answering as a main-thread build', async () => {
 		await load(false);
 		const rebuilt = await harness.page.evaluate(async () => {
 			const h = window.harness;
@@ -69,6 +69,20 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 		});
 		expect(rebuilt).toEqual({ builds: 0, log: 'built in a worker (0 notes to reconcile)' });
 		const inWorker = await observe();
+		// Shared by two real Workers over a MessageChannel (the vault is small: the share is asked for).
+		const shared = await harness.page.evaluate(async () => {
+			const h = window.harness;
+			if (!h) throw new Error('no harness');
+			Object.assign(h.indexWorkers, { countingFrom: 0, cores: 2 });
+			await h.plugin.engine.rebuild();
+			await h.plugin.engine.settled();
+			Object.assign(h.indexWorkers, { countingFrom: Infinity });
+			return h.plugin.engine.saved?.log.filter((line) => line.startsWith('built in')).at(-1) ?? '';
+		});
+		expect(shared).toMatch(
+			/^built in two workers \([1-9]\d* notes counted by the second\) \(0 notes to reconcile\)$/,
+		);
+		expect((await observe()).answers).toEqual(inWorker.answers);
 		await harness.page.evaluate(async () => {
 			const h = window.harness;
 			if (!h) throw new Error('no harness');
