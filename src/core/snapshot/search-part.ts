@@ -19,7 +19,8 @@ import type { InvertedIndexState } from '../search/index-state';
 import { noteNames, type SearchIndex } from '../search/search-index';
 import { compareTerms } from '../search/term-dictionary';
 import { drain, WorkMeter } from '../steps';
-import { bytesOf, concatBytes } from './bytes';
+import { bytesOf } from './bytes';
+import { jsonStringsSteps } from './json-steps';
 import { hasLossyNumber, tagNumbers } from './metadata-codec';
 import { lastAtOrBelow, type SectionBytes, type SectionSource } from './part-codec';
 import type { CodecHost } from './port';
@@ -42,8 +43,6 @@ export const SECTION_STEP = 4096; // why: about a millisecond of merging or copy
 const NOTE_WORK = 16;
 /** Bytes encoded count one unit per 2^this. */
 const BYTE_WORK_SHIFT = 6;
-/** Strings of a list stringified and encoded together by `jsonStringsSteps`. */
-const JSON_STRINGS_BATCH = 256; // why: a few KB a piece — few arrays, each a small share of a step.
 
 export { SavedIndexDamaged } from '../search/index-state';
 
@@ -116,6 +115,9 @@ function* sortedTableSteps(
 	};
 }
 
+/** Bytes the records' buffer starts with. */
+const RECORDS_FIRST_BYTES = 1 << 16;
+
 /** Strings stored one after another (`<name>Text`) with their byte offsets (`<name>Offsets`), in steps: each record's bytes counted as work. */
 function* recordSectionsSteps(
 	name: string,
@@ -123,20 +125,35 @@ function* recordSectionsSteps(
 	utf8: CodecHost,
 	meter: WorkMeter,
 ): Generator<void, Record<string, Uint8Array>, void> {
-	const encoded: Uint8Array[] = [];
 	const offsets = new Uint32Array(records.length + 1);
+	const encodeInto = (record: string, into: Uint8Array, at: number): number => {
+		if (utf8.encodeInto) return utf8.encodeInto(record, into, at);
+		const bytes = utf8.encode(record);
+		into.set(bytes, at);
+		return bytes.length;
+	};
+	// Encoded into one growing buffer: an array per record (50k at 50k notes) was garbage enough to set off
+	// collections of 50–60 ms in a save on the main thread.
+	let text: Uint8Array = new Uint8Array(RECORDS_FIRST_BYTES);
+	let at = 0;
 	for (let i = 0; i < records.length; i++) {
-		const bytes = utf8.encode(records[i]!);
-		encoded.push(bytes);
-		offsets[i + 1] = offsets[i]! + bytes.length;
-		if (meter.add(1 + (bytes.length >> BYTE_WORK_SHIFT))) yield;
+		const record = records[i]!;
+		const most = at + record.length * 3; // a UTF-16 unit is at most 3 bytes of UTF-8
+		if (most > text.length) text = grownBytes(text, most, at);
+		at += encodeInto(record, text, at);
+		offsets[i + 1] = at;
+		if (meter.add(1 + (record.length >> BYTE_WORK_SHIFT))) yield;
 	}
-	const text = new Uint8Array(offsets[encoded.length]!);
-	for (let i = 0; i < encoded.length; i++) {
-		text.set(encoded[i]!, offsets[i]);
-		if (meter.add(1 + (encoded[i]!.length >> BYTE_WORK_SHIFT))) yield;
-	}
-	return { [`${name}Text`]: text, [`${name}Offsets`]: bytesOf(offsets) };
+	return { [`${name}Text`]: text.subarray(0, at), [`${name}Offsets`]: bytesOf(offsets) };
+}
+
+/** A buffer of at least `least` bytes (doubling) holding the first `used` bytes of `bytes`. */
+function grownBytes(bytes: Uint8Array, least: number, used: number): Uint8Array {
+	let size = bytes.length * 2;
+	while (size < least) size *= 2;
+	const grown = new Uint8Array(size);
+	grown.set(bytes.subarray(0, used));
+	return grown;
 }
 
 /**
@@ -228,25 +245,6 @@ function inTermOrder(
 			if (out.buffer !== into.buffer) into.set(new Uint8Array(out.buffer));
 		},
 	};
-}
-
-/**
- * `utf8.encode(JSON.stringify(list))` of a list of strings, the same bytes, made a few at a time:
- * the paths of 50k notes stringified and encoded at once held the plugin's main thread ~50 ms.
- */
-function* jsonStringsSteps(
-	list: readonly string[],
-	utf8: CodecHost,
-	meter: WorkMeter,
-): Generator<void, Uint8Array, void> {
-	const pieces = [utf8.encode('[')];
-	for (let at = 0; at < list.length; at += JSON_STRINGS_BATCH) {
-		const batch = list.slice(at, at + JSON_STRINGS_BATCH).map((item) => JSON.stringify(item));
-		pieces.push(utf8.encode((at > 0 ? ',' : '') + batch.join(',')));
-		if (meter.add(batch.length * NOTE_WORK)) yield;
-	}
-	pieces.push(utf8.encode(']'));
-	return concatBytes(pieces);
 }
 
 /** The sections of a built index's part. */

@@ -39,6 +39,8 @@ export interface ProfiledBlock extends Block {
 	samples?: number;
 	no_script_samples?: number;
 	top?: string[];
+	/** The commonest stack of its samples, innermost first (8 frames at most). */
+	stack?: string;
 }
 
 /** The JS Self-Profiling API's trace (not in the DOM typings). */
@@ -73,7 +75,24 @@ function profiled(task: Block, trace: ProfilerTrace | null): ProfiledBlock {
 		}
 	}
 	const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
-	return { ...task, samples: inside.length, no_script_samples: none, top: top.map(([n, c]) => `${n} ×${c}`) };
+	// The callers of the commonest innermost frame: what ran it (its name alone often names a helper).
+	const chains = new Map<string, number>();
+	for (const sample of inside) {
+		const names: string[] = [];
+		for (let id = sample.stackId; id !== undefined && names.length < 8; id = trace.stacks[id]?.parentId) {
+			const frame = trace.frames[trace.stacks[id]!.frameId];
+			names.push(`${frame?.name || '(anonymous)'}:${frame?.line ?? '?'}`);
+		}
+		if (names.length > 0) chains.set(names.join(' < '), (chains.get(names.join(' < ')) ?? 0) + 1);
+	}
+	const stack = [...chains].sort((a, b) => b[1] - a[1])[0]?.[0];
+	return {
+		...task,
+		samples: inside.length,
+		no_script_samples: none,
+		top: top.map(([n, c]) => `${n} ×${c}`),
+		...(stack === undefined ? {} : { stack }),
+	};
 }
 
 const tasks: Block[] = [];
