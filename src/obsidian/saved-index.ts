@@ -265,13 +265,15 @@ export class PluginSavedIndex implements SavedIndexes {
 		const worker = startIndexWorker();
 		if (typeof worker === 'string') return this.mainThreadBuild(worker);
 		this.workers.add(worker);
-		const counter = startCountingWorker(this.source.listNotes().length);
-		if (counter !== null) this.workers.add(counter);
+		let counter: IndexWorker | null = null;
 		const run = this.slices();
 		const touched = new Set<string>();
 		this.touchedSets.add(touched);
 		try {
 			const stamps = await run(this.fingerprints(Date.now() - RACY_MS));
+			// Started a few turns after the builder: each worker's start (a Blob of the bundle) is a task of its own.
+			counter = startCountingWorker(this.source.listNotes().length);
+			if (counter !== null) this.workers.add(counter);
 			const parts = this.parts(null, stamps);
 			const request: BuildRequest = {
 				type: 'build',
