@@ -17,7 +17,7 @@ import { SnapshotFormatError, type NoteFingerprint } from './codec';
 import { stampIs } from './stamp';
 import { checkedPreamble } from './codec-format';
 import { jsonArraySteps, jsonStringsSteps } from './json-steps';
-import { checkedRange, sumOf, type SectionEntry, type SectionRanges } from './part-blocks';
+import { checkedRange, sameRange, sameWidth, sumOf, type SectionEntry, type SectionRanges } from './part-blocks';
 import type { CodecHost, SnapshotReader } from './port';
 
 /** Bumped whenever the layout of a part changes; other versions are ignored. */
@@ -264,12 +264,6 @@ function blockOf(section: SectionBytes, at: number, scratch: Uint8Array): Uint8A
 	return view;
 }
 
-/** Two sections of one length as 4-byte words when both lie aligned (a quarter of the comparisons), else as bytes. */
-function sameWidth(x: Uint8Array, y: Uint8Array): [Uint8Array, Uint8Array] | [Int32Array, Int32Array] {
-	if (x.length % 4 !== 0 || x.byteOffset % 4 !== 0 || y.byteOffset % 4 !== 0) return [x, y];
-	return [new Int32Array(x.buffer, x.byteOffset, x.length / 4), new Int32Array(y.buffer, y.byteOffset, y.length / 4)];
-}
-
 /** A decoded part: its header and fingerprints read, every other section read and checked when asked for. */
 export class DecodedPart {
 	/** `search` or `trigrams`. */
@@ -332,7 +326,7 @@ export class DecodedPart {
 		const [x, y] = sameWidth(yield* this.sectionSteps(a), yield* this.sectionSteps(b));
 		const step = (this.header.block * ENCODE_STEP_BLOCKS) / x.BYTES_PER_ELEMENT;
 		for (let from = 0; from < x.length; from += step) {
-			for (let i = from; i < Math.min(x.length, from + step); i++) if (x[i] !== y[i]) return false;
+			if (!sameRange(x, y, from, Math.min(x.length, from + step))) return false;
 			yield;
 		}
 		return true;
