@@ -294,6 +294,8 @@ export class PluginSavedIndex implements SavedIndexes {
 			const slice = this.workerSlice();
 			const built = await buildInWorker(worker, request, this.source, slice, this.onProgress, counter);
 			const pieces = built.pieces;
+			// The restore from its bytes starts in a task of its own, not in the one that took the worker's last message.
+			await this.source.turns.next();
 			// Restored against its own stamps (only the racy ones come out changed), not a second stat of every note
 			// (~0.7 s at 50k): the notes changed since the stamps are those the vault's events touched meanwhile.
 			const restored = this.parts(piecesStore(pieces), stamps);
