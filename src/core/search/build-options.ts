@@ -1,10 +1,13 @@
-/** What a bulk build of the search index is given (`SearchIndex.build`): progress, pauses, and notes it need not read. */
+/**
+ * What a bulk build of the search index is given (`SearchIndex.build`): progress, pauses, and notes
+ * it need not read. `I` is the index a fed read hands over (`SearchIndex`: search.ts names
+ * `BuildOptions` so), kept a parameter so this file imports no index (no import cycle).
+ */
 import type { CountedElsewhere } from './counted-notes';
-import type { SearchIndex } from './search-index';
 import type { SearchSettings } from './settings';
 
 /** Progress and cooperative scheduling of a bulk build. */
-export interface BuildOptions {
+export interface BuildOptionsOf<I> {
 	/** Called after each chunk with notes indexed so far and the total. */
 	onProgress?: (done: number, total: number) => void;
 	/** Milliseconds of work between yields (default 12, under one 60 Hz frame). */
@@ -14,17 +17,17 @@ export interface BuildOptions {
 	/** Notes read concurrently per batch (default 64). */
 	readBatch?: number;
 	/** An index fed by the read that opened the vault (fed-notes.ts): finished without reading any note; taken once. */
-	fed?: FedIndex;
+	fed?: FedIndex<I>;
 	/** Notes counted elsewhere (a second worker, counted-notes.ts): taken counted, in their turn, instead of read and counted here. */
 	counted?: CountedElsewhere;
 }
 
 /** An index fed note by note by a read from scratch (`FedNotes`), as a build finishes it. */
-export interface FedIndex {
+export interface FedIndex<I> {
 	/** The index fed so far. */
-	readonly index: SearchIndex;
+	readonly index: I;
 	/** This fed index for a build with `settings`, once; null when fed for other settings or already taken. */
-	take(settings: Partial<SearchSettings>): FedIndex | null;
+	take(settings: Partial<SearchSettings>): FedIndex<I> | null;
 	/** The build indexes `path` next. */
 	meet(path: string): void;
 	/** Whether the build met every note fed, in the order fed, and no other. */

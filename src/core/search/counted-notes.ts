@@ -5,7 +5,7 @@
  * when its first note is added, which is when a single build would have met it.
  */
 import { extractNote, type DocInfo } from './extract';
-import type { NoteInput } from './inverted-index';
+import type { CachedMetadata } from '../metadata';
 import { NoteTermCounter } from './note-terms';
 import type { SearchSettings } from './settings';
 import { TermDictionary } from './term-dictionary';
@@ -42,7 +42,7 @@ export class DetachedCounter {
 	constructor(private readonly settings: SearchSettings) {}
 
 	/** Count one note: its record and terms, valid until the next count (copy the columns out). */
-	count(note: NoteInput): CountedNote {
+	count(note: { path: string; text: string; metadata: CachedMetadata | null }): CountedNote {
 		const { info, fields } = extractNote(note.path, note.text, note.metadata, this.settings, false);
 		this.counter.count(fields);
 		return { info, terms: this.counter.terms, tfs: this.counter.tfs, fieldLen: this.counter.fieldLen };

@@ -24,7 +24,7 @@ export interface NoteFeed {
 }
 
 /** The search index fed by a read from scratch (see the module comment). */
-export class FedNotes implements NoteFeed, FedIndex {
+export class FedNotes implements NoteFeed, FedIndex<SearchIndex> {
 	/** The index being fed; `SearchIndex.build` finishes it. */
 	readonly index: SearchIndex;
 	/** The notes indexed, in order. */

@@ -14,7 +14,7 @@ import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasL
 import type { DocInfo } from './extract';
 import type { NoteNames, SavedIndexState } from './index-state';
 import { frontmatterSkipReason, linksFieldNames, searchSkipReason } from '../note-info';
-import type { BuildOptions } from './build-options';
+import type { BuildOptionsOf } from './build-options';
 import { ForeignTermIds, type CountedNote } from './counted-notes';
 import { InvertedIndex, type NoteInput } from './inverted-index';
 import { parseKeywordIndex, type KeywordIndex } from './keyword-index';
@@ -104,7 +104,7 @@ export class SearchIndex {
 	static async build(
 		source: NoteSource,
 		settings: Partial<SearchSettings> = {},
-		options: BuildOptions = {},
+		options: BuildOptionsOf<SearchIndex> = {},
 	): Promise<SearchIndex> {
 		const fed = options.fed?.take(settings) ?? null;
 		const si = fed?.index ?? new SearchIndex(settings);
@@ -165,7 +165,7 @@ export class SearchIndex {
 	async refreshScope(
 		source: NoteSource,
 		changed: readonly string[],
-		options: BuildOptions = {},
+		options: BuildOptionsOf<SearchIndex> = {},
 		savedCount = false,
 	): Promise<void> {
 		const steps = this.refreshScopeSteps(source, changed, savedCount);

@@ -38,6 +38,7 @@ import {
 	type ScoredWord,
 	type Tier,
 } from './rank';
+import type { BuildOptionsOf } from './build-options';
 import type { SearchIndex } from './search-index';
 import { drain, type TimeSlice } from '../steps';
 import { analyzeQueryText, foldWord, hasSpecialScript, type QueryWord } from './tokenize';
@@ -51,7 +52,8 @@ export type { ExpandedTerm, SearchHit, SearchOptions, SearchResult } from './typ
 export { DEFAULT_SEARCH_SETTINGS, DEFAULT_TAG_VOCABULARY, resolveSearchSettings } from './settings';
 export { parseQuery, type ParsedQuery } from './query-parser';
 export { renderSearchMarkdown } from './render';
-export type { BuildOptions } from './build-options';
+/** What `SearchIndex.build` is given (build-options.ts). */
+export type BuildOptions = BuildOptionsOf<SearchIndex>;
 export { SearchIndex } from './search-index';
 
 const RERANK_FACTOR = 3; // why: synthesis boosts and keyword tiers reorder the head; 3× the limit leaves room to promote.
