@@ -33,6 +33,12 @@ export function shareStart(
 	return order.length;
 }
 
+/** A take waiting for its note. */
+interface Taking {
+	resolve: (note: CountedNote | null) => void;
+	reject: (e: Error) => void;
+}
+
 /** A note taken from the counting worker: counted, or the error its read or skip gives. */
 type Outcome = { counted: CountedNote } | { error: Error };
 
@@ -41,10 +47,7 @@ export class CountedShare implements CountedElsewhere {
 	private readonly share: Set<string>;
 	private readonly names: string[] = [];
 	private readonly arrived = new Map<string, Outcome>();
-	private readonly waiting = new Map<
-		string,
-		{ resolve: (note: CountedNote | null) => void; reject: (e: Error) => void }
-	>();
+	private readonly waiting = new Map<string, Taking>();
 	private failed = false;
 	/** Notes taken counted by the counting worker. */
 	counted = 0;
@@ -65,14 +68,12 @@ export class CountedShare implements CountedElsewhere {
 
 	take(path: string): Promise<CountedNote | null> {
 		const outcome = this.arrived.get(path);
-		if (outcome !== undefined) {
+		if (outcome === undefined && this.failed) return Promise.resolve(null);
+		return new Promise((resolve, reject) => {
+			if (outcome === undefined) return this.waiting.set(path, { resolve, reject });
 			this.arrived.delete(path); // held until taken only
-			if (!('counted' in outcome)) return Promise.reject(outcome.error);
-			this.counted++;
-			return Promise.resolve(outcome.counted);
-		}
-		if (this.failed) return Promise.resolve(null);
-		return new Promise((resolve, reject) => this.waiting.set(path, { resolve, reject }));
+			this.hand(outcome, { resolve, reject });
+		});
 	}
 
 	term(id: number): string {
@@ -127,8 +128,13 @@ export class CountedShare implements CountedElsewhere {
 			return;
 		}
 		this.waiting.delete(path);
-		if (!('counted' in outcome)) return waiting.reject(outcome.error);
+		this.hand(outcome, waiting);
+	}
+
+	/** Resolve a take with `outcome` (counted: one more note the counting worker counted), or reject it with its error. */
+	private hand(outcome: Outcome, take: Taking): void {
+		if (!('counted' in outcome)) return take.reject(outcome.error);
 		this.counted++;
-		waiting.resolve(outcome.counted);
+		take.resolve(outcome.counted);
 	}
 }
