@@ -5,7 +5,7 @@
  */
 
 /** Bytes per piece of a saved part. */
-export const PIECE_BYTES = 1 << 20; // why: IndexedDB copies a record's value in one go on the main thread (~10 ms a MB in Node's fake-indexeddb on a loaded machine), and a 130 MB part arriving as one buffer made the main thread collect its whole heap at once (1–1.5 s at 50k notes).
+export const PIECE_BYTES = 1 << 18; // why: Chromium's IndexedDB costs the main thread ~9 ms to put a 1 MB record and ~1.5 ms for 256 kB (8 MB in 1 MB records: ~200 ms of puts, ~240 ms to read back; in 256 kB records ~50 and ~90 ms), and a 130 MB part arriving as one buffer made the main thread collect its whole heap at once (1–1.5 s at 50k notes).
 
 /**
  * The bytes of `parts` laid end to end, in pieces of `size` bytes (the last fewer), each with a

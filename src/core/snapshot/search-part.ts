@@ -21,6 +21,7 @@ import { compareTerms } from '../search/term-dictionary';
 import { drain, WorkMeter } from '../steps';
 import { bytesOf } from './bytes';
 import { jsonStringsSteps } from './json-steps';
+import { RecordText } from './record-text';
 import { hasLossyNumber, tagNumbers } from './metadata-codec';
 import { lastAtOrBelow, type SectionBytes, type SectionSource } from './part-codec';
 import type { CodecHost } from './port';
@@ -63,7 +64,7 @@ function* nameSectionsSteps(
 	docs: readonly DocInfo[],
 	utf8: CodecHost,
 	meter: WorkMeter,
-): Generator<void, Record<string, Uint8Array>, void> {
+): Generator<void, Record<string, SectionBytes>, void> {
 	const aliases = new Map<string, number[]>();
 	const basenames = new Map<string, number[]>();
 	const add = (map: Map<string, number[]>, key: string, d: number): void => {
@@ -94,66 +95,23 @@ function* sortedTableSteps(
 	entries: [string, unknown][],
 	utf8: CodecHost,
 	meter: WorkMeter,
-): Generator<void, Record<string, Uint8Array>, void> {
+): Generator<void, Record<string, SectionBytes>, void> {
 	const order = yield* sortedOrderSteps(
 		entries.length,
 		(a, b) => compareTerms(entries[a]![0], entries[b]![0]),
 		meter,
 	);
 	const firsts: string[] = [];
-	const blocks: string[] = [];
+	const blocks = new RecordText(Math.ceil(order.length / DICT_BLOCK), utf8);
 	for (let at = 0; at < order.length; at += DICT_BLOCK) {
 		const block: unknown[] = [];
 		for (let i = at; i < Math.min(order.length, at + DICT_BLOCK); i++) block.push(...entries[order[i]!]!);
 		firsts.push(entries[order[at]!]![0]);
-		blocks.push(JSON.stringify(block));
-		if (meter.add(DICT_BLOCK)) yield;
+		const json = JSON.stringify(block);
+		blocks.add(json);
+		if (meter.add(DICT_BLOCK + (json.length >> BYTE_WORK_SHIFT))) yield;
 	}
-	return {
-		[`${name}Firsts`]: utf8.encode(JSON.stringify(firsts)),
-		...(yield* recordSectionsSteps(name, blocks, utf8, meter)),
-	};
-}
-
-/** Bytes the records' buffer starts with. */
-const RECORDS_FIRST_BYTES = 1 << 16;
-
-/** Strings stored one after another (`<name>Text`) with their byte offsets (`<name>Offsets`), in steps: each record's bytes counted as work. */
-function* recordSectionsSteps(
-	name: string,
-	records: readonly string[],
-	utf8: CodecHost,
-	meter: WorkMeter,
-): Generator<void, Record<string, Uint8Array>, void> {
-	const offsets = new Uint32Array(records.length + 1);
-	const encodeInto = (record: string, into: Uint8Array, at: number): number => {
-		if (utf8.encodeInto) return utf8.encodeInto(record, into, at);
-		const bytes = utf8.encode(record);
-		into.set(bytes, at);
-		return bytes.length;
-	};
-	// Encoded into one growing buffer: an array per record (50k at 50k notes) was garbage enough to set off
-	// collections of 50–60 ms in a save on the main thread.
-	let text: Uint8Array = new Uint8Array(RECORDS_FIRST_BYTES);
-	let at = 0;
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i]!;
-		const most = at + record.length * 3; // a UTF-16 unit is at most 3 bytes of UTF-8
-		if (most > text.length) text = grownBytes(text, most, at);
-		at += encodeInto(record, text, at);
-		offsets[i + 1] = at;
-		if (meter.add(1 + (record.length >> BYTE_WORK_SHIFT))) yield;
-	}
-	return { [`${name}Text`]: text.subarray(0, at), [`${name}Offsets`]: bytesOf(offsets) };
-}
-
-/** A buffer of at least `least` bytes (doubling) holding the first `used` bytes of `bytes`. */
-function grownBytes(bytes: Uint8Array, least: number, used: number): Uint8Array {
-	let size = bytes.length * 2;
-	while (size < least) size *= 2;
-	const grown = new Uint8Array(size);
-	grown.set(bytes.subarray(0, used));
-	return grown;
+	return { [`${name}Firsts`]: utf8.encode(JSON.stringify(firsts)), ...blocks.sections(name) };
 }
 
 /**
@@ -295,7 +253,7 @@ export function* searchSourcesSteps(
 	const sorted = yield* termsInOrderSteps(state, meter);
 	const lossy: number[] = [];
 	const linkFieldDocs: number[] = [];
-	const records: string[] = [];
+	const records = new RecordText(state.docs.length, utf8);
 	for (let d = 0; d < state.docs.length; d++) {
 		const info = state.docs[d]!;
 		if (linksFieldNames(info.frontmatter, si.settings.linksKey).length > 0) linkFieldDocs.push(d);
@@ -305,7 +263,7 @@ export function* searchSourcesSteps(
 			record.frontmatter = tagNumbers(info.frontmatter) as DocInfo['frontmatter'];
 		}
 		const json = JSON.stringify(record);
-		records.push(json);
+		records.add(json);
 		if (meter.add(NOTE_WORK + (json.length >> BYTE_WORK_SHIFT))) yield;
 	}
 	const meta: SearchMeta = {
@@ -322,23 +280,20 @@ export function* searchSourcesSteps(
 		meter,
 	);
 	const names = yield* nameSectionsSteps(state.docs, utf8, meter);
-	const docSections = yield* recordSectionsSteps('doc', records, utf8, meter);
 	const firsts: string[] = [];
-	const blocks: string[] = [];
+	const blocks = new RecordText(Math.ceil(sorted.termList.length / DICT_BLOCK), utf8);
 	for (let at = 0; at < sorted.termList.length; at += DICT_BLOCK) {
 		firsts.push(sorted.termList[at]!);
-		blocks.push(JSON.stringify(sorted.termList.slice(at, at + DICT_BLOCK)));
-		if (meter.add(DICT_BLOCK)) yield;
+		const json = JSON.stringify(sorted.termList.slice(at, at + DICT_BLOCK));
+		blocks.add(json);
+		if (meter.add(DICT_BLOCK + (json.length >> BYTE_WORK_SHIFT))) yield;
 	}
-	const dict = {
-		dictFirsts: utf8.encode(JSON.stringify(firsts)),
-		...(yield* recordSectionsSteps('dict', blocks, utf8, meter)),
-	};
+	const dict = { dictFirsts: utf8.encode(JSON.stringify(firsts)), ...blocks.sections('dict') };
 	return {
 		searchMeta: utf8.encode(JSON.stringify(meta)),
 		docPaths,
 		...names,
-		...docSections,
+		...records.sections('doc'),
 		...dict,
 		termStart: bytesOf(sorted.termStart),
 		postDocs: sorted.postDocs,
