@@ -9,6 +9,7 @@ import { DetachedCounter, type CountedElsewhere, type CountedNote } from '../../
 import { search, SearchIndex } from '../../src/core/search/search';
 import { resolveSearchSettings } from '../../src/core/search/settings';
 import { MemorySource } from '../helpers/memory-source';
+import { plainState } from '../helpers/plain-state';
 
 /** Words of several scripts, compounds and code, so terms are added in many orders. */
 const WORDS = [
@@ -110,7 +111,7 @@ function countedFrom(source: MemorySource, from: number, giveUpAt = Infinity): C
 
 /** Everything a saved part is made of, and the dictionary's ids before unused terms are squeezed out. */
 function stateOf(index: SearchIndex): unknown {
-	return { ids: [...index.index.terms.all()], state: index.index.exportState(), skipped: index.skipped };
+	return { ids: [...index.index.terms.all()], state: plainState(index.index.exportState()), skipped: index.skipped };
 }
 
 const QUERIES = [

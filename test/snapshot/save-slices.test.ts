@@ -16,6 +16,7 @@ import { search } from '../../src/core/search/search';
 import { WorkMeter } from '../../src/core/steps';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
 import { MemorySource } from '../helpers/memory-source';
+import { docList } from '../../src/core/search/index-state';
 
 const NOTES = 2000;
 
@@ -117,7 +118,7 @@ describe('the save encoding in steps', () => {
 		expect(meter.largestSlice()).toBeLessThanOrEqual(SECTION_STEP + NOTES + 1_000);
 
 		// The note paths' list, stringified and encoded a batch of paths at a time: the bytes of one JSON.stringify.
-		const paths = si.index.exportState().docs.map((info) => info.path);
+		const paths = docList(si.index.exportState().docs).map((info) => info.path);
 		expect(paths.length).toBeGreaterThan(1000);
 		expect(same(sections.docPaths!, new TextEncoder().encode(JSON.stringify(paths)))).toBe(true);
 

@@ -2,7 +2,7 @@
  * The inverted index as plain columns, for persisting it: the term dictionary, the frozen CSR
  * postings and one record per live note, with note ids dense (0…n-1) and no term that no note holds.
  */
-import type { SavedDocs } from './doc-table';
+import type { ExportDocs, SavedDocs } from './doc-table';
 import type { DocInfo } from './extract';
 import type { SavedPostings } from './frozen-postings';
 import type { SavedTerms } from './term-dictionary';
@@ -16,9 +16,23 @@ export interface InvertedIndexState {
 	termStart: Uint32Array;
 	postDocs: Uint32Array;
 	postTfs: Uint32Array;
-	docs: DocInfo[];
+	docs: StateDocs;
 	/** Field lengths in terms, FIELD_COUNT per note. */
 	fieldLen: Uint32Array;
+}
+
+/** The notes of an exported state by dense id, each record read as asked (a saved one decoded at each read, see `DocTable.readOnce`). */
+export interface StateDocs {
+	readonly length: number;
+	/** Note `d`'s record. */
+	info(d: number): DocInfo;
+	/** Note `d`'s path. */
+	path(d: number): string;
+}
+
+/** Every record of `docs` in id order (tests and small callers; a save reads them one by one). */
+export function docList(docs: StateDocs): DocInfo[] {
+	return Array.from({ length: docs.length }, (_, d) => docs.info(d));
 }
 
 /** Postings (and notes) `exportDenseSteps` handles before it may pause. */
@@ -35,7 +49,7 @@ export interface DenseInput {
 	termStart: Uint32Array;
 	postDocs: Uint32Array;
 	postTfs: Uint32Array;
-	docs: readonly (DocInfo | null)[];
+	docs: ExportDocs;
 	fieldLen: Uint32Array;
 }
 
@@ -44,16 +58,21 @@ export function* exportDenseSteps(raw: DenseInput): Generator<void, InvertedInde
 	let work = 0;
 	const fields = FIELD_NAMES.length;
 	const remap = new Int32Array(raw.docs.length).fill(-1);
-	const docs: DocInfo[] = [];
-	raw.docs.forEach((info, d) => {
-		if (info === null) return;
-		remap[d] = docs.length;
-		docs.push(info);
-	});
+	const ids: number[] = [];
+	for (let d = 0; d < raw.docs.length; d++) {
+		if (!raw.docs.live(d)) continue;
+		remap[d] = ids.length;
+		ids.push(d);
+	}
+	const docs: StateDocs = {
+		length: ids.length,
+		info: (d) => raw.docs.info(ids[d]!),
+		path: (d) => raw.docs.path(ids[d]!),
+	};
 	yield;
 	const fieldLen = new Uint32Array(docs.length * fields);
 	for (let d = 0; d < raw.docs.length; d++) {
-		if (raw.docs[d] !== null) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d]! * fields);
+		if (remap[d]! >= 0) fieldLen.set(raw.fieldLen.subarray(d * fields, (d + 1) * fields), remap[d]! * fields);
 		if (++work >= EXPORT_STEP) {
 			work = 0;
 			yield;

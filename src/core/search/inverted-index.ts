@@ -446,15 +446,16 @@ export class InvertedIndex {
 
 	/**
 	 * `exportState` as steps (a host's main thread runs them in slices). The index must not change
-	 * until they return (the engine holds its changes back meanwhile); the state returned shares the index's posting columns when nothing needs squeezing: read it, never write it.
+	 * until they return, nor while the state is read (the engine holds its changes back meanwhile):
+	 * the state shares the index's posting columns when nothing needs squeezing, and its notes'
+	 * records are read from the index as asked (`DocTable.readOnce`). Read it, never write it.
 	 */
 	*exportStateSteps(): Generator<void, InvertedIndexState, void> {
 		yield* this.compactSteps();
 		// Each read of a restored index's saved parts in steps: at 50k notes, in one go, they held a main thread 0.35–1.4 s each.
-		const termList = yield* this.terms.allSteps();
+		const termList = yield* this.terms.listSteps();
 		const columns = yield* this.frozen.columnsSteps();
-		const docs = yield* this.docs.allSteps();
-		return yield* exportDenseSteps({ termList, ...columns, docs, fieldLen: this.fieldLen });
+		return yield* exportDenseSteps({ termList, ...columns, docs: this.docs.readOnce(), fieldLen: this.fieldLen });
 	}
 
 	/** An index over a saved part (as `exportState` gave it): read per term and per note as queries ask; the caller vouches for its consistency. */

@@ -7,7 +7,7 @@ import type { SkippedFile } from '../contract';
 import { LinkGraph } from '../link-graph';
 import { byWalkOrder, fileName } from '../paths';
 import type { NoteSource } from '../port';
-import { resolveScope, resolveScopeSteps } from '../scope';
+import { positionsOfSteps, resolveScope, resolveScopeSteps } from '../scope';
 import { drain, hostTurn, TimeSlice } from '../steps';
 import { DEFAULT_SETTINGS } from '../settings';
 import { canonicalKey, namePrefixStripped, SynonymTable, Vocabulary, type AliasLookup } from './expansion';
@@ -28,23 +28,7 @@ const SLASH = 47;
 const DEFAULT_SLICE_MS = 12; // why: stays under a 16 ms frame so Obsidian keeps painting during a build.
 /** Notes whose skip reason is counted again between two pauses of `recountSkippedSteps`. */
 const RECOUNT_STEP = 2048; // why: a lookup in the metadata a note: about a millisecond on a quiet machine.
-/** Notes of a scope looked up between two pauses of `positionsOfSteps`. */
-const POSITION_STEP = 8192; // why: a set lookup a note, well under a millisecond; the scope's whole position map made at once (50k entries) was one step of 0.1 s in a browser.
 const DEFAULT_READ_BATCH = 64; // why: enough in flight to hide cachedRead latency without holding many texts at once.
-
-/** The positions in `scope` of the notes of `paths` (those it lists), in steps of {@link POSITION_STEP} notes. */
-function* positionsOfSteps(
-	scope: readonly string[],
-	paths: readonly string[],
-): Generator<void, Map<string, number>, void> {
-	const wanted = new Set(paths);
-	const positions = new Map<string, number>();
-	for (let i = 0; i < scope.length; i++) {
-		if (wanted.has(scope[i]!)) positions.set(scope[i]!, i);
-		if ((i + 1) % POSITION_STEP === 0) yield;
-	}
-	return positions;
-}
 
 /** Whether a build's read gave a note counted elsewhere (not a text, not an error). */
 function isCounted(got: unknown): got is CountedNote {

@@ -59,29 +59,32 @@ export interface SearchMeta {
 	linkFieldDocs: number[];
 }
 
-/** The name tables: alias/title key → notes, lower-case file name → notes (ids ascending). */
-function* nameSectionsSteps(
-	docs: readonly DocInfo[],
-	utf8: CodecHost,
-	meter: WorkMeter,
-): Generator<void, Record<string, SectionBytes>, void> {
-	const aliases = new Map<string, number[]>();
-	const basenames = new Map<string, number[]>();
-	const add = (map: Map<string, number[]>, key: string, d: number): void => {
-		const list = map.get(key);
-		if (!list) map.set(key, [d]);
-		else if (list[list.length - 1] !== d) list.push(d);
-	};
-	for (let d = 0; d < docs.length; d++) {
-		const names = noteNames(docs[d]!);
-		add(basenames, names.basenameKey, d);
-		for (const key of names.aliasKeys) add(aliases, key, d);
-		if (meter.add(NOTE_WORK)) yield;
+/** The name tables: alias/title key → notes, lower-case file name → notes (ids ascending), filled a note at a time. */
+class NameTables {
+	private readonly aliases = new Map<string, number[]>();
+	private readonly basenames = new Map<string, number[]>();
+
+	/** Note `d`'s names (notes are added in id order). */
+	add(d: number, info: DocInfo): void {
+		const names = noteNames(info);
+		add(this.basenames, names.basenameKey, d);
+		for (const key of names.aliasKeys) add(this.aliases, key, d);
 	}
-	return {
-		...(yield* sortedTableSteps('aliasNames', [...aliases], utf8, meter)),
-		...(yield* sortedTableSteps('baseNames', [...basenames], utf8, meter)),
-	};
+
+	/** The tables' sections. */
+	*sectionsSteps(utf8: CodecHost, meter: WorkMeter): Generator<void, Record<string, SectionBytes>, void> {
+		return {
+			...(yield* sortedTableSteps('aliasNames', [...this.aliases], utf8, meter)),
+			...(yield* sortedTableSteps('baseNames', [...this.basenames], utf8, meter)),
+		};
+	}
+}
+
+/** Note `d` under `key` in `map` (once, ids ascending). */
+function add(map: Map<string, number[]>, key: string, d: number): void {
+	const list = map.get(key);
+	if (!list) map.set(key, [d]);
+	else if (list[list.length - 1] !== d) list.push(d);
 }
 
 /**
@@ -254,8 +257,11 @@ export function* searchSourcesSteps(
 	const lossy: number[] = [];
 	const linkFieldDocs: number[] = [];
 	const records = new RecordText(state.docs.length, utf8);
+	const names = new NameTables();
 	for (let d = 0; d < state.docs.length; d++) {
-		const info = state.docs[d]!;
+		// Read once for everything a note gives the part, and dropped: see DocTable.readOnce.
+		const info = state.docs.info(d);
+		names.add(d, info);
 		if (linksFieldNames(info.frontmatter, si.settings.linksKey).length > 0) linkFieldDocs.push(d);
 		const record: Partial<DocInfo> = { ...info, path: undefined };
 		if (hasLossyNumber(info.frontmatter)) {
@@ -264,7 +270,7 @@ export function* searchSourcesSteps(
 		}
 		const json = JSON.stringify(record);
 		records.add(json);
-		if (meter.add(NOTE_WORK + (json.length >> BYTE_WORK_SHIFT))) yield;
+		if (meter.add(2 * NOTE_WORK + (json.length >> BYTE_WORK_SHIFT))) yield; // its record read (decoded, when saved), its names, its JSON
 	}
 	const meta: SearchMeta = {
 		skipped: si.skipped,
@@ -275,11 +281,10 @@ export function* searchSourcesSteps(
 		linkFieldDocs,
 	};
 	const docPaths = yield* jsonStringsSteps(
-		state.docs.map((info) => info.path),
+		Array.from({ length: state.docs.length }, (_, d) => state.docs.path(d)),
 		utf8,
 		meter,
 	);
-	const names = yield* nameSectionsSteps(state.docs, utf8, meter);
 	const firsts: string[] = [];
 	const blocks = new RecordText(Math.ceil(sorted.termList.length / DICT_BLOCK), utf8);
 	for (let at = 0; at < sorted.termList.length; at += DICT_BLOCK) {
@@ -292,7 +297,7 @@ export function* searchSourcesSteps(
 	return {
 		searchMeta: utf8.encode(JSON.stringify(meta)),
 		docPaths,
-		...names,
+		...(yield* names.sectionsSteps(utf8, meter)),
 		...records.sections('doc'),
 		...dict,
 		termStart: bytesOf(sorted.termStart),
