@@ -1,7 +1,7 @@
 /**
  * The Chromium bench page's stand-in for Obsidian's reads from disk: a note's bytes from the bench's
  * server. By default the reads asked for in one turn (the plugin reads 32 notes at once) go in one
- * request, as their bytes and their sizes: a request a note cost the page's main thread ~1 ms each
+ * request (made in a worker, see READER_CODE), as their bytes and their sizes: a request a note cost the page's main thread ~1 ms each
  * (Chromium's fetch machinery), which a read from disk does not, and put most of the first start's
  * long tasks inside `fetch`. `?reads=each` (`--fetch-each`): one request a note, as first measured.
  */
@@ -18,27 +18,65 @@ interface Waiting {
 
 let waiting: Waiting[] = [];
 
+/**
+ * The reads' requests are made in a worker of their own, as Obsidian's reads run off its main
+ * thread (a `fetch` call on the page cost its main thread up to ~0.1 s at a time on a loaded
+ * machine, inside the plugin's turns); the page gets each batch's bytes as one moved buffer.
+ */
+const READER_CODE = `onmessage = async ({ data }) => {
+	try {
+		const response = await fetch(data.url, { method: 'POST', body: data.body });
+		const bytes = await response.arrayBuffer();
+		postMessage({ id: data.id, sizes: response.headers.get('x-sizes') ?? '[]', bytes }, [bytes]);
+	} catch (error) {
+		postMessage({ id: data.id, error: String(error) });
+	}
+};`;
+
+interface ReaderReply {
+	id: number;
+	sizes?: string;
+	bytes?: ArrayBuffer;
+	error?: string;
+}
+
+let reader: Worker | null = null;
+const replies = new Map<number, (reply: ReaderReply) => void>();
+let nextId = 0;
+
+/** A batch's bytes and sizes, fetched by the reads' worker. */
+function fetchBatch(paths: string[]): Promise<ReaderReply> {
+	if (reader === null) {
+		reader = new Worker(URL.createObjectURL(new Blob([READER_CODE], { type: 'text/javascript' })));
+		reader.onmessage = ({ data }: MessageEvent<ReaderReply>) => {
+			replies.get(data.id)?.(data);
+			replies.delete(data.id);
+		};
+	}
+	const id = nextId++;
+	return new Promise((resolve) => {
+		replies.set(id, resolve);
+		// The vault's disk, as the bench's server stands for it (requestUrl is Obsidian's, not the page's).
+		reader!.postMessage({ id, url: `${location.origin}/vault/files?load=${LOAD}`, body: JSON.stringify(paths) });
+	});
+}
+
 /** One request for every read asked for in the turn that just ended. */
 async function flush(): Promise<void> {
 	const batch = waiting;
 	waiting = [];
-	try {
-		// The vault's disk, as the bench's server stands for it (requestUrl is Obsidian's, not the page's).
-		const response = await window.fetch(`/vault/files?load=${LOAD}`, {
-			method: 'POST',
-			body: JSON.stringify(batch.map((w) => w.path)),
-		});
-		const sizes = JSON.parse(response.headers.get('x-sizes') ?? '[]') as number[];
-		const bytes = await response.arrayBuffer();
-		let at = 0;
-		batch.forEach((w, i) => {
-			const size = sizes[i] ?? -1;
-			if (size < 0) w.reject(new Error(`ENOENT: ${w.path}`));
-			else w.resolve(bytes.slice(at, (at += size)));
-		});
-	} catch (error) {
-		for (const w of batch) w.reject(error instanceof Error ? error : new Error(String(error)));
+	const reply = await fetchBatch(batch.map((w) => w.path));
+	if (reply.bytes === undefined) {
+		for (const w of batch) w.reject(new Error(reply.error ?? 'the read failed'));
+		return;
 	}
+	const sizes = JSON.parse(reply.sizes ?? '[]') as number[];
+	let at = 0;
+	batch.forEach((w, i) => {
+		const size = sizes[i] ?? -1;
+		if (size < 0) w.reject(new Error(`ENOENT: ${w.path}`));
+		else w.resolve(reply.bytes!.slice(at, (at += size)));
+	});
 }
 
 /** A file's bytes from the server (an ArrayBuffer of its own), as Obsidian reads them from disk. */
