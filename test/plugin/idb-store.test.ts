@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The plugin's IndexedDB store keeps a part in records of a megabyte, each read and written in a
+ * The plugin's IndexedDB store keeps a part in records of 256 kB, each read and written in a
  * task of its own: what it loads is what was saved, a smaller save leaves none of a larger one's
  * records behind, and a part with a record missing reads as none (the index is then built).
  */
@@ -25,7 +25,7 @@ async function recordCount(name: string): Promise<number> {
 }
 
 describe('the plugin’s IndexedDB store', () => {
-	it('saves a part in records of a megabyte and loads the same bytes; a smaller save leaves no record of a larger one', async () => {
+	it('saves a part in records of 256 kB and loads the same bytes; a smaller save leaves no record of a larger one', async () => {
 		const store = new IndexedDbStore('store-test/chunks');
 		const large = bytesOf(CHUNK_BYTES * 3 + 12_345, 1);
 		await store.save('part', large, 7);
@@ -95,6 +95,21 @@ describe('the plugin’s IndexedDB store', () => {
 		await db.put('parts', { bytes: bytesOf(100, 4), savedAt: 0, notes: 1 }, 'part');
 		expect(await store.load('part')).toBeNull();
 		expect(await store.loadReader('part')).toBeNull();
+		db.close();
+		store.close();
+	});
+
+	it('reads a part an earlier version kept in records of 1 MB as none, so the index is built and saved again', async () => {
+		expect(CHUNK_BYTES).toBe(256 * 1024);
+		const store = new IndexedDbStore('store-test/megabyte-records');
+		const bytes = bytesOf((1 << 20) * 2 + 50_000, 8);
+		const db = await openDB(store.name, 1, { upgrade: (up) => up.createObjectStore('parts') });
+		for (let i = 0; i * (1 << 20) < bytes.length; i++)
+			await db.put('parts', bytes.slice(i * (1 << 20), (i + 1) * (1 << 20)), ['part', i]);
+		await db.put('parts', { chunks: 3, length: bytes.length, savedAt: 1, notes: 9 }, 'part');
+		expect(await store.load('part')).toBeNull();
+		expect(await store.loadReader('part')).toBeNull();
+		expect(await store.loadLazy('part', () => [])).toBeNull();
 		db.close();
 		store.close();
 	});
