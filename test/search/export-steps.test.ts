@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DocInfo } from '../../src/core/search/extract';
-import { docList, type SavedIndexState } from '../../src/core/search/index-state';
+import type { SavedIndexState } from '../../src/core/search/index-state';
+import { docList } from '../helpers/plain-state';
 import { FIELD_COUNT, InvertedIndex } from '../../src/core/search/inverted-index';
 import { resolveSearchSettings } from '../../src/core/search/settings';
 

@@ -16,7 +16,7 @@ import { search } from '../../src/core/search/search';
 import { WorkMeter } from '../../src/core/steps';
 import { nodeCodecHost } from '../../src/node/snapshot/codec-host';
 import { MemorySource } from '../helpers/memory-source';
-import { docList } from '../../src/core/search/index-state';
+import { docList } from '../helpers/plain-state';
 
 const NOTES = 2000;
 

@@ -83,7 +83,7 @@ export class DocTable {
 	readOnce(): ExportDocs {
 		return {
 			length: this.list.length,
-			live: (d) => this.list[d] !== null && d < this.list.length,
+			live: (d) => this.list[d] !== null,
 			info: (d) => this.list[d] ?? this.saved!.record(d),
 			path: (d) => this.path(d)!,
 		};

@@ -30,11 +30,6 @@ export interface StateDocs {
 	path(d: number): string;
 }
 
-/** Every record of `docs` in id order (tests and small callers; a save reads them one by one). */
-export function docList(docs: StateDocs): DocInfo[] {
-	return Array.from({ length: docs.length }, (_, d) => docs.info(d));
-}
-
 /** Postings (and notes) `exportDenseSteps` handles before it may pause. */
 const EXPORT_STEP = 16_384; // why: ~1 ms of copying on a quiet machine, well inside a host's slice.
 

@@ -6,7 +6,8 @@
  */
 import type { CachedMetadata } from '../metadata';
 import { getAllTags } from '../obsidian-rules';
-import { bytesOf, fieldCheck, frameChunks, U32Builder } from './bytes';
+import { bytesOf, frameChunks, U32Builder } from './bytes';
+import { HeapWriter } from './heap-writer';
 import {
 	CarriedNote,
 	EncodedMetadata,
@@ -32,71 +33,6 @@ function keysOf(metadata: CachedMetadata): string[] {
 
 /** Bytes a heap chunk holds at least: a 50k-note heap is a few dozen chunks, none copied to grow. */
 const HEAP_CHUNK = 4 << 20;
-
-/**
- * A metadata heap written in chunks: a piece never straddles two (its check is computed over its
- * own bytes in one chunk), a chunk is sealed at exactly the bytes written, so the chunks one after
- * another are the bytes a single growing buffer would hold — without its doubling and copying.
- */
-class HeapWriter {
-	private readonly sealed: Uint8Array[] = [];
-	private buf: Uint8Array;
-	/** Bytes in `buf` so far. */
-	private used = 0;
-	/** Bytes of the sealed chunks. */
-	private before = 0;
-
-	/** A heap whose first chunk holds `capacity` bytes, and every chunk at least `chunk`. */
-	constructor(
-		capacity: number,
-		private readonly chunk: number,
-	) {
-		this.buf = new Uint8Array(Math.max(chunk, capacity));
-	}
-
-	/** Bytes written so far. */
-	get length(): number {
-		return this.before + this.used;
-	}
-
-	/** Room for `extra` contiguous bytes in the current chunk, sealing it when it lacks it. */
-	private room(extra: number): void {
-		if (this.used + extra <= this.buf.length) return;
-		if (this.used > 0) {
-			this.sealed.push(this.buf.subarray(0, this.used));
-			this.before += this.used;
-		}
-		this.buf = new Uint8Array(Math.max(this.chunk, extra));
-		this.used = 0;
-	}
-
-	/** Appends `text` as UTF-8 and returns the check of its bytes. */
-	text(text: string, host: CodecHost): number {
-		this.room(text.length * 3);
-		const start = this.used;
-		if (host.encodeInto) this.used += host.encodeInto(text, this.buf, start);
-		else {
-			const bytes = host.encode(text);
-			this.buf.set(bytes, start);
-			this.used += bytes.length;
-		}
-		return fieldCheck(this.buf, start, this.used);
-	}
-
-	/** Appends `data` in one piece; returns the offset (in the whole heap) it starts at. */
-	bytes(data: Uint8Array): number {
-		this.room(data.length);
-		const at = this.length;
-		this.buf.set(data, this.used);
-		this.used += data.length;
-		return at;
-	}
-
-	/** The chunks, in order. */
-	finish(): Uint8Array[] {
-		return this.used > 0 ? [...this.sealed, this.buf.subarray(0, this.used)] : [...this.sealed];
-	}
-}
 
 /** What an encoder is made for: the vault's files, how many notes will be added, and the carried heaps if any. */
 export interface EncoderPlan {
