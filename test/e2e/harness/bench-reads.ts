@@ -1,9 +1,10 @@
 /**
  * The Chromium bench page's stand-in for Obsidian's reads from disk: a note's bytes from the bench's
  * server. By default the reads asked for in one turn (the plugin reads 32 notes at once) go in one
- * request (made in a worker, see READER_CODE), as their bytes and their sizes: a request a note cost the page's main thread ~1 ms each
- * (Chromium's fetch machinery), which a read from disk does not, and put most of the first start's
- * long tasks inside `fetch`. `?reads=each` (`--fetch-each`): one request a note, as first measured.
+ * request, made in a worker (READER_CODE), as their bytes and their sizes: a request a note cost
+ * the page's main thread ~1 ms each (Chromium's fetch machinery), which a read from disk does not,
+ * and put most of the first start's long tasks inside `fetch`. `?reads=each` (`--fetch-each`): one
+ * request a note from the page, as first measured.
  */
 
 const params = new URLSearchParams(location.search);
