@@ -25,7 +25,7 @@ const READ_AHEAD = 512; // why: the main thread reads the next window while the 
 let utf8: TextDecoder | null = null;
 
 /** A posted note's text, decoded here rather than on the main thread. */
-function textOf(bytes: ArrayBuffer): string {
+function textOf(bytes: Uint8Array): string {
 	return (utf8 ??= new TextDecoder('utf-8')).decode(bytes);
 }
 

@@ -13,20 +13,20 @@
  */
 import type { App } from 'obsidian';
 import type { SavedIndex, SavedIndexes, VaultEngine } from '../core/engine/engine';
-import type { NoteFingerprint } from '../core/snapshot/codec';
+import { SnapshotFormatError, type NoteFingerprint } from '../core/snapshot/codec';
 import { atOnce, IndexParts, partKey, type StepRunner } from '../core/snapshot/index-parts';
-import { chunkedPart, PART_FORMAT_VERSION, sectionSpans } from '../core/snapshot/part-codec';
-import { concatBytes } from '../core/snapshot/bytes';
+import { PART_FORMAT_VERSION } from '../core/snapshot/part-codec';
 import type { SnapshotStore } from '../core/snapshot/port';
-import { PER_TERM_SECTIONS, SEARCH_PART_VERSION } from '../core/snapshot/search-part';
+import { SEARCH_PART_VERSION } from '../core/snapshot/search-part';
 import type { SearchIndex } from '../core/search/search-index';
 import type { SearchSettings } from '../core/search/settings';
 import type { TrigramIndex } from '../core/text/trigram';
 import { browserCodecHost } from './browser-codec';
+import { countedStore, piecesStore } from './part-stores';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
 import type { LazyPart } from './lazy-part';
 import { buildInWorker, startCountingWorker, startIndexWorker, type IndexWorker } from './worker-host';
-import { messageOf, packPathsSteps, packStampsSteps, type BuildRequest } from './worker-protocol';
+import { messageOf, packPathsSteps, packStampsSteps, type BuildRequest, type SaveTarget } from './worker-protocol';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 
@@ -162,20 +162,10 @@ export class PluginSavedIndex implements SavedIndexes {
 		store: IndexedDbStore | SnapshotStore | null,
 		fingerprints: Map<string, NoteFingerprint>,
 	): IndexParts {
-		// The note count goes with the bytes, for the settings tab.
-		const counted: SnapshotStore =
+		const counted =
 			store instanceof IndexedDbStore
-				? {
-						load: (key) => store.load(key),
-						loadReader: (key) => this.loadLazy(store, key),
-						save: (key, bytes) => store.save(key, bytes, fingerprints.size),
-						// A re-save's made sections (the postings in term order, ~240 MB at 50k notes) are filled a piece per
-						// record put, each in a task of its own, never whole in one block (~0.3 s of the main thread).
-						saveStreamed: (key, _size, pieces) => store.save(key, pieces, fingerprints.size),
-						clear: (key) => store.clear(key),
-						info: (key) => store.info(key),
-					}
-				: (store ?? piecesStore([]));
+				? countedStore(store, fingerprints.size, (part) => (this.lazy = part))
+				: (store ?? piecesStore(SEARCH_KEY, []));
 		return new IndexParts({
 			store: counted,
 			host: browserCodecHost,
@@ -185,13 +175,6 @@ export class PluginSavedIndex implements SavedIndexes {
 			fingerprints,
 			buildTrigrams: false,
 		});
-	}
-
-	/** The saved part under `key`, its postings' records loaded when a query first reads them (lazy-part.ts). */
-	private async loadLazy(store: IndexedDbStore, key: string): Promise<LazyPart | null> {
-		const part = await store.loadLazy(key, (head) => sectionSpans(head, browserCodecHost, PER_TERM_SECTIONS));
-		this.lazy = part;
-		return part;
 	}
 
 	/** IndexedDB failed: say so once, and keep the index in memory from now on. */
@@ -237,10 +220,7 @@ export class PluginSavedIndex implements SavedIndexes {
 		const loaded = await parts.searchIndexFirst(settings, run);
 		for (const note of parts.report.notes) this.log.push(note);
 		if (loaded === null) return null;
-		// The postings' records not read yet come in the background, when no other job waits.
-		const lazy = this.lazy;
-		if (lazy !== null && lazy.missing > 0)
-			this.rest = lazy.loadRest(this.source.turns.nextIdle).catch(() => undefined);
+		this.loadRestLater();
 		this.toReconcile = {
 			scopeLater: true,
 			changed: async () => {
@@ -257,9 +237,11 @@ export class PluginSavedIndex implements SavedIndexes {
 
 	/**
 	 * Build the index in a worker (worker-host.ts): the main thread reads the notes and posts them,
-	 * the worker builds and encodes the saved part, and the index comes in from those bytes through
-	 * the restore above — the one way an index comes in. The bytes go to IndexedDB as they are. Null
-	 * (with one console line) where no worker starts or it fails: the engine builds on the main thread.
+	 * the worker builds, encodes and saves the part into IndexedDB itself, and the index comes in
+	 * from the database as at a restart — the one way an index comes in (none of its ~130 MB at 50k
+	 * notes crosses to the main thread). Where the worker cannot save, it sends the bytes, which are
+	 * restored the same way and go to IndexedDB as they are (when ours works). Null (with one
+	 * console line) where no worker starts or it fails: the engine builds on the main thread.
 	 */
 	private async buildInWorker(settings: SearchSettings): Promise<SavedIndex<SearchIndex> | null> {
 		const worker = startIndexWorker();
@@ -292,25 +274,34 @@ export class PluginSavedIndex implements SavedIndexes {
 				},
 			};
 			const slice = this.workerSlice();
-			const built = await buildInWorker(worker, request, this.source, slice, this.onProgress, counter);
-			const pieces = built.pieces;
-			// The restore from its bytes starts in a task of its own, not in the one that took the worker's last message.
+			const destination = (canSave: boolean) => this.saveTarget(canSave, stamps.size);
+			const built = await buildInWorker(
+				worker,
+				request,
+				this.source,
+				slice,
+				destination,
+				this.onProgress,
+				counter,
+			);
+			for (const done of [worker, counter]) done?.terminate(); // its memory goes now, not after the restore
+			if (built.saveFailed !== null) this.fail(built.saveFailed);
+			// The restore starts in a task of its own, not in the one that took the worker's last message.
 			await this.source.turns.next();
-			// Restored against its own stamps (only the racy ones come out changed), not a second stat of every note
-			// (~0.7 s at 50k): the notes changed since the stamps are those the vault's events touched meanwhile.
-			const restored = this.parts(piecesStore(pieces), stamps);
-			const found = await restored.searchIndex(settings, run);
-			if (found === null) return this.mainThreadBuild(restored.report.notes.join('; '));
-			const loaded = { index: found.index, changed: [...new Set([...found.changed, ...touched])] };
+			const found = await this.restoreBuilt(built.pieces, settings, stamps, run);
+			if (typeof found === 'string') return this.mainThreadBuild(found);
+			const changed = [...new Set([...found.changed, ...touched])];
 			// The notes changed since the stamps changed while the engine was building: it noted them then, and
 			// applies them with these before it hands the index out — once; no reconcile after (it would be twice).
 			this.toReconcile = { scopeLater: false, changed: () => Promise.resolve([]) };
 			const workers =
 				built.counted > 0 ? `two workers (${built.counted} notes counted by the second)` : 'a worker';
-			this.log.push(`built in ${workers} (${loaded.changed.length} notes to reconcile)`);
-			this.freshBuild = loaded.changed.length;
-			this.writing = this.writing.then(() => this.write(pieces, stamps.size));
-			return { index: loaded.index, changed: loaded.changed };
+			this.log.push(`built in ${workers} (${changed.length} notes to reconcile)`);
+			this.freshBuild = changed.length;
+			const pieces = built.pieces;
+			if (pieces === null) this.log.push(`saved (${stamps.size} notes) by the worker`);
+			else this.writing = this.writing.then(() => this.write(pieces, stamps.size));
+			return { index: found.index, changed };
 		} catch (error) {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
 		} finally {
@@ -320,6 +311,57 @@ export class PluginSavedIndex implements SavedIndexes {
 				if (started !== null) this.workers.delete(started);
 			}
 		}
+	}
+
+	/**
+	 * Where a worker saves the part it encoded (`canSave`: it has IndexedDB): the vault's database,
+	 * once the records of a part restored before are all read (the save replaces them); null — the
+	 * part is sent here — when the worker cannot, or our IndexedDB failed.
+	 */
+	private async saveTarget(canSave: boolean, notes: number): Promise<SaveTarget | null> {
+		if (!canSave || this.store === null) return null;
+		await this.rest;
+		await this.writing;
+		const store = this.store;
+		return store === null ? null : { database: store.name, key: SEARCH_KEY, notes };
+	}
+
+	/**
+	 * The index a worker built, from the part it encoded, compared with its own stamps (only the
+	 * racy notes come out changed, not a second stat of every note: ~0.7 s at 50k); or why it did
+	 * not restore. From IndexedDB, where the worker saved it, as at a restart (the postings' records
+	 * come later, lazy-part.ts); or from the `pieces` it sent.
+	 */
+	private async restoreBuilt(
+		pieces: readonly Uint8Array[] | null,
+		settings: SearchSettings,
+		stamps: Map<string, NoteFingerprint>,
+		run: StepRunner,
+	): Promise<{ index: SearchIndex; changed: readonly string[] } | string> {
+		if (pieces !== null) {
+			const restored = this.parts(piecesStore(SEARCH_KEY, pieces), stamps);
+			return (await restored.searchIndex(settings, run)) ?? restored.report.notes.join('; ');
+		}
+		const store = this.store;
+		if (store === null) return 'IndexedDB failed after the worker saved the index';
+		const parts = this.parts(store, stamps);
+		const loaded = await parts.searchIndexFirst(settings, run);
+		if (loaded === null) return parts.report.notes.join('; ') || 'the index the worker saved is gone';
+		try {
+			const changed = await run(loaded.changed(stamps));
+			this.loadRestLater();
+			return { index: loaded.index, changed };
+		} catch (error) {
+			if (error instanceof SnapshotFormatError) return error.message;
+			throw error;
+		}
+	}
+
+	/** The postings' records of the part restored last not read yet come in the background, when no other job waits. */
+	private loadRestLater(): void {
+		const lazy = this.lazy;
+		if (lazy !== null && lazy.missing > 0)
+			this.rest = lazy.loadRest(this.source.turns.nextIdle).catch(() => undefined);
 	}
 
 	/** A vault event touched `path` (and `oldPath`, renamed from): noted for the worker builds running (PluginEngine's listeners). */
@@ -444,22 +486,4 @@ export class PluginSavedIndex implements SavedIndexes {
 		this.workers.clear();
 		this.store?.close();
 	}
-}
-
-/**
- * A store holding one search part's bytes in memory, in the pieces the worker posted: restored as a
- * saved part is, read through views of the pieces (never joined into one array).
- */
-function piecesStore(pieces: readonly Uint8Array[]): SnapshotStore {
-	const reader = chunkedPart(
-		pieces,
-		pieces.reduce((n, piece) => n + piece.length, 0),
-	);
-	return {
-		load: (key) => Promise.resolve(key === SEARCH_KEY ? concatBytes(pieces) : null),
-		loadReader: (key) => Promise.resolve(key === SEARCH_KEY ? reader : null),
-		save: () => Promise.reject(new Error('read only')),
-		clear: () => Promise.resolve(false),
-		info: () => Promise.resolve(null),
-	};
 }

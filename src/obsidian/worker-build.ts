@@ -2,9 +2,10 @@
  * The index worker's side (worker-entry.ts wires it to the worker's globals; tests run the bundled
  * entry in a Node worker thread): the search index is built with core's `SearchIndex.build` over
  * a NoteSource serving the notes the main thread posts (posted-notes.ts), with the later notes
- * counted by a second worker when there is one (worker-count.ts, counted-share.ts), and encoded
- * into the saved part with the codec the IndexedDB save uses. Nothing here imports `obsidian` or the DOM: it runs in a Web
- * Worker on desktop and mobile.
+ * counted by a second worker when there is one (worker-count.ts, counted-share.ts), encoded into
+ * the saved part with the codec the IndexedDB save uses, and saved into IndexedDB by the worker
+ * itself where it can (worker-part-out.ts). Nothing here imports `obsidian` or the DOM: it runs in
+ * a Web Worker on desktop and mobile.
  */
 import type { NoteFingerprint } from '../core/snapshot/codec';
 import { encodePartChunksSteps } from '../core/snapshot/part-codec';
@@ -13,17 +14,16 @@ import { SearchIndex } from '../core/search/search-index';
 import { drain } from '../core/steps';
 import { browserCodecHost } from './browser-codec';
 import { CountedShare, shareStart } from './counted-share';
-import { partPieces, PIECE_BYTES } from './part-pieces';
+import { PIECE_BYTES } from './part-pieces';
 import { PostedNotes } from './posted-notes';
+import { EncodedPart, type PostToMain } from './worker-part-out';
 import { serveCount, type CounterPort } from './worker-count';
 import {
 	messageOf,
 	packPaths,
-	PIECES_IN_FLIGHT,
 	type BuildRequest,
 	type CountRequest,
 	type FromCounter,
-	type FromIndexWorker,
 	type PostedNote,
 	type ToIndexWorker,
 	type WorkerPort,
@@ -38,9 +38,6 @@ const BUILD_READ_BATCH = 64;
 
 /** Progress messages a build posts at most (besides its last). */
 const PROGRESS_STEPS = 100; // why: a notice's percentage moves by one; a message per read batch was ~800 at 50k notes.
-
-/** Posts a message to the main thread (with the buffers to transfer). */
-export type PostToMain = (message: FromIndexWorker, transfer?: ArrayBuffer[]) => void;
 
 /** A progress callback that posts when the build has got a hundredth of the notes further (and at the end). */
 export function progressPoster(post: PostToMain): (done: number, total: number) => void {
@@ -95,22 +92,25 @@ async function buildPart(
 
 /**
  * A worker's message handler. As the builder: a `build` starts the build (shared with a counting
- * worker when it brings a channel to one), `notes` feed it; the part's bytes are posted back in
- * pieces of `pieceBytes` (each transferred: the main thread never receives one 130 MB buffer, which
- * V8 answers with a collection of the whole heap at once), a few ahead of the main thread's
- * `taken`, then `done`; or the error with `failed`. As the counting worker: `count` brings its
- * channel to the builder (worker-count.ts), and `notes` feed the count.
+ * worker when it brings a channel to one), `notes` feed it; once the part is encoded it posts
+ * `encoded`, and the main thread says where the part goes: `save` (the worker saves it into
+ * IndexedDB) or `send` (in pieces of `pieceBytes`, each after a `taken`) — worker-part-out.ts; or
+ * the error with `failed`. As the counting worker: `count` brings its channel to the builder
+ * (worker-count.ts), and `notes` feed the count.
  */
 export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (message: ToIndexWorker) => void {
 	let receive: ((notes: PostedNote[]) => void) | null = null;
-	/** Posts the part's next piece, or `done` after the last (null before the part is encoded, and after `done`). */
-	let postNext: (() => void) | null = null;
+	/** The part once encoded (null before). */
+	let encoded: EncodedPart | null = null;
 	let share: CountedShare | null = null;
 	let counterFailed = false;
 	const ask = (paths: string[]): void => post({ type: 'read', paths });
+	const fail = (error: unknown): void => post({ type: 'failed', message: messageOf(error) });
 	return (message) => {
 		if (message.type === 'notes') return receive?.(message.notes);
-		if (message.type === 'taken') return postNext?.();
+		if (message.type === 'taken') return encoded?.taken();
+		if (message.type === 'send') return encoded?.send();
+		if (message.type === 'save') return void encoded?.save(message).catch(fail);
 		if (message.type === 'count') {
 			receive = serveCount(message.port as unknown as CounterPort, ask);
 			return;
@@ -125,24 +125,10 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 		const port = message.helper as unknown as BuilderPort | undefined;
 		share = port === undefined || counterFailed ? null : shareWithCounter(message, notes, stamps, port);
 		const shared = share;
-		buildPart(message, notes, stamps, shared, post).then(
-			(chunks) => {
-				const pieces = partPieces(chunks, pieceBytes);
-				let length = 0;
-				postNext = () => {
-					const piece = pieces.next();
-					if (piece.done === true) {
-						postNext = null;
-						const counted = shared?.counted ?? 0;
-						post({ type: 'done', length, notes: notes.listNotes().length, counted });
-						return;
-					}
-					length += piece.value.length; // before it goes: a transferred piece is empty here
-					post({ type: 'part', bytes: piece.value }, [piece.value.buffer as ArrayBuffer]);
-				};
-				for (let n = 0; n < PIECES_IN_FLIGHT; n++) postNext?.();
-			},
-			(error: unknown) => post({ type: 'failed', message: messageOf(error) }),
-		);
+		buildPart(message, notes, stamps, shared, post).then((chunks) => {
+			const counted = shared?.counted ?? 0;
+			encoded = new EncodedPart(chunks, post, notes.listNotes().length, counted, pieceBytes);
+			post({ type: 'encoded', canSave: EncodedPart.canSave() });
+		}, fail);
 	};
 }

@@ -1,14 +1,15 @@
 /**
  * The main thread's side of the index worker: it starts the worker from the bundle esbuild inlined
  * into main.js (a Blob URL: no file beside main.js, no Node module, so mobile runs it too), answers
- * its `read` requests with the notes' bytes (`readBinary`) and Obsidian's cached metadata in batches, and
- * resolves with the part's bytes the worker encoded. Where no worker starts (no `Worker`, a page
+ * its `read` requests with the notes' bytes (`readBinary`) and Obsidian's cached metadata in batches, tells
+ * it where the part it encoded goes (saved into IndexedDB by the worker, or sent here) and resolves
+ * with the outcome. Where no worker starts (no `Worker`, a page
  * whose policy refuses it, a test without the bundle) the caller builds on the main thread.
  */
 import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
-import type { BuildRequest, FromIndexWorker, PostedNote, ToIndexWorker } from './worker-protocol';
+import type { BuildRequest, FromIndexWorker, PostedNote, SaveTarget, ToIndexWorker } from './worker-protocol';
 import { messageOf, requestBuffers } from './worker-protocol';
 
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
@@ -29,6 +30,14 @@ export interface IndexWorker {
 const COUNTING_WORKER_FROM = 5_000; // why: a second worker's start (its bundle parsed, ~50 ms) is worth it only where a build takes seconds.
 
 /**
+ * Cores from which a build is shared with a counting worker: one is left to the main thread. On two
+ * cores two workers held both while the main thread read the notes for them, and the build was no
+ * faster (50k notes: 17.5 s with one or two workers in Node, 29.6–29.9 s with one against 33.4–36.1 s
+ * with two in Chromium), with more of the main thread's turns over 50 ms.
+ */
+const COUNTING_WORKER_CORES = 3;
+
+/**
  * Where the worker's code comes from and how a worker is made of it, the cores the machine has
  * and the notes from which a second, counting worker shares a build (tests replace them).
  */
@@ -46,11 +55,15 @@ export const indexWorkers: {
 
 /**
  * A counting worker to share a build of `notes` notes with, where one helps: a vault large enough,
- * two cores or more, and channels between workers. Null otherwise, or when it does not start (the
+ * three cores or more ({@link COUNTING_WORKER_CORES}), and channels between workers. Null otherwise, or when it does not start (the
  * builder then counts every note itself).
  */
 export function startCountingWorker(notes: number): IndexWorker | null {
-	if (notes < indexWorkers.countingFrom || indexWorkers.cores < 2 || typeof MessageChannel !== 'function')
+	if (
+		notes < indexWorkers.countingFrom ||
+		indexWorkers.cores < COUNTING_WORKER_CORES ||
+		typeof MessageChannel !== 'function'
+	)
 		return null;
 	const worker = startIndexWorker();
 	return typeof worker === 'string' ? null : worker;
@@ -87,44 +100,67 @@ export function startIndexWorker(): IndexWorker | string {
 	}
 }
 
-/**
- * A note as the worker needs it: its bytes (`readBinary`, copied into a buffer of our own, which
- * is transferred: a buffer Obsidian handed us stays whole, and the worker — the build's critical
- * path — neither copies nor allocates them again), metadata and skip reasons, read now.
- */
-async function postedNote(source: ObsidianNoteSource, path: string): Promise<PostedNote> {
-	let bytes: ArrayBuffer | null = null;
-	let error: string | null = null;
+/** A note's bytes (`readBinary`), or why they could not be read. */
+async function readNote(source: ObsidianNoteSource, path: string): Promise<Uint8Array | string> {
 	try {
-		bytes = (await source.readBinary(path)).slice(0);
-	} catch (e) {
-		error = messageOf(e);
+		return new Uint8Array(await source.readBinary(path));
+	} catch (error) {
+		return messageOf(error);
 	}
-	const skipReason = source.getSkipReason(path);
-	return {
-		path,
-		bytes,
-		error,
-		metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
-		skipReason,
-		frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
-	};
 }
 
-/** The notes' own copies of their bytes (postedNote), to transfer. */
-function ownBuffers(notes: readonly PostedNote[]): ArrayBuffer[] {
-	return notes.flatMap((note) => (note.bytes === null ? [] : [note.bytes]));
+/**
+ * Notes as the worker needs them: their bytes copied end to end into one buffer of our own, to
+ * transfer (a buffer Obsidian handed us stays whole, and the worker — the build's critical path —
+ * neither copies nor allocates them again; one buffer a batch, not one a note: at 50k notes the
+ * main thread's collector swept a fresh buffer per note in its pauses), their metadata and skip
+ * reasons, read now.
+ */
+async function postedNotes(
+	source: ObsidianNoteSource,
+	paths: readonly string[],
+): Promise<{ notes: PostedNote[]; buffer: ArrayBuffer }> {
+	const read = await Promise.all(paths.map((path) => readNote(source, path)));
+	const buffer = new ArrayBuffer(read.reduce((n, bytes) => n + (typeof bytes === 'string' ? 0 : bytes.length), 0));
+	let at = 0;
+	const notes = paths.map((path, i): PostedNote => {
+		const got = read[i]!;
+		let bytes: Uint8Array | null = null;
+		if (typeof got !== 'string') {
+			bytes = new Uint8Array(buffer, at, got.length);
+			bytes.set(got);
+			at += got.length;
+		}
+		const skipReason = source.getSkipReason(path);
+		return {
+			path,
+			bytes,
+			error: typeof got === 'string' ? got : null,
+			metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
+			skipReason,
+			frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
+		};
+	});
+	return { notes, buffer };
 }
 
-/** A build's outcome: the part's bytes, in the pieces they came in, and the notes the counting worker counted. */
+/**
+ * A build's outcome: the part's bytes, in the pieces they came in — or null when the worker saved
+ * the part into IndexedDB itself (none of it came here) — why the worker's save failed (null when it
+ * did not fail), and the notes the counting worker counted.
+ */
 export interface WorkerBuild {
-	pieces: Uint8Array[];
+	pieces: Uint8Array[] | null;
+	saveFailed: string | null;
 	counted: number;
 }
 
+/** Where the part a worker encoded goes, asked once it is encoded (`canSave`: the worker has IndexedDB): saved there by the worker, or (null) sent here. */
+export type PartDestination = (canSave: boolean) => Promise<SaveTarget | null>;
+
 /**
  * Build the search index in `worker` (sharing it with `counter`, a counting worker, when given)
- * and resolve with its saved part's bytes; rejects when the builder fails (a counting worker's
+ * and resolve with where its saved part went; rejects when the builder fails (a counting worker's
  * failure only leaves its notes to the builder). The main thread only reads the notes the workers
  * ask for, in `slice`'s time slices, and posts them; it runs no step of the index build.
  */
@@ -133,12 +169,14 @@ export function buildInWorker(
 	request: BuildRequest,
 	source: ObsidianNoteSource,
 	slice: TimeSlice,
+	destination: PartDestination,
 	onProgress?: (done: number, total: number) => void,
 	counter: IndexWorker | null = null,
 ): Promise<WorkerBuild> {
 	return new Promise((resolve, reject) => {
 		const pieces: Uint8Array[] = [];
 		let received = 0;
+		let saveFailed: string | null = null;
 		/** Notes asked for, each with the worker that asked. */
 		const queue: { path: string; to: IndexWorker }[] = [];
 		let reading = false;
@@ -150,8 +188,8 @@ export function buildInWorker(
 					let n = 0;
 					while (n < POST_BATCH && n < queue.length && queue[n]!.to === to) n++;
 					const paths = queue.splice(0, n).map((asked) => asked.path);
-					const notes = await Promise.all(paths.map((path) => postedNote(source, path)));
-					to.postMessage({ type: 'notes', notes }, ownBuffers(notes));
+					const { notes, buffer } = await postedNotes(source, paths);
+					to.postMessage({ type: 'notes', notes }, [buffer]);
 					await slice.pauseIfUsed();
 				}
 			} catch (error) {
@@ -164,9 +202,18 @@ export function buildInWorker(
 			for (const path of paths) queue.push({ path, to });
 			if (!reading) void pump();
 		};
+		const place = (canSave: boolean): void => {
+			destination(canSave).then(
+				(target) => worker.postMessage(target === null ? { type: 'send' } : { type: 'save', ...target }),
+				(error: unknown) => reject(error instanceof Error ? error : new Error(messageOf(error))),
+			);
+		};
 		worker.onmessage = ({ data }) => {
 			if (data.type === 'read') serveReads(worker, data.paths);
 			else if (data.type === 'progress') onProgress?.(data.done, data.total);
+			else if (data.type === 'encoded') place(data.canSave);
+			else if (data.type === 'saved') resolve({ pieces: null, saveFailed: null, counted: data.counted });
+			else if (data.type === 'save-failed') saveFailed = data.message;
 			else if (data.type === 'part') {
 				pieces.push(data.bytes);
 				received += data.bytes.length;
@@ -174,7 +221,7 @@ export function buildInWorker(
 				// being handled are handled in the same task (Node's and Electron's ports), 130 pieces in one ~0.3 s block.
 				void slice.pause().then(() => worker.postMessage({ type: 'taken' }));
 			} else if (data.type === 'failed') reject(new Error(data.message));
-			else if (received === data.length) resolve({ pieces, counted: data.counted });
+			else if (received === data.length) resolve({ pieces, saveFailed, counted: data.counted });
 			else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));
 		};
 		worker.onerror = (event) => reject(new Error(errorMessage(event, 'the worker failed to run')));

@@ -8,9 +8,14 @@
  *    and stat objects held the main thread ~0.1 s to clone.
  * 2. worker → main `read`: the next notes the build will index, a window ahead of it.
  * 3. main → worker `notes`: those notes read (`readBinary`, their bytes), with their metadata, in batches.
- * 4. worker → main `progress` every hundredth of the notes, then the encoded part in `part`
- *    pieces (part-pieces.ts, each transferred), a few ahead of the main thread's `taken`
- *    ({@link PIECES_IN_FLIGHT}), then `done` (or `failed`).
+ * 4. worker → main `progress` every hundredth of the notes, then `encoded` when the part is
+ *    encoded, saying whether the worker has IndexedDB.
+ * 5. main → worker `save` (the database and key the plugin keeps its part under): the worker
+ *    saves the part itself and posts `saved`, so its ~130 MB at 50k notes never cross to the
+ *    main thread, which restores it from IndexedDB as at a restart. Or main → worker `send`
+ *    (IndexedDB failing on either side; or the worker's save failed, `save-failed`): the part
+ *    comes in `part` pieces (part-pieces.ts, each transferred), a few ahead of the main thread's
+ *    `taken` ({@link PIECES_IN_FLIGHT}), then `done`. Any step may end in `failed`.
  *
  * With a second, counting worker (a large vault, two cores or more): main → it `count` with one end
  * of a channel, whose other end goes to the builder in `build`. Over the channel the builder sends
@@ -195,11 +200,11 @@ export function unpackStamps(packed: PackedStamps): Map<string, NoteFingerprint>
 export interface PostedNote {
 	path: string;
 	/**
-	 * The note's bytes (`Vault#readBinary`), or null when it could not be read (`error` says why):
+	 * The note's bytes (`Vault#readBinary`; a view into the one buffer its batch came in), or null when it could not be read (`error` says why):
 	 * the worker decodes them, so the main thread neither decodes the text nor clones it as a
 	 * string, and a text never lives on its heap.
 	 */
-	bytes: ArrayBuffer | null;
+	bytes: Uint8Array | null;
 	error: string | null;
 	/** Obsidian's cached metadata (null when not parsed yet, or skipped). */
 	metadata: CachedMetadata | null;
@@ -215,10 +220,20 @@ export interface PostedNote {
  */
 export const PIECES_IN_FLIGHT = 4;
 
-/** What the main thread posts to a worker (`taken`: it took a `part` piece, the worker may post one more; `count` and `helper-failed`: see the module comment). */
+/** Where the worker saves the part it encoded: the plugin's database for the vault and the part's key in it. */
+export interface SaveTarget {
+	database: string;
+	key: string;
+	/** The notes the part covers (the settings tab shows them). */
+	notes: number;
+}
+
+/** What the main thread posts to a worker (`taken`: it took a `part` piece, the worker may post one more; `save`, `send`, `count` and `helper-failed`: see the module comment). */
 export type ToIndexWorker =
 	| BuildRequest
 	| { type: 'notes'; notes: PostedNote[] }
+	| ({ type: 'save' } & SaveTarget)
+	| { type: 'send' }
 	| { type: 'taken' }
 	| { type: 'count'; port: MessagePort }
 	| { type: 'helper-failed'; message: string };
@@ -227,6 +242,9 @@ export type ToIndexWorker =
 export type FromIndexWorker =
 	| { type: 'read'; paths: string[] }
 	| { type: 'progress'; done: number; total: number }
+	| { type: 'encoded'; canSave: boolean }
+	| { type: 'saved'; length: number; counted: number }
+	| { type: 'save-failed'; message: string }
 	| { type: 'part'; bytes: Uint8Array }
 	| { type: 'done'; length: number; notes: number; counted: number }
 	| { type: 'failed'; message: string };

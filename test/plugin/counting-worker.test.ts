@@ -95,7 +95,7 @@ describe('a build shared by two index workers', () => {
 		expect(single.log[0]).toBe('built in a worker (0 notes to reconcile)');
 
 		indexWorkers.countingFrom = 0;
-		indexWorkers.cores = 2;
+		indexWorkers.cores = 4;
 		const before = NodeIndexWorker.started;
 		const shared = await built(all, 'one-worker');
 		expect(NodeIndexWorker.started - before).toBe(2);
@@ -110,8 +110,8 @@ describe('a build shared by two index workers', () => {
 		expect((shared.hits as unknown[][]).filter((h) => h.length > 0).length).toBe(5);
 	});
 
-	it('leaves no second worker on one core or a small vault', async () => {
-		indexWorkers.cores = 1;
+	it('leaves no second worker on two cores or fewer (one is the main thread’s), nor in a small vault', async () => {
+		indexWorkers.cores = 2;
 		indexWorkers.countingFrom = 0;
 		const before = NodeIndexWorker.started;
 		expect((await built(files(2), 'one-core')).log[0]).toBe('built in a worker (0 notes to reconcile)');
@@ -125,7 +125,7 @@ describe('a build shared by two index workers', () => {
 		const all = files(9);
 		const single = await built(all, 'alone');
 		indexWorkers.countingFrom = 0;
-		indexWorkers.cores = 2;
+		indexWorkers.cores = 4;
 		const create = indexWorkers.create;
 		let made = 0;
 		const told: ToIndexWorker['type'][] = [];

@@ -96,6 +96,11 @@ export function bytesOf(text: string | null | undefined): ArrayBuffer | null {
 	return text === null || text === undefined ? null : exactBuffer(new TextEncoder().encode(text));
 }
 
+/** A note's bytes as the main thread posts them to the index worker (a view; null for no text). */
+export function postedBytesOf(text: string | null | undefined): Uint8Array | null {
+	return text === null || text === undefined ? null : new TextEncoder().encode(text);
+}
+
 /** The bytes of `view` in an ArrayBuffer of exactly their length (a Node Buffer may be a slice of a larger one). */
 function exactBuffer(view: Uint8Array): ArrayBuffer {
 	return view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength) as ArrayBuffer;

@@ -22,7 +22,7 @@ import { packPaths, type FromIndexWorker } from '../../src/obsidian/worker-proto
 import { engineConfigOf } from '../../src/ui/plugin-settings';
 import { waitFor } from '../helpers/wait';
 import { rng } from '../../scripts/gen-vault.mjs';
-import { asApp, bytesOf, FakeApp } from './fake-app';
+import { asApp, FakeApp, postedBytesOf } from './fake-app';
 import { EXAMPLE_VAULT, loadPlugin, startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
@@ -331,7 +331,7 @@ describe('the search index built in the plugin’s worker', () => {
 				// The main thread's answer, as worker-host.ts posts it (later, not within the ask).
 				const notes = ask.map((path) => ({
 					path,
-					bytes: bytesOf(app.vault.textOf(path)),
+					bytes: postedBytesOf(app.vault.textOf(path)),
 					error: null,
 					metadata: searchMetadataOf(source.getMetadata(path)),
 					skipReason: null,
@@ -380,7 +380,7 @@ describe('the search index built in the plugin’s worker', () => {
 		const encoded = new TextEncoder().encode('\uFEFF# Café 東京\n');
 		const raw = new Uint8Array([...encoded, 0xff, 0x41]);
 		posted.receive([
-			{ path: 'a.md', bytes: raw.buffer, error: null, metadata: null, skipReason: null, frontmatterError: null },
+			{ path: 'a.md', bytes: raw, error: null, metadata: null, skipReason: null, frontmatterError: null },
 		]);
 		expect(await posted.read('a.md')).toBe('# Café 東京\n\uFFFDA');
 	});

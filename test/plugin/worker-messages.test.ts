@@ -2,8 +2,10 @@
 /**
  * What crosses between the plugin's main thread and its index worker, counted: the build request
  * packs the note list and every note's stat (a string and transferred buffers, not an object a
- * note), the notes go in batches with only the metadata a build reads, the worker posts its
- * progress every hundredth of the notes, and the finished part comes back transferred.
+ * note), the notes go in batches (each batch's bytes in one transferred buffer) with only the
+ * metadata a build reads, the worker posts its progress every hundredth of the notes, and the
+ * finished part comes back transferred where the worker cannot save it itself (a Node worker
+ * thread has no IndexedDB).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_SETTINGS } from '../../src/core/search/settings';
@@ -20,7 +22,7 @@ import {
 	type FromIndexWorker,
 	type ToIndexWorker,
 } from '../../src/obsidian/worker-protocol';
-import { bytesOf, FakeApp } from './fake-app';
+import { FakeApp, postedBytesOf } from './fake-app';
 import { startPlugin, unloadLoadedPlugins } from './harness';
 import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 
@@ -106,9 +108,12 @@ describe('the messages between the main thread and the index worker', () => {
 		expect(posted.map((n) => n.path).sort()).toEqual([...app.vault.getMarkdownFiles().map((f) => f.path)].sort());
 		expect(batches.length).toBeLessThanOrEqual(Math.ceil(count / 32) + 2); // a batch of 32 notes, a short one per window
 		for (const note of posted) expect(Object.keys(note.metadata ?? {})).not.toContain('links');
-		// Each note's bytes go as a copy of the plugin's own, transferred (detached here); what Obsidian handed stays whole.
-		for (const crossed of recorded.toWorker)
-			if (crossed.message.type === 'notes') expect(crossed.transfer).toHaveLength(crossed.message.notes.length);
+		// A batch's bytes go as one copy of the plugin's own, end to end, transferred (detached here); what Obsidian handed stays whole.
+		for (const crossed of recorded.toWorker) {
+			if (crossed.message.type !== 'notes') continue;
+			expect(crossed.transfer).toHaveLength(1);
+			expect(new Set(crossed.message.notes.map((note) => note.bytes?.buffer))).toEqual(new Set(crossed.transfer));
+		}
 		for (const note of posted) expect(note.bytes?.byteLength).toBe(0);
 		expect(handed).toHaveLength(count);
 		for (const bytes of handed) expect(bytes.byteLength).toBeGreaterThan(0);
@@ -168,7 +173,7 @@ describe('the messages between the main thread and the index worker', () => {
 						type: 'notes',
 						notes: message.paths.map((path) => ({
 							path,
-							bytes: bytesOf(files[path]),
+							bytes: postedBytesOf(files[path]),
 							error: null,
 							metadata: null,
 							skipReason: null,
@@ -176,6 +181,7 @@ describe('the messages between the main thread and the index worker', () => {
 						})),
 					}),
 				);
+			if (message.type === 'encoded') queueMicrotask(() => handle({ type: 'send' })); // as where the worker cannot save
 			if (message.type === 'part' || message.type === 'done' || message.type === 'failed') finished();
 		}, 64);
 		handle({

@@ -92,7 +92,7 @@ export function formatFigures(figures: Record<string, unknown>): string {
 		`first_build_ms    ${f.first_build_ms} (then saved in ${f.save_ms} ms; saved ${mb(f.saved_bytes)}, storage ${mb(f.storage_usage_bytes)})`,
 		`restart_ready_ms  ${f.restart_ready_ms} (reconciled at ${f.reconcile_done_ms} ms${f.restart.resave_forced ? '; re-save forced' : ''})`,
 		`long tasks        longest ${f.longest_long_task_ms} ms, ${f.long_tasks_over_50} over 50 ms (beat gaps: longest ${f.longest_gap_ms} ms, ${f.gaps_over_50} over 50 ms)`,
-		'phase                        wall ms  longest task  tasks>50  longest gap  gaps>50  main cpu  renderer cpu',
+		'phase                        wall ms  longest task  tasks>50  longest gap  gaps>50  main cpu  renderer cpu  heap MB',
 	];
 	for (const [load, phases] of [
 		['first', f.first_start.phases],
@@ -108,6 +108,7 @@ export function formatFigures(figures: Record<string, unknown>): string {
 				String(p.gaps_over_50).padStart(8),
 				String(p.main_thread_cpu_ms ?? '-').padStart(9),
 				String(p.process_cpu_ms ?? '-').padStart(13),
+				String(p.heap_mb ?? '-').padStart(8),
 			];
 			lines.push(cells.join(' '));
 		}

@@ -46,7 +46,14 @@ async function oneLoad(
 	query: string,
 ): Promise<LoadFigures> {
 	const url = `${server.url}bench.html?load=${load}${query}`;
-	const args = [...ARGS, '--headless', `--user-data-dir=${userData}`, '--js-flags=--expose-gc', url];
+	const args = [
+		...ARGS,
+		'--headless',
+		`--user-data-dir=${userData}`,
+		'--js-flags=--expose-gc',
+		'--enable-precise-memory-info',
+		url,
+	];
 	const chromium = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
 	const stderr: Buffer[] = [];
 	chromium.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));

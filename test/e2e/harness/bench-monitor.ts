@@ -30,6 +30,8 @@ export interface Phase {
 	gaps_over_50: number;
 	gaps: Block[];
 	long_frames: LongFrame[];
+	/** The page's JS heap in use at the phase's end (Chromium's `performance.memory`), MB; null where it has none. */
+	heap_mb: number | null;
 	/** Under `?profile=1`: the phase's samples, those outside any script, its commonest innermost functions. */
 	profile?: ProfiledBlock;
 }
@@ -168,9 +170,19 @@ export function nextBeat(): Promise<void> {
 /** Names this moment; the server reads the renderer's CPU as the request arrives. */
 export function mark(name: string): void {
 	marks.push([name, performance.now()]);
+	heapAt.set(name, usedHeapMb());
 	const load = new URLSearchParams(location.search).get('load') ?? 'first';
 	// The bench's server reads the renderer's CPU (requestUrl is Obsidian's, not the page's).
 	cpuAsked.push(window.fetch(`/bench/cpu?load=${load}&mark=${encodeURIComponent(name)}`).catch(() => undefined));
+}
+
+/** The JS heap in use at each mark, MB (null where the browser does not say). */
+const heapAt = new Map<string, number | null>();
+
+/** The page's JS heap in use, MB: Chromium's non-standard `performance.memory`, else null. */
+function usedHeapMb(): number | null {
+	const memory = (performance as { memory?: { usedJSHeapSize?: number } }).memory;
+	return typeof memory?.usedJSHeapSize === 'number' ? Math.round(memory.usedJSHeapSize / 1e5) / 10 : null;
 }
 
 /** The ms from the mark `from` to the mark `to`. */
@@ -210,6 +222,7 @@ export async function phases(origin: string): Promise<Phase[]> {
 			gaps: g,
 			...(trace === null ? {} : { profile: profiled({ start: from, ms: to - from }, trace) }),
 			long_frames: frames.filter(inside).map((f) => ({ ...f, ...shift(f), blocking: Math.round(f.blocking) })),
+			heap_mb: heapAt.get(name) ?? null,
 		});
 	}
 	return out;
