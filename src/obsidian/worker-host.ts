@@ -32,8 +32,8 @@ const COUNTING_WORKER_FROM = 5_000; // why: a second worker's start (its bundle 
 /**
  * Cores from which a build is shared with a counting worker: one is left to the main thread. On two
  * cores two workers held both while the main thread read the notes for them, and the build was no
- * faster (50k notes: 17.5 s with one or two workers in Node, 29.6–29.9 s with one against 33.4–36.1 s
- * with two in Chromium), with more of the main thread's turns over 50 ms.
+ * faster (50k notes: 17.5 s with one or two workers in Node; 28.6–32.2 s with one, 30.8–36.1 s
+ * with two in Chromium), with longer main-thread turns (two workers: 76–197 ms, one: 50–153 ms).
  */
 const COUNTING_WORKER_CORES = 3;
 
