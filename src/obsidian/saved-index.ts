@@ -251,6 +251,11 @@ export class PluginSavedIndex implements SavedIndexes {
 		const run = this.slices();
 		const touched = new Set<string>();
 		this.touchedSets.add(touched);
+		/** Terminates the workers started, once. */
+		const release = (): void => {
+			for (const started of [worker, counter])
+				if (started !== null && this.workers.delete(started)) started.terminate();
+		};
 		try {
 			const stamps = await run(this.fingerprints(Date.now() - RACY_MS));
 			// Started a few turns after the builder: each worker's start (a Blob of the bundle) is a task of its own.
@@ -284,7 +289,7 @@ export class PluginSavedIndex implements SavedIndexes {
 				this.onProgress,
 				counter,
 			);
-			for (const done of [worker, counter]) done?.terminate(); // its memory goes now, not after the restore
+			release(); // the workers' memory goes now, not after the restore
 			if (built.saveFailed !== null) this.fail(built.saveFailed);
 			// The restore starts in a task of its own, not in the one that took the worker's last message.
 			await this.source.turns.next();
@@ -306,10 +311,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			return this.mainThreadBuild(`the worker failed: ${messageOf(error)}`);
 		} finally {
 			this.touchedSets.delete(touched);
-			for (const started of [worker, counter]) {
-				started?.terminate();
-				if (started !== null) this.workers.delete(started);
-			}
+			release();
 		}
 	}
 
@@ -338,18 +340,14 @@ export class PluginSavedIndex implements SavedIndexes {
 		stamps: Map<string, NoteFingerprint>,
 		run: StepRunner,
 	): Promise<{ index: SearchIndex; changed: readonly string[] } | string> {
-		if (pieces !== null) {
-			const restored = this.parts(piecesStore(SEARCH_KEY, pieces), stamps);
-			return (await restored.searchIndex(settings, run)) ?? restored.report.notes.join('; ');
-		}
-		const store = this.store;
+		const store = pieces === null ? this.store : piecesStore(SEARCH_KEY, pieces);
 		if (store === null) return 'IndexedDB failed after the worker saved the index';
 		const parts = this.parts(store, stamps);
 		const loaded = await parts.searchIndexFirst(settings, run);
-		if (loaded === null) return parts.report.notes.join('; ') || 'the index the worker saved is gone';
+		if (loaded === null) return parts.report.notes.join('; ') || 'the index the worker built is gone';
 		try {
 			const changed = await run(loaded.changed(stamps));
-			this.loadRestLater();
+			if (pieces === null) this.loadRestLater(); // read from IndexedDB: its postings' records come later
 			return { index: loaded.index, changed };
 		} catch (error) {
 			if (error instanceof SnapshotFormatError) return error.message;

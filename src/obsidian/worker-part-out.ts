@@ -35,8 +35,7 @@ export class EncodedPart {
 		const store = new IndexedDbStore(target.database);
 		try {
 			await store.save(target.key, this.chunks, target.notes);
-			const length = this.chunks.reduce((n, chunk) => n + chunk.length, 0);
-			this.post({ type: 'saved', length, counted: this.counted });
+			this.post({ type: 'saved', counted: this.counted });
 		} catch (error) {
 			this.post({ type: 'save-failed', message: messageOf(error) });
 			this.send();

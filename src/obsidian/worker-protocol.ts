@@ -243,7 +243,7 @@ export type FromIndexWorker =
 	| { type: 'read'; paths: string[] }
 	| { type: 'progress'; done: number; total: number }
 	| { type: 'encoded'; canSave: boolean }
-	| { type: 'saved'; length: number; counted: number }
+	| { type: 'saved'; counted: number }
 	| { type: 'save-failed'; message: string }
 	| { type: 'part'; bytes: Uint8Array }
 	| { type: 'done'; length: number; notes: number; counted: number }
