@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { formatSize } from '../core/size';
 import { loneCrAsLf } from './parser/line-ends';
 
 const MIB = 1024 * 1024;
@@ -13,13 +14,6 @@ const KIB = 1024;
 export const DEFAULT_MAX_FILE_SIZE = 5 * MIB;
 /** Git and editors treat a NUL in the first 8 KB as the mark of a binary file; so do we. */
 const BINARY_SNIFF_BYTES = 8 * KIB;
-
-/** `5 MB`, `7.2 MB`, `12.5 KB`, `300 bytes`: one decimal at most. */
-export function formatSize(bytes: number): string {
-	if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MB`;
-	if (bytes >= KIB) return `${Number((bytes / KIB).toFixed(1))} KB`;
-	return `${bytes} bytes`;
-}
 
 /** The skip reason for a note over the limit; exact bytes when rounding would hide the difference. */
 function tooLargeReason(size: number, limit: number): string {

@@ -8,15 +8,9 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import type { CachedMetadata, LinkMap } from '../core/metadata';
 import { fileStatter } from './file-stat';
 import type { NoteSource } from '../core/port';
+import { formatSize } from '../core/size';
 import { buildLinkMaps, type LinkMaps } from './link-maps';
-import {
-	DEFAULT_MAX_FILE_SIZE,
-	formatSize,
-	readNoteAsync,
-	readNoteSync,
-	ScratchBuffer,
-	type ReadOutcome,
-} from './note-reader';
+import { DEFAULT_MAX_FILE_SIZE, readNoteAsync, readNoteSync, ScratchBuffer, type ReadOutcome } from './note-reader';
 import { parseNote } from './parser/index';
 import { LinkResolver } from './resolver';
 import { readConfigFileIn, readSideFileIn } from './side-files';

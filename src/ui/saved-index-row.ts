@@ -1,4 +1,5 @@
 import type { Setting } from 'obsidian';
+import { formatSize } from '../core/size';
 import type { SavedIndexSummary } from '../obsidian/idb-store';
 import type { PluginEngine } from '../obsidian/plugin-engine';
 import { busyButton } from './dom';
@@ -20,9 +21,8 @@ export function savedIndexHost(engine: PluginEngine): SavedIndexHost {
 export function savedIndexText(summary: SavedIndexSummary | null): string {
 	if (summary === null)
 		return 'Nothing is saved yet: the ranked-search index is saved in this device’s browser storage after it is built, and restored at the next start.';
-	const mb = (summary.bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 });
 	const when = new Date(summary.savedAt).toLocaleString();
-	return `${summary.notes.toLocaleString('en-US')} notes, ${mb} MB, saved ${when}. Kept in this device’s browser storage, never in the vault, and restored at the next start.`;
+	return `${summary.notes.toLocaleString('en-US')} notes, ${formatSize(summary.bytes)}, saved ${when}. Kept in this device’s browser storage, never in the vault, and restored at the next start.`;
 }
 
 /** The row: what is saved (notes, size, when) and a button that deletes it. */
