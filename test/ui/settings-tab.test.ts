@@ -155,7 +155,10 @@ describe('settings tab', () => {
 		const desc = (): string => savedRow.querySelector('.setting-item-description')?.textContent ?? '';
 		const notes = r.app.vault.getMarkdownFiles().length;
 		await waitFor(
-			() => expect(desc()).toMatch(new RegExp(`^${notes} notes, [\\d.]+ (MB|KB|bytes), saved .+\\. Kept in this device`)),
+			() =>
+				expect(desc()).toMatch(
+					new RegExp(`^${notes} notes, [\\d.]+ (MB|KB|bytes), saved .+\\. Kept in this device`),
+				),
 			{ what: 'the saved index row to show what is saved' },
 		);
 		const button = [...savedRow.querySelectorAll('button')].find((b) => b.textContent === 'Clear saved index');
