@@ -55,6 +55,15 @@ export function renderPack(el: HTMLElement, pack: ContextPack, open: OpenNote): 
 	if (pack.gaps.length > 0) {
 		el.createDiv({ cls: 'vault-query-panel-group-label', text: 'Gaps' });
 		const list = el.createEl('ul', { cls: 'vault-query-pack-list' });
-		for (const gap of pack.gaps) list.createEl('li', { text: gap.text });
+		for (const gap of pack.gaps) {
+			const item = list.createEl('li', { text: gap.text });
+			if (gap.notes === undefined) continue;
+			// An unanswered sub-question's leads, each opening its note: what to read when no section answers.
+			const leads = item.createEl('ul', { cls: 'vault-query-pack-leads' });
+			for (const path of gap.notes) {
+				const lead = leads.createEl('li', { cls: 'vault-query-result-path', text: path });
+				activatable(lead, (evt) => open(path, 1, evt), `Open ${path}`);
+			}
+		}
 	}
 }

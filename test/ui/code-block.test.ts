@@ -146,3 +146,27 @@ describe('vault-query code blocks', () => {
 		});
 	});
 });
+
+describe('vault-query code blocks: a pack that finds no answer', () => {
+	let r: Ready;
+	beforeEach(async () => {
+		r = await ready({
+			'Templates/Daily Note Template.md': '---\ntags:\n  - daily\n---\n## Notes\n\n![[Daily.base]]\n',
+			'Gardening.md': '# Gardening\n\nTomatoes need sun and water every morning.\n',
+		});
+	});
+	afterEach(() => r.plugin.unload());
+
+	it('lists the notes that match the words of an unanswered question, each opening its note', async () => {
+		const { el } = await renderBlock('pack: daily notes');
+		expect(el.querySelectorAll('.vault-query-pack-source')).toHaveLength(0);
+		expect(texts(el, '.vault-query-pack-list li')[0]).toContain('daily notes — GAP');
+		expect(texts(el, '.vault-query-pack-leads li')).toEqual(['Templates/Daily Note Template.md']);
+		el.querySelector<HTMLElement>('.vault-query-pack-leads li')!.dispatchEvent(
+			new KeyboardEvent('keydown', { key: 'Enter' }),
+		);
+		await waitFor(() =>
+			expect(r.app.workspace.opened.map((o) => o.path)).toEqual(['Templates/Daily Note Template.md']),
+		);
+	});
+});

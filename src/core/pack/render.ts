@@ -59,10 +59,19 @@ export function renderSourceBlock(s: SourceView): string {
 	return `${head}\n\n${body.join('\n')}\n\n`;
 }
 
+/** Why a gap's words are missing: in no note of the vault, or in none of the sections that answer. */
+function gapWords(c: CoverageLine): string {
+	const absent = new Set(c.absent_terms);
+	const present = c.missing_terms.filter((t) => !absent.has(t));
+	const parts: string[] = [];
+	if (c.absent_terms.length > 0) parts.push(`not in the vault: ${c.absent_terms.join(', ')}`);
+	if (present.length > 0) parts.push(`in no answering section: ${present.join(', ')}`);
+	return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
 /** One COVERAGE line. */
 function coverageLine(c: CoverageLine): string {
-	if (c.status === 'gap')
-		return `- ${c.facet} — GAP${c.missing_terms.length > 0 ? ` (not found: ${c.missing_terms.join(', ')})` : ''}`;
+	if (c.status === 'gap') return `- ${c.facet} — GAP${gapWords(c)}`;
 	const parts: string[] = [];
 	if (c.sources.length > 0) parts.push(c.sources.join(', '));
 	if (c.partial_sources.length > 0) parts.push(`partial: ${c.partial_sources.join(', ')}`);

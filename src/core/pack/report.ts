@@ -16,6 +16,7 @@ import { termsOf } from '../search/tokenize';
 const MAX_BUDGET_GAPS = 8; // why: the first few left-out sections tell the agent what a bigger budget buys; a count covers the rest.
 const TOKENS_PER_BUDGET_GAP = 300; // why: a listed section costs ~40 tokens; one per 300 keeps the list near a seventh of the budget.
 const MAX_EXCLUDED_GAPS = 5; // why: naming a few drafts/archived notes shows what exists; the rest is a count.
+const MAX_LEAD_NOTES = 5; // why: an unanswered facet's best few matching notes are leads to read; more is a search's job.
 
 /**
  * The index terms a packed source shows for a facet: its quotes' words, and the words of the name
@@ -79,8 +80,27 @@ export function coverageOf(
 			sources,
 			partial_sources: partial,
 			missing_terms: missing.map((k) => k.word.text),
+			absent_terms: missing.filter((k) => k.known === false).map((k) => k.word.text),
 		};
 	});
+}
+
+/**
+ * An unanswered facet whose words the search did find — in titles, tags, paths, headings or text
+ * that grades off-topic: the gap names the best few of those notes, so an agent can read them
+ * rather than conclude the vault says nothing of it.
+ */
+function unansweredWithLeads(facet: string, leads: readonly string[]): PackGap {
+	const notes = leads.slice(0, MAX_LEAD_NOTES);
+	const more = leads.length - notes.length;
+	const count = `${leads.length} note${leads.length === 1 ? '' : 's'} match${leads.length === 1 ? 'es' : ''} its words`;
+	const tail = more > 0 ? `, and ${more} more` : '';
+	return {
+		kind: 'unanswered',
+		facet,
+		text: `"${facet}": no section answers it; ${count} without an answering section: ${notes.join(', ')}${tail}`,
+		notes,
+	};
 }
 
 /** GAPS: unresolved references, unanswered and partly answered facets, sections left out for budget, excluded notes. */
@@ -97,8 +117,22 @@ export function gapsOf(
 	coverage.forEach((c, i) => {
 		if (c.status === 'gap') {
 			const byBudget = leftOut.some((k) => prepared[k]!.c.grades[i]!.grade !== 'off-topic');
-			const why = byBudget ? 'only sections left out for budget answer it' : 'no note in the vault answers it';
-			gaps.push({ kind: 'unanswered', facet: c.facet, text: `"${c.facet}": ${why}` });
+			// Leads only where the vault holds one of the facet's words: a fuzzy match of absent words is no lead.
+			const inVault = r.keys[i]?.some((k) => k.known !== false) ?? false;
+			const leads = byBudget || !inVault ? [] : (r.matched[i] ?? []);
+			if (byBudget)
+				gaps.push({
+					kind: 'unanswered',
+					facet: c.facet,
+					text: `"${c.facet}": only sections left out for budget answer it`,
+				});
+			else if (leads.length === 0)
+				gaps.push({
+					kind: 'unanswered',
+					facet: c.facet,
+					text: `"${c.facet}": no note in the vault answers it`,
+				});
+			else gaps.push(unansweredWithLeads(c.facet, leads));
 		} else if (c.status === 'partial') {
 			// With a relevant source, what is missing is what the closest one does not quote (another packed quote may hold it).
 			const why = c.sources.length > 0 ? 'the closest relevant source does not quote' : 'no packed quote holds';

@@ -52,6 +52,8 @@ export interface Retrieval {
 	excluded: ExcludedNote[];
 	/** References in the query that name nothing in the vault. */
 	unresolved: LinkRef[];
+	/** Per facet, the notes the search found for it (best first), excluded notes left out: an unanswered facet's leads. */
+	matched: string[][];
 	/** Notes that could not be read. */
 	unreadable: { path: string; reason: string }[];
 	/** Limitations reported by the searches (deduplicated). */
@@ -328,8 +330,13 @@ export async function retrieve(
 	demoteWeakEvidence(scored, facets.length);
 	markDefining(await loader.loadedIn(stage.order), scored, ctx.keys);
 	const candidates = rankSections(scored, pinned, facets, ctx.keys, ctx.counter);
+	const left = new Set(loader.excluded.map((e) => e.path));
+	const matched = facets.map((_, i) =>
+		stage.order.filter((path) => !left.has(path) && (stage.priors.get(path)?.[i] ?? 0) > 0),
+	);
 	return {
 		candidates,
+		matched,
 		keys: ctx.keys as KeyWord[][],
 		excluded: loader.excluded,
 		unresolved,

@@ -65,6 +65,8 @@ export interface CoverageLine {
 	partial_sources: string[];
 	/** The facet's key words the best relevant source's quotes miss (without one: that no packed quote holds). */
 	missing_terms: string[];
+	/** Those of `missing_terms` no note of the vault holds at all (the others are in the vault, in no quote that answers). */
+	absent_terms: string[];
 }
 
 /** What the pack does not contain, and why. */
@@ -82,6 +84,8 @@ export interface PackGap {
 	path?: string;
 	section?: string;
 	lines?: [number, number];
+	/** `unanswered`: notes the search found for the facet whose sections do not answer it (leads to read, best first; a few). */
+	notes?: string[];
 }
 
 /** The handoff contract: the seed's fields, the estimator, and the task and default-budget note when they apply. */
