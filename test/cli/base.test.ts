@@ -15,7 +15,7 @@ describe('vault-query base', () => {
 		const r = await run('base', 'skills.base');
 		expect(r.code).toBe(0);
 		const lines = r.stdout.split('\n');
-		expect(lines[0]).toBe('skills.base › Top rated: 2 row(s)');
+		expect(lines[0]).toBe('skills.base › Top rated: 2 rows');
 		expect(lines[2]).toMatch(/^Skill\s+domain\s+Rating\s+stars$/);
 		expect(lines[3]).toMatch(/^dcf-valuation\s+investing\s+9\s+★★★★$/);
 		expect(lines[4]).toMatch(/^code-review-checklist\s+engineering\s+7\s+★★★$/);
@@ -58,7 +58,7 @@ describe('vault-query base', () => {
 
 	it('--list names the views', async () => {
 		const r = await run('base', 'skills.base', '--list');
-		expect(r.stdout).toBe('skills.base: 3 view(s)\n  Top rated  (table)\n  By domain  (table)\n  Stale  (table)');
+		expect(r.stdout).toBe('skills.base: 3 views\n  Top rated  (table)\n  By domain  (table)\n  Stale  (table)');
 	});
 
 	it('an unknown base, view or format is exit 2 naming it', async () => {
@@ -77,7 +77,7 @@ describe('vault-query base', () => {
 	it('a view nothing matches is exit 1; a limit below 1 is a usage error', async () => {
 		const stale = await run('base', 'skills.base', '--view', 'Stale');
 		expect(stale.code).toBe(1);
-		expect(stale.stdout.split('\n')[0]).toBe('skills.base › Stale: 0 row(s)');
+		expect(stale.stdout.split('\n')[0]).toBe('skills.base › Stale: 0 rows');
 		const zero = await run('base', 'skills.base', '--limit', '0');
 		expect(zero.code).toBe(2);
 		expect(zero.stderr).toMatch(/--limit/);

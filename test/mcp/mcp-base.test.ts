@@ -42,7 +42,7 @@ describe('MCP base tool (examples/vault)', () => {
 			(await cli(['base', 'skills.base', '--view', 'By domain', '--json', '--vault', EXAMPLE_VAULT])).stdout,
 		);
 		expect(r.json).toEqual(viaCli);
-		expect(r.text.split('\n')[0]).toBe('skills.base › By domain: 3 row(s)');
+		expect(r.text.split('\n')[0]).toBe('skills.base › By domain: 3 rows');
 	});
 
 	it('pages with offset, moving group indexes with the rows', async () => {
