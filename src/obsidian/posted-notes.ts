@@ -8,6 +8,7 @@ import type { CachedMetadata, LinkMap } from '../core/metadata';
 import type { NoteSource } from '../core/port';
 import { SearchIndex } from '../core/search/search-index';
 import type { SearchSettings } from '../core/search/settings';
+import { batchTexts } from './batch-text';
 import { unpackPaths, type PostedNote } from './worker-protocol';
 
 /** The notes a PostedNotes serves: the settings that scope them, what the source tells core of the vault, and the note list (packed). */
@@ -36,6 +37,8 @@ export class PostedNotes implements NoteSource {
 	readonly userIgnoreFilters: readonly string[];
 	private readonly notes: readonly string[];
 	private readonly got = new Map<string, PostedNote>();
+	/** Texts decoded with their batch (batch-text.ts), until read. */
+	private readonly texts = new Map<string, string>();
 	private readonly waiting = new Map<string, { resolve: (text: string) => void; reject: (e: Error) => void }>();
 	/** The order the notes are read in (a build's scope, or the order given), and how far it was asked of the main thread. */
 	private order: readonly string[] | null;
@@ -69,19 +72,23 @@ export class PostedNotes implements NoteSource {
 		this.end = end;
 	}
 
-	/** Notes read on the main thread: a waiting read is answered. */
+	/** Notes read on the main thread (decoded with their batch where it can be): a waiting read is answered. */
 	receive(notes: readonly PostedNote[]): void {
-		for (const note of notes) {
+		const texts = batchTexts(notes);
+		notes.forEach((note, i) => {
+			const text = texts?.[i] ?? null;
 			const waiting = this.waiting.get(note.path);
 			if (waiting === undefined) {
-				this.got.set(note.path, note);
-				continue;
+				if (text !== null) this.texts.set(note.path, text);
+				this.got.set(note.path, text === null ? note : { ...note, bytes: null });
+				return;
 			}
 			this.waiting.delete(note.path);
 			this.got.set(note.path, { ...note, bytes: null });
-			if (note.bytes !== null) waiting.resolve(textOf(note.bytes));
+			if (text !== null) waiting.resolve(text);
+			else if (note.bytes !== null) waiting.resolve(textOf(note.bytes));
 			else waiting.reject(new Error(note.error ?? 'unreadable'));
-		}
+		});
 	}
 
 	/** What another worker read of its notes (their skip reasons and errors; no bytes, no metadata): this source answers for them. */
@@ -125,6 +132,11 @@ export class PostedNotes implements NoteSource {
 		this.askAhead(path);
 		const note = this.got.get(path);
 		if (note === undefined) return new Promise((resolve, reject) => this.waiting.set(path, { resolve, reject }));
+		const text = this.texts.get(path);
+		if (text !== undefined) {
+			this.texts.delete(path); // read once: the text is not held after
+			return Promise.resolve(text);
+		}
 		this.got.set(path, { ...note, bytes: null }); // read once: the bytes are not held after
 		return note.bytes !== null
 			? Promise.resolve(textOf(note.bytes))
