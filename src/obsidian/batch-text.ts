@@ -2,9 +2,9 @@
  * A batch of posted notes decoded in one `TextDecoder.decode` call (posted-notes.ts). The main
  * thread sends a batch's bytes end to end in one buffer (worker-host.ts); decoding each note on
  * its own allocated a text per note in the worker, and in Chromium the main thread's
- * `postMessage` then waited on the busy worker's allocations: in 2–5 turns of a 50k-note first
- * start it blocked for 37–123 ms. Decoded 32 notes at a time, the first start had 0–1 such turns
- * (BENCHMARKS, 2026-12-04). Cut apart again, each note's text is exactly what decoding it alone
+ * `postMessage` then waited on the busy worker's allocations, 37–123 ms at a time. Decoded 32
+ * notes at a time, a 50k-note first start's long tasks during the build fell from 2.3 to 0.75 a
+ * run (BENCHMARKS, 2026-12-04). Cut apart again, each note's text is exactly what decoding it alone
  * gives — the batch is decoded whole only when every note is valid UTF-8, which decodes piece by
  * piece; a batch with a malformed note is left to be decoded note by note.
  */

@@ -4,6 +4,7 @@
  * the summaries last.
  */
 import type { BaseResult } from './run';
+import { countOf } from '../size';
 
 /** A cell's text: lists joined with ", ", empty for no value. */
 export function cellText(v: unknown): string {
@@ -30,21 +31,16 @@ function summaryLine(result: BaseResult, summaries: Record<string, unknown> | un
 	return parts.length ? `Summary — ${parts.join('; ')}` : null;
 }
 
-/** `1 row`, `3 rows`. */
-function counted(n: number, one: string): string {
-	return `${n} ${one}${n === 1 ? '' : 's'}`;
-}
-
 /** The view as an aligned text table, headed by what was evaluated and how many rows matched. */
 export function renderBaseText(result: BaseResult): string {
 	if (result.status === 'failed') return `${result.base}: ${result.error ?? 'failed'}`;
 	if (result.view === null) {
-		const lines = [`${result.base}: ${counted(result.views.length, 'view')}`];
+		const lines = [`${result.base}: ${countOf(result.views.length, 'view')}`];
 		for (const v of result.views) lines.push(`  ${v.name}  (${v.type})`);
 		return lines.join('\n');
 	}
 	const shown = result.rows.length < result.matched ? `, showing ${result.rows.length}` : '';
-	const lines = [`${result.base} › ${result.view}: ${counted(result.matched, 'row')}${shown}`];
+	const lines = [`${result.base} › ${result.view}: ${countOf(result.matched, 'row')}${shown}`];
 	const header = result.columns.map((c) => c.name);
 	const cells = result.rows.map((row) => result.columns.map((c) => cellText(row.values[c.id])));
 	const widths = header.map((h, i) => Math.min(40, Math.max(h.length, ...cells.map((r) => r[i]!.length))));

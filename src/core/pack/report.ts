@@ -12,6 +12,7 @@ import { lineRange } from './render';
 import type { Retrieval } from './retrieve';
 import type { CoverageLine, PackGap } from './types';
 import { termsOf } from '../search/tokenize';
+import { countOf } from '../size';
 
 const MAX_BUDGET_GAPS = 8; // why: the first few left-out sections tell the agent what a bigger budget buys; a count covers the rest.
 const TOKENS_PER_BUDGET_GAP = 300; // why: a listed section costs ~40 tokens; one per 300 keeps the list near a seventh of the budget.
@@ -86,19 +87,20 @@ export function coverageOf(
 }
 
 /**
- * An unanswered facet whose words the search did find — in titles, tags, paths, headings or text
- * that grades off-topic: the gap names the best few of those notes, so an agent can read them
+ * The gap of an unanswered facet. Where the search did find notes for its words — in titles, tags,
+ * paths, headings or text that grades off-topic — it names the best few, so an agent can read them
  * rather than conclude the vault says nothing of it.
  */
-function unansweredWithLeads(facet: string, leads: readonly string[]): PackGap {
+function unansweredGap(facet: string, byBudget: boolean, leads: readonly string[]): PackGap {
+	if (byBudget) return { kind: 'unanswered', facet, text: `"${facet}": only sections left out for budget answer it` };
+	if (leads.length === 0) return { kind: 'unanswered', facet, text: `"${facet}": no note in the vault answers it` };
 	const notes = leads.slice(0, MAX_LEAD_NOTES);
-	const more = leads.length - notes.length;
-	const count = `${leads.length} note${leads.length === 1 ? '' : 's'} match${leads.length === 1 ? 'es' : ''} its words`;
-	const tail = more > 0 ? `, and ${more} more` : '';
+	const more = leads.length > notes.length ? `, and ${leads.length - notes.length} more` : '';
+	const count = `${countOf(leads.length, 'note')} match${leads.length === 1 ? 'es' : ''} its words`;
 	return {
 		kind: 'unanswered',
 		facet,
-		text: `"${facet}": no section answers it; ${count} without an answering section: ${notes.join(', ')}${tail}`,
+		text: `"${facet}": no section answers it; ${count} without an answering section: ${notes.join(', ')}${more}`,
 		notes,
 	};
 }
@@ -119,20 +121,7 @@ export function gapsOf(
 			const byBudget = leftOut.some((k) => prepared[k]!.c.grades[i]!.grade !== 'off-topic');
 			// Leads only where the vault holds one of the facet's words: a fuzzy match of absent words is no lead.
 			const inVault = r.keys[i]?.some((k) => k.known !== false) ?? false;
-			const leads = byBudget || !inVault ? [] : (r.matched[i] ?? []);
-			if (byBudget)
-				gaps.push({
-					kind: 'unanswered',
-					facet: c.facet,
-					text: `"${c.facet}": only sections left out for budget answer it`,
-				});
-			else if (leads.length === 0)
-				gaps.push({
-					kind: 'unanswered',
-					facet: c.facet,
-					text: `"${c.facet}": no note in the vault answers it`,
-				});
-			else gaps.push(unansweredWithLeads(c.facet, leads));
+			gaps.push(unansweredGap(c.facet, byBudget, inVault ? (r.matched[i] ?? []) : []));
 		} else if (c.status === 'partial') {
 			// With a relevant source, what is missing is what the closest one does not quote (another packed quote may hold it).
 			const why = c.sources.length > 0 ? 'the closest relevant source does not quote' : 'no packed quote holds';

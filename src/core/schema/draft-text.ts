@@ -1,4 +1,5 @@
 import type { DraftField, SchemaDraft } from './draft';
+import { countOf } from '../size';
 
 /**
  * The schema draft as a schema note: the seed's registry sections for the fields the seed keeps
@@ -31,20 +32,15 @@ function yamlKey(name: string): string {
 		: JSON.stringify(name);
 }
 
-/** "1 note" / "2 notes". */
-function notes(count: number): string {
-	return `${count} note${count === 1 ? '' : 's'}`;
-}
-
 /** The field's line in the yaml block, with where its type came from as a comment. */
 function yamlLine(field: DraftField): string {
 	const declaration = field.values ? `[${field.values.map((v) => JSON.stringify(v)).join(', ')}]` : field.type;
 	const why =
 		field.from === 'types.json'
-			? `typed in types.json, ${notes(field.notes)}`
+			? `typed in types.json, ${countOf(field.notes, 'note')}`
 			: field.notes === 0
 				? 'no note has a value yet'
-				: `inferred from ${notes(field.notes)}`;
+				: `inferred from ${countOf(field.notes, 'note')}`;
 	return `  ${yamlKey(field.name)}: ${declaration}  # ${why}`;
 }
 
@@ -98,7 +94,7 @@ export function renderSchemaDraft(
 	const lines = [
 		'# Frontmatter schema',
 		'',
-		`Drafted by \`vault-query schema draft\` from the ${notes(draft.withFrontmatter)} with frontmatter (of ${draft.notes} in scope) in ${context.vaultName}. Property types come from \`${context.configDir}/types.json\` where it types them, else from the values the notes hold; a text property with few, repeated values is drafted as an enum.`,
+		`Drafted by \`vault-query schema draft\` from the ${countOf(draft.withFrontmatter, 'note')} with frontmatter (of ${draft.notes} in scope) in ${context.vaultName}. Property types come from \`${context.configDir}/types.json\` where it types them, else from the values the notes hold; a text property with few, repeated values is drafted as an enum.`,
 		'',
 		`Review it — drop what no query should name, widen or tighten the enums — then save it as \`${context.schemaPath}\` in the vault, or anywhere else and pass \`--schema PATH\`. Schema-strict reads (lookup, filter, graph, text-search) reject a field or a value this note does not declare.`,
 	];
