@@ -56,9 +56,16 @@ export function renderPack(el: HTMLElement, pack: ContextPack, open: OpenNote): 
 		el.createDiv({ cls: 'vault-query-panel-group-label', text: 'Gaps' });
 		const list = el.createEl('ul', { cls: 'vault-query-pack-list' });
 		for (const gap of pack.gaps) {
-			const item = list.createEl('li', { text: gap.text });
-			if (gap.notes === undefined) continue;
-			// An unanswered sub-question's leads, each opening its note: what to read when no section answers.
+			if (gap.notes === undefined) {
+				list.createEl('li', { text: gap.text });
+				continue;
+			}
+			// An unanswered sub-question's leads, listed once, each opening its note: what to read when no section answers.
+			const matched = gap.matched ?? gap.notes.length;
+			const shown = gap.notes.length < matched ? `, the first ${gap.notes.length}` : '';
+			const item = list.createEl('li', {
+				text: `"${gap.facet ?? ''}": no section answers it. ${plural(matched, 'note')} match${matched === 1 ? 'es' : ''} its words${shown}:`,
+			});
 			const leads = item.createEl('ul', { cls: 'vault-query-pack-leads' });
 			for (const path of gap.notes) {
 				const lead = leads.createEl('li', { cls: 'vault-query-result-path', text: path });

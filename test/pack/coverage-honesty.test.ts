@@ -50,6 +50,7 @@ describe('an unanswered facet says where its words are', () => {
 		const gap = pack.gaps.find((g) => g.kind === 'unanswered')!;
 		expect(gap.notes).toEqual(expect.arrayContaining(['Templates/Daily Note Template.md', 'Daily/2023-09-12.md']));
 		expect(gap.notes).not.toContain('Gardening.md');
+		expect(gap.matched).toBe(2);
 		expect(gap.text).toContain('no section answers it; 2 notes match its words');
 	});
 

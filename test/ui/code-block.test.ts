@@ -161,6 +161,9 @@ describe('vault-query code blocks: a pack that finds no answer', () => {
 		const { el } = await renderBlock('pack: daily notes');
 		expect(el.querySelectorAll('.vault-query-pack-source')).toHaveLength(0);
 		expect(texts(el, '.vault-query-pack-list li')[0]).toContain('daily notes — GAP');
+		expect(texts(el, '.vault-query-pack-list > li').at(-1)).toBe(
+			'"daily notes": no section answers it. 1 note matches its words:Templates/Daily Note Template.md',
+		);
 		expect(texts(el, '.vault-query-pack-leads li')).toEqual(['Templates/Daily Note Template.md']);
 		el.querySelector<HTMLElement>('.vault-query-pack-leads li')!.dispatchEvent(
 			new KeyboardEvent('keydown', { key: 'Enter' }),

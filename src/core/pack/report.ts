@@ -102,6 +102,7 @@ function unansweredGap(facet: string, byBudget: boolean, leads: readonly string[
 		facet,
 		text: `"${facet}": no section answers it; ${count} without an answering section: ${notes.join(', ')}${more}`,
 		notes,
+		matched: leads.length,
 	};
 }
 

@@ -86,6 +86,8 @@ export interface PackGap {
 	lines?: [number, number];
 	/** `unanswered`: notes the search found for the facet whose sections do not answer it (leads to read, best first; a few). */
 	notes?: string[];
+	/** `unanswered` with `notes`: how many notes the search found for it in all. */
+	matched?: number;
 }
 
 /** The handoff contract: the seed's fields, the estimator, and the task and default-budget note when they apply. */
