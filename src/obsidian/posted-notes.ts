@@ -47,11 +47,13 @@ export class PostedNotes implements NoteSource {
 	/** Where the read-ahead stops (the notes after it are another worker's to read). */
 	private end = Infinity;
 	private readonly askedAlone = new Set<string>();
+	/** Batch buffers whose notes are all decoded: handed back with the next ask, for the main thread to fill again. */
+	private spare: ArrayBuffer[] = [];
 
 	/** The notes of `list`, asked of the main thread with `ask`, read in `order` (by default as `SearchIndex.build` reads them). */
 	constructor(
 		private readonly list: PostedList,
-		private readonly ask: (paths: string[]) => void,
+		private readonly ask: (paths: string[], buffers: ArrayBuffer[]) => void,
 		order: readonly string[] | null = null,
 	) {
 		this.vaultPath = list.vault.vaultPath;
@@ -75,6 +77,9 @@ export class PostedNotes implements NoteSource {
 	/** Notes read on the main thread (decoded with their batch where it can be): a waiting read is answered. */
 	receive(notes: readonly PostedNote[]): void {
 		const texts = batchTexts(notes);
+		// Decoded whole, no note holds the batch's buffer any more: the main thread may fill it again (batch-buffers.ts).
+		const first = notes.find((note) => note.bytes !== null)?.bytes;
+		if (texts !== null && first) this.spare.push(first.buffer as ArrayBuffer);
 		notes.forEach((note, i) => {
 			const text = texts?.[i] ?? null;
 			const waiting = this.waiting.get(note.path);
@@ -150,15 +155,22 @@ export class PostedNotes implements NoteSource {
 		if (at === undefined || at >= this.end) {
 			if (!this.got.has(path) && !this.askedAlone.has(path)) {
 				this.askedAlone.add(path);
-				this.ask([path]);
+				this.ask([path], this.takeSpare());
 			}
 			return;
 		}
 		if (at + READ_AHEAD / 2 < this.asked) return;
 		const from = Math.max(this.asked, at);
 		const to = Math.min(order.length, this.end, from + READ_AHEAD);
-		if (to > from) this.ask(order.slice(from, to));
+		if (to > from) this.ask(order.slice(from, to), this.takeSpare());
 		this.asked = Math.max(this.asked, to);
+	}
+
+	/** The buffers to hand back with an ask (then none until more batches are decoded). */
+	private takeSpare(): ArrayBuffer[] {
+		const spare = this.spare;
+		this.spare = [];
+		return spare;
 	}
 
 	/** The notes `SearchIndex.build` reads, in its order: the scope's, less what the index leaves out. */

@@ -104,7 +104,7 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 	let encoded: EncodedPart | null = null;
 	let share: CountedShare | null = null;
 	let counterFailed = false;
-	const ask = (paths: string[]): void => post({ type: 'read', paths });
+	const ask = (paths: string[], buffers: ArrayBuffer[]): void => post({ type: 'read', paths, buffers }, buffers);
 	const fail = (error: unknown): void => post({ type: 'failed', message: messageOf(error) });
 	return (message) => {
 		if (message.type === 'notes') return receive?.(message.notes);

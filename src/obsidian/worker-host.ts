@@ -11,6 +11,7 @@ import type { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 import type { BuildRequest, FromIndexWorker, PostedNote, SaveTarget, ToIndexWorker } from './worker-protocol';
 import { messageOf, requestBuffers } from './worker-protocol';
+import { BatchBuffers } from './batch-buffers';
 
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
 declare const VAULT_QUERY_INDEX_WORKER: string | undefined;
@@ -113,15 +114,16 @@ async function readNote(source: ObsidianNoteSource, path: string): Promise<Uint8
  * Notes as the worker needs them: their bytes copied end to end into one buffer of our own, to
  * transfer (a buffer Obsidian handed us stays whole, and the worker — the build's critical path —
  * neither copies nor allocates them again; one buffer a batch, not one a note: at 50k notes the
- * main thread's collector swept a fresh buffer per note in its pauses), their metadata and skip
- * reasons, read now.
+ * main thread's collector swept a fresh buffer per note in its pauses; a buffer the worker handed
+ * back where it can, batch-buffers.ts), their metadata and skip reasons, read now.
  */
 async function postedNotes(
 	source: ObsidianNoteSource,
 	paths: readonly string[],
+	buffers: BatchBuffers,
 ): Promise<{ notes: PostedNote[]; buffer: ArrayBuffer }> {
 	const read = await Promise.all(paths.map((path) => readNote(source, path)));
-	const buffer = new ArrayBuffer(read.reduce((n, bytes) => n + (typeof bytes === 'string' ? 0 : bytes.length), 0));
+	const buffer = buffers.take(read.reduce((n, bytes) => n + (typeof bytes === 'string' ? 0 : bytes.length), 0));
 	let at = 0;
 	const notes = paths.map((path, i): PostedNote => {
 		const got = read[i]!;
@@ -179,6 +181,7 @@ export function buildInWorker(
 		let saveFailed: string | null = null;
 		/** Notes asked for, each with the worker that asked. */
 		const queue: { path: string; to: IndexWorker }[] = [];
+		const buffers = new BatchBuffers();
 		let reading = false;
 		const pump = async (): Promise<void> => {
 			reading = true;
@@ -188,7 +191,7 @@ export function buildInWorker(
 					let n = 0;
 					while (n < POST_BATCH && n < queue.length && queue[n]!.to === to) n++;
 					const paths = queue.splice(0, n).map((asked) => asked.path);
-					const { notes, buffer } = await postedNotes(source, paths);
+					const { notes, buffer } = await postedNotes(source, paths, buffers);
 					to.postMessage({ type: 'notes', notes }, [buffer]);
 					await slice.pauseIfUsed();
 				}
@@ -209,8 +212,10 @@ export function buildInWorker(
 			);
 		};
 		worker.onmessage = ({ data }) => {
-			if (data.type === 'read') serveReads(worker, data.paths);
-			else if (data.type === 'progress') onProgress?.(data.done, data.total);
+			if (data.type === 'read') {
+				buffers.giveBack(data.buffers);
+				serveReads(worker, data.paths);
+			} else if (data.type === 'progress') onProgress?.(data.done, data.total);
 			else if (data.type === 'encoded') place(data.canSave);
 			else if (data.type === 'saved') resolve({ pieces: null, saveFailed: null, counted: data.counted });
 			else if (data.type === 'save-failed') saveFailed = data.message;
@@ -229,7 +234,9 @@ export function buildInWorker(
 		if (counter !== null) {
 			const channel = new MessageChannel();
 			counter.onmessage = ({ data }) => {
-				if (data.type === 'read') serveReads(counter, data.paths);
+				if (data.type !== 'read') return;
+				buffers.giveBack(data.buffers);
+				serveReads(counter, data.paths);
 			};
 			// The builder counts the rest itself: told here, as a dead worker sends nothing more.
 			counter.onerror = (event) =>

@@ -238,9 +238,9 @@ export type ToIndexWorker =
 	| { type: 'count'; port: MessagePort }
 	| { type: 'helper-failed'; message: string };
 
-/** What the worker posts back. */
+/** What the worker posts back (a `read` hands back the batch buffers it has decoded, to be filled again: batch-buffers.ts). */
 export type FromIndexWorker =
-	| { type: 'read'; paths: string[] }
+	| { type: 'read'; paths: string[]; buffers?: ArrayBuffer[] }
 	| { type: 'progress'; done: number; total: number }
 	| { type: 'encoded'; canSave: boolean }
 	| { type: 'saved'; counted: number }

@@ -7,11 +7,12 @@
  * finished part comes back transferred where the worker cannot save it itself (a Node worker
  * thread has no IndexedDB).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SEARCH_SETTINGS } from '../../src/core/search/settings';
 import type { NoteFingerprint } from '../../src/core/snapshot/codec';
 import { partPieces, PIECE_BYTES } from '../../src/obsidian/part-pieces';
 import { progressPoster, serveIndexBuild } from '../../src/obsidian/worker-build';
+import { BatchBuffers } from '../../src/obsidian/batch-buffers';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import {
 	packPaths,
@@ -129,6 +130,30 @@ describe('the messages between the main thread and the index worker', () => {
 		for (const piece of pieces) expect(piece.buffer.byteLength).toBe(piece.length);
 		expect(pieces.reduce((n, p) => n + p.length, 0)).toBe(done[0]!.length);
 		expect(recorded.fromWorker.at(-1)?.message.type).toBe('done');
+	});
+
+	it('copies the batches into buffers the worker hands back, making a window’s worth, not one a batch', async () => {
+		const recorded = recordingWorkers();
+		const take = vi.spyOn(BatchBuffers.prototype, 'take');
+		const count = 3000;
+		const app = new FakeApp(notes(count), { appId: 'batch-buffers' });
+		app.indexAll();
+		const plugin = await startPlugin(app);
+		expect(plugin.engine.saved?.log[0]).toMatch(/^built in a worker/);
+		const batches = recorded.toWorker.filter((c) => c.message.type === 'notes').length;
+		const handedBack = recorded.fromWorker.flatMap((c) =>
+			c.message.type === 'read' ? (c.message.buffers ?? []) : [],
+		);
+		const sets = new Set(take.mock.contexts as BatchBuffers[]);
+		expect(sets.size).toBe(1); // one build, one set of buffers
+		const made = [...sets][0]!.made;
+		expect(batches).toBeGreaterThan(90);
+		// The worker asks for 512 notes ahead (16 batches): the buffers of those in flight, and a few more, are all a build makes.
+		expect(made).toBeLessThanOrEqual(24);
+		expect(handedBack.length).toBeGreaterThanOrEqual(batches - made);
+		expect(await plugin.engine.search('Heading 2999', { limit: 1 })).toMatchObject({
+			results: [{ path: 'area3/note 2999.md' }],
+		});
 	});
 
 	it('cuts a part into pieces of one size, each with a buffer of its own, passing whole pieces through', () => {

@@ -34,6 +34,8 @@ export interface BenchOptions {
 	fetchEach?: boolean;
 	/** A load's deadline (default 30 min). */
 	loadTimeoutMs?: number;
+	/** More of V8's flags for Chromium (`--trace-gc`: the collections, in the loads' logs beside their stderr). */
+	jsFlags?: string;
 }
 
 /** Starts Chromium on the `load` page over the user data folder `userData`; resolves with the load's figures, then closes it. */
@@ -44,19 +46,22 @@ async function oneLoad(
 	logFile: string,
 	timeoutMs: number,
 	query: string,
+	jsFlags: string,
 ): Promise<LoadFigures> {
 	const url = `${server.url}bench.html?load=${load}${query}`;
 	const args = [
 		...ARGS,
 		'--headless',
 		`--user-data-dir=${userData}`,
-		'--js-flags=--expose-gc',
+		`--js-flags=${['--expose-gc', jsFlags].join(' ').trim()}`,
 		'--enable-precise-memory-info',
 		url,
 	];
-	const chromium = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+	const chromium = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	// Both streams to the log: V8's traces (--js-flags) go to stdout.
 	const stderr: Buffer[] = [];
 	chromium.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+	chromium.stdout.on('data', (chunk: Buffer) => stderr.push(chunk));
 	const exited = new Promise<void>((done) => chromium.on('exit', () => done()));
 	server.browserPid = chromium.pid ?? null;
 	let timer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +109,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 			join(options.outDir, 'chromium-first.log'),
 			timeout,
 			query,
+			options.jsFlags ?? '',
 		);
 		const again = await oneLoad(
 			server,
@@ -112,6 +118,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 			join(options.outDir, 'chromium-restart.log'),
 			timeout,
 			query,
+			options.jsFlags ?? '',
 		);
 		const version = execFileSync(CHROMIUM, ['--version'], {
 			encoding: 'utf8',
