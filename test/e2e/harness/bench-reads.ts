@@ -1,10 +1,12 @@
 /**
  * The Chromium bench page's stand-in for Obsidian's reads from disk: a note's bytes from the bench's
  * server. By default the reads asked for in one turn (the plugin reads 32 notes at once) go in one
- * request, made in a worker (READER_CODE), as their bytes and their sizes: a request a note cost
- * the page's main thread ~1 ms each (Chromium's fetch machinery), which a read from disk does not,
- * and put most of the first start's long tasks inside `fetch`. `?reads=each` (`--fetch-each`): one
- * request a note from the page, as first measured.
+ * request, made in a worker (READER_CODE), which cuts the reply into a buffer a note and transfers
+ * them: one buffer a note reaches the page, as Obsidian's `readBinary` makes one (cut on the page,
+ * the batch's buffer and a copy a note were twice the memory a read leaves to the page's
+ * collector). A request a note cost the page's main thread ~1 ms each (Chromium's fetch
+ * machinery), which a read from disk does not, and put most of the first start's long tasks inside
+ * `fetch`. `?reads=each` (`--fetch-each`): one request a note from the page, as first measured.
  */
 
 const params = new URLSearchParams(location.search);
@@ -27,8 +29,11 @@ let waiting: Waiting[] = [];
 const READER_CODE = `onmessage = async ({ data }) => {
 	try {
 		const response = await fetch(data.url, { method: 'POST', body: data.body });
-		const bytes = await response.arrayBuffer();
-		postMessage({ id: data.id, sizes: response.headers.get('x-sizes') ?? '[]', bytes }, [bytes]);
+		const whole = new Uint8Array(await response.arrayBuffer());
+		const sizes = JSON.parse(response.headers.get('x-sizes') ?? '[]');
+		let at = 0;
+		const files = sizes.map((size) => (size < 0 ? null : whole.slice(at, (at += size)).buffer));
+		postMessage({ id: data.id, files }, files.filter((file) => file !== null));
 	} catch (error) {
 		postMessage({ id: data.id, error: String(error) });
 	}
@@ -36,8 +41,8 @@ const READER_CODE = `onmessage = async ({ data }) => {
 
 interface ReaderReply {
 	id: number;
-	sizes?: string;
-	bytes?: ArrayBuffer;
+	/** Per note asked for, its bytes in a buffer of its own (null: no such file). */
+	files?: (ArrayBuffer | null)[];
 	error?: string;
 }
 
@@ -67,20 +72,17 @@ async function flush(): Promise<void> {
 	const batch = waiting;
 	waiting = [];
 	const reply = await fetchBatch(batch.map((w) => w.path));
-	if (reply.bytes === undefined) {
+	if (reply.files === undefined) {
 		for (const w of batch) w.reject(new Error(reply.error ?? 'the read failed'));
 		return;
 	}
-	const sizes = JSON.parse(reply.sizes ?? '[]') as number[];
-	let at = 0;
 	batch.forEach((w, i) => {
-		const size = sizes[i] ?? -1;
-		if (size < 0) w.reject(new Error(`ENOENT: ${w.path}`));
-		else w.resolve(reply.bytes!.slice(at, (at += size)));
+		const file = reply.files![i] ?? null;
+		if (file === null) w.reject(new Error(`ENOENT: ${w.path}`));
+		else w.resolve(file);
 	});
 }
 
-/** A file's bytes from the server (an ArrayBuffer of its own), as Obsidian reads them from disk. */
 export async function fileBytes(path: string): Promise<ArrayBuffer> {
 	if (EACH) {
 		const url = `/vault/file/${path.split('/').map(encodeURIComponent).join('/')}?load=${LOAD}`;
