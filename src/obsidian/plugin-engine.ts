@@ -21,6 +21,7 @@ import { resaveAfter } from '../core/snapshot/index-parts';
 import { SnapshotFormatError } from '../core/snapshot/codec';
 import { PluginSavedIndex, type PendingReconcile } from './saved-index';
 import { ObsidianNoteSource } from './source';
+import { ReadAhead } from './read-ahead';
 
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
 const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few texts held while a slice waits.
@@ -323,14 +324,18 @@ export class PluginEngine extends Component {
 		await this.reindex(paths);
 	}
 
-	/** Re-index `paths` one at a time in time slices: searches meanwhile answer at once (after the note in hand), saying how many are left. */
+	/**
+	 * Re-index `paths` one at a time in time slices, their reads a few ahead (read-ahead.ts): searches
+	 * meanwhile answer at once (after the note in hand), saying how many are left.
+	 */
 	private async reindex(paths: readonly string[]): Promise<void> {
 		this.reconciling = paths.length;
 		const slice = this.changeSlice;
+		const ahead = new ReadAhead(this.source, paths);
 		try {
-			for (const path of paths) {
+			for (const [i, path] of paths.entries()) {
 				if (!this.active) return;
-				await this.engine.upsert(path); // upsert drops a path that is no longer a note
+				await this.engine.upsert(path, await ahead.textOf(i)); // upsert drops a path that is no longer a note
 				this.reconciling--;
 				await slice.pauseIfUsed();
 			}
