@@ -5,8 +5,8 @@
  * them at 50k notes — was memory outside V8's heap that only a collection gives back, and it
  * brought on collections of the whole page heap (Obsidian's metadata included) during the build,
  * their marking done in the main thread's turns. Handed back, a 50k-note first start in Chromium
- * spent 4.8–6.2 s of the main thread's CPU instead of 6.3–7.8 s, and had 0.8 long tasks a run
- * instead of 2.5 (BENCHMARKS, 2026-12-04).
+ * spent 4.4–6.2 s of the main thread's CPU instead of 6.3–7.8 s, and had 1.1 long tasks a run
+ * instead of 1.8 (BENCHMARKS, 2026-12-04).
  */
 
 /** The least a new buffer holds: most batches fit in one (32 notes of ~5 kB), so a buffer handed back fits the next. */
