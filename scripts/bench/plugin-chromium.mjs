@@ -17,7 +17,7 @@
  * searches once all is settled. Each load runs a full collection just before its
  * layout-ready (Chromium gets --js-flags=--expose-gc), as the Node harness's --settled-heap does.
  *
- *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags FLAGS]
+ *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags=FLAGS]
  *
  * Per phase (between the page's marks): wall ms; Chromium's long tasks (longest, count over 50 ms,
  * each one's start after layout-ready and duration); the gaps over 50 ms of a 4 ms beat; long
@@ -26,11 +26,11 @@
  * --out FILE: the figures as JSON in FILE too. --profile: the page samples its main thread (the JS
  * Self-Profiling API, 10 ms a sample) and each long task lists its samples, those outside any
  * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line
- * of bench.js). --js-flags FLAGS: more of V8's flags for Chromium (`--trace-gc
- * --trace-incremental-marking`: each collection of the page's heap and why it started, in
- * test-output/plugin-chromium/chromium-first.log and chromium-restart.log; the page's isolate is
- * the one whose heap holds the fake app's metadata, ~480 MB at 50k notes). The page is built into
- * test-output/plugin-chromium/.
+ * of bench.js). --js-flags=FLAGS: more of V8's flags for Chromium, written with `=` as they start
+ * with a dash (`--js-flags="--trace-gc --trace-incremental-marking"`: each collection of the
+ * page's heap and why it started, in test-output/plugin-chromium/chromium-first.log and
+ * chromium-restart.log; the page's isolate is the one whose heap holds the fake app's metadata,
+ * ~480 MB at 50k notes). The page is built into test-output/plugin-chromium/.
  */
 import esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ const { values: options } = parseArgs({
 });
 if (options.vault === undefined || !/^\d+$/.test(options.changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags FLAGS]\n',
+		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags=FLAGS]\n',
 	);
 	process.exit(2);
 }
