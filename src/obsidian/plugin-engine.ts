@@ -93,6 +93,8 @@ export class PluginEngine extends Component {
 	private reconciling = 0;
 	/** The restored index's notes are being compared with the vault's (which changed is not known yet). */
 	private checking = false;
+	/** Searches and packs being answered: the reconcile's next note waits for them (the answer comes first). */
+	private readonly answering = new Set<Promise<unknown>>();
 	/** The index the steps after a build or restore last ran for. */
 	private handled: SearchIndex | null = null;
 	private saveTimer: number | null = null;
@@ -211,14 +213,14 @@ export class PluginEngine extends Component {
 		// The search's phases (and, until the link maps' inverse is built, the pass over every note's links
 		// for the hits' backlinks) run in slices resumed before the background jobs: the answer comes first.
 		const slice = new TimeSlice(PLUGIN_SLICE_MS, this.source.turns.nextFirst, Date.now);
-		return this.reconciled(await this.engine.search(text, { ...options, slice }));
+		return this.reconciled(await this.answered(this.engine.search(text, { ...options, slice })));
 	}
 
 	/** A context pack; `failed` before layout-ready, else waits for the search index. */
 	async pack(request: PackRequest): Promise<ContextPack> {
 		if (this.state === 'loading') return failedContextPack(request, this.source.vaultPath, INDEX_BUILDING);
 		await this.searchIndex();
-		return this.reconciled(await this.engine.pack(request));
+		return this.reconciled(await this.answered(this.engine.pack(request)));
 	}
 
 	/** A note or section, verbatim with its lines; `failed` before layout-ready. */
@@ -326,7 +328,8 @@ export class PluginEngine extends Component {
 
 	/**
 	 * Re-index `paths` one at a time in time slices, their reads a few ahead (read-ahead.ts): searches
-	 * meanwhile answer at once (after the note in hand), saying how many are left.
+	 * meanwhile answer at once (after the note in hand), saying how many are left, and the next note
+	 * waits until they are out ({@link answersOut}).
 	 */
 	private async reindex(paths: readonly string[]): Promise<void> {
 		this.reconciling = paths.length;
@@ -334,6 +337,7 @@ export class PluginEngine extends Component {
 		const ahead = new ReadAhead(this.source, paths);
 		try {
 			for (const [i, path] of paths.entries()) {
+				await this.answersOut();
 				if (!this.active) return;
 				await this.engine.upsert(path, await ahead.textOf(i)); // upsert drops a path that is no longer a note
 				this.reconciling--;
@@ -381,6 +385,25 @@ export class PluginEngine extends Component {
 			.finally(() => {
 				this.folding = false;
 			});
+	}
+
+	/** `answer`, noted as being answered until it settles (the reconcile waits for it: {@link answersOut}). */
+	private answered<T>(answer: Promise<T>): Promise<T> {
+		this.answering.add(answer);
+		const done = (): void => void this.answering.delete(answer);
+		answer.then(done, done);
+		return answer;
+	}
+
+	/**
+	 * Resolves once the searches and packs being answered now are out. The reconcile waits here
+	 * before each note: its reads and its indexing would otherwise share the turns, the disk and the
+	 * collector with the answer (at 50k notes in Chromium one restart's first search had a 53 ms
+	 * task of a note's indexing and a collection). Answers asked later are not waited for here, so
+	 * a stream of them slows the reconcile to a note between answers but never stops it.
+	 */
+	private async answersOut(): Promise<void> {
+		if (this.answering.size > 0) await Promise.allSettled([...this.answering]);
 	}
 
 	/** `answer`, partial while the restored index is being brought up to date. */

@@ -2,9 +2,10 @@
 /**
  * A restart re-indexes the notes changed while Obsidian was closed with their reads a few ahead of
  * the note being indexed, never all at once; a text read ahead is used only while the note is as
- * it was when its read began — an edit meanwhile ends with the edit in the index.
+ * it was when its read began — an edit meanwhile ends with the edit in the index. A search asked
+ * meanwhile is answered first: the next note waits until it is out.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReadAhead } from '../../src/obsidian/read-ahead';
 import type { ObsidianNoteSource } from '../../src/obsidian/source';
 import type { TFile } from 'obsidian';
@@ -120,5 +121,42 @@ describe('a restart that re-indexes notes changed while closed', () => {
 		expect(marmots).not.toContain('notes/n5.md');
 		const capybara = (await plugin.engine.search('capybara', { limit: 10 })).results.map((h) => h.path);
 		expect(capybara).toEqual(['notes/n5.md']);
+	});
+
+	it('holds its next note while a search is being answered, and goes on once it is out', async () => {
+		const files: Record<string, string> = {};
+		for (let i = 0; i < 60; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nplain words ${i}\n`;
+		files['notes/zebra.md'] = '# Zebra\n\nzebra stripes\n';
+		const app = new FakeApp(files, { mtimes: Object.fromEntries(Object.keys(files).map((p) => [p, OLD])) });
+		app.indexAll();
+		(await startPlugin(app)).unload();
+		for (let i = 0; i < 30; i++) app.modify(`notes/n${i}.md`, `# Note ${i}\n\nchanged while closed ${i} marmot\n`);
+
+		// The search's read of its hit waits for the test; the changed notes' reads take ten turns each.
+		const read = app.vault.cachedRead.bind(app.vault);
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		app.vault.cachedRead = async (file: TFile) => {
+			if (file.path === 'notes/zebra.md') await held;
+			else for (let turns = 0; turns < 10; turns++) await new Promise((resolve) => window.setTimeout(resolve, 0));
+			return read(file);
+		};
+		const plugin = await loadPlugin(app);
+		const upsert = vi.spyOn(plugin.engine.engine, 'upsert');
+		app.layoutReady();
+		await plugin.engine.searchIndex();
+		const turn = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
+		for (let turns = 0; upsert.mock.calls.length === 0 && turns < 10_000; turns++) await turn();
+		expect(upsert.mock.calls.length).toBeGreaterThan(0); // the re-index has begun
+
+		const searching = plugin.engine.search('zebra', { limit: 5 });
+		const atSearch = upsert.mock.calls.length;
+		for (let turns = 0; turns < 200; turns++) await turn(); // many notes' worth of turns
+		expect(upsert.mock.calls.length).toBeLessThanOrEqual(atSearch + 1); // at most the note in hand
+		release();
+		expect((await searching).results.map((h) => h.path)).toEqual(['notes/zebra.md']);
+		await plugin.engine.settled();
+		expect(upsert.mock.calls.length).toBe(30);
+		expect((await plugin.engine.search('marmot', { limit: 100 })).results).toHaveLength(30);
 	});
 });
