@@ -5,7 +5,7 @@
  * them at 50k notes — was memory outside V8's heap that only a collection gives back, and it
  * brought on collections of the whole page heap (Obsidian's metadata included) during the build,
  * their marking done in the main thread's turns. Handed back, a 50k-note first start in Chromium
- * spent 4.4–6.2 s of the main thread's CPU instead of 6.3–7.8 s, and had 1.1 long tasks a run
+ * spent 4.4–6.3 s of the main thread's CPU instead of 6.3–7.8 s, and had 1.3 long tasks a run
  * instead of 1.8 (BENCHMARKS, 2026-12-04).
  */
 
