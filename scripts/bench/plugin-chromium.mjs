@@ -30,7 +30,9 @@
  * with a dash (`--js-flags="--trace-gc --trace-incremental-marking"`: each collection of the
  * page's heap and why it started, in test-output/plugin-chromium/chromium-first.log and
  * chromium-restart.log; the page's isolate is the one whose heap holds the fake app's metadata,
- * ~480 MB at 50k notes). The page is built into test-output/plugin-chromium/.
+ * ~480 MB at 50k notes), read back onto each long task: `collection_ms` (a collection's pause
+ * inside it) and `during_marking` (test/e2e/bench/gc-trace.ts). The page is built into
+ * test-output/plugin-chromium/.
  */
 import esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';

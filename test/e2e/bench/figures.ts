@@ -80,11 +80,31 @@ export function summarize(run: {
 	};
 }
 
+/** Under `--js-flags="--trace-gc"`: how many of a load's long tasks had a collection's pause in them (null without the trace). */
+function collectionsLine(figures: { phases: CpuPhase[]; collections?: { pause_ms: number }[] }): string | null {
+	if (figures.collections === undefined) return null;
+	const tasks = figures.phases
+		.filter((p) => p.name !== 'heap_settled')
+		.flatMap(
+			(p) =>
+				p.long_tasks as (Phase['long_tasks'][number] & { collection_ms?: number; during_marking?: boolean })[],
+		);
+	const paused = tasks.filter((t) => (t.collection_ms ?? 0) > 0).length;
+	const marking = tasks.filter((t) => t.during_marking === true).length;
+	const longest = Math.max(0, ...figures.collections.map((c) => c.pause_ms));
+	return `collections of 20 ms or more: ${figures.collections.length} (longest pause ${Math.round(longest)} ms); long tasks with a pause in them: ${paused}, during a marking of the heap: ${marking}, of ${tasks.length}`;
+}
+
 /** The figures as lines of text: the headline, then one line a phase. */
 export function formatFigures(figures: Record<string, unknown>): string {
 	const f = figures as Record<string, number | string | null> & {
-		first_start: { phases: CpuPhase[]; errors: string[] };
-		restart: { phases: CpuPhase[]; errors: string[]; resave_forced?: boolean };
+		first_start: { phases: CpuPhase[]; errors: string[]; collections?: { pause_ms: number }[] };
+		restart: {
+			phases: CpuPhase[];
+			errors: string[];
+			resave_forced?: boolean;
+			collections?: { pause_ms: number }[];
+		};
 	};
 	const mb = (b: unknown): string => (typeof b === 'number' ? `${(b / 1e6).toFixed(1)} MB` : '-');
 	const lines = [
@@ -112,6 +132,13 @@ export function formatFigures(figures: Record<string, unknown>): string {
 			];
 			lines.push(cells.join(' '));
 		}
+	}
+	for (const [load, figures] of [
+		['first', f.first_start],
+		['restart', f.restart],
+	] as const) {
+		const line = collectionsLine(figures);
+		if (line !== null) lines.push(`${load.padEnd(8)}          ${line}`);
 	}
 	const errors = [...f.first_start.errors, ...f.restart.errors];
 	if (errors.length > 0) lines.push(`errors            ${errors.join(' | ')}`);

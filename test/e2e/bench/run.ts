@@ -9,7 +9,7 @@
  * Obsidian restarts), the server now serving `changed` notes with new text, and the page restores.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -17,6 +17,7 @@ import { ARGS, CHROMIUM } from '../browser';
 import { bundlePage, HARNESS } from '../harness-server';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { summarize, type LoadFigures } from './figures';
+import { duringMarking, pageMarkings, pagePauses, pausedWithin } from './gc-trace';
 import { changedNotes, listVault, vaultChanges, vaultMetaJson } from './vault-meta';
 
 /** What to run. */
@@ -88,6 +89,26 @@ async function oneLoad(
 	}
 }
 
+/**
+ * Where the load's log has V8's `--trace-gc` lines: the page's collections of 20 ms or more
+ * (`collections`, timed from layout-ready) and, on each long task, the ms of a collection's pause
+ * inside it (`collection_ms`); with `--trace-incremental-marking` too, whether it ran while the
+ * page's whole heap was being marked (`during_marking`: the marking's steps run inside tasks).
+ */
+function withCollections(figures: LoadFigures, logFile: string): void {
+	const log = readFileSync(logFile, 'utf8');
+	const pauses = pagePauses(log);
+	if (pauses === null) return;
+	const markings = pageMarkings(log) ?? [];
+	figures.collections = pauses.filter((pause) => pause.pause_ms >= 20);
+	for (const phase of figures.phases ?? [])
+		for (const task of phase.long_tasks)
+			Object.assign(task, {
+				collection_ms: pausedWithin(pauses, task.start, task.ms),
+				during_marking: duringMarking(markings, task.start, task.ms),
+			});
+}
+
 /** Runs both loads and returns their figures (summarize: figures.ts). */
 export async function runChromiumBench(options: BenchOptions): Promise<Record<string, unknown>> {
 	const vault = resolve(options.vault);
@@ -124,6 +145,8 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 			encoding: 'utf8',
 			stdio: ['ignore', 'pipe', 'ignore'],
 		});
+		withCollections(first, join(options.outDir, 'chromium-first.log'));
+		withCollections(again, join(options.outDir, 'chromium-restart.log'));
 		return {
 			chromium: version.trim(),
 			reads: options.fetchEach === true ? 'a request a note' : 'the reads of a turn in one request',
