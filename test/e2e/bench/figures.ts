@@ -4,6 +4,7 @@
  * their text form.
  */
 import type { Phase } from '../harness/bench-monitor';
+import type { TaskCollections } from './gc-trace';
 import type { RendererCpu } from './renderer-cpu';
 
 /** What a load's page posted (bench-entry.ts). */
@@ -85,14 +86,14 @@ function collectionsLine(figures: { phases: CpuPhase[]; collections?: { pause_ms
 	if (figures.collections === undefined) return null;
 	const tasks = figures.phases
 		.filter((p) => p.name !== 'heap_settled')
-		.flatMap(
-			(p) =>
-				p.long_tasks as (Phase['long_tasks'][number] & { collection_ms?: number; during_marking?: boolean })[],
-		);
+		.flatMap((p) => p.long_tasks as (Phase['long_tasks'][number] & TaskCollections)[]);
 	const paused = tasks.filter((t) => (t.collection_ms ?? 0) > 0).length;
-	const marking = tasks.filter((t) => t.during_marking === true).length;
+	// Told only where the markings were traced (--trace-incremental-marking): else it would read as none.
+	const marking = tasks.some((t) => t.during_marking !== undefined)
+		? `, during a marking of the heap: ${tasks.filter((t) => t.during_marking === true).length}`
+		: '';
 	const longest = Math.max(0, ...figures.collections.map((c) => c.pause_ms));
-	return `collections of 20 ms or more: ${figures.collections.length} (longest pause ${Math.round(longest)} ms); long tasks with a pause in them: ${paused}, during a marking of the heap: ${marking}, of ${tasks.length}`;
+	return `collections of 20 ms or more: ${figures.collections.length} (longest pause ${Math.round(longest)} ms); long tasks with a pause in them: ${paused}${marking}, of ${tasks.length}`;
 }
 
 /** The figures as lines of text: the headline, then one line a phase. */

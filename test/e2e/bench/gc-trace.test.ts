@@ -44,5 +44,6 @@ describe('the page’s collections in a Chromium bench log', () => {
 		expect(duringMarking(markings, 20_300, 60)).toBe(true);
 		expect(duringMarking(markings, 19_900, 60)).toBe(false);
 		expect(pageMarkings(LOG.replace(/testing/g, 'other'))).toBeNull();
+		expect(pageMarkings(LOG.replace(/\[IncrementalMarking\]/g, '[other]'))).toBeNull(); // --trace-gc alone
 	});
 });

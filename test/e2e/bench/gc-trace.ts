@@ -26,8 +26,17 @@ const MARKING_START = /\[\d+:(0x[0-9a-f]+):\d+\]\s+(\d+) ms: \[IncrementalMarkin
 const TRACE_LINE =
 	/\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z -]+?(?: \(reduce\))?) [\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, pooled: [\d.]+ MB, ([\d.]+) \/ [\d.]+ ms(.*)$/gm;
 
-/** The page isolate's collections after the bench's first own one, timed from it (the bench's own left out); null when the log has no trace of it. */
-export function pagePauses(log: string): GcPause[] | null {
+/** A `--trace-gc` line as read. */
+interface TraceLine {
+	isolate: string;
+	at: number;
+	kind: string;
+	pause: number;
+	testing: boolean;
+}
+
+/** The log's `--trace-gc` lines and the anchor: the bench's first own collection (null: no trace of it). */
+function traced(log: string): { lines: TraceLine[]; anchor: TraceLine } | null {
 	const lines = [...log.matchAll(TRACE_LINE)].map((m) => ({
 		isolate: m[1]!,
 		at: Number(m[2]),
@@ -36,29 +45,47 @@ export function pagePauses(log: string): GcPause[] | null {
 		testing: m[5]!.includes('testing'),
 	}));
 	const anchor = lines.find((line) => line.testing);
-	if (anchor === undefined) return null;
+	return anchor === undefined ? null : { lines, anchor };
+}
+
+/** The page isolate's collections after the bench's first own one, timed from it (the bench's own left out); null when the log has no trace of it. */
+export function pagePauses(log: string): GcPause[] | null {
+	const trace = traced(log);
+	if (trace === null) return null;
+	const { lines, anchor } = trace;
 	return lines
-		.filter((line) => line.isolate === anchor.isolate && line.at > anchor.at && !line.testing) // the bench's own left out
+		.filter((line) => line.isolate === anchor.isolate && line.at > anchor.at && !line.testing)
 		.map((line) => ({ end_ms: line.at - anchor.at, pause_ms: line.pause, kind: line.kind }));
 }
 
-/** The page isolate's incremental markings, timed as {@link pagePauses} times its collections; null without both traces. */
+/**
+ * The page isolate's incremental markings, timed as {@link pagePauses} times its collections; null
+ * without both traces (`--trace-incremental-marking` is what prints their starts).
+ */
 export function pageMarkings(log: string): Marking[] | null {
-	const pauses = pagePauses(log);
-	const anchor = [...log.matchAll(TRACE_LINE)].find((m) => m[5]!.includes('testing'));
-	if (pauses === null || anchor === undefined) return null;
-	const starts = [...log.matchAll(MARKING_START)]
-		.filter((m) => m[1] === anchor[1] && Number(m[2]) > Number(anchor[2]))
-		.map((m) => Number(m[2]) - Number(anchor[2]));
-	return starts.flatMap((from) => {
-		const end = pauses.find((p) => p.kind.includes('Mark-Compact') && p.end_ms > from);
-		return end === undefined ? [] : [{ from_ms: from, to_ms: end.end_ms }];
-	});
+	const trace = traced(log);
+	const starts = [...log.matchAll(MARKING_START)];
+	if (trace === null || starts.length === 0) return null;
+	const { anchor } = trace;
+	const pauses = pagePauses(log)!;
+	return starts
+		.filter((m) => m[1] === anchor.isolate && Number(m[2]) > anchor.at)
+		.flatMap((m) => {
+			const from = Number(m[2]) - anchor.at;
+			const end = pauses.find((p) => p.kind.includes('Mark-Compact') && p.end_ms > from);
+			return end === undefined ? [] : [{ from_ms: from, to_ms: end.end_ms }];
+		});
 }
 
 /** Whether a task that began `start` ms after layout-ready and took `ms` overlaps one of `markings`. */
 export function duringMarking(markings: readonly Marking[], start: number, ms: number): boolean {
 	return markings.some((m) => m.from_ms < start + ms && start < m.to_ms);
+}
+
+/** What the bench adds to a long task from the trace (run.ts): a collection's pause in it, and whether the heap was being marked. */
+export interface TaskCollections {
+	collection_ms?: number;
+	during_marking?: boolean;
 }
 
 /** Milliseconds of `pauses` inside a task that began `start` ms after layout-ready and took `ms`. */

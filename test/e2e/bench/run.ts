@@ -17,7 +17,7 @@ import { ARGS, CHROMIUM } from '../browser';
 import { bundlePage, HARNESS } from '../harness-server';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { summarize, type LoadFigures } from './figures';
-import { duringMarking, pageMarkings, pagePauses, pausedWithin } from './gc-trace';
+import { duringMarking, pageMarkings, pagePauses, pausedWithin, type TaskCollections } from './gc-trace';
 import { changedNotes, listVault, vaultChanges, vaultMetaJson } from './vault-meta';
 
 /** What to run. */
@@ -94,19 +94,21 @@ async function oneLoad(
  * (`collections`, timed from layout-ready) and, on each long task, the ms of a collection's pause
  * inside it (`collection_ms`); with `--trace-incremental-marking` too, whether it ran while the
  * page's whole heap was being marked (`during_marking`: the marking's steps run inside tasks).
+ * The renderer's stdout is buffered and Chromium is closed at the load's end, so the trace's last
+ * lines can be lost (at 10k notes a restart's whole trace was): the figures are a lower bound.
  */
 function withCollections(figures: LoadFigures, logFile: string): void {
 	const log = readFileSync(logFile, 'utf8');
 	const pauses = pagePauses(log);
 	if (pauses === null) return;
-	const markings = pageMarkings(log) ?? [];
+	const markings = pageMarkings(log);
 	figures.collections = pauses.filter((pause) => pause.pause_ms >= 20);
 	for (const phase of figures.phases ?? [])
-		for (const task of phase.long_tasks)
-			Object.assign(task, {
-				collection_ms: pausedWithin(pauses, task.start, task.ms),
-				during_marking: duringMarking(markings, task.start, task.ms),
-			});
+		for (const task of phase.long_tasks) {
+			const marks: TaskCollections = { collection_ms: pausedWithin(pauses, task.start, task.ms) };
+			if (markings !== null) marks.during_marking = duringMarking(markings, task.start, task.ms);
+			Object.assign(task, marks);
+		}
 }
 
 /** Runs both loads and returns their figures (summarize: figures.ts). */

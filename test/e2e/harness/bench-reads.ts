@@ -83,6 +83,7 @@ async function flush(): Promise<void> {
 	});
 }
 
+/** A file's bytes from the server (an ArrayBuffer of its own), as Obsidian reads them from disk. */
 export async function fileBytes(path: string): Promise<ArrayBuffer> {
 	if (EACH) {
 		const url = `/vault/file/${path.split('/').map(encodeURIComponent).join('/')}?load=${LOAD}`;
