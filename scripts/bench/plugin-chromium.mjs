@@ -22,7 +22,8 @@
  * Per phase (between the page's marks): wall ms; Chromium's long tasks (longest, count over 50 ms,
  * each one's start after layout-ready and duration); the gaps over 50 ms of a 4 ms beat; long
  * animation frames over 50 ms with the scripts that ran in them (their function names say what a
- * long task was); the renderer's main-thread and whole-process CPU ms (/proc, read at each mark).
+ * long task was); the renderer's main-thread and whole-process CPU ms and minor page faults (/proc,
+ * read at each mark), beside what a fresh 4 KB page costs this machine to touch (`fresh_page_us`).
  * --out FILE: the figures as JSON in FILE too. --profile: the page samples its main thread (the JS
  * Self-Profiling API, 10 ms a sample) and each long task lists its samples, those outside any
  * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line

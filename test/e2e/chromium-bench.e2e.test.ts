@@ -4,6 +4,7 @@
  * the second restores (no build), reconciles the 2 notes and answers from the restored index, and
  * every figure the bench reports is there — so the bench keeps working between its runs at 50k.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashTree } from '../helpers/hash';
@@ -20,6 +21,8 @@ interface ReportedPhase {
 	long_tasks_over_50: number;
 	long_tasks: unknown[];
 	gaps: unknown[];
+	main_thread_page_faults: number | null;
+	process_page_faults: number | null;
 }
 
 describe('the Chromium bench', () => {
@@ -72,6 +75,14 @@ describe('the Chromium bench', () => {
 			for (const phase of [...figures.first_start.phases, ...figures.restart.phases]) {
 				expect(phase.long_tasks_over_50).toBe(phase.long_tasks.length);
 				expect(Array.isArray(phase.gaps)).toBe(true);
+			}
+			// What the machine charges for fresh memory, and the build's page faults (/proc: Linux).
+			expect(figures.fresh_page_us).toBeGreaterThan(0);
+			if (existsSync('/proc/self/task')) {
+				const built = figures.first_start.phases[0]!;
+				expect(built.main_thread_page_faults).toEqual(expect.any(Number));
+				// The renderer's whole count holds the main thread's, and the worker's heap grew as it built.
+				expect(built.process_page_faults).toBeGreaterThan(built.main_thread_page_faults!);
 			}
 			expect(hashTree(EXAMPLE_VAULT)).toBe(before);
 		},

@@ -17,13 +17,23 @@ export interface LoadFigures {
 	[key: string]: unknown;
 }
 
-/** A phase with the renderer's CPU over it: its main thread's and the whole process's (the worker's included). */
-type CpuPhase = Phase & { main_thread_cpu_ms: number | null; process_cpu_ms: number | null };
+/** A phase with the renderer's CPU and minor page faults over it: its main thread's and the whole process's (the worker's included); null where not read. */
+type CpuPhase = Phase & {
+	main_thread_cpu_ms: number | null;
+	process_cpu_ms: number | null;
+	main_thread_page_faults: number | null;
+	process_page_faults: number | null;
+};
+
+/** `to - from`, or null when either is missing. */
+function grew(from: number | undefined, to: number | undefined): number | null {
+	return from === undefined || to === undefined ? null : to - from;
+}
 
 /** The renderer that ran the page: the one with the most CPU at the load's last mark. */
 function pageRenderer(cpu: Record<string, RendererCpu>): string | null {
 	const last = Object.values(cpu).at(-1) ?? {};
-	const best = Object.entries(last).sort((a, b) => b[1].all - a[1].all)[0];
+	const best = Object.entries(last).sort((a, b) => b[1].all.cpuMs - a[1].all.cpuMs)[0];
 	return best?.[0] ?? null;
 }
 
@@ -40,8 +50,10 @@ function withCpu(
 		previous = phase.name;
 		return {
 			...phase,
-			main_thread_cpu_ms: from && to ? to.main - from.main : null,
-			process_cpu_ms: from && to ? to.all - from.all : null,
+			main_thread_cpu_ms: grew(from?.main.cpuMs, to?.main.cpuMs),
+			process_cpu_ms: grew(from?.all.cpuMs, to?.all.cpuMs),
+			main_thread_page_faults: grew(from?.main.faults, to?.main.faults),
+			process_page_faults: grew(from?.all.faults, to?.all.faults),
 		};
 	});
 	return { setup: phases[0] ?? null, phases: phases.slice(1) };
@@ -112,8 +124,9 @@ export function formatFigures(figures: Record<string, unknown>): string {
 		`vault             ${f.vault} (${f.notes} notes, ${mb(f.markdown_bytes)} of Markdown, ${f.changed_notes} changed)`,
 		`first_build_ms    ${f.first_build_ms} (then saved in ${f.save_ms} ms; saved ${mb(f.saved_bytes)}, storage ${mb(f.storage_usage_bytes)})`,
 		`restart_ready_ms  ${f.restart_ready_ms} (reconciled at ${f.reconcile_done_ms} ms${f.restart.resave_forced ? '; re-save forced' : ''})`,
+		`memory            a fresh 4 KB page costs ${f.fresh_page_us ?? '-'} µs to touch first (page faults below: the main thread's / the whole renderer's)`,
 		`long tasks        longest ${f.longest_long_task_ms} ms, ${f.long_tasks_over_50} over 50 ms (beat gaps: longest ${f.longest_gap_ms} ms, ${f.gaps_over_50} over 50 ms)`,
-		'phase                        wall ms  longest task  tasks>50  longest gap  gaps>50  main cpu  renderer cpu  heap MB',
+		'phase                        wall ms  longest task  tasks>50  longest gap  gaps>50  main cpu  renderer cpu        page faults  heap MB',
 	];
 	for (const [load, phases] of [
 		['first', f.first_start.phases],
@@ -129,6 +142,7 @@ export function formatFigures(figures: Record<string, unknown>): string {
 				String(p.gaps_over_50).padStart(8),
 				String(p.main_thread_cpu_ms ?? '-').padStart(9),
 				String(p.process_cpu_ms ?? '-').padStart(13),
+				`${p.main_thread_page_faults ?? '-'} / ${p.process_page_faults ?? '-'}`.padStart(18),
 				String(p.heap_mb ?? '-').padStart(8),
 			];
 			lines.push(cells.join(' '));

@@ -1,13 +1,22 @@
 /**
- * The CPU time of a Chromium's renderer processes, from /proc (Linux): each renderer's main
- * thread (its task with the process's id: the page's main thread) and the whole process (its
- * workers, the index worker among them, and V8's helper threads). A loaded machine inflates the
- * wall clock far more than these; elsewhere they are empty.
+ * The CPU time and page faults of a Chromium's renderer processes, from /proc (Linux): each
+ * renderer's main thread (its task with the process's id: the page's main thread) and the whole
+ * process (its workers, the index worker among them, and V8's helper threads; a thread that has
+ * ended still counts there, as it does not in a listing of the live ones). A loaded machine
+ * inflates the wall clock far more than these; elsewhere they are empty. Page faults are counted
+ * because touching fresh memory costs some machines far more than others (fresh-pages.ts): a
+ * phase's faults say how much of its CPU went to the kernel's mapping of pages.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Renderer pid → CPU milliseconds of its main thread and of the whole process. */
-export type RendererCpu = Record<string, { main: number; all: number }>;
+/** CPU milliseconds and minor page faults so far. */
+export interface CpuUse {
+	cpuMs: number;
+	faults: number;
+}
+
+/** Renderer pid → the CPU and page faults of its main thread and of the whole process. */
+export type RendererCpu = Record<string, { main: CpuUse; all: CpuUse }>;
 
 /** A /proc stat line's fields after the command name (field 3 of proc(5) at index 0). */
 function statFields(file: string): string[] | null {
@@ -19,9 +28,17 @@ function statFields(file: string): string[] | null {
 	}
 }
 
-/** utime + stime of a stat line's fields, in ms (ticks of 10 ms). */
-function cpuMsOf(fields: string[]): number {
-	return (Number(fields[11]) + Number(fields[12])) * 10;
+/** utime + stime (ticks of 10 ms) and minflt of a stat file, or null when it cannot be read. */
+function useOf(file: string): CpuUse | null {
+	const fields = statFields(file);
+	return fields === null
+		? null
+		: { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, faults: Number(fields[7]) };
+}
+
+/** The CPU and page faults of process `pid` (all its threads, ended ones included), or of its thread `tid`; null when gone, or off Linux. */
+export function cpuUse(pid: number | string, tid?: number | string): CpuUse | null {
+	return useOf(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
 }
 
 /** The CPU of every renderer descending from `browserPid` (none without it, or off Linux). */
@@ -53,9 +70,9 @@ export function rendererCpu(browserPid: number | null): RendererCpu {
 			continue;
 		}
 		if (!cmdline.includes('--type=renderer')) continue;
-		const all = statFields(`/proc/${pid}/stat`);
-		const main = statFields(`/proc/${pid}/task/${pid}/stat`);
-		if (all && main) out[pid] = { main: cpuMsOf(main), all: cpuMsOf(all) };
+		const all = cpuUse(pid);
+		const main = cpuUse(pid, pid);
+		if (all && main) out[pid] = { main, all };
 	}
 	return out;
 }

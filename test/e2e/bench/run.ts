@@ -17,6 +17,7 @@ import { ARGS, CHROMIUM } from '../browser';
 import { bundlePage, HARNESS } from '../harness-server';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { summarize, type LoadFigures } from './figures';
+import { freshPageMicros } from './fresh-pages';
 import { duringMarking, pageMarkings, pagePauses, pausedWithin, type TaskCollections } from './gc-trace';
 import { changedNotes, listVault, vaultChanges, vaultMetaJson } from './vault-meta';
 
@@ -120,6 +121,8 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 	const pageDir = join(options.outDir, 'page');
 	mkdirSync(pageDir, { recursive: true });
 	await bundlePage(join(HARNESS, 'bench-entry.ts'), join(pageDir, 'bench.js'));
+	// Measured before Chromium starts, on a machine as quiet as the loads will find it.
+	const freshPageUs = freshPageMicros();
 	const server = await startBenchServer({ pageDir, files, metaJson, changes });
 	const userData = mkdtempSync(join(tmpdir(), 'vault-query-chromium-bench-profile-'));
 	try {
@@ -152,6 +155,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 		return {
 			chromium: version.trim(),
 			reads: options.fetchEach === true ? 'a request a note' : 'the reads of a turn in one request',
+			fresh_page_us: Math.round(freshPageUs * 100) / 100,
 			...summarize({ vault, changed: options.changed, first, restart: again, cpu: server.cpu }),
 		};
 	} finally {
