@@ -9,7 +9,7 @@ import type { NoteSource } from '../core/port';
 import { SearchIndex } from '../core/search/search-index';
 import type { SearchSettings } from '../core/search/settings';
 import { batchTexts } from './batch-text';
-import { unpackPaths, type PostedNote } from './worker-protocol';
+import { unpackPaths, type AskForNotes, type PostedNote } from './worker-protocol';
 
 /** The notes a PostedNotes serves: the settings that scope them, what the source tells core of the vault, and the note list (packed). */
 export interface PostedList {
@@ -53,7 +53,7 @@ export class PostedNotes implements NoteSource {
 	/** The notes of `list`, asked of the main thread with `ask`, read in `order` (by default as `SearchIndex.build` reads them). */
 	constructor(
 		private readonly list: PostedList,
-		private readonly ask: (paths: string[], buffers: ArrayBuffer[]) => void,
+		private readonly ask: AskForNotes,
 		order: readonly string[] | null = null,
 	) {
 		this.vaultPath = list.vault.vaultPath;

@@ -21,6 +21,7 @@ import { serveCount, type CounterPort } from './worker-count';
 import {
 	messageOf,
 	packPaths,
+	type AskForNotes,
 	type BuildRequest,
 	type CountRequest,
 	type FromCounter,
@@ -104,7 +105,7 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 	let encoded: EncodedPart | null = null;
 	let share: CountedShare | null = null;
 	let counterFailed = false;
-	const ask = (paths: string[], buffers: ArrayBuffer[]): void => post({ type: 'read', paths, buffers }, buffers);
+	const ask: AskForNotes = (paths, buffers) => post({ type: 'read', paths, buffers }, buffers);
 	const fail = (error: unknown): void => post({ type: 'failed', message: messageOf(error) });
 	return (message) => {
 		if (message.type === 'notes') return receive?.(message.notes);

@@ -13,6 +13,7 @@ import {
 	batchBuffers,
 	messageOf,
 	unpackPaths,
+	type AskForNotes,
 	type CountedBatch,
 	type CountRequest,
 	type FromCounter,
@@ -100,10 +101,7 @@ async function countShare(request: CountRequest, source: PostedNotes, port: Coun
  * it): the builder's request starts the count; the notes the main thread posts go to the returned
  * `receive`. A failure is sent to the builder, which counts the rest itself.
  */
-export function serveCount(
-	port: CounterPort,
-	ask: (paths: string[], buffers: ArrayBuffer[]) => void,
-): (notes: PostedNote[]) => void {
+export function serveCount(port: CounterPort, ask: AskForNotes): (notes: PostedNote[]) => void {
 	let source: PostedNotes | null = null;
 	port.onmessage = ({ data: request }) => {
 		const order = unpackPaths(request.notes);

@@ -201,8 +201,10 @@ export function buildInWorker(
 				reading = false;
 			}
 		};
-		const serveReads = (to: IndexWorker, paths: readonly string[]): void => {
-			for (const path of paths) queue.push({ path, to });
+		/** A worker's `read`: the buffers it hands back kept for the next batches, its notes queued for it. */
+		const serveReads = (to: IndexWorker, read: { paths: readonly string[]; buffers?: ArrayBuffer[] }): void => {
+			buffers.giveBack(read.buffers);
+			for (const path of read.paths) queue.push({ path, to });
 			if (!reading) void pump();
 		};
 		const place = (canSave: boolean): void => {
@@ -212,10 +214,8 @@ export function buildInWorker(
 			);
 		};
 		worker.onmessage = ({ data }) => {
-			if (data.type === 'read') {
-				buffers.giveBack(data.buffers);
-				serveReads(worker, data.paths);
-			} else if (data.type === 'progress') onProgress?.(data.done, data.total);
+			if (data.type === 'read') serveReads(worker, data);
+			else if (data.type === 'progress') onProgress?.(data.done, data.total);
 			else if (data.type === 'encoded') place(data.canSave);
 			else if (data.type === 'saved') resolve({ pieces: null, saveFailed: null, counted: data.counted });
 			else if (data.type === 'save-failed') saveFailed = data.message;
@@ -234,9 +234,7 @@ export function buildInWorker(
 		if (counter !== null) {
 			const channel = new MessageChannel();
 			counter.onmessage = ({ data }) => {
-				if (data.type !== 'read') return;
-				buffers.giveBack(data.buffers);
-				serveReads(counter, data.paths);
+				if (data.type === 'read') serveReads(counter, data);
 			};
 			// The builder counts the rest itself: told here, as a dead worker sends nothing more.
 			counter.onerror = (event) =>

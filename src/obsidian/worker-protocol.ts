@@ -238,6 +238,9 @@ export type ToIndexWorker =
 	| { type: 'count'; port: MessagePort }
 	| { type: 'helper-failed'; message: string };
 
+/** A worker asking the main thread for the notes at `paths`, handing back the batch buffers it has decoded (a `read` message). */
+export type AskForNotes = (paths: string[], buffers: ArrayBuffer[]) => void;
+
 /** What the worker posts back (a `read` hands back the batch buffers it has decoded, to be filled again: batch-buffers.ts). */
 export type FromIndexWorker =
 	| { type: 'read'; paths: string[]; buffers?: ArrayBuffer[] }

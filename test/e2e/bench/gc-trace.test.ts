@@ -4,7 +4,7 @@
  * collection's pause in them.
  */
 import { describe, expect, it } from 'vitest';
-import { duringMarking, pageMarkings, pagePauses, pausedWithin } from './gc-trace';
+import { duringMarking, pageTrace, pausedWithin } from './gc-trace';
 
 const LOG = [
 	'[7001:0x2d9c004b0000]    23229 ms: Incremental Mark-Compact 420.9 (438.7) -> 420.6 (438.0) MB, pooled: 0.5 MB, 243.15 / 0.04 ms (+ 305.9 ms in 6267 steps since start of marking, biggest step 0.5 ms, walltime since start of marking 3838 ms) (average mu = 0.981, current mu = 0.981) allocation failure;',
@@ -20,7 +20,7 @@ const LOG = [
 
 describe('the page’s collections in a Chromium bench log', () => {
 	it('are the page isolate’s, timed from the bench’s own collection before layout-ready, the bench’s own left out', () => {
-		expect(pagePauses(LOG)).toEqual([
+		expect(pageTrace(LOG)!.pauses).toEqual([
 			{ end_ms: 9568, pause_ms: 3.16, kind: 'Scavenge' },
 			{ end_ms: 20705, pause_ms: 30.91, kind: 'Incremental Mark-Compact' },
 			{ end_ms: 31299, pause_ms: 312.66, kind: 'Incremental Mark-Compact (reduce)' },
@@ -28,22 +28,22 @@ describe('the page’s collections in a Chromium bench log', () => {
 	});
 
 	it('are none to tell where the log has no trace', () => {
-		expect(pagePauses('[1:2:ERROR:x.cc:1] nothing of V8 here\n')).toBeNull();
+		expect(pageTrace('[1:2:ERROR:x.cc:1] nothing of V8 here\n')).toBeNull();
 	});
 
 	it('tell how much of a long task a pause held', () => {
-		const pauses = pagePauses(LOG)!;
+		const { pauses } = pageTrace(LOG)!;
 		expect(pausedWithin(pauses, 30_980, 330)).toBe(313); // the memory reducer's pause, whole
 		expect(pausedWithin(pauses, 20_690, 100)).toBe(15); // the end of a pause
 		expect(pausedWithin(pauses, 25_000, 200)).toBe(0);
 	});
 
 	it('tell the markings of the whole heap, from their start to their mark-compact, and the tasks inside one', () => {
-		const markings = pageMarkings(LOG)!;
+		const markings = pageTrace(LOG)!.markings!;
 		expect(markings).toEqual([{ from_ms: 20_007, to_ms: 20_705 }]);
 		expect(duringMarking(markings, 20_300, 60)).toBe(true);
 		expect(duringMarking(markings, 19_900, 60)).toBe(false);
-		expect(pageMarkings(LOG.replace(/testing/g, 'other'))).toBeNull();
-		expect(pageMarkings(LOG.replace(/\[IncrementalMarking\]/g, '[other]'))).toBeNull(); // --trace-gc alone
+		expect(pageTrace(LOG.replace(/testing/g, 'other'))).toBeNull(); // no anchor: nothing can be timed
+		expect(pageTrace(LOG.replace(/\[IncrementalMarking\]/g, '[other]'))!.markings).toBeNull(); // --trace-gc alone
 	});
 });

@@ -48,26 +48,20 @@ function traced(log: string): { lines: TraceLine[]; anchor: TraceLine } | null {
 	return anchor === undefined ? null : { lines, anchor };
 }
 
-/** The page isolate's collections after the bench's first own one, timed from it (the bench's own left out); null when the log has no trace of it. */
-export function pagePauses(log: string): GcPause[] | null {
-	const trace = traced(log);
-	if (trace === null) return null;
-	const { lines, anchor } = trace;
+/** The page isolate's collections after the bench's first own one, timed from it (the bench's own left out). */
+function pausesOf({ lines, anchor }: { lines: TraceLine[]; anchor: TraceLine }): GcPause[] {
 	return lines
 		.filter((line) => line.isolate === anchor.isolate && line.at > anchor.at && !line.testing)
 		.map((line) => ({ end_ms: line.at - anchor.at, pause_ms: line.pause, kind: line.kind }));
 }
 
 /**
- * The page isolate's incremental markings, timed as {@link pagePauses} times its collections; null
- * without both traces (`--trace-incremental-marking` is what prints their starts).
+ * The page isolate's incremental markings, timed as its collections are (each from its start to
+ * the mark-compact that ends it); null without `--trace-incremental-marking`, which prints their starts.
  */
-export function pageMarkings(log: string): Marking[] | null {
-	const trace = traced(log);
+function markingsOf(log: string, anchor: TraceLine, pauses: readonly GcPause[]): Marking[] | null {
 	const starts = [...log.matchAll(MARKING_START)];
-	if (trace === null || starts.length === 0) return null;
-	const { anchor } = trace;
-	const pauses = pagePauses(log)!;
+	if (starts.length === 0) return null;
 	return starts
 		.filter((m) => m[1] === anchor.isolate && Number(m[2]) > anchor.at)
 		.flatMap((m) => {
@@ -75,6 +69,18 @@ export function pageMarkings(log: string): Marking[] | null {
 			const end = pauses.find((p) => p.kind.includes('Mark-Compact') && p.end_ms > from);
 			return end === undefined ? [] : [{ from_ms: from, to_ms: end.end_ms }];
 		});
+}
+
+/**
+ * The page's collections and markings in a load's log, read in one pass over it; null when the
+ * log has no trace of the bench's own collection (no `--trace-gc`). `markings` is null where the
+ * markings were not traced.
+ */
+export function pageTrace(log: string): { pauses: GcPause[]; markings: Marking[] | null } | null {
+	const trace = traced(log);
+	if (trace === null) return null;
+	const pauses = pausesOf(trace);
+	return { pauses, markings: markingsOf(log, trace.anchor, pauses) };
 }
 
 /** Whether a task that began `start` ms after layout-ready and took `ms` overlaps one of `markings`. */

@@ -18,7 +18,7 @@ import { bundlePage, HARNESS } from '../harness-server';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { summarize, type LoadFigures } from './figures';
 import { freshPageMicros } from './fresh-pages';
-import { duringMarking, pageMarkings, pagePauses, pausedWithin, type TaskCollections } from './gc-trace';
+import { duringMarking, pageTrace, pausedWithin, type TaskCollections } from './gc-trace';
 import { changedNotes, listVault, vaultChanges, vaultMetaJson } from './vault-meta';
 
 /** What to run. */
@@ -99,10 +99,9 @@ async function oneLoad(
  * lines can be lost (at 10k notes a restart's whole trace was): the figures are a lower bound.
  */
 function withCollections(figures: LoadFigures, logFile: string): void {
-	const log = readFileSync(logFile, 'utf8');
-	const pauses = pagePauses(log);
-	if (pauses === null) return;
-	const markings = pageMarkings(log);
+	const trace = pageTrace(readFileSync(logFile, 'utf8'));
+	if (trace === null) return;
+	const { pauses, markings } = trace;
 	figures.collections = pauses.filter((pause) => pause.pause_ms >= 20);
 	for (const phase of figures.phases ?? [])
 		for (const task of phase.long_tasks) {
