@@ -47,6 +47,8 @@ export class PostedNotes implements NoteSource {
 	/** Where the read-ahead stops (the notes after it are another worker's to read). */
 	private end = Infinity;
 	private readonly askedAlone = new Set<string>();
+	/** The notes a {@link fetch} waits for, and how it is told they are all here. */
+	private fetching: { left: Set<string>; done: () => void } | null = null;
 	/** Batch buffers whose notes are all decoded: handed back with the next ask, for the main thread to fill again. */
 	private spare: ArrayBuffer[] = [];
 
@@ -94,6 +96,33 @@ export class PostedNotes implements NoteSource {
 			else if (note.bytes !== null) waiting.resolve(textOf(note.bytes));
 			else waiting.reject(new Error(note.error ?? 'unreadable'));
 		});
+		this.fetched(notes);
+	}
+
+	/**
+	 * Ask for `paths` (those listed as notes) at once and resolve when they are all here: a
+	 * refresh (worker-refresh.ts) asks a note's skip reason before it reads the note, as the
+	 * engine's `applyPath` does, and only a note posted has one.
+	 */
+	fetch(paths: readonly string[]): Promise<void> {
+		const listed = new Set(this.notes);
+		const missing = paths.filter((path) => listed.has(path) && !this.got.has(path) && !this.askedAlone.has(path));
+		if (missing.length === 0) return Promise.resolve();
+		for (const path of missing) this.askedAlone.add(path);
+		return new Promise((done) => {
+			this.fetching = { left: new Set(missing), done };
+			this.ask(missing, this.takeSpare());
+		});
+	}
+
+	/** The notes a {@link fetch} waits for that just came; it resolves when none is left. */
+	private fetched(notes: readonly PostedNote[]): void {
+		const fetching = this.fetching;
+		if (fetching === null) return;
+		for (const note of notes) fetching.left.delete(note.path);
+		if (fetching.left.size > 0) return;
+		this.fetching = null;
+		fetching.done();
 	}
 
 	/** What another worker read of its notes (their skip reasons and errors; no bytes, no metadata): this source answers for them. */

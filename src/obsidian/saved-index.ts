@@ -25,8 +25,22 @@ import { browserCodecHost } from './browser-codec';
 import { countedStore, piecesStore } from './part-stores';
 import { databaseName, IndexedDbStore, type SavedIndexSummary } from './idb-store';
 import type { LazyPart } from './lazy-part';
-import { buildInWorker, startCountingWorker, startIndexWorker, type IndexWorker } from './worker-host';
-import { messageOf, packPathsSteps, packStampsSteps, type BuildRequest, type SaveTarget } from './worker-protocol';
+import {
+	buildInWorker,
+	refreshSavedPart,
+	startCountingWorker,
+	startIndexWorker,
+	type IndexWorker,
+} from './worker-host';
+import {
+	messageOf,
+	NO_WORKER_STORE,
+	packPathsSteps,
+	packStampsSteps,
+	type BuildRequest,
+	type RefreshRequest,
+	type SaveTarget,
+} from './worker-protocol';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
 
@@ -80,6 +94,8 @@ export class PluginSavedIndex implements SavedIndexes {
 	private skipNext = false;
 	/** What happened so far, oldest first (for tests and the settings tab). */
 	readonly log: string[] = [];
+	/** Why a re-save is not tried in a worker (null: it is): no IndexedDB in one, or a saved part found damaged. */
+	private refreshBlocked: string | null = null;
 	/** The index workers building now (a settings change may start a build while one runs). */
 	private readonly workers = new Set<IndexWorker>();
 	/** The console line of a build on the main thread was written. */
@@ -136,6 +152,15 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.source.configDir,
 			this.source.userIgnoreFilters,
 		]);
+	}
+
+	/** What the source tells core about the vault, for a worker: its name, config folder and Excluded files. */
+	private vaultInfo(): BuildRequest['vault'] {
+		return {
+			vaultPath: this.source.vaultPath,
+			configDir: this.source.configDir,
+			userIgnoreFilters: [...this.source.userIgnoreFilters],
+		};
 	}
 
 	/** Every note's stat now, in steps; `racyAfter`: notes modified after it are marked racy. */
@@ -265,11 +290,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			const request: BuildRequest = {
 				type: 'build',
 				settings,
-				vault: {
-					vaultPath: this.source.vaultPath,
-					configDir: this.source.configDir,
-					userIgnoreFilters: [...this.source.userIgnoreFilters],
-				},
+				vault: this.vaultInfo(),
 				// Packed in slices too: 50k paths and stats packed in one go held the main thread ~0.1 s.
 				notes: await run(packPathsSteps(this.source.listNotes())),
 				part: {
@@ -428,6 +449,7 @@ export class PluginSavedIndex implements SavedIndexes {
 
 	/** The restored index failed a check in use: the engine rebuilds (and the build is saved over it). */
 	damaged(_kind: 'search', reason: string): void {
+		this.refreshBlocked = 'the saved index was found damaged';
 		this.log.push(`damaged: ${reason}; rebuilt`);
 	}
 
@@ -442,13 +464,66 @@ export class PluginSavedIndex implements SavedIndexes {
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
 		const fingerprints = await run(this.fingerprints(Date.now() - RACY_MS));
+		if (await this.refreshInWorker(engine.builtSearchIndex.settings, fingerprints, run)) return true;
 		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true, run);
 		if (failure !== null) {
 			this.fail(failure);
 			return false;
 		}
 		this.log.push(`saved (${fingerprints.size} notes)`);
+		if (this.refreshBlocked !== NO_WORKER_STORE) this.refreshBlocked = null; // the saved part is this index's now
 		return true;
+	}
+
+	/**
+	 * Re-save in an index worker (worker-refresh.ts): it loads the saved part, re-indexes the notes
+	 * whose stat differs from `fingerprints` and saves it again, stamped with them; the index here
+	 * is not read. False (the reason logged) where it cannot: no worker, no IndexedDB in it (not
+	 * tried again), no saved part of these settings, or one found damaged in use (then the one
+	 * here is saved on the main thread).
+	 */
+	private async refreshInWorker(
+		settings: SearchSettings,
+		fingerprints: Map<string, NoteFingerprint>,
+		run: StepRunner,
+	): Promise<boolean> {
+		const store = this.store;
+		if (store === null || this.refreshBlocked !== null) return false;
+		const worker = startIndexWorker();
+		if (typeof worker === 'string') return false;
+		this.workers.add(worker);
+		const refreshing = (async () => {
+			const request: RefreshRequest = {
+				type: 'refresh',
+				settings,
+				vault: this.vaultInfo(),
+				notes: await run(packPathsSteps(this.source.listNotes())),
+				part: {
+					tool: savedIndexTool(this.pluginVersion),
+					vaultSettings: this.vaultSettings(),
+					stamps: await run(packStampsSteps(fingerprints)),
+				},
+				target: { database: store.name, key: SEARCH_KEY, notes: fingerprints.size },
+			};
+			return refreshSavedPart(worker, request, this.source, this.workerSlice());
+		})();
+		// A clear or a later save waits for it: its records replace the saved ones.
+		this.writing = refreshing.then(
+			() => undefined,
+			() => undefined,
+		);
+		try {
+			const done = await refreshing;
+			this.log.push(`saved (${fingerprints.size} notes) by a worker (${done.reindexed} re-indexed)`);
+			return true;
+		} catch (error) {
+			const why = messageOf(error);
+			if (why === NO_WORKER_STORE) this.refreshBlocked = why;
+			this.log.push(`saved on the main thread: ${why}`);
+			return false;
+		} finally {
+			if (this.workers.delete(worker)) worker.terminate();
+		}
 	}
 
 	/** Resolves once the restored index's saved records are all loaded (at once when none is restored). */

@@ -17,6 +17,7 @@ import { CountedShare, shareStart } from './counted-share';
 import { PIECE_BYTES } from './part-pieces';
 import { PostedNotes } from './posted-notes';
 import { EncodedPart, type PostToMain } from './worker-part-out';
+import { refreshPart } from './worker-refresh';
 import { serveCount, type CounterPort } from './worker-count';
 import {
 	messageOf,
@@ -97,7 +98,8 @@ async function buildPart(
  * `encoded`, and the main thread says where the part goes: `save` (the worker saves it into
  * IndexedDB) or `send` (in pieces of `pieceBytes`, each after a `taken`) — worker-part-out.ts; or
  * the error with `failed`. As the counting worker: `count` brings its channel to the builder
- * (worker-count.ts), and `notes` feed the count.
+ * (worker-count.ts), and `notes` feed the count. A `refresh` re-saves the saved part
+ * (worker-refresh.ts), `notes` feeding it the notes changed since it was saved.
  */
 export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (message: ToIndexWorker) => void {
 	let receive: ((notes: PostedNote[]) => void) | null = null;
@@ -119,6 +121,12 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 		if (message.type === 'helper-failed') {
 			counterFailed = true;
 			return share?.fail();
+		}
+		if (message.type === 'refresh') {
+			const notes = new PostedNotes(message, ask, []); // no reading order: only the notes fetched are read
+			receive = (posted) => notes.receive(posted);
+			refreshPart(message, notes).then((done) => post({ type: 'refreshed', ...done }), fail);
+			return;
 		}
 		const notes = new PostedNotes(message, ask);
 		receive = (posted) => notes.receive(posted);

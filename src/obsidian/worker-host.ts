@@ -6,18 +6,15 @@
  * with the outcome. Where no worker starts (no `Worker`, a page
  * whose policy refuses it, a test without the bundle) the caller builds on the main thread.
  */
-import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
+import { NoteServer } from './note-server';
 import type { ObsidianNoteSource } from './source';
-import type { BuildRequest, FromIndexWorker, PostedNote, SaveTarget, ToIndexWorker } from './worker-protocol';
+import type { Refreshed } from './worker-refresh';
+import type { BuildRequest, FromIndexWorker, RefreshRequest, SaveTarget, ToIndexWorker } from './worker-protocol';
 import { messageOf, requestBuffers } from './worker-protocol';
-import { BatchBuffers } from './batch-buffers';
 
 /** The worker's bundle, inlined by esbuild.config.mjs (`define`); undefined outside the built plugin. */
 declare const VAULT_QUERY_INDEX_WORKER: string | undefined;
-
-/** Notes read at once (`readBinary`) and posted to the worker in one message. */
-const POST_BATCH = 32; // why: a structured clone of ~32 notes is well under a millisecond; few messages per window.
 
 /** As much of a Web Worker as the plugin uses (a Node worker thread behind the same shape in tests). */
 export interface IndexWorker {
@@ -101,51 +98,6 @@ export function startIndexWorker(): IndexWorker | string {
 	}
 }
 
-/** A note's bytes (`readBinary`), or why they could not be read. */
-async function readNote(source: ObsidianNoteSource, path: string): Promise<Uint8Array | string> {
-	try {
-		return new Uint8Array(await source.readBinary(path));
-	} catch (error) {
-		return messageOf(error);
-	}
-}
-
-/**
- * Notes as the worker needs them: their bytes copied end to end into one buffer of our own, to
- * transfer (a buffer Obsidian handed us stays whole, and the worker — the build's critical path —
- * neither copies nor allocates them again; one buffer a batch, not one a note: at 50k notes the
- * main thread's collector swept a fresh buffer per note in its pauses; a buffer the worker handed
- * back where it can, batch-buffers.ts), their metadata and skip reasons, read now.
- */
-async function postedNotes(
-	source: ObsidianNoteSource,
-	paths: readonly string[],
-	buffers: BatchBuffers,
-): Promise<{ notes: PostedNote[]; buffer: ArrayBuffer }> {
-	const read = await Promise.all(paths.map((path) => readNote(source, path)));
-	const buffer = buffers.take(read.reduce((n, bytes) => n + (typeof bytes === 'string' ? 0 : bytes.length), 0));
-	let at = 0;
-	const notes = paths.map((path, i): PostedNote => {
-		const got = read[i]!;
-		let bytes: Uint8Array | null = null;
-		if (typeof got !== 'string') {
-			bytes = new Uint8Array(buffer, at, got.length);
-			bytes.set(got);
-			at += got.length;
-		}
-		const skipReason = source.getSkipReason(path);
-		return {
-			path,
-			bytes,
-			error: typeof got === 'string' ? got : null,
-			metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
-			skipReason,
-			frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
-		};
-	});
-	return { notes, buffer };
-}
-
 /**
  * A build's outcome: the part's bytes, in the pieces they came in — or null when the worker saved
  * the part into IndexedDB itself (none of it came here) — why the worker's save failed (null when it
@@ -179,34 +131,7 @@ export function buildInWorker(
 		const pieces: Uint8Array[] = [];
 		let received = 0;
 		let saveFailed: string | null = null;
-		/** Notes asked for, each with the worker that asked. */
-		const queue: { path: string; to: IndexWorker }[] = [];
-		const buffers = new BatchBuffers();
-		let reading = false;
-		const pump = async (): Promise<void> => {
-			reading = true;
-			try {
-				while (queue.length > 0) {
-					const to = queue[0]!.to;
-					let n = 0;
-					while (n < POST_BATCH && n < queue.length && queue[n]!.to === to) n++;
-					const paths = queue.splice(0, n).map((asked) => asked.path);
-					const { notes, buffer } = await postedNotes(source, paths, buffers);
-					to.postMessage({ type: 'notes', notes }, [buffer]);
-					await slice.pauseIfUsed();
-				}
-			} catch (error) {
-				reject(error instanceof Error ? error : new Error(messageOf(error)));
-			} finally {
-				reading = false;
-			}
-		};
-		/** A worker's `read`: the buffers it hands back kept for the next batches, its notes queued for it. */
-		const serveReads = (to: IndexWorker, read: { paths: readonly string[]; buffers?: ArrayBuffer[] }): void => {
-			buffers.giveBack(read.buffers);
-			for (const path of read.paths) queue.push({ path, to });
-			if (!reading) void pump();
-		};
+		const server = new NoteServer(source, slice, reject);
 		const place = (canSave: boolean): void => {
 			destination(canSave).then(
 				(target) => worker.postMessage(target === null ? { type: 'send' } : { type: 'save', ...target }),
@@ -214,7 +139,7 @@ export function buildInWorker(
 			);
 		};
 		worker.onmessage = ({ data }) => {
-			if (data.type === 'read') serveReads(worker, data);
+			if (data.type === 'read') server.serve(worker, data);
 			else if (data.type === 'progress') onProgress?.(data.done, data.total);
 			else if (data.type === 'encoded') place(data.canSave);
 			else if (data.type === 'saved') resolve({ pieces: null, saveFailed: null, counted: data.counted });
@@ -226,15 +151,17 @@ export function buildInWorker(
 				// being handled are handled in the same task (Node's and Electron's ports), 130 pieces in one ~0.3 s block.
 				void slice.pause().then(() => worker.postMessage({ type: 'taken' }));
 			} else if (data.type === 'failed') reject(new Error(data.message));
-			else if (received === data.length) resolve({ pieces, saveFailed, counted: data.counted });
-			else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));
+			else if (data.type === 'done') {
+				if (received === data.length) resolve({ pieces, saveFailed, counted: data.counted });
+				else reject(new Error(`the worker's part came short (${received} of ${data.length} bytes)`));
+			}
 		};
 		worker.onerror = (event) => reject(new Error(errorMessage(event, 'the worker failed to run')));
 		const transfer: Transferable[] = requestBuffers(request);
 		if (counter !== null) {
 			const channel = new MessageChannel();
 			counter.onmessage = ({ data }) => {
-				if (data.type === 'read') serveReads(counter, data);
+				if (data.type === 'read') server.serve(counter, data);
 			};
 			// The builder counts the rest itself: told here, as a dead worker sends nothing more.
 			counter.onerror = (event) =>
@@ -247,6 +174,30 @@ export function buildInWorker(
 			transfer.push(channel.port1);
 		}
 		worker.postMessage(request, transfer);
+	});
+}
+
+/**
+ * Re-save the saved part in `worker` (worker-refresh.ts): it loads the part, re-indexes the notes
+ * `request`'s stats say changed, which the main thread reads for it in `slice`'s time slices, and
+ * saves the part again. Resolves with what it did; rejects with why it could not (the caller then
+ * saves on the main thread).
+ */
+export function refreshSavedPart(
+	worker: IndexWorker,
+	request: RefreshRequest,
+	source: ObsidianNoteSource,
+	slice: TimeSlice,
+): Promise<Refreshed> {
+	return new Promise((resolve, reject) => {
+		const server = new NoteServer(source, slice, reject);
+		worker.onmessage = ({ data }) => {
+			if (data.type === 'read') server.serve(worker, data);
+			else if (data.type === 'refreshed') resolve({ reindexed: data.reindexed, bytes: data.bytes });
+			else if (data.type === 'failed') reject(new Error(data.message));
+		};
+		worker.onerror = (event) => reject(new Error(errorMessage(event, 'the worker failed to run')));
+		worker.postMessage(request, requestBuffers(request));
 	});
 }
 

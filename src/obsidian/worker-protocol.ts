@@ -17,6 +17,13 @@
  *    comes in `part` pieces (part-pieces.ts, each transferred), a few ahead of the main thread's
  *    `taken` ({@link PIECES_IN_FLIGHT}), then `done`. Any step may end in `failed`.
  *
+ * A re-save (worker-refresh.ts) is a worker's job too: main → worker `refresh` (the note list and
+ * every note's stat now, packed as in `build`, and where the part is saved): the worker loads the
+ * saved part from IndexedDB, asks for the notes changed since its stamps (`read`, `notes`),
+ * re-indexes them, and saves the part again, stamped with those stats; then `refreshed`, or
+ * `failed` (no IndexedDB in the worker, no saved part, a damaged one): the main thread then saves
+ * as before. The index the main thread answers from is not touched, nor its heap.
+ *
  * With a second, counting worker (a large vault, two cores or more): main → it `count` with one end
  * of a channel, whose other end goes to the builder in `build`. Over the channel the builder sends
  * the counting worker its share (the later notes, {@link CountRequest}); the counting worker asks
@@ -44,6 +51,23 @@ export interface BuildRequest {
 	/** The builder's end of a channel to a counting worker, which counts a share of the notes (transferred). */
 	helper?: MessagePort;
 }
+
+/** Bring the saved part up to date with the vault and save it again (see the module comment). */
+export interface RefreshRequest {
+	type: 'refresh';
+	/** The search settings of the index the main thread holds (the saved part must carry them). */
+	settings: SearchSettings;
+	vault: BuildRequest['vault'];
+	/** Every note path now ({@link packPaths}, transferred). */
+	notes: Uint16Array;
+	/** The part's build stamp, the vault's settings string (IndexParts' `vaultSettings`) and every note's stat now. */
+	part: { tool: string; vaultSettings: string; stamps: PackedStamps };
+	/** Where the part is saved. */
+	target: SaveTarget;
+}
+
+/** Why a refresh fails where the worker has no IndexedDB (a Node worker thread): the plugin stops asking. */
+export const NO_WORKER_STORE = 'no IndexedDB in the worker';
 
 /** Builder → counting worker, over their channel: count these notes. */
 export interface CountRequest {
@@ -173,8 +197,8 @@ export function* packStampsSteps(stamps: ReadonlyMap<string, NoteFingerprint>): 
 	return { paths: yield* packPathsSteps(paths), numbers, racy };
 }
 
-/** The buffers of a build request (its packed paths and stamps), to transfer rather than copy. */
-export function requestBuffers(request: BuildRequest): ArrayBuffer[] {
+/** The buffers of a build or refresh request (its packed paths and stamps), to transfer rather than copy. */
+export function requestBuffers(request: BuildRequest | RefreshRequest): ArrayBuffer[] {
 	const { paths, numbers, racy } = request.part.stamps;
 	return [request.notes, paths, numbers, racy].map((array) => array.buffer as ArrayBuffer);
 }
@@ -231,6 +255,7 @@ export interface SaveTarget {
 /** What the main thread posts to a worker (`taken`: it took a `part` piece, the worker may post one more; `save`, `send`, `count` and `helper-failed`: see the module comment). */
 export type ToIndexWorker =
 	| BuildRequest
+	| RefreshRequest
 	| { type: 'notes'; notes: PostedNote[] }
 	| ({ type: 'save' } & SaveTarget)
 	| { type: 'send' }
@@ -247,6 +272,7 @@ export type FromIndexWorker =
 	| { type: 'progress'; done: number; total: number }
 	| { type: 'encoded'; canSave: boolean }
 	| { type: 'saved'; counted: number }
+	| { type: 'refreshed'; reindexed: number; bytes: number }
 	| { type: 'save-failed'; message: string }
 	| { type: 'part'; bytes: Uint8Array }
 	| { type: 'done'; length: number; notes: number; counted: number }

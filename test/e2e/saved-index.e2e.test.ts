@@ -2,7 +2,8 @@
  * The plugin's saved search index in Chromium's real IndexedDB: the first page load builds the
  * index in a real Web Worker (from the bundle inlined into the page, as into main.js) and saves
  * the part it encoded; a reload (Obsidian started again over the same vault) restores it — no
- * build from the notes — and answers every search as before, and as a build on the main thread.
+ * build from the notes — and answers every search as before, and as a build on the main thread. A
+ * re-save runs in a real Web Worker too, from the part in IndexedDB.
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -54,6 +55,25 @@ describeInChromium('the saved search index in Chromium', OUT, (opened) => {
 		expect(second.builds).toBe(0);
 		expect(second.log).toEqual(['search index loaded (0 notes re-indexed)', 'restored (0 notes to reconcile)']);
 		expect(second.answers).toEqual(first.answers);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it('re-saves in a real Worker from the part in IndexedDB, and a reload restores what it saved', async () => {
+		await load(false);
+		const before = await observe();
+		const resaved = await harness.page.evaluate(async () => {
+			const h = window.harness;
+			if (!h) throw new Error('no harness');
+			const builds = h.builds();
+			const done = await h.plugin.engine.saveNow();
+			return { done, builds: h.builds() - builds, log: h.plugin.engine.saved?.log.at(-1) };
+		});
+		expect(resaved).toMatchObject({ done: true, builds: 0 });
+		expect(resaved.log).toMatch(/^saved \(\d+ notes\) by a worker \(0 re-indexed\)$/);
+		await load(true);
+		const after = await observe();
+		expect(after.log).toEqual(['search index loaded (0 notes re-indexed)', 'restored (0 notes to reconcile)']);
+		expect(after.answers).toEqual(before.answers);
 		expect(harness.errors).toEqual([]);
 	});
 

@@ -12,6 +12,7 @@ import { SearchIndex } from '../../src/core/search/search-index';
 import { engineConfigOf, mergeSettings } from '../../src/ui/plugin-settings';
 import { FakeApp } from './fake-app';
 import { loadPlugin, settle } from './harness';
+import { useInThreadWorkers } from './in-thread-worker';
 import { answers, changeOf, op, TEXTS, type Op } from './vault-changes';
 import type VaultQueryPlugin from '../../src/main';
 
@@ -93,5 +94,36 @@ describe('the plugin saved index (property)', () => {
 			{ numRuns: 40 },
 		);
 		build.mockRestore();
+	}, 120_000);
+
+	it('after random changes while closed, a re-save in the index worker restores at the next start as a fresh build', async () => {
+		const undo = useInThreadWorkers();
+		const build = vi.spyOn(SearchIndex, 'build');
+		try {
+			await fc.assert(
+				fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+					const app = oldVault();
+					(await startPlugin(app)).unload();
+					for (const o of ops) applyClosed(app, o);
+					const second = await startPlugin(app);
+					expect(await second.engine.saveNow()).toBe(true);
+					expect(second.engine.saved?.log.at(-1)).toMatch(/^saved \(\d+ notes\) by a worker/);
+					second.unload();
+					build.mockClear();
+					const third = await startPlugin(app);
+					expect(build).not.toHaveBeenCalled(); // restored, not rebuilt
+					const fresh = new VaultEngine(third.engine.source, engineConfigOf(mergeSettings(SAVED)));
+					expect(await answers(third.engine)).toEqual(await answers(fresh));
+					const { indexed, skipped, exclusions } = fresh.status();
+					expect(third.engine.status()).toMatchObject({ indexed, skipped, exclusions });
+					await settle();
+					third.unload();
+				}),
+				{ numRuns: 30 },
+			);
+		} finally {
+			build.mockRestore();
+			undo();
+		}
 	}, 120_000);
 });

@@ -17,6 +17,7 @@ export const TEXTS = [
 	'Savannah weather; nothing about stripes.',
 	'---\naliases: [Stripy]\n---\nZebra herds, see [[notes/alpha]].',
 	'Savannah weather; nothing about zebras.', // the same size as another text: only the mtime tells them apart
+	'---\ntags: [zebra\n---\nZebra notes under frontmatter that does not parse.', // listed as skipped, indexed by its body
 ] as const;
 const QUERIES = ['zebra', 'savannah', 'stripes', 'backlinks:alpha', 'crossing', 'stripy', 'weather'];
 

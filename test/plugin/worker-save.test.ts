@@ -7,59 +7,19 @@
  * worker's save fails, the part comes to the main thread instead: the index answers from memory
  * and one notice says the saved index could not be used.
  */
-import { setImmediate } from 'node:timers';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { partKey } from '../../src/core/snapshot/index-parts';
 import type VaultQueryPlugin from '../../src/main';
 import { databaseName, IndexedDbStore } from '../../src/obsidian/idb-store';
-import { serveIndexBuild } from '../../src/obsidian/worker-build';
-import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
-import type { FromIndexWorker } from '../../src/obsidian/worker-protocol';
+import { indexWorkers } from '../../src/obsidian/worker-host';
 import { FakeApp } from './fake-app';
-import { startPlugin, unloadLoadedPlugins } from './harness';
+import { startPlugin } from './harness';
+import { fromWorkers, inThreadWorkersInEachTest } from './in-thread-worker';
 
 const OLD = Date.parse('2026-01-01T00:00:00Z');
 const QUERIES = ['zebra', 'harbor lantern', 'stripes', 'tag:animal', 'backlinks:note 3'];
 
-/** What the workers posted to the main thread, in order. */
-let fromWorkers: FromIndexWorker['type'][] = [];
-
-/**
- * An index worker whose handler (serveIndexBuild) runs on this thread, each message in a task of
- * its own both ways: it shares this thread's IndexedDB, as a Web Worker shares the page's.
- */
-function inThreadWorker(): IndexWorker {
-	let stopped = false;
-	const worker: IndexWorker = {
-		onmessage: null,
-		onerror: null,
-		postMessage: (message) => setImmediate(() => stopped || handle(message)),
-		terminate: () => (stopped = true),
-	};
-	const handle = serveIndexBuild((message) =>
-		setImmediate(() => {
-			if (stopped) return;
-			fromWorkers.push(message.type);
-			worker.onmessage?.({ data: message });
-		}),
-	);
-	return worker;
-}
-
-beforeEach(() => {
-	const before = { ...indexWorkers };
-	Object.assign(indexWorkers, { code: 'in-thread', create: inThreadWorker, countingFrom: Infinity });
-	fromWorkers = [];
-	return () => {
-		unloadLoadedPlugins();
-		Object.assign(indexWorkers, before);
-	};
-});
-
-afterEach(() => {
-	vi.restoreAllMocks();
-	document.body.empty();
-});
+inThreadWorkersInEachTest();
 
 /** Sixty notes of a few words, tags and links. */
 function vault(appId: string): FakeApp {
@@ -107,7 +67,7 @@ describe('the index worker saving its part itself', () => {
 		expect(inMemory.engine.saved?.log[0]).toMatch(/^built on the main thread/);
 		expect(await answers(inMemory)).toEqual(built);
 
-		fromWorkers = [];
+		fromWorkers.length = 0;
 		const again = await start(app);
 		expect(again.engine.saved?.log).toContain('restored (0 notes to reconcile)');
 		expect(fromWorkers).toEqual([]); // restored: no worker started

@@ -28,6 +28,9 @@ import type { SearchSettings } from '../search/settings';
 import { restoreTrigrams, trigramSections } from './trigram-part';
 import { TRIGRAM_FORMAT_VERSION, TrigramFormatError, type TrigramIndex } from '../text/trigram';
 
+/** What a save reads of an engine: its indexes, and its queue of changes (the encoding runs between two changes). */
+export type SavedEngine = Pick<VaultEngine, 'builtSearchIndex' | 'trigrams' | 'settled'>;
+
 /** A loaded part is saved again once more notes than this were re-indexed over it… */
 const RESAVE_MIN_NOTES = 32;
 /** …or more than one in this many of the vault's notes (50 at 50k notes: ~50 ms of re-indexing at each load). */
@@ -277,7 +280,7 @@ export class IndexParts implements SavedIndexes {
 	 * plugin) — the engine's changes wait meanwhile, so the index is not edited under the encoding.
 	 */
 	async save(
-		engine: VaultEngine,
+		engine: SavedEngine,
 		kinds: readonly PartKind[] = PART_KINDS,
 		always = false,
 		run: StepRunner = atOnce,

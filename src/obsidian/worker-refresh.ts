@@ -1,0 +1,82 @@
+/**
+ * A re-save in the index worker: the saved part is loaded from IndexedDB, the notes changed since
+ * its stamps are asked of the main thread and re-indexed, and the part is saved again under the
+ * stats the main thread sent. It is what the CLI does at each call (restore, reconcile, save), on
+ * a worker's heap: the main thread, which answers searches from its own copy of the index, neither
+ * encodes ~130 MB at 50k notes nor takes the memory that needs (at 50k notes a re-save on the main
+ * thread took ~660 MB of fresh memory and 4–5 s of its CPU; History in docs/BENCHMARKS.md).
+ */
+import { applyPath } from '../core/engine/apply';
+import { scopeRules } from '../core/scope';
+import { IndexParts, type SavedEngine } from '../core/snapshot/index-parts';
+import type { SnapshotStore } from '../core/snapshot/port';
+import type { SearchIndex } from '../core/search/search-index';
+import { browserCodecHost } from './browser-codec';
+import { IndexedDbStore } from './idb-store';
+import type { PostedNotes } from './posted-notes';
+import { NO_WORKER_STORE, unpackStamps, type RefreshRequest } from './worker-protocol';
+
+/** What a refresh did: the notes it re-indexed and the bytes it saved. */
+export interface Refreshed {
+	reindexed: number;
+	bytes: number;
+}
+
+/** `store` read whole (a worker answers no search meanwhile) and saved with the note count the settings tab shows. */
+function workerStore(store: IndexedDbStore, notes: number): SnapshotStore {
+	return {
+		load: (key) => store.load(key),
+		loadReader: (key) => store.loadReader(key),
+		save: (key, bytes) => store.save(key, bytes, notes),
+		saveStreamed: (key, _size, pieces) => store.save(key, pieces, notes),
+		clear: (key) => store.clear(key),
+		info: (key) => store.info(key),
+	};
+}
+
+/** An engine as a save reads it, holding only `index` (no change comes in: the refresh is its only job). */
+function heldIndex(index: SearchIndex): SavedEngine {
+	return {
+		builtSearchIndex: index,
+		trigrams: null,
+		settled: <T>(job?: () => Promise<T>) => (job ? job() : Promise.resolve(undefined as T)),
+	};
+}
+
+/**
+ * Refresh the saved part `request` names over `notes` (a PostedNotes over the request, reading no
+ * note it is not asked for); rejects with why when it cannot: no IndexedDB here, no saved part of
+ * this build and these settings, a damaged one, or a failed save.
+ */
+export async function refreshPart(request: RefreshRequest, notes: PostedNotes): Promise<Refreshed> {
+	if (typeof indexedDB === 'undefined') throw new Error(NO_WORKER_STORE);
+	const stamps = unpackStamps(request.part.stamps);
+	const store = new IndexedDbStore(request.target.database);
+	try {
+		const parts = new IndexParts({
+			store: workerStore(store, request.target.notes),
+			host: browserCodecHost,
+			vaultKey: 'vault',
+			tool: request.part.tool,
+			vaultSettings: request.part.vaultSettings,
+			fingerprints: stamps,
+			buildTrigrams: false,
+		});
+		const loaded = await parts.searchIndex(request.settings);
+		if (loaded === null) throw new Error(parts.report.notes.join('; ') || 'no saved index to refresh');
+		const index = loaded.index;
+		index.source = notes;
+		// Every changed note here before the first is applied: applyPath asks a note's skip reason before its text.
+		await notes.fetch(loaded.changed);
+		const rules = scopeRules(notes, { excludedFolders: request.settings.excludedFolders });
+		for (const path of loaded.changed) await applyPath(index, notes, () => rules, path);
+		// As the engine does with a part it loads: what the rules leave out and the skipped notes counted again.
+		await index.refreshScope(notes, loaded.changed);
+		const failure = await parts.save(heldIndex(index), ['search'], true);
+		if (failure !== null) throw new Error(failure);
+		const saved = await store.info(request.target.key);
+		return { reindexed: loaded.changed.length, bytes: saved?.bytes ?? 0 };
+	} finally {
+		store.close();
+	}
+}
