@@ -4,7 +4,8 @@
  * child processes, interleaved A, B, A, B… so both see the same load. A child reads the whole vault
  * into memory first (files, frontmatter and link parsing are not timed), then times
  * `SearchIndex.build` over the texts in memory: process CPU (user+sys, V8's helper threads
- * included), the main thread's CPU (/proc/thread-self/stat) and wall time. It also prints a
+ * included), the main thread's CPU (/proc/thread-self/stat), wall time and minor page faults (the
+ * process's and the thread's: first touches of fresh memory, costly on some machines). It also prints a
  * SHA-256 of the encoded search part, so two trees that must build the same index can be compared.
  *   node scripts/bench/index-build.mjs --vault DIR [--roots A,B] [--rounds 3] [--json]
  */
@@ -21,15 +22,27 @@ const arg = (name, def) => {
 };
 const here = fileURLToPath(import.meta.url);
 
+/** The fields of a /proc stat file after the command's name (index 0 is the state), or null off Linux. */
+function statFields(file) {
+	try {
+		const stat = readFileSync(file, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	} catch {
+		return null;
+	}
+}
+
 /** CPU seconds of the calling thread so far (utime + stime, Linux clock ticks of 10 ms). */
 function threadCpu() {
-	try {
-		const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-		const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return (Number(f[11]) + Number(f[12])) / 100;
-	} catch {
-		return NaN;
-	}
+	const f = statFields('/proc/thread-self/stat');
+	return f === null ? NaN : (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** Minor page faults so far (first touches of fresh memory): the process's (V8's helper threads included) and the calling thread's. */
+function minorFaults() {
+	const process = statFields('/proc/self/stat');
+	const thread = statFields('/proc/thread-self/stat');
+	return { process: process === null ? NaN : Number(process[7]), thread: thread === null ? NaN : Number(thread[7]) };
 }
 
 /** The child: build once over texts in memory, print one JSON line. */
@@ -46,11 +59,14 @@ async function child(bundle, vault) {
 	};
 	const c0 = process.cpuUsage();
 	const th0 = threadCpu();
+	const f0 = minorFaults();
 	const t0 = performance.now();
 	const si = await E.SearchIndex.build(inMemory, {}, { yieldFn: () => Promise.resolve() });
 	const wall = performance.now() - t0;
 	const th = threadCpu() - th0;
 	const c = process.cpuUsage(c0);
+	const f1 = minorFaults();
+	const faults = { process: f1.process - f0.process, thread: f1.thread - f0.thread };
 	const bytes = E.encodePart(
 		{
 			kind: 'search',
@@ -63,7 +79,7 @@ async function child(bundle, vault) {
 	);
 	const sha = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 	process.stdout.write(
-		`${JSON.stringify({ notes: si.size, cpu: (c.user + c.system) / 1e6, thread: th, wall: wall / 1000, bytes: bytes.length, sha })}\n`,
+		`${JSON.stringify({ notes: si.size, cpu: (c.user + c.system) / 1e6, system: c.system / 1e6, thread: th, wall: wall / 1000, faults, bytes: bytes.length, sha })}\n`,
 	);
 }
 
@@ -99,7 +115,7 @@ else {
 			results[i].push(res);
 			if (!process.argv.includes('--json'))
 				process.stdout.write(
-					`round ${r + 1} ${roots[i]}: cpu ${res.cpu.toFixed(2)} s, thread ${res.thread.toFixed(2)} s, wall ${res.wall.toFixed(2)} s, load ${load}, part ${res.bytes} B ${res.sha}\n`,
+					`round ${r + 1} ${roots[i]}: cpu ${res.cpu.toFixed(2)} s (system ${res.system.toFixed(2)} s), thread ${res.thread.toFixed(2)} s, wall ${res.wall.toFixed(2)} s, page faults ${res.faults.process} (thread ${res.faults.thread}), load ${load}, part ${res.bytes} B ${res.sha}\n`,
 				);
 		}
 	}

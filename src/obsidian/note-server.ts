@@ -8,8 +8,12 @@ import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import { BatchBuffers } from './batch-buffers';
 import type { ObsidianNoteSource } from './source';
-import type { IndexWorker } from './worker-host';
-import { messageOf, type PostedNote } from './worker-protocol';
+import { messageOf, type PostedNote, type ToIndexWorker } from './worker-protocol';
+
+/** A worker that asks for notes, as much of it as the server uses (worker-host.ts's IndexWorker). */
+export interface AskingWorker {
+	postMessage(message: ToIndexWorker, transfer?: Transferable[]): void;
+}
 
 /** Notes read at once (`readBinary`) and posted to the worker in one message. */
 const POST_BATCH = 32; // why: a structured clone of ~32 notes is well under a millisecond; few messages per window.
@@ -62,7 +66,7 @@ async function postedNotes(
 /** Reads the notes workers ask for and posts them back, one batch at a time (see the module comment). */
 export class NoteServer {
 	/** Notes asked for, each with the worker that asked. */
-	private readonly queue: { path: string; to: IndexWorker }[] = [];
+	private readonly queue: { path: string; to: AskingWorker }[] = [];
 	private readonly buffers = new BatchBuffers();
 	private reading = false;
 
@@ -74,7 +78,7 @@ export class NoteServer {
 	) {}
 
 	/** A worker's `read`: the buffers it hands back kept for the next batches, its notes queued for it. */
-	serve(to: IndexWorker, read: { paths: readonly string[]; buffers?: ArrayBuffer[] }): void {
+	serve(to: AskingWorker, read: { paths: readonly string[]; buffers?: ArrayBuffer[] }): void {
 		this.buffers.giveBack(read.buffers);
 		for (const path of read.paths) this.queue.push({ path, to });
 		if (!this.reading) void this.pump();

@@ -32,26 +32,11 @@ import {
 	startIndexWorker,
 	type IndexWorker,
 } from './worker-host';
-import {
-	messageOf,
-	NO_WORKER_STORE,
-	packPathsSteps,
-	packStampsSteps,
-	type BuildRequest,
-	type RefreshRequest,
-	type SaveTarget,
-} from './worker-protocol';
+import { messageOf, NO_WORKER_STORE, type SaveTarget } from './worker-protocol';
+import { buildRequest, refreshRequest } from './worker-requests';
+import { noteStamps, RACY_MS } from './note-stamps';
 import { TimeSlice } from '../core/steps';
 import type { ObsidianNoteSource } from './source';
-
-/**
- * A note modified this recently when the index is saved may have an edit whose `changed` event
- * has not reached the index yet: it is saved as racy, so the next start reads it again.
- */
-const RACY_MS = 3000; // why: Obsidian re-parses an edited note within a second or two of the write.
-
-/** Notes stat'ed between two pauses of the fingerprints' steps. */
-const STAT_STEP = 2048; // why: a Map lookup and an object a note: about a millisecond on a quiet machine.
 
 /** The key of the search part in the vault's database. */
 const SEARCH_KEY = partKey('vault', 'search');
@@ -73,12 +58,6 @@ export interface PendingReconcile {
 	scopeLater: boolean;
 	/** The notes it does not reflect (a saved part's are compared with the vault's now, in slices; SnapshotFormatError: its stamps are damaged). */
 	changed: () => Promise<string[]>;
-}
-
-/** What the plugin's saved index did last, for the settings tab and tests. */
-export interface SavedIndexEvents {
-	/** `restored` (with the notes to reconcile), `rebuilt` (why), `saved` (bytes), `failed` (why). */
-	log: string[];
 }
 
 /** The plugin's saved search index for one vault (see the module comment). */
@@ -154,34 +133,6 @@ export class PluginSavedIndex implements SavedIndexes {
 		]);
 	}
 
-	/** What the source tells core about the vault, for a worker: its name, config folder and Excluded files. */
-	private vaultInfo(): BuildRequest['vault'] {
-		return {
-			vaultPath: this.source.vaultPath,
-			configDir: this.source.configDir,
-			userIgnoreFilters: [...this.source.userIgnoreFilters],
-		};
-	}
-
-	/** Every note's stat now, in steps; `racyAfter`: notes modified after it are marked racy. */
-	private *fingerprints(racyAfter = Infinity): Generator<void, Map<string, NoteFingerprint>, void> {
-		const out = new Map<string, NoteFingerprint>();
-		let n = 0;
-		for (const path of this.source.listNotes()) {
-			if (++n % STAT_STEP === 0) yield;
-			const stat = this.source.statOf(path);
-			if (stat === null) continue;
-			out.set(path, {
-				size: stat.size,
-				mtimeMs: stat.mtime,
-				ctimeMs: stat.ctime,
-				ino: 0,
-				racy: stat.mtime > racyAfter,
-			});
-		}
-		return out;
-	}
-
 	/** The parts over `store` (null: none, for the settings string only). */
 	private parts(
 		store: IndexedDbStore | SnapshotStore | null,
@@ -250,7 +201,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			scopeLater: true,
 			changed: async () => {
 				const reported = parts.report.notes.length;
-				const changed = await run(loaded.changed(await run(this.fingerprints())));
+				const changed = await run(loaded.changed(await run(noteStamps(this.source))));
 				for (const note of parts.report.notes.slice(reported)) this.log.push(note);
 				this.log.push(`restored (${changed.length} notes to reconcile)`);
 				return changed;
@@ -282,23 +233,13 @@ export class PluginSavedIndex implements SavedIndexes {
 				if (started !== null && this.workers.delete(started)) started.terminate();
 		};
 		try {
-			const stamps = await run(this.fingerprints(Date.now() - RACY_MS));
+			const stamps = await run(noteStamps(this.source, Date.now() - RACY_MS));
 			// Started a few turns after the builder: each worker's start (a Blob of the bundle) is a task of its own.
 			counter = startCountingWorker(this.source.listNotes().length);
 			if (counter !== null) this.workers.add(counter);
 			const parts = this.parts(null, stamps);
-			const request: BuildRequest = {
-				type: 'build',
-				settings,
-				vault: this.vaultInfo(),
-				// Packed in slices too: 50k paths and stats packed in one go held the main thread ~0.1 s.
-				notes: await run(packPathsSteps(this.source.listNotes())),
-				part: {
-					tool: savedIndexTool(this.pluginVersion),
-					settings: parts.settingsOf('search', settings),
-					stamps: await run(packStampsSteps(stamps)),
-				},
-			};
+			const basics = { source: this.source, settings, stamps, tool: savedIndexTool(this.pluginVersion), run };
+			const request = await buildRequest(basics, parts.settingsOf('search', settings));
 			const slice = this.workerSlice();
 			const destination = (canSave: boolean) => this.saveTarget(canSave, stamps.size);
 			const built = await buildInWorker(
@@ -463,7 +404,7 @@ export class PluginSavedIndex implements SavedIndexes {
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
 		await engine.settled();
-		const fingerprints = await run(this.fingerprints(Date.now() - RACY_MS));
+		const fingerprints = await run(noteStamps(this.source, Date.now() - RACY_MS));
 		if (await this.refreshInWorker(engine.builtSearchIndex.settings, fingerprints, run)) return true;
 		const failure = await this.parts(store, fingerprints).save(engine, ['search'], true, run);
 		if (failure !== null) {
@@ -484,7 +425,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	 */
 	private async refreshInWorker(
 		settings: SearchSettings,
-		fingerprints: Map<string, NoteFingerprint>,
+		stamps: Map<string, NoteFingerprint>,
 		run: StepRunner,
 	): Promise<boolean> {
 		const store = this.store;
@@ -492,21 +433,11 @@ export class PluginSavedIndex implements SavedIndexes {
 		const worker = startIndexWorker();
 		if (typeof worker === 'string') return false;
 		this.workers.add(worker);
-		const refreshing = (async () => {
-			const request: RefreshRequest = {
-				type: 'refresh',
-				settings,
-				vault: this.vaultInfo(),
-				notes: await run(packPathsSteps(this.source.listNotes())),
-				part: {
-					tool: savedIndexTool(this.pluginVersion),
-					vaultSettings: this.vaultSettings(),
-					stamps: await run(packStampsSteps(fingerprints)),
-				},
-				target: { database: store.name, key: SEARCH_KEY, notes: fingerprints.size },
-			};
-			return refreshSavedPart(worker, request, this.source, this.workerSlice());
-		})();
+		const basics = { source: this.source, settings, stamps, tool: savedIndexTool(this.pluginVersion), run };
+		const target = { database: store.name, key: SEARCH_KEY, notes: stamps.size };
+		const refreshing = refreshRequest(basics, this.vaultSettings(), target).then((request) =>
+			refreshSavedPart(worker, request, this.source, this.workerSlice()),
+		);
 		// A clear or a later save waits for it: its records replace the saved ones.
 		this.writing = refreshing.then(
 			() => undefined,
@@ -514,7 +445,7 @@ export class PluginSavedIndex implements SavedIndexes {
 		);
 		try {
 			const done = await refreshing;
-			this.log.push(`saved (${fingerprints.size} notes) by a worker (${done.reindexed} re-indexed)`);
+			this.log.push(`saved (${stamps.size} notes) by a worker (${done.reindexed} re-indexed)`);
 			return true;
 		} catch (error) {
 			const why = messageOf(error);
