@@ -465,7 +465,10 @@ export class PluginEngine extends Component {
 	/** Delete the saved index; the index in memory stays (and is saved again after the next change or build). */
 	clearSaved(): Promise<boolean> {
 		this.cancelSave();
-		return this.saved?.clear() ?? Promise.resolve(false);
+		// In the saves' chain: a save already asked for would otherwise write the index again after the clear.
+		const cleared = this.saving.then(() => this.saved?.clear() ?? false);
+		this.saving = cleared.catch(() => undefined);
+		return cleared;
 	}
 
 	private start(): void {

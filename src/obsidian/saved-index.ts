@@ -398,8 +398,18 @@ export class PluginSavedIndex implements SavedIndexes {
 	 * Save the engine's search index now, stamped with every note's stat; false when nothing was
 	 * saved. `run` runs the encoding's steps (PluginEngine: in time slices of the main thread).
 	 */
-	async save(engine: VaultEngine, run: StepRunner = atOnce): Promise<boolean> {
-		await this.writing; // a worker's part first: this one is newer
+	save(engine: VaultEngine, run: StepRunner = atOnce): Promise<boolean> {
+		// After a worker's part (this one is newer), and a clear waits for it (it would write after the clear).
+		const saving = this.writing.then(() => this.saveInOrder(engine, run));
+		this.writing = saving.then(
+			() => undefined,
+			() => undefined,
+		);
+		return saving;
+	}
+
+	/** {@link save}, once the writes before it are done. */
+	private async saveInOrder(engine: VaultEngine, run: StepRunner): Promise<boolean> {
 		await this.rest;
 		const store = this.store;
 		if (store === null || engine.builtSearchIndex === null) return false;
@@ -438,11 +448,6 @@ export class PluginSavedIndex implements SavedIndexes {
 		const refreshing = refreshRequest(basics, this.vaultSettings(), target).then((request) =>
 			refreshSavedPart(worker, request, this.source, this.workerSlice()),
 		);
-		// A clear or a later save waits for it: its records replace the saved ones.
-		this.writing = refreshing.then(
-			() => undefined,
-			() => undefined,
-		);
 		try {
 			const done = await refreshing;
 			this.log.push(`saved (${stamps.size} notes) by a worker (${done.reindexed} re-indexed)`);
@@ -474,6 +479,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	/** Delete the saved index (the one in memory stays); true when there was one. */
 	async clear(): Promise<boolean> {
 		try {
+			await this.writing; // a save in progress would write the part again after the clear
 			await this.rest;
 			const had = (await this.store?.clear(SEARCH_KEY)) ?? false;
 			this.log.push('cleared');

@@ -98,6 +98,19 @@ describe('a re-save in the index worker', () => {
 		expect(again.engine.saved?.log).toContain('restored (0 notes to reconcile)');
 	});
 
+	it('clears the saved index asked for while a re-save runs once that re-save is done: nothing is left saved', async () => {
+		const app = vault('worker-resave-clear');
+		(await startPlugin(app)).unload();
+		changeWhileClosed(app);
+		const plugin = await startPlugin(app);
+		const saving = plugin.engine.saveNow();
+		const cleared = plugin.engine.clearSaved();
+		expect(await saving).toBe(true);
+		expect(await cleared).toBe(true);
+		expect(plugin.engine.saved?.log.slice(-2)).toEqual(['saved (39 notes) by a worker (5 re-indexed)', 'cleared']);
+		expect(await plugin.engine.savedSummary()).toBeNull();
+	});
+
 	it('stops asking a worker that has no IndexedDB, and saves on the main thread', async () => {
 		const app = vault('worker-resave-no-idb');
 		const plugin = await startPlugin(app);
