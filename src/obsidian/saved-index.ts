@@ -73,7 +73,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	private skipNext = false;
 	/** What happened so far, oldest first (for tests and the settings tab). */
 	readonly log: string[] = [];
-	/** Why a re-save is not tried in a worker (null: it is): no IndexedDB in one, or a saved part found damaged. */
+	/** Why a re-save is not tried in a worker (null: it is): no IndexedDB in one, a saved part found damaged. */
 	private refreshBlocked: string | null = null;
 	/** The index workers building now (a settings change may start a build while one runs). */
 	private readonly workers = new Set<IndexWorker>();
@@ -83,14 +83,11 @@ export class PluginSavedIndex implements SavedIndexes {
 	private lazy: LazyPart | null = null;
 	/** The load of those records in the background: a save or a clear waits for it (it reads the records a save replaces). */
 	private rest: Promise<void> = Promise.resolve();
-	/** The write of the part a worker built, while it runs. */
+	/** The saves and writes of parts, one after another (a clear and the next save wait for them). */
 	private writing: Promise<void> = Promise.resolve();
 	/** The index handed last was built in a worker: the notes changed since its stamps (null: not such a build). */
 	private freshBuild: number | null = null;
-	/**
-	 * The note list being made in slices (`ObsidianNoteSource.prepareNotes`) while the saved index is
-	 * read: waited for before an index is handed out or a build starts, which list the notes.
-	 */
+	/** The note list made in slices while the saved index is read (`prepareNotes`): awaited before an index is handed or built. */
 	notesListed: Promise<void> = Promise.resolve();
 	/** Per worker build running, the paths the vault's events touched since it stamped the notes. */
 	private readonly touchedSets = new Set<Set<string>>();
@@ -266,7 +263,7 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.log.push(`built in ${workers} (${changed.length} notes to reconcile)`);
 			this.freshBuild = changed.length;
 			const pieces = built.pieces;
-			if (pieces === null) this.log.push(`saved (${stamps.size} notes) by the worker`);
+			if (pieces === null) this.saved(`saved (${stamps.size} notes) by the worker`);
 			else this.writing = this.writing.then(() => this.write(pieces, stamps.size));
 			return { index: found.index, changed };
 		} catch (error) {
@@ -350,10 +347,16 @@ export class PluginSavedIndex implements SavedIndexes {
 		if (store === null) return;
 		try {
 			await store.save(SEARCH_KEY, pieces, notes);
-			this.log.push(`saved (${notes} notes)`);
+			this.saved(`saved (${notes} notes)`);
 		} catch (error) {
 			this.fail(messageOf(error));
 		}
+	}
+
+	/** The saved part is now an index's of this session, not one found damaged: logged as `line`; a worker may re-save it. */
+	private saved(line: string): void {
+		this.log.push(line);
+		if (this.refreshBlocked !== NO_WORKER_STORE) this.refreshBlocked = null;
 	}
 
 	/** Resolves once the part a worker built is written (tests, the restart harness). */
@@ -421,17 +424,14 @@ export class PluginSavedIndex implements SavedIndexes {
 			this.fail(failure);
 			return false;
 		}
-		this.log.push(`saved (${fingerprints.size} notes)`);
-		if (this.refreshBlocked !== NO_WORKER_STORE) this.refreshBlocked = null; // the saved part is this index's now
+		this.saved(`saved (${fingerprints.size} notes)`);
 		return true;
 	}
 
 	/**
-	 * Re-save in an index worker (worker-refresh.ts): it loads the saved part, re-indexes the notes
-	 * whose stat differs from `fingerprints` and saves it again, stamped with them; the index here
-	 * is not read. False (the reason logged) where it cannot: no worker, no IndexedDB in it (not
-	 * tried again), no saved part of these settings, or one found damaged in use (then the one
-	 * here is saved on the main thread).
+	 * Re-save in an index worker (worker-refresh.ts), the saved part brought up to `stamps`; false
+	 * (the reason logged) where it cannot: no worker, no IndexedDB in it (not tried again), no saved
+	 * part of these settings, or one found damaged in use. The index here is not read.
 	 */
 	private async refreshInWorker(
 		settings: SearchSettings,

@@ -111,6 +111,18 @@ describe('a re-save in the index worker', () => {
 		expect(await plugin.engine.savedSummary()).toBeNull();
 	});
 
+	it('saves on the main thread once the saved part was found damaged, then leaves the next re-save to a worker', async () => {
+		const app = vault('worker-resave-damaged');
+		const plugin = await startPlugin(app);
+		plugin.engine.saved?.damaged('search', 'a block failed its checksum');
+		fromWorkers.length = 0;
+		expect(await plugin.engine.saveNow()).toBe(true);
+		expect(fromWorkers).toEqual([]); // the damaged part is not refreshed: the index here is saved in its place
+		expect(plugin.engine.saved?.log.at(-1)).toBe('saved (40 notes)');
+		expect(await plugin.engine.saveNow()).toBe(true);
+		expect(plugin.engine.saved?.log.at(-1)).toBe('saved (40 notes) by a worker (0 re-indexed)');
+	});
+
 	it('stops asking a worker that has no IndexedDB, and saves on the main thread', async () => {
 		const app = vault('worker-resave-no-idb');
 		const plugin = await startPlugin(app);
