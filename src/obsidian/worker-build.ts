@@ -2,21 +2,17 @@
  * The index worker's side (worker-entry.ts wires it to the worker's globals; tests run the bundled
  * entry in a Node worker thread): the search index is built with core's `SearchIndex.build` over
  * a NoteSource serving the notes the main thread posts (posted-notes.ts), with the later notes
- * counted by a second worker when there is one (worker-count.ts, counted-share.ts), encoded into
- * the saved part with the codec the IndexedDB save uses, and saved into IndexedDB by the worker
- * itself where it can (worker-part-out.ts). Nothing here imports `obsidian` or the DOM: it runs in
+ * counted by a second worker when there is one (worker-count.ts, counted-share.ts), and encoded
+ * into the saved part with the codec the IndexedDB save uses: into IndexedDB by the worker itself
+ * where it can, else sent to the main thread (worker-part-out.ts). Nothing here imports `obsidian` or the DOM: it runs in
  * a Web Worker on desktop and mobile.
  */
 import type { NoteFingerprint } from '../core/snapshot/codec';
-import { encodePartChunksSteps } from '../core/snapshot/part-codec';
-import { searchSectionsSteps } from '../core/snapshot/search-part';
 import { SearchIndex } from '../core/search/search-index';
-import { drain } from '../core/steps';
-import { browserCodecHost } from './browser-codec';
 import { CountedShare, shareStart } from './counted-share';
 import { PIECE_BYTES } from './part-pieces';
 import { PostedNotes } from './posted-notes';
-import { EncodedPart, type PostToMain } from './worker-part-out';
+import { BuiltPart, type PostToMain } from './worker-part-out';
 import { refreshPart } from './worker-refresh';
 import { serveCount, type CounterPort } from './worker-count';
 import {
@@ -72,30 +68,25 @@ function shareWithCounter(
 	return share;
 }
 
-/** Build the index over `source` (with the counting worker's counts, when `share`) and encode its saved part; its bytes, in the encoder's chunks. */
-async function buildPart(
+/** Build the index over `source` (with the counting worker's counts, when `share`). */
+function buildIndex(
 	request: BuildRequest,
 	source: PostedNotes,
-	stamps: ReadonlyMap<string, NoteFingerprint>,
 	share: CountedShare | null,
 	post: PostToMain,
-): Promise<Uint8Array[]> {
-	const index = await SearchIndex.build(source, request.settings, {
+): Promise<SearchIndex> {
+	return SearchIndex.build(source, request.settings, {
 		sliceMs: Infinity, // a worker has no frame to keep: it pauses only where it waits for notes
 		readBatch: BUILD_READ_BATCH,
 		onProgress: progressPoster(post),
 		...(share === null ? {} : { counted: share }),
 	});
-	const host = browserCodecHost;
-	const sections = drain(searchSectionsSteps(index, host));
-	const { tool, settings } = request.part;
-	return drain(encodePartChunksSteps({ kind: 'search', tool, settings, stamps, sections }, host));
 }
 
 /**
  * A worker's message handler. As the builder: a `build` starts the build (shared with a counting
- * worker when it brings a channel to one), `notes` feed it; once the part is encoded it posts
- * `encoded`, and the main thread says where the part goes: `save` (the worker saves it into
+ * worker when it brings a channel to one), `notes` feed it; once the index is built it posts
+ * `built`, and the main thread says where its part goes: `save` (the worker encodes it into
  * IndexedDB) or `send` (in pieces of `pieceBytes`, each after a `taken`) — worker-part-out.ts; or
  * the error with `failed`. As the counting worker: `count` brings its channel to the builder
  * (worker-count.ts), and `notes` feed the count. A `refresh` re-saves the saved part
@@ -103,17 +94,17 @@ async function buildPart(
  */
 export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (message: ToIndexWorker) => void {
 	let receive: ((notes: PostedNote[]) => void) | null = null;
-	/** The part once encoded (null before). */
-	let encoded: EncodedPart | null = null;
+	/** The index once built (null before). */
+	let built: BuiltPart | null = null;
 	let share: CountedShare | null = null;
 	let counterFailed = false;
 	const ask: AskForNotes = (paths, buffers) => post({ type: 'read', paths, buffers }, buffers);
 	const fail = (error: unknown): void => post({ type: 'failed', message: messageOf(error) });
 	return (message) => {
 		if (message.type === 'notes') return receive?.(message.notes);
-		if (message.type === 'taken') return encoded?.taken();
-		if (message.type === 'send') return encoded?.send();
-		if (message.type === 'save') return void encoded?.save(message).catch(fail);
+		if (message.type === 'taken') return built?.taken();
+		if (message.type === 'send') return built?.send();
+		if (message.type === 'save') return void built?.save(message).catch(fail);
 		if (message.type === 'count') {
 			receive = serveCount(message.port as unknown as CounterPort, ask);
 			return;
@@ -134,10 +125,11 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 		const port = message.helper as unknown as BuilderPort | undefined;
 		share = port === undefined || counterFailed ? null : shareWithCounter(message, notes, stamps, port);
 		const shared = share;
-		buildPart(message, notes, stamps, shared, post).then((chunks) => {
+		buildIndex(message, notes, shared, post).then((index) => {
 			const counted = shared?.counted ?? 0;
-			encoded = new EncodedPart(chunks, post, notes.listNotes().length, counted, pieceBytes);
-			post({ type: 'encoded', canSave: EncodedPart.canSave() });
+			const header = { tool: message.part.tool, settings: message.part.settings, stamps };
+			built = new BuiltPart(index, header, post, notes.listNotes().length, counted, pieceBytes);
+			post({ type: 'built', canSave: BuiltPart.canSave() });
 		}, fail);
 	};
 }

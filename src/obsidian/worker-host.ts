@@ -109,7 +109,7 @@ export interface WorkerBuild {
 	counted: number;
 }
 
-/** Where the part a worker encoded goes, asked once it is encoded (`canSave`: the worker has IndexedDB): saved there by the worker, or (null) sent here. */
+/** Where the part of the index a worker built goes, asked once it is built (`canSave`: the worker has IndexedDB): saved there by the worker, or (null) sent here. */
 export type PartDestination = (canSave: boolean) => Promise<SaveTarget | null>;
 
 /**
@@ -141,7 +141,7 @@ export function buildInWorker(
 		worker.onmessage = ({ data }) => {
 			if (data.type === 'read') server.serve(worker, data);
 			else if (data.type === 'progress') onProgress?.(data.done, data.total);
-			else if (data.type === 'encoded') place(data.canSave);
+			else if (data.type === 'built') place(data.canSave);
 			else if (data.type === 'saved') resolve({ pieces: null, saveFailed: null, counted: data.counted });
 			else if (data.type === 'save-failed') saveFailed = data.message;
 			else if (data.type === 'part') {

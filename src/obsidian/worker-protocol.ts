@@ -8,10 +8,11 @@
  *    and stat objects held the main thread ~0.1 s to clone.
  * 2. worker → main `read`: the next notes the build will index, a window ahead of it.
  * 3. main → worker `notes`: those notes read (`readBinary`, their bytes), with their metadata, in batches.
- * 4. worker → main `progress` every hundredth of the notes, then `encoded` when the part is
- *    encoded, saying whether the worker has IndexedDB.
+ * 4. worker → main `progress` every hundredth of the notes, then `built` when the index is
+ *    built, saying whether the worker has IndexedDB.
  * 5. main → worker `save` (the database and key the plugin keeps its part under): the worker
- *    saves the part itself and posts `saved`, so its ~130 MB at 50k notes never cross to the
+ *    encodes the part into it itself (its large sections made as the records are put) and posts
+ *    `saved`, so its ~130 MB at 50k notes never cross to the
  *    main thread, which restores it from IndexedDB as at a restart. Or main → worker `send`
  *    (IndexedDB failing on either side; or the worker's save failed, `save-failed`): the part
  *    comes in `part` pieces (part-pieces.ts, each transferred), a few ahead of the main thread's
@@ -270,7 +271,7 @@ export type AskForNotes = (paths: string[], buffers: ArrayBuffer[]) => void;
 export type FromIndexWorker =
 	| { type: 'read'; paths: string[]; buffers?: ArrayBuffer[] }
 	| { type: 'progress'; done: number; total: number }
-	| { type: 'encoded'; canSave: boolean }
+	| { type: 'built'; canSave: boolean }
 	| { type: 'saved'; counted: number }
 	| { type: 'refreshed'; reindexed: number; bytes: number }
 	| { type: 'save-failed'; message: string }

@@ -206,7 +206,7 @@ describe('the messages between the main thread and the index worker', () => {
 						})),
 					}),
 				);
-			if (message.type === 'encoded') queueMicrotask(() => handle({ type: 'send' })); // as where the worker cannot save
+			if (message.type === 'built') queueMicrotask(() => handle({ type: 'send' })); // as where the worker cannot save
 			if (message.type === 'part' || message.type === 'done' || message.type === 'failed') finished();
 		}, 64);
 		handle({
