@@ -102,9 +102,10 @@ export class PostedNotes implements NoteSource {
 	/**
 	 * Ask for `paths` (those listed as notes) at once and resolve when they are all here: a
 	 * refresh (worker-refresh.ts) asks a note's skip reason before it reads the note, as the
-	 * engine's `applyPath` does, and only a note posted has one.
+	 * engine's `applyPath` does, and only a note posted has one. One fetch at a time.
 	 */
 	fetch(paths: readonly string[]): Promise<void> {
+		if (this.fetching !== null) return Promise.reject(new Error('a fetch is already waiting'));
 		const listed = new Set(this.notes);
 		const missing = paths.filter((path) => listed.has(path) && !this.got.has(path) && !this.askedAlone.has(path));
 		if (missing.length === 0) return Promise.resolve();
