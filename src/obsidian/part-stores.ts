@@ -11,9 +11,23 @@ import { browserCodecHost } from './browser-codec';
 import type { IndexedDbStore } from './idb-store';
 import type { LazyPart } from './lazy-part';
 
+/** `store` as a SnapshotStore whose saves record `notes` (the settings tab shows them), its parts read whole. */
+export function wholeStore(store: IndexedDbStore, notes: number): SnapshotStore {
+	return {
+		load: (key) => store.load(key),
+		loadReader: (key) => store.loadReader(key),
+		save: (key, bytes) => store.save(key, bytes, notes),
+		// A re-save's made sections (the postings in term order, ~240 MB at 50k notes) are filled a piece per
+		// record put, each in a task of its own, never whole in one block (~0.3 s of a main thread).
+		saveStreamed: (key, _size, pieces) => store.save(key, pieces, notes),
+		clear: (key) => store.clear(key),
+		info: (key) => store.info(key),
+	};
+}
+
 /**
- * `store` as a SnapshotStore whose saves record `notes` (the settings tab shows them) and whose
- * reads are lazy (lazy-part.ts); `loaded` is told each part read, to load the rest of its records later.
+ * {@link wholeStore} with lazy reads (lazy-part.ts): `loaded` is told each part read, to load the
+ * rest of its records later.
  */
 export function countedStore(
 	store: IndexedDbStore,
@@ -21,18 +35,12 @@ export function countedStore(
 	loaded: (part: LazyPart | null) => void,
 ): SnapshotStore {
 	return {
-		load: (key) => store.load(key),
+		...wholeStore(store, notes),
 		loadReader: async (key) => {
 			const part = await store.loadLazy(key, (head) => sectionSpans(head, browserCodecHost, PER_TERM_SECTIONS));
 			loaded(part);
 			return part;
 		},
-		save: (key, bytes) => store.save(key, bytes, notes),
-		// A re-save's made sections (the postings in term order, ~240 MB at 50k notes) are filled a piece per
-		// record put, each in a task of its own, never whole in one block (~0.3 s of the main thread).
-		saveStreamed: (key, _size, pieces) => store.save(key, pieces, notes),
-		clear: (key) => store.clear(key),
-		info: (key) => store.info(key),
 	};
 }
 

@@ -449,8 +449,8 @@ export class PluginSavedIndex implements SavedIndexes {
 			refreshSavedPart(worker, request, this.source, this.workerSlice()),
 		);
 		try {
-			const done = await refreshing;
-			this.log.push(`saved (${stamps.size} notes) by a worker (${done.reindexed} re-indexed)`);
+			const reindexed = await refreshing;
+			this.log.push(`saved (${stamps.size} notes) by a worker (${reindexed} re-indexed)`);
 			return true;
 		} catch (error) {
 			const why = messageOf(error);

@@ -116,7 +116,7 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 		if (message.type === 'refresh') {
 			const notes = new PostedNotes(message, ask, []); // no reading order: only the notes fetched are read
 			receive = (posted) => notes.receive(posted);
-			refreshPart(message, notes).then((done) => post({ type: 'refreshed', ...done }), fail);
+			refreshPart(message, notes).then((reindexed) => post({ type: 'refreshed', reindexed }), fail);
 			return;
 		}
 		const notes = new PostedNotes(message, ask);

@@ -9,7 +9,6 @@
 import type { TimeSlice } from '../core/steps';
 import { NoteServer } from './note-server';
 import type { ObsidianNoteSource } from './source';
-import type { Refreshed } from './worker-refresh';
 import type { BuildRequest, FromIndexWorker, RefreshRequest, SaveTarget, ToIndexWorker } from './worker-protocol';
 import { messageOf, requestBuffers } from './worker-protocol';
 
@@ -180,7 +179,7 @@ export function buildInWorker(
 /**
  * Re-save the saved part in `worker` (worker-refresh.ts): it loads the part, re-indexes the notes
  * `request`'s stats say changed, which the main thread reads for it in `slice`'s time slices, and
- * saves the part again. Resolves with what it did; rejects with why it could not (the caller then
+ * saves the part again. Resolves with the notes it re-indexed; rejects with why it could not (the caller then
  * saves on the main thread).
  */
 export function refreshSavedPart(
@@ -188,12 +187,12 @@ export function refreshSavedPart(
 	request: RefreshRequest,
 	source: ObsidianNoteSource,
 	slice: TimeSlice,
-): Promise<Refreshed> {
+): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = new NoteServer(source, slice, reject);
 		worker.onmessage = ({ data }) => {
 			if (data.type === 'read') server.serve(worker, data);
-			else if (data.type === 'refreshed') resolve({ reindexed: data.reindexed, bytes: data.bytes });
+			else if (data.type === 'refreshed') resolve(data.reindexed);
 			else if (data.type === 'failed') reject(new Error(data.message));
 		};
 		worker.onerror = (event) => reject(new Error(errorMessage(event, 'the worker failed to run')));

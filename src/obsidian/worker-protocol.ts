@@ -273,7 +273,7 @@ export type FromIndexWorker =
 	| { type: 'progress'; done: number; total: number }
 	| { type: 'built'; canSave: boolean }
 	| { type: 'saved'; counted: number }
-	| { type: 'refreshed'; reindexed: number; bytes: number }
+	| { type: 'refreshed'; reindexed: number }
 	| { type: 'save-failed'; message: string }
 	| { type: 'part'; bytes: Uint8Array }
 	| { type: 'done'; length: number; notes: number; counted: number }

@@ -9,30 +9,12 @@
 import { applyPath } from '../core/engine/apply';
 import { scopeRules } from '../core/scope';
 import { IndexParts, type SavedEngine } from '../core/snapshot/index-parts';
-import type { SnapshotStore } from '../core/snapshot/port';
 import type { SearchIndex } from '../core/search/search-index';
 import { browserCodecHost } from './browser-codec';
 import { IndexedDbStore } from './idb-store';
+import { wholeStore } from './part-stores';
 import type { PostedNotes } from './posted-notes';
 import { NO_WORKER_STORE, unpackStamps, type RefreshRequest } from './worker-protocol';
-
-/** What a refresh did: the notes it re-indexed and the bytes it saved. */
-export interface Refreshed {
-	reindexed: number;
-	bytes: number;
-}
-
-/** `store` read whole (a worker answers no search meanwhile) and saved with the note count the settings tab shows. */
-function workerStore(store: IndexedDbStore, notes: number): SnapshotStore {
-	return {
-		load: (key) => store.load(key),
-		loadReader: (key) => store.loadReader(key),
-		save: (key, bytes) => store.save(key, bytes, notes),
-		saveStreamed: (key, _size, pieces) => store.save(key, pieces, notes),
-		clear: (key) => store.clear(key),
-		info: (key) => store.info(key),
-	};
-}
 
 /** An engine as a save reads it, holding only `index` (no change comes in: the refresh is its only job). */
 function heldIndex(index: SearchIndex): SavedEngine {
@@ -45,16 +27,16 @@ function heldIndex(index: SearchIndex): SavedEngine {
 
 /**
  * Refresh the saved part `request` names over `notes` (a PostedNotes over the request, reading no
- * note it is not asked for); rejects with why when it cannot: no IndexedDB here, no saved part of
- * this build and these settings, a damaged one, or a failed save.
+ * note it is not asked for); resolves with the notes re-indexed, rejects with why it cannot: no
+ * IndexedDB here, no saved part of this build and these settings, a damaged one, or a failed save.
  */
-export async function refreshPart(request: RefreshRequest, notes: PostedNotes): Promise<Refreshed> {
+export async function refreshPart(request: RefreshRequest, notes: PostedNotes): Promise<number> {
 	if (typeof indexedDB === 'undefined') throw new Error(NO_WORKER_STORE);
 	const stamps = unpackStamps(request.part.stamps);
 	const store = new IndexedDbStore(request.target.database);
 	try {
 		const parts = new IndexParts({
-			store: workerStore(store, request.target.notes),
+			store: wholeStore(store, request.target.notes), // read whole: a worker answers no search meanwhile
 			host: browserCodecHost,
 			vaultKey: 'vault',
 			tool: request.part.tool,
@@ -65,7 +47,7 @@ export async function refreshPart(request: RefreshRequest, notes: PostedNotes): 
 		const loaded = await parts.searchIndex(request.settings);
 		if (loaded === null) throw new Error(parts.report.notes.join('; ') || 'no saved index to refresh');
 		const index = loaded.index;
-		index.source = notes;
+		index.source = notes; // its upserts leave out the config folder the source names
 		// Every changed note here before the first is applied: applyPath asks a note's skip reason before its text.
 		await notes.fetch(loaded.changed);
 		const rules = scopeRules(notes, { excludedFolders: request.settings.excludedFolders });
@@ -74,8 +56,7 @@ export async function refreshPart(request: RefreshRequest, notes: PostedNotes): 
 		await index.refreshScope(notes, loaded.changed);
 		const failure = await parts.save(heldIndex(index), ['search'], true);
 		if (failure !== null) throw new Error(failure);
-		const saved = await store.info(request.target.key);
-		return { reindexed: loaded.changed.length, bytes: saved?.bytes ?? 0 };
+		return loaded.changed.length;
 	} finally {
 		store.close();
 	}

@@ -11,6 +11,7 @@ import {
 	packPathsSteps,
 	packStampsSteps,
 	type BuildRequest,
+	type PackedStamps,
 	type RefreshRequest,
 	type SaveTarget,
 } from './worker-protocol';
@@ -26,25 +27,25 @@ export interface RequestBasics {
 	run: StepRunner;
 }
 
-/** What the source tells core about the vault, for a worker: its name, config folder and Excluded files. */
-function vaultInfo(source: ObsidianNoteSource): BuildRequest['vault'] {
+/** What a build and a re-save both carry: the settings, the vault, the note list and every note's stat, packed in steps. */
+async function packed(basics: RequestBasics): Promise<Omit<BuildRequest, 'type' | 'part'> & { stamps: PackedStamps }> {
+	const { source, settings, stamps, run } = basics;
 	return {
-		vaultPath: source.vaultPath,
-		configDir: source.configDir,
-		userIgnoreFilters: [...source.userIgnoreFilters],
+		settings,
+		vault: {
+			vaultPath: source.vaultPath,
+			configDir: source.configDir,
+			userIgnoreFilters: [...source.userIgnoreFilters],
+		},
+		notes: await run(packPathsSteps(source.listNotes())),
+		stamps: await run(packStampsSteps(stamps)),
 	};
 }
 
 /** A build of the index, its part to carry `partSettings` (IndexParts' settings string). */
 export async function buildRequest(basics: RequestBasics, partSettings: string): Promise<BuildRequest> {
-	const { source, settings, stamps, tool, run } = basics;
-	return {
-		type: 'build',
-		settings,
-		vault: vaultInfo(source),
-		notes: await run(packPathsSteps(source.listNotes())),
-		part: { tool, settings: partSettings, stamps: await run(packStampsSteps(stamps)) },
-	};
+	const { stamps, ...common } = await packed(basics);
+	return { type: 'build', ...common, part: { tool: basics.tool, settings: partSettings, stamps } };
 }
 
 /** A re-save of the part saved at `target` (worker-refresh.ts); `vaultSettings`: IndexParts' vault settings string. */
@@ -53,13 +54,6 @@ export async function refreshRequest(
 	vaultSettings: string,
 	target: SaveTarget,
 ): Promise<RefreshRequest> {
-	const { source, settings, stamps, tool, run } = basics;
-	return {
-		type: 'refresh',
-		settings,
-		vault: vaultInfo(source),
-		notes: await run(packPathsSteps(source.listNotes())),
-		part: { tool, vaultSettings, stamps: await run(packStampsSteps(stamps)) },
-		target,
-	};
+	const { stamps, ...common } = await packed(basics);
+	return { type: 'refresh', ...common, part: { tool: basics.tool, vaultSettings, stamps }, target };
 }
