@@ -17,13 +17,16 @@
  * searches once all is settled. Each load runs a full collection just before its
  * layout-ready (Chromium gets --js-flags=--expose-gc), as the Node harness's --settled-heap does.
  *
- *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags=FLAGS]
+ *   node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--floor] [--js-flags=FLAGS]
  *
  * Per phase (between the page's marks): wall ms; Chromium's long tasks (longest, count over 50 ms,
  * each one's start after layout-ready and duration); the gaps over 50 ms of a 4 ms beat; long
  * animation frames over 50 ms with the scripts that ran in them (their function names say what a
  * long task was); the renderer's main-thread and whole-process CPU ms and minor page faults (/proc,
  * read at each mark), beside what a fresh 4 KB page costs this machine to touch (`fresh_page_us`).
+ * --floor: first a load of its own over a fresh profile with no plugin that only reads every note
+ * as the first start does (32 at once, into one reused buffer, 8 ms slices): what the reads alone
+ * cost the page's main thread (`reads_alone`, the `floor.read` row; not in the headline figures).
  * --out FILE: the figures as JSON in FILE too. --profile: the page samples its main thread (the JS
  * Self-Profiling API, 10 ms a sample) and each long task lists its samples, those outside any
  * script (a collection, or Chromium's own work) and its commonest innermost functions (name:line
@@ -49,13 +52,14 @@ const { values: options } = parseArgs({
 		json: { type: 'boolean', default: false },
 		profile: { type: 'boolean', default: false },
 		'fetch-each': { type: 'boolean', default: false },
+		floor: { type: 'boolean', default: false },
 		out: { type: 'string' },
 		'js-flags': { type: 'string', default: '' },
 	},
 });
 if (options.vault === undefined || !/^\d+$/.test(options.changed)) {
 	process.stderr.write(
-		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--js-flags=FLAGS]\n',
+		'usage: node scripts/bench/plugin-chromium.mjs --vault DIR [--changed N] [--json] [--out FILE] [--profile] [--fetch-each] [--floor] [--js-flags=FLAGS]\n',
 	);
 	process.exit(2);
 }
@@ -94,6 +98,7 @@ const figures = await runChromiumBench({
 	outDir,
 	profile: options.profile,
 	fetchEach: options['fetch-each'],
+	floor: options.floor,
 	jsFlags: options['js-flags'],
 });
 if (options.out !== undefined) writeFileSync(resolve(options.out), `${JSON.stringify(figures, null, 2)}\n`);

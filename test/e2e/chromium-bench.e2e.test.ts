@@ -1,6 +1,6 @@
 /**
  * The Chromium bench (scripts/bench/plugin-chromium.mjs) on the example vault, 2 notes changed
- * while Chromium was closed: its two page loads run, the first builds in the Web Worker and saves,
+ * while Chromium was closed: the floor's load reads every note with no plugin, its two page loads run, the first builds in the Web Worker and saves,
  * the second restores (no build), reconciles the 2 notes and answers from the restored index, and
  * every figure the bench reports is there — so the bench keeps working between its runs at 50k.
  */
@@ -35,7 +35,9 @@ describe('the Chromium bench', () => {
 				changed: 2,
 				outDir: OUT,
 				loadTimeoutMs: 120_000,
+				floor: true,
 			})) as Record<string, unknown> & {
+				reads_alone: { errors: string[]; bytes_read: number; markdown_bytes: number; phases: ReportedPhase[] };
 				first_start: { log: string[]; errors: string[]; main_thread_builds: number; phases: ReportedPhase[] };
 				restart: {
 					log: string[];
@@ -45,6 +47,11 @@ describe('the Chromium bench', () => {
 					phases: ReportedPhase[];
 				};
 			};
+			// The floor's load read every note, and nothing else ran in it.
+			expect(figures.reads_alone.errors).toEqual([]);
+			expect(figures.reads_alone.bytes_read).toBe(figures.reads_alone.markdown_bytes); // the vault before its 2 changes
+			expect(figures.reads_alone.bytes_read).toBeGreaterThan(0);
+			expect(figures.reads_alone.phases.map((p) => p.name)).toEqual(['read']);
 			expect(figures.first_start.errors).toEqual([]);
 			expect(figures.restart.errors).toEqual([]);
 			// Built in the worker and saved, then restored (not rebuilt) with the 2 changed notes reconciled.

@@ -65,8 +65,11 @@ export function summarize(run: {
 	changed: number;
 	first: LoadFigures;
 	restart: LoadFigures;
+	/** The floor's load (reads alone, no plugin), when run. */
+	floor?: LoadFigures | null;
 	cpu: Record<string, Record<string, RendererCpu>>;
 }): Record<string, unknown> {
+	const floor = run.floor ? { ...run.floor, ...withCpu(run.floor, run.cpu.floor) } : null;
 	const first = withCpu(run.first, run.cpu.first);
 	const restart = withCpu(run.restart, run.cpu.restart);
 	// The bench's own full collection is no phase of the plugin's.
@@ -90,6 +93,8 @@ export function summarize(run: {
 		gaps_over_50: measured.reduce((n, p) => n + p.gaps_over_50, 0),
 		first_start: { ...firstRest, setup: first.setup, phases: first.phases },
 		restart: { ...restartRest, setup: restart.setup, phases: restart.phases },
+		// Not in the headline figures: no plugin ran in it.
+		reads_alone: floor,
 	};
 }
 
@@ -118,7 +123,9 @@ export function formatFigures(figures: Record<string, unknown>): string {
 			resave_forced?: boolean;
 			collections?: { pause_ms: number }[];
 		};
+		reads_alone: { phases: CpuPhase[]; errors: string[]; collections?: { pause_ms: number }[] } | null;
 	};
+	const floor = f.reads_alone;
 	const mb = (b: unknown): string => (typeof b === 'number' ? `${(b / 1e6).toFixed(1)} MB` : '-');
 	const lines = [
 		`vault             ${f.vault} (${f.notes} notes, ${mb(f.markdown_bytes)} of Markdown, ${f.changed_notes} changed)`,
@@ -128,7 +135,16 @@ export function formatFigures(figures: Record<string, unknown>): string {
 		`long tasks        longest ${f.longest_long_task_ms} ms, ${f.long_tasks_over_50} over 50 ms (beat gaps: longest ${f.longest_gap_ms} ms, ${f.gaps_over_50} over 50 ms)`,
 		'phase                        wall ms  longest task  tasks>50  longest gap  gaps>50  main cpu  renderer cpu        page faults  heap MB',
 	];
+	if (floor !== null) {
+		const tasks = floor.phases.flatMap((p) => p.long_tasks);
+		lines.splice(
+			-1,
+			0,
+			`reads alone       no plugin, every note read as the first start reads them: longest task ${Math.max(0, ...tasks.map((t) => t.ms))} ms, ${tasks.filter((t) => t.ms > 50).length} over 50 ms (floor.read below)`,
+		);
+	}
 	for (const [load, phases] of [
+		['floor', floor?.phases ?? []],
 		['first', f.first_start.phases],
 		['restart', f.restart.phases],
 	] as const) {
@@ -149,13 +165,14 @@ export function formatFigures(figures: Record<string, unknown>): string {
 		}
 	}
 	for (const [load, figures] of [
+		['floor', floor],
 		['first', f.first_start],
 		['restart', f.restart],
 	] as const) {
-		const line = collectionsLine(figures);
+		const line = figures === null ? null : collectionsLine(figures);
 		if (line !== null) lines.push(`${load.padEnd(8)}          ${line}`);
 	}
-	const errors = [...f.first_start.errors, ...f.restart.errors];
+	const errors = [...(floor?.errors ?? []), ...f.first_start.errors, ...f.restart.errors];
 	if (errors.length > 0) lines.push(`errors            ${errors.join(' | ')}`);
 	return `${lines.join('\n')}\n`;
 }

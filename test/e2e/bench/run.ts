@@ -36,6 +36,8 @@ export interface BenchOptions {
 	fetchEach?: boolean;
 	/** A load's deadline (default 30 min). */
 	loadTimeoutMs?: number;
+	/** First a load of its own that only reads every note, no plugin (harness/bench-floor.ts): the floor of the first start's blocks. */
+	floor?: boolean;
 	/** More of V8's flags for Chromium (`--trace-gc`: the collections, in the loads' logs beside their stderr). */
 	jsFlags?: string;
 }
@@ -111,7 +113,25 @@ function withCollections(figures: LoadFigures, logFile: string): void {
 		}
 }
 
-/** Runs both loads and returns their figures (summarize: figures.ts). */
+/** The floor's load (see BenchOptions.floor), over a profile of its own, its collections traced as the others'. */
+async function floorLoad(
+	server: BenchServer,
+	options: BenchOptions,
+	timeoutMs: number,
+	query: string,
+): Promise<LoadFigures> {
+	const userData = mkdtempSync(join(tmpdir(), 'vault-query-chromium-bench-floor-'));
+	const logFile = join(options.outDir, 'chromium-floor.log');
+	try {
+		const figures = await oneLoad(server, 'floor', userData, logFile, timeoutMs, query, options.jsFlags ?? '');
+		withCollections(figures, logFile);
+		return figures;
+	} finally {
+		rmSync(userData, { recursive: true, force: true });
+	}
+}
+
+/** Runs the loads (the floor first, when asked) and returns their figures (summarize: figures.ts). */
 export async function runChromiumBench(options: BenchOptions): Promise<Record<string, unknown>> {
 	const vault = resolve(options.vault);
 	const files = listVault(vault);
@@ -127,6 +147,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 	try {
 		const timeout = options.loadTimeoutMs ?? 30 * 60_000;
 		const query = `${options.profile === true ? '&profile=1' : ''}${options.fetchEach === true ? '&reads=each' : ''}`;
+		const floor = options.floor === true ? await floorLoad(server, options, timeout, query) : null;
 		const first = await oneLoad(
 			server,
 			'first',
@@ -155,7 +176,7 @@ export async function runChromiumBench(options: BenchOptions): Promise<Record<st
 			chromium: version.trim(),
 			reads: options.fetchEach === true ? 'a request a note' : 'the reads of a turn in one request',
 			fresh_page_us: Math.round(freshPageUs * 100) / 100,
-			...summarize({ vault, changed: options.changed, first, restart: again, cpu: server.cpu }),
+			...summarize({ vault, changed: options.changed, first, restart: again, floor, cpu: server.cpu }),
 		};
 	} finally {
 		await server.close();

@@ -20,6 +20,7 @@ import VaultQueryPlugin from '../../../src/main';
 import type { VaultChanges, VaultMeta } from '../bench/vault-meta';
 import { UiApp } from '../../ui/ui-app';
 import { benchCollection, between, mark, nextBeat, phases } from './bench-monitor';
+import { readEveryNote } from './bench-floor';
 import { fileBytes } from './bench-reads';
 
 const LOAD = new URLSearchParams(location.search).get('load') ?? 'first';
@@ -104,6 +105,18 @@ async function firstStart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<
 	};
 }
 
+/** The floor: layout-ready → every note read (bench-floor.ts), no plugin loaded. */
+async function floor(app: UiApp): Promise<Record<string, unknown>> {
+	await settle();
+	benchCollection();
+	await nextBeat();
+	mark('layout_ready');
+	app.layoutReady();
+	const bytes = await readEveryNote(app);
+	mark('read');
+	return { read_ms: between('layout_ready', 'read'), bytes_read: bytes };
+}
+
 /** The restart: layout-ready → restored → first search → reconciled → re-saved → settled searches. */
 async function restart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<string, unknown>> {
 	mark('layout_ready');
@@ -145,30 +158,39 @@ async function restart(app: UiApp, plugin: VaultQueryPlugin): Promise<Record<str
 	};
 }
 
+/** A plugin load's figures: the first start's or the restart's, with what the plugin saved and logged. */
+async function pluginLoad(app: UiApp): Promise<Record<string, unknown>> {
+	const plugin = await loadPlugin(app);
+	const measured = LOAD === 'restart' ? await restart(app, plugin) : await firstStart(app, plugin);
+	const storage = await navigator.storage.estimate();
+	const figures = {
+		...measured,
+		saved_bytes: (await plugin.engine.savedSummary())?.bytes ?? null,
+		storage_usage_bytes: storage.usage ?? null,
+		storage_quota_bytes: storage.quota ?? null,
+		main_thread_builds: builds,
+		log: [...(plugin.engine.saved?.log ?? [])],
+		visibility: document.visibilityState,
+		gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
+	};
+	plugin.unload();
+	return figures;
+}
+
 async function run(): Promise<void> {
 	let figures: Record<string, unknown>;
 	try {
 		mark('page_start');
 		const { app, notes, markdownBytes } = await openVault();
-		const plugin = await loadPlugin(app);
-		const measured = LOAD === 'restart' ? await restart(app, plugin) : await firstStart(app, plugin);
-		const storage = await navigator.storage.estimate();
+		const measured = LOAD === 'floor' ? await floor(app) : await pluginLoad(app);
 		figures = {
 			load: LOAD,
 			notes,
 			markdown_bytes: markdownBytes,
 			...measured,
-			saved_bytes: (await plugin.engine.savedSummary())?.bytes ?? null,
-			storage_usage_bytes: storage.usage ?? null,
-			storage_quota_bytes: storage.quota ?? null,
-			main_thread_builds: builds,
-			log: [...(plugin.engine.saved?.log ?? [])],
-			visibility: document.visibilityState,
-			gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
 			phases: await phases('layout_ready'),
 			errors,
 		};
-		plugin.unload();
 	} catch (error) {
 		figures = { load: LOAD, errors: [...errors, String(error instanceof Error ? error.stack : error)] };
 	}

@@ -79,8 +79,19 @@ async function flush(): Promise<void> {
 	batch.forEach((w, i) => {
 		const file = reply.files![i] ?? null;
 		if (file === null) w.reject(new Error(`ENOENT: ${w.path}`));
-		else w.resolve(file);
+		else w.resolve(ownedBytes(file));
 	});
+}
+
+/**
+ * The bytes moved (not copied) into a buffer only the page's script holds, as Obsidian's
+ * `readBinary` returns one (a Node Buffer's, collected with it): the reader's message event keeps
+ * the buffer it carried until a full collection, and 50k notes' bytes held so set off collections
+ * of the page's whole heap that Obsidian would not have (2026-12-04 night, BENCHMARKS History).
+ */
+function ownedBytes(file: ArrayBuffer): ArrayBuffer {
+	// ArrayBuffer#transfer is ES2024 (Chromium 114); the project's typings are ES2022.
+	return (file as ArrayBuffer & { transfer(): ArrayBuffer }).transfer();
 }
 
 /** A file's bytes from the server (an ArrayBuffer of its own), as Obsidian reads them from disk. */
