@@ -1,3 +1,4 @@
+// clock-ok-file: the Chromium bench's page paces its reads as the plugin's slices do; it asserts nothing.
 /**
  * The Chromium bench's floor (`?load=floor`, `--floor`): what reading the vault alone costs the
  * page's main thread, with no plugin loaded — every note's `readBinary`, as many at once as the
