@@ -2,7 +2,7 @@
  * Every note's stat as the saved index stamps it (`TFile.stat`: size, mtime, ctime; no inode), in
  * steps: a save, a worker's build or re-save and a restore's reconcile compare notes by it.
  */
-import type { NoteFingerprint } from '../core/snapshot/codec';
+import { FingerprintTable } from '../core/snapshot/fingerprint-table';
 import type { ObsidianNoteSource } from './source';
 
 /**
@@ -12,14 +12,12 @@ import type { ObsidianNoteSource } from './source';
 export const RACY_MS = 3000; // why: Obsidian re-parses an edited note within a second or two of the write.
 
 /** Notes stat'ed between two pauses of the stamps' steps. */
-const STAT_STEP = 2048; // why: a Map lookup and an object a note: about a millisecond on a quiet machine.
+const STAT_STEP = 2048; // why: a Map lookup and a row a note: about a millisecond on a quiet machine.
 
 /** Every note's stat now, in steps; `racyAfter`: notes modified after it are marked racy. */
-export function* noteStamps(
-	source: ObsidianNoteSource,
-	racyAfter = Infinity,
-): Generator<void, Map<string, NoteFingerprint>, void> {
-	const out = new Map<string, NoteFingerprint>();
+export function* noteStamps(source: ObsidianNoteSource, racyAfter = Infinity): Generator<void, FingerprintTable, void> {
+	// A table, not a Map of objects: a build holds it on the main thread from its start to its end.
+	const out = new FingerprintTable();
 	let n = 0;
 	for (const path of source.listNotes()) {
 		if (++n % STAT_STEP === 0) yield;

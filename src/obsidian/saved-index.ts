@@ -133,7 +133,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	/** The parts over `store` (null: none, for the settings string only). */
 	private parts(
 		store: IndexedDbStore | SnapshotStore | null,
-		fingerprints: Map<string, NoteFingerprint>,
+		fingerprints: ReadonlyMap<string, NoteFingerprint>,
 	): IndexParts {
 		const counted =
 			store instanceof IndexedDbStore
@@ -296,7 +296,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	private async restoreBuilt(
 		pieces: readonly Uint8Array[] | null,
 		settings: SearchSettings,
-		stamps: Map<string, NoteFingerprint>,
+		stamps: ReadonlyMap<string, NoteFingerprint>,
 		run: StepRunner,
 	): Promise<{ index: SearchIndex; changed: readonly string[] } | string> {
 		const store = pieces === null ? this.store : piecesStore(SEARCH_KEY, pieces);
@@ -435,7 +435,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	 */
 	private async refreshInWorker(
 		settings: SearchSettings,
-		stamps: Map<string, NoteFingerprint>,
+		stamps: ReadonlyMap<string, NoteFingerprint>,
 		run: StepRunner,
 	): Promise<boolean> {
 		const store = this.store;

@@ -32,6 +32,7 @@
  * batches ({@link CountedBatch}), or `failed`. When the counting worker dies the main thread tells
  * the builder (`helper-failed`), which then reads and counts the rest of the notes itself.
  */
+import { FingerprintTable } from '../core/snapshot/fingerprint-table';
 import type { CachedMetadata } from '../core/metadata';
 import type { DocInfo } from '../core/search/extract';
 import type { NoteFingerprint } from '../core/snapshot/codec';
@@ -205,8 +206,8 @@ export function requestBuffers(request: BuildRequest | RefreshRequest): ArrayBuf
 }
 
 /** The stamps {@link packStamps} packed, in their order. */
-export function unpackStamps(packed: PackedStamps): Map<string, NoteFingerprint> {
-	const out = new Map<string, NoteFingerprint>();
+export function unpackStamps(packed: PackedStamps): FingerprintTable {
+	const out = new FingerprintTable();
 	const { numbers, racy } = packed;
 	unpackPaths(packed.paths).forEach((path, i) => {
 		const at = i * STAMP_NUMBERS;

@@ -256,8 +256,8 @@ describe('the messages between the main thread and the index worker', () => {
 			['ünï/コード,\n;.md', { size: 0, mtimeMs: 0, ctimeMs: 7, ino: 2 ** 40, racy: true }],
 			['', { size: 3, mtimeMs: 4, ctimeMs: 5, ino: 6, racy: false }],
 		]);
-		expect(unpackStamps(packStamps(stamps))).toEqual(stamps);
-		expect(unpackStamps(packStamps(new Map()))).toEqual(new Map());
+		expect([...unpackStamps(packStamps(stamps))]).toEqual([...stamps]);
+		expect(unpackStamps(packStamps(new Map())).size).toBe(0);
 		const paths = ['x.md', 'with\nnewline.md', 'ünï/コード.md', 'lone \ud800 surrogate.md', '\ufeffbom.md'];
 		expect(unpackPaths(packPaths(paths))).toEqual(paths);
 		const many = Array.from({ length: 10_000 }, (_, i) => `folder ${i % 7}/note ${i}.md`); // several packing steps
