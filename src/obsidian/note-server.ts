@@ -7,6 +7,7 @@
 import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import { BatchBuffers } from './batch-buffers';
+import { packNoteBatch, type NoteBatch } from './note-batch';
 import type { ObsidianNoteSource } from './source';
 import { messageOf, type PostedNote, type ToIndexWorker } from './worker-protocol';
 
@@ -28,39 +29,31 @@ async function readNote(source: ObsidianNoteSource, path: string): Promise<Uint8
 }
 
 /**
- * Notes as the worker needs them: their bytes copied end to end into one buffer of our own, to
- * transfer (a buffer Obsidian handed us stays whole, and the worker — the build's critical path —
- * neither copies nor allocates them again; one buffer a batch, not one a note: at 50k notes the
- * main thread's collector swept a fresh buffer per note in its pauses; a buffer the worker handed
- * back where it can, batch-buffers.ts), their metadata and skip reasons, read now.
+ * Notes as the worker needs them, read now: their bytes (`readBinary`), metadata and skip reasons,
+ * packed into one buffer of our own to transfer (note-batch.ts) — a buffer Obsidian handed us stays
+ * whole, and the worker, the build's critical path, neither copies nor allocates them again; one
+ * buffer a batch, not one a note: at 50k notes the main thread's collector swept a fresh buffer per
+ * note in its pauses; a buffer the worker handed back where it can, batch-buffers.ts.
  */
 async function postedNotes(
 	source: ObsidianNoteSource,
 	paths: readonly string[],
 	buffers: BatchBuffers,
-): Promise<{ notes: PostedNote[]; buffer: ArrayBuffer }> {
+): Promise<NoteBatch> {
 	const read = await Promise.all(paths.map((path) => readNote(source, path)));
-	const buffer = buffers.take(read.reduce((n, bytes) => n + (typeof bytes === 'string' ? 0 : bytes.length), 0));
-	let at = 0;
 	const notes = paths.map((path, i): PostedNote => {
 		const got = read[i]!;
-		let bytes: Uint8Array | null = null;
-		if (typeof got !== 'string') {
-			bytes = new Uint8Array(buffer, at, got.length);
-			bytes.set(got);
-			at += got.length;
-		}
 		const skipReason = source.getSkipReason(path);
 		return {
 			path,
-			bytes,
+			bytes: typeof got === 'string' ? null : got,
 			error: typeof got === 'string' ? got : null,
 			metadata: skipReason === null ? searchMetadataOf(source.getMetadata(path)) : null,
 			skipReason,
 			frontmatterError: skipReason === null ? source.getFrontmatterError(path) : null,
 		};
 	});
-	return { notes, buffer };
+	return packNoteBatch(notes, (bytes) => buffers.take(bytes));
 }
 
 /** Reads the notes workers ask for and posts them back, one batch at a time (see the module comment). */
@@ -94,8 +87,8 @@ export class NoteServer {
 				let n = 0;
 				while (n < POST_BATCH && n < queue.length && queue[n]!.to === to) n++;
 				const paths = queue.splice(0, n).map((asked) => asked.path);
-				const { notes, buffer } = await postedNotes(this.source, paths, this.buffers);
-				to.postMessage({ type: 'notes', notes }, [buffer]);
+				const batch = await postedNotes(this.source, paths, this.buffers);
+				to.postMessage({ type: 'notes', batch }, [batch.buffer]);
 				await this.slice.pauseIfUsed();
 			}
 		} catch (error) {

@@ -11,6 +11,7 @@ import type { NoteFingerprint } from '../core/snapshot/codec';
 import { SearchIndex } from '../core/search/search-index';
 import { CountedShare, shareStart } from './counted-share';
 import { PIECE_BYTES } from './part-pieces';
+import { unpackNoteBatch } from './note-batch';
 import { PostedNotes } from './posted-notes';
 import { BuiltPart, type PostToMain } from './worker-part-out';
 import { refreshPart } from './worker-refresh';
@@ -101,7 +102,7 @@ export function serveIndexBuild(post: PostToMain, pieceBytes = PIECE_BYTES): (me
 	const ask: AskForNotes = (paths, buffers) => post({ type: 'read', paths, buffers }, buffers);
 	const fail = (error: unknown): void => post({ type: 'failed', message: messageOf(error) });
 	return (message) => {
-		if (message.type === 'notes') return receive?.(message.notes);
+		if (message.type === 'notes') return receive?.(unpackNoteBatch(message.batch));
 		if (message.type === 'taken') return built?.taken();
 		if (message.type === 'send') return built?.send();
 		if (message.type === 'save') return void built?.save(message).catch(fail);

@@ -33,6 +33,7 @@
  * the builder (`helper-failed`), which then reads and counts the rest of the notes itself.
  */
 import { FingerprintTable } from '../core/snapshot/fingerprint-table';
+import type { NoteBatch } from './note-batch';
 import type { CachedMetadata } from '../core/metadata';
 import type { DocInfo } from '../core/search/extract';
 import type { NoteFingerprint } from '../core/snapshot/codec';
@@ -258,7 +259,7 @@ export interface SaveTarget {
 export type ToIndexWorker =
 	| BuildRequest
 	| RefreshRequest
-	| { type: 'notes'; notes: PostedNote[] }
+	| { type: 'notes'; batch: NoteBatch }
 	| ({ type: 'save' } & SaveTarget)
 	| { type: 'send' }
 	| { type: 'taken' }

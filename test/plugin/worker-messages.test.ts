@@ -13,6 +13,7 @@ import type { NoteFingerprint } from '../../src/core/snapshot/codec';
 import { partPieces, PIECE_BYTES } from '../../src/obsidian/part-pieces';
 import { progressPoster, serveIndexBuild } from '../../src/obsidian/worker-build';
 import { BatchBuffers } from '../../src/obsidian/batch-buffers';
+import { packNoteBatch, unpackNoteBatch } from '../../src/obsidian/note-batch';
 import { indexWorkers, type IndexWorker } from '../../src/obsidian/worker-host';
 import {
 	packPaths,
@@ -21,6 +22,7 @@ import {
 	unpackPaths,
 	unpackStamps,
 	type FromIndexWorker,
+	type PostedNote,
 	type ToIndexWorker,
 } from '../../src/obsidian/worker-protocol';
 import { FakeApp, postedBytesOf } from './fake-app';
@@ -31,6 +33,8 @@ import { NodeIndexWorker, useNodeIndexWorker } from './node-index-worker';
 interface Crossed<T> {
 	message: T;
 	transfer: readonly unknown[];
+	/** A `notes` message's notes, unpacked before its buffer was transferred (their bytes then detached). */
+	notes?: PostedNote[];
 }
 
 beforeEach(async () => {
@@ -51,7 +55,8 @@ function recordingWorkers(): { toWorker: Crossed<ToIndexWorker>[]; fromWorker: C
 			onmessage: null,
 			onerror: null,
 			postMessage: (message, transfer) => {
-				toWorker.push({ message, transfer: transfer ?? [] });
+				const notes = message.type === 'notes' ? unpackNoteBatch(message.batch) : undefined;
+				toWorker.push({ message, transfer: transfer ?? [], notes });
 				inner.postMessage(message, transfer);
 			},
 			terminate: () => inner.terminate(),
@@ -104,16 +109,18 @@ describe('the messages between the main thread and the index worker', () => {
 		expect(request.message.notes.byteLength).toBe(0); // detached here: transferred
 		expect(request.message.part.stamps.numbers.byteLength).toBe(0);
 
-		const batches = recorded.toWorker.flatMap((c) => (c.message.type === 'notes' ? [c.message.notes] : []));
+		const batches = recorded.toWorker.flatMap((c) => (c.notes === undefined ? [] : [c.notes]));
 		const posted = batches.flat();
 		expect(posted.map((n) => n.path).sort()).toEqual([...app.vault.getMarkdownFiles().map((f) => f.path)].sort());
 		expect(batches.length).toBeLessThanOrEqual(Math.ceil(count / 32) + 2); // a batch of 32 notes, a short one per window
 		for (const note of posted) expect(Object.keys(note.metadata ?? {})).not.toContain('links');
-		// A batch's bytes go as one copy of the plugin's own, end to end, transferred (detached here); what Obsidian handed stays whole.
+		// A batch goes as one buffer of the plugin's own — the notes' bytes end to end, then the rest as JSON — transferred
+		// (detached here), the message itself a few numbers; what Obsidian handed stays whole.
 		for (const crossed of recorded.toWorker) {
 			if (crossed.message.type !== 'notes') continue;
-			expect(crossed.transfer).toHaveLength(1);
-			expect(new Set(crossed.message.notes.map((note) => note.bytes?.buffer))).toEqual(new Set(crossed.transfer));
+			expect(crossed.transfer).toEqual([crossed.message.batch.buffer]);
+			expect(new Set(crossed.notes!.map((note) => note.bytes?.buffer))).toEqual(new Set(crossed.transfer));
+			expect(Object.keys(crossed.message)).toEqual(['type', 'batch']);
 		}
 		for (const note of posted) expect(note.bytes?.byteLength).toBe(0);
 		expect(handed).toHaveLength(count);
@@ -196,14 +203,17 @@ describe('the messages between the main thread and the index worker', () => {
 				queueMicrotask(() =>
 					handle({
 						type: 'notes',
-						notes: message.paths.map((path) => ({
-							path,
-							bytes: postedBytesOf(files[path]),
-							error: null,
-							metadata: null,
-							skipReason: null,
-							frontmatterError: null,
-						})),
+						batch: packNoteBatch(
+							message.paths.map((path) => ({
+								path,
+								bytes: postedBytesOf(files[path]),
+								error: null,
+								metadata: null,
+								skipReason: null,
+								frontmatterError: null,
+							})),
+							(bytes) => new ArrayBuffer(bytes),
+						),
 					}),
 				);
 			if (message.type === 'built') queueMicrotask(() => handle({ type: 'send' })); // as where the worker cannot save
