@@ -9,17 +9,7 @@
  * JSON keeps what structured cloning would and it would not — a frontmatter's non-finite
  * number, date, big integer or array hole — by tagging the values in a batch that has any.
  */
-import type { PostedNote } from './worker-protocol';
-
-/** A batch of notes packed into one buffer (see the module comment). */
-export interface NoteBatch {
-	buffer: ArrayBuffer;
-	/** Where the notes' JSON starts in `buffer` (their bytes end there) and its UTF-8 length. */
-	infoAt: number;
-	infoLength: number;
-	/** Whether the JSON tags values it cannot hold (read back with {@link untag}). */
-	tagged: boolean;
-}
+import type { NoteBatch, PostedNote } from './worker-protocol';
 
 /** A note as the JSON holds it: its bytes' length (-1: none) in place of the bytes. */
 type NoteInfo = Omit<PostedNote, 'bytes'> & { length: number };

@@ -7,9 +7,9 @@
 import { searchMetadataOf } from '../core/search/extract';
 import type { TimeSlice } from '../core/steps';
 import { BatchBuffers } from './batch-buffers';
-import { packNoteBatch, type NoteBatch } from './note-batch';
+import { packNoteBatch } from './note-batch';
 import type { ObsidianNoteSource } from './source';
-import { messageOf, type PostedNote, type ToIndexWorker } from './worker-protocol';
+import { messageOf, type NoteBatch, type PostedNote, type ToIndexWorker } from './worker-protocol';
 
 /** A worker that asks for notes, as much of it as the server uses (worker-host.ts's IndexWorker). */
 export interface AskingWorker {

@@ -33,7 +33,6 @@
  * the builder (`helper-failed`), which then reads and counts the rest of the notes itself.
  */
 import { FingerprintTable } from '../core/snapshot/fingerprint-table';
-import type { NoteBatch } from './note-batch';
 import type { CachedMetadata } from '../core/metadata';
 import type { DocInfo } from '../core/search/extract';
 import type { NoteFingerprint } from '../core/snapshot/codec';
@@ -221,6 +220,16 @@ export function unpackStamps(packed: PackedStamps): FingerprintTable {
 		});
 	});
 	return out;
+}
+
+/** A batch of notes packed into one buffer to transfer (note-batch.ts packs and unpacks it): the notes' bytes end to end, then the rest of each note as JSON. */
+export interface NoteBatch {
+	buffer: ArrayBuffer;
+	/** Where the notes' JSON starts in `buffer` (their bytes end there) and its UTF-8 length. */
+	infoAt: number;
+	infoLength: number;
+	/** Whether the JSON tags the values JSON alone would change (read back with a reviver). */
+	tagged: boolean;
 }
 
 /** One note as the main thread read it for the worker. */
