@@ -494,6 +494,7 @@ export class PluginSavedIndex implements SavedIndexes {
 	close(): void {
 		for (const worker of this.workers) worker.terminate(); // a build in progress never ends: the plugin is gone
 		this.workers.clear();
+		this.fallbackSaid = true; // a start still running after the unload says nothing more on the console
 		this.store?.close();
 	}
 }
