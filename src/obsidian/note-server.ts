@@ -17,7 +17,7 @@ export interface AskingWorker {
 }
 
 /** Notes read at once (`readBinary`) and posted to the worker in one message. */
-const POST_BATCH = 32; // why: a structured clone of ~32 notes is well under a millisecond; few messages per window.
+export const POST_BATCH = 32; // why: a batch packs in well under a millisecond; few messages per read-ahead window.
 
 /** A note's bytes (`readBinary`), or why they could not be read. */
 async function readNote(source: ObsidianNoteSource, path: string): Promise<Uint8Array | string> {

@@ -26,7 +26,7 @@ import { ReadAhead } from './read-ahead';
 /** Notes whose reads the plugin's search-index build has in flight at once (it yields inside and between notes on its time budget). */
 const PLUGIN_READ_BATCH = 8; // why: enough to overlap cachedRead calls; few texts held while a slice waits.
 /** Milliseconds of the search-index build between two yields to Obsidian's main thread. */
-const PLUGIN_SLICE_MS = 8; // why: under a 16 ms frame with room for a garbage collection step (up to ~25 ms at 50k notes), so Obsidian keeps painting during a build.
+export const PLUGIN_SLICE_MS = 8; // why: under a 16 ms frame with room for a garbage collection step (up to ~25 ms at 50k notes), so Obsidian keeps painting during a build.
 /** A restored index's saved dictionary blocks a note's upsert decodes between two pauses at most (engine/apply.ts). */
 const PLUGIN_DECODE_BLOCKS = 48; // why: ~30 µs a block at 50k notes: ~1.5 ms; a long note's first upsert decodes hundreds (40–55 ms in one block).
 

@@ -7,7 +7,8 @@
  *    packed (the paths' code units and the stats in transferred typed arrays): a list of 50k paths
  *    and stat objects held the main thread ~0.1 s to clone.
  * 2. worker → main `read`: the next notes the build will index, a window ahead of it.
- * 3. main → worker `notes`: those notes read (`readBinary`, their bytes), with their metadata, in batches.
+ * 3. main → worker `notes`: those notes read (`readBinary`, their bytes), with their metadata, in batches,
+ *    each packed into one transferred buffer (note-batch.ts).
  * 4. worker → main `progress` every hundredth of the notes, then `built` when the index is
  *    built, saying whether the worker has IndexedDB.
  * 5. main → worker `save` (the database and key the plugin keeps its part under): the worker
